@@ -1,0 +1,49 @@
+// The typed Dexie database. One `version()` per schema release, each with its upgrade if data moves.
+import Dexie, { type Table } from 'dexie';
+import type {
+  ActivityRow,
+  ChannelRow,
+  LaneRow,
+  MediaBlobRow,
+  MediaRow,
+  MessageRow,
+  OutboxRow,
+  PickerRow,
+  SettingRow,
+  SyncRow,
+  ToastRow,
+} from './schema';
+
+export const DB_NAME = 'iris';
+
+export class IrisDB extends Dexie {
+  settings!: Table<SettingRow, string>;
+  channels!: Table<ChannelRow, string>;
+  lanes!: Table<LaneRow, string>;
+  messages!: Table<MessageRow, string>;
+  activity!: Table<ActivityRow, string>;
+  outbox!: Table<OutboxRow, string>;
+  media!: Table<MediaRow, string>;
+  mediaBlobs!: Table<MediaBlobRow, string>;
+  sync!: Table<SyncRow, string>;
+  pickers!: Table<PickerRow, string>;
+  toasts!: Table<ToastRow, number>;
+
+  constructor(name = DB_NAME) {
+    super(name);
+    // v1: the first release.
+    this.version(1).stores({
+      settings: '&key',
+      channels: '&chat_id, parent_chat_id, order',
+      lanes: '&lane',
+      messages: '&message_id, [lane+ts], client_id, turn, status',
+      activity: '&id, [lane+turn], turn',
+      outbox: '&client_id, seq',
+      media: '&media_id, message_id, lane, lastUsed, state',
+      mediaBlobs: '&media_id',
+      sync: '&gateway',
+      pickers: '&picker_id, lane, state',
+      toasts: '++id, ts',
+    });
+  }
+}

@@ -1,0 +1,152 @@
+// Row types of the IndexedDB cache. Shared by the app, the service worker and their tests.
+import type { Channel, MediaKind, MediaRef, PickerFrame, Role } from '../protocol';
+
+/** settings: one row per key (gatewayUrl, token, deviceId, deviceName, theme, commands, drafts…). */
+export interface SettingRow {
+  key: string;
+  value: unknown;
+}
+
+/** channels: the directory as the gateway last described it. */
+export interface ChannelRow extends Channel {
+  /** Position in the gateway's list, to keep its order. */
+  order: number;
+}
+
+/** Per-lane state that is not a message (lane = thread_id ?? chat_id, spec README §4). */
+export interface LaneRow {
+  lane: string;
+  /** ts of the newest message the user has seen here (own read, or another device's read.receipt). */
+  readTs: number;
+  readMessageId?: string;
+  busy: boolean;
+  busyReason?: string;
+  typing: boolean;
+  /** Id of the agent turn in progress (tools/commentary attach to it), cleared on agent.idle. */
+  turn?: string;
+  /** How many turns were opened here; makes turn ids deterministic (`${lane}#${turnSeq}`). */
+  turnSeq: number;
+  /** History paging: the oldest message id fetched, and whether older pages exist. */
+  oldestMessageId?: string;
+  hasMore?: boolean;
+}
+
+export type MessageStatus = 'streaming' | 'final' | 'pending' | 'sent' | 'read' | 'failed';
+
+/**
+ * messages: unique by message_id. A message the user sends is stored at once under
+ * `local:<client_id>` with status pending, and replaced by the gateway's echo (status sent).
+ */
+export interface MessageRow {
+  message_id: string;
+  lane: string;
+  chat_id: string;
+  thread_id?: string;
+  role: Role;
+  text: string;
+  reasoning?: string;
+  model?: string;
+  tokens?: number;
+  /** epoch ms: the gateway's ts, or arrival time while streaming/pending. */
+  ts: number;
+  status: MessageStatus;
+  client_id?: string;
+  reply_to?: string;
+  media?: MediaRef[];
+  /** The agent turn this assistant message belongs to (links its tool cards and commentary). */
+  turn?: string;
+  /** Why a send failed, in words. */
+  error?: string;
+}
+
+/** activity: tool cards and commentary beats of an agent turn (spec README §7). */
+export interface ActivityRow {
+  /** `${turn}:tool:${index}` or `${turn}:commentary:${message_id}`. */
+  id: string;
+  lane: string;
+  turn: string;
+  kind: 'tool' | 'commentary';
+  ts: number;
+  // tool
+  index?: number;
+  name?: string;
+  preview?: string;
+  args?: Record<string, unknown>;
+  notes?: string[];
+  state?: 'running' | 'ok' | 'failed';
+  duration?: number;
+  output?: string;
+  // commentary
+  message_id?: string;
+  text?: string;
+}
+
+/** outbox: user intents not yet acknowledged by the gateway, drained in seq order. */
+export interface OutboxRow {
+  client_id: string;
+  /** Monotonic order of sending (Date.now()-based plus a counter, set by the command layer). */
+  seq: number;
+  lane: string;
+  chat_id: string;
+  thread_id?: string;
+  text: string;
+  reply_to?: string;
+  /** Local media ids of attachments; uploaded before sending (media issue). */
+  attachments?: string[];
+  state: 'queued' | 'sending' | 'failed';
+  attempts: number;
+  error?: string;
+  createdAt: number;
+}
+
+export type MediaState = 'remote' | 'downloading' | 'ready' | 'evicted' | 'failed' | 'local';
+
+/** media: metadata of every attachment known to the app; bytes live in mediaBlobs. */
+export interface MediaRow {
+  media_id: string;
+  kind: MediaKind;
+  mime: string;
+  size: number;
+  filename: string;
+  lane?: string;
+  message_id?: string;
+  state: MediaState;
+  /** 0..1 while downloading or uploading. */
+  progress?: number;
+  lastUsed: number;
+  error?: string;
+}
+
+export interface MediaBlobRow {
+  media_id: string;
+  blob: Blob;
+}
+
+/** sync: the outbox cursor per gateway URL (spec README §8). */
+export interface SyncRow {
+  gateway: string;
+  cursor: number;
+}
+
+export type PickerType = PickerFrame['type'];
+
+/** pickers: open questions from the agent, answerable after a reload until answered or closed. */
+export interface PickerRow {
+  picker_id: string;
+  lane: string;
+  type: PickerType;
+  payload: PickerFrame['payload'];
+  state: 'open' | 'answered' | 'closed';
+  answer?: string;
+  ts: number;
+}
+
+/** toasts: notification frames and errors to show in the app, newest last. */
+export interface ToastRow {
+  id?: number;
+  kind: string;
+  title: string;
+  body: string;
+  lane?: string;
+  ts: number;
+}
