@@ -1,0 +1,106 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { encodeFrame, parseClientFrame, parseFrame, parseServerFrame } from './codec';
+
+describe('parseFrame (Frame.from_json rules)', () => {
+  it('parses a valid frame', () => {
+    const f = parseFrame('{"v":1,"id":3,"type":"message","chat_id":"a","thread_id":"t","payload":{"text":"hi"}}');
+    expect(f).toEqual({ v: 1, id: 3, type: 'message', chat_id: 'a', thread_id: 't', payload: { text: 'hi' } });
+  });
+
+  it.each([
+    ['bad JSON', '{"type":'],
+    ['not an object', '[1,2]'],
+    ['a string', '"message"'],
+    ['null', 'null'],
+    ['missing type', '{"payload":{}}'],
+    ['empty type', '{"type":""}'],
+    ['non-string type', '{"type":5}'],
+  ])('returns null for %s', (_name, raw) => {
+    expect(parseFrame(raw)).toBeNull();
+  });
+
+  it('turns a non-object payload into {}', () => {
+    expect(parseFrame('{"type":"ping","payload":[1]}')?.payload).toEqual({});
+    expect(parseFrame('{"type":"ping","payload":"x"}')?.payload).toEqual({});
+    expect(parseFrame('{"type":"ping"}')?.payload).toEqual({});
+  });
+
+  it('drops a non-integer or boolean id and non-string scopes', () => {
+    const f = parseFrame('{"type":"ping","id":true,"chat_id":1,"thread_id":null}');
+    expect(f).toEqual({ v: 1, type: 'ping', payload: {} });
+    expect(parseFrame('{"type":"ping","id":1.5}')?.id).toBeUndefined();
+    expect(parseFrame('{"type":"ping","id":"4"}')?.id).toBeUndefined();
+  });
+
+  it('parses typed frames only for known directions', () => {
+    expect(parseServerFrame('{"type":"hello.ack","payload":{}}')?.type).toBe('hello.ack');
+    expect(parseServerFrame('{"type":"hello","payload":{}}')).toBeNull();
+    expect(parseServerFrame('{"type":"future.thing","payload":{}}')).toBeNull();
+    expect(parseClientFrame('{"type":"message.send","payload":{"text":"x"}}')?.type).toBe('message.send');
+    expect(parseClientFrame('{"type":"hello.ack","payload":{}}')).toBeNull();
+  });
+
+  it('never throws on any string (fuzzed)', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.json(), fc.jsonValue().map((v) => JSON.stringify(v))), (raw) => {
+        const f = parseFrame(raw);
+        if (f !== null) {
+          expect(typeof f.type).toBe('string');
+          expect(f.type.length).toBeGreaterThan(0);
+          expect(typeof f.payload).toBe('object');
+        }
+      }),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 2000) },
+    );
+  });
+
+  it('keeps envelope fields of arbitrary objects within their types (fuzzed)', () => {
+    fc.assert(
+      fc.property(
+        fc.record(
+          { type: fc.oneof(fc.string(), fc.integer()), id: fc.jsonValue(), chat_id: fc.jsonValue(), payload: fc.jsonValue() },
+          { requiredKeys: [] },
+        ),
+        (obj) => {
+          const f = parseFrame(JSON.stringify(obj));
+          if (f === null) return;
+          expect(f.id === undefined || Number.isInteger(f.id)).toBe(true);
+          expect(f.chat_id === undefined || typeof f.chat_id === 'string').toBe(true);
+          expect(Array.isArray(f.payload)).toBe(false);
+        },
+      ),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 2000) },
+    );
+  });
+});
+
+describe('encodeFrame (Frame.to_dict rules)', () => {
+  it('omits absent id/chat_id/thread_id and always writes v and payload', () => {
+    expect(encodeFrame({ type: 'agent.idle' })).toBe('{"v":1,"type":"agent.idle","payload":{}}');
+    expect(encodeFrame({ type: 'history', id: 2, chat_id: 'c', payload: { limit: 5 } })).toBe(
+      '{"v":1,"type":"history","id":2,"chat_id":"c","payload":{"limit":5}}',
+    );
+  });
+
+  it('round-trips through parseFrame', () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          type: fc.string({ minLength: 1 }),
+          id: fc.option(fc.nat(), { nil: undefined }),
+          chat_id: fc.option(fc.string(), { nil: undefined }),
+          thread_id: fc.option(fc.string(), { nil: undefined }),
+          payload: fc.dictionary(fc.string(), fc.jsonValue()),
+        }),
+        (frame) => {
+          const parsed = parseFrame(encodeFrame(frame));
+          expect(parsed?.type).toBe(frame.type);
+          expect(parsed?.id).toBe(frame.id);
+          expect(parsed?.chat_id).toBe(frame.chat_id);
+          expect(parsed?.thread_id).toBe(frame.thread_id);
+        },
+      ),
+    );
+  });
+});
