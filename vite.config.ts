@@ -1,14 +1,38 @@
+import { readFileSync } from 'node:fs';
 import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 import solid from 'vite-plugin-solid';
+import { manifest } from './pwa.manifest';
+
+const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
 export default defineConfig({
-  plugins: [solid()],
+  define: {
+    __APP_VERSION__: JSON.stringify(process.env.IRIS_BUILD_ID ? `${version}+${process.env.IRIS_BUILD_ID}` : version),
+  },
+  plugins: [
+    solid(),
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'worker',
+      filename: 'sw.ts',
+      registerType: 'prompt',
+      injectRegister: false,
+      manifest,
+      includeAssets: ['icons/*.png', 'icons/*.svg'],
+      injectManifest: {
+        globPatterns: ['**/*.{js,css,html,svg,png,webmanifest,woff2}'],
+        globIgnores: ['screenshots/**'],
+      },
+      devOptions: { enabled: false },
+    }),
+  ],
   build: {
     target: 'es2022',
     sourcemap: false,
   },
   server: {
     // `npm run dev` talks to a gateway started by `npm start` on 8080.
-    proxy: { '/ws': { target: 'ws://127.0.0.1:8080', ws: true } },
+    proxy: { '/ws': { target: 'ws://127.0.0.1:8080', ws: true }, '/push': 'http://127.0.0.1:8080' },
   },
 });

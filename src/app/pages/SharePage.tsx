@@ -1,0 +1,67 @@
+import { useNavigate } from '@solidjs/router';
+import { For, Show } from 'solid-js';
+import { live } from '../../store/live';
+import { PENDING_SHARE_KEY, shareToText, type PendingShare } from '../../share/pendingShare';
+import { iris } from '../context';
+import './SharePage.css';
+
+/** Something was shared into Iris from another app: pick the lane whose composer gets it. */
+export default function SharePage() {
+  const { db } = iris();
+  const navigate = useNavigate();
+  const share = live(async () => (await db.settings.get(PENDING_SHARE_KEY))?.value as PendingShare | undefined, undefined);
+  const lanes = live(async () => {
+    const channels = (await db.channels.orderBy('order').toArray()).filter((c) => !c.archived);
+    return channels.map((c) => ({
+      lane: c.chat_id,
+      name: c.name,
+      href: c.kind === 'thread' && c.parent_chat_id ? `/c/${encodeURIComponent(c.parent_chat_id)}/t/${encodeURIComponent(c.chat_id)}` : `/c/${encodeURIComponent(c.chat_id)}`,
+      thread: c.kind === 'thread',
+    }));
+  }, []);
+
+  async function shareInto(lane: string, href: string) {
+    const pending = share();
+    if (!pending) return;
+    const text = shareToText(pending);
+    await db.transaction('rw', db.settings, async () => {
+      const draft = (await db.settings.get(`draft:${lane}`))?.value;
+      const before = typeof draft === 'string' && draft.trim() ? draft + '\n' : '';
+      await db.settings.put({ key: `draft:${lane}`, value: before + text });
+      await db.settings.delete(PENDING_SHARE_KEY);
+    });
+    navigate(href, { replace: true });
+  }
+
+  return (
+    <main class="share-page">
+      <div class="card share-card">
+        <h1>Share to Iris</h1>
+        <Show when={share()} fallback={<p>Nothing is waiting to be shared.</p>}>
+          {(pending) => (
+            <>
+              <blockquote class="share-preview">{shareToText(pending()) || pending().title}</blockquote>
+              <Show when={pending().files.length > 0}>
+                <p class="share-files">
+                  {pending().files.length} file{pending().files.length === 1 ? '' : 's'}: {pending().files.map((f) => f.name).join(', ')}
+                </p>
+              </Show>
+              <h2 id="share-lanes">Send it to</h2>
+              <ul class="share-lanes" aria-labelledby="share-lanes">
+                <For each={lanes()}>
+                  {(item) => (
+                    <li>
+                      <button class="button secondary" classList={{ thread: item.thread }} type="button" onClick={() => void shareInto(item.lane, item.href)}>
+                        {item.name}
+                      </button>
+                    </li>
+                  )}
+                </For>
+              </ul>
+            </>
+          )}
+        </Show>
+      </div>
+    </main>
+  );
+}

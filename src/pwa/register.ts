@@ -1,0 +1,40 @@
+// Registers the service worker (workbox-window) and exposes "a new version is ready" as a signal.
+// The new version activates only when the user chooses Reload: nothing reloads while they type.
+import { Workbox } from 'workbox-window';
+import { createSignal } from 'solid-js';
+
+const [updateReady, setUpdateReady] = createSignal(false);
+let workbox: Workbox | undefined;
+
+export { updateReady };
+
+export function registerServiceWorker(): void {
+  if (!('serviceWorker' in navigator) || import.meta.env.DEV) return;
+  workbox = new Workbox('/sw.js', { scope: '/' });
+  workbox.addEventListener('waiting', () => setUpdateReady(true));
+  void workbox.register().then((registration) => {
+    // Look for a new version now and then, and whenever the app comes back to the foreground.
+    const check = () => void registration?.update().catch(() => undefined);
+    setInterval(check, 60 * 60 * 1000);
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState === 'visible') check();
+    });
+  });
+}
+
+/** Activates the waiting version and reloads once it controls the page. Drafts and the outbox live in IndexedDB. */
+export async function applyUpdate(): Promise<void> {
+  if (!workbox) return;
+  window.dispatchEvent(new Event('iris:before-reload'));
+  workbox.addEventListener('controlling', () => window.location.reload());
+  workbox.messageSkipWaiting();
+}
+
+/** Asks the browser to keep our storage (history offline) from eviction; called after pairing. */
+export async function requestPersistentStorage(): Promise<boolean> {
+  try {
+    return (await navigator.storage?.persist?.()) ?? false;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,18 @@
+// What another app shared into Iris, kept until the user picks a lane for it.
+export const PENDING_SHARE_KEY = 'share:pending';
+
+export interface PendingShare {
+  title: string;
+  text: string;
+  url: string;
+  files: { name: string; type: string; size: number; blob: Blob }[];
+  ts: number;
+}
+
+/** The composer text for a share: its text and link, without repeating a link already in the text. */
+export function shareToText(share: Pick<PendingShare, 'title' | 'text' | 'url'>): string {
+  const parts = [share.text.trim()];
+  if (share.url && !share.text.includes(share.url)) parts.push(share.url.trim());
+  if (!parts.join('').trim() && share.title) parts.push(share.title.trim());
+  return parts.filter(Boolean).join('\n');
+}
