@@ -1,0 +1,240 @@
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { describeUpstream, parseUpstreamUrl } from './proxy/upstream-url';
+import { localOrigin, pairingLink } from './http/addresses';
+import { buildApp, isBuilt } from './http/app-build';
+import { ensureDataDir, loadOrCreateDemoToken } from './http/demo-token';
+import { startServer, type RunningServer, type ServerOptions } from './http/server';
+
+const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
+const DEFAULT_DIST = join(PROJECT_ROOT, 'dist');
+const DEFAULT_PORT = 8080;
+
+export const USAGE = `Usage: npm start -- [options]   (or: node --import tsx server/main.ts [options])
+
+Serves Iris Web and its WebSocket (/ws) on one port. By default /ws hosts the demo gateway.
+
+Options:
+  --port N          port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)
+  --host ADDR       interface to listen on (default 0.0.0.0, so phones on the LAN can reach it)
+  --gateway URL     relay /ws byte for byte to a real Iris gateway (ws://host:port/path or wss://…)
+                    instead of hosting the demo; a self-signed wss gateway needs NODE_EXTRA_CA_CERTS
+  --cert FILE       PEM certificate: serve HTTPS and WSS (needs --key)
+  --key FILE        PEM private key for --cert
+  --data-dir DIR    where the demo keeps its state and token (default ~/.iris-web)
+  --token T         the demo gateway's token (default: made on first start, kept in the data dir)
+  --dist-dir DIR    the built app to serve (default: dist/ of this project, built on first start)
+  -h, --help        show this help
+`;
+
+/** A startup failure the user can fix: one line on stderr, exit code 2. */
+export class CliError extends Error {}
+
+interface CliConfig {
+  host: string;
+  port: number;
+  upstream?: URL;
+  tls?: { cert: Buffer; key: Buffer };
+  dataDir: string;
+  token?: string;
+  distDir: string;
+  buildIfMissing: boolean;
+}
+
+export interface CliIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+const defaultIo: CliIo = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+};
+
+/**
+ * Runs the serving process. Resolves with the exit code once it has stopped: 0 after a
+ * SIGINT/SIGTERM shutdown or --help, 2 when it could not start (after one line on stderr).
+ */
+export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<number> {
+  let config: CliConfig | 'help';
+  let running: RunningServer;
+  try {
+    config = parseFlags(argv);
+    if (config === 'help') {
+      io.out(USAGE.trimEnd());
+      return 0;
+    }
+    running = await start(config, io);
+  } catch (error) {
+    io.err(`iris: ${startupErrorMessage(error, argv)}`);
+    return 2;
+  }
+
+  const origin = localOrigin(config.host, running.port, running.secure);
+  io.out(`Pairing link: ${pairingLink(origin, config.token)}`);
+  if (config.token !== undefined) io.out(`Demo token: ${config.token}`);
+  else if (config.upstream) io.out(`Gateway: /ws is relayed to ${describeUpstream(config.upstream)} (pair with that gateway's token)`);
+
+  return new Promise<number>((resolveExit) => {
+    const shutdown = () => {
+      process.off('SIGINT', shutdown);
+      process.off('SIGTERM', shutdown);
+      running.close().then(
+        () => resolveExit(0),
+        (error: unknown) => {
+          io.err(`iris: shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
+          resolveExit(1);
+        },
+      );
+    };
+    process.on('SIGINT', shutdown);
+    process.on('SIGTERM', shutdown);
+  });
+}
+
+function parseFlags(argv: string[]): CliConfig | 'help' {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        gateway: { type: 'string' },
+        cert: { type: 'string' },
+        key: { type: 'string' },
+        'data-dir': { type: 'string' },
+        token: { type: 'string' },
+        'dist-dir': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    throw new CliError(flagErrorMessage(error));
+  }
+  if (values.help) return 'help';
+
+  for (const name of ['port', 'host', 'gateway', 'cert', 'key', 'data-dir', 'token', 'dist-dir'] as const) {
+    if (values[name] === '') throw new CliError(`--${name} needs a value (see --help)`);
+  }
+  const port = values.port === undefined ? DEFAULT_PORT : parsePort(values.port);
+  if ((values.cert === undefined) !== (values.key === undefined)) {
+    throw new CliError('--cert and --key go together: give both files to serve HTTPS, or neither');
+  }
+  let upstream: URL | undefined;
+  if (values.gateway !== undefined) {
+    try {
+      upstream = parseUpstreamUrl(values.gateway);
+    } catch (error) {
+      throw new CliError(`--gateway: ${(error as Error).message}`);
+    }
+    if (values.token !== undefined) {
+      throw new CliError("--token is the demo gateway's token; with --gateway, pair with that gateway's own token");
+    }
+  }
+  const tls =
+    values.cert !== undefined && values.key !== undefined
+      ? { cert: readPem(values.cert, 'certificate'), key: readPem(values.key, 'key') }
+      : undefined;
+  return {
+    host: values.host ?? '0.0.0.0',
+    port,
+    ...(upstream ? { upstream } : {}),
+    ...(tls ? { tls } : {}),
+    dataDir: resolve(values['data-dir'] ?? join(homedir(), '.iris-web')),
+    ...(values.token !== undefined ? { token: values.token } : {}),
+    distDir: resolve(values['dist-dir'] ?? DEFAULT_DIST),
+    buildIfMissing: values['dist-dir'] === undefined,
+  };
+}
+
+function parsePort(text: string): number {
+  // The value is not echoed: a mistyped command line may hold the token in its place.
+  if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) throw new CliError('--port needs a number from 0 to 65535');
+  return Number(text);
+}
+
+function readPem(file: string, what: 'certificate' | 'key'): Buffer {
+  try {
+    return readFileSync(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new CliError(`cannot read the ${what} file ${file} (${code})`);
+  }
+}
+
+async function start(config: CliConfig, io: CliIo): Promise<RunningServer> {
+  if (!isBuilt(config.distDir)) {
+    if (!config.buildIfMissing) throw new CliError(`no built app in ${config.distDir} (index.html is missing)`);
+    io.err('iris: the app is not built yet, building it (vite build)…');
+    try {
+      await buildApp(PROJECT_ROOT);
+    } catch (error) {
+      throw new CliError((error as Error).message);
+    }
+    if (!isBuilt(config.distDir)) throw new CliError(`vite build finished but ${config.distDir}/index.html is missing`);
+  }
+  try {
+    ensureDataDir(config.dataDir);
+  } catch (error) {
+    throw new CliError(`cannot create the data directory ${config.dataDir} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  if (!config.upstream && config.token === undefined) {
+    try {
+      config.token = loadOrCreateDemoToken(config.dataDir);
+    } catch (error) {
+      throw new CliError(`cannot keep the demo token in ${config.dataDir} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+  }
+  const options: ServerOptions = {
+    distDir: config.distDir,
+    host: config.host,
+    port: config.port,
+    dataDir: config.dataDir,
+    ...(config.tls ? { tls: config.tls } : {}),
+    ...(config.upstream ? { upstream: config.upstream } : { token: config.token! }),
+  };
+  return startServer(options);
+}
+
+function flagErrorMessage(error: unknown): string {
+  const { code, message } = error as { code?: string; message?: string };
+  const flag = /'(-[^' ]+)/.exec(message ?? '')?.[1];
+  switch (code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+      return `unknown option ${flag ?? ''} (see --help)`;
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+      return /does not take an argument/.test(message ?? '')
+        ? `${flag ?? 'this option'} takes no value (see --help)`
+        : `${flag ?? 'an option'} needs a value (see --help)`;
+    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
+      return 'unexpected argument: every option starts with -- (see --help)';
+    default:
+      return `cannot read the command line (see --help)`;
+  }
+}
+
+/** One line for anything that stopped the start. Never a stack trace; never the token. */
+function startupErrorMessage(error: unknown, argv: string[]): string {
+  if (error instanceof CliError) return error.message;
+  const err = error as NodeJS.ErrnoException & { port?: number; address?: string };
+  if (err.syscall === 'listen') {
+    const port = err.port ?? Number(argv[argv.indexOf('--port') + 1] ?? DEFAULT_PORT);
+    if (err.code === 'EADDRINUSE') return `port ${port} is already in use (try --port ${port + 1})`;
+    if (err.code === 'EACCES') return `no permission to listen on port ${port} (ports below 1024 need privileges; try --port ${DEFAULT_PORT})`;
+    if (err.code === 'EADDRNOTAVAIL') return `cannot listen on ${err.address ?? 'that host'}: no such address on this machine (check --host)`;
+  }
+  if (err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN') return 'cannot listen there: the --host name does not resolve';
+  const message = err.message ?? String(error);
+  if (/PEM|ASN1|asn1|x509|X509|key values mismatch|DECODER|no start line/i.test(message)) {
+    return /key values mismatch/.test(message)
+      ? 'the key does not match the certificate (--cert/--key)'
+      : `the certificate or key is not valid PEM (${message.split('\n', 1)[0]})`;
+  }
+  return message.split('\n', 1)[0]!;
+}

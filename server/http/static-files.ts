@@ -1,0 +1,162 @@
+import { open, realpath, type FileHandle } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join, posix, sep } from 'node:path';
+import { contentTypeFor } from './content-types';
+
+/** Hashed build output: its name changes whenever its bytes do, so it may be cached forever. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** Everything else (index.html, the service worker, the manifest, icons): revalidate every time. */
+const REVALIDATE = 'no-cache';
+
+type Resolved = { kind: 'file'; path: string } | { kind: 'bad-request' } | { kind: 'not-found'; extensionless: boolean };
+
+/**
+ * Serves the built app from `distDir`: GET and HEAD, ETag/Last-Modified revalidation,
+ * long-lived caching for `/assets/`, and index.html for extensionless paths a browser
+ * navigates to (the app's client-side routes). Nothing outside `distDir` is ever read:
+ * the path is decoded, normalized, and the real path (symlinks resolved) must stay inside.
+ */
+export function createStaticHandler(distDir: string): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  const rootPromise = realpath(distDir);
+
+  return async function serveStatic(req, res) {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      sendText(res, 405, 'Method not allowed', { Allow: 'GET, HEAD' });
+      return;
+    }
+    const root = await rootPromise;
+    const resolved = await resolveRequestPath(root, req.url ?? '/');
+    if (resolved.kind === 'bad-request') {
+      sendText(res, 400, 'Bad request');
+      return;
+    }
+    if (resolved.kind === 'file') {
+      const served = await serveFile(req, res, resolved.path, cacheControlFor(resolved.path, root));
+      if (served) return;
+    }
+    const extensionless = resolved.kind === 'not-found' ? resolved.extensionless : false;
+    if (extensionless && acceptsHtml(req)) {
+      const served = await serveFile(req, res, join(root, 'index.html'), REVALIDATE, { Vary: 'Accept' });
+      if (served) return;
+    }
+    sendText(res, 404, 'Not found', extensionless ? { Vary: 'Accept' } : {});
+  };
+}
+
+async function resolveRequestPath(root: string, url: string): Promise<Resolved> {
+  let rawPath = url.split(/[?#]/, 1)[0] ?? '';
+  if (!rawPath.startsWith('/')) {
+    // absolute-form request target (`GET http://host/path`), allowed by HTTP/1.1
+    try {
+      rawPath = new URL(rawPath).pathname;
+    } catch {
+      return { kind: 'bad-request' };
+    }
+  }
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(rawPath);
+  } catch {
+    return { kind: 'bad-request' };
+  }
+  if (decoded.includes('\0') || decoded.includes('\\')) return { kind: 'bad-request' };
+
+  // posix.normalize of an absolute path never climbs above '/', so `/../x` becomes `/x`.
+  const normalized = posix.normalize(decoded);
+  const segments = normalized.split('/').filter(Boolean);
+  const last = segments.at(-1) ?? '';
+  const extensionless = !last.includes('.');
+  // Dotfiles are never part of the app (except the standard .well-known folder).
+  if (segments.some((s) => s.startsWith('.') && s !== '.well-known')) return { kind: 'not-found', extensionless };
+
+  const relative = normalized.endsWith('/') ? [...segments, 'index.html'] : segments;
+  const candidate = join(root, ...relative);
+  let real: string;
+  try {
+    real = await realpath(candidate);
+  } catch {
+    return { kind: 'not-found', extensionless };
+  }
+  if (!real.startsWith(root + sep)) return { kind: 'not-found', extensionless };
+  return { kind: 'file', path: real };
+}
+
+function cacheControlFor(filePath: string, root: string): string {
+  return filePath.startsWith(join(root, 'assets') + sep) ? IMMUTABLE : REVALIDATE;
+}
+
+function acceptsHtml(req: IncomingMessage): boolean {
+  return (req.headers.accept ?? '').toLowerCase().includes('text/html');
+}
+
+/** Sends one regular file; returns false (having sent nothing) if it is missing or not a file. */
+async function serveFile(
+  req: IncomingMessage,
+  res: ServerResponse,
+  filePath: string,
+  cacheControl: string,
+  extraHeaders: Record<string, string> = {},
+): Promise<boolean> {
+  let file: FileHandle;
+  try {
+    file = await open(filePath, 'r');
+  } catch {
+    return false;
+  }
+  try {
+    const stats = await file.stat();
+    if (!stats.isFile()) return false;
+    const headers = {
+      ...extraHeaders,
+      'Cache-Control': cacheControl,
+      ETag: etagOf(stats),
+      'Last-Modified': stats.mtime.toUTCString(),
+    };
+    if (isNotModified(req, stats, headers.ETag)) {
+      res.writeHead(304, headers);
+      res.end();
+      return true;
+    }
+    res.writeHead(200, { ...headers, 'Content-Type': contentTypeFor(filePath), 'Content-Length': stats.size });
+    if (req.method === 'HEAD') {
+      res.end();
+      return true;
+    }
+    await pipeline(file.createReadStream({ autoClose: false }), res).catch(() => res.destroy());
+    return true;
+  } finally {
+    await file.close().catch(() => undefined);
+  }
+}
+
+function etagOf(stats: Stats): string {
+  return `W/"${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}"`;
+}
+
+function isNotModified(req: IncomingMessage, stats: Stats, etag: string): boolean {
+  const ifNoneMatch = req.headers['if-none-match'];
+  if (ifNoneMatch !== undefined) {
+    const strip = (tag: string) => tag.trim().replace(/^W\//, '');
+    return ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((tag) => strip(tag) === strip(etag));
+  }
+  const ifModifiedSince = req.headers['if-modified-since'];
+  if (ifModifiedSince === undefined) return false;
+  const since = Date.parse(ifModifiedSince);
+  return Number.isFinite(since) && Math.floor(stats.mtimeMs / 1000) * 1000 <= since;
+}
+
+export function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(status, {
+    ...headers,
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+    'Cache-Control': 'no-store',
+  });
+  res.end(res.req.method === 'HEAD' ? undefined : text);
+}
