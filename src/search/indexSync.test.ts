@@ -1,0 +1,117 @@
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { IrisDB } from '../store/db';
+import type { MessageRow } from '../store/schema';
+import { createLocalIndex } from './localIndex';
+import { syncIndexWithDb, type IndexSync } from './indexSync';
+
+let dbCount = 0;
+const open: { db: IrisDB; sync?: IndexSync }[] = [];
+
+function freshDb() {
+  const db = new IrisDB(`index-sync-${++dbCount}`);
+  open.push({ db });
+  return db;
+}
+
+afterEach(async () => {
+  for (const { db, sync } of open.splice(0)) {
+    sync?.stop();
+    await db.delete();
+  }
+});
+
+const row = (message_id: string, text: string, ts: number, extra: Partial<MessageRow> = {}): MessageRow => ({
+  message_id,
+  lane: 'general',
+  chat_id: 'general',
+  role: 'user',
+  text,
+  ts,
+  status: 'final',
+  ...extra,
+});
+
+describe('syncIndexWithDb', () => {
+  it('builds from the table in chunks, yielding between them', async () => {
+    const db = freshDb();
+    await db.messages.bulkPut(Array.from({ length: 250 }, (_, i) => row(`m${String(i).padStart(3, '0')}`, `note ${i}`, i)));
+    const index = createLocalIndex();
+    let yields = 0;
+    const sync = syncIndexWithDb(index, db, {
+      chunkSize: 100,
+      yieldToPage: async () => {
+        yields++;
+      },
+    });
+    open[open.length - 1].sync = sync;
+    await sync.ready;
+    expect(index.size).toBe(250);
+    expect(yields).toBe(2);
+    expect(index.search('note', { limit: 1 })[0].message_id).toBe('m249');
+  });
+
+  it('follows puts, updates and deletes after the build', async () => {
+    const db = freshDb();
+    await db.messages.put(row('a', 'alpha', 1));
+    const index = createLocalIndex();
+    const sync = syncIndexWithDb(index, db, { batchDelayMs: 5 });
+    open[open.length - 1].sync = sync;
+    await sync.ready;
+    expect(index.search('alpha').map((h) => h.message_id)).toEqual(['a']);
+
+    await db.messages.bulkPut([row('b', 'bravo', 2), row('c', 'streaming bravo', 3, { status: 'streaming' })]);
+    await sync.flush();
+    expect(index.search('bravo').map((h) => h.message_id)).toEqual(['b']);
+
+    // The stream finishes: the final text is indexed.
+    await db.messages.update('c', { status: 'final', text: 'final charlie' });
+    await sync.flush();
+    expect(index.search('charlie').map((h) => h.message_id)).toEqual(['c']);
+
+    await db.messages.delete('a');
+    await sync.flush();
+    expect(index.search('alpha')).toEqual([]);
+
+    await db.messages.clear();
+    await sync.flush();
+    expect(index.size).toBe(0);
+  });
+
+  it('replaces a pending message by its echo', async () => {
+    const db = freshDb();
+    const index = createLocalIndex();
+    const sync = syncIndexWithDb(index, db, { batchDelayMs: 5 });
+    open[open.length - 1].sync = sync;
+    await sync.ready;
+    await db.messages.put(row('local:1', 'hello gateway', 1, { status: 'pending' }));
+    await sync.flush();
+    await db.transaction('rw', db.messages, async () => {
+      await db.messages.delete('local:1');
+      await db.messages.put(row('srv-1', 'hello gateway', 2, { status: 'sent' }));
+    });
+    await sync.flush();
+    expect(index.search('hello').map((h) => h.message_id)).toEqual(['srv-1']);
+  });
+
+  it('picks up writes made while it was building', async () => {
+    const db = freshDb();
+    await db.messages.bulkPut(Array.from({ length: 50 }, (_, i) => row(`m${i}`, `old ${i}`, i)));
+    const index = createLocalIndex();
+    let first = true;
+    const sync = syncIndexWithDb(index, db, {
+      chunkSize: 10,
+      batchDelayMs: 5,
+      yieldToPage: async () => {
+        if (!first) return;
+        first = false;
+        await db.messages.put(row('zz-new', 'fresh arrival', 100));
+        await db.messages.delete('m0');
+      },
+    });
+    open[open.length - 1].sync = sync;
+    await sync.flush();
+    expect(index.search('fresh').map((h) => h.message_id)).toEqual(['zz-new']);
+    expect(index.has('m0')).toBe(false);
+  });
+});

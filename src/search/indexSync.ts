@@ -1,0 +1,159 @@
+// Keeps a LocalIndex in step with the messages table: a first build in chunks (yielding to the
+// page between them so the UI never freezes), then updates from Dexie's `storagemutated` event,
+// which reports the keys written by this page and by other tabs, after they commit.
+import Dexie, { type IntervalTree, type IntervalTreeNode, type ObservabilitySet } from 'dexie';
+import type { IrisDB } from '../store/db';
+import type { MessageRow } from '../store/schema';
+import type { IndexableMessage, LocalIndex } from './localIndex';
+
+export interface IndexSyncOptions {
+  /** Messages read per chunk of the first build. */
+  chunkSize?: number;
+  /** How long changes are gathered before they are applied (ms). */
+  batchDelayMs?: number;
+  /** Gives the page a turn between chunks. */
+  yieldToPage?: () => Promise<void>;
+}
+
+export interface IndexSync {
+  /** Resolves when the first build is done. */
+  ready: Promise<void>;
+  /** Resolves when changes reported so far are in the index. */
+  flush(): Promise<void>;
+  stop(): void;
+}
+
+/** Streaming replies change many times a second; they are indexed once final. */
+function indexable(row: MessageRow | undefined): row is MessageRow {
+  return !!row && row.status !== 'streaming' && typeof row.text === 'string' && row.text.length > 0;
+}
+
+function toIndexed(row: MessageRow): IndexableMessage {
+  return { message_id: row.message_id, lane: row.lane, ts: row.ts, text: row.text };
+}
+
+export function defaultYield(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  if (scheduler?.yield) return scheduler.yield();
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+export function syncIndexWithDb(index: LocalIndex, db: IrisDB, options: IndexSyncOptions = {}): IndexSync {
+  const chunkSize = options.chunkSize ?? 2000;
+  const batchDelayMs = options.batchDelayMs ?? 150;
+  const yieldToPage = options.yieldToPage ?? defaultYield;
+  const part = `idb://${db.name}/messages/`;
+
+  let stopped = false;
+  let building = true;
+  let rebuildWanted = false;
+  const changedKeys = new Set<string>();
+  const changedRanges: { from: string; to: string }[] = [];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let applying: Promise<void> = Promise.resolve();
+
+  function onMutated(parts: ObservabilitySet) {
+    const tree = parts[part];
+    if (!tree || stopped) return;
+    for (const node of walk(tree)) {
+      if (node.from === node.to && typeof node.from === 'string') changedKeys.add(node.from);
+      else if (isWholeTable(node)) rebuildWanted = true;
+      else changedRanges.push({ from: node.from as string, to: node.to as string });
+    }
+    if (!building) schedule();
+  }
+
+  function schedule() {
+    if (timer !== undefined) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      applying = applying.then(applyChanges, applyChanges);
+    }, batchDelayMs);
+  }
+
+  async function applyChanges(): Promise<void> {
+    if (stopped) return;
+    if (rebuildWanted) {
+      rebuildWanted = false;
+      changedKeys.clear();
+      changedRanges.length = 0;
+      index.clear();
+      await build();
+      return;
+    }
+    const keys = [...changedKeys];
+    changedKeys.clear();
+    const ranges = changedRanges.splice(0);
+    if (keys.length > 0) {
+      const rows = await db.messages.bulkGet(keys);
+      index.add(rows.filter(indexable).map(toIndexed));
+      index.remove(keys.filter((_, i) => !indexable(rows[i])));
+    }
+    for (const range of ranges) {
+      const rows = await db.messages.where(':id').between(range.from, range.to, true, true).toArray();
+      const present = new Set(rows.filter(indexable).map((r) => r.message_id));
+      index.add(rows.filter(indexable).map(toIndexed));
+      const gone: string[] = [];
+      for (const id of index.ids()) {
+        if (!present.has(id) && id >= range.from && id <= range.to) gone.push(id);
+      }
+      index.remove(gone);
+    }
+  }
+
+  /** Reads the table in primary-key order, a chunk per transaction, yielding between chunks. */
+  async function build(): Promise<void> {
+    building = true;
+    let lastKey: string | undefined;
+    for (;;) {
+      if (stopped) return;
+      const chunk: MessageRow[] =
+        lastKey === undefined
+          ? await db.messages.orderBy(':id').limit(chunkSize).toArray()
+          : await db.messages.where(':id').above(lastKey).limit(chunkSize).toArray();
+      if (chunk.length === 0) break;
+      index.add(chunk.filter(indexable).map(toIndexed));
+      lastKey = chunk[chunk.length - 1].message_id;
+      if (chunk.length < chunkSize) break;
+      await yieldToPage();
+    }
+    building = false;
+    // Writes that landed during the build may have been read before they happened: re-apply them.
+    if (changedKeys.size > 0 || changedRanges.length > 0 || rebuildWanted) schedule();
+  }
+
+  Dexie.on.storagemutated.subscribe(onMutated);
+  const ready = build();
+  applying = ready;
+
+  return {
+    ready,
+    async flush() {
+      await ready;
+      if (timer !== undefined) {
+        clearTimeout(timer);
+        timer = undefined;
+        applying = applying.then(applyChanges, applyChanges);
+      }
+      await applying;
+    },
+    stop() {
+      stopped = true;
+      if (timer !== undefined) clearTimeout(timer);
+      Dexie.on.storagemutated.unsubscribe(onMutated);
+    },
+  };
+}
+
+/** Message ids are strings: a range with another bound (−Infinity, Dexie's MAX_KEY) is a clear(). */
+function isWholeTable(node: IntervalTreeNode): boolean {
+  return typeof node.from !== 'string' || typeof node.to !== 'string';
+}
+
+/** The ranges of an interval tree, in order (Dexie's RangeSet is an AVL tree of {from, to, l, r}). */
+function* walk(tree: IntervalTree): Generator<IntervalTreeNode> {
+  if (!('from' in tree)) return;
+  if (tree.l) yield* walk(tree.l);
+  yield { from: tree.from, to: tree.to, d: tree.d };
+  if (tree.r) yield* walk(tree.r);
+}
