@@ -47,16 +47,21 @@ export interface Delivery {
   topic?: string;
 }
 
-/** Cuts `text` to at most `maxBytes` of UTF-8 without splitting a character, marking the cut with `marker`. */
-export function cutUtf8(text: string, maxBytes: number, marker = '…'): string {
-  const bytes = Buffer.from(text, 'utf8');
-  if (bytes.length <= maxBytes) return text;
+/** Decodes UTF-8 `bytes`, cut to at most `maxBytes` without splitting a character, the cut marked with `marker`. */
+export function cutUtf8Bytes(bytes: Buffer, maxBytes: number, marker = '…'): string {
+  if (bytes.length <= maxBytes) return bytes.toString('utf8');
   const room = maxBytes - Buffer.byteLength(marker);
   if (room <= 0) return '';
   let end = room;
   // Back up over continuation bytes (10xxxxxx) so the cut lands on a character boundary.
   while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
   return bytes.subarray(0, end).toString('utf8') + marker;
+}
+
+/** Cuts `text` to at most `maxBytes` of UTF-8 without splitting a character, marking the cut with `marker`. */
+export function cutUtf8(text: string, maxBytes: number, marker = '…'): string {
+  if (text.length * 3 <= maxBytes) return text; // cannot be over: skip the encoding
+  return cutUtf8Bytes(Buffer.from(text, 'utf8'), maxBytes, marker);
 }
 
 function shortId(value: string | undefined): string | undefined {
