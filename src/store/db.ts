@@ -31,13 +31,13 @@ export class IrisDB extends Dexie {
 
   constructor(name = DB_NAME) {
     super(name);
-    // v1: the first release.
+    // v1: the first release (not yet shipped, so still edited in place).
     this.version(1).stores({
       settings: '&key',
       channels: '&chat_id, parent_chat_id, order',
       lanes: '&lane',
       messages: '&message_id, [lane+ts], client_id, turn, status',
-      activity: '&id, [lane+turn], turn',
+      activity: '&id, [lane+turn], turn, message_id',
       outbox: '&client_id, seq',
       media: '&media_id, message_id, lane, lastUsed, state',
       mediaBlobs: '&media_id',

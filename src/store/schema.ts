@@ -29,6 +29,8 @@ export interface LaneRow {
   /** History paging: the oldest message id fetched, and whether older pages exist. */
   oldestMessageId?: string;
   hasMore?: boolean;
+  /** A thread the gateway minted for this lane (`channel.created{auto:true}`): the UI moves into it, then clears this. */
+  autoThread?: string;
 }
 
 export type MessageStatus = 'streaming' | 'final' | 'pending' | 'sent' | 'read' | 'failed';
@@ -67,6 +69,8 @@ export interface ActivityRow {
   turn: string;
   kind: 'tool' | 'commentary';
   ts: number;
+  /** Arrival order within the turn (ts can tie during a fast replay). */
+  order: number;
   // tool
   index?: number;
   name?: string;
@@ -76,7 +80,7 @@ export interface ActivityRow {
   state?: 'running' | 'ok' | 'failed';
   duration?: number;
   output?: string;
-  // commentary
+  // commentary (message_id is indexed so message.deleted can drop the beat)
   message_id?: string;
   text?: string;
 }

@@ -1,0 +1,186 @@
+// Type guards for untrusted gateway data: each returns a clean value or undefined, never throws.
+// Only known fields are copied, so nothing unexpected (or hostile) reaches the DB or the UI.
+import type {
+  Channel,
+  ChannelKind,
+  Choice,
+  CommandInfo,
+  MediaKind,
+  MediaRef,
+  ModelProvider,
+  Role,
+} from '../protocol';
+import type { PickerRow, PickerType } from './schema';
+
+/** Ids of messages the user is sending live under this prefix until the gateway's echo replaces them. */
+export const LOCAL_ID_PREFIX = 'local:';
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function str(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** A non-empty string (ids, lanes, keys). */
+export function id(value: unknown): string | undefined {
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+}
+
+/** A message id from the gateway: non-empty and never in the app's own `local:` namespace. */
+export function serverMessageId(value: unknown): string | undefined {
+  const v = id(value);
+  return v !== undefined && !v.startsWith(LOCAL_ID_PREFIX) ? v : undefined;
+}
+
+export function int(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isSafeInteger(value) ? value : undefined;
+}
+
+export function finite(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+export function bool(value: unknown): boolean | undefined {
+  return typeof value === 'boolean' ? value : undefined;
+}
+
+const ROLES: readonly string[] = ['user', 'assistant', 'system', 'cron'] satisfies Role[];
+export function role(value: unknown): Role | undefined {
+  return typeof value === 'string' && ROLES.includes(value) ? (value as Role) : undefined;
+}
+
+const KINDS: readonly string[] = ['default', 'channel', 'thread'] satisfies ChannelKind[];
+const MEDIA_KINDS: readonly string[] = ['image', 'audio', 'video', 'document', 'voice'] satisfies MediaKind[];
+
+/** A directory entry as protocol.py's `_channel_payload` puts it (kind defaults to channel, as there). */
+export function channel(value: unknown): Channel | undefined {
+  if (!isObject(value)) return undefined;
+  const chatId = id(value.chat_id);
+  if (chatId === undefined) return undefined;
+  const kind = typeof value.kind === 'string' && KINDS.includes(value.kind) ? (value.kind as ChannelKind) : 'channel';
+  const out: Channel = { chat_id: chatId, name: str(value.name) ?? chatId, kind };
+  const parent = id(value.parent_chat_id);
+  if (parent !== undefined && parent !== chatId) out.parent_chat_id = parent;
+  if (value.is_default === true) out.is_default = true;
+  if (value.archived === true) out.archived = true;
+  if (value.favorite === true) out.favorite = true;
+  const icon = id(value.icon);
+  if (icon !== undefined) out.icon = icon;
+  const color = id(value.color);
+  if (color !== undefined) out.color = color;
+  return out;
+}
+
+export function mediaRef(value: unknown): MediaRef | undefined {
+  if (!isObject(value)) return undefined;
+  const mediaId = id(value.media_id);
+  if (mediaId === undefined) return undefined;
+  const kind = typeof value.kind === 'string' && MEDIA_KINDS.includes(value.kind) ? (value.kind as MediaKind) : 'document';
+  const size = int(value.size);
+  return {
+    media_id: mediaId,
+    kind,
+    mime: id(value.mime) ?? 'application/octet-stream',
+    size: size !== undefined && size >= 0 ? size : 0,
+    filename: id(value.filename) ?? mediaId,
+  };
+}
+
+/** A list of media refs, without duplicates; undefined when the value is not an array. */
+export function mediaRefs(value: unknown): MediaRef[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const out: MediaRef[] = [];
+  for (const item of value) {
+    const ref = mediaRef(item);
+    if (ref && !out.some((r) => r.media_id === ref.media_id)) out.push(ref);
+  }
+  return out;
+}
+
+export function command(value: unknown): CommandInfo | undefined {
+  if (!isObject(value)) return undefined;
+  const name = id(value.name);
+  if (name === undefined) return undefined;
+  const out: CommandInfo = { name };
+  const description = str(value.description);
+  if (description !== undefined) out.description = description;
+  const argsHint = str(value.args_hint);
+  if (argsHint !== undefined) out.args_hint = argsHint;
+  const category = str(value.category);
+  if (category !== undefined) out.category = category;
+  return out;
+}
+
+function choices(value: unknown): Choice[] {
+  if (!Array.isArray(value)) return [];
+  const out: Choice[] = [];
+  for (const item of value) {
+    if (!isObject(item)) continue;
+    const v = str(item.value);
+    if (v === undefined) continue;
+    const choice: Choice = { value: v, label: str(item.label) ?? v };
+    if (item.is_current === true) choice.is_current = true;
+    out.push(choice);
+  }
+  return out;
+}
+
+function providers(value: unknown): ModelProvider[] {
+  if (!Array.isArray(value)) return [];
+  const out: ModelProvider[] = [];
+  for (const item of value) {
+    if (!isObject(item)) continue;
+    const pid = id(item.id);
+    if (pid === undefined) continue;
+    const models: ModelProvider['models'] = [];
+    if (Array.isArray(item.models)) {
+      for (const m of item.models) {
+        if (!isObject(m)) continue;
+        const mid = id(m.id);
+        if (mid !== undefined) models.push({ id: mid, label: str(m.label) ?? mid });
+      }
+    }
+    out.push({ id: pid, label: str(item.label) ?? pid, models });
+  }
+  return out;
+}
+
+function withOptional<T extends object>(base: T, extra: Record<string, string | undefined>): T {
+  for (const [key, value] of Object.entries(extra)) if (value !== undefined) (base as Record<string, unknown>)[key] = value;
+  return base;
+}
+
+const PICKER_TYPES: readonly string[] = [
+  'picker.model',
+  'picker.choice',
+  'picker.clarify',
+  'picker.approval',
+  'picker.confirm',
+] satisfies PickerType[];
+
+export function isPickerType(type: unknown): type is PickerType {
+  return typeof type === 'string' && PICKER_TYPES.includes(type);
+}
+
+/** The payload of a picker frame, reduced to the fields its dialog shows; undefined without a picker_id. */
+export function pickerPayload(type: PickerType, p: Record<string, unknown>): PickerRow['payload'] | undefined {
+  const pickerId = id(p.picker_id);
+  if (pickerId === undefined) return undefined;
+  switch (type) {
+    case 'picker.model':
+      return withOptional(
+        { picker_id: pickerId, providers: providers(p.providers) },
+        { current_model: str(p.current_model), current_provider: str(p.current_provider) },
+      );
+    case 'picker.choice':
+      return { picker_id: pickerId, title: str(p.title) ?? '', choices: choices(p.choices) };
+    case 'picker.clarify':
+      return { picker_id: pickerId, question: str(p.question) ?? '', choices: choices(p.choices) };
+    case 'picker.approval':
+      return withOptional({ picker_id: pickerId, command: str(p.command) ?? '' }, { description: str(p.description) });
+    case 'picker.confirm':
+      return withOptional({ picker_id: pickerId, title: str(p.title) ?? '' }, { message: str(p.message) });
+  }
+}

@@ -1,0 +1,72 @@
+// The channel directory as the UI shows it, and the wire scope (chat_id/thread_id) of a lane.
+import type { IrisDB } from '../db';
+import type { ChannelRow } from '../schema';
+
+export interface ChannelNode {
+  channel: ChannelRow;
+  /** Threads of this channel, favorites first, then in the gateway's order. */
+  threads: ChannelRow[];
+}
+
+function rank(row: ChannelRow): number {
+  if (row.is_default || row.kind === 'default') return 0;
+  return row.favorite ? 1 : 2;
+}
+
+function byRankThenOrder(a: ChannelRow, b: ChannelRow): number {
+  return rank(a) - rank(b) || a.order - b.order;
+}
+
+/**
+ * The directory as a tree: the default channel first, then favorites, then the rest (each in the
+ * gateway's order), threads nested under their channel. Archived entries (and the threads of an
+ * archived channel) are left out unless `archived` is set. A thread whose channel is unknown is
+ * shown at the top level rather than lost.
+ */
+export function buildTree(rows: readonly ChannelRow[], options: { archived?: boolean } = {}): ChannelNode[] {
+  const visible = options.archived ? [...rows] : rows.filter((r) => !r.archived);
+  const hidden = new Set(rows.filter((r) => !visible.includes(r)).map((r) => r.chat_id));
+  const parentOf = (r: ChannelRow) => (r.kind === 'thread' && r.parent_chat_id ? r.parent_chat_id : undefined);
+  const nodes = new Map<string, ChannelNode>();
+  for (const row of visible) if (parentOf(row) === undefined) nodes.set(row.chat_id, { channel: row, threads: [] });
+  for (const row of visible) {
+    const parent = parentOf(row);
+    if (parent === undefined) continue;
+    const node = nodes.get(parent);
+    if (node) node.threads.push(row);
+    else if (!hidden.has(parent)) nodes.set(row.chat_id, { channel: row, threads: [] });
+  }
+  const tree = [...nodes.values()].sort((a, b) => byRankThenOrder(a.channel, b.channel));
+  for (const node of tree) node.threads.sort(byRankThenOrder);
+  return tree;
+}
+
+export async function directory(db: IrisDB, options: { archived?: boolean } = {}): Promise<ChannelNode[]> {
+  return buildTree(await db.channels.toArray(), options);
+}
+
+export async function getChannel(db: IrisDB, chatId: string): Promise<ChannelRow | undefined> {
+  return db.channels.get(chatId);
+}
+
+/** The gateway's default channel, else the first one not archived. */
+export async function defaultChannel(db: IrisDB): Promise<ChannelRow | undefined> {
+  const rows = await db.channels.orderBy('order').toArray();
+  return rows.find((r) => r.is_default && !r.archived) ?? rows.find((r) => !r.archived);
+}
+
+export interface LaneScope {
+  lane: string;
+  chat_id: string;
+  thread_id?: string;
+}
+
+/**
+ * The envelope scope for a lane (spec README §4): a known thread is addressed as
+ * chat_id = its channel, thread_id = the thread; anything else as chat_id = the lane.
+ */
+export async function laneScope(db: IrisDB, lane: string): Promise<LaneScope> {
+  const entry = await db.channels.get(lane);
+  if (entry?.kind === 'thread' && entry.parent_chat_id) return { lane, chat_id: entry.parent_chat_id, thread_id: lane };
+  return { lane, chat_id: lane };
+}

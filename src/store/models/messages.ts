@@ -1,0 +1,113 @@
+// Messages of a lane as the UI reads them, and the user's own pending bubbles.
+import Dexie from 'dexie';
+import type { MediaRef } from '../../protocol';
+import type { IrisDB } from '../db';
+import { LOCAL_ID_PREFIX } from '../guards';
+import type { MessageRow } from '../schema';
+
+/** The id a message the user is sending lives under until the gateway's echo replaces it. */
+export function localMessageId(clientId: string): string {
+  return `${LOCAL_ID_PREFIX}${clientId}`;
+}
+
+function laneRange(db: IrisDB, lane: string, afterTs = -Infinity) {
+  return db.messages.where('[lane+ts]').between([lane, afterTs], [lane, Dexie.maxKey], false, true);
+}
+
+/** The newest `limit` messages of a lane, oldest first (the order they are shown in). */
+export async function laneMessages(db: IrisDB, lane: string, limit = 100): Promise<MessageRow[]> {
+  const newestFirst = await laneRange(db, lane).reverse().limit(limit).toArray();
+  return newestFirst.reverse();
+}
+
+export async function getMessage(db: IrisDB, messageId: string): Promise<MessageRow | undefined> {
+  return db.messages.get(messageId);
+}
+
+/** The lane's newest message (preview in the channel list; the one a read.receipt names). */
+export async function newestMessage(db: IrisDB, lane: string): Promise<MessageRow | undefined> {
+  return laneRange(db, lane).last();
+}
+
+/** The lane's newest message from the gateway (not a local pending one): what `read.receipt` may name. */
+export async function newestServerMessage(db: IrisDB, lane: string): Promise<MessageRow | undefined> {
+  return laneRange(db, lane)
+    .reverse()
+    .filter((m) => !m.message_id.startsWith(LOCAL_ID_PREFIX))
+    .first();
+}
+
+/** Messages newer than the lane's read mark that the user did not write. */
+export async function unreadCount(db: IrisDB, lane: string): Promise<number> {
+  return db.transaction('r', db.lanes, db.messages, async () => {
+    const readTs = (await db.lanes.get(lane))?.readTs ?? 0;
+    return laneRange(db, lane, readTs)
+      .filter((m) => m.role !== 'user')
+      .count();
+  });
+}
+
+export interface PendingInput {
+  client_id: string;
+  lane: string;
+  chat_id: string;
+  thread_id?: string;
+  text: string;
+  reply_to?: string;
+  media?: MediaRef[];
+  /** Defaults to now. */
+  ts?: number;
+}
+
+/**
+ * Show the user's message at once, as pending, under `local:<client_id>`. If the gateway's echo for
+ * this client_id is already stored, nothing is added (a client_id is never shown twice); returns
+ * the row that represents the message.
+ */
+export async function addPending(db: IrisDB, input: PendingInput): Promise<MessageRow> {
+  return db.transaction('rw', db.messages, async () => {
+    const existing = await db.messages.where('client_id').equals(input.client_id).first();
+    if (existing) return existing;
+    const row: MessageRow = {
+      message_id: localMessageId(input.client_id),
+      lane: input.lane,
+      chat_id: input.chat_id,
+      role: 'user',
+      text: input.text,
+      ts: input.ts ?? Date.now(),
+      status: 'pending',
+      client_id: input.client_id,
+    };
+    if (input.thread_id !== undefined) row.thread_id = input.thread_id;
+    if (input.reply_to !== undefined) row.reply_to = input.reply_to;
+    if (input.media?.length) row.media = input.media;
+    await db.messages.put(row);
+    return row;
+  });
+}
+
+/** The pending bubble failed to send: show the error (and a retry). False if it is no longer pending. */
+export async function markFailed(db: IrisDB, clientId: string, error: string): Promise<boolean> {
+  return setLocalStatus(db, clientId, (row) => {
+    row.status = 'failed';
+    row.error = error;
+  });
+}
+
+/** Back to pending (retry). False if the bubble is no longer local. */
+export async function markPending(db: IrisDB, clientId: string): Promise<boolean> {
+  return setLocalStatus(db, clientId, (row) => {
+    row.status = 'pending';
+    delete row.error;
+  });
+}
+
+async function setLocalStatus(db: IrisDB, clientId: string, change: (row: MessageRow) => void): Promise<boolean> {
+  return db.transaction('rw', db.messages, async () => {
+    const row = await db.messages.get(localMessageId(clientId));
+    if (!row || (row.status !== 'pending' && row.status !== 'failed')) return false;
+    change(row);
+    await db.messages.put(row);
+    return true;
+  });
+}

@@ -1,0 +1,35 @@
+// Open questions from the agent (spec README §11), answerable after a reload until answered or closed.
+import type { IrisDB } from '../db';
+import type { PickerRow } from '../schema';
+
+/** Pickers still waiting for an answer in a lane, oldest first. */
+export async function openPickers(db: IrisDB, lane: string): Promise<PickerRow[]> {
+  const rows = await db.pickers.where('lane').equals(lane).filter((p) => p.state === 'open').toArray();
+  return rows.sort((a, b) => a.ts - b.ts);
+}
+
+export async function getPicker(db: IrisDB, pickerId: string): Promise<PickerRow | undefined> {
+  return db.pickers.get(pickerId);
+}
+
+/**
+ * Record the user's answer before `picker.select` goes out, so the dialog closes at once and the
+ * picker is answered once. False if it was not open (already answered here or closed elsewhere).
+ */
+export async function answerPicker(db: IrisDB, pickerId: string, value: string): Promise<boolean> {
+  return db.transaction('rw', db.pickers, async () => {
+    const row = await db.pickers.get(pickerId);
+    if (!row || row.state !== 'open') return false;
+    await db.pickers.put({ ...row, state: 'answered', answer: value });
+    return true;
+  });
+}
+
+/** Close every open picker of a lane (answered on another device). */
+export async function closePickers(db: IrisDB, lane: string): Promise<number> {
+  return db.pickers
+    .where('lane')
+    .equals(lane)
+    .filter((p) => p.state === 'open')
+    .modify({ state: 'closed' });
+}

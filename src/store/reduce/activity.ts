@@ -1,0 +1,93 @@
+// tool.start/progress/end and commentary: cards and beats of the lane's turn in progress (spec §7).
+// Ids are deterministic (`${turn}:tool:${index}`, `${turn}:commentary:${message_id}`), so a replayed
+// frame lands on the same row.
+import type { IrisDB } from '../db';
+import { finite, id, int, isObject, str } from '../guards';
+import { openTurn } from '../models/lanes';
+import type { ActivityRow } from '../schema';
+import { frameLane } from './scope';
+import type { Handler, Incoming, ReduceContext } from './types';
+
+function sameRow(a: ActivityRow, b: ActivityRow): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** Read, change and (only if changed) write the tool card `index` of the lane's open turn. */
+async function changeTool(
+  db: IrisDB,
+  frame: Incoming,
+  ctx: ReduceContext,
+  change: (row: ActivityRow) => void,
+): Promise<void> {
+  const lane = frameLane(frame);
+  const index = int(frame.payload.index);
+  if (lane === undefined || index === undefined || index < 0) return;
+  const turn = await openTurn(db, lane);
+  const rowId = `${turn}:tool:${index}`;
+  const existing = await db.activity.get(rowId);
+  const row: ActivityRow = existing
+    ? { ...existing, notes: [...(existing.notes ?? [])] }
+    : {
+        id: rowId,
+        lane,
+        turn,
+        kind: 'tool',
+        ts: ctx.now,
+        order: await db.activity.where('turn').equals(turn).count(),
+        index,
+        name: '',
+        notes: [],
+        state: 'running',
+      };
+  const name = id(frame.payload.name);
+  if (name !== undefined && (!existing || frame.type === 'tool.start' || !row.name)) row.name = name;
+  change(row);
+  if (!existing || !sameRow(existing, row)) await db.activity.put(row);
+}
+
+export const toolStart: Handler = (db, frame, ctx) =>
+  changeTool(db, frame, ctx, (row) => {
+    const preview = str(frame.payload.preview);
+    if (preview !== undefined) row.preview = preview;
+    if (isObject(frame.payload.args)) row.args = frame.payload.args;
+  });
+
+export const toolProgress: Handler = (db, frame, ctx) =>
+  changeTool(db, frame, ctx, (row) => {
+    const note = str(frame.payload.note);
+    // Appending only a new note keeps a replayed progress frame from repeating it.
+    if (note && row.notes!.at(-1) !== note) row.notes!.push(note);
+  });
+
+export const toolEnd: Handler = (db, frame, ctx) =>
+  changeTool(db, frame, ctx, (row) => {
+    row.state = frame.payload.ok === false ? 'failed' : 'ok';
+    const duration = finite(frame.payload.duration);
+    if (duration !== undefined && duration >= 0) row.duration = duration;
+    const output = str(frame.payload.output_preview);
+    if (output !== undefined) row.output = output;
+  });
+
+export const commentary: Handler = async (db, frame, ctx) => {
+  const lane = frameLane(frame);
+  const messageId = id(frame.payload.message_id);
+  const text = str(frame.payload.text);
+  if (lane === undefined || messageId === undefined || text === undefined) return;
+  const turn = await openTurn(db, lane);
+  const rowId = `${turn}:commentary:${messageId}`;
+  const existing = await db.activity.get(rowId);
+  if (existing) {
+    if (existing.text !== text) await db.activity.update(rowId, { text });
+    return;
+  }
+  await db.activity.put({
+    id: rowId,
+    lane,
+    turn,
+    kind: 'commentary',
+    ts: ctx.now,
+    order: await db.activity.where('turn').equals(turn).count(),
+    message_id: messageId,
+    text,
+  });
+};

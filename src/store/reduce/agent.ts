@@ -1,0 +1,52 @@
+// agent.busy, agent.idle, typing: the lane's thinking indicator and its turn (spec README §7, §11).
+import { bool, str } from '../guards';
+import { ensureTurn, patchLane } from '../models/lanes';
+import { closePickers } from '../models/pickers';
+import { finalStatus } from './messages';
+import { frameLane } from './scope';
+import type { Handler } from './types';
+
+export const agentBusy: Handler = async (db, frame) => {
+  const lane = frameLane(frame);
+  if (lane === undefined) return;
+  const reason = str(frame.payload.reason);
+  await patchLane(db, lane, (row) => {
+    row.busy = true;
+    if (reason !== undefined) row.busyReason = reason;
+    else delete row.busyReason;
+    ensureTurn(row);
+    return row;
+  });
+  // The agent moved on: a question it asked was answered, here or on another device.
+  if (reason !== 'waiting_input') await closePickers(db, lane);
+};
+
+export const agentIdle: Handler = async (db, frame) => {
+  const lane = frameLane(frame);
+  if (lane === undefined) return;
+  await patchLane(db, lane, (row) => {
+    row.busy = false;
+    row.typing = false;
+    delete row.busyReason;
+    delete row.turn;
+    return row;
+  });
+  // A bubble whose stop never came ends with the text it has.
+  const streaming = await db.messages
+    .where('status')
+    .equals('streaming')
+    .filter((m) => m.lane === lane)
+    .toArray();
+  for (const row of streaming) await db.messages.update(row.message_id, { status: finalStatus(row.role, row) });
+  await closePickers(db, lane);
+};
+
+export const typing: Handler = async (db, frame) => {
+  const lane = frameLane(frame);
+  const on = bool(frame.payload.on);
+  if (lane === undefined || on === undefined) return;
+  await patchLane(db, lane, (row) => {
+    row.typing = on;
+    return row;
+  });
+};

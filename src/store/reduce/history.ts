@@ -1,0 +1,38 @@
+// history: a page of final messages, oldest to newest (spec README §9).
+import { bool, isObject, serverMessageId } from '../guards';
+import { patchLane } from '../models/lanes';
+import { putFinal } from './messages';
+import { frameScope } from './scope';
+import type { Handler } from './types';
+
+export const history: Handler = async (db, frame, ctx) => {
+  const entries = frame.payload.messages;
+  if (!Array.isArray(entries)) return;
+  const scope = await frameScope(db, frame);
+  if (!scope) return;
+
+  const stored: string[] = [];
+  for (const entry of entries) {
+    if (!isObject(entry)) continue;
+    const row = await putFinal(db, scope, entry, ctx, { linkOpenTurn: false });
+    if (row) stored.push(row.message_id);
+  }
+
+  // Paging state only moves back in time: the newest page fetched after a reconnect must not
+  // reset a lane whose older pages are already loaded.
+  const hasMore = bool(frame.payload.has_more);
+  const pageOldest = serverMessageId(frame.payload.oldest_message_id) ?? stored[0];
+  const lane = await db.lanes.get(scope.lane);
+  const current = lane?.oldestMessageId;
+  const currentTs = current === undefined ? undefined : (await db.messages.get(current))?.ts;
+  const pageTs = pageOldest === undefined ? undefined : (await db.messages.get(pageOldest))?.ts;
+  const reachesFurther =
+    currentTs === undefined || (pageOldest !== undefined && (pageTs === undefined || pageTs <= currentTs));
+  const emptyEnd = stored.length === 0 && hasMore === false;
+  if (!reachesFurther && !emptyEnd) return;
+  await patchLane(db, scope.lane, (row) => {
+    if (reachesFurther && pageOldest !== undefined) row.oldestMessageId = pageOldest;
+    if (hasMore !== undefined && (reachesFurther || emptyEnd)) row.hasMore = hasMore;
+    return row;
+  });
+};

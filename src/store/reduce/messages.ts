@@ -1,0 +1,225 @@
+// message, message.start/update/stop, message.deleted, read.receipt (spec README §5-§7).
+import Dexie from 'dexie';
+import type { IrisDB } from '../db';
+import { finite, id, int, LOCAL_ID_PREFIX, mediaRefs, role, serverMessageId, str } from '../guards';
+import type { LaneScope } from '../models/channels';
+import { ensureTurn, markRead, patchLane } from '../models/lanes';
+import { recordRemoteMedia } from '../models/media';
+import { localMessageId } from '../models/messages';
+import type { MessageRow, MessageStatus } from '../schema';
+import { mergeRefs, offeredRefs } from './media';
+import { frameScope } from './scope';
+import type { Handler, ReduceContext } from './types';
+
+/** Status of a message the gateway has finished: user bubbles are sent (or stay read), others final. */
+export function finalStatus(role: MessageRow['role'], existing: MessageRow | undefined): MessageStatus {
+  if (role !== 'user') return 'final';
+  return existing?.status === 'read' ? 'read' : 'sent';
+}
+
+/**
+ * The local pending bubble for `clientId` (deleted along with its outbox row: the echo replaces
+ * them), and whether another gateway message already holds this client_id (then the new row must
+ * not, so a client_id is never stored twice).
+ */
+async function takePending(
+  db: IrisDB,
+  clientId: string,
+  messageId: string,
+): Promise<{ pending?: MessageRow; heldElsewhere: boolean }> {
+  const holders = await db.messages.where('client_id').equals(clientId).toArray();
+  const local = await db.messages.get(localMessageId(clientId));
+  if (local && !holders.some((h) => h.message_id === local.message_id)) holders.push(local);
+  let pending: MessageRow | undefined;
+  let heldElsewhere = false;
+  for (const row of holders) {
+    if (row.message_id === messageId) continue;
+    if (row.message_id.startsWith(LOCAL_ID_PREFIX)) {
+      pending ??= row;
+      await db.messages.delete(row.message_id);
+    } else {
+      heldElsewhere = true;
+    }
+  }
+  await db.outbox.delete(clientId);
+  return { pending, heldElsewhere };
+}
+
+/**
+ * Store a finished message from a `message` frame or a `history` entry. It replaces any row with
+ * the same id (keeping what only this app knows: read state, turn, offered media, client_id) and
+ * the user's pending bubble it answers. Returns the row, or undefined for an unusable entry.
+ */
+export async function putFinal(
+  db: IrisDB,
+  scope: LaneScope,
+  p: Record<string, unknown>,
+  ctx: ReduceContext,
+  options: { linkOpenTurn: boolean; clientId?: string },
+): Promise<MessageRow | undefined> {
+  const messageId = serverMessageId(p.message_id);
+  if (messageId === undefined) return undefined;
+  const existing = await db.messages.get(messageId);
+  const messageRole = role(p.role) ?? existing?.role;
+  if (messageRole === undefined) return undefined;
+
+  const clientId = id(p.client_id) ?? options.clientId;
+  const { pending, heldElsewhere } = clientId ? await takePending(db, clientId, messageId) : { heldElsewhere: false };
+
+  const row: MessageRow = {
+    message_id: messageId,
+    lane: scope.lane,
+    chat_id: scope.chat_id,
+    role: messageRole,
+    text: str(p.text) ?? '',
+    ts: finite(p.ts) ?? existing?.ts ?? pending?.ts ?? ctx.now,
+    status: finalStatus(messageRole, existing),
+  };
+  if (scope.thread_id !== undefined) row.thread_id = scope.thread_id;
+  const reasoning = str(p.reasoning);
+  if (reasoning) row.reasoning = reasoning;
+  const model = str(p.model);
+  if (model) row.model = model;
+  const tokens = int(p.tokens);
+  if (tokens !== undefined) row.tokens = tokens;
+  const replyTo = id(p.reply_to) ?? existing?.reply_to ?? pending?.reply_to;
+  if (replyTo !== undefined) row.reply_to = replyTo;
+  const keptClientId = clientId && !heldElsewhere ? clientId : existing?.client_id;
+  if (keptClientId !== undefined) row.client_id = keptClientId;
+
+  let turn = existing?.turn;
+  if (turn === undefined && !existing && options.linkOpenTurn && messageRole === 'assistant') {
+    turn = (await db.lanes.get(scope.lane))?.turn;
+  }
+  if (turn !== undefined) row.turn = turn;
+
+  const given = mediaRefs(p.media);
+  const offered = await offeredRefs(db, messageId);
+  const media = mergeRefs(mergeRefs(given ?? pending?.media ?? [], existing?.media ?? []), offered);
+  if (media.length) row.media = media;
+  for (const ref of given ?? []) await recordRemoteMedia(db, ref, { lane: scope.lane, message_id: messageId }, ctx.now);
+
+  await db.messages.put(row);
+  return row;
+}
+
+export const message: Handler = async (db, frame, ctx) => {
+  if (serverMessageId(frame.payload.message_id) === undefined) return;
+  const scope = await frameScope(db, frame);
+  if (!scope) return;
+  await putFinal(db, scope, frame.payload, ctx, { linkOpenTurn: true, clientId: ctx.clientId });
+};
+
+export const messageStart: Handler = async (db, frame, ctx) => {
+  const messageId = serverMessageId(frame.payload.message_id);
+  if (messageId === undefined) return;
+  // Already streaming, or already final (a replay after the end must not reopen the bubble).
+  if (await db.messages.get(messageId)) return;
+  const scope = await frameScope(db, frame);
+  if (!scope) return;
+  let turn = '';
+  await patchLane(db, scope.lane, (lane) => {
+    turn = ensureTurn(lane);
+    return lane;
+  });
+  const row: MessageRow = {
+    message_id: messageId,
+    lane: scope.lane,
+    chat_id: scope.chat_id,
+    role: role(frame.payload.role) ?? 'assistant',
+    text: '',
+    ts: ctx.now,
+    status: 'streaming',
+    turn,
+  };
+  if (scope.thread_id !== undefined) row.thread_id = scope.thread_id;
+  await db.messages.put(row);
+};
+
+/** The hot path (bursts of thousands): one get, at most one update, never a final row. */
+export const messageUpdate: Handler = async (db, frame) => {
+  const messageId = serverMessageId(frame.payload.message_id);
+  const text = str(frame.payload.text);
+  if (messageId === undefined || text === undefined) return;
+  const row = await db.messages.get(messageId);
+  if (row?.status === 'streaming' && row.text !== text) await db.messages.update(messageId, { text });
+};
+
+export const messageStop: Handler = async (db, frame, ctx) => {
+  const messageId = serverMessageId(frame.payload.message_id);
+  if (messageId === undefined) return;
+  const p = frame.payload;
+  let row = await db.messages.get(messageId);
+  if (!row) {
+    // A stop without its start (tolerated): the final bubble still appears, in the turn if one is open.
+    const scope = await frameScope(db, frame);
+    if (!scope) return;
+    row = { message_id: messageId, lane: scope.lane, chat_id: scope.chat_id, role: 'assistant', text: '', ts: ctx.now, status: 'final' };
+    if (scope.thread_id !== undefined) row.thread_id = scope.thread_id;
+    const turn = (await db.lanes.get(scope.lane))?.turn;
+    if (turn !== undefined) row.turn = turn;
+  } else {
+    row = { ...row };
+  }
+  row.text = str(p.final_text) ?? row.text;
+  const reasoning = str(p.reasoning);
+  if (reasoning !== undefined) row.reasoning = reasoning;
+  const model = str(p.model);
+  if (model !== undefined) row.model = model;
+  const tokens = int(p.tokens);
+  if (tokens !== undefined) row.tokens = tokens;
+  const ts = finite(p.ts);
+  if (ts !== undefined) row.ts = ts;
+  row.status = finalStatus(row.role, row);
+  await db.messages.put(row);
+};
+
+export const messageDeleted: Handler = async (db, frame) => {
+  const list = frame.payload.message_ids;
+  if (!Array.isArray(list)) return;
+  const ids = [...new Set(list.map(serverMessageId).filter((v): v is string => v !== undefined))];
+  if (ids.length === 0) return;
+  const rows = (await db.messages.bulkGet(ids)).filter((r): r is MessageRow => r !== undefined);
+  await db.messages.bulkDelete(ids);
+  await db.activity.where('message_id').anyOf(ids).delete();
+  const mediaIds = await db.media.where('message_id').anyOf(ids).primaryKeys();
+  await db.media.bulkDelete(mediaIds);
+  await db.mediaBlobs.bulkDelete(mediaIds);
+
+  for (const lane of new Set(rows.map((r) => r.lane))) {
+    const laneRow = await db.lanes.get(lane);
+    // Tool cards go with the last message of their turn, unless the agent is still working in it.
+    for (const turn of new Set(rows.filter((r) => r.lane === lane && r.turn).map((r) => r.turn!))) {
+      if (turn === laneRow?.turn) continue;
+      if ((await db.messages.where('turn').equals(turn).count()) === 0) await db.activity.where('turn').equals(turn).delete();
+    }
+    // Paging must not continue from a message the gateway no longer has.
+    if (laneRow?.oldestMessageId !== undefined && ids.includes(laneRow.oldestMessageId)) {
+      const oldest = await db.messages
+        .where('[lane+ts]')
+        .between([lane, Dexie.minKey], [lane, Dexie.maxKey])
+        .filter((m) => !m.message_id.startsWith(LOCAL_ID_PREFIX))
+        .first();
+      const next = { ...laneRow };
+      if (oldest) next.oldestMessageId = oldest.message_id;
+      else delete next.oldestMessageId;
+      await db.lanes.put(next);
+    }
+  }
+};
+
+/**
+ * From the gateway, `read.receipt{message_id}` means the agent started on the user's message (§5)
+ * or another device read the lane up to that message (§6): a user bubble turns read, and the
+ * lane's read mark moves forward to it either way.
+ */
+export const readReceipt: Handler = async (db, frame) => {
+  const messageId = serverMessageId(frame.payload.message_id);
+  if (messageId === undefined) return;
+  const row = await db.messages.get(messageId);
+  if (!row) return;
+  if (row.role === 'user' && (row.status === 'sent' || row.status === 'final')) {
+    await db.messages.update(messageId, { status: 'read' });
+  }
+  await markRead(db, row.lane, messageId, row.ts);
+};

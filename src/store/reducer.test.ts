@@ -1,0 +1,461 @@
+import 'fake-indexeddb/auto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { IrisDB } from './db';
+import { getLane } from './models/lanes';
+import { laneMessages, unreadCount } from './models/messages';
+import { queueSend } from './models/outbox';
+import { answerPicker } from './models/pickers';
+import { getSetting } from './models/settings';
+import { getCursor } from './models/sync';
+import { applyFrame, applyFrames } from './reducer';
+import { dump, freshDb, frame } from './test-support';
+
+let db: IrisDB;
+beforeEach(() => {
+  db = freshDb();
+});
+afterEach(() => db.close());
+
+const A = { chat_id: 'A' };
+const apply = (type: string, payload: unknown, envelope: Record<string, unknown> = A, now = 1000) =>
+  applyFrame(db, frame(type, payload, envelope), { now });
+
+describe('directory', () => {
+  it('hello.ack and channel.list replace the directory in the gateway order, dropping bad entries', async () => {
+    await apply('hello.ack', {
+      server_caps: { streaming: true, push: 'webpush', evil: 'x' },
+      sync_cursor: 3,
+      channels: [
+        { chat_id: 'old', name: 'Old', kind: 'channel' },
+      ],
+    }, {});
+    await apply('hello.ack', {
+      channels: [
+        { chat_id: 'z', name: 'Zed', kind: 'default', is_default: true },
+        { chat_id: 'a', name: 'Alpha' },
+        'nonsense',
+        { name: 'no id' },
+        { chat_id: 'a', name: 'duplicate' },
+        { chat_id: 't', name: 'Thread', kind: 'thread', parent_chat_id: 'a', favorite: true },
+      ],
+    }, {});
+    const rows = await db.channels.orderBy('order').toArray();
+    expect(rows.map((r) => [r.chat_id, r.name, r.kind, r.order])).toEqual([
+      ['z', 'Zed', 'default', 0],
+      ['a', 'Alpha', 'channel', 1],
+      ['t', 'Thread', 'thread', 2],
+    ]);
+    expect(await getSetting(db, 'serverCaps')).toEqual({ streaming: true, push: 'webpush' });
+
+    await apply('channel.list', { channels: [{ chat_id: 'b', name: 'Beta', kind: 'channel' }] }, {});
+    expect((await db.channels.toArray()).map((r) => r.chat_id)).toEqual(['b']);
+
+    await apply('channel.list', { channels: 'not a list' }, {});
+    expect((await db.channels.toArray()).map((r) => r.chat_id)).toEqual(['b']);
+  });
+
+  it('channel.created appends; an auto thread is offered to its channel once', async () => {
+    await apply('channel.list', { channels: [{ chat_id: 'a', name: 'A', kind: 'default', is_default: true }] }, {});
+    const created = frame('channel.created', { chat_id: 't1', name: 'Quick question', kind: 'thread', parent_chat_id: 'a', auto: true });
+    await applyFrame(db, created);
+    expect((await db.channels.get('t1'))?.order).toBe(1);
+    expect((await getLane(db, 'a')).autoThread).toBe('t1');
+
+    await db.lanes.update('a', { autoThread: undefined });
+    await applyFrame(db, created);
+    expect((await getLane(db, 'a')).autoThread).toBeUndefined();
+    expect(await db.channels.count()).toBe(2);
+  });
+
+  it('channel.renamed takes a whole entry (absent flags are false) or renames a known entry', async () => {
+    await apply('channel.list', { channels: [{ chat_id: 'a', name: 'A', kind: 'channel', favorite: true, icon: 'star' }, { chat_id: 'b', name: 'B' }] }, {});
+    await apply('channel.renamed', { chat_id: 'a', name: 'Renamed', kind: 'channel', color: '#f00' }, {});
+    expect(await db.channels.get('a')).toEqual({ chat_id: 'a', name: 'Renamed', kind: 'channel', color: '#f00', order: 0 });
+
+    await apply('channel.renamed', { chat_id: 'b', name: 'Bee' }, {});
+    expect((await db.channels.get('b'))?.name).toBe('Bee');
+    expect((await db.channels.get('b'))?.order).toBe(1);
+
+    await apply('channel.renamed', { chat_id: 'unknown', name: 'Ghost' }, {});
+    expect(await db.channels.get('unknown')).toBeUndefined();
+  });
+
+  it('channel.deleted archives the entry and keeps it', async () => {
+    await apply('channel.list', { channels: [{ chat_id: 'a', name: 'A' }] }, {});
+    await apply('channel.deleted', { chat_id: 'a' }, {});
+    await apply('channel.deleted', { chat_id: 'nope' }, {});
+    expect(await db.channels.toArray()).toEqual([{ chat_id: 'a', name: 'A', kind: 'channel', archived: true, order: 0 }]);
+  });
+});
+
+describe('messages', () => {
+  it('stores a final assistant message in its lane, resolving a thread addressed by its own chat_id', async () => {
+    await apply('channel.list', { channels: [{ chat_id: 'a', name: 'A' }, { chat_id: 't', name: 'T', kind: 'thread', parent_chat_id: 'a' }] }, {});
+    await apply('message', { message_id: 'm1', role: 'assistant', text: 'hello', reasoning: 'think', model: 'x', tokens: 5, ts: 50 }, { chat_id: 't' });
+    await apply('message', { message_id: 'm2', role: 'cron', text: 'tick', ts: 60 }, { chat_id: 'a', thread_id: 't' });
+    expect(await db.messages.get('m1')).toEqual({
+      message_id: 'm1', lane: 't', chat_id: 'a', thread_id: 't', role: 'assistant', text: 'hello',
+      reasoning: 'think', model: 'x', tokens: 5, ts: 50, status: 'final',
+    });
+    expect((await db.messages.get('m2'))?.status).toBe('final');
+    expect((await laneMessages(db, 't')).map((m) => m.message_id)).toEqual(['m1', 'm2']);
+  });
+
+  it('the echo of a send replaces the pending bubble and its outbox row, once', async () => {
+    await queueSend(db, { client_id: 'c1', lane: 'A', chat_id: 'A', text: 'hi', now: 900 });
+    expect((await db.messages.get('local:c1'))?.status).toBe('pending');
+    const echo = frame('message', { message_id: 's1', role: 'user', text: 'hi', ts: 950, client_id: 'c1' }, A);
+    await applyFrame(db, echo);
+    expect(await db.messages.get('local:c1')).toBeUndefined();
+    expect(await db.outbox.count()).toBe(0);
+    const row = await db.messages.get('s1');
+    expect(row).toMatchObject({ status: 'sent', client_id: 'c1', ts: 950, lane: 'A' });
+
+    await apply('read.receipt', { message_id: 's1' });
+    await applyFrame(db, echo);
+    expect((await db.messages.get('s1'))?.status).toBe('read');
+    expect(await db.messages.count()).toBe(1);
+  });
+
+  it('matches an echo without client_id through ctx.clientId (request id matched by the caller)', async () => {
+    await queueSend(db, { client_id: 'c2', lane: 'A', chat_id: 'A', text: 'yo', reply_to: 'm0', now: 900 });
+    await applyFrame(db, frame('message', { message_id: 's2', role: 'user', text: 'yo' }, A), { clientId: 'c2', now: 1000 });
+    expect(await db.messages.toArray()).toEqual([
+      { message_id: 's2', lane: 'A', chat_id: 'A', role: 'user', text: 'yo', ts: 900, status: 'sent', client_id: 'c2', reply_to: 'm0' },
+    ]);
+    expect(await db.outbox.count()).toBe(0);
+  });
+
+  it('a second gateway message claiming the same client_id keeps both messages, the client_id once', async () => {
+    await apply('message', { message_id: 's1', role: 'user', text: 'a', ts: 1, client_id: 'c' });
+    await apply('message', { message_id: 's2', role: 'user', text: 'b', ts: 2, client_id: 'c' });
+    const rows = await db.messages.toArray();
+    expect(rows.map((r) => [r.message_id, r.client_id])).toEqual([['s1', 'c'], ['s2', undefined]]);
+  });
+
+  it('streams: start opens a bubble in the turn, updates replace the text, stop makes it final', async () => {
+    await apply('agent.busy', { reason: 'processing' });
+    await apply('message.start', { message_id: 'm1', role: 'assistant' }, A, 1111);
+    expect(await db.messages.get('m1')).toMatchObject({ status: 'streaming', text: '', ts: 1111, turn: 'A#1' });
+    await apply('message.update', { message_id: 'm1', text: 'Hel' });
+    await apply('message.update', { message_id: 'm1', text: 'Hello wor' });
+    expect((await db.messages.get('m1'))?.text).toBe('Hello wor');
+    await apply('message.stop', { message_id: 'm1', final_text: 'Hello world', reasoning: 'r', model: 'gpt', tokens: 12, ts: 2222 });
+    expect(await db.messages.get('m1')).toMatchObject({
+      status: 'final', text: 'Hello world', reasoning: 'r', model: 'gpt', tokens: 12, ts: 2222, turn: 'A#1',
+    });
+    // Late or replayed frames never reopen or overwrite the final bubble.
+    await apply('message.update', { message_id: 'm1', text: 'Hello wor' });
+    await apply('message.start', { message_id: 'm1', role: 'assistant' });
+    expect(await db.messages.get('m1')).toMatchObject({ status: 'final', text: 'Hello world' });
+  });
+
+  it('message.start with no turn open opens one; a later message keeps the turn and replaces the text', async () => {
+    await apply('message.start', { message_id: 'm1' });
+    expect((await db.messages.get('m1'))?.turn).toBe('A#1');
+    expect((await getLane(db, 'A')).turn).toBe('A#1');
+    await apply('message', { message_id: 'm1', role: 'assistant', text: 'final', ts: 5 });
+    expect(await db.messages.get('m1')).toMatchObject({ status: 'final', text: 'final', turn: 'A#1', ts: 5 });
+    await apply('message', { message_id: 'm1', role: 'assistant', text: 'edited', ts: 5 });
+    expect((await db.messages.get('m1'))?.text).toBe('edited');
+  });
+
+  it('message.stop without a start still shows the final message', async () => {
+    await apply('message.stop', { message_id: 'm9', final_text: 'done' }, A, 777);
+    expect(await db.messages.get('m9')).toEqual({
+      message_id: 'm9', lane: 'A', chat_id: 'A', role: 'assistant', text: 'done', ts: 777, status: 'final',
+    });
+    await apply('message.stop', { message_id: 'm10', final_text: 'lost' }, {});
+    expect(await db.messages.get('m10')).toBeUndefined();
+  });
+
+  it('message.deleted removes the messages, their commentary, media and finished tool cards', async () => {
+    await apply('agent.busy', {});
+    await apply('tool.start', { index: 0, name: 'search' });
+    await apply('commentary', { message_id: 'c1', text: 'looking' });
+    await apply('message.start', { message_id: 'm1' });
+    await apply('message.stop', { message_id: 'm1', final_text: 'x', ts: 10 });
+    await apply('agent.idle', {});
+    await apply('media.offer', { media_id: 'img', kind: 'image', mime: 'image/png', size: 3, filename: 'a.png', message_id: 'm1' });
+    await db.mediaBlobs.put({ media_id: 'img', blob: new Blob(['abc']) });
+    await apply('message', { message_id: 'm2', role: 'assistant', text: 'keep', ts: 20 });
+    expect(await db.activity.count()).toBe(2);
+
+    await apply('message.deleted', { message_ids: ['m1', 'c1', 42, 'unknown'] });
+    expect((await db.messages.toArray()).map((m) => m.message_id)).toEqual(['m2']);
+    expect(await db.activity.count()).toBe(0);
+    expect(await db.media.count()).toBe(0);
+    expect(await db.mediaBlobs.count()).toBe(0);
+  });
+
+  it('read.receipt marks a user bubble read and moves the lane read mark forward only', async () => {
+    await apply('message', { message_id: 'a1', role: 'assistant', text: '1', ts: 10 });
+    await apply('message', { message_id: 'u1', role: 'user', text: '2', ts: 20 });
+    await apply('message', { message_id: 'a2', role: 'assistant', text: '3', ts: 30 });
+    await apply('message', { message_id: 'a3', role: 'assistant', text: '4', ts: 40 });
+    expect(await unreadCount(db, 'A')).toBe(3);
+
+    await apply('read.receipt', { message_id: 'u1' });
+    expect((await db.messages.get('u1'))?.status).toBe('read');
+    expect(await unreadCount(db, 'A')).toBe(2);
+
+    await apply('read.receipt', { message_id: 'a3' });
+    expect(await unreadCount(db, 'A')).toBe(0);
+    await apply('read.receipt', { message_id: 'a1' });
+    expect(await getLane(db, 'A')).toMatchObject({ readTs: 40, readMessageId: 'a3' });
+    expect((await db.messages.get('a1'))?.status).toBe('final');
+
+    await apply('read.receipt', { message_id: 'nope' });
+    expect(await getLane(db, 'A')).toMatchObject({ readTs: 40 });
+  });
+});
+
+describe('agent turns', () => {
+  it('busy opens a turn, typing shows, idle closes it and ends any stream', async () => {
+    await apply('agent.busy', { reason: 'tool' });
+    await apply('typing', { on: true });
+    expect(await getLane(db, 'A')).toMatchObject({ busy: true, busyReason: 'tool', typing: true, turn: 'A#1', turnSeq: 1 });
+    await apply('agent.busy', { reason: 'processing' });
+    expect((await getLane(db, 'A')).turn).toBe('A#1');
+    await apply('message.start', { message_id: 'm1' });
+    await apply('message.update', { message_id: 'm1', text: 'partial' });
+    await apply('agent.idle', {});
+    expect(await db.lanes.get('A')).toEqual({ lane: 'A', readTs: 0, busy: false, typing: false, turnSeq: 1 });
+    expect(await db.messages.get('m1')).toMatchObject({ status: 'final', text: 'partial' });
+
+    await apply('agent.busy', {});
+    expect((await getLane(db, 'A')).turn).toBe('A#2');
+    await apply('typing', { on: 'yes' });
+    expect((await getLane(db, 'A')).typing).toBe(false);
+  });
+
+  it('tool frames build cards in the open turn; replays do not repeat notes', async () => {
+    await apply('tool.start', { index: 0, name: 'shell', preview: 'ls', args: { cmd: 'ls' } }, A, 100);
+    const progress = frame('tool.progress', { index: 0, name: 'shell', note: 'listing' }, A);
+    await applyFrame(db, progress);
+    await applyFrame(db, progress);
+    await apply('tool.progress', { index: 0, name: 'shell', note: 'done listing' });
+    await apply('tool.end', { index: 0, name: 'shell', ok: false, duration: 1.5, output_preview: 'err' });
+    await apply('commentary', { message_id: 'k1', text: 'Trying again' });
+    await apply('tool.start', { index: 1, name: 'shell' }, A, 200);
+    await apply('tool.end', { index: 1, name: 'shell', ok: true });
+
+    const rows = await db.activity.where('turn').equals('A#1').sortBy('order');
+    expect(rows).toEqual([
+      {
+        id: 'A#1:tool:0', lane: 'A', turn: 'A#1', kind: 'tool', ts: 100, order: 0, index: 0, name: 'shell',
+        notes: ['listing', 'done listing'], state: 'failed', preview: 'ls', args: { cmd: 'ls' }, duration: 1.5, output: 'err',
+      },
+      { id: 'A#1:commentary:k1', lane: 'A', turn: 'A#1', kind: 'commentary', ts: 1000, order: 1, message_id: 'k1', text: 'Trying again' },
+      { id: 'A#1:tool:1', lane: 'A', turn: 'A#1', kind: 'tool', ts: 200, order: 2, index: 1, name: 'shell', notes: [], state: 'ok' },
+    ]);
+    await apply('tool.start', { index: -1, name: 'x' });
+    await apply('tool.start', { index: 1.5, name: 'x' });
+    await apply('tool.end', { name: 'x', ok: true });
+    expect(await db.activity.count()).toBe(3);
+  });
+});
+
+describe('pickers', () => {
+  const approval = { picker_id: 'p1', command: 'rm -rf /tmp/x', description: 'cleanup', extra: '<script>' };
+
+  it('opens a picker with a cleaned payload; busy(waiting_input) keeps it, busy(processing) closes it', async () => {
+    await apply('picker.approval', approval);
+    expect(await db.pickers.get('p1')).toEqual({
+      picker_id: 'p1', lane: 'A', type: 'picker.approval', state: 'open', ts: 1000,
+      payload: { picker_id: 'p1', command: 'rm -rf /tmp/x', description: 'cleanup' },
+    });
+    await apply('agent.busy', { reason: 'waiting_input' });
+    expect((await db.pickers.get('p1'))?.state).toBe('open');
+    await apply('agent.busy', { reason: 'processing' });
+    expect((await db.pickers.get('p1'))?.state).toBe('closed');
+    await apply('picker.approval', approval);
+    expect((await db.pickers.get('p1'))?.state).toBe('closed');
+  });
+
+  it('an answered picker stays answered; idle closes open ones; a lane-less picker goes to the default channel', async () => {
+    await apply('channel.list', { channels: [{ chat_id: 'home', name: 'Home', kind: 'default', is_default: true }] }, {});
+    await apply('picker.choice', { picker_id: 'p2', title: 'Pick', choices: [{ value: 'a', label: 'A' }, { label: 'no value' }, 3] });
+    await apply('picker.confirm', { picker_id: 'p3', title: 'Sure?' });
+    await apply('picker.model', { picker_id: 'p4', providers: [{ id: 'openai', models: [{ id: 'gpt' }, {}] }] }, {});
+    expect((await db.pickers.get('p2'))?.payload).toEqual({ picker_id: 'p2', title: 'Pick', choices: [{ value: 'a', label: 'A' }] });
+    expect(await db.pickers.get('p4')).toMatchObject({
+      lane: 'home',
+      payload: { picker_id: 'p4', providers: [{ id: 'openai', label: 'openai', models: [{ id: 'gpt', label: 'gpt' }] }] },
+    });
+    expect(await answerPicker(db, 'p2', 'a')).toBe(true);
+    expect(await answerPicker(db, 'p2', 'a')).toBe(false);
+    await apply('picker.choice', { picker_id: 'p2', title: 'Pick', choices: [] });
+    expect(await db.pickers.get('p2')).toMatchObject({ state: 'answered', answer: 'a' });
+    await apply('agent.idle', {});
+    expect((await db.pickers.get('p3'))?.state).toBe('closed');
+    expect((await db.pickers.get('p2'))?.state).toBe('answered');
+  });
+});
+
+describe('notifications, history, media, sync, settings', () => {
+  it('notification becomes a toast, once', async () => {
+    const n = frame('notification', { kind: 'cron', title: 'Daily', body: 'ran', ts: 5 }, A);
+    await applyFrame(db, n);
+    await applyFrame(db, n);
+    await apply('notification', { kind: 'generic', title: 'No ts', body: '' }, {}, 100);
+    await apply('notification', { kind: 'generic', title: 'No ts', body: '' }, {}, 101);
+    await apply('notification', { kind: 'generic' });
+    expect((await db.toasts.orderBy('ts').toArray()).map(({ id: _, ...t }) => t)).toEqual([
+      { kind: 'cron', title: 'Daily', body: 'ran', ts: 5, lane: 'A' },
+      { kind: 'generic', title: 'No ts', body: '', ts: 100 },
+    ]);
+  });
+
+  it('history stores a page without duplicates and pages back in time only', async () => {
+    await apply('message', { message_id: 'u3', role: 'user', text: 'q', ts: 30 });
+    await apply('read.receipt', { message_id: 'u3' });
+    const newest = frame('history', {
+      messages: [
+        { message_id: 'm2', role: 'assistant', text: 'two', ts: 20 },
+        { message_id: 'u3', role: 'user', text: 'q', ts: 30 },
+        { message_id: 'bad' },
+        { message_id: 'm4', role: 'assistant', text: 'four', ts: 40 },
+      ],
+      has_more: true,
+      oldest_message_id: 'm2',
+    }, A);
+    await applyFrame(db, newest);
+    expect((await laneMessages(db, 'A')).map((m) => [m.message_id, m.status])).toEqual([
+      ['m2', 'final'], ['u3', 'read'], ['m4', 'final'],
+    ]);
+    expect(await getLane(db, 'A')).toMatchObject({ oldestMessageId: 'm2', hasMore: true });
+
+    await apply('history', { messages: [{ message_id: 'm1', role: 'assistant', text: 'one', ts: 10 }], has_more: false, oldest_message_id: 'm1' });
+    expect(await getLane(db, 'A')).toMatchObject({ oldestMessageId: 'm1', hasMore: false });
+
+    // The newest page again (after a reconnect) does not undo the paging.
+    await applyFrame(db, newest);
+    expect(await getLane(db, 'A')).toMatchObject({ oldestMessageId: 'm1', hasMore: false });
+    expect(await db.messages.count()).toBe(4);
+  });
+
+  it('history finishes a stale streaming bubble with the stored final text', async () => {
+    await apply('message.start', { message_id: 'm1' });
+    await apply('history', { messages: [{ message_id: 'm1', role: 'assistant', text: 'all of it', ts: 3 }], has_more: false });
+    expect(await db.messages.get('m1')).toMatchObject({ status: 'final', text: 'all of it', turn: 'A#1' });
+  });
+
+  it('media.offer joins the named message, or the lane newest assistant message', async () => {
+    await apply('message', { message_id: 'a1', role: 'assistant', text: 'old', ts: 10 });
+    await apply('message', { message_id: 'a2', role: 'assistant', text: 'new', ts: 20 });
+    await apply('message', { message_id: 'u1', role: 'user', text: 'me', ts: 30 });
+    const ref = { media_id: 'x1', kind: 'image', mime: 'image/png', size: 10, filename: 'x.png' };
+    await apply('media.offer', ref, A, 500);
+    await apply('media.offer', { ...ref, media_id: 'x2', message_id: 'a1' });
+    await apply('media.offer', { ...ref, media_id: 'x3' }, {});
+    expect(await db.media.get('x1')).toEqual({ ...ref, lane: 'A', message_id: 'a2', state: 'remote', lastUsed: 500 });
+    expect((await db.messages.get('a2'))?.media).toEqual([ref]);
+    expect((await db.messages.get('a1'))?.media?.map((m) => m.media_id)).toEqual(['x2']);
+    expect(await db.media.get('x3')).toBeUndefined();
+
+    // An offer before its message: the message picks it up when it arrives.
+    await apply('media.offer', { ...ref, media_id: 'x4', message_id: 'a9' });
+    await apply('message', { message_id: 'a9', role: 'assistant', text: 'pic', ts: 40, media: [{ ...ref, media_id: 'x5', kind: 'weird' }] });
+    expect((await db.messages.get('a9'))?.media?.map((m) => [m.media_id, m.kind])).toEqual([['x5', 'document'], ['x4', 'image']]);
+    expect(await db.media.get('x5')).toMatchObject({ state: 'remote', message_id: 'a9', lane: 'A' });
+  });
+
+  it('sync.done stores the cursor per gateway, never backwards; batches store it with their frames', async () => {
+    const gw = 'ws://gw';
+    await applyFrame(db, frame('sync.done', { cursor: 7 }), { gateway: gw });
+    await applyFrame(db, frame('sync.done', { cursor: 3 }), { gateway: gw });
+    await applyFrame(db, frame('sync.done', { cursor: 'x' }), { gateway: gw });
+    await applyFrame(db, frame('sync.done', { cursor: 99 }));
+    expect(await getCursor(db, gw)).toBe(7);
+
+    await applyFrames(db, [
+      frame('message', { message_id: 'm1', role: 'assistant', text: 'a', ts: 1 }, A),
+      frame('pong', {}),
+      frame('message', { message_id: 'm2', role: 'assistant', text: 'b', ts: 2 }, A),
+    ], { gateway: gw, cursor: 12 });
+    expect(await db.messages.count()).toBe(2);
+    expect(await getCursor(db, gw)).toBe(12);
+
+    await applyFrame(db, frame('pong', {}), { gateway: gw, cursor: 15 });
+    expect(await getCursor(db, gw)).toBe(15);
+  });
+
+  it('a batch that fails to store leaves neither its frames nor its cursor', async () => {
+    const gw = 'ws://gw';
+    const broken = frame('message', { message_id: 'm2', role: 'assistant', text: 'b', ts: 2 }, A);
+    // Sabotage one write so the transaction aborts.
+    const put = db.messages.put.bind(db.messages);
+    let calls = 0;
+    db.messages.put = ((...args: Parameters<typeof put>) => (++calls === 2 ? Promise.reject(new Error('disk full')) : put(...args))) as typeof put;
+    await expect(
+      applyFrames(db, [frame('message', { message_id: 'm1', role: 'assistant', text: 'a', ts: 1 }, A), broken], { gateway: gw, cursor: 5 }),
+    ).rejects.toThrow('disk full');
+    db.messages.put = put;
+    expect(await db.messages.count()).toBe(0);
+    expect(await getCursor(db, gw)).toBe(0);
+  });
+
+  it('commands.catalog and status are kept in settings; answers like pong change nothing', async () => {
+    await apply('commands.catalog', { commands: [{ name: 'model', description: 'switch', args_hint: '<name>' }, { description: 'nameless' }, 5] }, {});
+    expect(await getSetting(db, 'commands')).toEqual([{ name: 'model', description: 'switch', args_hint: '<name>' }]);
+    await apply('status', { state: 'restarting', session: { id: 1 } }, {});
+    expect(await getSetting(db, 'gatewayStatus')).toEqual({ state: 'restarting', session: { id: 1 } });
+
+    const before = await dump(db);
+    for (const type of ['pong', 'error', 'search.results', 'commands.complete', 'media.upload.ack', 'media.pull.end', 'made.up']) {
+      await apply(type, { message_id: 'm1', role: 'assistant', text: 'x', code: 'auth' });
+    }
+    expect(await dump(db)).toEqual(before);
+  });
+});
+
+describe('untrusted payloads', () => {
+  const bad: [string, unknown, Record<string, unknown>?][] = [
+    ['message', { message_id: 5, role: 'assistant', text: 'x' }],
+    ['message', { message_id: 'm', role: 'wizard', text: 'x' }],
+    ['message', { message_id: 'local:c1', role: 'user', text: 'spoof' }],
+    ['message', { message_id: 'm', role: 'assistant' }, {}],
+    ['message', 'not an object'],
+    ['message', null],
+    ['message.start', { message_id: ['m'] }],
+    ['message.update', { message_id: 'ghost', text: 'x' }],
+    ['message.update', { message_id: 'm', text: 5 }],
+    ['message.stop', {}],
+    ['message.deleted', { message_ids: 'm' }],
+    ['read.receipt', { message_id: {} }],
+    ['agent.busy', {}, {}],
+    ['typing', { on: true }, { chat_id: 7 }],
+    ['tool.start', { index: '0', name: 'x' }],
+    ['tool.progress', { name: 'x' }],
+    ['commentary', { message_id: 'k', text: 7 }],
+    ['picker.choice', { title: 'no id' }],
+    ['picker.approval', { picker_id: 'p' }, {}],
+    ['notification', { kind: 'x', title: 1, body: null }],
+    ['history', { messages: 'x' }],
+    ['history', { messages: [] }, {}],
+    ['media.offer', { kind: 'image' }],
+    ['media.offer', { media_id: 'x' }, {}],
+    ['sync.done', { cursor: -1 }],
+    ['channel.created', { name: 'no id' }],
+    ['channel.renamed', { chat_id: 5, name: 'x' }],
+    ['channel.deleted', {}],
+    ['commands.catalog', { commands: {} }],
+    ['status', { state: 5 }],
+    ['hello.ack', { channels: null, server_caps: 'x' }],
+  ];
+
+  it('never throw and change nothing', async () => {
+    await queueSend(db, { client_id: 'c1', lane: 'A', chat_id: 'A', text: 'mine', now: 1 });
+    const before = await dump(db);
+    for (const [type, payload, envelope] of bad) {
+      await expect(applyFrame(db, frame(type, payload, envelope ?? A), { now: 5, gateway: 'g' })).resolves.toBeUndefined();
+    }
+    expect(await dump(db)).toEqual(before);
+    for (const junk of [null, undefined, 5, 'frame', [], { type: 5 }, { type: '' }, { type: 'message' }]) {
+      await expect(applyFrame(db, junk as never)).resolves.toBeUndefined();
+    }
+    await expect(applyFrames(db, [null, { type: 'agent.idle' }] as never)).resolves.toBeUndefined();
+    expect(await dump(db)).toEqual(before);
+  });
+});
