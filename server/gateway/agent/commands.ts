@@ -1,0 +1,36 @@
+// The demo agent's slash commands, as commands.catalog / commands.complete describe them.
+import type { CommandInfo, CommandsCatalogFrame, CommandsCompleteFrame } from '../../../src/protocol';
+
+export const COMMANDS: readonly CommandInfo[] = [
+  { name: 'help', description: 'List what the demo agent can do', args_hint: '', category: 'General' },
+  { name: 'model', description: 'Choose the model (model picker)', args_hint: '', category: 'Pickers' },
+  { name: 'choose', description: 'Pick a reasoning effort (choice picker)', args_hint: '', category: 'Pickers' },
+  { name: 'clarify', description: 'The agent asks a clarifying question', args_hint: '', category: 'Pickers' },
+  { name: 'approve', description: 'The agent asks to run a command (approval)', args_hint: '[command]', category: 'Pickers' },
+  { name: 'confirm', description: 'The agent asks for a yes/no confirmation', args_hint: '', category: 'Pickers' },
+  { name: 'thread', description: 'Answer in a new thread the gateway creates', args_hint: '<text>', category: 'Channels' },
+  { name: 'remind', description: 'A cron reminder after a delay', args_hint: '<seconds> <text>', category: 'Automation' },
+  { name: 'image', description: 'The agent sends a generated image', args_hint: '', category: 'Media' },
+  { name: 'long', description: 'A long streamed reply (to try stop and steer)', args_hint: '', category: 'Demo' },
+  { name: 'stream', description: 'Stream a reply as N updates with tools interleaved', args_hint: '<updates>', category: 'Demo' },
+];
+
+export function catalogFrame(): CommandsCatalogFrame {
+  return { v: 1, type: 'commands.catalog', payload: { commands: COMMANDS.map((c) => ({ ...c })) } };
+}
+
+/** Commands whose name starts with the prefix (a leading "/" is optional). */
+export function completeFrame(rawPrefix: unknown): CommandsCompleteFrame {
+  const prefix = typeof rawPrefix === 'string' ? rawPrefix.slice(0, 100) : '';
+  const bare = prefix.replace(/^\//, '').toLowerCase();
+  const matches = COMMANDS.filter((c) => c.name.startsWith(bare)).map(({ name, description, args_hint }) => ({ name, description, args_hint }));
+  return { v: 1, type: 'commands.complete', payload: { prefix, matches } };
+}
+
+/** The command a message starts with, and the rest of its text. */
+export function parseCommand(text: string): { name: string; args: string } | undefined {
+  const m = /^\/([a-z]+)(?:\s+([\s\S]*))?$/i.exec(text.trim());
+  if (!m) return undefined;
+  const name = m[1].toLowerCase();
+  return COMMANDS.some((c) => c.name === name) ? { name, args: (m[2] ?? '').trim() } : undefined;
+}

@@ -1,0 +1,163 @@
+// One streamed assistant turn (spec README §7): message.start, message.update with the full text so
+// far, commentary and tool frames between them, then message.stop with the authoritative text. The
+// final message is stored under the same message_id. stop() ends it at once with the text so far.
+import type { GatewayContext } from '../context';
+import type { LaneAddress } from '../directory';
+import { at } from '../frames';
+import type { Peer } from '../hub';
+import { quote, steerText, wordCount, type Script, type Step } from './script';
+
+export interface TurnEnd {
+  message_id: string;
+  text: string;
+}
+
+export class Turn {
+  readonly messageId: string;
+  private text = '';
+  private pos = 0;
+  private timer: { kind: 'timeout'; handle: NodeJS.Timeout } | { kind: 'immediate'; handle: NodeJS.Immediate } | undefined;
+  private openTool: { index: number; name: string } | undefined;
+  private done = false;
+
+  constructor(
+    private readonly ctx: GatewayContext,
+    readonly addr: LaneAddress,
+    private readonly script: Script,
+    private readonly onEnd: (end: TurnEnd) => void,
+  ) {
+    this.messageId = ctx.store.conversations.newId();
+  }
+
+  get finished(): boolean {
+    return this.done;
+  }
+
+  begin(): void {
+    const { store, hub } = this.ctx;
+    hub.emit({ v: 1, type: 'typing', ...at(this.addr), payload: { on: true } });
+    // Durable before the bubble opens, so a crash can close it after the restart.
+    store.agent.inflight.set(this.messageId, { message_id: this.messageId, lane: this.addr.lane });
+    store.agent.save(true);
+    hub.emit({ v: 1, type: 'message.start', ...at(this.addr), payload: { message_id: this.messageId, role: 'assistant' } });
+    this.schedule();
+  }
+
+  /** The user steered mid-turn: acknowledge now, and let the reply say so. */
+  steer(text: string, reply: { peer: Peer; id?: number }): void {
+    this.ctx.hub.emit(
+      { v: 1, type: 'commentary', ...at(this.addr), payload: { message_id: this.messageId, text: `Steering: ${quote(text, 200)}` } },
+      { reply },
+    );
+    this.script.steps.splice(this.pos, 0, { kind: 'text', append: steerText(text) });
+  }
+
+  /** End now with the text so far (agent.stop, or the gateway closing). */
+  stop(note?: string): void {
+    if (this.done) return;
+    this.clearTimer();
+    if (this.openTool) {
+      const { index, name } = this.openTool;
+      this.ctx.hub.emit({ v: 1, type: 'tool.end', ...at(this.addr), payload: { index, name, ok: false, output_preview: 'stopped' } });
+      this.openTool = undefined;
+    }
+    if (note) this.text += note;
+    this.finish();
+  }
+
+  private schedule(): void {
+    const delay = this.ctx.opts.streamDelayMs;
+    const run = () => {
+      this.timer = undefined;
+      try {
+        this.step();
+      } catch (err) {
+        this.ctx.log(`gateway: demo turn failed: ${(err as Error).stack ?? err}`);
+        this.stop();
+      }
+    };
+    this.timer = delay > 0 ? { kind: 'timeout', handle: setTimeout(run, delay) } : { kind: 'immediate', handle: setImmediate(run) };
+  }
+
+  private clearTimer(): void {
+    if (this.timer === undefined) return;
+    if (this.timer.kind === 'timeout') clearTimeout(this.timer.handle);
+    else clearImmediate(this.timer.handle);
+    this.timer = undefined;
+  }
+
+  private step(): void {
+    if (this.done) return;
+    const step = this.script.steps[this.pos++];
+    if (!step) return this.finish();
+    this.emitStep(step);
+    this.schedule();
+  }
+
+  private emitStep(step: Step): void {
+    const { hub } = this.ctx;
+    const scope = at(this.addr);
+    switch (step.kind) {
+      case 'text':
+        this.text += step.append;
+        hub.emit({ v: 1, type: 'message.update', ...scope, payload: { message_id: this.messageId, text: this.text } });
+        return;
+      case 'commentary':
+        hub.emit({ v: 1, type: 'commentary', ...scope, payload: { message_id: this.messageId, text: step.text } });
+        return;
+      case 'tool.start':
+        this.openTool = { index: step.index, name: step.name };
+        hub.emit({ v: 1, type: 'tool.start', ...scope, payload: { index: step.index, name: step.name, preview: step.preview, args: step.args } });
+        return;
+      case 'tool.progress':
+        hub.emit({ v: 1, type: 'tool.progress', ...scope, payload: { index: step.index, name: step.name, note: step.note } });
+        return;
+      case 'tool.end':
+        this.openTool = undefined;
+        hub.emit({
+          v: 1,
+          type: 'tool.end',
+          ...scope,
+          payload: { index: step.index, name: step.name, ok: step.ok, duration: step.duration, output_preview: step.output_preview },
+        });
+        return;
+    }
+  }
+
+  private finish(): void {
+    if (this.done) return;
+    this.done = true;
+    const { store, hub } = this.ctx;
+    const final_text = this.text;
+    const model = store.agent.model;
+    const tokens = wordCount(final_text);
+    const stored = store.conversations.append({
+      lane: this.addr.lane,
+      message_id: this.messageId,
+      role: 'assistant',
+      text: final_text,
+      reasoning: this.script.reasoning,
+      model,
+      tokens,
+    });
+    store.agent.inflight.delete(this.messageId);
+    store.agent.save(true);
+    hub.emit({
+      v: 1,
+      type: 'message.stop',
+      ...at(this.addr),
+      payload: { message_id: this.messageId, final_text, reasoning: this.script.reasoning, model, tokens, ts: stored.ts! },
+    });
+    this.ctx.push.notify({
+      kind: 'message',
+      title: 'Iris',
+      body: quote(final_text, 140) || 'New reply',
+      lane: this.addr.lane,
+      chat_id: this.addr.chat_id,
+      ...(this.addr.thread_id ? { thread_id: this.addr.thread_id } : {}),
+      message_id: this.messageId,
+      ts: stored.ts!,
+    });
+    this.onEnd({ message_id: this.messageId, text: final_text });
+  }
+}

@@ -1,0 +1,150 @@
+// One WebSocket: pairing first (spec README §3), then rate-limited dispatch of text frames and
+// routing of binary frames to the open media transfer. Malformed input is ignored, never fatal.
+import type { WebSocket } from 'ws';
+import { CLIENT_FRAME_TYPES, encodeFrame, parseFrame, type ClientFrame, type ErrorCode, type ServerFrame } from '../../src/protocol';
+import { tokenMatches } from './auth';
+import type { GatewayContext } from './context';
+import type { Peer } from './hub';
+import { MediaSession } from './media';
+import { TokenBucket } from './ratelimit';
+import { route } from './router';
+
+const HELLO_TIMEOUT_MS = 10_000;
+/** Coalescable frames are skipped while this much is queued on the socket (spec: coalescable under backpressure). */
+const BACKPRESSURE_BYTES = 4 * 1024 * 1024;
+const clientTypes: ReadonlySet<string> = new Set(CLIENT_FRAME_TYPES);
+
+export class Connection implements Peer {
+  deviceId = '';
+  private paired = false;
+  private readonly bucket: TokenBucket;
+  private readonly helloTimer: NodeJS.Timeout;
+  private lastRateError = 0;
+  readonly media: MediaSession;
+
+  constructor(
+    private readonly ws: WebSocket,
+    readonly ctx: GatewayContext,
+  ) {
+    this.bucket = new TokenBucket(ctx.opts.rateLimit.burst, ctx.opts.rateLimit.perSecond);
+    this.media = new MediaSession(this);
+    this.helloTimer = setTimeout(() => this.ws.close(1008, 'no hello'), HELLO_TIMEOUT_MS);
+    ws.on('message', (data, isBinary) => {
+      const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
+      try {
+        if (isBinary) this.onBinary(buf);
+        else this.onText(buf);
+      } catch (err) {
+        ctx.log(`gateway: frame handling failed: ${(err as Error).stack ?? err}`);
+      }
+    });
+    ws.on('close', () => this.onClose());
+    ws.on('error', (err) => ctx.log(`gateway: socket error: ${err.message}`));
+  }
+
+  get open(): boolean {
+    return this.ws.readyState === this.ws.OPEN;
+  }
+
+  sendEncoded(text: string, coalescable: boolean): void {
+    if (!this.open) return;
+    if (coalescable && this.ws.bufferedAmount > BACKPRESSURE_BYTES) return;
+    this.ws.send(text);
+  }
+
+  /** Send a frame to this socket only (a response, not outboxed). */
+  send(frame: ServerFrame): void {
+    this.sendEncoded(encodeFrame(frame), false);
+  }
+
+  error(code: ErrorCode, message: string, id?: number): void {
+    this.send({ v: 1, type: 'error', id, payload: { code, message } });
+  }
+
+  /** Send binary bytes; resolves when handed to the socket (so a pull can pace itself). */
+  sendBinary(bytes: Buffer): Promise<boolean> {
+    return new Promise((resolve) => {
+      if (!this.open) return resolve(false);
+      this.ws.send(bytes, { binary: true }, (err) => resolve(!err));
+    });
+  }
+
+  close(code = 1001, reason = 'gateway closing'): void {
+    this.ws.close(code, reason);
+  }
+
+  private onText(buf: Buffer): void {
+    if (buf.length > this.ctx.opts.maxFrameBytes) {
+      if (this.paired) this.error('unsupported', `Frame of ${buf.length} bytes is over the ${this.ctx.opts.maxFrameBytes}-byte limit; ignored.`);
+      return;
+    }
+    const frame = parseFrame(buf.toString('utf8'));
+    if (!frame) return;
+    if (!this.paired) return this.onHello(frame as ClientFrame);
+    if (!this.bucket.take()) return this.rateLimited(frame.id);
+    if (!clientTypes.has(frame.type)) return this.error('unsupported', `Unknown frame type "${frame.type.slice(0, 64)}".`, frame.id);
+    if (frame.type === 'hello') return this.error('unsupported', 'Already paired on this connection.', frame.id);
+    route(this, frame as ClientFrame);
+  }
+
+  private onBinary(buf: Buffer): void {
+    if (!this.paired) return;
+    this.media.onBinary(buf);
+  }
+
+  private rateLimited(id: number | undefined): void {
+    // Every refused request is answered (its caller waits on it); id-less floods get one error a second.
+    const now = Date.now();
+    if (id === undefined && now - this.lastRateError < 1000) return;
+    this.lastRateError = now;
+    this.error('rate_limited', 'Too many frames; slow down and retry.', id);
+  }
+
+  private onHello(frame: ClientFrame): void {
+    const fail = (message: string) => {
+      this.error('auth', message, frame.id);
+      this.ws.close(1008, 'auth');
+    };
+    if (frame.type !== 'hello') return fail('The first frame must be hello.');
+    const p = frame.payload as Record<string, unknown>;
+    if (!tokenMatches(this.ctx.opts.token, p.token)) return fail('The token was not accepted. Pair this device again.');
+    const deviceId = typeof p.device_id === 'string' ? p.device_id.trim() : '';
+    if (deviceId === '' || deviceId.length > 200) return fail('hello needs a device_id.');
+    clearTimeout(this.helloTimer);
+    const caps = (typeof p.caps === 'object' && p.caps !== null ? p.caps : {}) as Record<string, unknown>;
+    const name = typeof p.device_name === 'string' ? p.device_name.slice(0, 200) : undefined;
+    const { store, hub } = this.ctx;
+    store.devices.register(deviceId, name, { push: caps.push, webpush: p.webpush, fcm_token: p.fcm_token, ntfy_topic: p.ntfy_topic });
+    this.deviceId = deviceId;
+    this.paired = true;
+    hub.add(this);
+    // The cursor is revealed now, so it must be durable: a restart must never hand it out again.
+    store.flush();
+    this.send({
+      v: 1,
+      type: 'hello.ack',
+      id: frame.id,
+      payload: {
+        server_caps: {
+          streaming: true,
+          reasoning: true,
+          tools: true,
+          media: true,
+          search: true,
+          pickers: true,
+          push: this.ctx.raw.push ? 'webpush' : 'none',
+        },
+        sync_cursor: store.cursor(deviceId),
+        channels: store.channels.list(),
+      },
+    });
+    this.send({ v: 1, type: 'status', payload: { state: 'online' } });
+    this.ctx.log(`gateway: device paired (${deviceId.slice(0, 8)}…)`);
+  }
+
+  private onClose(): void {
+    clearTimeout(this.helloTimer);
+    this.media.abort();
+    if (this.paired) this.ctx.hub.remove(this);
+  }
+}

@@ -1,0 +1,24 @@
+// What every handler needs: the options, the store, delivery, the demo agent and push.
+import type { DemoAgent } from './agent/demo';
+import type { Hub } from './hub';
+import type { PushDispatcher } from './push';
+import type { GatewayStore } from './store';
+import type { GatewayOptions } from './types';
+
+export interface ResolvedOptions {
+  token: string;
+  streamDelayMs: number;
+  maxMediaBytes: number;
+  maxFrameBytes: number;
+  rateLimit: { burst: number; perSecond: number };
+}
+
+export interface GatewayContext {
+  opts: ResolvedOptions;
+  raw: GatewayOptions;
+  store: GatewayStore;
+  hub: Hub;
+  agent: DemoAgent;
+  push: PushDispatcher;
+  log: (line: string) => void;
+}

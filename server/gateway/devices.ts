@@ -1,0 +1,142 @@
+// Known devices (known once they said hello): how to wake each one (a PushTarget) and its outbox,
+// every non-coalescable frame it should get, numbered by an increasing integer cursor (spec README §8).
+import type { WebPushSubscription } from '../../src/protocol';
+import { safeName, type Persistence } from './persistence';
+import type { PushMode, PushTarget } from './types';
+
+export interface OutboxEntry {
+  cursor: number;
+  /** The encoded frame, without a request id (replayed frames answer no request). */
+  frame: string;
+}
+
+export interface DeviceRecord {
+  device_id: string;
+  name?: string;
+  target: PushTarget;
+  /** The newest cursor handed out for this device (0 = none yet). */
+  cursor: number;
+  outbox: OutboxEntry[];
+}
+
+const PUSH_MODES: readonly PushMode[] = ['fcm', 'ntfy', 'none', 'webpush'];
+const MAX_FIELD = 4096;
+
+export class Devices {
+  private readonly devices = new Map<string, DeviceRecord>();
+
+  constructor(
+    private readonly persistence: Persistence,
+    private readonly outboxLimit: number,
+  ) {
+    for (const name of persistence.list('devices')) {
+      const rec = persistence.readJson<DeviceRecord>(`devices/${name}`);
+      if (!rec || typeof rec.device_id !== 'string' || !Array.isArray(rec.outbox)) continue;
+      this.devices.set(rec.device_id, rec);
+    }
+  }
+
+  get(deviceId: string): DeviceRecord | undefined {
+    return this.devices.get(deviceId);
+  }
+
+  list(): DeviceRecord[] {
+    return [...this.devices.values()];
+  }
+
+  ids(): string[] {
+    return [...this.devices.keys()];
+  }
+
+  pushTargets(): PushTarget[] {
+    return this.list().map((d) => ({ ...d.target }));
+  }
+
+  /** Record a device from its hello (or refresh its name and push details). */
+  register(deviceId: string, name: string | undefined, push: Record<string, unknown>): DeviceRecord {
+    let rec = this.devices.get(deviceId);
+    if (!rec) {
+      rec = { device_id: deviceId, target: { device_id: deviceId, mode: 'none' }, cursor: 0, outbox: [] };
+      this.devices.set(deviceId, rec);
+    }
+    if (name !== undefined) rec.name = name;
+    applyPush(rec.target, push);
+    this.save(rec);
+    return rec;
+  }
+
+  /** `fcm.register` (and this project's webpush extension): update how the device is woken. */
+  updatePush(deviceId: string, push: Record<string, unknown>): void {
+    const rec = this.devices.get(deviceId);
+    if (!rec) return;
+    applyPush(rec.target, push);
+    this.save(rec);
+  }
+
+  /** Forget a device's push subscription (e.g. the push service answered 404/410). */
+  clearPush(deviceId: string): void {
+    const rec = this.devices.get(deviceId);
+    if (!rec) return;
+    rec.target = { device_id: deviceId, mode: 'none' };
+    this.save(rec);
+  }
+
+  /** Append a frame to a device's outbox; returns its cursor. */
+  append(deviceId: string, frame: string): number {
+    const rec = this.devices.get(deviceId);
+    if (!rec) return 0;
+    rec.cursor += 1;
+    rec.outbox.push({ cursor: rec.cursor, frame });
+    if (rec.outbox.length > this.outboxLimit) rec.outbox.splice(0, rec.outbox.length - this.outboxLimit);
+    this.save(rec);
+    return rec.cursor;
+  }
+
+  /**
+   * The frames after `cursor`, in order. A cursor beyond the newest means the gateway lost state
+   * (or the app paired with another gateway): every frame it has is then news to the app.
+   */
+  since(deviceId: string, cursor: number): OutboxEntry[] {
+    const rec = this.devices.get(deviceId);
+    if (!rec) return [];
+    const from = cursor > rec.cursor ? 0 : cursor;
+    return rec.outbox.filter((e) => e.cursor > from);
+  }
+
+  private save(rec: DeviceRecord): void {
+    this.persistence.mark(`devices/${safeName(rec.device_id)}.json`, () => rec);
+  }
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' && value.length > 0 && value.length <= MAX_FIELD ? value : undefined;
+}
+
+/** A PushSubscription.toJSON() we can use, or undefined. */
+export function parseWebPush(value: unknown): WebPushSubscription | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const v = value as Record<string, unknown>;
+  const endpoint = str(v.endpoint);
+  const keys = v.keys as Record<string, unknown> | undefined;
+  if (!endpoint || !/^https?:\/\//i.test(endpoint) || typeof keys !== 'object' || keys === null) return undefined;
+  const p256dh = str(keys.p256dh);
+  const auth = str(keys.auth);
+  if (!p256dh || !auth) return undefined;
+  const expirationTime = typeof v.expirationTime === 'number' ? v.expirationTime : null;
+  return { endpoint, expirationTime, keys: { p256dh, auth } };
+}
+
+/** Merge push details from hello (caps.push + fields) or fcm.register into a target. */
+function applyPush(target: PushTarget, push: Record<string, unknown>): void {
+  const webpush = parseWebPush(push.webpush);
+  const fcm = str(push.fcm_token);
+  const ntfy = str(push.ntfy_topic);
+  if (webpush) target.webpush = webpush;
+  if (fcm) target.fcm_token = fcm;
+  if (ntfy) target.ntfy_topic = ntfy;
+  const asked = typeof push.push === 'string' && (PUSH_MODES as string[]).includes(push.push) ? (push.push as PushMode) : undefined;
+  if (asked) target.mode = asked;
+  else if (webpush) target.mode = 'webpush';
+  else if (fcm) target.mode = 'fcm';
+  else if (ntfy) target.mode = 'ntfy';
+}

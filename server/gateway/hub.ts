@@ -1,0 +1,64 @@
+// Live sockets and delivery. Every non-coalescable frame a device should get goes into its outbox
+// (even when it is live, spec README §8), then to each of its live sockets. A requester's own copy
+// carries the request id; every other copy, and the outbox copy, carries none.
+import { COALESCABLE_TYPES, encodeFrame, type ServerFrame } from '../../src/protocol';
+import type { Devices } from './devices';
+
+/** A live, paired socket. */
+export interface Peer {
+  readonly deviceId: string;
+  /** Send an encoded frame; coalescable frames may be skipped when the socket is backed up. */
+  sendEncoded(text: string, coalescable: boolean): void;
+}
+
+export interface EmitOptions {
+  /** Deliver only to these devices (default: every known device). */
+  only?: string[];
+  /** Deliver to every device but this one. */
+  except?: string;
+  /** The request this frame answers: that socket's copy carries the id. */
+  reply?: { peer: Peer; id?: number };
+}
+
+const coalescable: ReadonlySet<string> = new Set(COALESCABLE_TYPES);
+
+export class Hub {
+  private readonly peers = new Set<Peer>();
+
+  constructor(private readonly devices: Devices) {}
+
+  add(peer: Peer): void {
+    this.peers.add(peer);
+  }
+
+  remove(peer: Peer): void {
+    this.peers.delete(peer);
+  }
+
+  count(): number {
+    return this.peers.size;
+  }
+
+  isLive(deviceId: string): boolean {
+    for (const p of this.peers) if (p.deviceId === deviceId) return true;
+    return false;
+  }
+
+  emit(frame: ServerFrame, opts: EmitOptions = {}): void {
+    const { id: _id, ...event } = frame;
+    const encoded = encodeFrame(event);
+    const isCoalescable = coalescable.has(frame.type);
+    const targets = new Set(opts.only ?? this.devices.ids());
+    if (opts.except !== undefined) targets.delete(opts.except);
+    if (!isCoalescable) for (const deviceId of targets) this.devices.append(deviceId, encoded);
+    const replyPeer = opts.reply?.peer;
+    for (const peer of this.peers) {
+      if (peer === replyPeer) continue;
+      if (targets.has(peer.deviceId)) peer.sendEncoded(encoded, isCoalescable);
+    }
+    if (replyPeer) {
+      const withId = opts.reply?.id !== undefined ? encodeFrame({ ...event, id: opts.reply.id }) : encoded;
+      replyPeer.sendEncoded(withId, isCoalescable);
+    }
+  }
+}

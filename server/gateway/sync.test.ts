@@ -1,0 +1,106 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startGateway, type StandaloneGateway } from './standalone';
+import { TestClient } from './testclient';
+
+const token = 'sync-token';
+let gw: StandaloneGateway;
+const clients: TestClient[] = [];
+
+beforeEach(async () => {
+  gw = await startGateway({ token, streamDelayMs: 0 });
+});
+afterEach(async () => {
+  for (const c of clients.splice(0)) await c.close();
+  await gw.close();
+});
+
+async function device(id: string): Promise<TestClient> {
+  const c = await TestClient.paired(gw.url, { token, device_id: id });
+  clients.push(c);
+  return c;
+}
+
+describe('outbox and sync', () => {
+  it('keeps what an offline device missed and replays it in order after its cursor', async () => {
+    const b0 = await device('dev-b');
+    const sync0 = await b0.request('sync', { cursor: 0 });
+    expect(sync0).toMatchObject({ type: 'sync.done', payload: { cursor: 0 } });
+    await b0.close();
+    expect(gw.gateway.connectionCount()).toBe(0);
+
+    const a = await device('dev-a');
+    const { echo, stop } = await a.chat('while b is away', { chat_id: 'web:default' });
+    await a.request('channel.create', { name: 'New room', kind: 'channel' });
+
+    const b = await TestClient.connect(gw.url);
+    clients.push(b);
+    const ack = await b.hello({ token, device_id: 'dev-b' });
+    expect(ack.payload.sync_cursor).toBeGreaterThan(0);
+    expect(ack.payload.sync_cursor).toBe(gw.gateway.store.cursor('dev-b'));
+    const from = b.mark();
+    const done = await b.request('sync', { cursor: 0 });
+    expect(done).toMatchObject({ type: 'sync.done', payload: { cursor: ack.payload.sync_cursor } });
+    const replay = b.frames.slice(from, -1);
+    const types = replay.map((f) => f.type);
+    expect(types).not.toContain('message.update');
+    expect(types).not.toContain('tool.progress');
+    expect(types).not.toContain('read.receipt'); // that one was for the sender only
+    for (const t of ['message', 'agent.busy', 'message.start', 'commentary', 'tool.start', 'tool.end', 'message.stop', 'agent.idle', 'channel.created']) {
+      expect(types, t).toContain(t);
+    }
+    expect(types.indexOf('message')).toBeLessThan(types.indexOf('message.stop'));
+    expect(types.indexOf('message.stop')).toBeLessThan(types.indexOf('channel.created'));
+    for (const f of replay) expect(f.id).toBeUndefined();
+    expect(replay.find((f) => f.type === 'message')!.payload.message_id).toBe(echo.payload.message_id);
+    expect(replay.find((f) => f.type === 'message.stop')!.payload.final_text).toBe(stop!.payload.final_text);
+
+    // From the newest cursor there is nothing more; from a middle cursor only the tail.
+    const from2 = b.mark();
+    const done2 = await b.request('sync', { cursor: done.payload.cursor });
+    expect(b.frames.slice(from2)).toEqual([done2]);
+    const from3 = b.mark();
+    await b.request('sync', { cursor: done.payload.cursor - 2 });
+    expect(b.frames.slice(from3).map((f) => f.type)).toEqual(types.slice(-2).concat('sync.done'));
+  });
+
+  it('outboxes frames for live devices too, so the cursor covers everything they got', async () => {
+    const a = await device('dev-a');
+    expect(gw.gateway.store.cursor('dev-a')).toBe(0);
+    await a.chat('live', { chat_id: 'web:default' });
+    const cursor = gw.gateway.store.cursor('dev-a');
+    expect(cursor).toBeGreaterThan(5);
+    const outbox = gw.gateway.store.devices.get('dev-a')!.outbox;
+    expect(outbox.map((e) => e.cursor)).toEqual(Array.from({ length: outbox.length }, (_, i) => i + 1));
+    expect(outbox.some((e) => e.frame.includes('"read.receipt"'))).toBe(true);
+    expect(outbox.some((e) => e.frame.includes('"message.update"'))).toBe(false);
+    expect(outbox.every((e) => !/"id":/.test(e.frame))).toBe(true);
+  });
+
+  it('replays everything when the app holds a cursor beyond the newest (the gateway lost its state)', async () => {
+    const a = await device('dev-a');
+    await a.chat('x', { chat_id: 'web:default' });
+    const newest = gw.gateway.store.cursor('dev-a');
+    const from = a.mark();
+    const done = await a.request('sync', { cursor: newest + 1000 });
+    expect(done.payload.cursor).toBe(newest);
+    expect(a.frames.slice(from).length).toBe(newest + 1);
+  });
+
+  it('accumulates an outbox for a known device that is not connected', async () => {
+    const b = await device('dev-b');
+    await b.close();
+    const before = gw.gateway.store.cursor('dev-b');
+    const a = await device('dev-a');
+    await a.chat('hi', { chat_id: 'web:default' });
+    expect(gw.gateway.store.cursor('dev-b')).toBeGreaterThan(before);
+  });
+
+  it('counts live sockets', async () => {
+    const a = await device('dev-a');
+    await device('dev-b');
+    expect(gw.gateway.connectionCount()).toBe(2);
+    await a.close();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(gw.gateway.connectionCount()).toBe(1);
+  });
+});
