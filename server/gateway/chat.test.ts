@@ -32,7 +32,7 @@ describe('message.send and the streamed reply', () => {
     expect(typeof echo.payload.message_id).toBe('string');
     expect(typeof echo.payload.ts).toBe('number');
     await c.waitFor((f) => f.type === 'agent.idle', { from });
-    const types = c.frames.slice(from).map((f) => f.type);
+    const types: string[] = c.frames.slice(from).map((f) => f.type);
     // The order a person sees: sent, read, thinking, typing, the bubble grows, tools, final, idle.
     const order = ['message', 'read.receipt', 'agent.busy', 'typing', 'message.start', 'message.update', 'commentary', 'tool.start', 'tool.progress', 'tool.end', 'message.stop', 'agent.idle'];
     let last = -1;
