@@ -1,0 +1,170 @@
+// Applies server frames to the DB one at a time, in arrival order, except that a burst of
+// `message.update` frames for one message becomes at most one write per animation frame (spec
+// README §7: each update carries the full text, so only the newest matters).
+import { laneOf, type ServerFrame } from '../protocol';
+
+/** Schedules `run` for the next paint (or ~50 ms when hidden / no DOM). */
+export type FlushScheduler = (run: () => void) => void;
+
+export const animationFrameScheduler: FlushScheduler = (run) => {
+  const g = globalThis as { requestAnimationFrame?: (cb: () => void) => number; document?: Document };
+  if (g.requestAnimationFrame && g.document && !g.document.hidden) {
+    // A hidden tab gets no animation frames; the timer guarantees the write happens anyway.
+    let done = false;
+    const once = () => {
+      if (done) return;
+      done = true;
+      run();
+    };
+    g.requestAnimationFrame(once);
+    setTimeout(once, 100);
+  } else {
+    setTimeout(run, 50);
+  }
+};
+
+export interface PipelineOptions {
+  /** Applies one frame in one transaction (the store's reducer). */
+  apply(frame: ServerFrame): Promise<void>;
+  /**
+   * Applies frames in one transaction; `cursor`, when given, is stored in that same transaction
+   * (sync replay, spec README §8).
+   */
+  applyBatch(frames: ServerFrame[], cursor: number | undefined): Promise<void>;
+  schedule?: FlushScheduler;
+  /** Called when applying a frame failed (the pipeline keeps going). */
+  onError?(error: unknown, frame: ServerFrame | undefined): void;
+}
+
+interface PendingUpdate {
+  frame: ServerFrame;
+  lane: string | undefined;
+  waiters: (() => void)[];
+}
+
+/** Frames that make an earlier update of the same message obsolete. */
+const FINALIZING = new Set(['message', 'message.stop']);
+
+export class FramePipeline {
+  private chain: Promise<void> = Promise.resolve();
+  private readonly updates = new Map<string, PendingUpdate>();
+  private flushScheduled = false;
+  private batch: ServerFrame[] | null = null;
+  private batchWaiters: (() => void)[] = [];
+  private readonly schedule: FlushScheduler;
+
+  constructor(private readonly opts: PipelineOptions) {
+    this.schedule = opts.schedule ?? animationFrameScheduler;
+  }
+
+  /** Queues a frame; resolves once it is stored (or superseded by a newer update of its message). */
+  push(frame: ServerFrame): Promise<void> {
+    if (this.batch) {
+      this.batch.push(frame);
+      return new Promise((resolve) => this.batchWaiters.push(resolve));
+    }
+    if (frame.type === 'message.update') return this.holdUpdate(frame);
+    const superseded = this.settleUpdatesBefore(frame);
+    const stored = this.enqueue(() => this.opts.apply(frame), frame);
+    if (superseded.length) void stored.finally(() => superseded.forEach((w) => w())).catch(() => {});
+    return stored;
+  }
+
+  /** From now until endBatch(), frames are collected instead of applied (the sync replay). */
+  beginBatch(): void {
+    this.flushAll();
+    this.batch ??= [];
+  }
+
+  /** Applies the collected frames in one transaction, storing `cursor` with them. */
+  endBatch(cursor: number | undefined): Promise<void> {
+    const frames = this.batch ?? [];
+    const waiters = this.batchWaiters;
+    this.batch = null;
+    this.batchWaiters = [];
+    const done = this.enqueue(() => this.opts.applyBatch(frames, cursor), undefined);
+    void done.finally(() => waiters.forEach((w) => w())).catch(() => {});
+    return done;
+  }
+
+  get batching(): boolean {
+    return this.batch !== null;
+  }
+
+  /** Writes every held update now; resolves when everything queued so far is stored. */
+  flush(): Promise<void> {
+    this.flushAll();
+    return this.chain;
+  }
+
+  private holdUpdate(frame: ServerFrame): Promise<void> {
+    const id = messageIdOf(frame);
+    if (id === undefined) return Promise.resolve(); // an update of nothing: ignored
+    return new Promise<void>((resolve) => {
+      const held = this.updates.get(id);
+      if (held) {
+        held.frame = frame;
+        held.waiters.push(resolve);
+      } else {
+        this.updates.set(id, { frame, lane: laneOf(frame), waiters: [resolve] });
+      }
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        this.schedule(() => {
+          this.flushScheduled = false;
+          this.flushAll();
+        });
+      }
+    });
+  }
+
+  /**
+   * Keeps order as if every update had been applied at once: held updates of the frame's lane are
+   * written before it, except those its own message makes obsolete (the final text replaces them);
+   * returns the waiters of the obsolete ones, settled once the frame itself is stored.
+   */
+  private settleUpdatesBefore(frame: ServerFrame): (() => void)[] {
+    const superseded: (() => void)[] = [];
+    if (this.updates.size === 0) return superseded;
+    const obsolete = new Set<string>();
+    if (FINALIZING.has(frame.type)) {
+      const id = messageIdOf(frame);
+      if (id !== undefined) obsolete.add(id);
+    } else if (frame.type === 'message.deleted') {
+      for (const id of frame.payload.message_ids ?? []) obsolete.add(String(id));
+    }
+    const lane = laneOf(frame);
+    for (const [id, held] of [...this.updates]) {
+      if (obsolete.has(id)) {
+        this.updates.delete(id);
+        superseded.push(...held.waiters);
+      } else if (lane === undefined || held.lane === lane) {
+        this.writeHeld(id, held);
+      }
+    }
+    return superseded;
+  }
+
+  private flushAll(): void {
+    for (const [id, held] of [...this.updates]) this.writeHeld(id, held);
+  }
+
+  private writeHeld(id: string, held: PendingUpdate): void {
+    this.updates.delete(id);
+    void this.enqueue(() => this.opts.apply(held.frame), held.frame)
+      .finally(() => held.waiters.forEach((w) => w()))
+      .catch(() => {}); // reported through onError
+  }
+
+  private enqueue(run: () => Promise<void>, frame: ServerFrame | undefined): Promise<void> {
+    const result = this.chain.then(run);
+    // The chain survives a failed write; the caller of push() still sees the failure.
+    this.chain = result.catch((err) => this.opts.onError?.(err, frame));
+    return result;
+  }
+}
+
+function messageIdOf(frame: ServerFrame): string | undefined {
+  const id = (frame.payload as { message_id?: unknown }).message_id;
+  return typeof id === 'string' ? id : undefined;
+}

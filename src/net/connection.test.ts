@@ -1,0 +1,251 @@
+// The connection's own rules, against a scripted WebSocket server and a hand-moved clock:
+// pairing order, request ids and answers, timeouts, heartbeat, backoff, auth refusal.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { backoffDelay } from './backoff';
+import { Connection, type ConnectionOptions, type WebSocketConstructor } from './connection';
+import { ConnectionLostError, ProtocolError, RequestTimeoutError } from './errors';
+import { ScriptedServer, until } from './testing/scriptedServer';
+import { VirtualTimers } from './testing/virtualTimers';
+
+const WS = WebSocket as unknown as WebSocketConstructor;
+let server: ScriptedServer;
+let timers: VirtualTimers;
+let conn: Connection | undefined;
+
+beforeEach(async () => {
+  server = await ScriptedServer.start();
+  timers = new VirtualTimers();
+});
+
+afterEach(async () => {
+  conn?.stop();
+  conn = undefined;
+  await server.close();
+});
+
+function connect(extra: Partial<ConnectionOptions> = {}): Connection {
+  conn = new Connection({
+    url: server.url,
+    token: 'secret-token',
+    deviceId: 'device-1',
+    deviceName: 'Chrome on Android',
+    WebSocketImpl: WS,
+    timers,
+    random: () => 0.5,
+    wakeSource: () => () => {},
+    ...extra,
+  });
+  conn.start();
+  return conn;
+}
+
+describe('pairing', () => {
+  it('sends hello first with token, device and caps, and nothing else before hello.ack', async () => {
+    const c = connect();
+    await until(() => server.last?.frames.length === 1, 'hello');
+    expect(c.state()).toBe('pairing');
+    const hello = server.last!.frames[0]!;
+    expect(hello).toMatchObject({
+      type: 'hello',
+      payload: {
+        token: 'secret-token',
+        device_id: 'device-1',
+        device_name: 'Chrome on Android',
+        caps: { min_protocol: 1, media: true, push: 'none' },
+      },
+    });
+    // A request before hello.ack fails at once and sends nothing.
+    await expect(c.request({ v: 1, type: 'search', payload: { query: 'x', scope: 'all' } })).rejects.toBeInstanceOf(ConnectionLostError);
+    // Events before hello.ack are not acted on.
+    server.last!.send({ type: 'message', payload: { message_id: 'm', role: 'assistant', text: 'early' } });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(server.last!.frames).toHaveLength(1);
+    server.last!.send({ type: 'hello.ack', payload: { server_caps: {}, sync_cursor: 0, channels: [] } });
+    await until(() => c.state() === 'online', 'online');
+  });
+
+  it('stops for good after an auth error: state auth-failed and no reconnect', async () => {
+    server.onFrame((s, f) => {
+      if (f.type === 'hello') {
+        s.send({ type: 'error', payload: { code: 'auth', message: 'The token was not accepted.' } });
+        s.ws.close(1008, 'auth');
+      }
+    });
+    const c = connect();
+    await until(() => c.state() === 'auth-failed', 'auth-failed');
+    expect(c.lastError()).toBe('The token was not accepted.');
+    expect(timers.pending()).toEqual([]); // no reconnect scheduled
+    timers.advance(120_000);
+    c.wake(); // coming back online or visible does not retry either
+    await new Promise((r) => setTimeout(r, 100));
+    expect(server.sockets).toHaveLength(1);
+    expect(c.state()).toBe('auth-failed');
+  });
+});
+
+describe('requests', () => {
+  beforeEach(() => server.acceptHello());
+
+  it('numbers requests 1, 2, 3 and settles each by the answer with its id', async () => {
+    const c = connect();
+    await until(() => c.state() === 'online', 'online');
+    const a = c.request({ v: 1, type: 'search', payload: { query: 'a', scope: 'all' } });
+    const b = c.request({ v: 1, type: 'search', payload: { query: 'b', scope: 'all' } });
+    const d = c.request({ v: 1, type: 'commands.complete', payload: { prefix: '/h' } });
+    await until(() => server.last!.frames.length === 4, 'three requests');
+    expect(server.last!.frames.slice(1).map((f) => f.id)).toEqual([1, 2, 3]);
+    const s = server.last!;
+    // Answers out of order; an error answers the third.
+    s.send({ type: 'search.results', id: 2, payload: { query: 'b', scope: 'all', hits: [] } });
+    s.send({ type: 'error', id: 3, payload: { code: 'unsupported', message: 'no completion here' } });
+    s.send({ type: 'search.results', id: 1, payload: { query: 'a', scope: 'all', hits: [] } });
+    expect((await a).payload).toMatchObject({ query: 'a' });
+    expect((await b).payload).toMatchObject({ query: 'b' });
+    const err = await d.catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ProtocolError);
+    expect((err as ProtocolError).code).toBe('unsupported');
+    expect((err as ProtocolError).message).toBe('The gateway does not support this.');
+  });
+
+  it('an answer of the wrong type or with a stale id does not settle a request', async () => {
+    const seen: string[] = [];
+    const c = connect({ handlers: { frame: (f) => void seen.push(f.type) } });
+    await until(() => c.state() === 'online', 'online');
+    const page = c.request({ v: 1, type: 'history', chat_id: 'x', payload: { limit: 5 } });
+    await until(() => server.last!.frames.length === 2, 'request');
+    // A replayed frame from an older connection that happens to carry id 1.
+    server.last!.send({ type: 'message', id: 1, chat_id: 'x', payload: { message_id: 'old', role: 'user', text: 'hi' } });
+    server.last!.send({ type: 'history', id: 1, chat_id: 'x', payload: { messages: [], has_more: false } });
+    const answer = await page;
+    expect(answer.type).toBe('history');
+    expect(seen).toEqual(['message', 'history']);
+  });
+
+  it('a request that is never answered fails after its timeout', async () => {
+    const c = connect({ requestTimeoutMs: 2000 });
+    await until(() => c.state() === 'online', 'online');
+    const p = c.request({ v: 1, type: 'search', payload: { query: 'never', scope: 'all' } });
+    const settled = p.then(
+      () => 'resolved',
+      (e: unknown) => e,
+    );
+    await until(() => server.last!.frames.length === 2, 'request sent');
+    timers.advance(1999);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(await Promise.race([settled, Promise.resolve('pending')])).toBe('pending');
+    timers.advance(1);
+    const err = await settled;
+    expect(err).toBeInstanceOf(RequestTimeoutError);
+    expect(c.state()).toBe('online'); // a slow answer is not a dead connection
+  });
+
+  it('pending requests fail when the connection drops, and it reconnects', async () => {
+    const c = connect();
+    await until(() => c.state() === 'online', 'online');
+    const p = c.request({ v: 1, type: 'search', payload: { query: 'x', scope: 'all' } });
+    await until(() => server.last!.frames.length === 2, 'request sent');
+    server.last!.ws.terminate();
+    await expect(p).rejects.toBeInstanceOf(ConnectionLostError);
+    await until(() => c.state() === 'offline', 'offline');
+    // random 0.5 → half of the first ceiling (500 ms)
+    expect(timers.pending()).toEqual([250]);
+    timers.advance(250);
+    await until(() => c.state() === 'online', 'online again');
+    expect(server.sockets).toHaveLength(2);
+    // ids start again at 1 on the new connection
+    void c.request({ v: 1, type: 'search', payload: { query: 'y', scope: 'all' } }).catch(() => {});
+    await until(() => server.last!.frames.length === 2, 'request on new socket');
+    expect(server.last!.frames[1]!.id).toBe(1);
+  });
+
+  it('malformed and unknown frames are ignored', async () => {
+    const seen: string[] = [];
+    const c = connect({ handlers: { frame: (f) => void seen.push(f.type) } });
+    await until(() => c.state() === 'online', 'online');
+    const s = server.last!;
+    for (const junk of ['not json', '[1,2]', '{"v":1}', '{"type":""}', '{"type":"from.the.future","payload":{}}', 'null']) s.send(junk);
+    s.send({ type: 'typing', chat_id: 'x', payload: { on: true } });
+    await until(() => seen.length === 1, 'the valid frame');
+    expect(seen).toEqual(['typing']);
+    expect(c.state()).toBe('online');
+  });
+});
+
+describe('heartbeat and reconnection', () => {
+  beforeEach(() => server.acceptHello());
+
+  it('pings every 25 s; a frame answers it; 10 s of silence after a ping means dead', async () => {
+    server.onFrame((s, f) => {
+      if (f.type === 'ping' && s === server.sockets[0] && s.frames.filter((x) => x.type === 'ping').length === 1) {
+        s.send({ type: 'pong', payload: { ts: f.payload.ts } });
+      }
+    });
+    const c = connect();
+    await until(() => c.state() === 'online', 'online');
+    timers.advance(24_999);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(server.last!.frames.filter((f) => f.type === 'ping')).toHaveLength(0);
+    timers.advance(1);
+    await until(() => server.last!.frames.some((f) => f.type === 'ping'), 'first ping');
+    expect(server.last!.frames.find((f) => f.type === 'ping')!.payload).toEqual({ ts: timers.now() });
+    await new Promise((r) => setTimeout(r, 50)); // the pong arrives
+    timers.advance(10_000);
+    expect(c.state()).toBe('online'); // answered: alive
+    timers.advance(15_000); // second ping, never answered
+    await until(() => server.last!.frames.filter((f) => f.type === 'ping').length === 2, 'second ping');
+    timers.advance(9_999);
+    expect(c.state()).toBe('online');
+    timers.advance(1);
+    expect(c.state()).toBe('offline');
+    expect(timers.pending()).toEqual([250]); // reconnect scheduled with backoff
+  });
+
+  it('backs off exponentially with full jitter up to 30 s', async () => {
+    await server.close();
+    server = await ScriptedServer.start(); // a port that refuses: use a closed one instead
+    const port = Number(new URL(server.url).port);
+    await server.close();
+    const draws: number[] = [];
+    const c = connect({ url: `ws://127.0.0.1:${port}/ws`, random: () => 0.999 });
+    for (let attempt = 0; attempt < 9; attempt++) {
+      await until(() => c.state() === 'offline' && timers.pending().length === 1, `attempt ${attempt} refused`);
+      draws.push(timers.pending()[0]!);
+      timers.advance(timers.pending()[0]!);
+    }
+    expect(draws).toEqual([499, 999, 1998, 3996, 7992, 15984, 29970, 29970, 29970]);
+    server = await ScriptedServer.start(); // for afterEach
+  });
+
+  it('the backoff starts again from 0.5 s once a connection pairs', async () => {
+    const c = connect({ random: () => 0.999 });
+    for (let round = 0; round < 3; round++) {
+      await until(() => c.state() === 'online', 'online');
+      server.last!.ws.terminate();
+      await until(() => c.state() === 'offline', 'offline');
+      expect(timers.pending()).toEqual([499]);
+      timers.advance(499);
+    }
+  });
+
+  it('the backoff delay is uniform in [0, ceiling)', () => {
+    expect(backoffDelay(0, () => 0)).toBe(0);
+    expect(backoffDelay(0, () => 0.999999)).toBe(499);
+    expect(backoffDelay(3, () => 0.5)).toBe(2000);
+    expect(backoffDelay(20, () => 0.999999)).toBe(29_999);
+    expect(backoffDelay(1000, () => 0.5)).toBe(15_000);
+  });
+
+  it('coming back online or visible retries at once instead of waiting out the backoff', async () => {
+    let wake: () => void = () => {};
+    const c = connect({ wakeSource: (w) => ((wake = w), () => {}), random: () => 0.999 });
+    await until(() => c.state() === 'online', 'online');
+    server.last!.ws.terminate();
+    await until(() => c.state() === 'offline', 'offline');
+    expect(timers.pending()).toEqual([499]);
+    wake();
+    await until(() => c.state() === 'online', 'online at once');
+    expect(server.sockets).toHaveLength(2);
+    expect(timers.pending()).not.toContain(499);
+  });
+});

@@ -1,0 +1,261 @@
+// One paired gateway, seen from the tab that holds the socket: the connection, the frame pipeline
+// into the DB, sync after every hello.ack (spec README §8), the send outbox and media transfers.
+import type { Accessor } from 'solid-js';
+import type { ClientFrame, HelloAckFrame, PushMode, ServerFrame } from '../protocol';
+import type { IrisDB } from '../store/db';
+import { laneScope } from '../store/models/channels';
+import { FramePipeline, type FlushScheduler } from './coalescer';
+import {
+  Connection,
+  type ConnectionState,
+  type RequestOptions,
+  type WakeSource,
+  type WebSocketConstructor,
+} from './connection';
+import { ConnectionLostError, RequestTimeoutError } from './errors';
+import { Sender } from './sender';
+import type { Timers } from './timers';
+import { Transfers, type PullOptions, type UploadMeta } from './transfers';
+
+/** How frames reach the DB: the store's reducer (one frame, or a batch stored with the sync cursor). */
+export interface Reducer {
+  apply(db: IrisDB, frame: ServerFrame, ctx: { gateway: string }): Promise<void>;
+  applyBatch(db: IrisDB, frames: ServerFrame[], ctx: { gateway: string; cursor?: number }): Promise<void>;
+}
+
+export interface GatewayConfig {
+  url: string;
+  token: string;
+  deviceId: string;
+  deviceName: string;
+  push?: PushMode;
+}
+
+export interface SessionOptions {
+  db: IrisDB;
+  config: GatewayConfig;
+  reducer: Reducer;
+  WebSocketImpl?: WebSocketConstructor;
+  timers?: Timers;
+  random?: () => number;
+  wakeSource?: WakeSource;
+  requestTimeoutMs?: number;
+  pingIntervalMs?: number;
+  deadAfterMs?: number;
+  /** How long the sync replay may take before the connection counts as broken. */
+  syncTimeoutMs?: number;
+  flushScheduler?: FlushScheduler;
+  /** The lane on screen: its newest history page is fetched after every sync. */
+  activeLane?: () => string | undefined;
+  /** History page size (1..200, spec README §9). */
+  historyLimit?: number;
+  onState?(state: ConnectionState): void;
+  /** A frame failed to apply (logged by the caller; the pipeline goes on). */
+  onApplyError?(error: unknown, frame: ServerFrame | undefined): void;
+}
+
+export class GatewaySession {
+  readonly connection: Connection;
+  readonly pipeline: FramePipeline;
+  readonly sender: Sender;
+  readonly transfers: Transfers;
+  readonly state: Accessor<ConnectionState>;
+  readonly lastError: Accessor<string | undefined>;
+  private synced = false;
+  private waiters: { resolve(): void; reject(e: unknown): void }[] = [];
+  private epoch = 0;
+  private stopped = false;
+
+  constructor(private readonly opts: SessionOptions) {
+    const { db, config, reducer } = opts;
+    const gateway = config.url;
+    this.pipeline = new FramePipeline({
+      apply: (frame) => reducer.apply(db, frame, { gateway }),
+      applyBatch: (frames, cursor) => reducer.applyBatch(db, frames, cursor === undefined ? { gateway } : { gateway, cursor }),
+      schedule: opts.flushScheduler,
+      onError: opts.onApplyError ?? ((err) => console.error('iris: could not store a frame', err)),
+    });
+    this.connection = new Connection({
+      url: config.url,
+      token: config.token,
+      deviceId: config.deviceId,
+      deviceName: config.deviceName,
+      push: config.push,
+      WebSocketImpl: opts.WebSocketImpl,
+      ...(opts.timers && { timers: opts.timers }),
+      ...(opts.random && { random: opts.random }),
+      ...(opts.wakeSource && { wakeSource: opts.wakeSource }),
+      ...(opts.requestTimeoutMs !== undefined && { requestTimeoutMs: opts.requestTimeoutMs }),
+      ...(opts.pingIntervalMs !== undefined && { pingIntervalMs: opts.pingIntervalMs }),
+      ...(opts.deadAfterMs !== undefined && { deadAfterMs: opts.deadAfterMs }),
+      handlers: {
+        opened: (ack) => void this.onOpened(ack),
+        frame: (frame, request) => this.onFrame(frame, request),
+        binary: (data) => this.transfers.receiveBinary(data),
+        closed: () => this.onClosed(),
+        state: (s) => opts.onState?.(s),
+      },
+    });
+    this.state = this.connection.state;
+    this.lastError = this.connection.lastError;
+    const isReady = () => this.synced && this.connection.state() === 'online';
+    this.transfers = new Transfers({
+      db,
+      timers: opts.timers,
+      link: {
+        request: (frame, o) => this.request(frame, o),
+        notify: (frame, id) => this.connection.notify(frame, id),
+        sendBinary: (data) => this.connection.sendBinary(data),
+        bufferedAmount: () => this.connection.bufferedAmount(),
+        isOnline: isReady,
+      },
+    });
+    this.sender = new Sender({
+      db,
+      timers: opts.timers,
+      random: opts.random,
+      request: (frame, o) => this.request(frame, o),
+      isOnline: isReady,
+      uploadAttachment: (id) => this.uploadAttachment(id),
+    });
+  }
+
+  get url(): string {
+    return this.opts.config.url;
+  }
+
+  async start(): Promise<void> {
+    await this.sender.recover();
+    if (this.stopped) return;
+    this.connection.start();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.sender.stop();
+    this.transfers.stop();
+    this.connection.stop();
+    await this.pipeline.flush();
+    await this.sender.idle();
+  }
+
+  /** A request once the connection is online and synced (requests during the replay wait for it). */
+  async request(frame: ClientFrame, options?: RequestOptions): Promise<ServerFrame> {
+    await this.whenSynced();
+    return this.connection.request(frame, options);
+  }
+
+  /** A frame without an answer (read.receipt, agent.stop…), once online and synced. */
+  async notify(frame: ClientFrame): Promise<void> {
+    await this.whenSynced();
+    this.connection.notify(frame);
+  }
+
+  upload(file: Blob, meta: UploadMeta): Promise<string> {
+    return this.transfers.upload(file, meta);
+  }
+
+  pull(media_id: string, options?: PullOptions): Promise<void> {
+    return this.transfers.pull(media_id, options);
+  }
+
+  /** Fetches a history page of `lane` (newest, or the one before `before`); stored by the reducer. */
+  async fetchHistory(lane: string, before?: string): Promise<ServerFrame> {
+    const scope = await laneScope(this.opts.db, lane);
+    const frame: ClientFrame = {
+      v: 1,
+      type: 'history',
+      chat_id: scope.chat_id,
+      payload: { limit: this.opts.historyLimit ?? 50 },
+    };
+    if (scope.thread_id !== undefined) frame.thread_id = scope.thread_id;
+    if (before !== undefined) frame.payload.before_message_id = before;
+    return this.request(frame);
+  }
+
+  /** Resolves when online and synced; rejects at once when offline. */
+  whenSynced(): Promise<void> {
+    if (this.connection.state() !== 'online') return Promise.reject(new ConnectionLostError());
+    if (this.synced) return Promise.resolve();
+    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
+  }
+
+  get isSynced(): boolean {
+    return this.synced && this.connection.state() === 'online';
+  }
+
+  // ---------------------------------------------------------------------------
+
+  private async onOpened(ack: HelloAckFrame): Promise<void> {
+    const epoch = ++this.epoch;
+    const { db, config } = this.opts;
+    this.synced = false;
+    void this.pipeline.push(ack);
+    this.pipeline.beginBatch();
+    try {
+      const stored = (await db.sync.get(config.url))?.cursor ?? 0;
+      // A gateway whose newest cursor is behind ours lost its state: take everything it has.
+      const ackCursor = typeof ack.payload.sync_cursor === 'number' ? ack.payload.sync_cursor : stored;
+      const cursor = stored > ackCursor ? 0 : stored;
+      await this.connection.request(
+        { v: 1, type: 'sync', payload: { cursor } },
+        { timeoutMs: this.opts.syncTimeoutMs ?? 60_000, matchWithoutId: true },
+      );
+    } catch (err) {
+      if (this.pipeline.batching) await this.pipeline.endBatch(undefined).catch(() => {});
+      if (epoch !== this.epoch) return;
+      if (err instanceof RequestTimeoutError) {
+        // A gateway that cannot finish a replay is treated as a dead connection.
+        this.connection.reconnect();
+      }
+      if (this.connection.state() !== 'online') return;
+    }
+    if (epoch !== this.epoch || this.connection.state() !== 'online') return;
+    this.synced = true;
+    for (const w of this.waiters.splice(0)) w.resolve();
+    this.sender.kick();
+    this.transfers.connectionReady();
+    void this.afterSync();
+  }
+
+  /** Replay is not history (spec README §8): the lane on screen gets its newest page, and the catalog is refreshed. */
+  private async afterSync(): Promise<void> {
+    const lane = this.opts.activeLane?.();
+    await Promise.allSettled([
+      lane ? this.fetchHistory(lane) : Promise.resolve(),
+      this.request({ v: 1, type: 'commands.catalog', payload: {} }),
+    ]);
+  }
+
+  private onFrame(frame: ServerFrame, request?: ClientFrame): Promise<void> | void {
+    if (frame.type === 'pong') return;
+    if (frame.type === 'sync.done') {
+      if (!this.pipeline.batching) return;
+      const cursor = typeof frame.payload.cursor === 'number' && Number.isSafeInteger(frame.payload.cursor) ? frame.payload.cursor : undefined;
+      return this.pipeline.endBatch(cursor);
+    }
+    if (frame.type === 'message' && request?.type === 'message.send') {
+      // A gateway without the client_id extension: its echo is matched by the request id (spec README §5).
+      const clientId = request.payload.client_id;
+      if (clientId && frame.payload.client_id === undefined) {
+        frame = { ...frame, payload: { ...frame.payload, client_id: clientId } };
+      }
+    }
+    return this.pipeline.push(frame);
+  }
+
+  private onClosed(): void {
+    this.synced = false;
+    this.epoch++;
+    this.transfers.connectionLost();
+    if (this.pipeline.batching) void this.pipeline.endBatch(undefined).catch(() => {});
+    for (const w of this.waiters.splice(0)) w.reject(new ConnectionLostError());
+  }
+
+  private async uploadAttachment(mediaId: string): Promise<string> {
+    const { db } = this.opts;
+    const [row, blob] = await Promise.all([db.media.get(mediaId), db.mediaBlobs.get(mediaId)]);
+    if (!row || !blob) throw new Error('The attachment is no longer on this device.');
+    return this.transfers.upload(blob.blob, { media_ref: mediaId, kind: row.kind, mime: row.mime, filename: row.filename });
+  }
+}
