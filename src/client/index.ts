@@ -1,0 +1,249 @@
+// The app-facing client: connection state as signals, and the commands. In a browser with several
+// tabs open, one tab (the Web Lock holder) runs the gateway session; the others forward to it.
+import { createSignal, type Accessor } from 'solid-js';
+import type { IrisDB } from '../store/db';
+import { applyFrame, applyFrames } from '../store/reducer';
+import { getDeviceId, getSetting, setSetting } from '../store/models/settings';
+import type { FlushScheduler } from '../net/coalescer';
+import type { ConnectionState, WakeSource, WebSocketConstructor } from '../net/connection';
+import { defaultDeviceName } from '../net/deviceName';
+import { electLeader, TabBus, type BusMessage } from '../net/leader';
+import { GatewaySession, type GatewayConfig, type Reducer } from '../net/session';
+import type { Timers } from '../net/timers';
+import { createCommands, type Commands } from './commands';
+import { localTransport, remoteTransport, serveTransport, type Transport } from './transport';
+
+export type { ConnectionState } from '../net/connection';
+export { describeError, ProtocolError, RequestTimeoutError, ConnectionLostError } from '../net/errors';
+export type { SendOptions, Commands } from './commands';
+
+export interface IrisClient extends Commands {
+  readonly state: Accessor<ConnectionState>;
+  /** Why the connection is not online, in words (auth refusal, unreachable gateway). */
+  readonly lastError: Accessor<string | undefined>;
+  /** Whether this tab holds the socket. */
+  readonly isLeader: Accessor<boolean>;
+  /** Elects a leader tab and, if paired, connects. */
+  start(): Promise<void>;
+  /** Disconnects and releases the lock (another tab takes over). */
+  stop(): Promise<void>;
+  /** Stores the gateway URL and token (and this device's id) and connects with them. */
+  pair(url: string, token: string): Promise<void>;
+  /** Disconnects and deletes everything stored for the gateway. */
+  forget(): Promise<void>;
+  /** The lane on screen: its newest history page is fetched now and after every reconnect. */
+  setActiveLane(lane: string | undefined): void;
+  readonly activeLane: Accessor<string | undefined>;
+  /** The leader's session (tests and diagnostics); undefined in followers or when not paired. */
+  readonly session: () => GatewaySession | undefined;
+}
+
+export interface ClientOptions {
+  db: IrisDB;
+  WebSocketImpl?: WebSocketConstructor;
+  /** Several tabs share one socket (default: when Web Locks and BroadcastChannel exist). */
+  multiTab?: boolean;
+  reducer?: Reducer;
+  timers?: Timers;
+  random?: () => number;
+  wakeSource?: WakeSource;
+  flushScheduler?: FlushScheduler;
+  requestTimeoutMs?: number;
+  pingIntervalMs?: number;
+  deadAfterMs?: number;
+  deviceName?: string;
+}
+
+const storeReducer: Reducer = {
+  apply: (db, frame, ctx) => applyFrame(db, frame, ctx),
+  applyBatch: (db, frames, ctx) => applyFrames(db, frames, ctx),
+};
+
+export function createClient(options: ClientOptions): IrisClient {
+  const { db } = options;
+  const [state, setState] = createSignal<ConnectionState>('offline');
+  const [lastError, setLastError] = createSignal<string | undefined>(undefined);
+  const [isLeader, setLeader] = createSignal(false);
+  const [activeLane, setActiveLaneSignal] = createSignal<string | undefined>(undefined);
+  const multiTab =
+    options.multiTab ??
+    (typeof BroadcastChannel !== 'undefined' && typeof navigator !== 'undefined' && 'locks' in navigator);
+  const suffix = db.name === 'iris' ? '' : `:${db.name}`;
+
+  let session: GatewaySession | undefined;
+  let bus: TabBus | undefined;
+  let releaseLock: (() => void) | undefined;
+  let started = false;
+  let leaderKnown: (() => void) | undefined;
+  let remote: Transport | undefined;
+  /** Serializes session restarts (pair, forget and leadership can race). */
+  let restarting: Promise<void> = Promise.resolve();
+
+  const announce = () => bus?.post({ t: 'state', state: state(), ...(lastError() !== undefined && { error: lastError() }) });
+
+  async function readConfig(): Promise<GatewayConfig | undefined> {
+    const [url, token] = await Promise.all([getSetting(db, 'gatewayUrl'), getSetting(db, 'token')]);
+    if (!url || !token) return undefined;
+    return {
+      url,
+      token,
+      deviceId: await getDeviceId(db),
+      deviceName: options.deviceName ?? (await getSetting(db, 'deviceName')) ?? defaultDeviceName(),
+      push: 'none',
+    };
+  }
+
+  /** (Re)creates the session from the settings; leader only. */
+  function restartSession(): Promise<void> {
+    restarting = restarting.then(async () => {
+      const old = session;
+      session = undefined;
+      await old?.stop();
+      if (!started || !isLeader()) return;
+      const config = await readConfig();
+      if (!config) {
+        setState('offline');
+        setLastError(undefined);
+        announce();
+        return;
+      }
+      const s = new GatewaySession({
+        db,
+        config,
+        reducer: options.reducer ?? storeReducer,
+        WebSocketImpl: options.WebSocketImpl,
+        timers: options.timers,
+        random: options.random,
+        wakeSource: options.wakeSource,
+        flushScheduler: options.flushScheduler,
+        requestTimeoutMs: options.requestTimeoutMs,
+        pingIntervalMs: options.pingIntervalMs,
+        deadAfterMs: options.deadAfterMs,
+        activeLane,
+        onState: (st) => {
+          if (session !== s) return;
+          setState(st);
+          setLastError(s.lastError());
+          announce();
+        },
+      });
+      session = s;
+      await s.start();
+    });
+    return restarting;
+  }
+
+  const local = localTransport(() => session, restartSession);
+  const transport = (): Transport => (isLeader() || !remote ? local : remote);
+  const commands = createCommands(db, transport);
+
+  function becomeLeader(): void {
+    if (!started) return;
+    setLeader(true);
+    leaderKnown?.();
+    bus?.serve(serveTransport(local));
+    void restartSession();
+  }
+
+  function onBusMessage(m: BusMessage): void {
+    if (m.t === 'state' && !isLeader()) {
+      leaderKnown?.();
+      const wasOnline = state() === 'online';
+      setState(m.state);
+      setLastError(m.error);
+      // The leader reconnected: this tab's lane needs its newest page too.
+      const lane = activeLane();
+      if (!wasOnline && m.state === 'online' && lane) void commands.loadNewest(lane).catch(() => {});
+    } else if (m.t === 'who' && isLeader()) {
+      announce();
+    } else if (m.t === 'outbox' && isLeader()) {
+      session?.sender.kick();
+    }
+  }
+
+  const client: IrisClient = {
+    ...commands,
+    state,
+    lastError,
+    isLeader,
+    activeLane,
+    session: () => session,
+
+    async start() {
+      if (started) return;
+      started = true;
+      if (multiTab) {
+        bus = new TabBus({ channelName: `iris-connection${suffix}` });
+        remote = remoteTransport(bus);
+        bus.listen(onBusMessage);
+        // Wait until this tab knows who leads (itself, or another tab answering `who`).
+        const known = new Promise<void>((resolve) => (leaderKnown = resolve));
+        bus.post({ t: 'who' });
+        releaseLock = electLeader(`iris-connection${suffix}`, becomeLeader);
+        await Promise.race([known, new Promise((r) => setTimeout(r, 1000))]);
+      } else {
+        becomeLeader();
+      }
+      await restarting;
+    },
+
+    async stop() {
+      if (!started) return;
+      started = false;
+      await restartSession(); // stops the session; no new one while stopped
+      setLeader(false);
+      releaseLock?.();
+      releaseLock = undefined;
+      bus?.close();
+      bus = undefined;
+      remote = undefined;
+      setState('offline');
+    },
+
+    async pair(url, token) {
+      const gatewayUrl = normalizeGatewayUrl(url);
+      if (token.trim() === '') throw new Error('Enter the token printed by the gateway.');
+      await db.transaction('rw', db.settings, async () => {
+        await setSetting(db, 'gatewayUrl', gatewayUrl);
+        await setSetting(db, 'token', token.trim());
+      });
+      await getDeviceId(db);
+      if (!started) await client.start();
+      await transport().reconfigure();
+    },
+
+    async forget() {
+      // Unpair first so the leader closes the socket, then nothing new lands while the cache is cleared.
+      await db.transaction('rw', db.settings, async () => {
+        await db.settings.bulkDelete(['gatewayUrl', 'token']);
+      });
+      await transport()
+        .reconfigure()
+        .catch(() => {});
+      await db.transaction('rw', db.tables, async () => {
+        await Promise.all(db.tables.map((t) => t.clear()));
+      });
+    },
+
+    setActiveLane(lane) {
+      setActiveLaneSignal(lane);
+      if (lane && state() === 'online') void commands.loadNewest(lane).catch(() => {});
+    },
+  };
+  return client;
+}
+
+/** Accepts ws(s):// URLs, and http(s):// ones (mapped to ws(s)://); anything else is a clear error. */
+export function normalizeGatewayUrl(input: string): string {
+  let url: URL;
+  try {
+    url = new URL(input.trim());
+  } catch {
+    throw new Error('The gateway URL is not a valid address (e.g. wss://host/ws).');
+  }
+  if (url.protocol === 'http:') url.protocol = 'ws:';
+  else if (url.protocol === 'https:') url.protocol = 'wss:';
+  if (url.protocol !== 'ws:' && url.protocol !== 'wss:') throw new Error('The gateway URL must start with wss:// or ws://.');
+  if (url.username || url.password) throw new Error('Put the token in the token field, not in the URL.');
+  return url.toString();
+}
