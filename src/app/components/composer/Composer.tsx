@@ -1,0 +1,289 @@
+import { Show, createEffect, createSignal, createUniqueId, on, onCleanup, onMount } from 'solid-js';
+import type { CommandInfo } from '../../../protocol';
+import { live } from '../../../store/live';
+import { getDraft, setDraft } from '../../../store/models/settings';
+import { iris } from '../../context';
+import { replyTarget, setReplyTarget } from '../messages/replyTarget';
+import { DESKTOP_QUERY, createMediaQuery } from '../shell/mediaQuery';
+import { AttachSlot } from './AttachSlot';
+import { SlashMenu } from './SlashMenu';
+import { agentWorking, composerMode } from './composerMode';
+import { createDraftWriter, type DraftWriter } from './draftWriter';
+import { cleanCommands, moveActive, pickCommand, slashPrefix } from './slash';
+import './Composer.css';
+
+let drafts: DraftWriter | undefined;
+
+/** One writer for the whole page, flushed when the page is hidden so a reload keeps what was typed. */
+function draftWriter(): DraftWriter {
+  if (!drafts) {
+    const { db } = iris();
+    const writer = createDraftWriter((lane, text) => setDraft(db, lane, text));
+    addEventListener('pagehide', () => void writer.flush());
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState === 'hidden') void writer.flush();
+    });
+    drafts = writer;
+  }
+  return drafts;
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error && error.message ? error.message : 'That did not work. Try again.';
+}
+
+/** The message composer of a lane. Each lane gets its own instance (draft, reply target, menu). */
+export function Composer(props: { lane: string }) {
+  return (
+    <Show when={props.lane} keyed>
+      {(lane) => <LaneComposer lane={lane} />}
+    </Show>
+  );
+}
+
+function LaneComposer(props: { lane: string }) {
+  const { db, client } = iris();
+  const lane = props.lane;
+  const writer = draftWriter();
+  const laneRow = live(() => db.lanes.get(lane), undefined);
+  const working = () => agentWorking(laneRow());
+  // Enter sends where there is a keyboard (a fine pointer or a wide screen); on phones it is a newline.
+  const finePointer = createMediaQuery('(pointer: fine)');
+  const wide = createMediaQuery(DESKTOP_QUERY);
+  const enterSends = () => finePointer() || wide();
+
+  const [text, setText] = createSignal('');
+  const [attachments, setAttachments] = createSignal<string[]>([]);
+  const [error, setError] = createSignal('');
+  const [sending, setSending] = createSignal(false);
+  const mode = () => composerMode(working(), text());
+  let textarea!: HTMLTextAreaElement;
+  let touched = false;
+
+  // Slash-command menu.
+  const menuId = createUniqueId();
+  const optionId = (i: number) => `${menuId}-opt-${i}`;
+  const [matches, setMatches] = createSignal<CommandInfo[]>([]);
+  const [active, setActive] = createSignal(-1);
+  const [dismissedAt, setDismissedAt] = createSignal<string | undefined>(undefined);
+  const menuOpen = () => {
+    const prefix = slashPrefix(text());
+    return prefix !== undefined && prefix !== dismissedAt() && matches().length > 0;
+  };
+  let completion = 0;
+  createEffect(
+    on(text, (value) => {
+      const prefix = slashPrefix(value);
+      const request = ++completion;
+      if (prefix === undefined) {
+        setMatches([]);
+        setDismissedAt(undefined);
+        return;
+      }
+      client
+        .complete(prefix)
+        .then((list) => {
+          if (request !== completion) return;
+          setMatches(cleanCommands(list));
+          setActive(-1);
+        })
+        .catch(() => {
+          if (request === completion) setMatches([]);
+        });
+    }),
+  );
+
+  function resize() {
+    // Grow with the text up to the CSS max-height, then scroll inside.
+    textarea.style.height = 'auto';
+    textarea.style.height = `${textarea.scrollHeight + 2}px`;
+  }
+
+  function replaceText(value: string) {
+    setText(value);
+    writer.set(lane, value);
+    queueMicrotask(resize);
+  }
+
+  onMount(() => {
+    void getDraft(db, lane).then((draft) => {
+      if (touched || !draft) return;
+      setText(draft);
+      resize();
+    });
+  });
+  onCleanup(() => void writer.flush());
+
+  function pick(command: CommandInfo) {
+    replaceText(pickCommand(command));
+    setMatches([]);
+    textarea.focus();
+    const end = textarea.value.length;
+    textarea.setSelectionRange(end, end);
+  }
+
+  async function run(action: () => Promise<unknown>, restore?: () => void) {
+    setError('');
+    setSending(true);
+    try {
+      await action();
+    } catch (e) {
+      restore?.();
+      setError(errorText(e));
+    } finally {
+      setSending(false);
+    }
+  }
+
+  async function submit() {
+    if (sending()) return;
+    const value = text();
+    const current = mode();
+    if (current === 'stop') {
+      await run(() => client.stopAgent(lane));
+      return;
+    }
+    const files = attachments();
+    if (value.trim() === '' && files.length === 0) return;
+    const reply = replyTarget(lane);
+    // Cleared at once (the message shows in the list as pending); put back if the command fails.
+    replaceText('');
+    setAttachments([]);
+    const restore = () => {
+      replaceText(value);
+      setAttachments(files);
+      if (reply) setReplyTarget(lane, reply);
+    };
+    if (current === 'steer') {
+      await writer.clear(lane);
+      await run(() => client.steer(lane, value), restore);
+    } else {
+      setReplyTarget(lane, undefined);
+      await writer.clear(lane);
+      await run(
+        () =>
+          client.send(lane, value, {
+            ...(reply && { reply_to: reply.message_id }),
+            ...(files.length > 0 && { attachments: files }),
+          }),
+        restore,
+      );
+    }
+    textarea.focus();
+  }
+
+  function onKeyDown(e: KeyboardEvent) {
+    if (e.isComposing || e.keyCode === 229) return;
+    if (menuOpen()) {
+      const count = matches().length;
+      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+        e.preventDefault();
+        setActive(moveActive(active(), e.key === 'ArrowDown' ? 1 : -1, count));
+        return;
+      }
+      if ((e.key === 'Enter' && !e.shiftKey) || (e.key === 'Tab' && !e.shiftKey)) {
+        e.preventDefault();
+        pick(matches()[Math.max(0, active())]);
+        return;
+      }
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        e.stopPropagation();
+        setDismissedAt(text());
+        return;
+      }
+    }
+    if (e.key === 'Enter' && !e.shiftKey && !e.altKey && enterSends()) {
+      e.preventDefault();
+      void submit();
+    }
+  }
+
+  const placeholder = () => (working() ? 'Steer the agent…' : 'Message');
+  const buttonLabel = () => ({ send: 'Send', steer: 'Steer', stop: 'Stop' })[mode()];
+  const canPress = () => mode() === 'stop' || text().trim() !== '' || attachments().length > 0;
+
+  return (
+    <form
+      class="composer"
+      classList={{ working: working() }}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+    >
+      <Show when={replyTarget(lane)}>
+        {(reply) => (
+          <div class="composer-reply">
+            <div class="composer-reply-text">
+              <span class="composer-reply-author">Replying to {reply().author}</span>
+              <span class="composer-reply-quote">{firstLine(reply().text)}</span>
+            </div>
+            <button
+              type="button"
+              class="composer-icon-button"
+              aria-label="Cancel reply"
+              onClick={() => {
+                setReplyTarget(lane, undefined);
+                textarea.focus();
+              }}
+            >
+              <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
+                <path d="M6 6l12 12M18 6L6 18" />
+              </svg>
+            </button>
+          </div>
+        )}
+      </Show>
+      <Show when={working()}>
+        <p class="composer-hint">Hermes is working. A message now steers the reply; with no text, the button stops it.</p>
+      </Show>
+      <div class="composer-row">
+        <AttachSlot lane={lane} onAttach={(ids) => setAttachments((prev) => [...prev, ...ids])} />
+        <div class="composer-field">
+          <Show when={menuOpen()}>
+            <SlashMenu id={menuId} commands={matches()} active={active()} optionId={optionId} onPick={pick} />
+          </Show>
+          <textarea
+            ref={textarea}
+            class="composer-input"
+            name="message"
+            aria-label="Message"
+            aria-autocomplete="list"
+            aria-controls={menuOpen() ? menuId : undefined}
+            aria-activedescendant={menuOpen() && active() >= 0 ? optionId(active()) : undefined}
+            placeholder={placeholder()}
+            rows={1}
+            autocomplete="off"
+            enterkeyhint={enterSends() ? 'send' : 'enter'}
+            value={text()}
+            onInput={(e) => {
+              touched = true;
+              setError('');
+              replaceText(e.currentTarget.value);
+            }}
+            onKeyDown={onKeyDown}
+          />
+        </div>
+        <button
+          type="submit"
+          class="button composer-send"
+          classList={{ stop: mode() === 'stop', steer: mode() === 'steer' }}
+          disabled={!canPress() || sending()}
+        >
+          {buttonLabel()}
+        </button>
+      </div>
+      <Show when={error()}>
+        <p class="composer-error error-text" role="alert">
+          {error()}
+        </p>
+      </Show>
+    </form>
+  );
+}
+
+function firstLine(text: string): string {
+  const line = text.trim().split('\n', 1)[0] ?? '';
+  return line.length > 120 ? line.slice(0, 119) + '…' : line;
+}
