@@ -1,0 +1,151 @@
+import { For, Show, createUniqueId } from 'solid-js';
+import type { ChannelRow } from '../../../store/schema';
+import { Icon } from '../shell/Icon';
+import { Menu, type MenuItem } from '../shell/Menu';
+import { laneHref } from './channelTree';
+import { safeColor, textOn } from './channelLook';
+import type { LaneSummary } from './laneSummary';
+import type { ChannelAction } from './ChannelDialogs';
+
+interface ChannelItemProps {
+  channel: ChannelRow;
+  isDefault: boolean;
+  threads: ChannelRow[];
+  summaries: Map<string, LaneSummary>;
+  currentLane: string | undefined;
+  onAction: (action: ChannelAction) => void;
+  onFavorite: (channel: ChannelRow, favorite: boolean) => void;
+  onSetDefault: (channel: ChannelRow) => void;
+  onNavigate: () => void;
+}
+
+function lookStyle(color: string | undefined) {
+  const safe = safeColor(color);
+  return safe ? { 'background-color': safe, color: textOn(safe) } : undefined;
+}
+
+/** One channel (or thread) row: a link to its lane and its actions menu. Names are text nodes only. */
+function ChannelRowView(props: {
+  channel: ChannelRow;
+  isDefault: boolean;
+  summary: LaneSummary | undefined;
+  current: boolean;
+  nested: boolean;
+  menuItems: MenuItem[];
+  onNavigate: () => void;
+}) {
+  const previewId = createUniqueId();
+  const unread = () => props.summary?.unread ?? 0;
+  const fallbackIcon = () => (props.nested ? '' : props.isDefault ? '⌂' : '#');
+  return (
+    <div class="channel-row" classList={{ current: props.current, nested: props.nested, archived: props.channel.archived }}>
+      <a
+        class="channel-link"
+        href={`#${laneHref(props.channel)}`}
+        aria-current={props.current ? 'page' : undefined}
+        aria-describedby={props.summary?.preview ? previewId : undefined}
+        onClick={() => props.onNavigate()}
+      >
+        <span
+          class="channel-icon"
+          classList={{ colored: !!safeColor(props.channel.color), thread: props.nested && !props.channel.icon }}
+          style={lookStyle(props.channel.color)}
+          aria-hidden="true"
+        >
+          <Show when={props.nested && !props.channel.icon} fallback={props.channel.icon || fallbackIcon()}>
+            <Icon name="thread" />
+          </Show>
+        </span>
+        <span class="channel-text">
+          <span class="channel-name-line">
+            <span class="channel-name">{props.channel.name}</span>
+            <Show when={props.channel.favorite}>
+              <span class="channel-mark" title="Favorite">
+                <Icon name="star" />
+                <span class="visually-hidden">, favorite</span>
+              </span>
+            </Show>
+            <Show when={props.isDefault}>
+              <span class="channel-tag">
+                <span class="visually-hidden">, </span>default
+              </span>
+            </Show>
+            <Show when={props.channel.archived}>
+              <span class="channel-tag">
+                <span class="visually-hidden">, </span>archived
+              </span>
+            </Show>
+          </span>
+          <Show when={props.summary?.preview}>
+            <span class="channel-preview" id={previewId} aria-hidden="true">
+              {props.summary?.previewRole === 'user' ? `You: ${props.summary?.preview}` : props.summary?.preview}
+            </span>
+          </Show>
+        </span>
+        <Show when={unread() > 0}>
+          <span class="unread-badge">
+            <span aria-hidden="true">{unread() > 99 ? '99+' : unread()}</span>
+            <span class="visually-hidden">, {unread()} unread</span>
+          </span>
+        </Show>
+      </a>
+      <Menu label={`Actions for ${props.channel.name}`} items={props.menuItems} triggerClass="icon-button channel-menu-button" />
+    </div>
+  );
+}
+
+/** A channel with its threads nested below it. */
+export function ChannelItem(props: ChannelItemProps) {
+  const itemsFor = (channel: ChannelRow, isDefault: boolean): MenuItem[] => {
+    const items: MenuItem[] = [];
+    const isThread = channel.kind === 'thread';
+    if (!isThread && !channel.archived) items.push({ label: 'New thread', onSelect: () => props.onAction({ kind: 'new-thread', channel }) });
+    items.push({ label: 'Rename', onSelect: () => props.onAction({ kind: 'rename', channel }) });
+    items.push(
+      channel.favorite
+        ? { label: 'Remove from favorites', onSelect: () => props.onFavorite(channel, false) }
+        : { label: 'Add to favorites', onSelect: () => props.onFavorite(channel, true) },
+    );
+    items.push({ label: 'Icon and colour', onSelect: () => props.onAction({ kind: 'look', channel }) });
+    if (!isThread && !isDefault && !channel.archived) items.push({ label: 'Set as default', onSelect: () => props.onSetDefault(channel) });
+    if (!isDefault && !channel.archived) items.push({ label: 'Archive', danger: true, onSelect: () => props.onAction({ kind: 'archive', channel }) });
+    return items;
+  };
+
+  return (
+    <li class="channel-item">
+      <ChannelRowView
+        channel={props.channel}
+        isDefault={props.isDefault}
+        summary={props.summaries.get(props.channel.chat_id)}
+        current={props.currentLane === props.channel.chat_id}
+        nested={false}
+        menuItems={itemsFor(props.channel, props.isDefault)}
+        onNavigate={props.onNavigate}
+      />
+      <Show when={props.threads.length > 0}>
+        <ul class="thread-list" aria-label={`Threads in ${props.channel.name}`}>
+          <For each={props.threads.map((t) => t.chat_id)}>
+            {(threadId) => (
+              <Show when={props.threads.find((t) => t.chat_id === threadId)}>
+                {(thread) => (
+              <li>
+                <ChannelRowView
+                  channel={thread()}
+                  isDefault={false}
+                  summary={props.summaries.get(thread().chat_id)}
+                  current={props.currentLane === thread().chat_id}
+                  nested={true}
+                  menuItems={itemsFor(thread(), false)}
+                  onNavigate={props.onNavigate}
+                />
+              </li>
+                )}
+              </Show>
+            )}
+          </For>
+        </ul>
+      </Show>
+    </li>
+  );
+}

@@ -1,0 +1,112 @@
+import { useNavigate } from '@solidjs/router';
+import { For, Show, createMemo, createSignal } from 'solid-js';
+import { live } from '../../../store/live';
+import type { ChannelRow } from '../../../store/schema';
+import { iris } from '../../context';
+import { Icon } from '../shell/Icon';
+import { showErrorToast } from '../status/toastWrites';
+import { ChannelDialogs, type ChannelAction, type ChannelCommands } from './ChannelDialogs';
+import { ChannelItem } from './ChannelItem';
+import { archivedCount, channelTree, laneHref } from './channelTree';
+import { laneSummaries, type LaneSummary } from './laneSummary';
+import './ChannelNav.css';
+
+interface ChannelNavProps {
+  currentLane: string | undefined;
+  /** Called after the user picks a lane (the phone drawer closes). */
+  onNavigate: () => void;
+  /** Shown on phones: a button that closes the drawer. */
+  onClose?: () => void;
+}
+
+/** The channel list: a `navigation` named "Channels", with its actions. Reads the DB only. */
+export function ChannelNav(props: ChannelNavProps) {
+  const { db, client } = iris();
+  const navigate = useNavigate();
+  const [showArchived, setShowArchived] = createSignal(false);
+  const [action, setAction] = createSignal<ChannelAction>();
+
+  const channels = live(() => db.channels.orderBy('order').toArray(), [] as ChannelRow[]);
+  const summaries = live(
+    async () => {
+      const all = await db.channels.toArray();
+      return laneSummaries(db, all.map((c) => c.chat_id));
+    },
+    new Map<string, LaneSummary>(),
+  );
+  const tree = createMemo(() => channelTree(channels(), showArchived()));
+  // Rows are keyed by chat_id (strings compare by value), so a directory update re-renders only what
+  // changed and an open menu or focused row survives it.
+  const byId = createMemo(() => new Map(tree().map((node) => [node.channel.chat_id, node])));
+  const ids = createMemo(() => tree().map((node) => node.channel.chat_id));
+
+  const commands: ChannelCommands = {
+    async create(name, parent) {
+      const created = await client.createChannel(name, parent ? 'thread' : 'channel', parent?.chat_id);
+      if (created?.chat_id) {
+        navigate(laneHref(created));
+        props.onNavigate();
+      }
+    },
+    rename: (channel, name) => client.renameChannel(channel.chat_id, name).then(() => undefined),
+    setLook: (channel, icon, color) => client.setIcon(channel.chat_id, icon, color).then(() => undefined),
+    archive: (channel) => client.archiveChannel(channel.chat_id).then(() => undefined),
+  };
+
+  const quietly = (what: string, command: () => Promise<unknown>) => {
+    command().catch((error: unknown) => showErrorToast(db, what, error));
+  };
+
+  return (
+    <nav class="channel-nav" aria-label="Channels">
+      <div class="channel-nav-header">
+        <Show when={props.onClose}>
+          <button type="button" class="icon-button" aria-label="Close channels" onClick={() => props.onClose?.()}>
+            <Icon name="close" />
+          </button>
+        </Show>
+        <h2 class="channel-nav-title">Channels</h2>
+        <button type="button" class="icon-button" aria-label="New channel" onClick={() => setAction({ kind: 'new-channel' })}>
+          <Icon name="plus" />
+        </button>
+      </div>
+      <Show
+        when={tree().length > 0}
+        fallback={<p class="channel-empty">No channels yet. Pair with a gateway, or create one with “New channel”.</p>}
+      >
+        <ul class="channel-list">
+          <For each={ids()}>
+            {(id) => (
+              <Show when={byId().get(id)}>
+                {(node) => (
+              <ChannelItem
+                channel={node().channel}
+                isDefault={node().isDefault}
+                threads={node().threads}
+                summaries={summaries()}
+                currentLane={props.currentLane}
+                onAction={setAction}
+                onFavorite={(channel, favorite) =>
+                  quietly(favorite ? 'Could not add to favorites' : 'Could not remove from favorites', () =>
+                    client.favorite(channel.chat_id, favorite),
+                  )
+                }
+                onSetDefault={(channel) => quietly('Could not set the default channel', () => client.setDefault(channel.chat_id))}
+                onNavigate={props.onNavigate}
+              />
+                )}
+              </Show>
+            )}
+          </For>
+        </ul>
+      </Show>
+      <Show when={archivedCount(channels()) > 0}>
+        <label class="archived-toggle">
+          <input type="checkbox" checked={showArchived()} onChange={(e) => setShowArchived(e.currentTarget.checked)} />
+          <span>Show archived ({archivedCount(channels())})</span>
+        </label>
+      </Show>
+      <ChannelDialogs action={action()} commands={commands} onClose={() => setAction(undefined)} />
+    </nav>
+  );
+}

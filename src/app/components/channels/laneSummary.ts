@@ -1,0 +1,54 @@
+// Per-lane figures for the sidebar, read from the cache: unread count and last message preview.
+import Dexie from 'dexie';
+import type { IrisDB } from '../../../store/db';
+import type { MessageRow } from '../../../store/schema';
+
+export interface LaneSummary {
+  /** Messages newer than the lane's read mark that the user did not write. */
+  unread: number;
+  /** The last message as one line of plain text ('' when the lane is empty). */
+  preview: string;
+  previewRole?: MessageRow['role'];
+}
+
+const PREVIEW_CHARS = 80;
+
+/** One line of plain text from Markdown: drops markup, keeps the words. */
+export function plainPreview(text: string, max = PREVIEW_CHARS): string {
+  const plain = text
+    .replace(/```[^\n]*\n?/g, ' ') // code fence markers (their content stays)
+    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1') // images: alt text
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1') // links: their text
+    .replace(/<[^>]*>/g, ' ') // raw HTML tags
+    .replace(/^\s{0,3}(#{1,6}|>|[-*+]|\d+[.)])\s+/gm, '') // headings, quotes, list markers
+    .replace(/(\*\*|__|\*|_|~~|`)/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return plain.length > max ? `${plain.slice(0, max - 1).trimEnd()}…` : plain;
+}
+
+/** Unread count and preview for each lane, in one read transaction. */
+export async function laneSummaries(db: IrisDB, lanes: readonly string[]): Promise<Map<string, LaneSummary>> {
+  return db.transaction('r', db.messages, db.lanes, async () => {
+    const result = new Map<string, LaneSummary>();
+    for (const lane of lanes) {
+      const laneRow = await db.lanes.get(lane);
+      const readTs = laneRow?.readTs ?? 0;
+      const unread = await db.messages
+        .where('[lane+ts]')
+        .between([lane, readTs], [lane, Dexie.maxKey], false, true)
+        .filter((m) => m.role !== 'user' && m.status !== 'streaming')
+        .count();
+      const last = await db.messages
+        .where('[lane+ts]')
+        .between([lane, Dexie.minKey], [lane, Dexie.maxKey])
+        .last();
+      result.set(lane, {
+        unread,
+        preview: last ? plainPreview(last.text || (last.media?.length ? 'Attachment' : '')) : '',
+        previewRole: last?.role,
+      });
+    }
+    return result;
+  });
+}

@@ -1,0 +1,96 @@
+import { useNavigate } from '@solidjs/router';
+import { Show, createSignal } from 'solid-js';
+import { live } from '../../../store/live';
+import { getSetting, setSetting } from '../../../store/models/settings';
+import { connectionStateText } from '../../connectionText';
+import { iris } from '../../context';
+import { getTheme, setTheme } from '../../theme';
+import { ModalDialog } from '../shell/ModalDialog';
+import { SettingsSection } from './SettingsSection';
+
+/** The gateway this device is paired with: its address, the connection in words, re-pair, forget. */
+export function GatewaySettings() {
+  const { db, client } = iris();
+  const navigate = useNavigate();
+  const url = live(() => getSetting(db, 'gatewayUrl'), undefined);
+  const [confirming, setConfirming] = createSignal(false);
+  const [busy, setBusy] = createSignal(false);
+  const [error, setError] = createSignal('');
+
+  const forget = async () => {
+    setBusy(true);
+    setError('');
+    try {
+      // The theme and this device's name belong to the device, not to the gateway: keep them.
+      const [theme, deviceName] = await Promise.all([getTheme(db), getSetting(db, 'deviceName')]);
+      await client.forget();
+      await setTheme(db, theme);
+      if (deviceName) await setSetting(db, 'deviceName', deviceName);
+      setConfirming(false);
+      navigate('/pair', { replace: true });
+    } catch (e) {
+      setError(e instanceof Error ? e.message : 'Could not forget the gateway. Try again.');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <SettingsSection title="Gateway">
+      <Show when={url()} fallback={<p class="settings-note">This device is not paired with a gateway.</p>}>
+        <dl class="settings-facts">
+          <div>
+            <dt>Address</dt>
+            <dd class="settings-url">{url()}</dd>
+          </div>
+          <div>
+            <dt>Connection</dt>
+            <dd classList={{ 'error-text': client.state() === 'auth-failed' }}>
+              {connectionStateText(client.state(), client.lastError())}
+            </dd>
+          </div>
+        </dl>
+      </Show>
+      <div class="settings-actions">
+        <button
+          type="button"
+          class="button secondary"
+          onClick={() => navigate(url() ? `/pair?url=${encodeURIComponent(url()!)}` : '/pair')}
+        >
+          Re-pair
+        </button>
+        <Show when={url()}>
+          <button type="button" class="button secondary danger-outline" onClick={() => setConfirming(true)}>
+            Forget this gateway
+          </button>
+        </Show>
+      </div>
+      <ModalDialog open={confirming()} title="Forget this gateway?" onClose={() => setConfirming(false)}>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void forget();
+          }}
+        >
+          <p>
+            This device disconnects and deletes everything it saved from the gateway: channels, messages, drafts and
+            media. The gateway keeps your conversations; pair again to see them.
+          </p>
+          <Show when={error()}>
+            <p class="error-text" role="alert">
+              {error()}
+            </p>
+          </Show>
+          <div class="modal-actions">
+            <button type="button" class="button secondary" onClick={() => setConfirming(false)}>
+              Cancel
+            </button>
+            <button type="submit" class="button danger" disabled={busy()}>
+              Forget
+            </button>
+          </div>
+        </form>
+      </ModalDialog>
+    </SettingsSection>
+  );
+}

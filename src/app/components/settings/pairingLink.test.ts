@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { qrMatrix } from '../../../lib/qrcode';
+import { isLocalOnly, pairingLink } from './pairingLink';
+import { qrPath } from './qrPath';
+
+describe('pairing link', () => {
+  it('puts the gateway and token in the fragment, encoded', () => {
+    const link = pairingLink('https://iris.example/app/?x=1#/settings', 'wss://iris.example/ws', 'a&b=c #d');
+    expect(link).toBe('https://iris.example/app/#/pair?url=wss%3A%2F%2Firis.example%2Fws&token=a%26b%3Dc%20%23d');
+    const url = new URL(link);
+    expect(url.search).toBe('');
+    expect(url.pathname).toBe('/app/');
+  });
+
+  it('knows addresses a phone cannot reach', () => {
+    expect(isLocalOnly('http://localhost:8080/')).toBe(true);
+    expect(isLocalOnly('http://127.0.0.1:5173/')).toBe(true);
+    expect(isLocalOnly('http://192.168.1.20:8080/')).toBe(false);
+  });
+});
+
+describe('QR path', () => {
+  it('draws one square per dark module, offset by the margin', () => {
+    expect(qrPath([[true, false], [false, true]], 4)).toBe('M4 4h1v1h-1zM5 5h1v1h-1z');
+  });
+
+  it('encodes a long pairing link', () => {
+    const matrix = qrMatrix(pairingLink('http://192.168.1.20:8080/', 'ws://192.168.1.20:8080/ws', 'x'.repeat(64)));
+    expect(matrix.length).toBeGreaterThan(20);
+    expect(matrix.every((row) => row.length === matrix.length)).toBe(true);
+  });
+});

@@ -1,0 +1,149 @@
+import { For, Show, createSignal, createUniqueId, onCleanup, type JSX } from 'solid-js';
+import { Icon } from './Icon';
+import './Menu.css';
+
+export interface MenuItem {
+  label: string;
+  onSelect: () => void;
+  danger?: boolean;
+}
+
+interface MenuProps {
+  /** Accessible name of the trigger button and of the menu, e.g. "Actions for General". */
+  label: string;
+  items: MenuItem[];
+  triggerClass?: string;
+  triggerContent?: JSX.Element;
+}
+
+/**
+ * A menu button (WAI-ARIA menu pattern): Enter/Space/ArrowDown open it on the first item, arrows
+ * and Home/End move, Escape closes and returns focus, Tab or a click outside closes.
+ * Positioned fixed from the trigger so a scrolling list cannot clip it.
+ */
+export function Menu(props: MenuProps) {
+  const menuId = createUniqueId();
+  const [open, setOpen] = createSignal(false);
+  const [position, setPosition] = createSignal<JSX.CSSProperties>({});
+  let trigger!: HTMLButtonElement;
+  let menu: HTMLDivElement | undefined;
+
+  const items = () => (menu ? [...menu.querySelectorAll<HTMLButtonElement>('[role="menuitem"]')] : []);
+  const focusItem = (index: number) => {
+    const list = items();
+    if (list.length === 0) return;
+    list[(index + list.length) % list.length]!.focus();
+  };
+
+  const onOutside = (event: PointerEvent) => {
+    const target = event.target as Node;
+    if (!menu?.contains(target) && !trigger.contains(target)) close(false);
+  };
+
+  function openMenu(focusIndex: number) {
+    const rect = trigger.getBoundingClientRect();
+    const width = 220;
+    const left = Math.max(8, Math.min(rect.right - width, window.innerWidth - width - 8));
+    const below = window.innerHeight - rect.bottom;
+    setPosition(
+      below > 280
+        ? { left: `${left}px`, top: `${rect.bottom + 4}px`, width: `${width}px` }
+        : { left: `${left}px`, bottom: `${window.innerHeight - rect.top + 4}px`, width: `${width}px` },
+    );
+    setOpen(true);
+    document.addEventListener('pointerdown', onOutside, true);
+    queueMicrotask(() => focusItem(focusIndex));
+  }
+
+  function close(returnFocus: boolean) {
+    if (!open()) return;
+    setOpen(false);
+    document.removeEventListener('pointerdown', onOutside, true);
+    if (returnFocus) trigger.focus();
+  }
+
+  onCleanup(() => document.removeEventListener('pointerdown', onOutside, true));
+
+  const onMenuKey = (event: KeyboardEvent) => {
+    const list = items();
+    const current = list.indexOf(document.activeElement as HTMLButtonElement);
+    switch (event.key) {
+      case 'ArrowDown':
+        event.preventDefault();
+        focusItem(current + 1);
+        break;
+      case 'ArrowUp':
+        event.preventDefault();
+        focusItem(current - 1);
+        break;
+      case 'Home':
+        event.preventDefault();
+        focusItem(0);
+        break;
+      case 'End':
+        event.preventDefault();
+        focusItem(list.length - 1);
+        break;
+      case 'Escape':
+        event.preventDefault();
+        event.stopPropagation(); // not the drawer's Escape
+        close(true);
+        break;
+      case 'Tab':
+        close(false);
+        break;
+    }
+  };
+
+  return (
+    <>
+      <button
+        ref={trigger}
+        type="button"
+        class={props.triggerClass ?? 'icon-button'}
+        aria-label={props.label}
+        aria-haspopup="menu"
+        aria-expanded={open()}
+        aria-controls={open() ? menuId : undefined}
+        onClick={() => (open() ? close(false) : openMenu(0))}
+        onKeyDown={(e) => {
+          if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+            e.preventDefault();
+            openMenu(e.key === 'ArrowDown' ? 0 : -1);
+          }
+        }}
+      >
+        {props.triggerContent ?? <Icon name="more" />}
+      </button>
+      <Show when={open()}>
+        <div
+          ref={menu}
+          id={menuId}
+          role="menu"
+          aria-label={props.label}
+          class="menu"
+          style={position()}
+          onKeyDown={onMenuKey}
+        >
+          <For each={props.items}>
+            {(item) => (
+              <button
+                type="button"
+                role="menuitem"
+                tabindex="-1"
+                class="menu-item"
+                classList={{ danger: item.danger }}
+                onClick={() => {
+                  close(true);
+                  item.onSelect();
+                }}
+              >
+                {item.label}
+              </button>
+            )}
+          </For>
+        </div>
+      </Show>
+    </>
+  );
+}

@@ -1,0 +1,43 @@
+import { A } from '@solidjs/router';
+import { Show, createEffect, createSignal, onCleanup } from 'solid-js';
+import { live } from '../../../store/live';
+import { iris } from '../../context';
+import { bannerMessage, gatewayHealth, type BannerMessage } from './connectionBannerText';
+import './ConnectionBanner.css';
+
+/** Short drops (a reconnect that succeeds at once, the first connect) are not worth a banner. */
+const SETTLE_MS = 1000;
+
+/** The bar under the top bar that says when the app is offline, reconnecting, unpaired, or the gateway is unwell. */
+export function ConnectionBanner() {
+  const { db, client } = iris();
+  const health = live(async () => gatewayHealth((await db.settings.get('gatewayStatus'))?.value), undefined);
+  const [shown, setShown] = createSignal<BannerMessage | undefined>();
+
+  createEffect(() => {
+    const next = bannerMessage(client.state(), health());
+    if (!next || next.tone === 'danger' || client.state() === 'online') {
+      setShown(next);
+      return;
+    }
+    const timer = setTimeout(() => setShown(next), SETTLE_MS);
+    onCleanup(() => clearTimeout(timer));
+  });
+
+  return (
+    <div class="connection-banner-slot" role="status" aria-live="polite">
+      <Show when={shown()}>
+        {(message) => (
+          <div class={`connection-banner ${message().tone}`}>
+            <span>{message().text}</span>
+            <Show when={message().repair}>
+              <A class="connection-banner-action" href="/pair">
+                Pair again
+              </A>
+            </Show>
+          </div>
+        )}
+      </Show>
+    </div>
+  );
+}

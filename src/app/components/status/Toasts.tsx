@@ -1,0 +1,103 @@
+import { useNavigate } from '@solidjs/router';
+import { For, Show, createSignal, onCleanup, onMount } from 'solid-js';
+import { live } from '../../../store/live';
+import type { ToastRow } from '../../../store/schema';
+import { iris } from '../../context';
+import { laneHref } from '../channels/channelTree';
+import { Icon } from '../shell/Icon';
+import { ERROR_TOAST_KIND } from './toastWrites';
+import './Toasts.css';
+
+/** How long a toast stays unless the pointer or focus rests on it. */
+const VISIBLE_MS = 8000;
+const MAX_SHOWN = 3;
+
+function Toast(props: { toast: ToastRow; onOpen: (toast: ToastRow) => void; onDismiss: (toast: ToastRow) => void }) {
+  const [held, setHeld] = createSignal(0);
+  let remaining = VISIBLE_MS;
+  let startedAt = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  const start = () => {
+    startedAt = Date.now();
+    timer = setTimeout(() => props.onDismiss(props.toast), remaining);
+  };
+  const pause = () => {
+    setHeld((n) => n + 1);
+    if (timer !== undefined) {
+      clearTimeout(timer);
+      timer = undefined;
+      remaining -= Date.now() - startedAt;
+    }
+  };
+  const resume = () => {
+    setHeld((n) => Math.max(0, n - 1));
+    if (held() === 0 && timer === undefined) start();
+  };
+  onMount(start);
+  onCleanup(() => clearTimeout(timer));
+
+  const isError = () => props.toast.kind === ERROR_TOAST_KIND;
+  const content = () => (
+    <>
+      <span class="toast-title">{props.toast.title}</span>
+      <Show when={props.toast.body}>
+        <span class="toast-body">{props.toast.body}</span>
+      </Show>
+    </>
+  );
+  return (
+    <li
+      class="toast"
+      classList={{ error: isError() }}
+      onPointerEnter={pause}
+      onPointerLeave={resume}
+      onFocusIn={pause}
+      onFocusOut={resume}
+    >
+      <Show when={props.toast.lane} fallback={<div class="toast-main">{content()}</div>}>
+        <button type="button" class="toast-main" onClick={() => props.onOpen(props.toast)}>
+          {content()}
+        </button>
+      </Show>
+      <button type="button" class="icon-button toast-dismiss" aria-label="Dismiss" onClick={() => props.onDismiss(props.toast)}>
+        <Icon name="close" />
+      </button>
+    </li>
+  );
+}
+
+/**
+ * In-app toasts: the gateway's notifications (each opens its lane) and errors of the user's own
+ * actions. Polite live region; each one hides by itself after a while and can be dismissed.
+ */
+export function Toasts() {
+  const { db } = iris();
+  const navigate = useNavigate();
+  const toasts = live(() => db.toasts.orderBy('ts').reverse().limit(MAX_SHOWN).toArray(), [] as ToastRow[]);
+  const ids = () => toasts().map((t) => t.id!);
+
+  const dismiss = (toast: ToastRow) => {
+    if (toast.id !== undefined) void db.toasts.delete(toast.id).catch(() => undefined);
+  };
+  const open = async (toast: ToastRow) => {
+    dismiss(toast);
+    if (!toast.lane) return;
+    const channel = await db.channels.get(toast.lane);
+    navigate(channel ? laneHref(channel) : `/c/${encodeURIComponent(toast.lane)}`);
+  };
+
+  return (
+    <div class="toasts" aria-live="polite" aria-relevant="additions">
+      <ol class="toast-list" aria-label="Notifications">
+        <For each={ids()}>
+          {(id) => (
+            <Show when={toasts().find((t) => t.id === id)}>
+              {(toast) => <Toast toast={toast()} onOpen={(t) => void open(t)} onDismiss={dismiss} />}
+            </Show>
+          )}
+        </For>
+      </ol>
+    </div>
+  );
+}

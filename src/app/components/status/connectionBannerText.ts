@@ -1,0 +1,34 @@
+// What the banner at the top says about the connection and the gateway's health, if anything.
+import type { ConnectionState } from '../../../client';
+
+export type GatewayHealth = 'online' | 'restarting' | 'degraded';
+
+export interface BannerMessage {
+  tone: 'warn' | 'danger';
+  text: string;
+  /** Offer a way to pair again (after an auth failure). */
+  repair?: boolean;
+}
+
+/** The `status` frame's state as the reducer stored it (a string, or `{state}`); anything else is ignored. */
+export function gatewayHealth(value: unknown): GatewayHealth | undefined {
+  const state = typeof value === 'object' && value !== null ? (value as { state?: unknown }).state : value;
+  return state === 'online' || state === 'restarting' || state === 'degraded' ? state : undefined;
+}
+
+export function bannerMessage(state: ConnectionState, health: GatewayHealth | undefined): BannerMessage | undefined {
+  switch (state) {
+    case 'auth-failed':
+      return { tone: 'danger', text: 'The gateway no longer accepts this device.', repair: true };
+    case 'offline':
+      return { tone: 'warn', text: 'Offline. You can read saved messages; new ones are sent when the gateway is back.' };
+    case 'connecting':
+      return { tone: 'warn', text: 'Reconnecting to the gateway…' };
+    case 'pairing':
+      return undefined;
+    case 'online':
+      if (health === 'restarting') return { tone: 'warn', text: 'The gateway is restarting. Replies may pause for a moment.' };
+      if (health === 'degraded') return { tone: 'warn', text: 'The gateway is having trouble. Replies may be slow or fail.' };
+      return undefined;
+  }
+}

@@ -1,0 +1,46 @@
+import { useParams, useSearchParams } from '@solidjs/router';
+import { Show, onCleanup, onMount } from 'solid-js';
+import { live } from '../../store/live';
+import { MessageList } from '../components/messages/MessageList';
+import { ThinkingIndicator } from '../components/messages/ThinkingIndicator';
+import { iris } from '../context';
+import './LanePage.css';
+
+function decodeParam(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/** `/c/:chatId` and `/c/:chatId/t/:threadId`: one conversation lane (thread_id ?? chat_id). */
+export default function LanePage() {
+  const params = useParams<{ chatId: string; threadId?: string }>();
+  const [search] = useSearchParams<{ m?: string }>();
+  const lane = () => decodeParam(params.threadId) ?? decodeParam(params.chatId);
+  const focusId = () => (typeof search.m === 'string' && search.m ? search.m : undefined);
+  return (
+    <Show when={lane()} keyed fallback={<p class="lane-missing">This conversation address is not valid.</p>}>
+      {(id) => <LaneView lane={id} focusId={focusId()} />}
+    </Show>
+  );
+}
+
+function LaneView(props: { lane: string; focusId?: string }) {
+  const { db, client } = iris();
+  const channel = live(() => db.channels.get(props.lane));
+  const laneState = live(() => db.lanes.get(props.lane));
+  onMount(() => client.setActiveLane(props.lane));
+  onCleanup(() => client.setActiveLane(undefined));
+  return (
+    <main class="lane-page" aria-labelledby="lane-heading">
+      <h2 id="lane-heading" class="visually-hidden">
+        {channel()?.name ?? 'Conversation'}
+      </h2>
+      <MessageList lane={props.lane} focusId={props.focusId} />
+      <ThinkingIndicator lane={laneState()} />
+    </main>
+  );
+}

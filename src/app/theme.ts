@@ -1,0 +1,87 @@
+// The colour theme: follow the system (default), or force light or dark. The choice lives in the
+// settings table; a copy in localStorage lets us set `data-theme` synchronously at start-up, before
+// the first paint, since IndexedDB can only be read asynchronously.
+import type { IrisDB } from '../store/db';
+
+export type ThemeChoice = 'system' | 'light' | 'dark';
+
+export const THEME_CHOICES: readonly ThemeChoice[] = ['system', 'light', 'dark'];
+const STORAGE_KEY = 'iris.theme';
+const SETTINGS_KEY = 'theme';
+
+// Must match --bg in styles/theme.css: the browser's bar colour follows the page.
+const THEME_COLOR: Record<'light' | 'dark', string> = { light: '#f6f7f9', dark: '#15171c' };
+
+export function isThemeChoice(value: unknown): value is ThemeChoice {
+  return typeof value === 'string' && (THEME_CHOICES as readonly string[]).includes(value);
+}
+
+/** The theme the page shows right now for a choice (resolving `system` through the media query). */
+export function effectiveTheme(choice: ThemeChoice): 'light' | 'dark' {
+  if (choice !== 'system') return choice;
+  const dark = typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches;
+  return dark ? 'dark' : 'light';
+}
+
+/** Sets `data-theme` on <html> (absent = follow the system) and the browser's theme colour. */
+export function applyTheme(choice: ThemeChoice): void {
+  if (typeof document === 'undefined') return;
+  const root = document.documentElement;
+  if (choice === 'system') root.removeAttribute('data-theme');
+  else root.setAttribute('data-theme', choice);
+  // With a forced theme, both media-specific theme-color metas must show that theme's colour.
+  for (const meta of document.querySelectorAll<HTMLMetaElement>('meta[name="theme-color"]')) {
+    const media = meta.getAttribute('media') ?? '';
+    const forMedia: 'light' | 'dark' = media.includes('dark') ? 'dark' : 'light';
+    meta.content = THEME_COLOR[choice === 'system' ? forMedia : choice];
+  }
+}
+
+function readCachedChoice(): ThemeChoice {
+  try {
+    const value = localStorage.getItem(STORAGE_KEY);
+    return isThemeChoice(value) ? value : 'system';
+  } catch {
+    return 'system'; // storage blocked: follow the system
+  }
+}
+
+function cacheChoice(choice: ThemeChoice): void {
+  try {
+    localStorage.setItem(STORAGE_KEY, choice);
+  } catch {
+    // storage blocked: the DB copy still persists it
+  }
+}
+
+/** Applies the cached choice at once (call before rendering), then reconciles with the DB copy. */
+export function initTheme(db: IrisDB): void {
+  applyTheme(readCachedChoice());
+  void db.settings
+    .get(SETTINGS_KEY)
+    .then((row) => {
+      // No DB copy (a fresh or just-forgotten cache): the local copy is the truth.
+      if (!isThemeChoice(row?.value)) return;
+      if (row.value !== readCachedChoice()) {
+        cacheChoice(row.value);
+        applyTheme(row.value);
+      }
+    })
+    .catch(() => undefined);
+}
+
+/** Persists and applies a theme choice. */
+export async function setTheme(db: IrisDB, choice: ThemeChoice): Promise<void> {
+  cacheChoice(choice);
+  applyTheme(choice);
+  await db.settings.put({ key: SETTINGS_KEY, value: choice });
+}
+
+/** Reads the persisted choice. */
+export async function getTheme(db: IrisDB): Promise<ThemeChoice> {
+  const row = await db.settings.get(SETTINGS_KEY);
+  return isThemeChoice(row?.value) ? row.value : readCachedChoice();
+}
+
+// Applied when this module is first evaluated, which is before the app renders its first frame.
+applyTheme(readCachedChoice());
