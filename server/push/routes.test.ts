@@ -8,6 +8,7 @@ import { startFakePushService, type FakePushService } from './testing/fake-push-
 import { serveOnLoopback, type TestServer } from './testing/serve';
 import { verifyVapidAuthorization } from './testing/vapid-jwt';
 import { DEFAULT_VAPID_SUBJECT, vapidSubject } from './vapid';
+import type { PushPayload } from './types';
 import type { GoneSubscription } from './webpush-sink';
 
 let dataDir: string;
@@ -108,7 +109,7 @@ describe('push routes', () => {
 
     const live = createTestSubscriber(service.endpoint());
     const dead = createTestSubscriber(service.endpoint(410));
-    const payload = { kind: 'clarify', title: 'Which branch?', body: 'main or dev', lane: 't1', chat_id: 'c1', thread_id: 't1', picker_id: 'p1', ts: 5 };
+    const payload: PushPayload = { kind: 'clarify', title: 'Which branch?', body: 'main or dev', lane: 't1', chat_id: 'c1', thread_id: 't1', picker_id: 'p1', ts: 5 };
     routes.sink.send({ device_id: 'phone', mode: 'webpush', webpush: live.subscription }, payload);
     routes.sink.send({ device_id: 'laptop', mode: 'webpush', webpush: dead.subscription }, payload);
     routes.sink.send({ device_id: 'old', mode: 'fcm', fcm_token: 'tok' }, payload);

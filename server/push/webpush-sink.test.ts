@@ -102,7 +102,7 @@ describe('web push sink', () => {
   it('uses one topic per lane for chat messages, normal urgency and a day of TTL', async () => {
     const { sink } = makeSink();
     const subscriber = createTestSubscriber(service.endpoint());
-    const message = { kind: 'generic', title: 'Iris', body: 'done', lane: 'lane-a', chat_id: 'lane-a', message_id: 'm1', ts: 1 };
+    const message: PushPayload = { kind: 'generic', title: 'Iris', body: 'done', lane: 'lane-a', chat_id: 'lane-a', message_id: 'm1', ts: 1 };
     sink.send(webpushTarget(subscriber), message);
     sink.send(webpushTarget(subscriber), { ...message, message_id: 'm2' });
     sink.send(webpushTarget(subscriber), { ...message, lane: 'lane-b', chat_id: 'lane-b', message_id: 'm3' });
