@@ -1,0 +1,80 @@
+import { Match, Show, Switch, createSignal } from 'solid-js';
+import type {
+  PickerApprovalFrame,
+  PickerChoiceFrame,
+  PickerClarifyFrame,
+  PickerConfirmFrame,
+  PickerModelFrame,
+} from '../../../protocol';
+import type { PickerRow } from '../../../store/schema';
+import { iris } from '../../context';
+import { ModalDialog } from '../shell/ModalDialog';
+import { ApprovalPicker, ChoicePicker, ClarifyPicker, ConfirmPicker, ModelPicker } from './PickerKinds';
+import { pickerTitle } from './pickerText';
+
+function errorText(error: unknown): string {
+  return error instanceof Error && error.message ? error.message : 'The answer was not sent. Try again.';
+}
+
+/**
+ * One open picker as a modal dialog named by its title. Answered once: the controls lock while the
+ * answer goes out and the dialog closes when it is recorded; if it could not be sent (offline) the
+ * picker stays open and answerable. Escape or "Not now" closes it unanswered.
+ */
+export function PickerDialog(props: { picker: PickerRow; onDismiss: () => void }) {
+  const { client } = iris();
+  const [answering, setAnswering] = createSignal(false);
+  const [answered, setAnswered] = createSignal(false);
+  const [error, setError] = createSignal('');
+  const locked = () => answering() || answered();
+
+  async function answer(value: string) {
+    if (locked()) return;
+    setAnswering(true);
+    setError('');
+    try {
+      await client.selectPicker(props.picker.picker_id, value);
+      setAnswered(true);
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setAnswering(false);
+    }
+  }
+
+  const payload = <T,>() => props.picker.payload as T;
+  return (
+    <ModalDialog open={!answered()} title={pickerTitle(props.picker)} onClose={() => props.onDismiss()} class="picker-dialog">
+      {/* Focus lands here rather than on an answer, so a stray Enter answers nothing. */}
+      <div class="picker-body" tabindex="-1" autofocus>
+        <Switch>
+          <Match when={props.picker.type === 'picker.model'}>
+            <ModelPicker payload={payload<PickerModelFrame['payload']>()} disabled={locked()} onAnswer={answer} />
+          </Match>
+          <Match when={props.picker.type === 'picker.choice'}>
+            <ChoicePicker payload={payload<PickerChoiceFrame['payload']>()} disabled={locked()} onAnswer={answer} />
+          </Match>
+          <Match when={props.picker.type === 'picker.clarify'}>
+            <ClarifyPicker payload={payload<PickerClarifyFrame['payload']>()} disabled={locked()} onAnswer={answer} />
+          </Match>
+          <Match when={props.picker.type === 'picker.approval'}>
+            <ApprovalPicker payload={payload<PickerApprovalFrame['payload']>()} disabled={locked()} onAnswer={answer} />
+          </Match>
+          <Match when={props.picker.type === 'picker.confirm'}>
+            <ConfirmPicker payload={payload<PickerConfirmFrame['payload']>()} disabled={locked()} onAnswer={answer} />
+          </Match>
+        </Switch>
+      </div>
+      <Show when={error()}>
+        <p class="error-text picker-error" role="alert">
+          {error()}
+        </p>
+      </Show>
+      <div class="picker-footer">
+        <button type="button" class="button secondary" onClick={() => props.onDismiss()}>
+          Not now
+        </button>
+      </div>
+    </ModalDialog>
+  );
+}

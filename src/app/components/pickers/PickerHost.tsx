@@ -1,0 +1,66 @@
+import { For, Show, createMemo, createSignal, untrack } from 'solid-js';
+import { live } from '../../../store/live';
+import { openPickers } from '../../../store/models/pickers';
+import { iris } from '../../context';
+import { PickerDialog } from './PickerDialog';
+import { pickerTitle } from './pickerText';
+import './Pickers.css';
+
+/**
+ * The agent's open questions in a lane. The oldest open picker shows as a dialog; one closed without
+ * an answer waits behind a "Pending question" chip. Pickers live in the DB, so after a reload an
+ * unanswered one opens again.
+ */
+export function PickerHost(props: { lane: string }) {
+  return (
+    <Show when={props.lane} keyed>
+      {(lane) => <LanePickers lane={lane} />}
+    </Show>
+  );
+}
+
+function LanePickers(props: { lane: string }) {
+  const { db } = iris();
+  const lane = props.lane;
+  const pickers = live(() => openPickers(db, lane), []);
+  const [dismissed, setDismissed] = createSignal<ReadonlySet<string>>(new Set());
+  const shownId = createMemo(() => pickers().find((p) => !dismissed().has(p.picker_id))?.picker_id);
+  const waiting = () => pickers().filter((p) => dismissed().has(p.picker_id));
+
+  const dismiss = (id: string) => setDismissed((prev) => new Set(prev).add(id));
+  const reopen = (id: string) =>
+    setDismissed((prev) => {
+      const next = new Set(prev);
+      next.delete(id);
+      return next;
+    });
+
+  return (
+    <>
+      <Show when={!shownId() && waiting().length > 0}>
+        <div class="picker-chips">
+          <For each={waiting()}>
+            {(picker) => (
+              <button type="button" class="picker-chip" onClick={() => reopen(picker.picker_id)}>
+                <span class="picker-chip-dot" aria-hidden="true" />
+                <span>Pending question</span>
+                <span class="picker-chip-title">{pickerTitle(picker)}</span>
+              </button>
+            )}
+          </For>
+        </div>
+      </Show>
+      <Show when={shownId()} keyed>
+        {(id) => {
+          // The row of a picker does not change while it is open; read it once for this dialog.
+          const picker = untrack(() => pickers().find((p) => p.picker_id === id));
+          return (
+            <Show when={picker}>
+              {(row) => <PickerDialog picker={row()} onDismiss={() => dismiss(id)} />}
+            </Show>
+          );
+        }}
+      </Show>
+    </>
+  );
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import type { PickerRow } from '../../../store/schema';
+import { isCurrentModel, modelValue, pickerTitle, typedAnswer } from './pickerText';
+
+const row = (type: PickerRow['type'], payload: Record<string, unknown>): PickerRow =>
+  ({ picker_id: 'p', lane: 'l', type, payload: { picker_id: 'p', ...payload }, state: 'open', ts: 1 }) as PickerRow;
+
+describe('pickerTitle', () => {
+  it('names each kind by its title, question or a fixed title', () => {
+    expect(pickerTitle(row('picker.model', { providers: [] }))).toBe('Choose a model');
+    expect(pickerTitle(row('picker.choice', { title: 'Reasoning effort', choices: [] }))).toBe('Reasoning effort');
+    expect(pickerTitle(row('picker.choice', { title: '  ', choices: [] }))).toBe('Choose an option');
+    expect(pickerTitle(row('picker.clarify', { question: 'Which format?' }))).toBe('Which format?');
+    expect(pickerTitle(row('picker.approval', { command: 'ls' }))).toBe('Approve this command?');
+    expect(pickerTitle(row('picker.confirm', { title: 'Archive?' }))).toBe('Archive?');
+    expect(pickerTitle(row('picker.confirm', {}))).toBe('Are you sure?');
+  });
+});
+
+describe('model values', () => {
+  it('answers provider:model and finds the current one', () => {
+    expect(modelValue('demo', 'iris-demo-1')).toBe('demo:iris-demo-1');
+    const payload = { picker_id: 'p', providers: [], current_provider: 'demo', current_model: 'iris-demo-1' };
+    expect(isCurrentModel(payload, 'demo', 'iris-demo-1')).toBe(true);
+    expect(isCurrentModel(payload, 'local', 'iris-demo-1')).toBe(false);
+    expect(isCurrentModel({ picker_id: 'p', providers: [], current_model: 'local:echo' }, 'local', 'echo')).toBe(true);
+    expect(isCurrentModel({ picker_id: 'p', providers: [] }, 'demo', 'x')).toBe(false);
+  });
+});
+
+describe('typedAnswer', () => {
+  it('trims and refuses empty answers', () => {
+    expect(typedAnswer('  a table please ')).toBe('a table please');
+    expect(typedAnswer(' \n ')).toBeUndefined();
+  });
+});
