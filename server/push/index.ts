@@ -6,4 +6,5 @@ export { createNtfyRelay, redactPushPath, type NtfyMessageInput, type NtfyPublis
 export { createNtfyHttpPublisher } from './ntfy-publisher';
 export { loadOrCreateVapid, vapidSubject, type Vapid } from './vapid';
 export type { PushMessage } from './payload';
+export { pushLogToLines } from './log';
 export type { PushLog, PushPayload, PushSink, PushTarget } from './types';

@@ -2,6 +2,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { pushLogToLines } from './log';
 import { createPushRoutes, type PushRoutes } from './routes';
 import { createTestSubscriber, decryptWebPush } from './testing/decrypt';
 import { startFakePushService, type FakePushService } from './testing/fake-push-service';
@@ -133,6 +134,16 @@ describe('push routes', () => {
     expect(push.headers.urgency).toBe('high');
     expect(gone).toEqual([{ device_id: 'laptop', endpoint: dead.subscription.endpoint }]);
     expect(service.received).toHaveLength(2);
+  });
+});
+
+describe('pushLogToLines', () => {
+  it('writes one line per event, skipping absent fields and quoting values with spaces', () => {
+    const lines: string[] = [];
+    const log = pushLogToLines((line) => lines.push(line));
+    log('push.webpush.rejected', { origin: 'https://fcm.googleapis.com', status: 403, reason: 'bad jwt', to: undefined });
+    log('push.vapid.created');
+    expect(lines).toEqual(['push.webpush.rejected origin=https://fcm.googleapis.com status=403 reason="bad jwt"', 'push.vapid.created']);
   });
 });
 

@@ -30,7 +30,7 @@ afterEach(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-function makeSink(extra: { timeoutMs?: number; retries?: number; retryDelayMs?: number } = {}) {
+function makeSink(extra: { timeoutMs?: number; retries?: number; retryDelayMs?: number; concurrency?: number; maxQueue?: number } = {}) {
   const gone: GoneSubscription[] = [];
   const sink = createWebPushSink({
     vapid,
@@ -179,6 +179,20 @@ describe('web push sink', () => {
     expect(logs).toContainEqual(['push.webpush.timeout', expect.objectContaining({ to: 'dev-slow' })]);
     expect(logs).toContainEqual(['push.webpush.sent', expect.objectContaining({ to: 'dev-ok', status: 201 })]);
     await expect.poll(() => service.abandoned.length).toBe(1);
+  });
+
+  it('keeps at most `concurrency` requests in flight, and drops what overflows the queue', async () => {
+    const { sink } = makeSink({ timeoutMs: 300, concurrency: 1, maxQueue: 2 });
+    const started = performance.now();
+    sink.send(webpushTarget(createTestSubscriber(service.endpoint('hang')), 'first'), approval);
+    sink.send(webpushTarget(createTestSubscriber(service.endpoint()), 'second'), approval);
+    sink.send(webpushTarget(createTestSubscriber(service.endpoint()), 'third'), approval);
+    expect(logs).toContainEqual(['push.webpush.queue_full', expect.objectContaining({ to: 'third' })]);
+    await service.waitForPushes(2);
+    // The second push waited for the first to time out: only one was in flight.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+    await sink.sender.idle();
+    expect(service.received).toHaveLength(2);
   });
 
   it('retries a failing push service, and never throws into the caller', async () => {
