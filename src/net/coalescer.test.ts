@@ -1,0 +1,112 @@
+// The frame pipeline: order kept, a burst of updates of one message reduced to one write per flush,
+// the final text never overwritten by a stale update.
+import { describe, expect, it } from 'vitest';
+import type { ServerFrame } from '../protocol';
+import { FramePipeline } from './coalescer';
+
+function update(id: string, text: string, lane = 'web:default'): ServerFrame {
+  return { v: 1, type: 'message.update', chat_id: lane, payload: { message_id: id, text } };
+}
+
+function setup() {
+  const applied: ServerFrame[] = [];
+  const batches: { frames: ServerFrame[]; cursor?: number }[] = [];
+  const flushes: (() => void)[] = [];
+  const pipeline = new FramePipeline({
+    apply: async (f) => {
+      applied.push(f);
+    },
+    applyBatch: async (frames, cursor) => {
+      batches.push({ frames, cursor });
+    },
+    schedule: (run) => flushes.push(run),
+  });
+  const flushNow = () => flushes.splice(0).forEach((f) => f());
+  return { pipeline, applied, batches, flushNow, flushes };
+}
+
+const texts = (frames: ServerFrame[]) => frames.map((f) => `${f.type}:${(f.payload as { text?: string; final_text?: string }).text ?? (f.payload as { final_text?: string }).final_text ?? ''}`);
+
+describe('FramePipeline', () => {
+  it('writes only the newest of a burst of updates, once per scheduled flush', async () => {
+    const { pipeline, applied, flushNow, flushes } = setup();
+    const done: Promise<void>[] = [];
+    for (let i = 1; i <= 500; i++) done.push(pipeline.push(update('m1', 'x'.repeat(i))));
+    expect(flushes).toHaveLength(1); // one flush scheduled for the whole burst
+    flushNow();
+    await Promise.all(done); // every push settles once its text (or a newer one) is stored
+    expect(applied).toHaveLength(1);
+    expect((applied[0]!.payload as { text: string }).text).toHaveLength(500);
+  });
+
+  it('message.stop cancels the held update and lands its final text after everything before it', async () => {
+    const { pipeline, applied, flushNow } = setup();
+    void pipeline.push({ v: 1, type: 'message.start', chat_id: 'a', payload: { message_id: 'm1', role: 'assistant' } });
+    void pipeline.push(update('m1', 'Hel', 'a'));
+    void pipeline.push(update('m1', 'Hello wor', 'a'));
+    const stop = pipeline.push({ v: 1, type: 'message.stop', chat_id: 'a', payload: { message_id: 'm1', final_text: 'Hello world' } });
+    flushNow(); // a late flush must not write the stale update after the stop
+    await stop;
+    await pipeline.flush();
+    expect(texts(applied)).toEqual(['message.start:', 'message.stop:Hello world']);
+  });
+
+  it('a non-update frame of the lane writes the held updates first (order as received)', async () => {
+    const { pipeline, applied } = setup();
+    void pipeline.push(update('m1', 'one', 'a'));
+    void pipeline.push(update('m2', 'other lane', 'b'));
+    void pipeline.push(update('m1', 'one two', 'a'));
+    await pipeline.push({ v: 1, type: 'tool.start', chat_id: 'a', payload: { index: 0, name: 't' } });
+    expect(texts(applied)).toEqual(['message.update:one two', 'tool.start:']);
+    await pipeline.flush();
+    expect(texts(applied)).toEqual(['message.update:one two', 'tool.start:', 'message.update:other lane']);
+  });
+
+  it('frames without a lane (directory, hello.ack) write every held update first', async () => {
+    const { pipeline, applied } = setup();
+    void pipeline.push(update('m1', 'a1', 'a'));
+    void pipeline.push(update('m2', 'b1', 'b'));
+    await pipeline.push({ v: 1, type: 'channel.deleted', payload: { chat_id: 'c' } });
+    expect(texts(applied)).toEqual(['message.update:a1', 'message.update:b1', 'channel.deleted:']);
+  });
+
+  it('message.deleted drops held updates of the deleted messages', async () => {
+    const { pipeline, applied } = setup();
+    void pipeline.push(update('m1', 'gone', 'a'));
+    await pipeline.push({ v: 1, type: 'message.deleted', chat_id: 'a', payload: { message_ids: ['m1'] } });
+    await pipeline.flush();
+    expect(texts(applied)).toEqual(['message.deleted:']);
+  });
+
+  it('a batch collects frames in order and applies them at once with the cursor', async () => {
+    const { pipeline, applied, batches } = setup();
+    pipeline.beginBatch();
+    const a = pipeline.push({ v: 1, type: 'typing', chat_id: 'a', payload: { on: true } });
+    const b = pipeline.push(update('m1', 'x', 'a'));
+    expect(applied).toHaveLength(0);
+    await pipeline.endBatch(42);
+    await Promise.all([a, b]);
+    expect(batches).toHaveLength(1);
+    expect(batches[0]!.cursor).toBe(42);
+    expect(batches[0]!.frames.map((f) => f.type)).toEqual(['typing', 'message.update']);
+    expect(pipeline.batching).toBe(false);
+  });
+
+  it('a failed write is reported and the frames after it still land', async () => {
+    const applied: string[] = [];
+    const errors: unknown[] = [];
+    const pipeline = new FramePipeline({
+      apply: async (f) => {
+        if (f.type === 'typing') throw new Error('disk full');
+        applied.push(f.type);
+      },
+      applyBatch: async () => {},
+      schedule: (run) => run(),
+      onError: (e) => errors.push(e),
+    });
+    await expect(pipeline.push({ v: 1, type: 'typing', chat_id: 'a', payload: { on: true } })).rejects.toThrow('disk full');
+    await pipeline.push({ v: 1, type: 'agent.idle', chat_id: 'a', payload: {} });
+    expect(applied).toEqual(['agent.idle']);
+    expect(errors).toHaveLength(1);
+  });
+});

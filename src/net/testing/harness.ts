@@ -1,0 +1,73 @@
+// Shared pieces of the client's integration tests: a real reference gateway, clients on
+// fake-indexeddb databases, and a readable dump of a database. The test file imports
+// 'fake-indexeddb/auto' first.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import { startGateway, type StandaloneGateway } from '../../../server/gateway/standalone';
+import type { GatewayOptions } from '../../../server/gateway/index';
+import { createClient, type ClientOptions, type IrisClient } from '../../client';
+import { IrisDB } from '../../store/db';
+import type { WebSocketConstructor } from '../connection';
+import { until } from './scriptedServer';
+
+export const NodeWebSocket = WebSocket as unknown as WebSocketConstructor;
+export const TOKEN = 'test-token-' + Math.random().toString(36).slice(2);
+
+export function tempDir(): { path: string; remove(): void } {
+  const path = mkdtempSync(join(tmpdir(), 'iris-net-'));
+  return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+export async function gateway(opts: Partial<GatewayOptions> & { port?: number } = {}): Promise<StandaloneGateway> {
+  return startGateway({ token: TOKEN, streamDelayMs: 1, ...opts });
+}
+
+let dbCount = 0;
+export function freshDb(): IrisDB {
+  return new IrisDB(`iris-test-${process.pid}-${++dbCount}-${Math.random().toString(36).slice(2)}`);
+}
+
+/** Opens the same database again, as a reloaded page would. */
+export function reopen(db: IrisDB): IrisDB {
+  return new IrisDB(db.name);
+}
+
+export function client(db: IrisDB, extra: Partial<ClientOptions> = {}): IrisClient {
+  return createClient({
+    db,
+    WebSocketImpl: NodeWebSocket,
+    multiTab: false,
+    wakeSource: () => () => {},
+    deviceName: 'Vitest on Node',
+    ...extra,
+  });
+}
+
+/** A client paired with `url` and online (synced). */
+export async function pairedClient(db: IrisDB, url: string, extra: Partial<ClientOptions> = {}): Promise<IrisClient> {
+  const c = client(db, extra);
+  await c.start();
+  await c.pair(url, TOKEN);
+  await until(() => c.session()?.isSynced, 'client online and synced', 10_000);
+  return c;
+}
+
+/** The lane the gateway calls default. */
+export async function defaultLane(db: IrisDB): Promise<string> {
+  return until(async () => (await db.channels.toArray()).find((c) => c.is_default)?.chat_id, 'default channel');
+}
+
+/** Every table's rows, sorted by primary key: what "the DB did not change" compares. */
+export async function dump(db: IrisDB): Promise<Record<string, unknown[]>> {
+  const out: Record<string, unknown[]> = {};
+  for (const table of db.tables) out[table.name] = await table.toArray();
+  return out;
+}
+
+export async function userMessages(db: IrisDB, lane: string) {
+  return (await db.messages.where('[lane+ts]').between([lane, -Infinity], [lane, Infinity]).toArray()).filter((m) => m.role === 'user');
+}
+
+export { until };
