@@ -204,7 +204,8 @@ async function start(config: CliConfig, io: CliIo): Promise<RunningServer> {
 
 function flagErrorMessage(error: unknown): string {
   const { code, message } = error as { code?: string; message?: string };
-  const flag = /'(-[^' ]+)/.exec(message ?? '')?.[1];
+  // parseArgs quotes the option as '--port', '--port <value>' or '-h, --help'.
+  const flag = /'(?:-[A-Za-z], )?(-{1,2}[^' ,]+)/.exec(message ?? '')?.[1];
   switch (code) {
     case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
       return `unknown option ${flag ?? ''} (see --help)`;

@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { get as httpsGet } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import WebSocket from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
 import { encodeFrame } from '../../src/protocol';
 import { startServer, type RunningServer } from './server';
@@ -15,6 +14,7 @@ import {
   nextFrameOfType,
   openSocket,
   rawRequest,
+  upgradeStatus,
   type FakeDist,
 } from './testing/fixtures';
 
@@ -143,18 +143,14 @@ describe('/ws hosts the demo gateway', () => {
 
   it('refuses WebSocket upgrades on any other path', async () => {
     const { server } = await start({ token });
-    const ws = new WebSocket(`ws://127.0.0.1:${server.port}/not-ws`);
-    const status = await new Promise<number>((resolve) => ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)));
-    expect(status).toBe(404);
-    ws.terminate();
+    expect(await upgradeStatus(`ws://127.0.0.1:${server.port}/not-ws`)).toBe(404);
+    expect(await upgradeStatus(`ws://127.0.0.1:${server.port}/ws/more`)).toBe(404);
+    expect(await upgradeStatus(server.wsUrl)).toBe(101);
   });
 
   it('has no WebSocket endpoint when neither a token nor an upstream is given', async () => {
     const { server } = await start();
-    const ws = new WebSocket(server.wsUrl);
-    const status = await new Promise<number>((resolve) => ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)));
-    expect(status).toBe(404);
-    ws.terminate();
+    expect(await upgradeStatus(server.wsUrl)).toBe(404);
   });
 
   it('close() ends live WebSockets and stops listening', async () => {
@@ -171,7 +167,8 @@ describe('/ws hosts the demo gateway', () => {
 });
 
 describe('TLS', () => {
-  it.skipIf(!hasOpenssl())('serves HTTPS and WSS with --cert/--key (skipped: openssl is not installed)', async () => {
+  it('serves HTTPS and WSS with a certificate and key', async (ctx) => {
+    if (!hasOpenssl()) ctx.skip('openssl is not installed, so no test certificate can be made');
     const certDir = mkdtempSync(join(tmpdir(), 'iris-cert-'));
     cleanups.push(() => rmSync(certDir, { recursive: true, force: true }));
     const { cert, key } = makeSelfSignedCert(certDir);

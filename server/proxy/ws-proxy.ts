@@ -167,8 +167,11 @@ class ProxySession {
     const socket = this.upstreamSocket;
     if (socket) {
       socket.unpipe(this.client);
+      this.client.unpipe(socket);
       socket.destroy();
     }
+    // Keep reading (and dropping) what the app still sends, so its close reply and FIN are seen.
+    this.client.resume();
     if (this.switched && this.tracker.atBoundary && !this.tracker.sawClose && this.client.writable) {
       this.client.write(serverCloseFrame(code, reason));
     }

@@ -87,8 +87,8 @@ export function makeSelfSignedCert(dir: string): { certFile: string; keyFile: st
 }
 
 /** Opens a WebSocket and collects every text frame it receives. */
-export async function openSocket(url: string, options: WebSocket.ClientOptions = {}): Promise<{ ws: WebSocket; texts: string[] }> {
-  const ws = new WebSocket(url, options);
+export async function openSocket(url: string, options: WebSocket.ClientOptions = {}, protocols: string[] = []): Promise<{ ws: WebSocket; texts: string[] }> {
+  const ws = new WebSocket(url, protocols, options);
   const texts: string[] = [];
   ws.on('message', (data, isBinary) => {
     if (!isBinary) texts.push(data.toString());
@@ -119,6 +119,23 @@ export function nextFrameOfType(ws: WebSocket, types: string[], timeoutMs = 5_00
 
 export function helloFrame(token: string, deviceId = 'test-device'): string {
   return encodeFrame({ type: 'hello', id: 1, payload: { token, device_id: deviceId, device_name: 'vitest', caps: { min_protocol: 1, media: true, push: 'none' } } });
+}
+
+/** The HTTP status a WebSocket upgrade request gets when it is refused (101 if it is accepted). */
+export function upgradeStatus(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url);
+    ws.once('unexpected-response', (req, res) => {
+      resolve(res.statusCode ?? 0);
+      res.resume();
+      req.destroy();
+    });
+    ws.once('open', () => {
+      resolve(101);
+      ws.close();
+    });
+    ws.on('error', (error) => reject(error));
+  });
 }
 
 /** Resolves with the close code and reason once the socket is closed. */

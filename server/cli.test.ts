@@ -1,0 +1,236 @@
+// The real CLI, spawned as `npm start` runs it: flags, the printed pairing link, errors, signals.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync, readFileSync } from 'node:fs';
+import { get as httpsGet } from 'node:https';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGateway } from './gateway/standalone';
+import {
+  closed,
+  hasOpenssl,
+  helloFrame,
+  makeFakeDist,
+  makeSelfSignedCert,
+  nextFrameOfType,
+  openSocket,
+  rawRequest,
+  type FakeDist,
+} from './http/testing/fixtures';
+
+const ROOT = resolve(import.meta.dirname, '..');
+let dist: FakeDist;
+let scratch: string;
+const children: ChildProcess[] = [];
+
+beforeAll(() => {
+  dist = makeFakeDist();
+  scratch = mkdtempSync(join(tmpdir(), 'iris-cli-'));
+});
+afterAll(() => {
+  // Only a failed test leaves a CLI running.
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  dist.cleanup();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+interface Cli {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  exit: Promise<number | null>;
+}
+
+function spawnCli(args: string[], env: Record<string, string> = {}): Cli {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => (stdout += d));
+  child.stderr!.on('data', (d) => (stderr += d));
+  const exit = new Promise<number | null>((resolveExit) => child.on('close', (code) => resolveExit(code)));
+  return { child, stdout: () => stdout, stderr: () => stderr, exit };
+}
+
+/** Runs the CLI until it has printed both start lines. */
+async function startCli(args: string[], env: Record<string, string> = {}): Promise<Cli & { link: string; port: number; token?: string }> {
+  const cli = spawnCli(args, env);
+  const started = Date.now();
+  while (cli.stdout().split('\n').length < 3) {
+    if (cli.child.exitCode !== null) throw new Error(`the CLI exited ${cli.child.exitCode}: ${cli.stderr()}`);
+    if (Date.now() - started > 15_000) throw new Error(`the CLI did not start: ${cli.stderr()}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const link = /^Pairing link: (\S+)$/m.exec(cli.stdout())![1]!;
+  const port = Number(new URL(link).port);
+  const token = /^Demo token: (\S+)$/m.exec(cli.stdout())?.[1];
+  return { ...cli, link, port, ...(token ? { token } : {}) };
+}
+
+async function stop(cli: Cli, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+  cli.child.kill(signal);
+  return cli.exit;
+}
+
+const serveArgs = (dataDir: string) => ['--port', '0', '--host', '127.0.0.1', '--dist-dir', dist.distDir, '--data-dir', dataDir];
+
+describe('npm start', () => {
+  it('prints the pairing link and the demo token, serves the app and the demo on that port, and stops on SIGTERM', async () => {
+    const dataDir = join(scratch, 'run-1');
+    const cli = await startCli(serveArgs(dataDir));
+    const lines = cli.stdout().trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(cli.token).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(cli.link).toBe(
+      `http://localhost:${cli.port}/#/pair?url=${encodeURIComponent(`ws://localhost:${cli.port}/ws`)}&token=${cli.token}`,
+    );
+
+    const page = await rawRequest(cli.port, '/');
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<div id="root">');
+
+    const { ws } = await openSocket(`ws://127.0.0.1:${cli.port}/ws`);
+    const ack = nextFrameOfType(ws, ['hello.ack', 'error']);
+    ws.send(helloFrame(cli.token!));
+    expect((await ack).type).toBe('hello.ack');
+    const wsClosed = closed(ws);
+
+    expect(await stop(cli)).toBe(0);
+    expect((await wsClosed).code).not.toBe(1006);
+    expect(cli.stderr()).toBe('');
+  });
+
+  it('keeps the generated token in the data dir, private, so the link survives a restart', async () => {
+    const dataDir = join(scratch, 'run-2');
+    const first = await startCli(serveArgs(dataDir));
+    expect(await stop(first, 'SIGINT')).toBe(0);
+    expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dataDir, 'demo-token')).mode & 0o777).toBe(0o600);
+    expect(readFileSync(join(dataDir, 'demo-token'), 'utf8').trim()).toBe(first.token);
+    const second = await startCli(serveArgs(dataDir));
+    expect(second.token).toBe(first.token);
+    await stop(second);
+  });
+
+  it('uses --token when given', async () => {
+    const cli = await startCli([...serveArgs(join(scratch, 'run-3')), '--token', 'my-own-token-123']);
+    expect(cli.token).toBe('my-own-token-123');
+    expect(cli.link).toMatch(/&token=my-own-token-123$/);
+    await stop(cli);
+  });
+
+  it('keeps its state in ~/.iris-web by default', async () => {
+    const home = join(scratch, 'home');
+    mkdirSync(home);
+    const cli = await startCli(['--port', '0', '--host', '127.0.0.1', '--dist-dir', dist.distDir], { HOME: home });
+    expect(readFileSync(join(home, '.iris-web', 'demo-token'), 'utf8').trim()).toBe(cli.token);
+    await stop(cli);
+  });
+
+  it('prints usage for --help', async () => {
+    const cli = spawnCli(['--help']);
+    expect(await cli.exit).toBe(0);
+    expect(cli.stdout()).toMatch(/^Usage: /);
+    for (const flag of ['--port', '--host', '--gateway', '--cert', '--key', '--data-dir', '--token']) expect(cli.stdout()).toContain(flag);
+  });
+
+  it('serves HTTPS and prints an https/wss link with --cert and --key', async (ctx) => {
+    if (!hasOpenssl()) ctx.skip('openssl is not installed, so no test certificate can be made');
+    const { certFile, keyFile, cert } = makeSelfSignedCert(scratch);
+    const cli = await startCli([...serveArgs(join(scratch, 'run-tls')), '--cert', certFile, '--key', keyFile]);
+    expect(cli.link).toBe(
+      `https://localhost:${cli.port}/#/pair?url=${encodeURIComponent(`wss://localhost:${cli.port}/ws`)}&token=${cli.token}`,
+    );
+    const status = await new Promise<number>((resolveStatus, reject) => {
+      httpsGet({ host: '127.0.0.1', port: cli.port, path: '/', ca: cert, servername: 'localhost' }, (res) => {
+        res.resume();
+        resolveStatus(res.statusCode ?? 0);
+      }).on('error', reject);
+    });
+    expect(status).toBe(200);
+    await stop(cli);
+  });
+
+  it('relays /ws to --gateway, prints a link without a token, and never prints the query of the gateway URL', async () => {
+    const token = 'upstream-token-abcdefgh';
+    const gateway = await startGateway({ token, port: 0 });
+    try {
+      const cli = await startCli([...serveArgs(join(scratch, 'run-proxy')), '--gateway', `${gateway.url}?key=hidden-value`]);
+      expect(cli.token).toBeUndefined();
+      expect(cli.link).toBe(`http://localhost:${cli.port}/#/pair?url=${encodeURIComponent(`ws://localhost:${cli.port}/ws`)}`);
+      expect(cli.stdout()).toContain(`Gateway: /ws is relayed to ${gateway.url} `);
+      expect(cli.stdout() + cli.stderr()).not.toContain('hidden-value');
+
+      const { ws } = await openSocket(`ws://127.0.0.1:${cli.port}/ws`);
+      const ack = nextFrameOfType(ws, ['hello.ack', 'error']);
+      ws.send(helloFrame(token));
+      expect((await ack).type).toBe('hello.ack');
+      expect(await stop(cli)).toBe(0);
+    } finally {
+      await gateway.close();
+    }
+  });
+});
+
+describe.concurrent('bad start: one clear line on stderr, exit code 2, no stack trace', () => {
+  async function expectFailure(args: string[], message: RegExp | string): Promise<void> {
+    const cli = spawnCli(args);
+    expect(await cli.exit).toBe(2);
+    const stderr = cli.stderr();
+    expect(stderr.endsWith('\n')).toBe(true);
+    expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(stderr).not.toMatch(/\bat .*:\d+:\d+/);
+    if (typeof message === 'string') expect(stderr.trimEnd()).toBe(message);
+    else expect(stderr.trimEnd()).toMatch(message);
+    expect(cli.stdout()).toBe('');
+  }
+  const base = () => ['--host', '127.0.0.1', '--dist-dir', dist.distDir, '--data-dir', join(scratch, 'bad')];
+
+  it('an unknown flag', () => expectFailure(['--bogus'], 'iris: unknown option --bogus (see --help)'));
+  it('a non-numeric port', () => expectFailure(['--port', 'abc'], 'iris: --port needs a number from 0 to 65535'));
+  it('a port out of range', () => expectFailure(['--port', '70000'], 'iris: --port needs a number from 0 to 65535'));
+  it('a missing value', () => expectFailure(['--port'], 'iris: --port needs a value (see --help)'));
+  it('a flag where a value should be', () => expectFailure(['--token', '--port', '1'], 'iris: --token needs a value (see --help)'));
+  it('an empty value', () => expectFailure(['--data-dir='], 'iris: --data-dir needs a value (see --help)'));
+  it('a stray argument', () => expectFailure(['8080'], 'iris: unexpected argument: every option starts with -- (see --help)'));
+  it('a value given to --help', () => expectFailure(['--help=yes'], 'iris: --help takes no value (see --help)'));
+  it('--cert without --key', () => expectFailure([...base(), '--cert', 'cert.pem'], /^iris: --cert and --key go together/));
+  it('a missing cert file', () =>
+    expectFailure([...base(), '--cert', '/nonexistent/cert.pem', '--key', '/nonexistent/key.pem'], 'iris: cannot read the certificate file /nonexistent/cert.pem (ENOENT)'));
+  it('a cert path that is a directory', () =>
+    expectFailure([...base(), '--cert', scratch, '--key', scratch], `iris: cannot read the certificate file ${scratch} (EISDIR)`));
+  it('a cert file that is not PEM', () => {
+    const junk = join(scratch, 'junk.pem');
+    writeFileSync(junk, 'not a certificate');
+    return expectFailure([...base(), '--port', '0', '--cert', junk, '--key', junk], /^iris: the certificate or key is not valid PEM \(.+\)$/);
+  });
+  it('a gateway URL that is not ws:// or wss://', () =>
+    expectFailure([...base(), '--gateway', 'http://example.com/ws'], 'iris: --gateway: the gateway URL must start with ws:// or wss://'));
+  it('--token together with --gateway', () =>
+    expectFailure([...base(), '--gateway', 'ws://127.0.0.1:9/ws', '--token', 'abc'], /^iris: --token is the demo gateway's token/));
+  it('a dist dir without a build', () => {
+    const empty = join(scratch, 'empty-dist');
+    mkdirSync(empty, { recursive: true });
+    return expectFailure(['--dist-dir', empty, '--data-dir', join(scratch, 'bad')], `iris: no built app in ${empty} (index.html is missing)`);
+  });
+  it('a busy port', async () => {
+    const blocker = createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+    const { port } = blocker.address() as AddressInfo;
+    try {
+      await expectFailure([...base(), '--port', String(port)], `iris: port ${port} is already in use (try --port ${port + 1})`);
+    } finally {
+      blocker.close();
+    }
+  });
+  it('never echoes a value (it might be the token typed in the wrong place)', async () => {
+    const cli = spawnCli(['--port', 'SECRET-TOKEN-VALUE']);
+    expect(await cli.exit).toBe(2);
+    expect(cli.stderr()).not.toContain('SECRET-TOKEN-VALUE');
+  });
+});
