@@ -1,8 +1,211 @@
-// Placeholder until the search engineer's SearchPage lands (keeps the typecheck green).
+import { A, useSearchParams } from '@solidjs/router';
+import { For, Show, createEffect, createMemo, createSignal, on, onCleanup } from 'solid-js';
+import type { SearchScope } from '../../protocol';
+import { searchLocal, localIndexBuilt, startLocalIndex } from '../../search/appIndex';
+import { fromGatewayHit, fromLocalRow, laneLabel, resultPath, type SearchResultItem } from '../../search/results';
+import { live } from '../../store/live';
+import { iris } from '../context';
+import './SearchPage.css';
+
+const LIMIT = 50;
+const DEBOUNCE_MS = 250;
+const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+type Source = 'gateway' | 'local' | 'local-fallback';
+
+interface Outcome {
+  query: string;
+  items: SearchResultItem[];
+  source: Source;
+  error?: string;
+}
+
+function param(v: string | string[] | undefined): string {
+  return (Array.isArray(v) ? v[0] : v) ?? '';
+}
+
+/**
+ * `/search?q=…&scope=all|chat&lane=…`: the gateway searches while online; offline (or if the gateway
+ * cannot) the messages cached on this device are searched by the local index. The query lives in the
+ * address so going back from a result shows the same results.
+ */
 export default function SearchPage() {
+  const { db, client } = iris();
+  startLocalIndex(db);
+  const [params, setParams] = useSearchParams();
+  const lane = () => param(params.lane) || undefined;
+  const [query, setQuery] = createSignal(param(params.q));
+  const scope = (): SearchScope => (param(params.scope) === 'chat' && lane() ? 'chat' : 'all');
+  const online = () => client.state() === 'online';
+
+  const channels = live(() => db.channels.toArray(), []);
+  const byId = createMemo(() => new Map(channels().map((c) => [c.chat_id, c])));
+  const laneName = () => {
+    const current = lane();
+    return current ? laneLabel(byId(), current) : '';
+  };
+
+  const [outcome, setOutcome] = createSignal<Outcome | undefined>();
+  const [searching, setSearching] = createSignal(false);
+  let run = 0;
+
+  async function search(text: string, where: SearchScope, inLane: string | undefined, useGateway: boolean) {
+    const request = ++run;
+    const trimmed = text.trim();
+    if (trimmed === '') {
+      setOutcome(undefined);
+      setSearching(false);
+      return;
+    }
+    setSearching(true);
+    const localSearch = async (source: Source, error?: string): Promise<Outcome> => {
+      const found = await searchLocal(db, trimmed, { lane: where === 'chat' ? inLane : undefined, limit: LIMIT });
+      return { query: trimmed, items: found.map((r) => fromLocalRow(r.row, trimmed)), source, ...(error && { error }) };
+    };
+    let result: Outcome;
+    try {
+      if (useGateway) {
+        try {
+          const hits = await client.search(trimmed, where, where === 'chat' ? inLane : undefined);
+          result = { query: trimmed, items: hits.slice(0, LIMIT).map((h) => fromGatewayHit(h, trimmed)), source: 'gateway' };
+        } catch (e) {
+          const reason = e instanceof Error && e.message ? e.message : 'The gateway could not search.';
+          result = await localSearch('local-fallback', reason);
+        }
+      } else {
+        result = await localSearch('local');
+      }
+    } catch (e) {
+      result = { query: trimmed, items: [], source: 'local', error: e instanceof Error ? e.message : 'Search failed.' };
+    }
+    if (request !== run) return;
+    setOutcome(result);
+    setSearching(false);
+  }
+
+  // Search as the user types (after a pause), and again when the scope or the connection changes.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  createEffect(
+    on([query, scope, lane, online], ([text, where, inLane, isOnline], previous) => {
+      if (timer !== undefined) clearTimeout(timer);
+      const typed = previous !== undefined && previous[0] !== text;
+      const go = () => void search(text, where, inLane, isOnline);
+      if (typed) timer = setTimeout(go, DEBOUNCE_MS);
+      else go();
+    }),
+  );
+  onCleanup(() => timer !== undefined && clearTimeout(timer));
+
+  function setScope(next: SearchScope) {
+    setParams({ scope: next === 'chat' ? 'chat' : undefined }, { replace: true });
+  }
+
+  const statusText = () => {
+    const o = outcome();
+    if (query().trim() === '') return 'Type to search your messages.';
+    if (searching() && !o) return 'Searching…';
+    if (!o) return '';
+    const count = o.items.length;
+    const found = count === 0 ? 'No messages match.' : count === 1 ? '1 message found.' : `${count} messages found${count === LIMIT ? ' (the most relevant shown)' : ''}.`;
+    return found;
+  };
+
+  const sourceNote = () => {
+    const o = outcome();
+    if (!o || query().trim() === '') return '';
+    const partial = localIndexBuilt() ? '' : ' Still reading the saved messages, so some may be missing.';
+    if (o.source === 'local') return `Offline: searching the messages saved on this device.${partial}`;
+    if (o.source === 'local-fallback') return `${o.error ?? 'The gateway could not search.'} Showing messages saved on this device.${partial}`;
+    return '';
+  };
+
   return (
-    <main>
-      <h2 class="visually-hidden">Search</h2>
+    <main class="search-page" aria-labelledby="search-heading">
+      <div class="search-column">
+        <h2 id="search-heading" class="visually-hidden">
+          Search messages
+        </h2>
+        <form
+          class="search-form"
+          role="search"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (timer !== undefined) clearTimeout(timer);
+            void search(query(), scope(), lane(), online());
+          }}
+        >
+          <input
+            class="search-input"
+            type="search"
+            name="q"
+            aria-label="Search messages"
+            placeholder="Search messages"
+            autocomplete="off"
+            enterkeyhint="search"
+            autofocus
+            value={query()}
+            onInput={(e) => {
+              setQuery(e.currentTarget.value);
+              setParams({ q: e.currentTarget.value || undefined }, { replace: true });
+            }}
+          />
+          <fieldset class="search-scope">
+            <legend class="visually-hidden">Where to search</legend>
+            <label class="search-scope-option">
+              <input type="radio" name="scope" value="all" checked={scope() === 'all'} onChange={() => setScope('all')} />
+              <span>All chats</span>
+            </label>
+            <label class="search-scope-option" classList={{ unavailable: !lane() }}>
+              <input
+                type="radio"
+                name="scope"
+                value="chat"
+                disabled={!lane()}
+                checked={scope() === 'chat'}
+                onChange={() => setScope('chat')}
+              />
+              <span>
+                This chat
+                <Show when={lane()}>
+                  <span class="search-scope-lane"> ({laneName()})</span>
+                </Show>
+              </span>
+            </label>
+          </fieldset>
+        </form>
+
+        <p class="search-status" role="status">
+          {statusText()}
+        </p>
+        <Show when={sourceNote()}>
+          <p class="search-note">{sourceNote()}</p>
+        </Show>
+
+        <Show when={outcome()?.items.length}>
+          <ol class="search-results" aria-label="Results" aria-busy={searching()}>
+            <For each={outcome()!.items}>
+              {(item) => (
+                <li>
+                  <A class="search-hit" href={resultPath(item)}>
+                    <span class="search-hit-meta">
+                      <span class="search-hit-lane">{laneLabel(byId(), item.lane)}</span>
+                      <Show when={item.ts > 0}>
+                        <time datetime={new Date(item.ts).toISOString()}>{when.format(item.ts)}</time>
+                      </Show>
+                    </span>
+                    <span class="search-hit-snippet">
+                      <Show when={item.role === 'user'}>
+                        <span class="search-hit-role">You: </span>
+                      </Show>
+                      <For each={item.parts}>{(part) => (part.mark ? <mark>{part.text}</mark> : part.text)}</For>
+                    </span>
+                  </A>
+                </li>
+              )}
+            </For>
+          </ol>
+        </Show>
+      </div>
     </main>
   );
 }

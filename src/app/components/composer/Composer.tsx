@@ -28,6 +28,20 @@ function draftWriter(): DraftWriter {
   return drafts;
 }
 
+let indexStarted = false;
+
+/**
+ * The local search index is built when the app first shows a lane, once the page is idle, from its
+ * own chunk, so offline search is ready without weighing on the first paint.
+ */
+function startSearchIndexWhenIdle(): void {
+  if (indexStarted) return;
+  indexStarted = true;
+  const start = () => void import('../../../search/appIndex').then((m) => m.startLocalIndex(iris().db));
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(start, { timeout: 3000 });
+  else setTimeout(start, 1000);
+}
+
 function errorText(error: unknown): string {
   return error instanceof Error && error.message ? error.message : 'That did not work. Try again.';
 }
@@ -106,6 +120,7 @@ function LaneComposer(props: { lane: string }) {
   }
 
   onMount(() => {
+    startSearchIndexWhenIdle();
     void getDraft(db, lane).then((draft) => {
       if (touched || !draft) return;
       setText(draft);
