@@ -80,7 +80,8 @@ export interface NtfyRelayOptions {
 const PRIORITY_NAMES: Record<string, number> = { min: 1, low: 2, default: 3, high: 4, max: 5, urgent: 5 };
 
 export function parsePriority(value: number | string | undefined): number | undefined {
-  if (value === undefined || value === '') return undefined;
+  // ntfy treats an empty or 0 priority as "not given".
+  if (value === undefined || value === '' || value === 0 || value === '0') return undefined;
   const text = String(value).trim().toLowerCase();
   const n = /^[1-5]$/.test(text) ? Number(text) : PRIORITY_NAMES[text];
   if (n === undefined) throw new HttpError(400, 'invalid priority: use 1 to 5, or min, low, default, high, max, urgent');

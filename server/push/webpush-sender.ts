@@ -62,6 +62,14 @@ class PushTimeoutError extends Error {
   }
 }
 
+interface AttemptResult {
+  outcome: WebPushOutcome;
+  status?: number;
+  reason?: string;
+}
+
+const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
 interface Attempt {
   job: WebPushJob;
   tries: number;
@@ -162,36 +170,46 @@ export function createWebPushSender(options: WebPushSenderOptions): WebPushSende
     retryTimers.add(timer);
   };
 
-  async function run(attempt: Attempt): Promise<void> {
-    const { job } = attempt;
-    attempt.tries += 1;
-    const origin = endpointOrigin(job.subscription.endpoint);
-    const controller = new AbortController();
-    inFlight.add(controller);
-    let outcome: WebPushOutcome;
-    let status: number | undefined;
-    let reason: string | undefined;
+  async function sendOnce(job: WebPushJob, signal: AbortSignal): Promise<AttemptResult> {
+    let details: ReturnType<typeof webpush.generateRequestDetails>;
     try {
-      const details = webpush.generateRequestDetails(job.subscription, job.json, {
+      details = webpush.generateRequestDetails(job.subscription, job.json, {
         vapidDetails,
         TTL: job.delivery.ttl,
         urgency: job.delivery.urgency,
         ...(job.delivery.topic ? { topic: job.delivery.topic } : {}),
         contentEncoding: 'aes128gcm',
       });
-      const res = await post(details.endpoint, details.headers as Record<string, string | number>, details.body, timeoutMs, controller.signal);
-      status = res.status;
-      if (status >= 200 && status < 300) outcome = 'sent';
-      else if (status === 404 || status === 410) outcome = 'gone';
-      else if (status === 429 || status >= 500) outcome = 'failed';
-      else outcome = 'rejected';
-      if (outcome !== 'sent') reason = res.reason || undefined;
     } catch (err) {
-      outcome = err instanceof PushTimeoutError ? 'timeout' : 'failed';
-      reason = err instanceof Error ? err.message : String(err);
+      // e.g. a p256dh that is not a point on the curve: retrying cannot help.
+      return { outcome: 'rejected', reason: `cannot encrypt for this subscription: ${errorText(err)}` };
+    }
+    try {
+      const res = await post(details.endpoint, details.headers as Record<string, string | number>, details.body, timeoutMs, signal);
+      const status = res.status;
+      const reason = res.reason || undefined;
+      if (status >= 200 && status < 300) return { outcome: 'sent', status };
+      if (status === 404 || status === 410) return { outcome: 'gone', status, reason };
+      if (status === 429 || status >= 500) return { outcome: 'failed', status, reason };
+      return { outcome: 'rejected', status, reason };
+    } catch (err) {
+      return { outcome: err instanceof PushTimeoutError ? 'timeout' : 'failed', reason: errorText(err) };
+    }
+  }
+
+  async function run(attempt: Attempt): Promise<void> {
+    const { job } = attempt;
+    attempt.tries += 1;
+    const origin = endpointOrigin(job.subscription.endpoint);
+    const controller = new AbortController();
+    inFlight.add(controller);
+    let result: AttemptResult;
+    try {
+      result = await sendOnce(job, controller.signal);
     } finally {
       inFlight.delete(controller);
     }
+    const { outcome, status, reason } = result;
     if (closed) return wakeIdle();
     const retrying = (outcome === 'failed' || outcome === 'timeout') && attempt.tries <= retries;
     log(`push.webpush.${outcome}`, { origin, status, reason, to: job.label, attempt: attempt.tries, retrying });
@@ -199,7 +217,7 @@ export function createWebPushSender(options: WebPushSenderOptions): WebPushSende
       try {
         job.onGone?.();
       } catch (err) {
-        log('push.webpush.on_gone_failed', { reason: err instanceof Error ? err.message : String(err) });
+        log('push.webpush.on_gone_failed', { reason: errorText(err) });
       }
     }
     if (retrying) retryLater(attempt);

@@ -210,6 +210,17 @@ describe('web push sink', () => {
     expect(logs).toContainEqual(['push.webpush.invalid_subscription', expect.objectContaining({ reason: 'subscription.endpoint is not a URL' })]);
   });
 
+  it('gives up at once on keys it cannot encrypt for (a p256dh off the curve)', async () => {
+    const { sink } = makeSink({ retries: 2, retryDelayMs: 10 });
+    const subscriber = createTestSubscriber(service.endpoint());
+    const offCurve = Buffer.alloc(65, 1);
+    offCurve[0] = 4;
+    sink.send({ device_id: 'bad-keys', mode: 'webpush', webpush: { ...subscriber.subscription, keys: { ...subscriber.subscription.keys, p256dh: offCurve.toString('base64url') } } }, approval);
+    await sink.sender.idle();
+    expect(service.received).toHaveLength(0);
+    expect(logs).toEqual([['push.webpush.rejected', expect.objectContaining({ to: 'bad-keys', retrying: false, reason: expect.stringMatching(/^cannot encrypt/) })]]);
+  });
+
   it('ignores ntfy, fcm and none targets', async () => {
     const { sink } = makeSink();
     const subscriber = createTestSubscriber(service.endpoint());
