@@ -138,6 +138,8 @@ export class Transfers {
     const abort = new AbortController();
     let uploadId: number | undefined;
     let failure: unknown;
+    let markSent!: () => void;
+    const sent = new Promise<void>((resolve) => (markSent = resolve));
     const ack = link.request(
       {
         v: 1,
@@ -150,10 +152,19 @@ export class Transfers {
           filename: meta.filename,
         },
       },
-      { timeoutMs: null, signal: abort.signal, onSent: (id) => (uploadId = id) },
+      {
+        timeoutMs: null,
+        signal: abort.signal,
+        onSent: (id) => {
+          uploadId = id;
+          markSent();
+        },
+      },
     );
     // An early error (media_too_large, a lost connection) stops the bytes at once.
     ack.catch((err) => (failure ??= err));
+    // No byte may precede the start frame (the request may wait for the sync to finish).
+    await Promise.race([sent, ack.catch(() => undefined)]);
     const progress = new ProgressWriter(this.opts.db, media_ref, meta.onProgress);
     for (let offset = 0; offset < bytes.byteLength; offset += this.chunkBytes) {
       while (failure === undefined && link.bufferedAmount() > this.highWater) await sleep(this.timers, 10);
