@@ -1,0 +1,178 @@
+// The commands the UI calls, each through the real gateway, checked in the DB (or the answer).
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { laneMessages } from '../store/models/messages';
+import { ProtocolError } from '../net/errors';
+import { client, defaultLane, freshDb, gateway, pairedClient, until } from '../net/testing/harness';
+import type { IrisDB } from '../store/db';
+import type { IrisClient } from './index';
+import { normalizeGatewayUrl } from './index';
+
+const cleanup: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const fn of cleanup.splice(0).reverse()) await fn();
+});
+
+async function online(): Promise<{ db: IrisDB; c: IrisClient; gw: Awaited<ReturnType<typeof gateway>>; lane: string }> {
+  const gw = await gateway();
+  cleanup.push(() => gw.close());
+  const db = freshDb();
+  const c = await pairedClient(db, gw.url);
+  cleanup.push(() => c.stop());
+  return { db, c, gw, lane: await defaultLane(db) };
+}
+
+const finalReply = (db: IrisDB, lane: string, n = 1) =>
+  until(async () => (await laneMessages(db, lane)).filter((m) => m.role === 'assistant' && m.status === 'final').length >= n, 'reply', 10_000);
+
+describe('commands', () => {
+  it('pair stores the gateway, token and a device id; forget closes and deletes everything', async () => {
+    const { db, c, gw } = await online();
+    expect((await db.settings.get('gatewayUrl'))?.value).toBe(gw.url);
+    expect((await db.settings.get('deviceId'))?.value).toMatch(/^[0-9a-f-]{36}$/);
+    expect(gw.gateway.connectionCount()).toBe(1);
+    expect(await db.channels.count()).toBeGreaterThan(0);
+    await c.forget();
+    await until(() => gw.gateway.connectionCount() === 0, 'socket closed');
+    expect(c.state()).toBe('offline');
+    for (const table of db.tables) expect(await table.count()).toBe(0);
+  });
+
+  it('pair refuses a URL that is not ws(s) and a token in the URL', () => {
+    expect(() => normalizeGatewayUrl('ftp://x')).toThrow(/wss:\/\//);
+    expect(() => normalizeGatewayUrl('not a url')).toThrow(/valid address/);
+    expect(() => normalizeGatewayUrl('wss://user:secret@host/ws')).toThrow(/token field/);
+    expect(normalizeGatewayUrl('https://host.example/ws')).toBe('wss://host.example/ws');
+  });
+
+  it('channel commands change the directory through the gateway', async () => {
+    const { db, c, gw } = await online();
+    const made = await c.createChannel('Plans', 'channel');
+    expect(await db.channels.get(made.chat_id)).toMatchObject({ name: 'Plans', kind: 'channel' });
+    await c.renameChannel(made.chat_id, 'Plans 2026');
+    await c.favorite(made.chat_id, true);
+    await c.setIcon(made.chat_id, '🚀', '#ff8800');
+    expect(await db.channels.get(made.chat_id)).toMatchObject({ name: 'Plans 2026', favorite: true, icon: '🚀', color: '#ff8800' });
+    await c.setDefault(made.chat_id);
+    expect((await db.channels.toArray()).filter((ch) => ch.is_default).map((ch) => ch.chat_id)).toEqual([made.chat_id]);
+    const thread = await c.createChannel('Sub', 'thread', made.chat_id);
+    expect(await db.channels.get(thread.chat_id)).toMatchObject({ kind: 'thread', parent_chat_id: made.chat_id });
+    const other = await c.createChannel('Old stuff', 'channel');
+    await c.archiveChannel(other.chat_id);
+    expect((await db.channels.get(other.chat_id))?.archived).toBe(true);
+    expect(gw.gateway.store.channels.get(other.chat_id)?.archived).toBe(true);
+    // An error answer rejects with the code and the words.
+    const err = await c.renameChannel('web:nope', 'x').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ProtocolError);
+    expect((err as ProtocolError).code).toBe('not_found');
+  });
+
+  it('a thread lane is addressed as chat_id = its channel, thread_id = the thread', async () => {
+    const { db, c, gw } = await online();
+    const channel = await c.createChannel('Topic', 'channel');
+    const thread = await c.createChannel('Detail', 'thread', channel.chat_id);
+    await c.send(thread.chat_id, 'in a thread');
+    await finalReply(db, thread.chat_id);
+    expect(gw.gateway.store.messages(thread.chat_id).map((m) => m.text)[0]).toBe('in a thread');
+    expect(gw.gateway.store.messages(channel.chat_id)).toHaveLength(0);
+  });
+
+  it('search, complete (online and from the cached catalog offline), history paging', async () => {
+    const { db, c, gw, lane } = await online();
+    for (let i = 1; i <= 3; i++) {
+      await c.send(lane, `needle number ${i}`);
+      await finalReply(db, lane, i);
+    }
+    const hits = await c.search('needle', 'chat', lane);
+    expect(hits.length).toBeGreaterThanOrEqual(3);
+    expect(hits.every((h) => h.chat_id === lane)).toBe(true);
+    expect((await c.complete('/st')).map((m) => m.name)).toEqual(['stream']);
+    // The catalog was cached after sync; offline, completion falls back to it.
+    await until(async () => ((await db.settings.get('commands'))?.value as unknown[] | undefined)?.length, 'catalog cached');
+    await gw.close();
+    await until(() => c.state() !== 'online', 'offline');
+    expect((await c.complete('/lo')).map((m) => m.name)).toEqual(['long']);
+  });
+
+  it('loadOlder fetches pages before the oldest stored message until there are no more', async () => {
+    const { db, c, gw, lane } = await online();
+    for (let i = 1; i <= 4; i++) {
+      await c.send(lane, `page test ${i}`);
+      await finalReply(db, lane, i);
+    }
+    // A second device starts with an empty cache and pages back with a small page size.
+    const db2 = freshDb();
+    const other = await pairedClient(db2, gw.url);
+    cleanup.push(() => other.stop());
+    const session = other.session()!;
+    (session as unknown as { opts: { historyLimit: number } }).opts.historyLimit = 3;
+    other.setActiveLane(lane);
+    await until(async () => (await laneMessages(db2, lane)).length === 3, 'newest page');
+    let more = await other.loadOlder(lane);
+    expect(more.hasMore).toBe(true);
+    expect(await laneMessages(db2, lane)).toHaveLength(6);
+    more = await other.loadOlder(lane);
+    expect(more.hasMore).toBe(false);
+    const all = gw.gateway.store.messages(lane).map((m) => m.message_id);
+    expect((await laneMessages(db2, lane)).map((m) => m.message_id)).toEqual(all);
+    expect(await other.loadOlder(lane)).toEqual({ hasMore: false }); // no request once the end is known
+  });
+
+  it('markRead sets the read mark and the other device clears its unread count for the lane', async () => {
+    const { db, c, gw, lane } = await online();
+    const db2 = freshDb();
+    const other = await pairedClient(db2, gw.url);
+    cleanup.push(() => other.stop());
+    await c.send(lane, 'read me');
+    await finalReply(db, lane);
+    await finalReply(db2, lane);
+    await c.markRead(lane);
+    const newest = gw.gateway.store.messages(lane).at(-1)!;
+    expect((await db.lanes.get(lane))?.readMessageId).toBe(newest.message_id);
+    await until(async () => (await db2.lanes.get(lane))?.readMessageId === newest.message_id, 'mark relayed to the other device');
+    expect(gw.gateway.store.conversations.readReceipt(lane)).toBe(newest.message_id);
+  });
+
+  it('deleteMessages removes them on the gateway and here', async () => {
+    const { db, c, gw, lane } = await online();
+    await c.send(lane, 'delete me');
+    await finalReply(db, lane);
+    const ids = gw.gateway.store.messages(lane).map((m) => m.message_id);
+    await c.deleteMessages(lane, ids);
+    expect(await laneMessages(db, lane)).toHaveLength(0);
+    expect(gw.gateway.store.messages(lane)).toHaveLength(0);
+  });
+
+  it('stop and steer a running turn; answer a picker once', async () => {
+    const { db, c, gw, lane } = await online();
+    await c.send(lane, '/long');
+    await until(async () => (await laneMessages(db, lane)).some((m) => m.status === 'streaming'), 'streaming');
+    await c.steer(lane, 'shorter please');
+    await c.stopAgent(lane);
+    await finalReply(db, lane);
+    const reply = gw.gateway.store.messages(lane).find((m) => m.role === 'assistant')!;
+    expect(reply.text).toContain('Steer');
+    expect(reply.text).not.toContain('40. Line 40');
+    // Nothing running: steering is refused in words.
+    const err = await c.steer(lane, 'too late').catch((e: unknown) => e);
+    expect((err as ProtocolError).code).toBe('not_found');
+
+    await c.send(lane, '/confirm');
+    const picker = await until(async () => (await db.pickers.toArray()).find((p) => p.state === 'open'), 'picker');
+    await c.selectPicker(picker.picker_id, 'yes');
+    expect((await db.pickers.get(picker.picker_id))?.state).not.toBe('open');
+    await expect(c.selectPicker(picker.picker_id, 'no')).rejects.toThrow(/already answered/);
+    await finalReply(db, lane, 2);
+  });
+
+  it('commands fail at once when offline, but send still queues', async () => {
+    const db = freshDb();
+    const c = client(db);
+    cleanup.push(() => c.stop());
+    await c.start();
+    await expect(c.search('x', 'all')).rejects.toThrow(/paired|connected/i);
+    await db.channels.put({ chat_id: 'web:default', name: 'General', kind: 'default', order: 0 });
+    await c.send('web:default', 'later');
+    expect((await laneMessages(db, 'web:default'))[0]).toMatchObject({ text: 'later', status: 'pending' });
+  });
+});
