@@ -1,7 +1,9 @@
 import { useParams, useSearchParams } from '@solidjs/router';
 import { Show, onCleanup, onMount } from 'solid-js';
 import { live } from '../../store/live';
+import { Composer } from '../components/composer/Composer';
 import { MessageList } from '../components/messages/MessageList';
+import { PickerHost } from '../components/pickers/PickerHost';
 import { ThinkingIndicator } from '../components/messages/ThinkingIndicator';
 import { iris } from '../context';
 import './LanePage.css';
@@ -41,6 +43,8 @@ function LaneView(props: { lane: string; focusId?: string }) {
       </h2>
       <MessageList lane={props.lane} focusId={props.focusId} />
       <ThinkingIndicator lane={laneState()} />
+      <PickerHost lane={props.lane} />
+      <Composer lane={props.lane} />
     </main>
   );
 }

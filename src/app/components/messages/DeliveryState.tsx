@@ -1,0 +1,41 @@
+import { Match, Show, Switch } from 'solid-js';
+import type { MessageRow } from '../../../store/schema';
+import { CheckIcon, ClockIcon } from './icons';
+
+/** The state of a message the person sent: pending (clock), sent (✓), read (✓✓), or failed with Retry. */
+export function DeliveryState(props: { message: MessageRow; onRetry: () => void }) {
+  return (
+    <Switch>
+      <Match when={props.message.status === 'pending'}>
+        <span class="delivery" data-delivery="pending" title="Waiting to send">
+          <ClockIcon />
+          <span class="visually-hidden">Pending</span>
+        </span>
+      </Match>
+      <Match when={props.message.status === 'sent'}>
+        <span class="delivery" data-delivery="sent" title="Sent">
+          <CheckIcon />
+          <span class="visually-hidden">Sent</span>
+        </span>
+      </Match>
+      <Match when={props.message.status === 'read'}>
+        <span class="delivery read" data-delivery="read" title="Read by the agent">
+          <CheckIcon double />
+          <span class="visually-hidden">Read</span>
+        </span>
+      </Match>
+      <Match when={props.message.status === 'failed'}>
+        <span class="delivery failed" data-delivery="failed">
+          <span class="delivery-failed-text">
+            Not sent<Show when={props.message.error}>: {props.message.error}</Show>
+          </span>
+          <Show when={props.message.client_id}>
+            <button type="button" class="delivery-retry" onClick={() => props.onRetry()}>
+              Retry
+            </button>
+          </Show>
+        </span>
+      </Match>
+    </Switch>
+  );
+}

@@ -1,0 +1,58 @@
+import { Show, createSignal } from 'solid-js';
+import type { MessageRow } from '../../../store/schema';
+import { authorName } from './author';
+import { copyText } from './copyText';
+import { CopyIcon, DeleteIcon, ReplyIcon } from './icons';
+import { useMessageList } from './listContext';
+import { setReplyTarget } from './replyTarget';
+
+/** Reply, Copy and Delete for one message. Messages the gateway has not stored yet can only be copied. */
+export function MessageActions(props: { message: MessageRow }) {
+  const list = useMessageList();
+  const [copied, setCopied] = createSignal(false);
+  const stored = () => !props.message.message_id.startsWith('local:') && props.message.status !== 'streaming';
+
+  const reply = () =>
+    setReplyTarget(list.lane, {
+      message_id: props.message.message_id,
+      role: props.message.role,
+      author: authorName(props.message.role),
+      text: props.message.text,
+    });
+
+  const copy = async () => {
+    if (await copyText(props.message.text)) {
+      setCopied(true);
+      setTimeout(() => setCopied(false), 1500);
+    }
+  };
+
+  return (
+    <div class="msg-actions" role="group" aria-label="Message actions">
+      <Show when={stored()}>
+        <button type="button" class="msg-action" aria-label="Reply" title="Reply" onClick={reply}>
+          <ReplyIcon />
+        </button>
+      </Show>
+      <button type="button" class="msg-action" aria-label="Copy" title="Copy text" onClick={copy}>
+        <CopyIcon />
+      </button>
+      <Show when={stored()}>
+        <button
+          type="button"
+          class="msg-action"
+          aria-label="Delete"
+          title="Delete"
+          onClick={() => list.requestDelete(props.message)}
+        >
+          <DeleteIcon />
+        </button>
+      </Show>
+      <Show when={copied()}>
+        <span class="msg-copied" role="status">
+          Copied
+        </span>
+      </Show>
+    </div>
+  );
+}

@@ -1,0 +1,164 @@
+import { Match, Show, Switch, createMemo } from 'solid-js';
+import type { MessageRow } from '../../../store/schema';
+import { iris } from '../../context';
+import { ActivityList } from './ActivityList';
+import { AlarmIcon, InfoIcon } from './icons';
+import { authorName } from './author';
+import { DeliveryState } from './DeliveryState';
+import { useMessageList } from './listContext';
+import { Markdown } from './Markdown';
+import { MessageActions } from './MessageActions';
+import { Reasoning } from './Reasoning';
+import { ReplyQuote } from './ReplyQuote';
+import { formatFull, formatTime } from './time';
+
+/** One message of the conversation, shaped by who sent it. */
+export function MessageItem(props: { message: MessageRow }) {
+  return (
+    <Switch>
+      <Match when={props.message.role === 'user'}>
+        <UserMessage message={props.message} />
+      </Match>
+      <Match when={props.message.role === 'assistant'}>
+        <AssistantMessage message={props.message} />
+      </Match>
+      <Match when={true}>
+        <NoticeMessage message={props.message} />
+      </Match>
+    </Switch>
+  );
+}
+
+function Time(props: { ts: number }) {
+  return (
+    <time class="msg-time" datetime={new Date(props.ts).toISOString()} title={formatFull(props.ts)}>
+      {formatTime(props.ts)}
+    </time>
+  );
+}
+
+function useHighlight(message: () => MessageRow) {
+  const list = useMessageList();
+  return () => list.highlighted() === message().message_id;
+}
+
+function label(message: MessageRow): string {
+  return `${authorName(message.role)}, ${formatTime(message.ts)}`;
+}
+
+function UserMessage(props: { message: MessageRow }) {
+  const { client } = iris();
+  const highlighted = useHighlight(() => props.message);
+  return (
+    <article
+      class="msg msg-user"
+      classList={{ 'is-target': highlighted(), failed: props.message.status === 'failed' }}
+      aria-label={label(props.message)}
+      tabindex="-1"
+      data-message-id={props.message.message_id}
+    >
+      <div class="bubble">
+        <Show when={props.message.reply_to}>{(id) => <ReplyQuote messageId={id()} />}</Show>
+        <Markdown text={props.message.text} />
+      </div>
+      <div class="msg-foot">
+        <Time ts={props.message.ts} />
+        <DeliveryState
+          message={props.message}
+          onRetry={() => props.message.client_id && void client.retry(props.message.client_id)}
+        />
+      </div>
+      <MessageActions message={props.message} />
+    </article>
+  );
+}
+
+function AssistantMessage(props: { message: MessageRow }) {
+  const list = useMessageList();
+  const highlighted = useHighlight(() => props.message);
+  const final = () => props.message.status !== 'streaming';
+  const activity = createMemo(() => (props.message.turn ? list.win.activity[props.message.turn] : undefined));
+  return (
+    <article
+      class="msg msg-assistant"
+      classList={{ 'is-target': highlighted(), streaming: !final() }}
+      aria-label={label(props.message)}
+      aria-busy={!final()}
+      tabindex="-1"
+      data-message-id={props.message.message_id}
+    >
+      <header class="msg-head">
+        <span class="msg-author">{authorName('assistant')}</span>
+        <Time ts={props.message.ts} />
+      </header>
+      <Show when={props.message.reply_to}>{(id) => <ReplyQuote messageId={id()} />}</Show>
+      <Show when={props.message.reasoning}>{(text) => <Reasoning text={text()} final={final()} />}</Show>
+      <Show when={activity()?.length}>
+        <ActivityList items={activity()!} />
+      </Show>
+      <Show
+        when={props.message.text}
+        fallback={
+          <Show when={!final()}>
+            <p class="msg-typing">
+              <span class="dots" aria-hidden="true" />
+              <span class="visually-hidden">Writing…</span>
+            </p>
+          </Show>
+        }
+      >
+        <Markdown text={props.message.text} final={final()} class={final() ? '' : 'md-streaming'} />
+      </Show>
+      <Show when={final() && (props.message.model || props.message.tokens !== undefined)}>
+        <p class="msg-meta">
+          <Show when={props.message.model}>
+            <span class="msg-model">{props.message.model}</span>
+          </Show>
+          <Show when={props.message.tokens !== undefined}>
+            <span class="msg-tokens">{props.message.tokens!.toLocaleString()} tokens</span>
+          </Show>
+        </p>
+      </Show>
+      <MessageActions message={props.message} />
+    </article>
+  );
+}
+
+/** cron and system messages: set apart from the conversation. */
+function NoticeMessage(props: { message: MessageRow }) {
+  const highlighted = useHighlight(() => props.message);
+  return (
+    <article
+      class="msg msg-notice"
+      classList={{ 'is-target': highlighted(), [`msg-${props.message.role}`]: true }}
+      aria-label={label(props.message)}
+      tabindex="-1"
+      data-message-id={props.message.message_id}
+    >
+      <div class="notice-card">
+        <div class="notice-head">
+          <span class="notice-label">
+            {props.message.role === 'cron' ? <AlarmIcon /> : <InfoIcon />}
+            {authorName(props.message.role)}
+          </span>
+          <Time ts={props.message.ts} />
+        </div>
+        <Markdown text={props.message.text} />
+      </div>
+      <MessageActions message={props.message} />
+    </article>
+  );
+}
+
+/** A turn still working, before any reply text exists: its tool cards and commentary. */
+export function PendingTurn(props: { turn: string }) {
+  const list = useMessageList();
+  return (
+    <article class="msg msg-assistant msg-working" aria-label={`${authorName('assistant')}, working`} aria-busy="true">
+      <header class="msg-head">
+        <span class="msg-author">{authorName('assistant')}</span>
+      </header>
+      <ActivityList items={list.win.activity[props.turn] ?? []} />
+    </article>
+  );
+}

@@ -1,0 +1,365 @@
+import { createVirtualizer } from '@tanstack/solid-virtual';
+import {
+  For,
+  Show,
+  createEffect,
+  createMemo,
+  createSignal,
+  on,
+  onCleanup,
+  onMount,
+  untrack,
+} from 'solid-js';
+import type { MessageRow } from '../../../store/schema';
+import { iris } from '../../context';
+import { ConfirmDialog } from './ConfirmDialog';
+import { createLaneWindow, laneMessageIds, laneRow, orphanTurn, windowRange } from './laneWindow';
+import { MessageListContext, useMessageList, type MessageListContextValue } from './listContext';
+import { MessageItem, PendingTurn } from './MessageItem';
+import { dayLabel, sameDay } from './time';
+import './MessageList.css';
+
+const TURN_KEY = 'turn:';
+/** A row not measured yet is assumed this tall (px); placeholders are exactly this tall. */
+const ESTIMATE = 96;
+/** Within this many px of the bottom counts as "at the newest message". */
+const AT_END_PX = 80;
+/** Older history is asked for when the first rendered row is this close to the top. */
+const LOAD_OLDER_WITHIN = 8;
+const HIGHLIGHT_MS = 5000;
+
+/**
+ * The conversation of one lane: virtualized (only what is on screen is in the DOM), opens at the newest
+ * message, keeps the reader's place while older pages load above and while a reply streams below.
+ * Remount it (keyed) for another lane.
+ */
+export function MessageList(props: { lane: string; focusId?: string }) {
+  const { db, client } = iris();
+  const ids = laneMessageIds(db, props.lane);
+  const lane = laneRow(db, props.lane);
+  const orphan = orphanTurn(db, props.lane);
+  const keys = createMemo(() => {
+    const list = ids() ?? [];
+    const turn = orphan();
+    return turn ? [...list, TURN_KEY + turn] : list;
+  });
+  const keyAt = createMemo(() => {
+    const list = keys();
+    return (index: number) => list[index] ?? `missing:${index}`;
+  });
+
+  let scroller!: HTMLDivElement;
+  const virtualizer = createVirtualizer<HTMLDivElement, HTMLDivElement>({
+    get count() {
+      return keys().length;
+    },
+    getScrollElement: () => scroller,
+    estimateSize: () => ESTIMATE,
+    get getItemKey() {
+      return keyAt();
+    },
+    overscan: 6,
+    paddingStart: 56,
+    paddingEnd: 16,
+    // Prepending older pages keeps the first visible row in place; following the newest is ours (below).
+    anchorTo: 'end',
+    followOnAppend: false,
+  });
+
+  const items = () => virtualizer.getVirtualItems();
+  const visibleKeys = createMemo(() => items().map((item) => item.key as string));
+  const itemByKey = createMemo(() => new Map(items().map((item) => [item.key as string, item])));
+  const range = createMemo<[number, number]>(
+    () => {
+      const list = items();
+      const count = keys().length;
+      if (list.length === 0) return windowRange(count - 1, count - 1, count);
+      return windowRange(list[0]!.index, list[list.length - 1]!.index, count);
+    },
+    [0, 0],
+    { equals: (a, b) => a[0] === b[0] && a[1] === b[1] },
+  );
+  const win = createLaneWindow(db, () => ids() ?? [], range, orphan);
+
+  // ---- where the reader is -------------------------------------------------------------------
+  const [atEnd, setAtEnd] = createSignal(true);
+  const [ready, setReady] = createSignal(false);
+  const [unseen, setUnseen] = createSignal(false);
+  const [pageVisible, setPageVisible] = createSignal(document.visibilityState === 'visible');
+  const measureAtEnd = () => {
+    const distance = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight;
+    setAtEnd(distance < AT_END_PX);
+  };
+  const onVisibility = () => setPageVisible(document.visibilityState === 'visible');
+  /** Puts the newest message at the bottom of the viewport. */
+  const pinToBottom = () => {
+    scroller.scrollTop = scroller.scrollHeight;
+  };
+  onMount(() => {
+    document.addEventListener('visibilitychange', onVisibility);
+    // The viewport changed size (keyboard, composer growing): a reader at the bottom stays there.
+    const resize = new ResizeObserver(() => (untrack(atEnd) ? pinToBottom() : measureAtEnd()));
+    resize.observe(scroller);
+    onCleanup(() => {
+      document.removeEventListener('visibilitychange', onVisibility);
+      resize.disconnect();
+    });
+  });
+
+  const scrollToNewest = () => {
+    setAtEnd(true);
+    pinToBottom();
+    setUnseen(false);
+  };
+
+  // A reader at the bottom stays there while rows arrive, stream and get measured. Effects run after the
+  // DOM is updated, so scrollHeight already includes the new size.
+  createEffect(() => {
+    virtualizer.getTotalSize();
+    keys();
+    if (untrack(atEnd)) pinToBottom();
+  });
+
+  // Open at the newest message (the bottom pin above), or at the message asked for.
+  let opened = false;
+  createEffect(() => {
+    if (ids() === undefined || opened) return;
+    opened = true;
+    untrack(() => {
+      if (props.focusId) jumpTo(props.focusId);
+    });
+  });
+  // Paging starts once the reader has been placed, so the first frames (rows at the top) do not load pages.
+  createEffect(() => {
+    if (!ready() && opened && keys().length > 0 && atEnd()) setReady(true);
+  });
+
+  // A new message while the reader is up in the history: a pill, not a jump. Their own message: go down.
+  createEffect(
+    on(keys, (next, prev) => {
+      if (!prev || next.length <= prev.length) return;
+      const last = next[next.length - 1];
+      if (last === prev[prev.length - 1]) return;
+      if (last?.startsWith('local:')) scrollToNewest();
+      else if (!untrack(atEnd)) setUnseen(true);
+    }),
+  );
+  createEffect(() => {
+    if (atEnd()) setUnseen(false);
+  });
+
+  // The newest message seen while the page is visible: tell the gateway (and the other devices).
+  let markedFor: string | undefined;
+  createEffect(() => {
+    const list = ids();
+    const newest = list?.[list.length - 1];
+    if (!newest || !atEnd() || !pageVisible() || !ready()) return;
+    if (newest === markedFor) return;
+    markedFor = newest;
+    void Promise.resolve(client.markRead(props.lane)).catch(() => undefined);
+  });
+
+  // ---- older history ---------------------------------------------------------------------------
+  const [loadingOlder, setLoadingOlder] = createSignal(false);
+  let olderFailedAt = 0;
+  const loadOlder = async (): Promise<void> => {
+    if (loadingOlder()) return;
+    setLoadingOlder(true);
+    try {
+      await client.loadOlder(props.lane);
+    } catch {
+      olderFailedAt = Date.now();
+    } finally {
+      setLoadingOlder(false);
+    }
+  };
+  createEffect(() => {
+    const list = items();
+    if (!ready() || list.length === 0 || list[0]!.index > LOAD_OLDER_WITHIN) return;
+    if (lane()?.hasMore === false) return;
+    untrack(() => {
+      if (Date.now() - olderFailedAt < 3000) return;
+      void loadOlder();
+    });
+  });
+
+  // ---- jumping to a message (search result, quote) ---------------------------------------------
+  const [jumpTarget, setJumpTarget] = createSignal<string>();
+  const [jumpTick, setJumpTick] = createSignal(0);
+  const [highlighted, setHighlighted] = createSignal<string>();
+  const [notice, setNotice] = createSignal<string>();
+  let highlightTimer: ReturnType<typeof setTimeout> | undefined;
+  onCleanup(() => clearTimeout(highlightTimer));
+
+  function jumpTo(messageId: string) {
+    setNotice(undefined);
+    setJumpTarget(messageId);
+  }
+
+  createEffect(() => {
+    const target = jumpTarget();
+    jumpTick();
+    if (!target) return;
+    const index = keys().indexOf(target);
+    const hasMore = lane()?.hasMore;
+    untrack(() => {
+      if (index >= 0) {
+        setJumpTarget(undefined);
+        // Leaving the bottom: the pin must not pull the reader back while the rows get measured.
+        setAtEnd(false);
+        virtualizer.scrollToIndex(index, { align: 'center' });
+        setHighlighted(target);
+        clearTimeout(highlightTimer);
+        highlightTimer = setTimeout(() => setHighlighted(undefined), HIGHLIGHT_MS);
+        focusMessage(target);
+        setReady(true);
+        return;
+      }
+      if (hasMore === false) {
+        setJumpTarget(undefined);
+        setNotice('That message is no longer in this conversation.');
+        return;
+      }
+      if (loadingOlder()) return;
+      void loadOlder().then(() => {
+        if (Date.now() - olderFailedAt < 100) {
+          setJumpTarget(undefined);
+          setNotice('Could not load older messages to find that one.');
+        } else setJumpTick((t) => t + 1);
+      });
+    });
+  });
+  createEffect(
+    on(
+      () => props.focusId,
+      (id) => id && opened && jumpTo(id),
+      { defer: true },
+    ),
+  );
+
+  /** Moves keyboard focus to a message once the virtualizer has rendered it. */
+  function focusMessage(messageId: string, tries = 20) {
+    requestAnimationFrame(() => {
+      const el = scroller.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(messageId)}"]`);
+      if (el) el.focus({ preventScroll: true });
+      else if (tries > 0) setTimeout(() => focusMessage(messageId, tries - 1), 50);
+    });
+  }
+
+  // ---- delete with confirm ---------------------------------------------------------------------
+  const [toDelete, setToDelete] = createSignal<MessageRow>();
+  const confirmDelete = () => {
+    const message = toDelete();
+    setToDelete(undefined);
+    if (message) void Promise.resolve(client.deleteMessages(props.lane, [message.message_id])).catch(() => undefined);
+    scroller.focus({ preventScroll: true });
+  };
+
+  const context: MessageListContextValue = {
+    lane: props.lane,
+    win,
+    highlighted,
+    jumpTo,
+    requestDelete: (message) => setToDelete(message),
+  };
+
+  return (
+    <MessageListContext.Provider value={context}>
+      <div class="msg-list">
+        <div
+          ref={scroller}
+          class="msg-scroller"
+          role="log"
+          aria-label="Messages"
+          tabindex="0"
+          onScroll={measureAtEnd}
+        >
+          <div class="msg-sizer" style={{ height: `${virtualizer.getTotalSize()}px` }}>
+            <div class="msg-start">
+              <Show
+                when={lane()?.hasMore === false}
+                fallback={
+                  <Show when={loadingOlder()}>
+                    <span class="msg-loading">Loading older messages…</span>
+                  </Show>
+                }
+              >
+                <span>This is the beginning of the conversation.</span>
+              </Show>
+            </div>
+            <For each={visibleKeys()}>
+              {(key) => {
+                const item = () => itemByKey().get(key);
+                return (
+                  <div
+                    class="vrow"
+                    data-index={item()?.index}
+                    data-key={key}
+                    ref={(el) => queueMicrotask(() => el.isConnected && virtualizer.measureElement(el))}
+                    style={{ transform: `translateY(${item()?.start ?? 0}px)` }}
+                  >
+                    <Show
+                      when={!key.startsWith(TURN_KEY)}
+                      fallback={<PendingTurn turn={key.slice(TURN_KEY.length)} />}
+                    >
+                      <Row id={key} prevId={keys()[(item()?.index ?? 0) - 1]} />
+                    </Show>
+                  </div>
+                );
+              }}
+            </For>
+          </div>
+        </div>
+        <Show when={unseen()}>
+          <button type="button" class="new-messages-pill" onClick={scrollToNewest}>
+            New messages ↓
+          </button>
+        </Show>
+        <Show when={notice()}>
+          <p class="msg-notice-bar" role="alert">
+            {notice()}
+            <button type="button" class="link-button" onClick={() => setNotice(undefined)}>
+              Dismiss
+            </button>
+          </p>
+        </Show>
+      </div>
+      <ConfirmDialog
+        open={!!toDelete()}
+        title="Delete this message?"
+        body="It will be deleted for you on all your devices."
+        confirmLabel="Delete"
+        danger
+        onConfirm={confirmDelete}
+        onCancel={() => setToDelete(undefined)}
+      />
+    </MessageListContext.Provider>
+  );
+}
+
+/** One message row: a day separator when the day changes, then the message (or a placeholder). */
+function Row(props: { id: string; prevId: string | undefined }) {
+  const list = useMessageList();
+  const message = () => list.win.rows[props.id];
+  const day = createMemo(() => {
+    const current = message();
+    if (!current) return undefined;
+    if (props.prevId === undefined) return dayLabel(current.ts);
+    const prev = list.win.rows[props.prevId];
+    return prev && !sameDay(prev.ts, current.ts) ? dayLabel(current.ts) : undefined;
+  });
+  return (
+    <Show when={message()} fallback={<div class="msg-placeholder" aria-hidden="true" />}>
+      {(m) => (
+        <>
+          <Show when={day()}>
+            <div class="day-sep">
+              <span>{day()}</span>
+            </div>
+          </Show>
+          <MessageItem message={m()} />
+        </>
+      )}
+    </Show>
+  );
+}

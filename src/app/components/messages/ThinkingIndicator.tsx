@@ -1,0 +1,28 @@
+import { Show } from 'solid-js';
+import type { LaneRow } from '../../../store/schema';
+
+function activityText(lane: LaneRow): string {
+  switch (lane.busyReason) {
+    case 'tool':
+      return 'Hermes is using tools…';
+    case 'waiting_input':
+      return 'Hermes is waiting for your answer';
+    case 'cron':
+      return 'Hermes is running a scheduled task…';
+    default:
+      return lane.busy ? 'Hermes is thinking…' : 'Hermes is typing…';
+  }
+}
+
+/** Shown from agent.busy / typing until agent.idle. The live region stays mounted so changes are announced. */
+export function ThinkingIndicator(props: { lane: LaneRow | undefined }) {
+  const active = () => !!props.lane && (props.lane.busy || props.lane.typing);
+  return (
+    <div class="thinking" role="status" aria-live="polite">
+      <Show when={active()}>
+        <span class="dots" aria-hidden="true" />
+        <span>{activityText(props.lane!)}</span>
+      </Show>
+    </div>
+  );
+}

@@ -1,0 +1,81 @@
+import { Show, For, createSignal, createUniqueId, onCleanup, createEffect } from 'solid-js';
+import type { ActivityRow } from '../../../store/schema';
+import { ToolIcon } from './icons';
+import { formatDuration } from './time';
+
+/** Ticks every 100 ms while `running()` is true; the running timer's clock. */
+function useNow(running: () => boolean) {
+  const [now, setNow] = createSignal(Date.now());
+  createEffect(() => {
+    if (!running()) return;
+    const timer = setInterval(() => setNow(Date.now()), 100);
+    onCleanup(() => clearInterval(timer));
+  });
+  return now;
+}
+
+/** One tool call of a turn: name, preview, progress notes, a timer, then the outcome and its output. */
+export function ToolCard(props: { tool: ActivityRow }) {
+  const [open, setOpen] = createSignal(false);
+  const outputId = createUniqueId();
+  const running = () => (props.tool.state ?? 'running') === 'running';
+  const now = useNow(running);
+  const name = () => props.tool.name || 'tool';
+  const stateLabel = () => (running() ? 'Running' : props.tool.state === 'ok' ? 'Done' : 'Failed');
+  const elapsed = () => formatDuration(Math.max(0, (now() - props.tool.ts) / 1000));
+  const hasDetails = () => !!props.tool.output || !!(props.tool.args && Object.keys(props.tool.args).length);
+
+  return (
+    <div class="tool-card" data-state={props.tool.state ?? 'running'} role="group" aria-label={`Tool ${name()}`}>
+      <div class="tool-head">
+        <ToolIcon />
+        <span class="tool-name">{name()}</span>
+        <span class="tool-state" classList={{ ok: props.tool.state === 'ok', failed: props.tool.state === 'failed' }}>
+          <Show when={running()} fallback={<span aria-hidden="true">{props.tool.state === 'ok' ? '✓' : '✕'}</span>}>
+            <span class="tool-spinner" aria-hidden="true" />
+          </Show>
+          <span class="tool-state-text">{stateLabel()}</span>
+          <Show
+            when={running()}
+            fallback={
+              <Show when={props.tool.duration !== undefined}>
+                <span class="tool-duration"> · {formatDuration(props.tool.duration!)}</span>
+              </Show>
+            }
+          >
+            <span class="tool-duration tool-timer"> · {elapsed()}</span>
+          </Show>
+        </span>
+      </div>
+      <Show when={props.tool.preview}>
+        <pre class="tool-preview">{props.tool.preview}</pre>
+      </Show>
+      <Show when={props.tool.notes?.length}>
+        <ul class="tool-notes">
+          <For each={props.tool.notes}>{(note) => <li>{note}</li>}</For>
+        </ul>
+      </Show>
+      <Show when={!running() && hasDetails()}>
+        <button
+          type="button"
+          class="tool-toggle"
+          aria-expanded={open()}
+          aria-controls={outputId}
+          onClick={() => setOpen(!open())}
+        >
+          {open() ? 'Hide output' : 'Show output'}
+        </button>
+        <div id={outputId} class="tool-output" hidden={!open()}>
+          <Show when={open()}>
+            <Show when={props.tool.args && Object.keys(props.tool.args).length}>
+              <pre class="tool-args">{JSON.stringify(props.tool.args, null, 2)}</pre>
+            </Show>
+            <Show when={props.tool.output} fallback={<p class="tool-empty">No output.</p>}>
+              <pre>{props.tool.output}</pre>
+            </Show>
+          </Show>
+        </div>
+      </Show>
+    </div>
+  );
+}

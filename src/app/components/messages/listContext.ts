@@ -1,0 +1,23 @@
+// What every row of one lane's message list shares: the lane, the window of rows, and list-level actions.
+import { createContext, useContext, type Accessor } from 'solid-js';
+import type { MessageRow } from '../../../store/schema';
+import type { LaneWindow } from './laneWindow';
+
+export interface MessageListContextValue {
+  lane: string;
+  win: LaneWindow;
+  /** The message a search jump (or a quote) points at, highlighted for a moment. */
+  highlighted: Accessor<string | undefined>;
+  /** Scrolls to a message, loading older pages as needed. */
+  jumpTo(messageId: string): void;
+  /** Asks the person to confirm, then deletes. */
+  requestDelete(message: MessageRow): void;
+}
+
+export const MessageListContext = createContext<MessageListContextValue>();
+
+export function useMessageList(): MessageListContextValue {
+  const value = useContext(MessageListContext);
+  if (!value) throw new Error('useMessageList outside a MessageList');
+  return value;
+}

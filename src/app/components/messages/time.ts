@@ -1,0 +1,46 @@
+// How message times read: "14:05" beside a message, "Today" / "Yesterday" / a date between days.
+
+const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+const dateFormat = new Intl.DateTimeFormat(undefined, { weekday: 'long', day: 'numeric', month: 'long' });
+const dateYearFormat = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'long', year: 'numeric' });
+const fullFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'short' });
+
+function startOfDay(ts: number): number {
+  const d = new Date(ts);
+  d.setHours(0, 0, 0, 0);
+  return d.getTime();
+}
+
+export function sameDay(a: number, b: number): boolean {
+  return startOfDay(a) === startOfDay(b);
+}
+
+export function formatTime(ts: number): string {
+  return Number.isFinite(ts) ? timeFormat.format(ts) : '';
+}
+
+export function formatFull(ts: number): string {
+  return Number.isFinite(ts) ? fullFormat.format(ts) : '';
+}
+
+/** The label of a day separator. */
+export function dayLabel(ts: number, now = Date.now()): string {
+  if (!Number.isFinite(ts)) return '';
+  const day = startOfDay(ts);
+  const today = startOfDay(now);
+  if (day === today) return 'Today';
+  const yesterday = new Date(today);
+  yesterday.setDate(yesterday.getDate() - 1);
+  if (day === yesterday.getTime()) return 'Yesterday';
+  const sameYear = new Date(ts).getFullYear() === new Date(now).getFullYear();
+  return (sameYear ? dateFormat : dateYearFormat).format(ts);
+}
+
+/** "4.2 s", "350 ms", "2 min 5 s": a tool's duration. The gateway sends seconds. */
+export function formatDuration(seconds: number): string {
+  if (!Number.isFinite(seconds) || seconds < 0) return '';
+  if (seconds < 1) return `${Math.round(seconds * 1000)} ms`;
+  if (seconds < 60) return `${seconds < 10 ? seconds.toFixed(1) : Math.round(seconds)} s`;
+  const m = Math.floor(seconds / 60);
+  return `${m} min ${Math.round(seconds - m * 60)} s`;
+}

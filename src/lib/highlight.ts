@@ -1,0 +1,79 @@
+// Syntax highlighting for code blocks in rendered Markdown. highlight.js is loaded on demand, the first
+// time a code block is on screen, so it never weighs on the first load.
+import type { HLJSApi } from 'highlight.js';
+import { sanitizeHtml } from './markdown';
+
+const MAX_HIGHLIGHT_CHARS = 40_000;
+
+let loading: Promise<HLJSApi> | undefined;
+
+async function loadHighlighter(): Promise<HLJSApi> {
+  const [core, ...languages] = await Promise.all([
+    import('highlight.js/lib/core'),
+    import('highlight.js/lib/languages/bash'),
+    import('highlight.js/lib/languages/c'),
+    import('highlight.js/lib/languages/cpp'),
+    import('highlight.js/lib/languages/css'),
+    import('highlight.js/lib/languages/diff'),
+    import('highlight.js/lib/languages/dockerfile'),
+    import('highlight.js/lib/languages/go'),
+    import('highlight.js/lib/languages/ini'),
+    import('highlight.js/lib/languages/java'),
+    import('highlight.js/lib/languages/javascript'),
+    import('highlight.js/lib/languages/json'),
+    import('highlight.js/lib/languages/markdown'),
+    import('highlight.js/lib/languages/plaintext'),
+    import('highlight.js/lib/languages/python'),
+    import('highlight.js/lib/languages/rust'),
+    import('highlight.js/lib/languages/shell'),
+    import('highlight.js/lib/languages/sql'),
+    import('highlight.js/lib/languages/typescript'),
+    import('highlight.js/lib/languages/xml'),
+    import('highlight.js/lib/languages/yaml'),
+  ]);
+  const names = ['bash', 'c', 'cpp', 'css', 'diff', 'dockerfile', 'go', 'ini', 'java', 'javascript', 'json',
+    'markdown', 'plaintext', 'python', 'rust', 'shell', 'sql', 'typescript', 'xml', 'yaml'];
+  const hljs = core.default;
+  names.forEach((name, i) => hljs.registerLanguage(name, languages[i]!.default));
+  return hljs;
+}
+
+function highlighter(): Promise<HLJSApi> {
+  loading ??= loadHighlighter().catch((error: unknown) => {
+    loading = undefined; // a failed chunk load (offline) may succeed later
+    throw error;
+  });
+  return loading;
+}
+
+/** Highlights every not yet highlighted `pre > code` under `root`. Leaves plain text on any failure. */
+export async function highlightCodeIn(root: ParentNode): Promise<void> {
+  const blocks = Array.from(root.querySelectorAll<HTMLElement>('pre > code:not([data-highlighted])'));
+  if (blocks.length === 0) return;
+  let hljs: HLJSApi;
+  try {
+    hljs = await highlighter();
+  } catch {
+    return;
+  }
+  for (const block of blocks) {
+    if (!block.isConnected || block.dataset.highlighted) continue;
+    const text = block.textContent ?? '';
+    // Very long blocks stay plain: highlighting them would stall the main thread.
+    if (text.length > MAX_HIGHLIGHT_CHARS) {
+      block.dataset.highlighted = 'skipped';
+      continue;
+    }
+    const lang = /(?:^|\s)language-([\w+#.-]+)/.exec(block.className)?.[1];
+    try {
+      const result =
+        lang && hljs.getLanguage(lang) ? hljs.highlight(text, { language: lang, ignoreIllegals: true }) : hljs.highlightAuto(text);
+      // hljs escapes the text it wraps; sanitizing again keeps the one rule: only sanitized HTML goes in.
+      block.innerHTML = sanitizeHtml(result.value);
+      block.classList.add('hljs');
+    } catch {
+      // leave the plain text
+    }
+    block.dataset.highlighted = 'yes';
+  }
+}

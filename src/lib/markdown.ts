@@ -1,0 +1,152 @@
+// Markdown → sanitized HTML for message text and reasoning. The one place marked and DOMPurify are used.
+// Everything here comes from the gateway and is untrusted: raw HTML in the source is shown as text, and
+// the output is sanitized again so no script can run and nothing remote is loaded (only the app's own
+// `/media/...` images).
+import { Marked, type Tokens } from 'marked';
+import createDOMPurify, { type Config } from 'dompurify';
+
+/** Languages a code block may name; anything else is dropped from the class (it only picks a highlighter). */
+const LANG_PATTERN = /^[a-z0-9_+#.-]{1,32}$/i;
+/** Link schemes a message may use. Relative links resolve against the app itself. */
+const LINK_PROTOCOLS = new Set(['http:', 'https:', 'mailto:']);
+const MEDIA_PATH = '/media/';
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function baseUrl(): string {
+  return typeof location === 'undefined' ? 'http://localhost/' : location.href;
+}
+
+/** A link target we keep: http(s), mailto, or a path inside the app. Returns undefined for the rest. */
+export function safeLinkHref(href: string | null | undefined): string | undefined {
+  if (!href) return undefined;
+  const trimmed = href.trim();
+  // Control characters and whitespace inside a scheme are classic filter evasions: refuse them.
+  if (/[\u0000-\u001f\u007f]/.test(trimmed)) return undefined;
+  try {
+    const url = new URL(trimmed, baseUrl());
+    return LINK_PROTOCOLS.has(url.protocol) ? trimmed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** An image source we load: only the app's own origin under /media/. */
+export function isAllowedImageSrc(src: string | null | undefined): boolean {
+  if (!src) return false;
+  const trimmed = src.trim();
+  if (/[\u0000-\u001f\u007f\\]/.test(trimmed)) return false;
+  try {
+    const origin = new URL(baseUrl()).origin;
+    const url = new URL(trimmed, baseUrl());
+    return url.origin === origin && url.pathname.startsWith(MEDIA_PATH) && !url.pathname.includes('..');
+  } catch {
+    return false;
+  }
+}
+
+const marked = new Marked({
+  gfm: true,
+  breaks: true,
+  async: false,
+  renderer: {
+    // Raw HTML in a message is shown, never interpreted.
+    html(token: Tokens.HTML | Tokens.Tag): string {
+      return escapeHtml(token.text);
+    },
+    code(token: Tokens.Code): string {
+      const lang = (token.lang ?? '').trim().split(/\s+/)[0] ?? '';
+      const safeLang = LANG_PATTERN.test(lang) ? lang.toLowerCase() : '';
+      const cls = safeLang ? ` class="language-${safeLang}"` : '';
+      const label = safeLang ? `<span class="md-code-lang">${escapeHtml(safeLang)}</span>` : '<span></span>';
+      const text = token.text.replace(/\n$/, '');
+      return (
+        `<div class="md-code"><div class="md-code-bar">${label}` +
+        `<button type="button" class="md-copy" data-md-copy="">Copy code</button></div>` +
+        `<pre><code${cls}>${token.escaped ? text : escapeHtml(text)}</code></pre></div>\n`
+      );
+    },
+    table(token: Tokens.Table): string {
+      const head = token.header.map((cell) => this.tablecell(cell)).join('');
+      const rows = token.rows
+        .map((row) => this.tablerow({ text: row.map((cell) => this.tablecell(cell)).join('') }))
+        .join('');
+      // A wide table scrolls on its own; the region is focusable so keyboards can scroll it.
+      return (
+        `<div class="md-table" tabindex="0" role="region" aria-label="Table"><table>` +
+        `<thead>${this.tablerow({ text: head })}</thead>${rows ? `<tbody>${rows}</tbody>` : ''}</table></div>\n`
+      );
+    },
+    link(token: Tokens.Link): string {
+      const inner = this.parser.parseInline(token.tokens);
+      const href = safeLinkHref(token.href);
+      if (!href) return inner;
+      const title = token.title ? ` title="${escapeHtml(token.title)}"` : '';
+      return `<a href="${escapeHtml(href)}"${title}>${inner}</a>`;
+    },
+    image(token: Tokens.Image): string {
+      const alt = escapeHtml(token.text || 'image');
+      if (isAllowedImageSrc(token.href)) {
+        return `<img src="${escapeHtml(token.href.trim())}" alt="${alt}" loading="lazy">`;
+      }
+      // A remote image is not fetched: it becomes a link the person may choose to open.
+      const href = safeLinkHref(token.href);
+      return href ? `<a href="${escapeHtml(href)}">🖼 ${alt}</a>` : `<span>🖼 ${alt}</span>`;
+    },
+  },
+});
+
+const PURIFY_CONFIG: Config = {
+  USE_PROFILES: { html: true },
+  FORBID_TAGS: ['style', 'form', 'input', 'textarea', 'select', 'option', 'iframe', 'frame', 'object', 'embed',
+    'video', 'audio', 'source', 'track', 'picture', 'link', 'meta', 'base', 'svg', 'math', 'template', 'dialog'],
+  FORBID_ATTR: ['style', 'srcset', 'action', 'formaction', 'background', 'poster', 'xlink:href', 'ping', 'id', 'name'],
+  ALLOW_DATA_ATTR: false,
+  ADD_ATTR: ['data-md-copy'],
+};
+
+let purifier: ReturnType<typeof createDOMPurify> | undefined;
+
+/** A private DOMPurify instance so these hooks never change how anyone else's sanitizing behaves. */
+function getPurifier(): ReturnType<typeof createDOMPurify> {
+  if (purifier) return purifier;
+  const p = createDOMPurify(window);
+  p.addHook('afterSanitizeAttributes', (node) => {
+    if (!(node instanceof Element)) return;
+    if (node.tagName === 'A') {
+      const href = safeLinkHref(node.getAttribute('href'));
+      if (href) {
+        node.setAttribute('target', '_blank');
+        node.setAttribute('rel', 'noopener noreferrer');
+      } else {
+        node.removeAttribute('href');
+        node.removeAttribute('target');
+      }
+    }
+    if (node.tagName === 'IMG' && !isAllowedImageSrc(node.getAttribute('src'))) {
+      node.removeAttribute('src');
+    }
+    // Any other URL-bearing attribute that slipped through: only keep safe links.
+    for (const attr of ['src', 'href', 'xlink:href', 'formaction', 'action']) {
+      const value = node.getAttribute(attr);
+      if (value === null) continue;
+      const ok = attr === 'src' ? isAllowedImageSrc(value) : !!safeLinkHref(value);
+      if (!ok) node.removeAttribute(attr);
+    }
+  });
+  purifier = p;
+  return p;
+}
+
+/** Sanitizes an HTML string with the message rules (for HTML this module produced). */
+export function sanitizeHtml(html: string): string {
+  return getPurifier().sanitize(html, { ...PURIFY_CONFIG, RETURN_TRUSTED_TYPE: false }) as string;
+}
+
+/** Renders untrusted Markdown to sanitized HTML, safe for `innerHTML`. */
+export function renderMarkdown(text: string): string {
+  const html = marked.parse(text ?? '', { async: false }) as string;
+  return sanitizeHtml(html);
+}
