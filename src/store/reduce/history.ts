@@ -11,9 +11,16 @@ export const history: Handler = async (db, frame, ctx) => {
   const scope = await frameScope(db, frame);
   if (!scope) return;
 
-  const stored: string[] = [];
+  // One entry per id (the last one): a page repeating an id must not depend on what was stored before.
+  const byId = new Map<string, Record<string, unknown>>();
   for (const entry of entries) {
-    if (!isObject(entry)) continue;
+    const messageId = isObject(entry) ? serverMessageId(entry.message_id) : undefined;
+    if (messageId === undefined) continue;
+    byId.delete(messageId);
+    byId.set(messageId, entry as Record<string, unknown>);
+  }
+  const stored: string[] = [];
+  for (const entry of byId.values()) {
     const row = await putFinal(db, scope, entry, ctx, { linkOpenTurn: false });
     if (row) stored.push(row.message_id);
   }

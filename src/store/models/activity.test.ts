@@ -1,0 +1,20 @@
+import 'fake-indexeddb/auto';
+import { describe, expect, it } from 'vitest';
+import { applyFrame } from '../reducer';
+import { freshDb, frame } from '../test-support';
+import { openTurnActivity, turnActivity } from './activity';
+
+describe('activity model', () => {
+  it('lists a turn in arrival order, and the open turn of a lane', async () => {
+    const db = freshDb();
+    const A = { chat_id: 'A' };
+    await applyFrame(db, frame('tool.start', { index: 1, name: 'b' }, A), { now: 5 });
+    await applyFrame(db, frame('commentary', { message_id: 'k', text: 'hm' }, A), { now: 5 });
+    await applyFrame(db, frame('tool.start', { index: 0, name: 'a' }, A), { now: 5 });
+    expect((await openTurnActivity(db, 'A')).map((r) => r.id)).toEqual(['A#1:tool:1', 'A#1:commentary:k', 'A#1:tool:0']);
+    await applyFrame(db, frame('agent.idle', {}, A));
+    expect(await openTurnActivity(db, 'A')).toEqual([]);
+    expect((await turnActivity(db, 'A#1')).length).toBe(3);
+    db.close();
+  });
+});

@@ -1,0 +1,65 @@
+import 'fake-indexeddb/auto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { IrisDB } from '../db';
+import { freshDb } from '../test-support';
+import { markRead } from './lanes';
+import { addPending, getMessage, laneMessages, markFailed, markPending, newestMessage, newestServerMessage, unreadCount } from './messages';
+
+let db: IrisDB;
+beforeEach(() => {
+  db = freshDb();
+});
+afterEach(() => db.close());
+
+const msg = (id: string, lane: string, ts: number, role: 'user' | 'assistant' = 'assistant') =>
+  db.messages.put({ message_id: id, lane, chat_id: lane, role, text: id, ts, status: role === 'user' ? 'sent' : 'final' });
+
+describe('messages model', () => {
+  it('laneMessages gives the newest `limit` of one lane, oldest first', async () => {
+    for (let i = 1; i <= 5; i++) await msg(`a${i}`, 'A', i * 10);
+    await msg('b1', 'B', 25);
+    await msg('ab', 'AB', 1); // a lane whose name extends another's must not leak in
+    expect((await laneMessages(db, 'A')).map((m) => m.message_id)).toEqual(['a1', 'a2', 'a3', 'a4', 'a5']);
+    expect((await laneMessages(db, 'A', 2)).map((m) => m.message_id)).toEqual(['a4', 'a5']);
+    expect((await newestMessage(db, 'B'))?.message_id).toBe('b1');
+    expect(await laneMessages(db, 'none')).toEqual([]);
+  });
+
+  it('addPending shows the message at once, under local:<client_id>, and never twice', async () => {
+    const row = await addPending(db, { client_id: 'c1', lane: 'A', chat_id: 'A', text: 'hi', ts: 7, reply_to: 'm0' });
+    expect(row).toEqual({ message_id: 'local:c1', lane: 'A', chat_id: 'A', role: 'user', text: 'hi', ts: 7, status: 'pending', client_id: 'c1', reply_to: 'm0' });
+    await addPending(db, { client_id: 'c1', lane: 'A', chat_id: 'A', text: 'hi again', ts: 8 });
+    expect(await db.messages.count()).toBe(1);
+    expect((await getMessage(db, 'local:c1'))?.text).toBe('hi');
+
+    // Once the echo holds the client_id, a late addPending (another tab) adds nothing.
+    await db.messages.delete('local:c1');
+    await db.messages.put({ message_id: 's1', lane: 'A', chat_id: 'A', role: 'user', text: 'hi', ts: 7, status: 'sent', client_id: 'c1' });
+    expect((await addPending(db, { client_id: 'c1', lane: 'A', chat_id: 'A', text: 'hi' })).message_id).toBe('s1');
+    expect(await db.messages.count()).toBe(1);
+    expect((await newestServerMessage(db, 'A'))?.message_id).toBe('s1');
+  });
+
+  it('markFailed and markPending change only a local bubble', async () => {
+    await addPending(db, { client_id: 'c1', lane: 'A', chat_id: 'A', text: 'hi', ts: 1 });
+    expect(await markFailed(db, 'c1', 'The gateway is busy.')).toBe(true);
+    expect(await getMessage(db, 'local:c1')).toMatchObject({ status: 'failed', error: 'The gateway is busy.' });
+    expect(await markPending(db, 'c1')).toBe(true);
+    expect((await getMessage(db, 'local:c1'))?.error).toBeUndefined();
+    expect((await getMessage(db, 'local:c1'))?.status).toBe('pending');
+    expect(await markFailed(db, 'nope', 'x')).toBe(false);
+  });
+
+  it('unreadCount counts messages after the read mark not written by the user', async () => {
+    await msg('a1', 'A', 10);
+    await msg('u1', 'A', 20, 'user');
+    await msg('a2', 'A', 30);
+    await msg('x', 'B', 40);
+    expect(await unreadCount(db, 'A')).toBe(2);
+    await markRead(db, 'A', 'a1', 10);
+    expect(await unreadCount(db, 'A')).toBe(1);
+    await markRead(db, 'A', 'a2', 30);
+    expect(await unreadCount(db, 'A')).toBe(0);
+    expect(await unreadCount(db, 'B')).toBe(1);
+  });
+});
