@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { createGateway, type Gateway, type GatewayOptions } from '../gateway/index';
 import { createWsProxy, type WsProxy } from '../proxy/ws-proxy';
 import { parseUpstreamUrl } from '../proxy/upstream-url';
+import { createPushRoutes, type PushRoutes, type PushRoutesOptions } from '../push';
 import { localOrigin, urlHost } from './addresses';
 import { securityHeaders } from './security-headers';
 import { createStaticHandler, sendText } from './static-files';
@@ -40,6 +41,11 @@ export interface ServerOptions {
   upstreamTls?: ConnectionOptions;
   /** Extra HTTP routes, tried in order before the static files. */
   routes?: Route[];
+  /**
+   * Web Push (/push/*: VAPID key, ntfy relay; the demo gateway's push sink). On whenever `dataDir` is set,
+   * since the VAPID keys must outlive restarts; `false` turns it off.
+   */
+  push?: Omit<PushRoutesOptions, 'dataDir'> | false;
   /** Where unexpected request failures are reported (never with the request's URL); default stderr. */
   log?: (line: string) => void;
 }
@@ -57,6 +63,8 @@ export interface RunningServer {
   gateway?: Gateway;
   /** The relay, when /ws is proxied to a real gateway. */
   proxy?: WsProxy;
+  /** The push endpoints (served in demo and proxy mode alike), when push is on. */
+  push?: PushRoutes;
   /** Stops listening, closes every WebSocket (the demo gateway flushes its state), then resolves. */
   close(): Promise<void>;
 }
@@ -75,7 +83,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const host = options.host ?? '127.0.0.1';
   const secure = options.tls !== undefined;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const routes = options.routes ?? [];
+  // Push is mounted before the static files (it claims /push and /push/* only); in proxy mode the
+  // relay still serves /push/ntfy* for a real gateway that publishes to ntfy.
+  const push =
+    options.dataDir !== undefined && options.push !== false ? createPushRoutes({ ...options.push, dataDir: options.dataDir }) : undefined;
+  const routes = [...(options.routes ?? []), ...(push ? [push.handle] : [])];
   const serveStatic = createStaticHandler(options.distDir);
 
   async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -104,6 +116,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       ...options.gateway,
       token: options.token,
       ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+      ...(options.gateway?.push === undefined && push ? { push: push.sink } : {}),
+    });
+    const devices = gateway.store.devices;
+    push?.setGoneHandler(({ device_id, endpoint }) => {
+      // Forget the subscription only if the device has not replaced it meanwhile.
+      if (devices.get(device_id)?.target.webpush?.endpoint === endpoint) devices.clearPush(device_id);
     });
   }
   const backend: WsBackend | undefined = gateway ?? proxy;
@@ -121,6 +139,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     await listen(server, host, options.port ?? 0);
   } catch (error) {
     await backend?.close();
+    await push?.close();
     throw error;
   }
   server.on('error', (error) => log(`iris: server error: ${error.message}`));
@@ -133,6 +152,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await backend?.close();
+      await push?.close();
       // Upgraded sockets still count as the server's connections until they end.
       await Promise.race([stopped, new Promise((resolve) => setTimeout(resolve, 3_000).unref())]);
     })();
@@ -148,6 +168,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     server,
     ...(gateway ? { gateway } : {}),
     ...(proxy ? { proxy } : {}),
+    ...(push ? { push } : {}),
     close,
   };
 }
