@@ -36,6 +36,16 @@ function ChannelRowView(props: {
 }) {
   const previewId = createUniqueId();
   const unread = () => props.summary?.unread ?? 0;
+  const stateWords = () =>
+    [
+      props.channel.favorite && 'favorite',
+      props.isDefault && 'default',
+      props.channel.archived && 'archived',
+      unread() > 0 && `${unread()} unread`,
+    ]
+      .filter(Boolean)
+      .map((word) => `, ${word}`)
+      .join('');
   const fallbackIcon = () => (props.nested ? '' : props.isDefault ? '⌂' : '#');
   return (
     <div class="channel-row" classList={{ current: props.current, nested: props.nested, archived: props.channel.archived }}>
@@ -43,6 +53,8 @@ function ChannelRowView(props: {
         class="channel-link"
         href={`#${laneHref(props.channel)}`}
         aria-current={props.current ? 'page' : undefined}
+        // The name first (what a voice user says), then its state: "Trips, favorite, 2 unread".
+        aria-label={`${props.channel.name}${stateWords()}`}
         aria-describedby={props.summary?.preview ? previewId : undefined}
         onClick={() => props.onNavigate()}
       >
@@ -60,19 +72,18 @@ function ChannelRowView(props: {
           <span class="channel-name-line">
             <span class="channel-name">{props.channel.name}</span>
             <Show when={props.channel.favorite}>
-              <span class="channel-mark" title="Favorite">
+              <span class="channel-mark" title="Favorite" aria-hidden="true">
                 <Icon name="star" />
-                <span class="visually-hidden">, favorite</span>
               </span>
             </Show>
             <Show when={props.isDefault}>
-              <span class="channel-tag">
-                <span class="visually-hidden">, </span>default
+              <span class="channel-tag" aria-hidden="true">
+                default
               </span>
             </Show>
             <Show when={props.channel.archived}>
-              <span class="channel-tag">
-                <span class="visually-hidden">, </span>archived
+              <span class="channel-tag" aria-hidden="true">
+                archived
               </span>
             </Show>
           </span>
@@ -83,9 +94,8 @@ function ChannelRowView(props: {
           </Show>
         </span>
         <Show when={unread() > 0}>
-          <span class="unread-badge">
-            <span aria-hidden="true">{unread() > 99 ? '99+' : unread()}</span>
-            <span class="visually-hidden">, {unread()} unread</span>
+          <span class="unread-badge" aria-hidden="true">
+            {unread() > 99 ? '99+' : unread()}
           </span>
         </Show>
       </a>

@@ -1,0 +1,158 @@
+// Channels: the list a person sees (order, nesting, unread, archived) and every action on a
+// channel, each checked on this device and on a second device paired with the same link.
+import { expect, test } from './fixtures';
+import {
+  DESKTOP,
+  channelAction,
+  channelLink,
+  channelsNav,
+  pageTitle,
+  pairAndOpen,
+  secondDevice,
+  sendMessage,
+  topLevelNames,
+} from './shell.helpers';
+
+test.use({ viewport: DESKTOP });
+
+test('the default channel comes first, then favorites; another device sees the same order', async ({ page, browser, iris }) => {
+  await pairAndOpen(page, iris);
+  await expect(channelLink(page, 'General')).toBeVisible();
+  expect(await topLevelNames(page)).toEqual(['General', 'Demo']);
+  await expect(channelLink(page, 'General')).toHaveAccessibleName(/default/);
+
+  // A new channel goes last…
+  await channelsNav(page).getByRole('button', { name: 'New channel' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New channel' });
+  await dialog.getByLabel('Name').fill('Zeta');
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(channelLink(page, 'Zeta')).toBeVisible();
+  expect(await topLevelNames(page)).toEqual(['General', 'Demo', 'Zeta']);
+
+  // …and a favorite moves up, right after the default.
+  await channelAction(page, 'Zeta', 'Add to favorites');
+  await expect(channelLink(page, 'Zeta')).toHaveAccessibleName(/favorite/);
+  await expect.poll(() => topLevelNames(page)).toEqual(['General', 'Zeta', 'Demo']);
+
+  const other = await secondDevice(browser, iris);
+  await expect(channelLink(other, 'Zeta')).toHaveAccessibleName(/favorite/);
+  expect(await topLevelNames(other)).toEqual(['General', 'Zeta', 'Demo']);
+
+  // Unfavorite, seen live on the other device.
+  await channelAction(page, 'Zeta', 'Remove from favorites');
+  await expect.poll(() => topLevelNames(other)).toEqual(['General', 'Demo', 'Zeta']);
+  await other.context().close();
+});
+
+test('create a channel and a thread, rename, icon and colour — on both devices', async ({ page, browser, iris }) => {
+  await pairAndOpen(page, iris);
+  const other = await secondDevice(browser, iris);
+
+  await channelsNav(page).getByRole('button', { name: 'New channel' }).click();
+  await page.getByRole('dialog', { name: 'New channel' }).getByLabel('Name').fill('Trips');
+  await page.getByRole('button', { name: 'Create' }).click();
+  // Creating a channel opens it.
+  await expect(pageTitle(page)).toHaveText('Trips');
+  await expect(channelLink(page, 'Trips')).toHaveAttribute('aria-current', 'page');
+  await expect(channelLink(other, 'Trips')).toBeVisible();
+
+  // A thread nests under its channel and opens.
+  await channelAction(page, 'Trips', 'New thread');
+  const threadDialog = page.getByRole('dialog', { name: 'New thread in Trips' });
+  await threadDialog.getByLabel('Name').fill('Packing list');
+  await threadDialog.getByRole('button', { name: 'Create' }).click();
+  await expect(pageTitle(page)).toHaveText('Packing list');
+  await expect(page).toHaveURL(/#\/c\/[^/]+\/t\/[^/]+$/);
+  const threads = channelsNav(page).getByRole('list', { name: 'Threads in Trips' });
+  await expect(threads.getByRole('link', { name: /^Packing list/ })).toBeVisible();
+  await expect(channelsNav(other).getByRole('list', { name: 'Threads in Trips' }).getByRole('link', { name: /^Packing list/ })).toBeVisible();
+
+  // Rename: the list, the open lane's title, and the other device follow.
+  await channelAction(page, 'Packing list', 'Rename');
+  const rename = page.getByRole('dialog', { name: 'Rename Packing list' });
+  await expect(rename.getByLabel('Name')).toHaveValue('Packing list');
+  await rename.getByLabel('Name').fill('What to pack');
+  await rename.getByRole('button', { name: 'Rename' }).click();
+  await expect(pageTitle(page)).toHaveText('What to pack');
+  await expect(channelLink(page, 'What to pack')).toBeVisible();
+  await expect(channelLink(other, 'What to pack')).toBeVisible();
+  await expect(channelLink(other, 'Packing list')).toHaveCount(0);
+
+  // Icon and colour.
+  await channelAction(page, 'Trips', 'Icon and colour');
+  const look = page.getByRole('dialog', { name: 'Icon and colour of Trips' });
+  await look.getByRole('button', { name: 'Use ✈️' }).click();
+  await look.getByRole('radio', { name: 'Blue' }).check();
+  await look.getByRole('button', { name: 'Save' }).click();
+  await expect(look).toBeHidden();
+  for (const p of [page, other]) {
+    const icon = channelLink(p, 'Trips').locator('.channel-icon');
+    await expect(icon).toHaveText('✈️');
+    await expect(icon).toHaveCSS('background-color', 'rgb(59, 130, 246)');
+  }
+  await other.context().close();
+});
+
+test('set another default channel, archive one, and find it under "Show archived"', async ({ page, browser, iris }) => {
+  await pairAndOpen(page, iris);
+  const other = await secondDevice(browser, iris);
+
+  await channelAction(page, 'Demo', 'Set as default');
+  await expect.poll(() => topLevelNames(page)).toEqual(['Demo', 'General']);
+  await expect(channelLink(page, 'Demo')).toHaveAccessibleName(/default/);
+  await expect(channelLink(page, 'General')).not.toHaveAccessibleName(/default/);
+  await expect.poll(() => topLevelNames(other)).toEqual(['Demo', 'General']);
+
+  // The old default can now be archived, after a confirmation.
+  await channelAction(page, 'General', 'Archive');
+  const confirm = page.getByRole('dialog', { name: 'Archive General?' });
+  await expect(confirm).toContainText('Its messages are kept');
+  await confirm.getByRole('button', { name: 'Archive' }).click();
+  await expect(channelLink(page, 'General')).toHaveCount(0);
+  await expect(channelLink(other, 'General')).toHaveCount(0);
+
+  const toggle = channelsNav(page).getByRole('checkbox', { name: /Show archived/ });
+  await toggle.check();
+  await expect(channelLink(page, 'General')).toHaveAccessibleName(/archived/);
+  await toggle.uncheck();
+  await expect(channelLink(page, 'General')).toHaveCount(0);
+  await other.context().close();
+});
+
+test('a lane with a new assistant message shows an unread count until it is opened', async ({ page, browser, iris }) => {
+  await pairAndOpen(page, iris);
+  await expect(pageTitle(page)).toHaveText('General');
+
+  // Another device talks in Demo; the agent answers there.
+  const other = await secondDevice(browser, iris);
+  await channelLink(other, 'Demo').click();
+  await expect(pageTitle(other)).toHaveText('Demo');
+  await sendMessage(other, 'What is the weather like?');
+
+  const demo = channelLink(page, 'Demo');
+  await expect(demo).toHaveAccessibleName(/, 1 unread$/, { timeout: 20_000 });
+  await expect(demo.locator('.unread-badge')).toHaveText(/^1/);
+  // The preview shows the last message as plain text.
+  await expect(demo.locator('.channel-preview')).not.toBeEmpty();
+
+  await demo.click();
+  await expect(pageTitle(page)).toHaveText('Demo');
+  await expect(demo).not.toHaveAccessibleName(/unread/);
+  await expect(demo.locator('.unread-badge')).toHaveCount(0);
+  await other.context().close();
+});
+
+test('/thread moves into the thread the gateway creates, and its title updates in place', async ({ page, iris }) => {
+  await pairAndOpen(page, iris);
+  await expect(pageTitle(page)).toHaveText('General');
+  await sendMessage(page, '/thread plan a trip');
+  await expect(page).toHaveURL(/#\/c\/web%3Adefault\/t\/[^/]+$/);
+  const url = page.url();
+  await expect(pageTitle(page)).toHaveText('plan a trip');
+  await expect(channelsNav(page).getByRole('list', { name: 'Threads in General' }).getByRole('link', { name: /^plan a trip/ })).toBeVisible();
+  // The gateway's better title arrives after the answer: same lane, new title.
+  await expect(pageTitle(page)).toHaveText('Re: Plan a trip', { timeout: 20_000 });
+  expect(page.url()).toBe(url);
+  await expect(channelLink(page, 'Re: Plan a trip')).toHaveAttribute('aria-current', 'page');
+});

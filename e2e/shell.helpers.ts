@@ -1,0 +1,58 @@
+// Helpers shared by the shell, channel, status and settings specs: find channels the way a person
+// would (by name in the "Channels" navigation) and open a second device on the same gateway.
+import type { Browser, Locator, Page } from '@playwright/test';
+import { expect, pair, type IrisServer } from './fixtures';
+
+export const PHONE = { width: 390, height: 844 };
+export const DESKTOP = { width: 1280, height: 800 };
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+export function channelsNav(page: Page): Locator {
+  return page.getByRole('navigation', { name: 'Channels' });
+}
+
+/** A channel's link; its accessible name starts with the channel name (then ", favorite", ", 2 unread"…). */
+export function channelLink(page: Page, name: string): Locator {
+  return channelsNav(page).getByRole('link', { name: new RegExp(`^${escapeRegExp(name)}(,|$)`) });
+}
+
+/** The names of the top-level channels, in the order shown. */
+export async function topLevelNames(page: Page): Promise<string[]> {
+  return channelsNav(page).locator('.channel-list > li > .channel-row .channel-name').allTextContents();
+}
+
+/** Picks an item in a channel's actions menu. */
+export async function channelAction(page: Page, channel: string, item: string): Promise<void> {
+  await channelsNav(page).getByRole('button', { name: `Actions for ${channel}` }).click();
+  await page.getByRole('menu', { name: `Actions for ${channel}` }).getByRole('menuitem', { name: item }).click();
+}
+
+/** The top bar's title (the page heading). */
+export function pageTitle(page: Page): Locator {
+  return page.getByRole('banner').getByRole('heading', { level: 1 });
+}
+
+/** Pairs the page and opens the home lane (the default channel). */
+export async function pairAndOpen(page: Page, iris: IrisServer): Promise<void> {
+  await pair(page, iris);
+  await page.goto(iris.baseURL + '/#/');
+  await expect(channelsNav(page).or(page.getByRole('button', { name: 'Channels' })).first()).toBeVisible();
+}
+
+/** Another device: a separate browser context (its own IndexedDB and device id), paired with the same link. */
+export async function secondDevice(browser: Browser, iris: IrisServer, viewport = DESKTOP): Promise<Page> {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  await pairAndOpen(page, iris);
+  return page;
+}
+
+/** Sends a message with the composer in the lane on screen. */
+export async function sendMessage(page: Page, text: string): Promise<void> {
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill(text);
+  await page.getByRole('button', { name: 'Send' }).click();
+}
