@@ -84,7 +84,13 @@ export class Connection implements Peer {
     if (!this.bucket.take()) return this.rateLimited(frame.id);
     if (!clientTypes.has(frame.type)) return this.error('unsupported', `Unknown frame type "${frame.type.slice(0, 64)}".`, frame.id);
     if (frame.type === 'hello') return this.error('unsupported', 'Already paired on this connection.', frame.id);
-    route(this, frame as ClientFrame);
+    try {
+      route(this, frame as ClientFrame);
+    } catch (err) {
+      // A bug must not leave the app waiting: it gets an answer, the gateway keeps running.
+      this.ctx.log(`gateway: ${frame.type} failed: ${(err as Error).stack ?? err}`);
+      this.error('internal', `The gateway failed to handle ${frame.type}.`, frame.id);
+    }
   }
 
   private onBinary(buf: Buffer): void {

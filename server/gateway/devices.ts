@@ -31,9 +31,16 @@ export class Devices {
   ) {
     for (const name of persistence.list('devices')) {
       const rec = persistence.readJson<DeviceRecord>(`devices/${name}`);
-      if (!rec || typeof rec.device_id !== 'string' || !Array.isArray(rec.outbox)) continue;
+      if (!rec || typeof rec.device_id !== 'string' || typeof rec.target !== 'object') continue;
+      const { entries, clean } = this.readJournal(rec.device_id);
+      rec.outbox = entries;
+      rec.cursor = Math.max(Number(rec.cursor) || 0, entries.at(-1)?.cursor ?? 0);
+      if (entries.length > outboxLimit) entries.splice(0, entries.length - outboxLimit);
+      // A torn or over-long journal is rewritten before anything is appended to it.
+      if (!clean || entries.length === outboxLimit) this.rewriteJournal(rec);
       this.devices.set(rec.device_id, rec);
     }
+    persistence.flushSync();
   }
 
   get(deviceId: string): DeviceRecord | undefined {
@@ -81,14 +88,21 @@ export class Devices {
     this.save(rec);
   }
 
-  /** Append a frame to a device's outbox; returns its cursor. */
+  /**
+   * Append a frame to a device's outbox; returns its cursor. The outbox is a journal written at once
+   * (one line per frame), so a cursor is durable before any frame that carries it can be acted on.
+   */
   append(deviceId: string, frame: string): number {
     const rec = this.devices.get(deviceId);
     if (!rec) return 0;
     rec.cursor += 1;
     rec.outbox.push({ cursor: rec.cursor, frame });
-    if (rec.outbox.length > this.outboxLimit) rec.outbox.splice(0, rec.outbox.length - this.outboxLimit);
-    this.save(rec);
+    this.persistence.appendSync(journalOf(deviceId), `${rec.cursor} ${frame}\n`);
+    // Trim in batches; the journal is then rewritten (atomically) with what is kept.
+    if (rec.outbox.length > this.outboxLimit + Math.max(100, this.outboxLimit / 10)) {
+      rec.outbox.splice(0, rec.outbox.length - this.outboxLimit);
+      this.rewriteJournal(rec);
+    }
     return rec.cursor;
   }
 
@@ -104,8 +118,38 @@ export class Devices {
   }
 
   private save(rec: DeviceRecord): void {
-    this.persistence.mark(`devices/${safeName(rec.device_id)}.json`, () => rec);
+    this.persistence.mark(`devices/${safeName(rec.device_id)}.json`, () => ({ ...rec, outbox: [] }));
   }
+
+  private rewriteJournal(rec: DeviceRecord): void {
+    this.persistence.mark(journalOf(rec.device_id), () => rec.outbox.map((e) => `${e.cursor} ${e.frame}\n`).join(''), true);
+  }
+
+  /** The journal's entries; `clean` is false when a line had to be skipped (e.g. torn by a crash). */
+  private readJournal(deviceId: string): { entries: OutboxEntry[]; clean: boolean } {
+    const text = this.persistence.readText(journalOf(deviceId)) ?? '';
+    const entries: OutboxEntry[] = [];
+    let clean = true;
+    for (const line of text.split('\n')) {
+      if (line === '') continue;
+      const space = line.indexOf(' ');
+      const cursor = Number(line.slice(0, space));
+      const frame = line.slice(space + 1);
+      let ok = space > 0 && Number.isSafeInteger(cursor) && cursor > (entries.at(-1)?.cursor ?? 0);
+      try {
+        if (ok) JSON.parse(frame);
+      } catch {
+        ok = false;
+      }
+      if (ok) entries.push({ cursor, frame });
+      else clean = false;
+    }
+    return { entries, clean };
+  }
+}
+
+function journalOf(deviceId: string): string {
+  return `outbox/${safeName(deviceId)}.log`;
 }
 
 function str(value: unknown): string | undefined {

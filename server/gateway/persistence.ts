@@ -1,6 +1,6 @@
 // Durable state as plain files under dataDir. Every write is atomic (temp file, then rename) so a
 // crash leaves either the old or the new file, never a torn one. Without a dataDir it does nothing.
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve, sep } from 'node:path';
 import { createHash } from 'node:crypto';
 
@@ -8,7 +8,7 @@ const FLUSH_DELAY_MS = 20;
 
 export class Persistence {
   private readonly root: string | undefined;
-  private readonly dirty = new Map<string, () => unknown>();
+  private readonly dirty = new Map<string, { produce: () => unknown; raw: boolean }>();
   private timer: NodeJS.Timeout | undefined;
   private tmpCounter = 0;
   private closed = false;
@@ -60,10 +60,10 @@ export class Persistence {
     }
   }
 
-  /** Record that a file must be rewritten from `produce()` soon. */
-  mark(rel: string, produce: () => unknown): void {
+  /** Record that a file must be rewritten from `produce()` soon (as JSON, or as text when `raw`). */
+  mark(rel: string, produce: () => unknown, raw = false): void {
     if (!this.root || this.closed) return;
-    this.dirty.set(rel, produce);
+    this.dirty.set(rel, { produce, raw });
     if (!this.timer) {
       this.timer = setTimeout(() => {
         this.timer = undefined;
@@ -82,9 +82,9 @@ export class Persistence {
     }
     const pending = [...this.dirty];
     this.dirty.clear();
-    for (const [rel, produce] of pending) {
+    for (const [rel, { produce, raw }] of pending) {
       try {
-        this.writeAtomic(rel, JSON.stringify(produce()));
+        this.writeAtomic(rel, raw ? String(produce()) : JSON.stringify(produce()));
       } catch (err) {
         this.log(`persistence: writing ${rel} failed: ${(err as Error).message}`);
       }
@@ -93,6 +93,27 @@ export class Persistence {
 
   writeBytesSync(rel: string, bytes: Uint8Array): void {
     this.writeAtomic(rel, bytes);
+  }
+
+  /** Append text to a journal file now (a torn last line after a crash is skipped by its reader). */
+  appendSync(rel: string, text: string): void {
+    if (!this.root || this.closed) return;
+    const full = this.path(rel);
+    try {
+      appendFileSync(full, text);
+    } catch {
+      mkdirSync(dirname(full), { recursive: true });
+      appendFileSync(full, text);
+    }
+  }
+
+  readText(rel: string): string | undefined {
+    if (!this.root) return undefined;
+    try {
+      return readFileSync(this.path(rel), 'utf8');
+    } catch {
+      return undefined;
+    }
   }
 
   readBytes(rel: string): Buffer | undefined {

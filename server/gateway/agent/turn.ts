@@ -107,6 +107,7 @@ export class Turn {
         return;
       case 'tool.start':
         this.openTool = { index: step.index, name: step.name };
+        hub.emit({ v: 1, type: 'agent.busy', ...scope, payload: { reason: 'tool' } });
         hub.emit({ v: 1, type: 'tool.start', ...scope, payload: { index: step.index, name: step.name, preview: step.preview, args: step.args } });
         return;
       case 'tool.progress':
@@ -120,6 +121,7 @@ export class Turn {
           ...scope,
           payload: { index: step.index, name: step.name, ok: step.ok, duration: step.duration, output_preview: step.output_preview },
         });
+        hub.emit({ v: 1, type: 'agent.busy', ...scope, payload: { reason: 'processing' } });
         return;
     }
   }
