@@ -73,9 +73,12 @@ describe('media upload', () => {
   it('refuses bytes that pass the limit while they arrive', async () => {
     const c = await device('dev-a');
     const bytes = Buffer.alloc(1024 * 1024 + CHUNK);
+    const from = c.mark();
     const err = await upload(c, bytes, { ref: 'liar', size: 1000 });
     expect(err.payload.code).toBe('media_too_large');
     expect(gw.gateway.store.media.byRef('liar')).toBeUndefined();
+    await c.request('ping', {});
+    expect(c.frames.slice(from).map((f) => f.type)).toEqual(['error', 'pong']); // the refused upload's end is ignored
   });
 
   it('answers internal on a size or sha256 mismatch', async () => {

@@ -20,6 +20,8 @@ interface Upload {
 
 export class MediaSession {
   private upload: Upload | undefined;
+  /** The ref of an upload refused mid-way: its remaining bytes and its end are ignored quietly. */
+  private refusedRef: string | undefined;
   private pulls: Promise<void> = Promise.resolve();
 
   constructor(private readonly conn: Connection) {}
@@ -33,6 +35,7 @@ export class MediaSession {
       return this.conn.error('unsupported', 'media.upload.start needs the size in bytes.', frame.id);
     if (p.size > max) return this.conn.error('media_too_large', `The file is ${p.size} bytes; the limit is ${max}.`, frame.id);
     // A new start replaces an unfinished upload (the app gave up on it).
+    this.refusedRef = undefined;
     this.upload = {
       id: frame.id,
       ref,
@@ -52,6 +55,7 @@ export class MediaSession {
     const max = this.conn.ctx.opts.maxMediaBytes;
     if (up.received > max) {
       this.upload = undefined;
+      this.refusedRef = up.ref;
       return this.conn.error('media_too_large', `The upload passed the ${max}-byte limit.`, up.id);
     }
     up.chunks.push(bytes);
@@ -59,6 +63,7 @@ export class MediaSession {
 
   end(frame: ClientFrameOf<'media.upload.end'>): void {
     const up = this.upload;
+    if (!up && frame.payload.media_ref === this.refusedRef) return void (this.refusedRef = undefined);
     if (!up || up.ref !== frame.payload.media_ref) return this.conn.error('not_found', 'No upload is open for that media_ref.', up?.id ?? frame.id);
     this.upload = undefined;
     if (up.received !== up.size)
