@@ -1,7 +1,7 @@
 // What the UI can ask for. Every command goes through the transport (this tab's session or the
 // leader tab's); results land in the DB through the reducer, or are returned when transient.
 import Dexie from 'dexie';
-import type { Channel, ClientFrame, CommandInfo, SearchHit, SearchScope, ServerFrame } from '../protocol';
+import type { Channel, ClientFrame, CommandInfo, FcmRegisterFrame, SearchHit, SearchScope, ServerFrame } from '../protocol';
 import type { IrisDB } from '../store/db';
 import { LOCAL_ID_PREFIX } from '../store/guards';
 import { laneScope } from '../store/models/channels';
@@ -49,6 +49,8 @@ export interface Commands {
   loadNewest(lane: string): Promise<void>;
   upload(file: Blob, meta: UploadMeta): Promise<string>;
   pull(mediaId: string): Promise<void>;
+  /** Tells the gateway how to wake this device (`fcm.register`, spec README §13); rejects when offline. */
+  registerPush(payload: FcmRegisterFrame['payload']): Promise<void>;
 }
 
 export function createCommands(db: IrisDB, transport: () => Transport): Commands {
@@ -211,6 +213,11 @@ export function createCommands(db: IrisDB, transport: () => Transport): Commands
 
     upload: (file, meta) => t().upload(file, meta),
     pull: (mediaId) => t().pull(mediaId),
+
+    async registerPush(payload) {
+      // The gateway answers nothing; every later hello repeats it (see src/push/registration.ts).
+      await t().notify({ v: 1, type: 'fcm.register', payload });
+    },
   };
 }
 

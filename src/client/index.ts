@@ -79,7 +79,7 @@ export function createClient(options: ClientOptions): IrisClient {
   /** Serializes session restarts (pair, forget and leadership can race). */
   let restarting: Promise<void> = Promise.resolve();
 
-  const announce = () => bus?.post({ t: 'state', state: state(), ...(lastError() !== undefined && { error: lastError() }) });
+  const announce = () => bus?.announceState(state(), lastError());
 
   async function readConfig(): Promise<GatewayConfig | undefined> {
     const [url, token] = await Promise.all([getSetting(db, 'gatewayUrl'), getSetting(db, 'token')]);

@@ -7,6 +7,7 @@ import {
   type ClientFrame,
   type ClientFrameType,
   type HelloAckFrame,
+  type HelloFrame,
   type PushMode,
   type ServerFrame,
   type ServerFrameType,
@@ -16,6 +17,9 @@ import { ConnectionLostError, ProtocolError, RequestTimeoutError } from './error
 import { realTimers, type Timers } from './timers';
 
 export type ConnectionState = 'offline' | 'connecting' | 'pairing' | 'online' | 'auth-failed';
+
+/** How this device wants to be woken, repeated in every hello (spec README §13): caps.push and its address. */
+export type PushHello = { push: PushMode } & Pick<HelloFrame['payload'], 'webpush' | 'ntfy_topic'>;
 
 /** The part of the WebSocket API used here: the browser's WebSocket and the `ws` package both fit. */
 export interface WebSocketLike {
@@ -105,6 +109,8 @@ export interface ConnectionOptions {
   deviceId: string;
   deviceName: string;
   push?: PushMode;
+  /** Read at every hello (push can be turned on or renewed while connected); overrides `push`. */
+  pushHello?: () => Promise<PushHello>;
   WebSocketImpl?: WebSocketConstructor;
   timers?: Timers;
   random?: () => number;
@@ -135,8 +141,8 @@ export class Connection {
   readonly lastError: Accessor<string | undefined>;
   private readonly setStateSignal: (s: ConnectionState) => void;
   private readonly setLastError: (e: string | undefined) => void;
-  private readonly opts: Required<Omit<ConnectionOptions, 'push' | 'handlers' | 'WebSocketImpl'>> &
-    Pick<ConnectionOptions, 'push' | 'handlers'> & { WebSocketImpl?: WebSocketConstructor };
+  private readonly opts: Required<Omit<ConnectionOptions, 'push' | 'pushHello' | 'handlers' | 'WebSocketImpl'>> &
+    Pick<ConnectionOptions, 'push' | 'pushHello' | 'handlers'> & { WebSocketImpl?: WebSocketConstructor };
   private ws: WebSocketLike | null = null;
   /** Bumped whenever a socket is abandoned, so its late events are ignored. */
   private epoch = 0;
@@ -277,6 +283,26 @@ export class Connection {
     this.opts.handlers?.state?.(state);
   }
 
+  private sendHello(epoch: number, push: PushHello | undefined): void {
+    this.sendRaw(
+      encodeFrame({
+        type: 'hello',
+        payload: {
+          token: this.opts.token,
+          device_id: this.opts.deviceId,
+          device_name: this.opts.deviceName,
+          caps: { min_protocol: 1, media: true, push: push?.push ?? this.opts.push ?? 'none' },
+          ...(push?.webpush && { webpush: push.webpush }),
+          ...(push?.ntfy_topic && { ntfy_topic: push.ntfy_topic }),
+        },
+      }),
+    );
+    // A gateway that accepts the socket but never answers hello is as good as dead.
+    this.handshakeTimer = this.opts.timers.setTimeout(() => {
+      if (epoch === this.epoch) this.lose('The gateway did not answer.');
+    }, this.opts.requestTimeoutMs);
+  }
+
   private connect(): void {
     if (!this.started || this.ws) return;
     this.setState('connecting');
@@ -298,21 +324,13 @@ export class Connection {
     ws.onopen = () => {
       if (epoch !== this.epoch) return;
       this.setState('pairing');
-      this.sendRaw(
-        encodeFrame({
-          type: 'hello',
-          payload: {
-            token: this.opts.token,
-            device_id: this.opts.deviceId,
-            device_name: this.opts.deviceName,
-            caps: { min_protocol: 1, media: true, push: this.opts.push ?? 'none' },
-          },
-        }),
-      );
-      // A gateway that accepts the socket but never answers hello is as good as dead.
-      this.handshakeTimer = this.opts.timers.setTimeout(() => {
-        if (epoch === this.epoch) this.lose('The gateway did not answer.');
-      }, this.opts.requestTimeoutMs);
+      if (!this.opts.pushHello) return this.sendHello(epoch, undefined);
+      void this.opts
+        .pushHello()
+        .catch(() => undefined)
+        .then((push) => {
+          if (epoch === this.epoch) this.sendHello(epoch, push);
+        });
     };
     ws.onmessage = (ev: { data: unknown }) => {
       if (epoch === this.epoch) this.receive(ev.data);

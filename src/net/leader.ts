@@ -30,11 +30,12 @@ export function electLeader(lockName: string, lead: () => void): () => void {
 export type RemoteMethod = 'request' | 'notify' | 'upload' | 'pull' | 'fetchHistory' | 'reconfigure';
 
 export type BusMessage =
-  | { t: 'state'; state: ConnectionState; error?: string }
+  | { t: 'state'; tab: string; state: ConnectionState; error?: string }
   | { t: 'who' }
   | { t: 'leader'; tab: string }
   | { t: 'outbox' }
-  | { t: 'call'; id: number; from: string; method: RemoteMethod; args: unknown[] }
+  /** `to`: the leader tab the caller knows of (undefined before it has heard of one: anyone serving answers). */
+  | { t: 'call'; id: number; from: string; to?: string; method: RemoteMethod; args: unknown[] }
   | { t: 'result'; id: number; to: string; ok: true; value: unknown }
   | { t: 'result'; id: number; to: string; ok: false; error: WireError };
 
@@ -70,6 +71,13 @@ export function errorFromWire(w: WireError): Error {
   }
 }
 
+interface PendingCall {
+  to?: string;
+  resolve(v: unknown): void;
+  reject(e: unknown): void;
+  timer?: ReturnType<typeof setTimeout>;
+}
+
 export interface TabBusOptions {
   channelName: string;
   /** Calls without an answer fail after this long (the leader may have died mid-call). */
@@ -84,7 +92,9 @@ export class TabBus {
   readonly tab = crypto.randomUUID();
   private readonly channel: BroadcastChannel;
   private nextId = 1;
-  private readonly calls = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void; timer?: ReturnType<typeof setTimeout> }>();
+  private readonly calls = new Map<number, PendingCall>();
+  /** The tab that serves calls, as far as this tab knows. */
+  private leaderTab?: string;
   private server?: (method: RemoteMethod, args: unknown[]) => Promise<unknown>;
   private listeners = new Set<(m: BusMessage) => void>();
   private readonly callTimeoutMs: number;
@@ -108,16 +118,23 @@ export class TabBus {
   /** Become the tab that answers calls. */
   serve(handler: (method: RemoteMethod, args: unknown[]) => Promise<unknown>): void {
     this.server = handler;
+    this.leaderTab = this.tab;
     this.post({ t: 'leader', tab: this.tab });
-    // Calls made to the previous leader will never be answered: their callers are told below.
+    // This tab's own calls went to the previous leader, which is gone: they will never be answered.
     this.failCalls(new ConnectionLostError('The tab holding the connection closed; try again.'));
+  }
+
+  /** The leader tells every tab its connection state. */
+  announceState(state: ConnectionState, error?: string): void {
+    this.post({ t: 'state', tab: this.tab, state, ...(error !== undefined && { error }) });
   }
 
   /** Ask the leader tab to run `method`; `timed` false for media transfers. */
   call(method: RemoteMethod, args: unknown[], timed = true): Promise<unknown> {
     const id = this.nextId++;
+    const to = this.leaderTab;
     return new Promise((resolve, reject) => {
-      const entry: { resolve(v: unknown): void; reject(e: unknown): void; timer?: ReturnType<typeof setTimeout> } = { resolve, reject };
+      const entry: PendingCall = { to, resolve, reject };
       if (timed) {
         entry.timer = setTimeout(() => {
           this.calls.delete(id);
@@ -125,7 +142,7 @@ export class TabBus {
         }, this.callTimeoutMs);
       }
       this.calls.set(id, entry);
-      this.post({ t: 'call', id, from: this.tab, method, args });
+      this.post({ t: 'call', id, from: this.tab, ...(to !== undefined && { to }), method, args });
     });
   }
 
@@ -135,8 +152,10 @@ export class TabBus {
     this.listeners.clear();
   }
 
-  private failCalls(error: Error): void {
+  /** Fails pending calls (all, or those addressed to a tab other than `except`). */
+  private failCalls(error: Error, except?: string): void {
     for (const [id, c] of this.calls) {
+      if (except !== undefined && (c.to === undefined || c.to === except)) continue;
       clearTimeout(c.timer);
       this.calls.delete(id);
       c.reject(error);
@@ -146,7 +165,7 @@ export class TabBus {
   private receive(message: BusMessage): void {
     if (!message || typeof message !== 'object') return;
     if (message.t === 'call') {
-      if (!this.server) return;
+      if (!this.server || (message.to !== undefined && message.to !== this.tab)) return;
       const reply = (m: BusMessage) => this.post(m);
       this.server(message.method, message.args).then(
         (value) => reply({ t: 'result', id: message.id, to: message.from, ok: true, value }),
@@ -164,8 +183,10 @@ export class TabBus {
       else c.reject(errorFromWire(message.error));
       return;
     }
-    if (message.t === 'leader' && !this.server) {
-      this.failCalls(new ConnectionLostError('The tab holding the connection changed; try again.'));
+    if ((message.t === 'leader' || message.t === 'state') && !this.server && message.tab !== this.leaderTab) {
+      // A new leader: calls addressed to the old one will never be answered.
+      this.leaderTab = message.tab;
+      this.failCalls(new ConnectionLostError('The tab holding the connection changed; try again.'), message.tab);
     }
     for (const fn of this.listeners) fn(message);
   }

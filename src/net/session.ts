@@ -8,6 +8,7 @@ import { FramePipeline, type FlushScheduler } from './coalescer';
 import {
   Connection,
   type ConnectionState,
+  type PushHello,
   type RequestOptions,
   type WakeSource,
   type WebSocketConstructor,
@@ -29,6 +30,8 @@ export interface GatewayConfig {
   deviceId: string;
   deviceName: string;
   push?: PushMode;
+  /** Read at every hello: how this device wants to be woken now (see Connection). */
+  pushHello?: () => Promise<PushHello>;
 }
 
 export interface SessionOptions {
@@ -81,6 +84,7 @@ export class GatewaySession {
       deviceId: config.deviceId,
       deviceName: config.deviceName,
       push: config.push,
+      ...(config.pushHello && { pushHello: config.pushHello }),
       WebSocketImpl: opts.WebSocketImpl,
       ...(opts.timers && { timers: opts.timers }),
       ...(opts.random && { random: opts.random }),
