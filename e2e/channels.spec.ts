@@ -3,6 +3,7 @@
 import { expect, test } from './fixtures';
 import {
   DESKTOP,
+  anotherDeviceSays,
   channelAction,
   channelLink,
   channelsNav,
@@ -120,15 +121,12 @@ test('set another default channel, archive one, and find it under "Show archived
   await other.context().close();
 });
 
-test('a lane with a new assistant message shows an unread count until it is opened', async ({ page, browser, iris }) => {
+test('a lane with a new assistant message shows an unread count until it is opened', async ({ page, iris }) => {
   await pairAndOpen(page, iris);
   await expect(pageTitle(page)).toHaveText('General');
 
   // Another device talks in Demo; the agent answers there.
-  const other = await secondDevice(browser, iris);
-  await channelLink(other, 'Demo').click();
-  await expect(pageTitle(other)).toHaveText('Demo');
-  await sendMessage(other, 'What is the weather like?');
+  await anotherDeviceSays(iris, 'web:demo', 'What is the weather like?');
 
   const demo = channelLink(page, 'Demo');
   await expect(demo).toHaveAccessibleName(/, 1 unread$/, { timeout: 20_000 });
@@ -140,7 +138,6 @@ test('a lane with a new assistant message shows an unread count until it is open
   await expect(pageTitle(page)).toHaveText('Demo');
   await expect(demo).not.toHaveAccessibleName(/unread/);
   await expect(demo.locator('.unread-badge')).toHaveCount(0);
-  await other.context().close();
 });
 
 test('/thread moves into the thread the gateway creates, and its title updates in place', async ({ page, iris }) => {

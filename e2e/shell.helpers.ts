@@ -1,6 +1,7 @@
 // Helpers shared by the shell, channel, status and settings specs: find channels the way a person
 // would (by name in the "Channels" navigation) and open a second device on the same gateway.
 import type { Browser, Locator, Page } from '@playwright/test';
+import { TestClient } from '../server/gateway/testclient';
 import { expect, pair, type IrisServer } from './fixtures';
 
 export const PHONE = { width: 390, height: 844 };
@@ -55,4 +56,17 @@ export async function sendMessage(page: Page, text: string): Promise<void> {
   const box = page.getByRole('textbox', { name: 'Message' });
   await box.fill(text);
   await page.getByRole('button', { name: 'Send' }).click();
+}
+
+/**
+ * A headless device (a plain WebSocket client paired with the same token) says something in a
+ * channel and waits until the demo agent has answered there.
+ */
+export async function anotherDeviceSays(iris: IrisServer, chatId: string, text: string): Promise<void> {
+  const device = await TestClient.paired(iris.gatewayUrl, { token: iris.token, device_name: 'e2e phone' });
+  try {
+    await device.chat(text, { chat_id: chatId });
+  } finally {
+    await device.close();
+  }
 }

@@ -1,6 +1,6 @@
 // Per-lane figures for the sidebar, read from the cache: unread count and last message preview.
-import Dexie from 'dexie';
 import type { IrisDB } from '../../../store/db';
+import { newestMessage, unreadCount } from '../../../store/models/messages';
 import type { MessageRow } from '../../../store/schema';
 
 export interface LaneSummary {
@@ -27,22 +27,12 @@ export function plainPreview(text: string, max = PREVIEW_CHARS): string {
   return plain.length > max ? `${plain.slice(0, max - 1).trimEnd()}…` : plain;
 }
 
-/** Unread count and preview for each lane, in one read transaction. */
+/** Unread count and preview for each lane, in one read transaction (the store's own definitions). */
 export async function laneSummaries(db: IrisDB, lanes: readonly string[]): Promise<Map<string, LaneSummary>> {
   return db.transaction('r', db.messages, db.lanes, async () => {
     const result = new Map<string, LaneSummary>();
     for (const lane of lanes) {
-      const laneRow = await db.lanes.get(lane);
-      const readTs = laneRow?.readTs ?? 0;
-      const unread = await db.messages
-        .where('[lane+ts]')
-        .between([lane, readTs], [lane, Dexie.maxKey], false, true)
-        .filter((m) => m.role !== 'user' && m.status !== 'streaming')
-        .count();
-      const last = await db.messages
-        .where('[lane+ts]')
-        .between([lane, Dexie.minKey], [lane, Dexie.maxKey])
-        .last();
+      const [unread, last] = await Promise.all([unreadCount(db, lane), newestMessage(db, lane)]);
       result.set(lane, {
         unread,
         preview: last ? plainPreview(last.text || (last.media?.length ? 'Attachment' : '')) : '',

@@ -3,6 +3,7 @@
 import { useNavigate } from '@solidjs/router';
 import { createEffect, createMemo, type Accessor } from 'solid-js';
 import { live } from '../../../store/live';
+import { clearAutoThread } from '../../../store/models/lanes';
 import { iris } from '../../context';
 import type { LaneLocation } from '../shell/laneRoute';
 import { laneHref } from './channelTree';
@@ -26,7 +27,7 @@ export function useAutoThread(location: Accessor<LaneLocation | undefined>): voi
     const here = location();
     if (!found || !here || found.lane !== here.lane) return;
     // Clear first, so another tab or a re-run does not move the user twice.
-    void db.lanes.update(found.lane, { autoThread: undefined }).catch(() => undefined);
+    void clearAutoThread(db, found.lane).catch(() => undefined);
     navigate(found.href ?? `/c/${encodeURIComponent(here.chatId)}/t/${encodeURIComponent(found.thread)}`);
   });
 }

@@ -1,0 +1,97 @@
+// Status and notifications: the connection banner (offline, back online, auth failed), the
+// gateway's own health, and notification toasts that open their lane.
+import { expect, launchServer, test } from './fixtures';
+import { DESKTOP, channelLink, pageTitle, pairAndOpen, sendMessage } from './shell.helpers';
+
+test.use({ viewport: DESKTOP });
+
+function banner(page: import('@playwright/test').Page) {
+  return page.locator('.connection-banner-slot');
+}
+
+test('an offline banner appears when the gateway goes away and leaves when it is back', async ({ page, iris }) => {
+  await pairAndOpen(page, iris);
+  await expect(pageTitle(page)).toHaveText('General');
+  await expect(banner(page)).toBeEmpty();
+
+  await iris.server.close();
+  await expect(banner(page)).toHaveText(/Offline|Reconnecting/);
+  await expect(banner(page)).toHaveAttribute('role', 'status');
+  // The cached channels stay usable.
+  await expect(channelLink(page, 'Demo')).toBeVisible();
+
+  const port = new URL(iris.baseURL).port;
+  const again = await launchServer({ port: Number(port), dataDir: iris.dataDir, token: iris.token });
+  try {
+    await expect(banner(page)).toBeEmpty({ timeout: 45_000 });
+  } finally {
+    await again.server.close();
+  }
+});
+
+test('a refused token shows a banner with a way to pair again', async ({ page, iris }) => {
+  await page.goto(`${iris.baseURL}/#/pair?url=${encodeURIComponent(iris.gatewayUrl)}&token=not-the-token`);
+  await expect(page.getByRole('status')).toContainText('refused');
+  await page.goto(`${iris.baseURL}/#/settings`);
+  await expect(banner(page)).toContainText('The gateway no longer accepts this device.');
+  await banner(page).getByRole('link', { name: 'Pair again' }).click();
+  await expect(page).toHaveURL(/#\/pair$/);
+  await expect(page.getByLabel('Token')).toBeVisible();
+});
+
+test("the gateway's own trouble (status degraded/restarting) shows in words", async ({ page, iris }) => {
+  await pairAndOpen(page, iris);
+  await expect(banner(page)).toBeEmpty();
+  // The reducer stores the last `status` frame here; the demo gateway only ever says "online".
+  const setStatus = (state: string) =>
+    page.evaluate(
+      (value) =>
+        new Promise<void>((resolve, reject) => {
+          const open = indexedDB.open('iris');
+          open.onsuccess = () => {
+            const tx = open.result.transaction('settings', 'readwrite');
+            tx.objectStore('settings').put({ key: 'gatewayStatus', value: { state: value } });
+            tx.oncomplete = () => {
+              open.result.close();
+              resolve();
+            };
+            tx.onerror = () => reject(tx.error);
+          };
+          open.onerror = () => reject(open.error);
+        }),
+      state,
+    );
+  await setStatus('degraded');
+  await page.reload();
+  await expect(banner(page)).toContainText('The gateway is having trouble');
+  await setStatus('restarting');
+  await page.reload();
+  await expect(banner(page)).toContainText('The gateway is restarting');
+  await setStatus('online');
+  await page.reload();
+  await expect(banner(page)).toBeEmpty();
+});
+
+test('a reminder shows as a toast that opens its lane, and toasts can be dismissed', async ({ page, iris }) => {
+  await pairAndOpen(page, iris);
+  await channelLink(page, 'Demo').click();
+  await expect(pageTitle(page)).toHaveText('Demo');
+  await sendMessage(page, '/remind 1 stretch');
+  await channelLink(page, 'General').click();
+  await expect(pageTitle(page)).toHaveText('General');
+
+  const toasts = page.getByRole('list', { name: 'Notifications' });
+  const toast = toasts.getByRole('button', { name: /Reminder\s*stretch/ });
+  await expect(toast).toBeVisible({ timeout: 15_000 });
+  await toast.focus();
+  await page.keyboard.press('Enter');
+  await expect(pageTitle(page)).toHaveText('Demo');
+  await expect(toast).toHaveCount(0);
+
+  // Another one, dismissed with its close button.
+  await sendMessage(page, '/remind 1 drink water');
+  const second = toasts.getByRole('listitem').filter({ hasText: 'drink water' });
+  await expect(second).toBeVisible({ timeout: 15_000 });
+  await second.getByRole('button', { name: 'Dismiss' }).click();
+  await expect(second).toHaveCount(0);
+});
