@@ -63,7 +63,7 @@ async function startCli(args: string[], env: Record<string, string> = {}): Promi
   const started = Date.now();
   while (cli.stdout().split('\n').length < 3) {
     if (cli.child.exitCode !== null) throw new Error(`the CLI exited ${cli.child.exitCode}: ${cli.stderr()}`);
-    if (Date.now() - started > 15_000) throw new Error(`the CLI did not start: ${cli.stderr()}`);
+    if (Date.now() - started > 45_000) throw new Error(`the CLI did not start: ${cli.stderr()}`);
     await new Promise((r) => setTimeout(r, 20));
   }
   const link = /^Pairing link: (\S+)$/m.exec(cli.stdout())![1]!;
@@ -79,7 +79,8 @@ async function stop(cli: Cli, signal: NodeJS.Signals = 'SIGTERM'): Promise<numbe
 
 const serveArgs = (dataDir: string) => ['--port', '0', '--host', '127.0.0.1', '--dist-dir', dist.distDir, '--data-dir', dataDir];
 
-describe('npm start', () => {
+// Each case spawns a Node process with tsx: generous timeouts for a loaded CI machine.
+describe('npm start', { timeout: 60_000 }, () => {
   it('prints the pairing link and the demo token, serves the app and the demo on that port, and stops on SIGTERM', async () => {
     const dataDir = join(scratch, 'run-1');
     const cli = await startCli(serveArgs(dataDir));
@@ -177,7 +178,7 @@ describe('npm start', () => {
   });
 });
 
-describe.concurrent('bad start: one clear line on stderr, exit code 2, no stack trace', () => {
+describe.concurrent('bad start: one clear line on stderr, exit code 2, no stack trace', { timeout: 60_000 }, () => {
   async function expectFailure(args: string[], message: RegExp | string): Promise<void> {
     const cli = spawnCli(args);
     expect(await cli.exit).toBe(2);
@@ -228,6 +229,8 @@ describe.concurrent('bad start: one clear line on stderr, exit code 2, no stack 
       blocker.close();
     }
   });
+  it('a host that is not an address of this machine', () =>
+    expectFailure(['--host', '192.0.2.1', '--port', '0', '--dist-dir', dist.distDir, '--data-dir', join(scratch, 'bad')], 'iris: cannot listen on 192.0.2.1: no such address on this machine (check --host)'));
   it('never echoes a value (it might be the token typed in the wrong place)', async () => {
     const cli = spawnCli(['--port', 'SECRET-TOKEN-VALUE']);
     expect(await cli.exit).toBe(2);
