@@ -73,15 +73,23 @@ export class Persistence {
     }
   }
 
-  /** Write every pending file now; called before a response that promises the state is durable. */
-  flushSync(): void {
+  /** Write pending files now (all, or only `only`); called before a response that promises durability. */
+  flushSync(only?: string): void {
     if (!this.root) return;
-    if (this.timer) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
+    let pending: [string, { produce: () => unknown; raw: boolean }][];
+    if (only !== undefined) {
+      const entry = this.dirty.get(only);
+      if (!entry) return;
+      this.dirty.delete(only);
+      pending = [[only, entry]];
+    } else {
+      if (this.timer) {
+        clearTimeout(this.timer);
+        this.timer = undefined;
+      }
+      pending = [...this.dirty];
+      this.dirty.clear();
     }
-    const pending = [...this.dirty];
-    this.dirty.clear();
     for (const [rel, { produce, raw }] of pending) {
       try {
         this.writeAtomic(rel, raw ? String(produce()) : JSON.stringify(produce()));

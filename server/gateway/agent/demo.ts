@@ -122,7 +122,7 @@ export class DemoAgent {
     const answer = answerText(this.ctx, picker, frame.payload.value);
     if ('error' in answer) return conn.error('unsupported', `Invalid answer: ${answer.error}`, frame.id);
     store.agent.pickers.delete(picker.picker_id);
-    store.agent.save(true);
+    store.agent.save();
     const addr = store.channels.address(picker.lane) ?? { lane: picker.lane, chat_id: picker.lane };
     // agent.busy closes the picker on every device; the answering socket's copy acknowledges its request.
     hub.emit({ v: 1, type: 'agent.busy', ...at(addr), payload: { reason: 'processing' } }, { reply: { peer: conn, id: frame.id } });
@@ -143,7 +143,7 @@ export class DemoAgent {
       hub.emit({ v: 1, type: 'typing', ...at(addr), payload: { on: false } });
       hub.emit({ v: 1, type: 'agent.idle', ...at(addr), payload: {} });
     }
-    store.agent.save(true);
+    store.agent.save('everything');
   }
 
   /** Stop timers and finish running turns (their text so far becomes final). */
@@ -216,6 +216,7 @@ export class DemoAgent {
   private say(addr: LaneAddress, role: Role, text: string): StoredMessage {
     const { store, hub } = this.ctx;
     const stored = store.conversations.append({ lane: addr.lane, role, text, ...(role === 'assistant' ? { model: store.agent.model } : {}) });
+    store.flush(); // durable before any device sees it
     hub.emit(messageFrame(addr, stored));
     if (role === 'assistant') {
       this.ctx.push.notify({

@@ -71,7 +71,7 @@ export function postPicker(ctx: GatewayContext, addr: LaneAddress, command: Pick
     }
   }
   store.agent.pickers.set(picker_id, { picker_id, type: frame.type, lane: addr.lane, detail, created: Date.now() });
-  store.agent.save(true);
+  store.agent.save('self');
   hub.emit({ v: 1, type: 'agent.busy', ...scope, payload: { reason: 'waiting_input' } });
   hub.emit(frame);
   if (notify) {

@@ -41,14 +41,15 @@ export class AgentState {
     }
   }
 
-  /** Record a change; `durable` writes it before returning. */
-  save(durable = false): void {
+  /** Record a change; `durable` writes it before returning (`everything`: with all other pending files). */
+  save(durable: false | 'self' | 'everything' = false): void {
     this.persistence.mark(FILE, (): AgentFile => ({
       provider: this.provider,
       model: this.model,
       pickers: [...this.pickers.values()],
       inflight: [...this.inflight.values()],
     }));
-    if (durable) this.persistence.flushSync();
+    if (durable === 'self') this.persistence.flushSync(FILE);
+    else if (durable === 'everything') this.persistence.flushSync();
   }
 }

@@ -38,7 +38,7 @@ export class Turn {
     hub.emit({ v: 1, type: 'typing', ...at(this.addr), payload: { on: true } });
     // Durable before the bubble opens, so a crash can close it after the restart.
     store.agent.inflight.set(this.messageId, { message_id: this.messageId, lane: this.addr.lane });
-    store.agent.save(true);
+    store.agent.save('self');
     hub.emit({ v: 1, type: 'message.start', ...at(this.addr), payload: { message_id: this.messageId, role: 'assistant' } });
     this.schedule();
   }
@@ -143,7 +143,7 @@ export class Turn {
       tokens,
     });
     store.agent.inflight.delete(this.messageId);
-    store.agent.save(true);
+    store.agent.save('everything');
     hub.emit({
       v: 1,
       type: 'message.stop',
