@@ -8,7 +8,7 @@ import type { OutboxRow } from '../store/schema';
 import type { RequestOptions } from './connection';
 import { backoffDelay } from './backoff';
 import { ConnectionLostError, ProtocolError, RequestTimeoutError, describeError } from './errors';
-import { realTimers, sleep, type Timers } from './timers';
+import { realTimers, type Timers } from './timers';
 
 export interface SenderOptions {
   db: IrisDB;
@@ -27,6 +27,8 @@ export class Sender {
   private again = false;
   private stopped = false;
   private readonly timers: Timers;
+  private wakeNap?: () => void;
+  private current?: Promise<void>;
 
   constructor(private readonly opts: SenderOptions) {
     this.timers = opts.timers ?? realTimers;
@@ -44,16 +46,31 @@ export class Sender {
       this.again = true;
       return;
     }
-    void this.drain();
+    this.current = this.drain().catch((err) => console.error('iris: the outbox could not be sent', err));
   }
 
   stop(): void {
     this.stopped = true;
+    this.wakeNap?.();
   }
 
   /** Resolves once no drain is running (tests and shutdown). */
   async idle(): Promise<void> {
-    while (this.running) await sleep(this.timers, 5);
+    await this.current;
+  }
+
+  /** A wait that stop() cuts short, so shutting down never waits out a rate-limit pause. */
+  private nap(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = this.timers.setTimeout(done, ms);
+      const self = this;
+      function done() {
+        self.timers.clearTimeout(timer);
+        self.wakeNap = undefined;
+        resolve();
+      }
+      this.wakeNap = done;
+    });
   }
 
   private async drain(): Promise<void> {
@@ -85,7 +102,7 @@ export class Sender {
           this.opts.rateLimitBaseMs ?? 1000,
           backoffDelay(rateLimits++, this.opts.random, this.opts.rateLimitBaseMs ?? 1000),
         );
-        await sleep(this.timers, wait);
+        await this.nap(wait);
         continue;
       }
       rateLimits = 0;
@@ -125,7 +142,7 @@ export class Sender {
       if (err instanceof RequestTimeoutError) {
         // No answer on a live connection: try again; the gateway recognises the client_id.
         await requeueSending(db);
-        await sleep(this.timers, 1000);
+        await this.nap(1000);
         return 'sent';
       }
       await markFailed(db, row.client_id, err instanceof Error ? err.message : String(err));
