@@ -9,7 +9,7 @@ import { AttachSlot } from './AttachSlot';
 import { SlashMenu } from './SlashMenu';
 import { agentWorking, composerMode } from './composerMode';
 import { createDraftWriter, type DraftWriter } from './draftWriter';
-import { cleanCommands, moveActive, pickCommand, slashPrefix } from './slash';
+import { cleanCommands, commandText, moveActive, pickCommand, slashPrefix } from './slash';
 import './Composer.css';
 
 let drafts: DraftWriter | undefined;
@@ -196,7 +196,9 @@ function LaneComposer(props: { lane: string }) {
         setActive(moveActive(active(), e.key === 'ArrowDown' ? 1 : -1, count));
         return;
       }
-      if ((e.key === 'Enter' && !e.shiftKey) || (e.key === 'Tab' && !e.shiftKey)) {
+      // Enter on a fully typed command with nothing chosen in the list sends it as typed.
+      const typedWhole = e.key === 'Enter' && active() < 0 && matches().some((c) => commandText(c) === text().toLowerCase());
+      if (!typedWhole && !e.shiftKey && (e.key === 'Enter' || e.key === 'Tab')) {
         e.preventDefault();
         pick(matches()[Math.max(0, active())]);
         return;

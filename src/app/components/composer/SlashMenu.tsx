@@ -1,4 +1,4 @@
-import { For, Show } from 'solid-js';
+import { For, Show, createEffect } from 'solid-js';
 import type { CommandInfo } from '../../../protocol';
 import { commandText } from './slash';
 
@@ -13,14 +13,22 @@ interface SlashMenuProps {
 
 /** The slash-command suggestions: a listbox the composer's textbox controls. Text from the gateway is text only. */
 export function SlashMenu(props: SlashMenuProps) {
+  let list!: HTMLUListElement;
+  // Keep the active option in view as the arrows move through a long list.
+  createEffect(() => {
+    const active = props.active >= 0 ? list.querySelector(`#${CSS.escape(props.optionId(props.active))}`) : null;
+    active?.scrollIntoView({ block: 'nearest' });
+  });
   return (
-    <ul id={props.id} class="slash-menu" role="listbox" aria-label="Commands">
+    <ul ref={list} id={props.id} class="slash-menu" role="listbox" aria-label="Commands">
       <For each={props.commands}>
         {(command, index) => (
           <li
             id={props.optionId(index())}
             role="option"
             class="slash-option"
+            // Not in the tab order (the textbox keeps focus), but focusable for pointer and scroll.
+            tabindex="-1"
             aria-selected={index() === props.active}
             // Keep the focus in the textbox while the pointer picks.
             onMouseDown={(e) => e.preventDefault()}

@@ -1,0 +1,279 @@
+// Issue 4, "Composer": typing, sending, drafts, slash autocomplete, stop and steer, against the demo gateway.
+import AxeBuilder from '@axe-core/playwright';
+import { rmSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import { expect, launchServer, pair, test, type IrisServer } from './fixtures';
+
+const LANE = 'web:default';
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 800 };
+
+async function openLane(page: Page, iris: IrisServer, lane = LANE): Promise<void> {
+  await page.goto(`${iris.baseURL}/#/c/${encodeURIComponent(lane)}`);
+  await expect(page.getByRole('log', { name: 'Messages' })).toBeVisible();
+  await expect(messageBox(page)).toBeVisible();
+}
+
+const messageBox = (page: Page) => page.getByRole('textbox', { name: 'Message' });
+const log = (page: Page) => page.getByRole('log', { name: 'Messages' });
+
+interface OwnGateway {
+  iris: IrisServer;
+  /** Stops the serving process: the app loses its connection. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port with the same data (the app reconnects by itself). */
+  restart(): Promise<void>;
+}
+
+/** A serving process this test controls: stopped to go offline, restarted to come back. */
+async function withGateway(options: { streamDelayMs?: number }, run: (gw: OwnGateway) => Promise<void>): Promise<void> {
+  const first = await launchServer(options);
+  let current = first;
+  const port = Number(new URL(first.baseURL).port);
+  const gw: OwnGateway = {
+    get iris() {
+      return current;
+    },
+    stop: () => current.server.close(),
+    async restart() {
+      current = await launchServer({ ...options, port, dataDir: first.dataDir, token: first.token });
+    },
+  };
+  try {
+    await run(gw);
+  } finally {
+    await current.server.close();
+    rmSync(first.dataDir, { recursive: true, force: true });
+  }
+}
+
+/** A gateway whose demo agent streams slowly enough to stop or steer it mid-reply. */
+const withSlowGateway = (run: (iris: IrisServer) => Promise<void>) => withGateway({ streamDelayMs: 150 }, (gw) => run(gw.iris));
+
+const offlineBanner = (page: Page) => page.getByText(/^(Offline|Reconnecting)/).first();
+
+test.describe('desktop', () => {
+  test.use({ viewport: DESKTOP });
+
+  test('Enter sends, Shift+Enter makes a new line, and the box empties', async ({ page, iris }) => {
+    await pair(page, iris);
+    await openLane(page, iris);
+    const box = messageBox(page);
+    await box.click();
+    await box.pressSequentially('first line');
+    await box.press('Shift+Enter');
+    await box.pressSequentially('second line');
+    await expect(box).toHaveValue('first line\nsecond line');
+    await box.press('Enter');
+    await expect(box).toHaveValue('');
+    await expect(log(page).getByRole('article').filter({ hasText: 'first line' }).first()).toContainText('second line');
+    // The demo agent answers it.
+    await expect(log(page).getByText('— Iris demo agent').first()).toBeVisible();
+    await expect(box).toBeFocused();
+  });
+
+  test('slash autocomplete lists commands with descriptions; arrows and Enter pick /choose', async ({ page, iris }) => {
+    await pair(page, iris);
+    await openLane(page, iris);
+    const box = messageBox(page);
+    await box.click();
+    await box.press('/');
+    const menu = page.getByRole('listbox', { name: 'Commands' });
+    await expect(menu).toBeVisible();
+    await expect(menu.getByRole('option', { name: /\/choose/ })).toContainText('Pick a reasoning effort (choice picker)');
+    await expect(menu.getByRole('option', { name: /\/remind/ })).toContainText('<seconds> <text>');
+    // The textbox points at the listbox it controls.
+    await expect(box).toHaveAttribute('aria-controls', (await menu.getAttribute('id'))!);
+
+    const options = menu.getByRole('option');
+    const names = await options.evaluateAll((els) => els.map((el) => el.querySelector('.slash-name')?.textContent));
+    const target = names.indexOf('/choose');
+    expect(target).toBeGreaterThanOrEqual(0);
+    for (let i = 0; i <= target; i++) await box.press('ArrowDown');
+    await expect(options.nth(target)).toHaveAttribute('aria-selected', 'true');
+    await expect(box).toHaveAttribute('aria-activedescendant', (await options.nth(target).getAttribute('id'))!);
+    await box.press('Enter');
+    await expect(box).toHaveValue('/choose ');
+    await expect(menu).toBeHidden();
+
+    // Sending it opens the choice picker.
+    await box.press('Enter');
+    await expect(page.getByRole('dialog', { name: 'Reasoning effort' })).toBeVisible();
+  });
+
+  test('typing narrows the commands; Tab picks; Escape closes the list', async ({ page, iris }) => {
+    await pair(page, iris);
+    await openLane(page, iris);
+    const box = messageBox(page);
+    await box.click();
+    await box.pressSequentially('/re');
+    const menu = page.getByRole('listbox', { name: 'Commands' });
+    await expect(menu.getByRole('option')).toHaveCount(1);
+    await expect(menu.getByRole('option')).toContainText('/remind');
+    await box.press('Tab');
+    await expect(box).toHaveValue('/remind ');
+    await expect(box).toBeFocused();
+
+    await box.fill('');
+    await box.pressSequentially('/c');
+    await expect(menu).toBeVisible();
+    await box.press('Escape');
+    await expect(menu).toBeHidden();
+    // With the list closed, Enter sends the text as it is.
+    await box.pressSequentially('onfirm');
+    await expect(menu).toBeVisible();
+    await box.press('Escape');
+    await box.press('Enter');
+    await expect(page.getByRole('dialog', { name: 'Archive old messages?' })).toBeVisible();
+  });
+
+  test('slash autocomplete works offline from the cached catalog', async ({ page }) => {
+    await withGateway({}, async (gw) => {
+      await pair(page, gw.iris);
+      await openLane(page, gw.iris);
+      await gw.stop();
+      await expect(offlineBanner(page)).toBeVisible();
+      const box = messageBox(page);
+      await box.click();
+      await box.pressSequentially('/mo');
+      await expect(page.getByRole('listbox', { name: 'Commands' }).getByRole('option')).toContainText('Choose the model (model picker)');
+    });
+  });
+
+  test('a draft is kept per lane across a reload and cleared when sent', async ({ page, iris }) => {
+    await pair(page, iris);
+    await openLane(page, iris);
+    await messageBox(page).fill('half-written thought');
+    await page.waitForTimeout(700); // the draft is saved after a pause in typing
+    await page.reload();
+    await expect(messageBox(page)).toHaveValue('half-written thought');
+
+    // Another lane has its own (empty) draft, and coming back restores this one.
+    await page.goto(`${iris.baseURL}/#/c/${encodeURIComponent('web:demo')}`);
+    await expect(messageBox(page)).toHaveValue('');
+    await page.goBack();
+    await expect(messageBox(page)).toHaveValue('half-written thought');
+
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect(messageBox(page)).toHaveValue('');
+    await page.waitForTimeout(200);
+    await page.reload();
+    await expect(messageBox(page)).toBeVisible();
+    await expect(messageBox(page)).toHaveValue('');
+  });
+
+  test('sending works offline: the message waits in the outbox and goes out on reconnect', async ({ page }) => {
+    await withGateway({}, async (gw) => {
+      await pair(page, gw.iris);
+      await openLane(page, gw.iris);
+      await gw.stop();
+      await expect(offlineBanner(page)).toBeVisible();
+      await messageBox(page).fill('written on the train');
+      await messageBox(page).press('Enter');
+      await expect(messageBox(page)).toHaveValue('');
+      await expect(log(page).getByRole('article').filter({ hasText: 'written on the train' })).toBeVisible();
+      await gw.restart();
+      await expect(log(page).getByText('— Iris demo agent').first()).toBeVisible({ timeout: 45_000 });
+    });
+  });
+
+  test('Stop during a streamed reply ends it early', async ({ page }) => {
+    await withSlowGateway(async (iris) => {
+      await pair(page, iris);
+      await openLane(page, iris);
+      await messageBox(page).fill('/long');
+      await messageBox(page).press('Enter');
+      const stop = page.getByRole('button', { name: 'Stop' });
+      await expect(stop).toBeVisible();
+      await expect(log(page).getByText('Line 2 of a long answer')).toBeVisible();
+      await stop.click();
+      await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
+      await page.waitForTimeout(1500);
+      await expect(log(page).getByText('Line 3 of a long answer').first()).toBeVisible();
+      await expect(log(page).getByText('Line 40 of a long answer')).toHaveCount(0);
+    });
+  });
+
+  test('a message while the agent works is a steer, labelled so, and the reply acknowledges it', async ({ page }) => {
+    await withSlowGateway(async (iris) => {
+      await pair(page, iris);
+      await openLane(page, iris);
+      await messageBox(page).fill('/long');
+      await messageBox(page).press('Enter');
+      await expect(page.getByRole('button', { name: 'Stop' })).toBeVisible();
+      await expect(messageBox(page)).toHaveAttribute('placeholder', 'Steer the agent…');
+      await messageBox(page).fill('keep it short');
+      const steer = page.getByRole('button', { name: 'Steer' });
+      await expect(steer).toBeVisible();
+      await steer.click();
+      await expect(messageBox(page)).toHaveValue('');
+      await expect(log(page).getByText('adjusting to "keep it short"')).toBeVisible();
+    });
+  });
+
+  test('the composer has no serious accessibility problems, light and dark', async ({ page, iris }) => {
+    await pair(page, iris);
+    await openLane(page, iris);
+    await messageBox(page).click();
+    await messageBox(page).press('/');
+    await expect(page.getByRole('listbox', { name: 'Commands' })).toBeVisible();
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      const results = await new AxeBuilder({ page }).include('.composer').analyze();
+      const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    }
+  });
+});
+
+test.describe('phone', () => {
+  test.use({ viewport: PHONE, hasTouch: true, isMobile: true });
+
+  test('Enter makes a new line; the Send button sends', async ({ page, iris }) => {
+    await pair(page, iris);
+    await openLane(page, iris);
+    const box = messageBox(page);
+    await box.click();
+    await box.pressSequentially('one');
+    await box.press('Enter');
+    await box.pressSequentially('two');
+    await expect(box).toHaveValue('one\ntwo');
+    await expect(log(page).getByRole('article').filter({ hasText: 'one' })).toHaveCount(0);
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect(box).toHaveValue('');
+    await expect(log(page).getByRole('article').filter({ hasText: 'one' }).first()).toContainText('two');
+  });
+
+  test('the box grows with its text up to a limit', async ({ page, iris }) => {
+    await pair(page, iris);
+    await openLane(page, iris);
+    const box = messageBox(page);
+    const oneLine = (await box.boundingBox())!.height;
+    await box.fill('a\nb\nc\nd');
+    const fourLines = (await box.boundingBox())!.height;
+    expect(fourLines).toBeGreaterThan(oneLine + 30);
+    await box.fill(Array.from({ length: 60 }, (_, i) => `line ${i}`).join('\n'));
+    const many = (await box.boundingBox())!.height;
+    expect(many).toBeLessThanOrEqual(PHONE.height * 0.4 + 1);
+  });
+});
+
+test('screenshots: composer with the command list, phone and desktop, light and dark', async ({ page, iris }) => {
+  await pair(page, iris);
+  for (const [name, size] of [
+    ['phone', PHONE],
+    ['desktop', DESKTOP],
+  ] as const) {
+    await page.setViewportSize(size);
+    await openLane(page, iris);
+    await messageBox(page).fill('');
+    await messageBox(page).click();
+    await messageBox(page).press('/');
+    await expect(page.getByRole('listbox', { name: 'Commands' })).toBeVisible();
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.waitForTimeout(150);
+      await page.screenshot({ path: `/tmp/look/composer-${name}-${scheme}.png` });
+    }
+  }
+});
