@@ -1,6 +1,7 @@
 import { A } from '@solidjs/router';
 import { Show, createEffect, createSignal, onCleanup } from 'solid-js';
 import { live } from '../../../store/live';
+import { getSetting } from '../../../store/models/settings';
 import { iris } from '../../context';
 import { bannerMessage, gatewayHealth, type BannerMessage } from './connectionBannerText';
 import './ConnectionBanner.css';
@@ -12,10 +13,12 @@ const SETTLE_MS = 1000;
 export function ConnectionBanner() {
   const { db, client } = iris();
   const health = live(async () => gatewayHealth((await db.settings.get('gatewayStatus'))?.value), undefined);
+  // An app that is not paired is not "offline": it has nowhere to connect (the settings say so).
+  const paired = live(async () => !!(await getSetting(db, 'token')), false);
   const [shown, setShown] = createSignal<BannerMessage | undefined>();
 
   createEffect(() => {
-    const next = bannerMessage(client.state(), health());
+    const next = paired() ? bannerMessage(client.state(), health()) : undefined;
     if (!next || next.tone === 'danger' || client.state() === 'online') {
       setShown(next);
       return;

@@ -1,0 +1,118 @@
+// Settings: the gateway (state, forget), this device's name, the theme, the pairing QR code and
+// the version — each checked the way a person sees it, and across a reload where it must persist.
+import type { Page } from '@playwright/test';
+import { qrMatrix } from '../src/lib/qrcode';
+import { qrPath } from '../src/app/components/settings/qrPath';
+import { expect, test } from './fixtures';
+import { DESKTOP, channelsNav, pageTitle, pairAndOpen } from './shell.helpers';
+
+test.use({ viewport: DESKTOP });
+
+async function openSettings(page: Page) {
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await expect(pageTitle(page)).toHaveText('Settings');
+}
+
+const bodyBackground = (page: Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+const LIGHT_BG = 'rgb(246, 247, 249)';
+const DARK_BG = 'rgb(21, 23, 28)';
+
+test('the gateway section says where and how the app is connected, and shows the version', async ({ page, iris }) => {
+  await pairAndOpen(page, iris);
+  await openSettings(page);
+  const gateway = page.getByRole('region', { name: 'Gateway' });
+  await expect(gateway).toContainText(iris.gatewayUrl);
+  await expect(gateway).toContainText('Connected');
+  await expect(page.getByRole('region', { name: 'About' })).toContainText(/Version \d+\.\d+\.\d+/);
+
+  await iris.server.close();
+  await expect(gateway).not.toContainText('Connected', { timeout: 15_000 });
+});
+
+test('theme: light, dark or the system, applied at once and kept after a reload', async ({ page, iris }) => {
+  await page.emulateMedia({ colorScheme: 'light' });
+  await pairAndOpen(page, iris);
+  await openSettings(page);
+  const theme = page.getByRole('group', { name: 'Theme' });
+  await expect(theme.getByRole('radio', { name: /System/ })).toBeChecked();
+  expect(await bodyBackground(page)).toBe(LIGHT_BG);
+
+  await theme.getByRole('radio', { name: /Dark/ }).check();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await expect.poll(() => bodyBackground(page)).toBe(DARK_BG);
+
+  await page.reload();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await expect.poll(() => bodyBackground(page)).toBe(DARK_BG);
+  await expect(page.getByRole('group', { name: 'Theme' }).getByRole('radio', { name: /Dark/ })).toBeChecked();
+
+  // System follows the device's preference, whichever it is.
+  await page.getByRole('group', { name: 'Theme' }).getByRole('radio', { name: /System/ }).check();
+  await expect(page.locator('html')).not.toHaveAttribute('data-theme', /.*/);
+  await expect.poll(() => bodyBackground(page)).toBe(LIGHT_BG);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect.poll(() => bodyBackground(page)).toBe(DARK_BG);
+
+  // Light overrides a dark system.
+  await page.getByRole('group', { name: 'Theme' }).getByRole('radio', { name: /Light/ }).check();
+  await expect.poll(() => bodyBackground(page)).toBe(LIGHT_BG);
+  await page.reload();
+  await expect.poll(() => bodyBackground(page)).toBe(LIGHT_BG);
+});
+
+test("this device's name is kept, and the gateway learns it", async ({ page, iris }) => {
+  await pairAndOpen(page, iris);
+  await openSettings(page);
+  const name = page.getByLabel('Device name');
+  await expect(name).not.toHaveValue('');
+  await name.fill('Kitchen tablet');
+  await page.getByRole('region', { name: 'This device' }).getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('region', { name: 'This device' })).toContainText('Saved.');
+  await expect
+    .poll(() => iris.server.gateway!.store.devices.list().map((d) => d.name))
+    .toContain('Kitchen tablet');
+
+  await page.reload();
+  await expect(page.getByLabel('Device name')).toHaveValue('Kitchen tablet');
+});
+
+test('the pairing QR code appears only when asked, encodes the pairing link, and the token goes nowhere', async ({ page, iris }) => {
+  const requests: string[] = [];
+  page.on('request', (request) => requests.push(request.url() + ' ' + (request.postData() ?? '')));
+  await pairAndOpen(page, iris);
+  await openSettings(page);
+  const section = page.getByRole('region', { name: 'Pair another device' });
+  const qr = section.getByRole('img', { name: 'QR code of the pairing link' });
+  await expect(qr).toHaveCount(0);
+
+  await section.getByRole('button', { name: 'Show pairing QR code' }).click();
+  await expect(qr).toBeVisible();
+  await expect(qr.locator('path')).toHaveAttribute('d', qrPath(qrMatrix(iris.pairingLink), 4));
+  await expect(section).toContainText('Anyone who scans this code can use your gateway');
+
+  await section.getByRole('button', { name: 'Hide QR code' }).click();
+  await expect(qr).toHaveCount(0);
+  expect(requests.filter((r) => r.includes(iris.token) || r.includes(encodeURIComponent(iris.token)))).toEqual([]);
+});
+
+test('forgetting the gateway, after a confirmation, returns to pairing with nothing left', async ({ page, iris }) => {
+  await pairAndOpen(page, iris);
+  await openSettings(page);
+  await page.getByRole('button', { name: 'Forget this gateway' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Forget this gateway?' });
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(channelsNav(page).getByRole('link', { name: /^General/ })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Forget this gateway' }).click();
+  await confirm.getByRole('button', { name: 'Forget' }).click();
+  await expect(page).toHaveURL(/#\/pair$/);
+  await expect(page.getByLabel('Token')).toHaveValue('');
+
+  // Home goes to pairing, and the app shows no channels any more.
+  await page.goto(iris.baseURL + '/#/');
+  await expect(page).toHaveURL(/#\/pair$/);
+  await page.goto(iris.baseURL + '/#/settings');
+  await expect(channelsNav(page)).toContainText('No channels yet');
+  await expect(page.getByRole('region', { name: 'Gateway' })).toContainText('not paired');
+});

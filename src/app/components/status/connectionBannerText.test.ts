@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { bannerMessage, gatewayHealth } from './connectionBannerText';
+
+describe('connection banner', () => {
+  it('reads the stored status frame in either shape and ignores anything else', () => {
+    expect(gatewayHealth({ state: 'degraded', session: {} })).toBe('degraded');
+    expect(gatewayHealth('restarting')).toBe('restarting');
+    expect(gatewayHealth({ state: '<img onerror>' })).toBeUndefined();
+    expect(gatewayHealth(undefined)).toBeUndefined();
+  });
+
+  it('says nothing when all is well, and offers re-pairing only after an auth failure', () => {
+    expect(bannerMessage('online', 'online')).toBeUndefined();
+    expect(bannerMessage('online', undefined)).toBeUndefined();
+    expect(bannerMessage('pairing', undefined)).toBeUndefined();
+    expect(bannerMessage('auth-failed', undefined)).toMatchObject({ tone: 'danger', repair: true });
+    expect(bannerMessage('offline', 'degraded')?.text).toMatch(/^Offline/);
+    expect(bannerMessage('connecting', undefined)?.text).toMatch(/Reconnecting/);
+    expect(bannerMessage('online', 'degraded')?.text).toMatch(/trouble/);
+    expect(bannerMessage('online', 'restarting')?.repair).toBeUndefined();
+  });
+});
