@@ -1,8 +1,14 @@
 import 'fake-indexeddb/auto';
-import { createRoot } from 'solid-js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { IrisDB } from './db';
-import { live } from './live';
+import { live, liveOn } from './live';
+
+// The app runs Solid's browser build (reactive); Node would resolve the server build.
+vi.mock('solid-js', async () => {
+  // @ts-expect-error the browser build has no .d.ts of its own; its types are solid-js's.
+  return await import('solid-js/dist/solid.js');
+});
+const { createRoot, createSignal } = await import('solid-js');
 
 let db: IrisDB;
 afterEach(async () => {
@@ -17,29 +23,31 @@ async function until(check: () => boolean, ms = 2000): Promise<void> {
   }
 }
 
+const names = () => db.channels.orderBy('order').toArray().then((rows) => rows.map((r) => r.name));
+
 describe('live', () => {
   it('starts at the initial value, follows writes, and stops with its owner', async () => {
     db = new IrisDB(`live-${crypto.randomUUID()}`);
     let dispose!: () => void;
-    const names = createRoot((d) => {
+    const value = createRoot((d) => {
       dispose = d;
-      return live(() => db.channels.orderBy('order').toArray().then((rows) => rows.map((r) => r.name)), ['none']);
+      return live(names, ['none']);
     });
-    expect(names()).toEqual(['none']);
-    await until(() => names().length === 0);
+    expect(value()).toEqual(['none']);
+    await until(() => value().length === 0);
 
     await db.channels.put({ chat_id: 'a', name: 'General', kind: 'default', order: 0 });
-    await until(() => names().length === 1);
-    expect(names()).toEqual(['General']);
+    await until(() => value().length === 1);
+    expect(value()).toEqual(['General']);
 
     await db.channels.put({ chat_id: 'b', name: 'Work', kind: 'channel', order: 1 });
-    await until(() => names().length === 2);
-    expect(names()).toEqual(['General', 'Work']);
+    await until(() => value().length === 2);
+    expect(value()).toEqual(['General', 'Work']);
 
     dispose();
     await db.channels.put({ chat_id: 'c', name: 'Late', kind: 'channel', order: 2 });
     await new Promise((r) => setTimeout(r, 50));
-    expect(names()).toEqual(['General', 'Work']);
+    expect(value()).toEqual(['General', 'Work']);
   });
 
   it('keeps the last value when the query fails', async () => {
@@ -63,5 +71,32 @@ describe('live', () => {
     } finally {
       console.error = original;
     }
+  });
+
+  it('liveOn follows its source signal and drops the old subscription', async () => {
+    db = new IrisDB(`live-${crypto.randomUUID()}`);
+    await db.channels.bulkPut([
+      { chat_id: 'a', name: 'A', kind: 'channel', order: 0 },
+      { chat_id: 'b', name: 'B', kind: 'channel', order: 1 },
+    ]);
+    const [id, setId] = createSignal('a');
+    let runs = 0;
+    const value = createRoot(() =>
+      liveOn(id, (chatId) => {
+        runs += 1;
+        return db.channels.get(chatId).then((c) => c?.name ?? '-');
+      }, ''),
+    );
+    await until(() => value() === 'A');
+    setId('b');
+    expect(value()).toBe('');
+    await until(() => value() === 'B');
+    const before = runs;
+    await db.channels.update('a', { name: 'A2' });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(value()).toBe('B');
+    expect(runs).toBe(before);
+    await db.channels.update('b', { name: 'B2' });
+    await until(() => value() === 'B2');
   });
 });

@@ -1,23 +1,43 @@
 // The UI's only way to read the DB: a Dexie liveQuery as a Solid signal. The query re-runs whenever
 // a table range it read changes (in this tab or another), so there is no second copy to keep in sync.
 import { liveQuery } from 'dexie';
-import { from, type Accessor } from 'solid-js';
+import { createComputed, createSignal, from, onCleanup, untrack, type Accessor } from 'solid-js';
+
+function subscribe<T>(query: () => T | Promise<T>, next: (value: T) => void): () => void {
+  const subscription = liveQuery(query).subscribe({
+    next,
+    error: (error: unknown) => console.error('live query failed', error),
+  });
+  return () => subscription.unsubscribe();
+}
 
 /**
  * A signal holding the latest result of `query`. Starts at `initial` until the first result lands.
  * Must be called inside a reactive owner (a component or createRoot): the subscription ends with it.
  * A failing query keeps the last good value and reports the error on the console, never throws into
- * the UI.
+ * the UI. Solid signals read inside `query` are not tracked: use `liveOn` for that.
  */
 export function live<T>(query: () => T | Promise<T>, initial: T): Accessor<T>;
 export function live<T>(query: () => T | Promise<T>): Accessor<T | undefined>;
 export function live<T>(query: () => T | Promise<T>, initial?: T): Accessor<T | undefined> {
-  return from<T | undefined>((set) => {
-    const subscription = liveQuery(query).subscribe({
-      // A function-valued result must not be taken for an updater.
-      next: (value) => set(() => value),
-      error: (error: unknown) => console.error('live query failed', error),
+  // `() => value`: a function-valued result must not be taken for an updater.
+  return from<T | undefined>((set) => subscribe(query, (value) => set(() => value)), initial);
+}
+
+/**
+ * `live` for a query that depends on a signal (the lane on screen): re-subscribes whenever
+ * `source` changes, going back to `initial` meanwhile so another lane's rows never show.
+ */
+export function liveOn<S, T>(source: Accessor<S>, query: (value: S) => T | Promise<T>, initial: T): Accessor<T>;
+export function liveOn<S, T>(source: Accessor<S>, query: (value: S) => T | Promise<T>): Accessor<T | undefined>;
+export function liveOn<S, T>(source: Accessor<S>, query: (value: S) => T | Promise<T>, initial?: T): Accessor<T | undefined> {
+  const [value, setValue] = createSignal<T | undefined>(initial);
+  createComputed(() => {
+    const current = source();
+    untrack(() => {
+      setValue(() => initial);
+      onCleanup(subscribe(() => query(current), (result) => setValue(() => result)));
     });
-    return () => subscription.unsubscribe();
-  }, initial);
+  });
+  return value;
 }

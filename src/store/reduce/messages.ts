@@ -142,7 +142,7 @@ export const messageUpdate: Handler = async (db, frame) => {
   const text = str(frame.payload.text);
   if (messageId === undefined || text === undefined) return;
   const row = await db.messages.get(messageId);
-  if (row?.status === 'streaming' && row.text !== text) await db.messages.update(messageId, { text });
+  if (row?.status === 'streaming' && row.text !== text) await db.messages.put({ ...row, text });
 };
 
 export const messageStop: Handler = async (db, frame, ctx) => {

@@ -1,0 +1,20 @@
+// The cache's public surface: the DB, the reducer, the models and the live-query bridge.
+export { DB_NAME, IrisDB } from './db';
+export type * from './schema';
+export { applyFrame, applyFrames, type ApplyContext } from './reducer';
+export { live, liveOn } from './live';
+export { LOCAL_ID_PREFIX } from './guards';
+export * as activity from './models/activity';
+export * as channels from './models/channels';
+export * as lanes from './models/lanes';
+export * as media from './models/media';
+export * as messages from './models/messages';
+export * as outbox from './models/outbox';
+export * as pickers from './models/pickers';
+export * as settings from './models/settings';
+export * as sync from './models/sync';
+export * as toasts from './models/toasts';
+export type { ChannelNode, LaneScope } from './models/channels';
+export type { PendingInput } from './models/messages';
+export type { SendInput } from './models/outbox';
+export type { GatewayStatus, Settings, SettingKey, Theme } from './models/settings';
