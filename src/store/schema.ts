@@ -88,7 +88,7 @@ export interface ActivityRow {
 /** outbox: user intents not yet acknowledged by the gateway, drained in seq order. */
 export interface OutboxRow {
   client_id: string;
-  /** Monotonic order of sending (Date.now()-based plus a counter, set by the command layer). */
+  /** Strictly increasing order of sending: max(Date.now(), last seq + 1), set by models/outbox enqueue. */
   seq: number;
   lane: string;
   chat_id: string;
