@@ -2,7 +2,7 @@
 import type { IrisDB } from '../store/db';
 import { liveQuery } from 'dexie';
 
-type BadgeNavigator = Navigator & { setAppBadge?: (n?: number) => Promise<void>; clearAppBadge?: () => Promise<void> };
+type BadgeNavigator = typeof navigator & { setAppBadge?: (n?: number) => Promise<void>; clearAppBadge?: () => Promise<void> };
 
 /** Unread = messages from others newer than the lane's read mark, across every lane. */
 export async function totalUnread(db: IrisDB): Promise<number> {

@@ -1,0 +1,59 @@
+// Playwright fixtures: a fresh serving process (demo gateway on a free 127.0.0.1 port) per test,
+// and a `pair` helper that opens the pairing link the way a person would.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { test as base, expect, type Page } from '@playwright/test';
+import { startServer, type RunningServer } from '../server/http/server';
+
+export interface IrisServer {
+  /** http://127.0.0.1:PORT */
+  baseURL: string;
+  /** ws://127.0.0.1:PORT/ws */
+  gatewayUrl: string;
+  token: string;
+  /** The pairing link the server prints. */
+  pairingLink: string;
+  server: RunningServer;
+  dataDir: string;
+}
+
+export async function launchServer(opts: { dataDir?: string; token?: string; streamDelayMs?: number; port?: number } = {}): Promise<IrisServer> {
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'iris-e2e-'));
+  const token = opts.token ?? 'e2e-token-' + Math.random().toString(36).slice(2);
+  const server = await startServer({
+    port: opts.port ?? 0,
+    host: '127.0.0.1',
+    distDir: resolve('dist'),
+    dataDir,
+    token,
+    gateway: { streamDelayMs: opts.streamDelayMs ?? 15 },
+  });
+  const baseURL = `http://127.0.0.1:${server.port}`;
+  const gatewayUrl = `ws://127.0.0.1:${server.port}/ws`;
+  return {
+    baseURL,
+    gatewayUrl,
+    token,
+    pairingLink: `${baseURL}/#/pair?url=${encodeURIComponent(gatewayUrl)}&token=${encodeURIComponent(token)}`,
+    server,
+    dataDir,
+  };
+}
+
+export const test = base.extend<{ iris: IrisServer }>({
+  iris: async ({}, use) => {
+    const iris = await launchServer();
+    await use(iris);
+    await iris.server.close();
+    rmSync(iris.dataDir, { recursive: true, force: true });
+  },
+});
+
+/** Opens the pairing link and waits until the app says it is connected. */
+export async function pair(page: Page, iris: IrisServer): Promise<void> {
+  await page.goto(iris.pairingLink);
+  await expect(page.getByRole('status').filter({ hasText: 'Connected' }).first()).toBeVisible();
+}
+
+export { expect };
