@@ -10,6 +10,8 @@ import { defaultDeviceName } from '../net/deviceName';
 import { electLeader, TabBus, type BusMessage } from '../net/leader';
 import { GatewaySession, type GatewayConfig, type Reducer } from '../net/session';
 import type { Timers } from '../net/timers';
+import { pushHello } from '../push/registration';
+import { disablePush } from '../push/subscribe';
 import { createCommands, type Commands } from './commands';
 import { localTransport, remoteTransport, serveTransport, type Transport } from './transport';
 
@@ -90,6 +92,8 @@ export function createClient(options: ClientOptions): IrisClient {
       deviceId: await getDeviceId(db),
       deviceName: options.deviceName ?? (await getSetting(db, 'deviceName')) ?? defaultDeviceName(),
       push: 'none',
+      // Read at every hello: notifications turned on (or renewed by the service worker) while connected.
+      pushHello: () => pushHello(db),
     };
   }
 
@@ -213,6 +217,8 @@ export function createClient(options: ClientOptions): IrisClient {
     },
 
     async forget() {
+      // Push first: it needs the connection (push: none) and the stored relay topic, both gone after this.
+      await disablePush({ db, register: (payload) => commands.registerPush(payload) }).catch(() => undefined);
       // Unpair first so the leader closes the socket, then nothing new lands while the cache is cleared.
       await db.transaction('rw', db.settings, async () => {
         await db.settings.bulkDelete(['gatewayUrl', 'token']);

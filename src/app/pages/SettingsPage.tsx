@@ -3,6 +3,7 @@ import { AppearanceSettings } from '../components/settings/AppearanceSettings';
 import { DeviceSettings } from '../components/settings/DeviceSettings';
 import { GatewaySettings } from '../components/settings/GatewaySettings';
 import { PairDeviceSettings } from '../components/settings/PairDeviceSettings';
+import { NotificationSettings } from '../components/notifications/NotificationSettings';
 import './SettingsPage.css';
 
 /** Settings: one section per concern; later issues add Notifications and Storage sections here. */
@@ -12,6 +13,7 @@ export default function SettingsPage() {
       <div class="settings-column">
         <GatewaySettings />
         <DeviceSettings />
+        <NotificationSettings />
         <AppearanceSettings />
         <PairDeviceSettings />
         <AboutSettings />

@@ -1,0 +1,143 @@
+import { Show, createSignal, createUniqueId, onCleanup, onMount } from 'solid-js';
+import { live } from '../../../store/live';
+import { getPushRegistration } from '../../../push/registration';
+import { disablePush, enablePush, pushSupported, sendTestNotification, type PushStatus } from '../../../push/subscribe';
+import { iris } from '../../context';
+import { SettingsSection } from '../settings/SettingsSection';
+import './NotificationSettings.css';
+
+const STATUS_WORDS: Record<PushStatus, string> = {
+  on: 'On',
+  off: 'Off',
+  blocked: 'Blocked in browser settings',
+  unsupported: 'Not supported in this browser',
+};
+
+function currentPermission(): NotificationPermission | 'unsupported' {
+  return pushSupported() ? Notification.permission : 'unsupported';
+}
+
+/** Settings → Notifications: the switch (permission is asked only when it is turned on), the state in words, a test. */
+export function NotificationSettings() {
+  const { db, client } = iris();
+  const switchId = createUniqueId();
+  const hintId = createUniqueId();
+  const registration = live(() => getPushRegistration(db), undefined);
+  const [permission, setPermission] = createSignal(currentPermission());
+  const [busy, setBusy] = createSignal(false);
+  const [error, setError] = createSignal('');
+  const [note, setNote] = createSignal('');
+
+  // Permission can change in the browser's site settings while this page is open.
+  onMount(() => {
+    if (!pushSupported() || !navigator.permissions?.query) return;
+    let status: PermissionStatus | undefined;
+    const update = () => setPermission(currentPermission());
+    void navigator.permissions
+      .query({ name: 'notifications' })
+      .then((s) => {
+        status = s;
+        s.addEventListener('change', update);
+      })
+      .catch(() => undefined);
+    onCleanup(() => status?.removeEventListener('change', update));
+  });
+
+  const status = (): PushStatus => {
+    const p = permission();
+    if (p === 'unsupported') return 'unsupported';
+    if (p === 'denied') return 'blocked';
+    return p === 'granted' && registration() ? 'on' : 'off';
+  };
+
+  const deps = { db, register: (payload: Parameters<typeof client.registerPush>[0]) => client.registerPush(payload) };
+
+  const toggle = async (on: boolean) => {
+    setBusy(true);
+    setError('');
+    setNote('');
+    try {
+      if (on) {
+        const { gatewayTold } = await enablePush(deps);
+        if (!gatewayTold) setNote('The gateway is told when this device connects again.');
+      } else {
+        const { gatewayTold } = await disablePush(deps);
+        if (!gatewayTold) setNote('Turned off here; the gateway is told when this device connects again.');
+      }
+    } catch (e) {
+      setError(e instanceof Error ? e.message : 'Notifications could not be changed. Try again.');
+    } finally {
+      setPermission(currentPermission());
+      setBusy(false);
+    }
+  };
+
+  const test = async () => {
+    setError('');
+    setNote('');
+    try {
+      await sendTestNotification();
+      setNote('Test notification sent.');
+    } catch (e) {
+      setError(e instanceof Error ? e.message : 'The test notification could not be shown.');
+    }
+  };
+
+  return (
+    <SettingsSection title="Notifications">
+      <div class="notification-switch">
+        <div class="notification-switch-text">
+          <label for={switchId}>Notifications</label>
+          <span id={hintId} class="settings-choice-hint">
+            Replies, reminders and questions that need you, even when Iris is closed.
+          </span>
+        </div>
+        <input
+          id={switchId}
+          type="checkbox"
+          role="switch"
+          class="notification-switch-input"
+          aria-describedby={hintId}
+          checked={status() === 'on'}
+          disabled={busy() || status() === 'unsupported' || status() === 'blocked'}
+          onChange={(e) => {
+            const wanted = e.currentTarget.checked;
+            // The switch follows the real state, not the click: it turns on only once it worked.
+            e.currentTarget.checked = status() === 'on';
+            void toggle(wanted);
+          }}
+        />
+      </div>
+      <dl class="settings-facts">
+        <div>
+          <dt>Status</dt>
+          <dd data-testid="notification-status">{busy() ? 'Changing…' : STATUS_WORDS[status()]}</dd>
+        </div>
+        <Show when={status() === 'on' && registration()}>
+          {(r) => (
+            <div>
+              <dt>Delivered by</dt>
+              <dd>{r().mode === 'ntfy' ? 'This server’s ntfy relay (the gateway publishes to ntfy)' : 'The gateway, through the browser’s push service'}</dd>
+            </div>
+          )}
+        </Show>
+      </dl>
+      <Show when={status() === 'blocked'}>
+        <p class="settings-note">Allow notifications for this site in the browser’s settings, then turn them on here.</p>
+      </Show>
+      <Show when={error()}>
+        <p class="error-text" role="alert">
+          {error()}
+        </p>
+      </Show>
+      <p class="settings-note" role="status">
+        {note()}
+      </p>
+      <div class="settings-actions">
+        <button type="button" class="button secondary" disabled={status() !== 'on'} onClick={() => void test()}>
+          Send test notification
+        </button>
+      </div>
+    </SettingsSection>
+  );
+}

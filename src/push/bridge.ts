@@ -1,0 +1,58 @@
+// The app's side of push, started once per window: answers the service worker's requests (send a
+// question's answer over the app's connection, show a route), keeps the icon badge to the unread
+// total, and brings the stored subscription in line with the browser's at start.
+import { iris } from '../app/context';
+import { keepBadgeUpdated } from '../pwa/badge';
+import { reconcilePush } from './subscribe';
+import { clearPushUnread } from './unread';
+import type { SelectReply, WorkerToWindow } from './worker-messages';
+
+let started = false;
+
+export function startPushBridge(): void {
+  if (started || typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return;
+  started = true;
+  const { db, client } = iris();
+  navigator.serviceWorker.addEventListener('message', (event) => onWorkerMessage(event));
+  navigator.serviceWorker.startMessages();
+  // The app is open: it syncs what was pushed, and counts unread from the DB again.
+  void clearPushUnread(db).catch(() => undefined);
+  keepBadgeUpdated(db);
+  void navigator.serviceWorker.ready
+    .then(() => reconcilePush({ db, register: (payload) => client.registerPush(payload) }))
+    .catch((err: unknown) => console.warn('iris: could not check the push subscription', err));
+}
+
+function onWorkerMessage(event: MessageEvent): void {
+  const message = event.data as WorkerToWindow | null;
+  if (!message || typeof message !== 'object') return;
+  if (message.type === 'iris:push:select') void answer(message.picker_id, message.value, event.ports[0]);
+  else if (message.type === 'iris:push:open') open(message.url);
+}
+
+async function answer(pickerId: unknown, value: unknown, port: MessagePort | undefined): Promise<void> {
+  if (!port) return;
+  const reply = (r: SelectReply) => port.postMessage(r);
+  const { client } = iris();
+  if (typeof pickerId !== 'string' || typeof value !== 'string') return reply({ handled: true, ok: false, error: 'The answer was not valid.' });
+  // Offline here: the worker opens its own connection instead.
+  if (client.state() !== 'online') return reply({ handled: false });
+  try {
+    await client.selectPicker(pickerId, value);
+    reply({ handled: true, ok: true });
+  } catch (err) {
+    reply({ handled: true, ok: false, error: err instanceof Error ? err.message : 'The answer could not be sent.' });
+  }
+}
+
+/** Only this app's own routes: the hash of a same-origin URL. */
+function open(url: unknown): void {
+  if (typeof url !== 'string') return;
+  try {
+    const target = new URL(url, location.origin);
+    if (target.origin !== location.origin) return;
+    location.hash = target.hash || '#/';
+  } catch {
+    /* not a URL */
+  }
+}

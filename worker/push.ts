@@ -1,0 +1,123 @@
+/// <reference lib="webworker" />
+// Web Push in the service worker (issue 7): show what the gateway (or the ntfy relay) pushed, open the
+// lane on a click, carry out a question's answer from its buttons, and renew a changed subscription.
+import { IrisDB } from '../src/store/db';
+import { getPushRegistration, setPushRegistration, toWebPushSubscription, fromBase64url } from '../src/push/registration';
+import { relaySubscribe, relayUnsubscribe } from '../src/push/relay';
+import { addPushUnread } from '../src/push/unread';
+import { totalUnread } from '../src/pwa/badge';
+import { answerOverOwnConnection, helloOverOwnConnection, type CallResult } from './push/gateway-call';
+import { buildNotification, notificationTag, outcomeNotification, previousCount, readNotificationData, type NotificationData } from './push/notification';
+import { parsePush, readPushData } from './push/payload';
+import { answerThroughWindow, appWindows, laneIsVisible, openInWindow } from './push/windows';
+
+declare const self: ServiceWorkerGlobalScope;
+
+interface SubscriptionChangeEvent extends ExtendableEvent {
+  readonly oldSubscription?: PushSubscription | null;
+  readonly newSubscription?: PushSubscription | null;
+}
+
+type BadgeNavigator = WorkerNavigator & { setAppBadge?: (count?: number) => Promise<void> };
+
+export function installPush(): void {
+  self.addEventListener('push', (event) => keepAlive(event, showPush(readPushData(event.data))));
+  self.addEventListener('notificationclick', (event) => keepAlive(event, onClick(event.notification, event.action)));
+  self.addEventListener('pushsubscriptionchange', (event) => keepAlive(event, renew(event as SubscriptionChangeEvent)));
+}
+
+/** Events dispatched by DevTools or a test are untrusted and cannot extend the worker's life; the work still runs. */
+function keepAlive(event: ExtendableEvent, work: Promise<unknown>): void {
+  const logged = work.catch((err: unknown) => console.error('iris push:', err));
+  try {
+    event.waitUntil(logged);
+  } catch {
+    /* untrusted event */
+  }
+}
+
+async function withDb<T>(use: (db: IrisDB) => Promise<T>): Promise<T> {
+  const db = new IrisDB();
+  try {
+    return await use(db);
+  } finally {
+    db.close();
+  }
+}
+
+async function showPush(data: unknown): Promise<void> {
+  const push = parsePush(data);
+  // A window showing that lane gets the in-app toast instead.
+  if (!push.fromRelay && (await laneIsVisible(push.lane))) return;
+  const tag = notificationTag(push);
+  const [existing] = await self.registration.getNotifications({ tag });
+  await withDb(async (db) => {
+    const picker = push.picker_id ? await db.pickers.get(push.picker_id).catch(() => undefined) : undefined;
+    const maxActions = (Notification as unknown as { maxActions?: number }).maxActions ?? 2;
+    const built = buildNotification(push, { previous: previousCount(existing?.data), picker, maxActions, origin: self.location.origin });
+    await self.registration.showNotification(built.title, built.options);
+    await updateBadge(db).catch(() => undefined);
+  });
+}
+
+/** With no window open the app cannot count, so the badge is the DB's unread total plus the pushes since. */
+async function updateBadge(db: IrisDB): Promise<void> {
+  const nav = self.navigator as BadgeNavigator;
+  if (!nav.setAppBadge || (await appWindows()).length > 0) return;
+  const pushed = await addPushUnread(db);
+  await nav.setAppBadge((await totalUnread(db)) + pushed);
+}
+
+async function onClick(notification: Notification, action: string): Promise<void> {
+  const data = readNotificationData(notification.data);
+  const answer = action ? data?.answers?.[action] : undefined;
+  if (!data || !answer) {
+    notification.close();
+    await openInWindow(data?.url ?? '/');
+    return;
+  }
+  const tag = notification.tag;
+  const body = notification.body;
+  const sending = outcomeNotification(notification.title, 'Sending your answer…', data, tag);
+  await self.registration.showNotification(sending.title, sending.options);
+  const result = await carryOut(data, answer.value);
+  const outcome = result.ok ? outcomeNotification(answer.done, body, data, tag) : outcomeNotification('Not answered', result.error, data, tag);
+  await self.registration.showNotification(outcome.title, outcome.options);
+}
+
+/** Through an open window's connection if one can, else over the worker's own short connection. */
+async function carryOut(data: NotificationData, value: string): Promise<CallResult> {
+  const picker_id = data.picker_id!;
+  const reply = await answerThroughWindow(picker_id, value);
+  if (reply?.handled) return reply.ok ? { ok: true } : { ok: false, error: reply.error };
+  return withDb((db) =>
+    answerOverOwnConnection(db, {
+      picker_id,
+      value,
+      ...(data.chat_id && { chat_id: data.chat_id }),
+      ...(data.thread_id && { thread_id: data.thread_id }),
+      ...(data.lane && { lane: data.lane }),
+    }),
+  );
+}
+
+/** The push service replaced our subscription: subscribe again with the same key and tell whoever pushes. */
+async function renew(event: SubscriptionChangeEvent): Promise<void> {
+  await withDb(async (db) => {
+    const registration = await getPushRegistration(db);
+    if (!registration) return;
+    const fresh =
+      event.newSubscription ??
+      (await self.registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: fromBase64url(registration.vapidKey) }));
+    const subscription = toWebPushSubscription(fresh.toJSON());
+    if (!subscription) return;
+    const oldEndpoint = registration.subscription.endpoint;
+    if (registration.mode === 'ntfy') {
+      await relaySubscribe(registration.topic!, subscription);
+      if (oldEndpoint !== subscription.endpoint) await relayUnsubscribe(registration.topic!, oldEndpoint).catch(() => undefined);
+    }
+    await setPushRegistration(db, { ...registration, subscription });
+    // webpush: the gateway holds the subscription; a hello carries the new one (the app's next hello would too).
+    if (registration.mode === 'webpush') await helloOverOwnConnection(db);
+  });
+}
