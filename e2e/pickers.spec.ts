@@ -1,0 +1,195 @@
+// Issue 4, "Pickers": every picker kind from the demo agent, answered in its dialog, and the agent's answer in the lane.
+import AxeBuilder from '@axe-core/playwright';
+import type { Locator, Page } from '@playwright/test';
+import { expect, pair, test, type IrisServer } from './fixtures';
+
+const LANE = 'web:default';
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 800 };
+
+const messageBox = (page: Page) => page.getByRole('textbox', { name: 'Message' });
+const log = (page: Page) => page.getByRole('log', { name: 'Messages' });
+
+async function openLane(page: Page, iris: IrisServer): Promise<void> {
+  await page.goto(`${iris.baseURL}/#/c/${encodeURIComponent(LANE)}`);
+  await expect(messageBox(page)).toBeVisible();
+}
+
+/** Sends a slash command and returns the dialog it opens. */
+async function ask(page: Page, command: string, title: string): Promise<Locator> {
+  await messageBox(page).fill(command);
+  await page.getByRole('button', { name: 'Send' }).click();
+  const dialog = page.getByRole('dialog', { name: title });
+  await expect(dialog).toBeVisible();
+  // Focus moves into the dialog, not onto an answer.
+  await expect.poll(() => dialog.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+  expect(await page.evaluate(() => document.activeElement?.tagName)).not.toBe('BUTTON');
+  return dialog;
+}
+
+/** The agent's reply in the lane (the last article with this text). */
+const reply = (page: Page, text: string) => log(page).getByRole('article').filter({ hasText: text }).last();
+
+async function noSeriousA11yIssues(page: Page, selector: string): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const results = await new AxeBuilder({ page }).include(selector).analyze();
+    const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(bad.map((v) => `${scheme} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: null });
+}
+
+test.use({ viewport: DESKTOP });
+
+test('model picker: providers with their models, the current one marked; choosing answers provider:model', async ({ page, iris }) => {
+  await pair(page, iris);
+  await openLane(page, iris);
+  const dialog = await ask(page, '/model', 'Choose a model');
+  await expect(dialog.getByRole('heading', { name: 'Demo' })).toBeVisible();
+  await expect(dialog.getByRole('heading', { name: 'Local' })).toBeVisible();
+  const current = dialog.getByRole('button', { name: /Iris Demo 1/ });
+  await expect(current).toContainText('Current');
+  await expect(current).toHaveAttribute('aria-current', 'true');
+  await noSeriousA11yIssues(page, 'dialog[open]');
+  await dialog.getByRole('button', { name: 'Echo Small' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(reply(page, 'Model set to')).toContainText('Echo Small');
+  await expect(reply(page, 'Model set to')).toContainText('local:echo-small');
+});
+
+test('choice picker: the current choice is marked; the chosen value is answered once', async ({ page, iris }) => {
+  await pair(page, iris);
+  await openLane(page, iris);
+  const frames: string[] = [];
+  page.on('websocket', (ws) => ws.on('framesent', (f) => typeof f.payload === 'string' && frames.push(f.payload)));
+  await page.reload();
+  await expect(messageBox(page)).toBeVisible();
+  const dialog = await ask(page, '/choose', 'Reasoning effort');
+  await expect(dialog.getByRole('button', { name: /Medium/ })).toContainText('Current');
+  await noSeriousA11yIssues(page, 'dialog[open]');
+  const high = dialog.getByRole('button', { name: 'High' });
+  // A double click still answers once.
+  await high.dblclick();
+  await expect(dialog).toBeHidden();
+  await expect(reply(page, 'Reasoning effort set to')).toContainText('High');
+  const selects = frames.map((f) => JSON.parse(f) as { type: string; payload: { value?: string } }).filter((f) => f.type === 'picker.select');
+  expect(selects.map((f) => f.payload.value)).toEqual(['high']);
+});
+
+test('clarify picker: answered by a choice', async ({ page, iris }) => {
+  await pair(page, iris);
+  await openLane(page, iris);
+  const dialog = await ask(page, '/clarify', 'Which format should the summary use?');
+  await expect(dialog.getByRole('textbox', { name: 'Or answer in your own words' })).toBeVisible();
+  await noSeriousA11yIssues(page, 'dialog[open]');
+  await dialog.getByRole('button', { name: 'A table' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(reply(page, 'you answered')).toContainText('table');
+});
+
+test('clarify picker: answered in free text (empty is refused)', async ({ page, iris }) => {
+  await pair(page, iris);
+  await openLane(page, iris);
+  const dialog = await ask(page, '/clarify', 'Which format should the summary use?');
+  await dialog.getByRole('button', { name: 'Send answer' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('Type an answer, or pick one above.');
+  await dialog.getByRole('textbox', { name: 'Or answer in your own words' }).fill('Two short paragraphs, <b>please</b>');
+  await dialog.getByRole('button', { name: 'Send answer' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(reply(page, 'you answered')).toContainText('Two short paragraphs, <b>please</b>');
+});
+
+test('approval picker: the command in a code block with its description; "Once" approves', async ({ page, iris }) => {
+  await pair(page, iris);
+  await openLane(page, iris);
+  const dialog = await ask(page, '/approve git push --force <img src=x onerror=alert(1)>', 'Approve this command?');
+  await expect(dialog.locator('pre code')).toHaveText('git push --force <img src=x onerror=alert(1)>');
+  await expect(dialog.locator('img')).toHaveCount(0);
+  await expect(dialog).toContainText('The demo agent wants to run this shell command.');
+  for (const name of ['Once', 'This session', 'Always', 'Deny']) await expect(dialog.getByRole('button', { name, exact: true })).toBeVisible();
+  await noSeriousA11yIssues(page, 'dialog[open]');
+  await dialog.getByRole('button', { name: 'Once' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(reply(page, 'Approved once')).toContainText('git push --force');
+});
+
+test('approval picker: "Deny" denies', async ({ page, iris }) => {
+  await pair(page, iris);
+  await openLane(page, iris);
+  const dialog = await ask(page, '/approve rm -rf /tmp/cache', 'Approve this command?');
+  await dialog.getByRole('button', { name: 'Deny' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(reply(page, 'Denied')).toContainText('rm -rf /tmp/cache');
+});
+
+test('confirm picker: title, message and Yes', async ({ page, iris }) => {
+  await pair(page, iris);
+  await openLane(page, iris);
+  const dialog = await ask(page, '/confirm', 'Archive old messages?');
+  await expect(dialog).toContainText('archive messages older than 30 days');
+  await noSeriousA11yIssues(page, 'dialog[open]');
+  await dialog.getByRole('button', { name: 'Yes' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(reply(page, 'Confirmed')).toContainText('Archive old messages?');
+});
+
+test('Escape closes a picker unanswered; the Pending question chip reopens it; it survives a reload', async ({ page, iris }) => {
+  await pair(page, iris);
+  await openLane(page, iris);
+  let dialog = await ask(page, '/choose', 'Reasoning effort');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  const chip = page.getByRole('button', { name: /Pending question/ });
+  await expect(chip).toBeVisible();
+  await expect(chip).toContainText('Reasoning effort');
+  await chip.click();
+  await expect(dialog).toBeVisible();
+
+  // Still pending after a reload: it opens again and can be answered.
+  await page.reload();
+  dialog = page.getByRole('dialog', { name: 'Reasoning effort' });
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: 'Not now' }).click();
+  await expect(dialog).toBeHidden();
+  await page.getByRole('button', { name: /Pending question/ }).click();
+  await dialog.getByRole('button', { name: 'Low' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(reply(page, 'Reasoning effort set to')).toContainText('Low');
+  await expect(page.getByRole('button', { name: /Pending question/ })).toHaveCount(0);
+  await page.reload();
+  await expect(messageBox(page)).toBeVisible();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+});
+
+test('screenshots: each picker kind, phone (bottom sheet) and desktop, light and dark', async ({ page, iris }) => {
+  await pair(page, iris);
+  const kinds = [
+    ['model', '/model', 'Choose a model'],
+    ['choice', '/choose', 'Reasoning effort'],
+    ['clarify', '/clarify', 'Which format should the summary use?'],
+    ['approval', '/approve npm publish --access public', 'Approve this command?'],
+    ['confirm', '/confirm', 'Archive old messages?'],
+  ] as const;
+  for (const [kind, command, title] of kinds) {
+    await page.setViewportSize(DESKTOP);
+    await openLane(page, iris);
+    const dialog = await ask(page, command, title);
+    for (const [name, size] of [
+      ['desktop', DESKTOP],
+      ['phone', PHONE],
+    ] as const) {
+      await page.setViewportSize(size);
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.waitForTimeout(150);
+        await page.screenshot({ path: `/tmp/look/picker-${kind}-${name}-${scheme}.png` });
+      }
+    }
+    await page.emulateMedia({ colorScheme: null });
+    // Leave nothing pending for the next kind.
+    const answer = { model: 'Iris Demo 2 (fast)', choice: 'Low', clarify: 'Prose', approval: 'Deny', confirm: 'No' }[kind];
+    await dialog.getByRole('button', { name: answer, exact: true }).click();
+    await expect(dialog).toBeHidden();
+  }
+});
