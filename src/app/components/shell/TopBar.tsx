@@ -1,6 +1,7 @@
-import { useNavigate } from '@solidjs/router';
+import { useLocation, useNavigate } from '@solidjs/router';
 import { Show } from 'solid-js';
 import { Icon } from './Icon';
+import { laneFromPath } from './laneRoute';
 import './TopBar.css';
 
 interface TopBarProps {
@@ -16,6 +17,12 @@ interface TopBarProps {
 /** The bar above every page: the drawer button (phones), the page or lane title, Search and Settings. */
 export function TopBar(props: TopBarProps) {
   const navigate = useNavigate();
+  const location = useLocation();
+  // Search offers "this chat" for the lane it was opened from.
+  const searchPath = () => {
+    const lane = laneFromPath(location.pathname)?.lane;
+    return lane ? `/search?lane=${encodeURIComponent(lane)}` : '/search';
+  };
   return (
     <header class="topbar">
       <Show when={props.onMenu}>
@@ -40,7 +47,7 @@ export function TopBar(props: TopBarProps) {
         <span class="topbar-title-text">{props.title}</span>
       </h1>
       <div class="topbar-actions">
-        <button type="button" class="icon-button" aria-label="Search" onClick={() => navigate('/search')}>
+        <button type="button" class="icon-button" aria-label="Search" onClick={() => navigate(searchPath())}>
           <Icon name="search" />
         </button>
         <button type="button" class="icon-button" aria-label="Settings" onClick={() => navigate('/settings')}>
