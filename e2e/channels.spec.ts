@@ -6,6 +6,7 @@ import {
   anotherDeviceSays,
   channelAction,
   channelLink,
+  channelRow,
   channelsNav,
   pageTitle,
   pairAndOpen,
@@ -88,7 +89,7 @@ test('create a channel and a thread, rename, icon and colour — on both devices
   await look.getByRole('button', { name: 'Save' }).click();
   await expect(look).toBeHidden();
   for (const p of [page, other]) {
-    const icon = channelLink(p, 'Trips').locator('.channel-icon');
+    const icon = channelRow(p, 'Trips').locator('.channel-icon');
     await expect(icon).toHaveText('✈️');
     await expect(icon).toHaveCSS('background-color', 'rgb(59, 130, 246)');
   }
@@ -130,14 +131,14 @@ test('a lane with a new assistant message shows an unread count until it is open
 
   const demo = channelLink(page, 'Demo');
   await expect(demo).toHaveAccessibleName(/, 1 unread$/, { timeout: 20_000 });
-  await expect(demo.locator('.unread-badge')).toHaveText(/^1/);
+  await expect(channelRow(page, 'Demo').locator('.unread-badge')).toHaveText(/^1/);
   // The preview shows the last message as plain text.
-  await expect(demo.locator('.channel-preview')).not.toBeEmpty();
+  await expect(channelRow(page, 'Demo').locator('.channel-preview')).not.toBeEmpty();
 
   await demo.click();
   await expect(pageTitle(page)).toHaveText('Demo');
   await expect(demo).not.toHaveAccessibleName(/unread/);
-  await expect(demo.locator('.unread-badge')).toHaveCount(0);
+  await expect(channelRow(page, 'Demo').locator('.unread-badge')).toHaveCount(0);
 });
 
 test('/thread moves into the thread the gateway creates, and its title updates in place', async ({ page, iris }) => {

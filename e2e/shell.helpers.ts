@@ -15,9 +15,18 @@ export function channelsNav(page: Page): Locator {
   return page.getByRole('navigation', { name: 'Channels' });
 }
 
-/** A channel's link; its accessible name starts with the channel name (then ", favorite", ", 2 unread"…). */
+/** A channel link's accessible name starts with the channel name (then ", favorite", ", 2 unread"…). */
+function channelName(name: string): RegExp {
+  return new RegExp(`^${escapeRegExp(name)}(,|$)`);
+}
+
 export function channelLink(page: Page, name: string): Locator {
-  return channelsNav(page).getByRole('link', { name: new RegExp(`^${escapeRegExp(name)}(,|$)`) });
+  return channelsNav(page).getByRole('link', { name: channelName(name) });
+}
+
+/** The whole row of a channel (icon, marks, preview, unread count, actions). */
+export function channelRow(page: Page, name: string): Locator {
+  return channelsNav(page).locator('.channel-row').filter({ has: page.getByRole('link', { name: channelName(name) }) });
 }
 
 /** The names of the top-level channels, in the order shown. */

@@ -47,58 +47,61 @@ function ChannelRowView(props: {
       .map((word) => `, ${word}`)
       .join('');
   const fallbackIcon = () => (props.nested ? '' : props.isDefault ? '⌂' : '#');
+  // The link holds only the name; icon, marks, preview and count sit beside it (hidden from
+  // assistive tech, which hears them in the link's label) and a stretched ::after makes the whole
+  // row clickable. So the visible name is always the start of the accessible name.
   return (
     <div class="channel-row" classList={{ current: props.current, nested: props.nested, archived: props.channel.archived }}>
-      <a
-        class="channel-link"
-        href={`#${laneHref(props.channel)}`}
-        aria-current={props.current ? 'page' : undefined}
-        // The name first (what a voice user says), then its state: "Trips, favorite, 2 unread".
-        aria-label={`${props.channel.name}${stateWords()}`}
-        aria-describedby={props.summary?.preview ? previewId : undefined}
-        onClick={() => props.onNavigate()}
+      <span
+        class="channel-icon"
+        classList={{ colored: !!safeColor(props.channel.color), thread: props.nested && !props.channel.icon }}
+        style={lookStyle(props.channel.color)}
+        aria-hidden="true"
       >
-        <span
-          class="channel-icon"
-          classList={{ colored: !!safeColor(props.channel.color), thread: props.nested && !props.channel.icon }}
-          style={lookStyle(props.channel.color)}
-          aria-hidden="true"
-        >
-          <Show when={props.nested && !props.channel.icon} fallback={props.channel.icon || fallbackIcon()}>
-            <Icon name="thread" />
-          </Show>
-        </span>
-        <span class="channel-text">
-          <span class="channel-name-line">
+        <Show when={props.nested && !props.channel.icon} fallback={props.channel.icon || fallbackIcon()}>
+          <Icon name="thread" />
+        </Show>
+      </span>
+      <span class="channel-text">
+        <span class="channel-name-line">
+          <a
+            class="channel-link"
+            href={`#${laneHref(props.channel)}`}
+            aria-current={props.current ? 'page' : undefined}
+            // The name first (what a voice user says), then its state: "Trips, favorite, 2 unread".
+            aria-label={`${props.channel.name}${stateWords()}`}
+            aria-describedby={props.summary?.preview ? previewId : undefined}
+            onClick={() => props.onNavigate()}
+          >
             <span class="channel-name">{props.channel.name}</span>
-            <Show when={props.channel.favorite}>
-              <span class="channel-mark" title="Favorite" aria-hidden="true">
-                <Icon name="star" />
-              </span>
-            </Show>
-            <Show when={props.isDefault}>
-              <span class="channel-tag" aria-hidden="true">
-                default
-              </span>
-            </Show>
-            <Show when={props.channel.archived}>
-              <span class="channel-tag" aria-hidden="true">
-                archived
-              </span>
-            </Show>
-          </span>
-          <Show when={props.summary?.preview}>
-            <span class="channel-preview" id={previewId} aria-hidden="true">
-              {props.summary?.previewRole === 'user' ? `You: ${props.summary?.preview}` : props.summary?.preview}
+          </a>
+          <Show when={props.channel.favorite}>
+            <span class="channel-mark" title="Favorite" aria-hidden="true">
+              <Icon name="star" />
+            </span>
+          </Show>
+          <Show when={props.isDefault}>
+            <span class="channel-tag" aria-hidden="true">
+              default
+            </span>
+          </Show>
+          <Show when={props.channel.archived}>
+            <span class="channel-tag" aria-hidden="true">
+              archived
             </span>
           </Show>
         </span>
-        <Show when={unread() > 0}>
-          <span class="unread-badge" aria-hidden="true">
-            {unread() > 99 ? '99+' : unread()}
+        <Show when={props.summary?.preview}>
+          <span class="channel-preview" id={previewId} aria-hidden="true">
+            {props.summary?.previewRole === 'user' ? `You: ${props.summary?.preview}` : props.summary?.preview}
           </span>
         </Show>
-      </a>
+      </span>
+      <Show when={unread() > 0}>
+        <span class="unread-badge" aria-hidden="true">
+          {unread() > 99 ? '99+' : unread()}
+        </span>
+      </Show>
       <Menu label={`Actions for ${props.channel.name}`} items={props.menuItems} triggerClass="icon-button channel-menu-button" />
     </div>
   );

@@ -61,7 +61,7 @@ export function ChannelNav(props: ChannelNavProps) {
     <nav class="channel-nav" aria-label="Channels">
       <div class="channel-nav-header">
         <Show when={props.onClose}>
-          <button type="button" class="icon-button" aria-label="Close channels" onClick={() => props.onClose?.()}>
+          <button type="button" class="icon-button" aria-label="Close" onClick={() => props.onClose?.()}>
             <Icon name="close" />
           </button>
         </Show>

@@ -1,3 +1,4 @@
+import { keepTabInside } from './focusTrap';
 import { createEffect, onCleanup, type ParentProps } from 'solid-js';
 import './Drawer.css';
 
@@ -42,6 +43,7 @@ export function Drawer(props: DrawerProps) {
       class="drawer"
       aria-label={props.label}
       onClose={onDialogClose}
+      onKeyDown={(e) => keepTabInside(dialog, e)}
       onCancel={(e) => {
         e.preventDefault(); // Escape: close through the owner so its state stays the truth
         props.onClose();

@@ -90,7 +90,9 @@ export function Menu(props: MenuProps) {
         close(true);
         break;
       case 'Tab':
-        close(false);
+        // Back on the menu button, from where Tab continues in page order.
+        event.preventDefault();
+        close(true);
         break;
     }
   };

@@ -1,3 +1,4 @@
+import { keepTabInside } from './focusTrap';
 import { createEffect, createUniqueId, onCleanup, type JSX } from 'solid-js';
 import './ModalDialog.css';
 
@@ -37,6 +38,7 @@ export function ModalDialog(props: ModalDialogProps) {
       ref={dialog}
       class={props.class ? `modal ${props.class}` : 'modal'}
       aria-labelledby={titleId}
+      onKeyDown={(e) => keepTabInside(dialog, e)}
       onCancel={(e) => {
         e.preventDefault();
         props.onClose();

@@ -1,0 +1,154 @@
+// Layout and themes: the phone drawer (modal, focus kept inside, Escape closes), the desktop two
+// panes, pairing without chrome, and axe-core on the shell, the drawer, the channel dialogs and
+// settings, in light and dark, on a phone and a desktop.
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { DESKTOP, PHONE, channelLink, channelsNav, pageTitle, pairAndOpen } from './shell.helpers';
+
+async function expectNoSeriousViolations(page: Page, where: string) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const summary = serious.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(summary, `axe on ${where}`).toEqual([]);
+}
+
+test.describe('on a phone', () => {
+  test.use({ viewport: PHONE });
+
+  test('the channel drawer opens from the top bar, keeps focus inside, and Escape closes it', async ({ page, iris }) => {
+    await pairAndOpen(page, iris);
+    await expect(pageTitle(page)).toHaveText('General');
+    const menu = page.getByRole('button', { name: 'Channels' });
+    // Closed, the channel list is not on screen (nor in the accessibility tree).
+    await expect(channelsNav(page)).toHaveCount(0);
+
+    await menu.click();
+    const drawer = page.getByRole('dialog', { name: 'Channels' });
+    await expect(drawer).toBeVisible();
+    await expect(menu).toHaveAttribute('aria-expanded', 'true');
+    await expect(drawer.getByRole('navigation', { name: 'Channels' })).toBeVisible();
+    const focusInside = () => page.evaluate(() => !!document.activeElement?.closest('dialog[open]'));
+    expect(await focusInside()).toBe(true);
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press('Tab');
+      expect(await focusInside(), `focus after ${i + 1} Tab presses`).toBe(true);
+    }
+    await page.keyboard.press('Escape');
+    await expect(drawer).toBeHidden();
+    await expect(menu).toBeFocused();
+
+    // Picking a channel closes the drawer and opens the lane.
+    await menu.click();
+    await channelLink(page, 'Demo').click();
+    await expect(drawer).toBeHidden();
+    await expect(pageTitle(page)).toHaveText('Demo');
+  });
+
+  test('a channel action from the drawer: the menu works by keyboard and its dialog opens over the drawer', async ({ page, iris }) => {
+    await pairAndOpen(page, iris);
+    await page.getByRole('button', { name: 'Channels' }).click();
+    const actions = channelsNav(page).getByRole('button', { name: 'Actions for Demo' });
+    await actions.focus();
+    await page.keyboard.press('Enter');
+    const menu = page.getByRole('menu', { name: 'Actions for Demo' });
+    await expect(menu.getByRole('menuitem').first()).toBeFocused();
+    await page.keyboard.press('ArrowDown');
+    await expect(menu.getByRole('menuitem', { name: 'Rename' })).toBeFocused();
+    // Escape closes only the menu, not the drawer, and focus goes back to its button.
+    await page.keyboard.press('Escape');
+    await expect(menu).toBeHidden();
+    await expect(actions).toBeFocused();
+    await expect(page.getByRole('dialog', { name: 'Channels' })).toBeVisible();
+
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    const rename = page.getByRole('dialog', { name: 'Rename Demo' });
+    await expect(rename.getByLabel('Name')).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(rename).toBeHidden();
+    await expect(page.getByRole('dialog', { name: 'Channels' })).toBeVisible();
+  });
+});
+
+test.describe('on a desktop', () => {
+  test.use({ viewport: DESKTOP });
+
+  test('the channel list is always beside the conversation; no drawer button', async ({ page, iris }) => {
+    await pairAndOpen(page, iris);
+    await expect(channelsNav(page)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Channels' })).toHaveCount(0);
+    await expect(page.getByRole('complementary').getByRole('navigation', { name: 'Channels' })).toBeVisible();
+    await expect(channelLink(page, 'General')).toHaveAttribute('aria-current', 'page');
+    await channelLink(page, 'Demo').click();
+    await expect(channelLink(page, 'Demo')).toHaveAttribute('aria-current', 'page');
+    await expect(channelsNav(page)).toBeVisible();
+    await expect(page).toHaveTitle('Demo · Iris');
+  });
+
+  test('the pairing screen has no app chrome', async ({ page, iris }) => {
+    await page.goto(iris.baseURL + '/#/pair');
+    await expect(page.getByLabel('Token')).toBeVisible();
+    await expect(channelsNav(page)).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Settings' })).toHaveCount(0);
+    await expect(page.getByRole('banner')).toHaveCount(0);
+  });
+});
+
+for (const [device, viewport] of [
+  ['phone', PHONE],
+  ['desktop', DESKTOP],
+] as const) {
+  for (const scheme of ['light', 'dark'] as const) {
+    test(`axe: shell, channels, channel dialogs and settings have no serious violations (${device}, ${scheme})`, async ({ page, iris }) => {
+      await page.setViewportSize(viewport);
+      await page.emulateMedia({ colorScheme: scheme });
+      await pairAndOpen(page, iris);
+      await expect(pageTitle(page)).toHaveText('General');
+      const openChannels = async () => {
+        if (device === 'phone') await page.getByRole('button', { name: 'Channels' }).click();
+        await expect(channelsNav(page)).toBeVisible();
+      };
+
+      // Give the list some state to check: a favorite with an icon and colour, a thread.
+      await openChannels();
+      await channelsNav(page).getByRole('button', { name: 'Actions for Demo' }).click();
+      await page.getByRole('menuitem', { name: 'Add to favorites' }).click();
+      await expect(channelLink(page, 'Demo')).toHaveAccessibleName(/favorite/);
+      await expectNoSeriousViolations(page, `${device} ${scheme} channels`);
+
+      await channelsNav(page).getByRole('button', { name: 'Actions for Demo' }).click();
+      await expect(page.getByRole('menu')).toBeVisible();
+      await expectNoSeriousViolations(page, `${device} ${scheme} actions menu`);
+      await page.getByRole('menuitem', { name: 'Icon and colour' }).click();
+      const look = page.getByRole('dialog', { name: 'Icon and colour of Demo' });
+      await expect(look).toBeVisible();
+      await expectNoSeriousViolations(page, `${device} ${scheme} icon dialog`);
+      await look.getByRole('button', { name: 'Use 💡' }).click();
+      await look.getByRole('radio', { name: 'Amber' }).check();
+      await look.getByRole('button', { name: 'Save' }).click();
+      await expect(look).toBeHidden();
+      await expectNoSeriousViolations(page, `${device} ${scheme} channels with colour`);
+
+      await channelsNav(page).getByRole('button', { name: 'New channel' }).click();
+      await expect(page.getByRole('dialog', { name: 'New channel' })).toBeVisible();
+      await expectNoSeriousViolations(page, `${device} ${scheme} new channel dialog`);
+      await page.keyboard.press('Escape');
+      if (device === 'phone') await page.keyboard.press('Escape');
+
+      await page.getByRole('button', { name: 'Settings' }).click();
+      await expect(pageTitle(page)).toHaveText('Settings');
+      await page.getByRole('button', { name: 'Show pairing QR code' }).click();
+      await expectNoSeriousViolations(page, `${device} ${scheme} settings`);
+      await page.getByRole('button', { name: 'Forget this gateway' }).click();
+      await expectNoSeriousViolations(page, `${device} ${scheme} forget dialog`);
+      await page.keyboard.press('Escape');
+
+      // The banner in both tones.
+      await iris.server.close();
+      await expect(page.locator('.connection-banner')).toBeVisible({ timeout: 15_000 });
+      await expectNoSeriousViolations(page, `${device} ${scheme} offline banner`);
+    });
+  }
+}
