@@ -1,7 +1,8 @@
 // Issue 4, "A conversation": the lane view against the demo gateway, as a person sees it.
-import type { Page } from '@playwright/test';
+import { rmSync } from 'node:fs';
+import type { Locator, Page } from '@playwright/test';
 import { TestClient } from '../server/gateway/testclient';
-import { expect, pair, test, type IrisServer } from './fixtures';
+import { expect, launchServer, pair, test, type IrisServer } from './fixtures';
 
 const LANE = 'web:default';
 const DAY = 24 * 3600 * 1000;
@@ -13,27 +14,478 @@ function gatewayStore(iris: IrisServer) {
 }
 
 /** A second device on the same gateway, speaking the protocol directly. */
-async function otherDevice(iris: IrisServer): Promise<TestClient> {
+function otherDevice(iris: IrisServer): Promise<TestClient> {
   return TestClient.paired(iris.gatewayUrl, { token: iris.token, device_name: 'other device' });
 }
 
-async function openLane(page: Page, iris: IrisServer, lane = LANE): Promise<void> {
-  await page.goto(`${iris.baseURL}/#/c/${encodeURIComponent(lane)}`);
-  await expect(messages(page)).toBeVisible();
-}
-
-function messages(page: Page) {
+function messages(page: Page): Locator {
   return page.getByRole('log', { name: 'Messages' });
 }
 
-test('look: a lane with code, a table, tools and reasoning', async ({ page, iris }) => {
+async function openLane(page: Page, iris: IrisServer, lane = LANE, query = ''): Promise<void> {
+  await page.goto(`${iris.baseURL}/#/c/${encodeURIComponent(lane)}${query}`);
+  await expect(messages(page)).toBeVisible();
+}
+
+async function pairAndOpen(page: Page, iris: IrisServer, lane = LANE): Promise<void> {
+  await pair(page, iris);
+  await openLane(page, iris, lane);
+}
+
+async function send(page: Page, text: string): Promise<void> {
+  await page.getByRole('textbox', { name: 'Message' }).fill(text);
+  await page.getByRole('button', { name: 'Send' }).click();
+}
+
+/** The person's own bubble containing `text`. */
+function mine(page: Page, text: string): Locator {
+  return messages(page)
+    .getByRole('article', { name: /^You, / })
+    .filter({ has: page.locator('.bubble > .md').getByText(text, { exact: true }) });
+}
+
+function hermes(page: Page, text: string): Locator {
+  return messages(page).getByRole('article', { name: /^Hermes, / }).filter({ hasText: text });
+}
+
+/** Records every delivery state the bubble with `marker` shows, in order (states can be brief). */
+async function recordDelivery(page: Page, marker: string): Promise<() => Promise<string[]>> {
+  await page.evaluate((marker) => {
+    const seen: string[] = [];
+    (window as unknown as { __delivery: string[] }).__delivery = seen;
+    const look = () => {
+      for (const el of document.querySelectorAll('article')) {
+        if (!el.textContent?.includes(marker)) continue;
+        const state = el.querySelector('[data-delivery]')?.getAttribute('data-delivery');
+        if (state && seen[seen.length - 1] !== state) seen.push(state);
+      }
+    };
+    new MutationObserver(look).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+  }, marker);
+  return () => page.evaluate(() => (window as unknown as { __delivery: string[] }).__delivery);
+}
+
+/**
+ * Holds the app's `message.send` frames for `holdMs` (so a pending bubble is visible), and answers the
+ * first one whose text contains `failMarker` with a gateway error instead of forwarding it.
+ */
+async function routeGateway(page: Page, opts: { holdMs?: number; failMarker?: string; historyDelayMs?: number } = {}): Promise<void> {
+  let failed = false;
+  await page.routeWebSocket(/\/ws$/, (ws) => {
+    const server = ws.connectToServer();
+    if (opts.historyDelayMs) {
+      server.onMessage((message) => {
+        if (typeof message === 'string' && message.includes('"type":"history"')) setTimeout(() => ws.send(message), opts.historyDelayMs);
+        else ws.send(message);
+      });
+    }
+    ws.onMessage(async (message) => {
+      if (typeof message === 'string') {
+        let frame: { type?: string; id?: number; payload?: { text?: string } } | undefined;
+        try {
+          frame = JSON.parse(message);
+        } catch {
+          frame = undefined;
+        }
+        if (frame?.type === 'message.send') {
+          if (opts.failMarker && !failed && frame.payload?.text?.includes(opts.failMarker)) {
+            failed = true;
+            ws.send(JSON.stringify({ v: 1, type: 'error', id: frame.id, payload: { code: 'internal', message: 'disk full' } }));
+            return;
+          }
+          if (opts.holdMs) await new Promise((r) => setTimeout(r, opts.holdMs));
+        }
+      }
+      server.send(message);
+    });
+  });
+}
+
+test('a streamed reply grows in place, with collapsed reasoning, tool cards, commentary, model and tokens', async ({ page }) => {
+  // A slower stream so its steps can be seen one by one.
+  const iris = await launchServer({ streamDelayMs: 150 });
+  try {
+    await pairAndOpen(page, iris);
+    await page.evaluate(() => {
+      const w = window as unknown as { __texts: string[]; __tools: string[]; __node?: Element };
+      w.__texts = [];
+      w.__tools = [];
+      new MutationObserver(() => {
+        const streaming = document.querySelector('article[aria-busy="true"][aria-label^="Hermes"]');
+        if (streaming) {
+          w.__node ??= streaming;
+          const text = streaming.querySelector(':scope > .md')?.textContent ?? '';
+          if (text && w.__texts[w.__texts.length - 1] !== text) w.__texts.push(text);
+        }
+        for (const card of document.querySelectorAll('[role="group"][aria-label^="Tool "]')) {
+          const state = `${card.getAttribute('aria-label')}:${card.textContent?.includes('Running') ? 'running' : 'ended'}`;
+          if (w.__tools[w.__tools.length - 1] !== state) w.__tools.push(state);
+        }
+      }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+    });
+
+    await send(page, 'Count the words in this sentence please');
+    const thinking = page.getByRole('status').filter({ hasText: /Hermes is/ });
+    await expect(thinking).toBeVisible();
+
+    const reply = hermes(page, 'Iris demo agent');
+    await expect(reply).toBeVisible();
+    await expect(reply).toHaveAttribute('aria-busy', 'false');
+    await expect(thinking).toBeHidden();
+
+    // The text grew in place: several growing versions in the same element, the last one the final text.
+    const seen = await page.evaluate(() => {
+      const w = window as unknown as { __texts: string[]; __tools: string[]; __node?: Element };
+      const final = document.querySelector('article[aria-label^="Hermes"]');
+      return { texts: w.__texts, tools: w.__tools, sameNode: w.__node === final };
+    });
+    expect(seen.texts.length).toBeGreaterThanOrEqual(3);
+    for (let i = 1; i < seen.texts.length; i++) expect(seen.texts[i]!.length).toBeGreaterThan(seen.texts[i - 1]!.length);
+    expect(seen.sameNode).toBe(true);
+    await expect(reply.locator(':scope > .md')).toContainText('Your message has 7 words');
+
+    // Tool cards: seen running (with a timer), then done with a duration.
+    expect(seen.tools).toContain('Tool word_count:running');
+    const tools = reply.getByRole('group', { name: /^Tool / });
+    expect(await tools.count()).toBeGreaterThanOrEqual(1);
+    for (const card of await tools.all()) {
+      await expect(card).toContainText('Done');
+      await expect(card).toContainText(/\d+(\.\d+)? (ms|s)/);
+    }
+    const wordCount = reply.getByRole('group', { name: 'Tool word_count' });
+    await expect(wordCount).toContainText('word_count("Count the words in this sentence please")');
+    await expect(wordCount).toContainText('counting');
+    await wordCount.getByRole('button', { name: 'Show output' }).click();
+    await expect(wordCount.getByRole('button', { name: 'Hide output' })).toHaveAttribute('aria-expanded', 'true');
+    await expect(wordCount).toContainText('7 words, 39 characters');
+
+    // Commentary, muted, in the turn.
+    const commentary = reply.getByText('Counting the words first.');
+    await expect(commentary).toBeVisible();
+    const [commentaryColor, textColor] = await Promise.all([
+      commentary.evaluate((el) => getComputedStyle(el).color),
+      reply.locator(':scope > .md').evaluate((el) => getComputedStyle(el).color),
+    ]);
+    expect(commentaryColor).not.toBe(textColor);
+
+    // Reasoning above the text: one line, expandable.
+    const toggle = reply.getByRole('button', { name: 'Show reasoning' });
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    const [reasoningBox, textBox] = await Promise.all([
+      reply.locator('.reasoning').boundingBox(),
+      reply.locator(':scope > .md').boundingBox(),
+    ]);
+    expect(reasoningBox!.y).toBeLessThan(textBox!.y);
+    expect(reasoningBox!.height).toBeLessThan(40);
+    await toggle.click();
+    const hide = reply.getByRole('button', { name: 'Hide reasoning' });
+    await expect(hide).toHaveAttribute('aria-expanded', 'true');
+    await expect(reply.locator('.reasoning-body')).toContainText('The user wrote 7 words');
+
+    // Model and tokens under the final text.
+    const meta = reply.locator('.msg-meta');
+    await expect(meta).toContainText('iris-demo-1');
+    await expect(meta).toContainText(/\d+ tokens/);
+    const metaBox = await meta.boundingBox();
+    expect(metaBox!.y).toBeGreaterThan(textBox!.y);
+  } finally {
+    await iris.server.close();
+    rmSync(iris.dataDir, { recursive: true, force: true });
+  }
+});
+
+test('my bubble shows pending, then sent, then read', async ({ page, iris }) => {
+  await routeGateway(page, { holdMs: 700 });
+  await pairAndOpen(page, iris);
+  // A long reply first, so the agent is busy and the second message waits (sent, not yet read).
+  await send(page, '/long');
+  await expect(mine(page, '/long')).toBeVisible();
+  const states = await recordDelivery(page, 'second in line');
+  await send(page, 'second in line');
+  const bubble = mine(page, 'second in line');
+  await expect(bubble).toContainText('Pending');
+  await expect(bubble.locator('[data-delivery="read"]')).toBeVisible({ timeout: 20_000 });
+  await expect(bubble).toContainText('Read');
+  expect(await states()).toEqual(['pending', 'sent', 'read']);
+});
+
+test('a message sent while the gateway is unreachable waits, then goes; a refused one can be retried', async ({ page }) => {
+  let iris = await launchServer();
+  const { port, dataDir, token } = { port: iris.server.port, dataDir: iris.dataDir, token: iris.token };
+  try {
+    await routeGateway(page, { failMarker: 'refused once' });
+    await pairAndOpen(page, iris);
+    await iris.server.close();
+    await expect(page.getByRole('status').filter({ hasText: 'Connected' })).toHaveCount(0);
+
+    await send(page, 'written while offline');
+    const offline = mine(page, 'written while offline');
+    await expect(offline).toContainText('Pending');
+    await page.waitForTimeout(1000);
+    await expect(offline).toContainText('Pending');
+
+    iris = await launchServer({ port, dataDir, token });
+    await expect(offline.locator('[data-delivery="sent"], [data-delivery="read"]')).toBeVisible({ timeout: 40_000 });
+    expect(gatewayStore(iris).messages(LANE).filter((m) => m.text === 'written while offline')).toHaveLength(1);
+
+    // The gateway refuses a send: the bubble says so, and Retry sends it.
+    await expect(hermes(page, 'written while offline')).toBeVisible();
+    await send(page, 'refused once');
+    const refused = mine(page, 'refused once');
+    await expect(refused).toContainText('Not sent');
+    await refused.getByRole('button', { name: 'Retry' }).click();
+    await expect(refused.locator('[data-delivery="sent"], [data-delivery="read"]')).toBeVisible();
+    await expect(refused.getByRole('button', { name: 'Retry' })).toHaveCount(0);
+    expect(gatewayStore(iris).messages(LANE).filter((m) => m.text === 'refused once')).toHaveLength(1);
+  } finally {
+    await iris.server.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('reply quotes the message; copy copies; delete asks first and removes it on every device', async ({ page, iris, browser }) => {
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await pairAndOpen(page, iris);
+  await send(page, 'First thought');
+  const answer = hermes(page, 'Echo: First thought');
+  await expect(answer).toHaveAttribute('aria-busy', 'false');
+
+  // Reply to the agent's answer.
+  await answer.hover();
+  await answer.getByRole('button', { name: 'Reply' }).click();
+  await expect(page.getByText('Replying to Hermes')).toBeVisible();
+  await send(page, 'A follow-up');
+  const followUp = mine(page, 'A follow-up');
+  await expect(followUp.getByRole('button', { name: /^In reply to Hermes: / })).toContainText('Echo: First thought');
+  expect(gatewayStore(iris).messages(LANE).find((m) => m.text === 'A follow-up')?.reply_to).toBeTruthy();
+
+  // Copy a message (its Markdown source), and a code block (its code).
+  await answer.hover();
+  await answer.getByRole('button', { name: 'Copy', exact: true }).click();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toContain('**Echo:** First thought');
+  await answer.getByRole('button', { name: 'Copy code' }).click();
+  await expect(answer.getByRole('button', { name: 'Copied' })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('First thought');
+  const first = mine(page, 'First thought');
+
+  // A second device (its own browser profile) sees the message…
+  const second = await browser.newContext();
+  const other = await second.newPage();
+  await pairAndOpen(other, iris);
+  await expect(mine(other, 'First thought')).toBeVisible();
+
+  // …delete asks first: cancel keeps it.
+  await first.hover();
+  await first.getByRole('button', { name: 'Delete' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Delete this message?' });
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(first).toBeVisible();
+
+  await first.hover();
+  await first.getByRole('button', { name: 'Delete' }).click();
+  await dialog.getByRole('button', { name: 'Delete' }).click();
+  await expect(first).toHaveCount(0);
+  await expect(mine(other, 'First thought')).toHaveCount(0);
+  expect(gatewayStore(iris).messages(LANE).some((m) => m.text === 'First thought')).toBe(false);
+  await second.close();
+});
+
+test('day separators, and a /remind message set apart from the conversation', async ({ page, iris }) => {
+  const store = gatewayStore(iris);
+  const now = Date.now();
+  store.conversations.append({ lane: LANE, role: 'user', text: 'Three days ago', ts: now - 3 * DAY });
+  store.conversations.append({ lane: LANE, role: 'assistant', text: 'Yesterday’s answer', ts: now - DAY });
+  await pairAndOpen(page, iris);
+  const log = messages(page);
+  await expect(mine(page, 'Three days ago')).toBeVisible();
+  const threeDaysAgo = new Date(now - 3 * DAY);
+  const dateLabel = new Intl.DateTimeFormat('en-US', { weekday: 'long', month: 'long', day: 'numeric' }).format(threeDaysAgo);
+  await expect(log.getByText(dateLabel, { exact: true })).toBeVisible();
+  await expect(log.getByText('Yesterday', { exact: true })).toBeVisible();
+
+  await send(page, '/remind 1 Stretch your legs');
+  await expect(log.getByText('Today', { exact: true })).toBeVisible();
+  const reminder = log.getByRole('article', { name: /^Reminder, / });
+  await expect(reminder).toContainText('Stretch your legs', { timeout: 15_000 });
+  // Centered, unlike the conversation's bubbles.
+  const [card, list] = await Promise.all([reminder.locator('.notice-card').boundingBox(), log.boundingBox()]);
+  const leftGap = card!.x - list!.x;
+  const rightGap = list!.x + list!.width - (card!.x + card!.width);
+  expect(Math.abs(leftGap - rightGap)).toBeLessThan(24);
+  expect(leftGap).toBeGreaterThan(40);
+  const bubble = await mine(page, '/remind 1 Stretch your legs').locator('.bubble').evaluate((el) => getComputedStyle(el).backgroundColor);
+  const cardBg = await reminder.locator('.notice-card').evaluate((el) => getComputedStyle(el).backgroundColor);
+  expect(cardBg).not.toBe(bubble);
+});
+
+/** Seeds `count` alternating messages, a minute apart, ending now. Returns their ids, oldest first. */
+function seedLongLane(iris: IrisServer, count: number): string[] {
+  const store = gatewayStore(iris);
+  const start = Date.now() - count * 60_000;
+  const ids: string[] = [];
+  for (let i = 1; i <= count; i++) {
+    const long = i % 7 === 0 ? '\n\nA longer paragraph that wraps over a few lines to vary the row heights. '.repeat(3) : '';
+    const stored = store.conversations.append({
+      lane: LANE,
+      role: i % 2 ? 'user' : 'assistant',
+      text: `Message number ${i}${long}`,
+      ts: start + i * 60_000,
+    });
+    ids.push(stored.message_id);
+  }
+  store.flush();
+  return ids;
+}
+
+/** The first article at least partly inside the scroller: its text and its top, relative to the scroller. */
+function firstVisible(page: Page) {
+  return page.evaluate(() => {
+    const scroller = document.querySelector('[role="log"]')!;
+    const top = scroller.getBoundingClientRect().top;
+    for (const el of scroller.querySelectorAll('article')) {
+      const box = el.getBoundingClientRect();
+      if (box.bottom > top + 1) return { text: el.querySelector('.md')?.textContent ?? '', y: box.top - top };
+    }
+    return undefined;
+  });
+}
+
+/**
+ * Watches every frame: a message on screen in two consecutive frames
+ * must not move (the reader does not scroll meanwhile). Resolves with the largest move seen and the
+ * first message on screen in the first and the last frame.
+ */
+async function watchFrames(page: Page, frames = 60) {
+  return page.evaluate((frames) => {
+    const scroller = document.querySelector<HTMLElement>('[role="log"]')!;
+    const sample = () => {
+      const top = scroller.getBoundingClientRect().top;
+      const bottom = scroller.getBoundingClientRect().bottom;
+      const seen = new Map<string, number>();
+      for (const el of scroller.querySelectorAll('article')) {
+        const box = el.getBoundingClientRect();
+        if (box.bottom > top && box.top < bottom) seen.set(el.querySelector('.md')?.textContent ?? '', box.top - top);
+      }
+      return seen;
+    };
+    return new Promise<{ maxShift: number; first: string; last: string; scrollTop: number }>((resolve) => {
+      let previous: Map<string, number> | undefined;
+      let first = '';
+      let maxShift = 0;
+      let count = 0;
+      const tick = () => {
+        const current = sample();
+        if (!previous) first = [...current.keys()][0] ?? '';
+        else for (const [text, y] of current) if (previous.has(text)) maxShift = Math.max(maxShift, Math.abs(y - previous.get(text)!));
+        previous = current;
+        if (++count < frames) requestAnimationFrame(tick);
+        else resolve({ maxShift, first, last: [...current.keys()][0] ?? '', scrollTop: scroller.scrollTop });
+      };
+      requestAnimationFrame(tick);
+    });
+  }, frames);
+}
+
+/** Scrolls up with the mouse wheel, as a person does, until the list is within a screen of its top. */
+async function wheelNearTop(page: Page): Promise<void> {
+  const box = (await messages(page).boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  for (let i = 0; i < 200; i++) {
+    const near = await messages(page).evaluate((el) => el.scrollTop < el.clientHeight);
+    if (near) return;
+    await page.mouse.wheel(0, -300);
+    await page.waitForTimeout(20);
+  }
+  throw new Error('could not get near the top');
+}
+
+test('a 2,000-message lane opens at the newest message and loads older pages without jumping', async ({ page, iris }) => {
+  seedLongLane(iris, 2000);
+  // History pages take a moment to arrive, so the reader has stopped scrolling when one lands.
+  await routeGateway(page, { historyDelayMs: 400 });
+  await pairAndOpen(page, iris);
+  await expect(hermes(page, 'Message number 2000')).toBeInViewport();
+  await expect(mine(page, 'Message number 1999')).toBeInViewport();
+  // Virtualized: only about a screenful of rows exists in the DOM.
+  expect(await messages(page).getByRole('article').count()).toBeLessThan(60);
+
+  const ids = (lane: string) =>
+    page.evaluate(async (lane) => {
+      const open = indexedDB.open('iris');
+      const db = await new Promise<IDBDatabase>((resolve) => (open.onsuccess = () => resolve(open.result)));
+      const index = db.transaction('messages').objectStore('messages').index('[lane+ts]');
+      const count = await new Promise<number>((resolve) => {
+        const req = index.count(IDBKeyRange.bound([lane, -Infinity], [lane, Infinity]));
+        req.onsuccess = () => resolve(req.result);
+      });
+      db.close();
+      return count;
+    }, lane);
+
+  for (let round = 1; round <= 3; round++) {
+    const before = await ids(LANE);
+    await wheelNearTop(page);
+    await expect(page.getByText('Loading older messages…')).toBeVisible();
+    const watched = await watchFrames(page);
+    await expect(page.getByText('Loading older messages…')).toBeHidden();
+    // The message the reader was looking at stays where it was while a page lands above it.
+    expect(watched.maxShift).toBeLessThan(4);
+    expect(watched.last).toBe(watched.first);
+    expect(watched.scrollTop).toBeGreaterThan(2000);
+    // One page of 50 per trip to the top.
+    expect(await ids(LANE)).toBe(before + 50);
+  }
+  // The older pages are really there: at the top is the oldest loaded message, number 1801.
+  await messages(page).evaluate((el) => (el.scrollTop = 0));
+  await expect(mine(page, 'Message number 1801')).toBeInViewport();
+});
+
+test('a search result opens the lane at that old message, highlighted, loading pages as needed', async ({ page, iris }) => {
+  const ids = seedLongLane(iris, 400);
+  await pairAndOpen(page, iris);
+  await expect(hermes(page, 'Message number 400')).toBeInViewport();
+  await openLane(page, iris, LANE, `?m=${encodeURIComponent(ids[19]!)}`);
+  const target = messages(page)
+    .getByRole('article', { name: /^Hermes, / })
+    .filter({ has: page.getByText('Message number 20', { exact: true }) });
+  await expect(target).toBeInViewport({ timeout: 20_000 });
+  await expect(target).toBeFocused();
+  await expect(target).toHaveClass(/is-target/);
+});
+
+test('a reply arriving while I read older messages shows a pill instead of moving the page', async ({ page, iris }) => {
+  seedLongLane(iris, 120);
+  await pairAndOpen(page, iris);
+  await expect(hermes(page, 'Message number 120')).toBeInViewport();
+  const log = messages(page);
+  await log.evaluate((el) => (el.scrollTop = el.scrollHeight / 2));
+  await page.waitForTimeout(200);
+  const before = await firstVisible(page);
+  const other = await otherDevice(iris);
+  await other.chat('news from my phone', { chat_id: LANE });
+  const pill = page.getByRole('button', { name: /New messages/ });
+  await expect(pill).toBeVisible();
+  const after = await firstVisible(page);
+  expect(after?.text).toBe(before?.text);
+  expect(Math.abs(after!.y - before!.y)).toBeLessThan(4);
+  await pill.click();
+  await expect(hermes(page, 'Echo: news from my phone')).toBeInViewport();
+  await expect(pill).toBeHidden();
+  await other.close();
+});
+
+test('look: a lane with code, a table, tools and reasoning (screenshots)', async ({ page, iris }) => {
   const store = gatewayStore(iris);
   const now = Date.now();
   store.conversations.append({ lane: LANE, role: 'user', text: 'How do I read a file in TypeScript?', ts: now - 2 * DAY });
   store.conversations.append({
     lane: LANE,
     role: 'assistant',
-    text: 'Use `readFile` from `node:fs/promises`:\n\n```ts\nimport { readFile } from "node:fs/promises";\n\nconst text = await readFile("notes.txt", "utf8");\nconsole.log(text.length); // characters\n```\n\n| Function | Returns |\n| --- | --- |\n| `readFile` | `Promise<Buffer>` |\n| `readFileSync` | `Buffer` |\n\nSee [the docs](https://nodejs.org/api/fs.html).',
+    text:
+      'Use `readFile` from `node:fs/promises`:\n\n```ts\nimport { readFile } from "node:fs/promises";\n\nconst text = await readFile("notes.txt", "utf8");\nconsole.log(text.length); // characters\n```\n\n' +
+      '| Function | Returns |\n| --- | --- |\n| `readFile` | `Promise<Buffer>` |\n| `readFileSync` | `Buffer` |\n\nSee [the docs](https://nodejs.org/api/fs.html).',
     reasoning: 'They want a short example. Mention the promise API and the sync one in a table.',
     model: 'demo-1',
     tokens: 812,
@@ -41,19 +493,11 @@ test('look: a lane with code, a table, tools and reasoning', async ({ page, iris
   });
   store.conversations.append({ lane: LANE, role: 'cron', text: 'Stand-up in 5 minutes', ts: now - DAY });
   await page.setViewportSize({ width: 390, height: 844 });
-  await pair(page, iris);
-  await openLane(page, iris);
-  await expect(messages(page).getByRole('article').first()).toBeVisible();
-  const metrics = () => page.evaluate(() => { const el = document.querySelector('[role=log]')!; return [el.scrollTop, el.scrollHeight, el.clientHeight, (el.firstElementChild as HTMLElement).style.height, el.querySelectorAll('article').length]; });
-  console.log('after open', await metrics());
-  await page.waitForTimeout(1000);
-  console.log('after 1s', await metrics());
+  await pairAndOpen(page, iris);
   const other = await otherDevice(iris);
   await other.chat('Please count these words for me', { chat_id: LANE });
-  await expect(messages(page).getByText('— Iris demo agent')).toBeVisible();
-  console.log('after chat', await metrics());
-  await page.waitForTimeout(1000);
-  console.log('after chat 1s', await metrics());
+  await expect(hermes(page, 'Iris demo agent')).toBeInViewport();
+  await expect(page.locator('code[data-highlighted="yes"]').first()).toBeAttached();
   for (const [name, size] of [
     ['phone', { width: 390, height: 844 }],
     ['desktop', { width: 1280, height: 800 }],
@@ -62,7 +506,7 @@ test('look: a lane with code, a table, tools and reasoning', async ({ page, iris
       await page.setViewportSize(size);
       await page.emulateMedia({ colorScheme: scheme });
       await page.waitForTimeout(300);
-      await page.screenshot({ path: `/tmp/look/lane-${name}-${scheme}.png` });
+      await page.screenshot({ path: `test-results/lane-${name}-${scheme}.png` });
     }
   }
   await other.close();

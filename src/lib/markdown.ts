@@ -150,3 +150,12 @@ export function renderMarkdown(text: string): string {
   const html = marked.parse(text ?? '', { async: false }) as string;
   return sanitizeHtml(html);
 }
+
+/** The text a person reads in rendered Markdown (for quotes and previews): no markup, no HTML. */
+export function markdownToText(text: string): string {
+  // A <template> parses without running anything or loading images.
+  const template = document.createElement('template');
+  template.innerHTML = renderMarkdown(text);
+  template.content.querySelectorAll('.md-code-bar').forEach((bar) => bar.remove());
+  return (template.content.textContent ?? '').trim();
+}

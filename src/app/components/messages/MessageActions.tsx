@@ -1,4 +1,5 @@
 import { Show, createSignal } from 'solid-js';
+import { markdownToText } from '../../../lib/markdown';
 import type { MessageRow } from '../../../store/schema';
 import { authorName } from './author';
 import { copyText } from './copyText';
@@ -17,7 +18,7 @@ export function MessageActions(props: { message: MessageRow }) {
       message_id: props.message.message_id,
       role: props.message.role,
       author: authorName(props.message.role),
-      text: props.message.text,
+      text: markdownToText(props.message.text),
     });
 
   const copy = async () => {

@@ -24,8 +24,6 @@ const TURN_KEY = 'turn:';
 const ESTIMATE = 96;
 /** Within this many px of the bottom counts as "at the newest message". */
 const AT_END_PX = 80;
-/** Older history is asked for when the first rendered row is this close to the top. */
-const LOAD_OLDER_WITHIN = 8;
 const HIGHLIGHT_MS = 5000;
 
 /**
@@ -61,9 +59,8 @@ export function MessageList(props: { lane: string; focusId?: string }) {
     overscan: 6,
     paddingStart: 56,
     paddingEnd: 16,
-    // Prepending older pages keeps the first visible row in place; following the newest is ours (below).
-    anchorTo: 'end',
-    followOnAppend: false,
+    // Keeping the reader's place when older pages are prepended, and following the newest message,
+    // are done below, after the DOM is updated (writing scrollTop before the sizer grows gets clamped).
   });
 
   const items = () => virtualizer.getVirtualItems();
@@ -131,7 +128,7 @@ export function MessageList(props: { lane: string; focusId?: string }) {
   });
   // Paging starts once the reader has been placed, so the first frames (rows at the top) do not load pages.
   createEffect(() => {
-    if (!ready() && opened && keys().length > 0 && atEnd()) setReady(true);
+    if (!ready() && ids() !== undefined && keys().length > 0 && atEnd()) setReady(true);
   });
 
   // A new message while the reader is up in the history: a pill, not a jump. Their own message: go down.
@@ -173,15 +170,49 @@ export function MessageList(props: { lane: string; focusId?: string }) {
       setLoadingOlder(false);
     }
   };
+  /**
+   * Older history is asked for when the reader is within a screen of the top. Decided on scroll (and
+   * once placed), not on every render: right after a page is prepended the rows briefly sit at the
+   * top before the reader's anchor is restored, and that must not fetch yet another page.
+   */
+  const maybeLoadOlder = () => {
+    if (!ready() || loadingOlder() || lane()?.hasMore === false) return;
+    if (Date.now() - olderFailedAt < 3000) return;
+    if (scroller.scrollTop > scroller.clientHeight) return;
+    const countBefore = ids()?.length ?? 0;
+    void loadOlder().then(() =>
+      // Still near the top (a short lane fills the screen page by page), but only if the page added rows.
+      setTimeout(() => (ids()?.length ?? 0) > countBefore && maybeLoadOlder(), 250),
+    );
+  };
   createEffect(() => {
-    const list = items();
-    if (!ready() || list.length === 0 || list[0]!.index > LOAD_OLDER_WITHIN) return;
-    if (lane()?.hasMore === false) return;
-    untrack(() => {
-      if (Date.now() - olderFailedAt < 3000) return;
-      void loadOlder();
-    });
+    // A frame later: the reader is placed at the newest message by then.
+    if (ready()) requestAnimationFrame(maybeLoadOlder);
   });
+  const onScroll = () => {
+    measureAtEnd();
+    rememberAnchor();
+    maybeLoadOlder();
+  };
+
+  // ---- keeping the reader's place when older messages are prepended --------------------------
+  /** The first row on screen and how far the viewport's top is below that row's top. */
+  let anchor: { key: string; delta: number } | undefined;
+  function rememberAnchor() {
+    const top = scroller.scrollTop;
+    const first = virtualizer.getVirtualItemForOffset(top);
+    anchor = first ? { key: first.key as string, delta: top - first.start } : undefined;
+  }
+  createEffect(
+    on(keys, (next, prev) => {
+      if (!prev || prev.length === 0 || next[0] === prev[0] || untrack(atEnd) || !anchor) return;
+      const index = next.indexOf(anchor.key);
+      if (index < 0) return;
+      virtualizer.getVirtualItemForOffset(0); // brings `measurementsCache` up to date with the new rows
+      const start = virtualizer.measurementsCache[index]?.start;
+      if (start !== undefined) scroller.scrollTop = start + anchor.delta;
+    }),
+  );
 
   // ---- jumping to a message (search result, quote) ---------------------------------------------
   const [jumpTarget, setJumpTarget] = createSignal<string>();
@@ -191,7 +222,9 @@ export function MessageList(props: { lane: string; focusId?: string }) {
   let highlightTimer: ReturnType<typeof setTimeout> | undefined;
   onCleanup(() => clearTimeout(highlightTimer));
 
+  let lastLook = false;
   function jumpTo(messageId: string) {
+    lastLook = false;
     setNotice(undefined);
     setJumpTarget(messageId);
   }
@@ -202,6 +235,7 @@ export function MessageList(props: { lane: string; focusId?: string }) {
     if (!target) return;
     const index = keys().indexOf(target);
     const hasMore = lane()?.hasMore;
+    const busy = loadingOlder();
     untrack(() => {
       if (index >= 0) {
         setJumpTarget(undefined);
@@ -216,11 +250,17 @@ export function MessageList(props: { lane: string; focusId?: string }) {
         return;
       }
       if (hasMore === false) {
+        // The lane's paging state can land before the page's rows reach the list: look once more.
+        if (!lastLook) {
+          lastLook = true;
+          setTimeout(() => setJumpTick((t) => t + 1), 500);
+          return;
+        }
         setJumpTarget(undefined);
         setNotice('That message is no longer in this conversation.');
         return;
       }
-      if (loadingOlder()) return;
+      if (busy) return;
       void loadOlder().then(() => {
         if (Date.now() - olderFailedAt < 100) {
           setJumpTarget(undefined);
@@ -259,6 +299,7 @@ export function MessageList(props: { lane: string; focusId?: string }) {
     lane: props.lane,
     win,
     highlighted,
+    atStart: () => lane()?.hasMore === false,
     jumpTo,
     requestDelete: (message) => setToDelete(message),
   };
@@ -272,7 +313,7 @@ export function MessageList(props: { lane: string; focusId?: string }) {
           role="log"
           aria-label="Messages"
           tabindex="0"
-          onScroll={measureAtEnd}
+          onScroll={onScroll}
         >
           <div class="msg-sizer" style={{ height: `${virtualizer.getTotalSize()}px` }}>
             <div class="msg-start">
@@ -344,7 +385,8 @@ function Row(props: { id: string; prevId: string | undefined }) {
   const day = createMemo(() => {
     const current = message();
     if (!current) return undefined;
-    if (props.prevId === undefined) return dayLabel(current.ts);
+    // The first loaded row: label its day only once no older page can arrive to put a row above it.
+    if (props.prevId === undefined) return list.atStart() ? dayLabel(current.ts) : undefined;
     const prev = list.win.rows[props.prevId];
     return prev && !sameDay(prev.ts, current.ts) ? dayLabel(current.ts) : undefined;
   });

@@ -1,28 +1,30 @@
-import { Show } from 'solid-js';
+import { Show, createMemo } from 'solid-js';
+import { markdownToText } from '../../../lib/markdown';
 import { live } from '../../../store/live';
 import { iris } from '../../context';
 import { authorName, firstLine } from './author';
 import { useMessageList } from './listContext';
 
-/** The message a reply answers: its author and first line; choosing it scrolls there. */
+/** The message a reply answers: its author and first line (as read, not as Markdown); choosing it scrolls there. */
 export function ReplyQuote(props: { messageId: string }) {
   const { db } = iris();
   const list = useMessageList();
   const quoted = live(() => db.messages.get(props.messageId));
+  const text = createMemo(() => {
+    const q = quoted();
+    return q ? firstLine(markdownToText(q.text)) : '';
+  });
   return (
-    <Show
-      when={quoted()}
-      fallback={<div class="quote quote-missing">Reply to an earlier message</div>}
-    >
+    <Show when={quoted()} fallback={<div class="quote quote-missing">Reply to an earlier message</div>}>
       {(q) => (
         <button
           type="button"
           class="quote"
-          aria-label={`In reply to ${authorName(q().role)}: ${firstLine(q().text, 80)}`}
+          aria-label={`In reply to ${authorName(q().role)}: ${text()}`}
           onClick={() => list.jumpTo(q().message_id)}
         >
           <span class="quote-author">{authorName(q().role)}</span>
-          <span class="quote-text">{firstLine(q().text) || '…'}</span>
+          <span class="quote-text">{text() || '…'}</span>
         </button>
       )}
     </Show>
