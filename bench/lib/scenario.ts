@@ -1,0 +1,52 @@
+// What every scenario gets from the runner, and the two rules of a run: each scenario repeats
+// `runs` times, and a measurement that cannot be made becomes a missing value (with its reason)
+// instead of failing the run. Any other error means the harness itself is broken.
+import type { Browser } from '@playwright/test';
+import { isTimeout } from './browser';
+import { missing, NotMeasured, type Sample } from './figures';
+import type { Site } from './pages';
+
+export interface ScenarioContext {
+  browser: Browser;
+  site: Site;
+  quick: boolean;
+  runs: number;
+  /** How long to wait for anything the app or a bare page should do (generous: never a timing failure). */
+  timeoutMs: number;
+  log(line: string): void;
+  /** Runs `fn` once per run (0-based), returning each run's sample. */
+  repeat(fn: (run: number) => Promise<Sample>): Promise<Sample[]>;
+  /** Runs one measurement; if it cannot be made, `keys` not yet set in `sample` get the reason. */
+  measure(sample: Sample, keys: string[], fn: () => Promise<void>): Promise<void>;
+}
+
+export function notMeasuredReason(error: unknown): string | undefined {
+  if (error instanceof NotMeasured) return error.message;
+  if (isTimeout(error)) return `timed out: ${(error as Error).message.split('\n')[0]}`;
+  return undefined;
+}
+
+export function scenarioContext(base: Omit<ScenarioContext, 'repeat' | 'measure'>): ScenarioContext {
+  return {
+    ...base,
+    async repeat(fn) {
+      const samples: Sample[] = [];
+      for (let run = 0; run < base.runs; run++) {
+        const started = Date.now();
+        samples.push(await fn(run));
+        base.log(`  run ${run + 1}/${base.runs} done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      }
+      return samples;
+    },
+    async measure(sample, keys, fn) {
+      try {
+        await fn();
+      } catch (error) {
+        const reason = notMeasuredReason(error);
+        if (reason === undefined) throw error;
+        base.log(`  not measured (${keys.join(', ')}): ${reason}`);
+        for (const key of keys) if (!(key in sample)) sample[key] = missing(reason);
+      }
+    },
+  };
+}

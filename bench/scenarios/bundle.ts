@@ -1,0 +1,126 @@
+// Scenario 1, bundle: the bytes the first load needs (index.html's scripts and stylesheets and every
+// module they import statically), raw and gzip; the same for a lane (the lazily loaded lane page a
+// paired user lands on); and what the service worker precaches (dist/sw.js's manifest).
+// Measured on the build, not in a browser; the budget is 100 KiB gzip of JS for the first screen.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join, posix } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { parseAst } from 'vite';
+import { NotMeasured, type FigureDef, type Sample } from '../lib/figures';
+import type { ScenarioContext } from '../lib/scenario';
+
+const BUDGET_KIB = 100;
+
+export const bundleDefs: FigureDef[] = [
+  { key: 'jsRaw', figure: 'first-load JS (index.html + static imports), raw', unit: 'KiB' },
+  { key: 'jsGzip', figure: 'first-load JS, gzip', unit: 'KiB', reference: { value: BUDGET_KIB, label: 'the 100 KiB budget' } },
+  { key: 'cssRaw', figure: 'first-load CSS, raw', unit: 'KiB' },
+  { key: 'cssGzip', figure: 'first-load CSS, gzip', unit: 'KiB' },
+  { key: 'laneJsGzip', figure: 'JS to open a lane (first load + lane page chunk), gzip', unit: 'KiB', reference: { value: BUDGET_KIB, label: 'the 100 KiB budget' } },
+  { key: 'laneCssGzip', figure: 'CSS to open a lane, gzip', unit: 'KiB' },
+  { key: 'precache', figure: 'precached by the service worker, raw', unit: 'KiB' },
+  { key: 'precacheFiles', figure: 'files precached by the service worker', unit: 'count' },
+];
+
+/** Paths (relative to the build) of the static imports of one module. */
+function staticImports(appDir: string, file: string): string[] {
+  const code = readFileSync(join(appDir, file), 'utf8');
+  const program = parseAst(code, { lang: 'js', sourceType: 'module' }) as unknown as { body: { type: string; source?: { value: unknown } | null }[] };
+  const out: string[] = [];
+  for (const node of program.body) {
+    const isImport = node.type === 'ImportDeclaration' || node.type === 'ExportAllDeclaration' || node.type === 'ExportNamedDeclaration';
+    const source = node.source?.value;
+    if (!isImport || typeof source !== 'string') continue;
+    if (/^[a-z]+:/i.test(source)) continue; // absolute URL: not part of the build
+    out.push(source.startsWith('/') ? source.slice(1) : posix.join(posix.dirname(file), source));
+  }
+  return out;
+}
+
+/** Every file reachable from `roots` through static imports. */
+function closure(appDir: string, roots: string[]): Set<string> {
+  const seen = new Set<string>();
+  const queue = [...roots];
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (seen.has(file)) continue;
+    if (!existsSync(join(appDir, file))) throw new Error(`the build references ${file}, which is not in it`);
+    seen.add(file);
+    if (file.endsWith('.js')) queue.push(...staticImports(appDir, file));
+  }
+  return seen;
+}
+
+function sizes(appDir: string, files: Iterable<string>): { raw: number; gzip: number } {
+  let raw = 0;
+  let gzip = 0;
+  for (const file of files) {
+    const bytes = readFileSync(join(appDir, file));
+    raw += bytes.length;
+    gzip += gzipSync(bytes).length; // zlib's default level, as a server compressing on the fly
+  }
+  return { raw: raw / 1024, gzip: gzip / 1024 };
+}
+
+function attribute(tag: string, name: string): string | undefined {
+  return new RegExp(`\\s${name}=["']([^"']+)["']`, 'i').exec(tag)?.[1];
+}
+
+/** The lane page's chunk and the files Vite preloads with it (its __vite__mapDeps list). */
+function laneChunk(appDir: string, entry: string): { js: string; css: string[] } {
+  const code = readFileSync(join(appDir, entry), 'utf8');
+  const call = /import\([`'"]\.\/(LanePage-[\w-]+\.js)[`'"]\)\s*,\s*__vite__mapDeps\(\[([\d,\s]*)\]\)/.exec(code);
+  const chunk = call?.[1] ?? /import\([`'"]\.\/(LanePage-[\w-]+\.js)[`'"]\)/.exec(code)?.[1];
+  if (!chunk) throw new NotMeasured('no lazily loaded LanePage chunk found in the entry');
+  const base = posix.dirname(entry);
+  const list = /m\.f=\[([^\]]*)\]/.exec(code)?.[1];
+  const deps = list ? [...list.matchAll(/["'`]([^"'`]+)["'`]/g)].map((m) => m[1]!) : [];
+  const indexes = call?.[2] ? call[2].split(',').map((s) => Number.parseInt(s, 10)) : [];
+  const css = indexes.map((i) => deps[i]).filter((f): f is string => !!f && f.endsWith('.css'));
+  return { js: posix.join(base, chunk), css };
+}
+
+function precache(appDir: string): { bytes: number; files: number } {
+  const sw = join(appDir, 'sw.js');
+  if (!existsSync(sw)) throw new NotMeasured('no sw.js in the build');
+  const code = readFileSync(sw, 'utf8');
+  const urls = new Set<string>();
+  for (const m of code.matchAll(/\{"revision":(?:"[^"]*"|null),"url":"([^"]+)"\}|\{"url":"([^"]+)","revision":(?:"[^"]*"|null)\}/g)) urls.add((m[1] ?? m[2])!);
+  if (urls.size === 0) throw new NotMeasured('no precache manifest found in sw.js');
+  let bytes = 0;
+  for (const url of urls) {
+    const file = join(appDir, url.split(/[?#]/)[0]!);
+    if (!existsSync(file)) throw new Error(`the precache manifest lists ${url}, which is not in the build`);
+    bytes += statSync(file).size;
+  }
+  return { bytes: bytes / 1024, files: urls.size };
+}
+
+export async function bundle(ctx: ScenarioContext): Promise<Sample[]> {
+  const appDir = ctx.site.appDir;
+  const html = readFileSync(join(appDir, 'index.html'), 'utf8');
+  const tags = html.match(/<(script|link)\b[^>]*>/gi) ?? [];
+  const local = (url: string | undefined) => (url && !/^[a-z]+:/i.test(url) ? url.replace(/^\//, '') : undefined);
+  const scripts = tags.filter((t) => /^<script/i.test(t)).map((t) => local(attribute(t, 'src')));
+  const preloads = tags.filter((t) => /rel=["']modulepreload["']/i.test(t)).map((t) => local(attribute(t, 'href')));
+  const styles = tags.filter((t) => /rel=["']stylesheet["']/i.test(t)).map((t) => local(attribute(t, 'href')));
+  const entries = scripts.filter((s): s is string => !!s);
+  if (entries.length === 0) throw new Error('index.html has no script of its own');
+  const js = closure(appDir, [...entries, ...preloads.filter((s): s is string => !!s)]);
+  const css = styles.filter((s): s is string => !!s);
+  const first = sizes(appDir, js);
+  const firstCss = sizes(appDir, css);
+  const sample: Sample = { jsRaw: first.raw, jsGzip: first.gzip, cssRaw: firstCss.raw, cssGzip: firstCss.gzip };
+  await ctx.measure(sample, ['laneJsGzip', 'laneCssGzip'], async () => {
+    const lane = laneChunk(appDir, entries[0]!);
+    const laneJs = new Set([...js, ...closure(appDir, [lane.js])]);
+    sample.laneJsGzip = sizes(appDir, laneJs).gzip;
+    sample.laneCssGzip = sizes(appDir, new Set([...css, ...lane.css])).gzip;
+  });
+  await ctx.measure(sample, ['precache', 'precacheFiles'], async () => {
+    const p = precache(appDir);
+    sample.precache = p.bytes;
+    sample.precacheFiles = p.files;
+  });
+  return [sample];
+}
