@@ -67,9 +67,12 @@ function AppFrame(props: ParentProps) {
           menuExpanded={drawerOpen()}
         />
         <ConnectionBanner />
-        <div class="shell-content">{props.children}</div>
+        <div class="shell-body">
+          {/* Under the banner, over the page: a toast never hides the connection state. */}
+          <Toasts />
+          <div class="shell-content">{props.children}</div>
+        </div>
       </div>
-      <Toasts />
     </div>
   );
 }

@@ -46,7 +46,6 @@ function ChannelRowView(props: {
       .filter(Boolean)
       .map((word) => `, ${word}`)
       .join('');
-  const fallbackIcon = () => (props.nested ? '' : props.isDefault ? '⌂' : '#');
   // The link holds only the name; icon, marks, preview and count sit beside it (hidden from
   // assistive tech, which hears them in the link's label) and a stretched ::after makes the whole
   // row clickable. So the visible name is always the start of the accessible name.
@@ -58,8 +57,10 @@ function ChannelRowView(props: {
         style={lookStyle(props.channel.color)}
         aria-hidden="true"
       >
-        <Show when={props.nested && !props.channel.icon} fallback={props.channel.icon || fallbackIcon()}>
-          <Icon name="thread" />
+        <Show when={!props.channel.icon} fallback={props.channel.icon}>
+          <Show when={props.nested || props.isDefault} fallback="#">
+            <Icon name={props.nested ? 'thread' : 'home'} />
+          </Show>
         </Show>
       </span>
       <span class="channel-text">

@@ -11,6 +11,7 @@ const PATHS = {
   thread: 'M7 4v9a4 4 0 0 0 4 4h7M15 14l3 3-3 3',
   archive: 'M3 5h18v4H3zM5 9v10h14V9M10 13h4',
   back: 'M15 5l-7 7 7 7',
+  home: 'M4 11l8-7 8 7M6 9.5V20h4.5v-6h3v6H18V9.5',
 } as const;
 
 export type IconName = keyof typeof PATHS;
