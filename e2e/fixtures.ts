@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
-import { startServer, type RunningServer } from '../server/http/server';
+import { startServer, type RunningServer, type ServerOptions } from '../server/http/server';
 
 export interface IrisServer {
   /** http://127.0.0.1:PORT */
@@ -18,16 +18,19 @@ export interface IrisServer {
   dataDir: string;
 }
 
-export async function launchServer(opts: { dataDir?: string; token?: string; streamDelayMs?: number; port?: number } = {}): Promise<IrisServer> {
+export async function launchServer(
+  opts: { dataDir?: string; token?: string; streamDelayMs?: number; port?: number; distDir?: string; push?: ServerOptions['push'] } = {},
+): Promise<IrisServer> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'iris-e2e-'));
   const token = opts.token ?? 'e2e-token-' + Math.random().toString(36).slice(2);
   const server = await startServer({
     port: opts.port ?? 0,
     host: '127.0.0.1',
-    distDir: resolve('dist'),
+    distDir: opts.distDir ?? resolve('dist'),
     dataDir,
     token,
     gateway: { streamDelayMs: opts.streamDelayMs ?? 15 },
+    ...(opts.push !== undefined && { push: opts.push }),
   });
   const baseURL = `http://127.0.0.1:${server.port}`;
   const gatewayUrl = `ws://127.0.0.1:${server.port}/ws`;

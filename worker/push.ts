@@ -20,8 +20,15 @@ interface SubscriptionChangeEvent extends ExtendableEvent {
 
 type BadgeNavigator = WorkerNavigator & { setAppBadge?: (count?: number) => Promise<void> };
 
+/** Pushes are shown one at a time: each reads the notification it replaces (for the count) before showing. */
+let showing: Promise<void> = Promise.resolve();
+
 export function installPush(): void {
-  self.addEventListener('push', (event) => keepAlive(event, showPush(readPushData(event.data))));
+  self.addEventListener('push', (event) => {
+    const data = readPushData(event.data);
+    showing = showing.catch(() => undefined).then(() => showPush(data));
+    keepAlive(event, showing);
+  });
   self.addEventListener('notificationclick', (event) => keepAlive(event, onClick(event.notification, event.action)));
   self.addEventListener('pushsubscriptionchange', (event) => keepAlive(event, renew(event as SubscriptionChangeEvent)));
 }

@@ -1,11 +1,12 @@
 // The app's side of push, started once per window: answers the service worker's requests (send a
 // question's answer over the app's connection, show a route), keeps the icon badge to the unread
 // total, and brings the stored subscription in line with the browser's at start.
+import { laneFromPath } from '../app/components/shell/laneRoute';
 import { iris } from '../app/context';
 import { keepBadgeUpdated } from '../pwa/badge';
 import { reconcilePush } from './subscribe';
 import { clearPushUnread } from './unread';
-import type { SelectReply, WorkerToWindow } from './worker-messages';
+import type { LaneReply, OpenReply, SelectReply, WorkerToWindow } from './worker-messages';
 
 let started = false;
 
@@ -25,13 +26,20 @@ export function startPushBridge(): void {
 
 function onWorkerMessage(event: MessageEvent): void {
   const message = event.data as WorkerToWindow | null;
-  if (!message || typeof message !== 'object') return;
-  if (message.type === 'iris:push:select') void answer(message.picker_id, message.value, event.ports[0]);
-  else if (message.type === 'iris:push:open') open(message.url);
+  const port = event.ports[0];
+  if (!message || typeof message !== 'object' || !port) return;
+  if (message.type === 'iris:push:lane') port.postMessage(currentLane() satisfies LaneReply);
+  else if (message.type === 'iris:push:select') void answer(message.picker_id, message.value, port);
+  else if (message.type === 'iris:push:open') port.postMessage({ opened: open(message.url) } satisfies OpenReply);
 }
 
-async function answer(pickerId: unknown, value: unknown, port: MessagePort | undefined): Promise<void> {
-  if (!port) return;
+function currentLane(): LaneReply {
+  const path = location.hash.replace(/^#/, '').split('?', 1)[0] ?? '';
+  const lane = laneFromPath(path)?.lane;
+  return { ...(lane !== undefined && { lane }), visible: document.visibilityState === 'visible' };
+}
+
+async function answer(pickerId: unknown, value: unknown, port: MessagePort): Promise<void> {
   const reply = (r: SelectReply) => port.postMessage(r);
   const { client } = iris();
   if (typeof pickerId !== 'string' || typeof value !== 'string') return reply({ handled: true, ok: false, error: 'The answer was not valid.' });
@@ -46,13 +54,14 @@ async function answer(pickerId: unknown, value: unknown, port: MessagePort | und
 }
 
 /** Only this app's own routes: the hash of a same-origin URL. */
-function open(url: unknown): void {
-  if (typeof url !== 'string') return;
+function open(url: unknown): boolean {
+  if (typeof url !== 'string') return false;
   try {
     const target = new URL(url, location.origin);
-    if (target.origin !== location.origin) return;
+    if (target.origin !== location.origin) return false;
     location.hash = target.hash || '#/';
+    return true;
   } catch {
-    /* not a URL */
+    return false;
   }
 }

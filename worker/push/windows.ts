@@ -1,26 +1,57 @@
 /// <reference lib="webworker" />
 // The app's open windows, seen from the service worker: which lane each shows, opening a lane in one,
 // and asking one to answer a question over the app's own connection.
-import { isSelectReply, type SelectReply, type WorkerToWindow } from '../../src/push/worker-messages';
+import {
+  isLaneReply,
+  isOpenReply,
+  isSelectReply,
+  type SelectReply,
+  type WorkerToWindow,
+} from '../../src/push/worker-messages';
 import { laneOfWindowUrl } from './links';
 
 declare const self: ServiceWorkerGlobalScope;
 
-/** How long a window may take to answer before the worker uses its own connection. */
-const WINDOW_ANSWER_MS = 4_000;
+/** How long a window may take to say which lane it shows, or to show a route. */
+const WINDOW_REPLY_MS = 1_000;
+/** How long a window may take to send an answer before the worker uses its own connection. */
+const WINDOW_ANSWER_MS = 8_000;
 
 export async function appWindows(): Promise<WindowClient[]> {
   const all = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
   return all.filter((c) => new URL(c.url).origin === self.location.origin);
 }
 
+/** Posts `message` with a reply port; resolves with the reply if it passes `check` in time, else undefined. */
+function ask<T>(win: WindowClient, message: WorkerToWindow, check: (value: unknown) => value is T, timeoutMs: number): Promise<T | undefined> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    const done = (value: T | undefined) => {
+      clearTimeout(timer);
+      channel.port1.close();
+      resolve(value);
+    };
+    const timer = setTimeout(() => done(undefined), timeoutMs);
+    channel.port1.onmessage = (event) => done(check(event.data) ? event.data : undefined);
+    win.postMessage(message, [channel.port2]);
+  });
+}
+
 /**
  * Whether a visible window already shows `lane`: it shows the in-app toast, so no notification.
  * Visible, not focused: two windows side by side are both in view, and headless browsers never focus.
+ * The window says which lane it shows (Client.url keeps the first URL of the page, not its hash route).
  */
 export async function laneIsVisible(lane: string | undefined): Promise<boolean> {
   if (!lane) return false;
-  return (await appWindows()).some((w) => w.visibilityState === 'visible' && laneOfWindowUrl(w.url) === lane);
+  const windows = (await appWindows()).filter((w) => w.visibilityState === 'visible');
+  const answers = await Promise.all(
+    windows.map(async (w) => {
+      const reply = await ask(w, { type: 'iris:push:lane' }, isLaneReply, WINDOW_REPLY_MS);
+      return reply ? reply.visible && reply.lane === lane : laneOfWindowUrl(w.url) === lane;
+    }),
+  );
+  return answers.includes(true);
 }
 
 /** Shows `url` (same origin) in an open window, focusing it, or opens a new one. */
@@ -32,20 +63,11 @@ export async function openInWindow(url: string): Promise<void> {
     await self.clients.openWindow(target);
     return;
   }
-  // Focus first: it needs the click's user activation, which a slow navigation would outlive.
+  // Focus first: it needs the click's user activation, which a slow answer would outlive.
   const focused = await win.focus().catch(() => win);
-  if (focused.url === target) return;
-  try {
-    // navigate() only works in windows this worker controls.
-    if ((await focused.navigate(target)) !== null) return;
-  } catch {
-    /* not controlled: ask the app instead */
-  }
-  post(focused, { type: 'iris:push:open', url: target });
-}
-
-function post(win: WindowClient, message: WorkerToWindow, transfer: Transferable[] = []): void {
-  win.postMessage(message, transfer);
+  // The app changes its hash route itself (no reload); a window without the bridge is navigated.
+  if ((await ask(focused, { type: 'iris:push:open', url: target }, isOpenReply, WINDOW_REPLY_MS))?.opened) return;
+  await focused.navigate(target).catch(() => null);
 }
 
 /**
@@ -53,26 +75,9 @@ function post(win: WindowClient, message: WorkerToWindow, transfer: Transferable
  * could (none open, none answered in time, or the app is offline there).
  */
 export async function answerThroughWindow(picker_id: string, value: string): Promise<SelectReply | undefined> {
-  const windows = await appWindows();
-  for (const win of windows) {
-    const reply = await ask(win, picker_id, value);
+  for (const win of await appWindows()) {
+    const reply = await ask(win, { type: 'iris:push:select', picker_id, value }, isSelectReply, WINDOW_ANSWER_MS);
     if (reply?.handled) return reply;
   }
   return undefined;
-}
-
-function ask(win: WindowClient, picker_id: string, value: string): Promise<SelectReply | undefined> {
-  return new Promise((resolve) => {
-    const channel = new MessageChannel();
-    const timer = setTimeout(() => {
-      channel.port1.close();
-      resolve(undefined);
-    }, WINDOW_ANSWER_MS);
-    channel.port1.onmessage = (event) => {
-      clearTimeout(timer);
-      channel.port1.close();
-      resolve(isSelectReply(event.data) ? event.data : undefined);
-    };
-    post(win, { type: 'iris:push:select', picker_id, value }, [channel.port2]);
-  });
 }

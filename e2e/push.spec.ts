@@ -1,0 +1,397 @@
+// Issue 7 in Chromium: Settings → Notifications, the service worker's push handling, answers from a
+// notification with and without a window, and the real gateway → Web Push path (a fake push service on
+// 127.0.0.1 receives what the gateway encrypts for the subscription this test made, and decrypts it).
+// No push service is reachable here, so the page's PushManager hands out the test's subscription.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { BrowserContext, CDPSession, Page, Worker } from '@playwright/test';
+import { startGateway } from '../server/gateway/standalone';
+import { TestClient } from '../server/gateway/testclient';
+import { startServer } from '../server/http/server';
+import { createTestSubscriber, decryptWebPush, type TestSubscriber } from '../server/push/testing/decrypt';
+import { startFakePushService, type FakePushService } from '../server/push/testing/fake-push-service';
+import { expect, launchServer, pair, test as base, type IrisServer } from './fixtures';
+
+const LANE = 'web:default';
+const PUSH_OPTIONS = { allowHttpEndpoints: true, retries: 0 } as const;
+
+const test = base.extend<{ iris: IrisServer; pushService: FakePushService; subscriber: TestSubscriber }>({
+  // The serving process with push on and the fake push service's http:// endpoints allowed.
+  iris: async ({}, use) => {
+    const iris = await launchServer({ push: PUSH_OPTIONS });
+    await use(iris);
+    await iris.server.close();
+    rmSync(iris.dataDir, { recursive: true, force: true });
+  },
+  pushService: async ({}, use) => {
+    const service = await startFakePushService();
+    await use(service);
+    await service.close();
+  },
+  subscriber: async ({ pushService }, use) => {
+    await use(createTestSubscriber(pushService.endpoint()));
+  },
+});
+
+/** The page's PushManager returns the test's subscription (kept in localStorage, so reloads see it too). */
+async function fakePushManager(context: BrowserContext, subscriber: TestSubscriber): Promise<void> {
+  await context.addInitScript((json) => {
+    const KEY = 'iris-test-push-subscription';
+    const make = (sub: typeof json) => ({
+      endpoint: sub.endpoint,
+      expirationTime: null,
+      options: { userVisibleOnly: true, applicationServerKey: null },
+      getKey: () => null,
+      toJSON: () => sub,
+      unsubscribe: async () => {
+        localStorage.removeItem(KEY);
+        return true;
+      },
+    });
+    PushManager.prototype.subscribe = async function (options?: PushSubscriptionOptionsInit) {
+      const key = new Uint8Array(options?.applicationServerKey as ArrayBuffer);
+      const base64url = btoa(String.fromCharCode(...key)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+      localStorage.setItem('iris-test-push-subscribe-options', JSON.stringify({ userVisibleOnly: options?.userVisibleOnly, key: base64url }));
+      localStorage.setItem(KEY, JSON.stringify(json));
+      return make(json) as unknown as PushSubscription;
+    };
+    PushManager.prototype.getSubscription = async function () {
+      const stored = localStorage.getItem(KEY);
+      return stored ? (make(JSON.parse(stored) as typeof json) as unknown as PushSubscription) : null;
+    };
+  }, subscriber.subscription);
+}
+
+async function setUp(page: Page, iris: IrisServer, subscriber: TestSubscriber): Promise<void> {
+  await page.context().grantPermissions(['notifications'], { origin: iris.baseURL });
+  await fakePushManager(page.context(), subscriber);
+  await pair(page, iris);
+  // Production build: the app registers /sw.js; it takes control at once (clientsClaim).
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+}
+
+const notificationSwitch = (page: Page) => page.getByRole('switch', { name: 'Notifications' });
+const statusWords = (page: Page) => page.getByTestId('notification-status');
+
+async function turnOn(page: Page, iris: IrisServer): Promise<void> {
+  await page.goto(`${iris.baseURL}/#/settings`);
+  await expect(statusWords(page)).toHaveText('Off');
+  await notificationSwitch(page).click();
+  await expect(statusWords(page)).toHaveText('On');
+  await expect(notificationSwitch(page)).toBeChecked();
+}
+
+async function deviceId(page: Page): Promise<string> {
+  return page.evaluate(
+    () =>
+      new Promise<string>((resolveId, reject) => {
+        const open = indexedDB.open('iris');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const get = open.result.transaction('settings').objectStore('settings').get('deviceId');
+          get.onsuccess = () => {
+            open.result.close();
+            resolveId((get.result as { value: string }).value);
+          };
+        };
+      }),
+  );
+}
+
+interface ShownNotification {
+  title: string;
+  body: string;
+  tag: string;
+  actions: { action: string; title: string }[];
+  data: Record<string, unknown>;
+}
+
+/** `registration.getNotifications()`, evaluated in the page. */
+function shown(page: Page, tag?: string): Promise<ShownNotification[]> {
+  return page.evaluate(async (t) => {
+    const registration = await navigator.serviceWorker.ready;
+    const list = await registration.getNotifications(t ? { tag: t } : undefined);
+    return list.map((n) => ({
+      title: n.title,
+      body: n.body,
+      tag: n.tag,
+      actions: ((n as unknown as { actions?: { action: string; title: string }[] }).actions ?? []).map((a) => ({ action: a.action, title: a.title })),
+      data: n.data as Record<string, unknown>,
+    }));
+  }, tag);
+}
+
+/** Pushes as a push service would, through DevTools: `ServiceWorker.deliverPushMessage`. */
+async function pushDeliverer(page: Page, iris: IrisServer): Promise<{ deliver(data: unknown): Promise<void>; cdp: CDPSession }> {
+  const cdp = await page.context().newCDPSession(page);
+  let registrationId: string | undefined;
+  cdp.on('ServiceWorker.workerRegistrationUpdated', (event) => {
+    for (const r of event.registrations) if (!r.isDeleted && r.scopeURL === `${iris.baseURL}/`) registrationId = r.registrationId;
+  });
+  await cdp.send('ServiceWorker.enable');
+  await expect.poll(() => registrationId).toBeDefined();
+  return {
+    cdp,
+    deliver: async (data) => {
+      await cdp.send('ServiceWorker.deliverPushMessage', { origin: iris.baseURL, registrationId: registrationId!, data: JSON.stringify(data) });
+    },
+  };
+}
+
+/** The parts of the service worker's global scope these tests use (the DOM lib does not describe it). */
+interface WorkerScope {
+  registration: ServiceWorkerRegistration;
+  dispatchEvent(event: Event): boolean;
+  NotificationEvent: new (type: string, init: { notification: Notification; action: string }) => Event;
+}
+
+function serviceWorker(context: BrowserContext): Worker {
+  const [worker] = context.serviceWorkers();
+  if (!worker) throw new Error('no service worker');
+  return worker;
+}
+
+/** A click on a notification, dispatched inside the service worker (a test cannot click system UI). */
+async function clickNotification(worker: Worker, tag: string, action = ''): Promise<void> {
+  await worker.evaluate(
+    async ({ tag, action }) => {
+      const sw = self as unknown as WorkerScope;
+      const [notification] = await sw.registration.getNotifications({ tag });
+      if (!notification) throw new Error(`no notification tagged ${tag}`);
+      sw.dispatchEvent(new sw.NotificationEvent('notificationclick', { notification, action }));
+    },
+    { tag, action },
+  );
+}
+
+function decrypted(body: Buffer, subscriber: TestSubscriber): Record<string, unknown> {
+  return JSON.parse(decryptWebPush(body, subscriber).toString('utf8')) as Record<string, unknown>;
+}
+
+async function sendInLane(page: Page, iris: IrisServer, text: string): Promise<void> {
+  await page.goto(`${iris.baseURL}/#/c/${encodeURIComponent(LANE)}`);
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill(text);
+  await page.getByRole('button', { name: 'Send' }).click();
+}
+
+test.describe.configure({ timeout: 90_000 });
+
+test('the switch registers the subscription with the gateway; a reply to the closed app arrives encrypted for its lane; off and forget unsubscribe', async ({
+  page,
+  context,
+  iris,
+  pushService,
+  subscriber,
+}) => {
+  await setUp(page, iris, subscriber);
+  await turnOn(page, iris);
+  const id = await deviceId(page);
+  const devices = iris.server.gateway!.store.devices;
+  expect(devices.get(id)?.target).toMatchObject({ mode: 'webpush', webpush: subscriber.subscription });
+  // Subscribed with the server's own VAPID key, visible-only.
+  const options = JSON.parse((await page.evaluate(() => localStorage.getItem('iris-test-push-subscribe-options')))!) as { userVisibleOnly: boolean; key: string };
+  expect(options).toEqual({ userVisibleOnly: true, key: iris.server.push!.vapidPublicKey });
+  await expect(page.getByText('The gateway, through the browser’s push service')).toBeVisible();
+
+  // "Send test notification": shown through the service worker's registration.
+  await page.getByRole('button', { name: 'Send test notification' }).click();
+  await expect.poll(async () => (await shown(page, 'iris-test')).map((n) => n.title)).toEqual(['Iris test notification']);
+
+  // The app closes; another device talks in the lane; the agent's reply is pushed to this device.
+  await page.close();
+  await expect.poll(() => iris.server.gateway!.connectionCount()).toBe(0);
+  const other = await TestClient.paired(iris.gatewayUrl, { token: iris.token, device_id: 'other-device' });
+  await other.chat('hello from the other device', { chat_id: LANE });
+  await other.close();
+  const [push] = await pushService.waitForPushes(1, 10_000);
+  const message = decrypted(push!.body, subscriber);
+  expect(message).toMatchObject({ kind: 'message', lane: LANE, chat_id: LANE, title: 'Iris' });
+  expect(typeof message.message_id).toBe('string');
+  expect(iris.server.gateway!.store.messages(LANE).some((m) => m.message_id === message.message_id && m.role === 'assistant')).toBe(true);
+
+  // Back in the app: off unsubscribes and tells the gateway push: none.
+  const again = await context.newPage();
+  await again.goto(`${iris.baseURL}/#/settings`);
+  await expect(statusWords(again)).toHaveText('On');
+  await notificationSwitch(again).click();
+  await expect(statusWords(again)).toHaveText('Off');
+  await expect.poll(() => devices.get(id)?.target.mode).toBe('none');
+  expect(await again.evaluate(() => localStorage.getItem('iris-test-push-subscription'))).toBeNull();
+
+  // On again, then forgetting the gateway unsubscribes too.
+  await notificationSwitch(again).click();
+  await expect(statusWords(again)).toHaveText('On');
+  await expect.poll(() => devices.get(id)?.target.mode).toBe('webpush');
+  await again.getByRole('button', { name: 'Forget this gateway' }).click();
+  await again.getByRole('dialog', { name: 'Forget this gateway?' }).getByRole('button', { name: 'Forget' }).click();
+  await expect(again).toHaveURL(/#\/pair/);
+  await expect.poll(() => devices.get(id)?.target.mode).toBe('none');
+  expect(await again.evaluate(() => localStorage.getItem('iris-test-push-subscription'))).toBeNull();
+});
+
+test('a push shows a notification (title, tag, actions); none while its lane is on screen; a click opens the lane at the message', async ({
+  page,
+  context,
+  iris,
+  subscriber,
+}) => {
+  await setUp(page, iris, subscriber);
+  await turnOn(page, iris);
+  const { deliver } = await pushDeliverer(page, iris);
+
+  await deliver({ kind: 'approval', title: 'Approval needed', body: 'Run make deploy?', ts: Date.now(), lane: LANE, chat_id: LANE, picker_id: 'pick_1' });
+  await expect.poll(() => shown(page, 'picker:pick_1')).toHaveLength(1);
+  const [approval] = await shown(page, 'picker:pick_1');
+  expect(approval).toMatchObject({ title: 'Approval needed', body: 'Run make deploy?', tag: 'picker:pick_1' });
+  expect(approval!.actions).toEqual([
+    { action: 'once', title: 'Approve once' },
+    { action: 'deny', title: 'Deny' },
+  ]);
+  expect(approval!.data).toMatchObject({ kind: 'approval', lane: LANE, picker_id: 'pick_1' });
+
+  // Two replies in one lane: one notification, replaced, with a count.
+  await deliver({ kind: 'message', title: 'Iris', body: 'first', ts: Date.now(), lane: 'c-other', chat_id: 'c-other', message_id: 'm1' });
+  await deliver({ kind: 'message', title: 'Iris', body: 'second', ts: Date.now(), lane: 'c-other', chat_id: 'c-other', message_id: 'm2' });
+  await expect.poll(async () => (await shown(page, 'lane:c-other')).map((n) => n.body)).toEqual(['2 new messages\nsecond']);
+
+  // The lane on screen gets no notification (the in-app toast shows it); another lane still does.
+  await page.goto(`${iris.baseURL}/#/c/${encodeURIComponent(LANE)}`);
+  await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
+  expect(await page.evaluate(() => document.visibilityState)).toBe('visible');
+  await deliver({ kind: 'message', title: 'Iris', body: 'on screen', ts: Date.now(), lane: LANE, chat_id: LANE, message_id: 'm3' });
+  await deliver({ kind: 'message', title: 'Iris', body: 'elsewhere', ts: Date.now(), lane: 'c-third', chat_id: 'c-third', message_id: 'm4' });
+  await expect.poll(() => shown(page, 'lane:c-third')).toHaveLength(1);
+  expect(await shown(page, `lane:${LANE}`)).toEqual([]);
+
+  // A click (no action) opens the lane at the message in the open window.
+  await page.goto(`${iris.baseURL}/#/settings`);
+  await clickNotification(serviceWorker(context), 'lane:c-other');
+  await expect(page).toHaveURL(`${iris.baseURL}/#/c/c-other?m=m2`);
+  await expect.poll(() => shown(page, 'lane:c-other')).toEqual([]);
+});
+
+test('"Approve once" with no window open: the service worker answers over its own connection and the agent continues', async ({
+  page,
+  context,
+  iris,
+  pushService,
+  subscriber,
+}) => {
+  await setUp(page, iris, subscriber);
+  await turnOn(page, iris);
+  const { deliver } = await pushDeliverer(page, iris);
+
+  // An approval is pushed even to a live device: the real push, decrypted, is what the worker gets.
+  await sendInLane(page, iris, '/approve make deploy');
+  await expect(page.getByRole('dialog', { name: /approv/i })).toBeVisible();
+  const [push] = await pushService.waitForPushes(1, 10_000);
+  const approval = decrypted(push!.body, subscriber);
+  expect(approval).toMatchObject({ kind: 'approval', lane: LANE });
+  const tag = `picker:${String(approval.picker_id)}`;
+
+  await page.goto(`${iris.baseURL}/#/settings`);
+  await deliver(approval);
+  await expect.poll(async () => (await shown(page, tag)).map((n) => n.actions.map((a) => a.action))).toEqual([['once', 'deny']]);
+
+  // Close the app: no window is left to answer through.
+  const worker = serviceWorker(context);
+  await page.close();
+  await expect.poll(() => iris.server.gateway!.connectionCount()).toBe(0);
+  await clickNotification(worker, tag, 'once');
+
+  const replies = () => iris.server.gateway!.store.messages(LANE).map((m) => m.text);
+  await expect.poll(replies, { timeout: 15_000 }).toContain('Approved once: `make deploy`');
+  // The notification now says what happened.
+  await expect
+    .poll(() => worker.evaluate(async (t) => (await (self as unknown as WorkerScope).registration.getNotifications({ tag: t })).map((n) => [n.title, n.body]), tag))
+    .toEqual([['Approved once', 'Run make deploy?']]);
+
+  // The worker applied what it received to the DB: the reopened app shows the reply at once.
+  const reopened = await context.newPage();
+  await reopened.goto(`${iris.baseURL}/#/c/${encodeURIComponent(LANE)}`);
+  await expect(reopened.getByRole('log', { name: 'Messages' }).getByRole('article').filter({ hasText: 'Approved once: make deploy' })).toBeVisible();
+});
+
+test('with a window open, the action goes through the app’s connection; a stale answer ends in words', async ({ page, context, iris, pushService, subscriber }) => {
+  await setUp(page, iris, subscriber);
+  await turnOn(page, iris);
+  const { deliver } = await pushDeliverer(page, iris);
+  await sendInLane(page, iris, '/approve rm -rf build');
+  const [push] = await pushService.waitForPushes(1, 10_000);
+  const approval = decrypted(push!.body, subscriber);
+  const tag = `picker:${String(approval.picker_id)}`;
+  await page.goto(`${iris.baseURL}/#/settings`);
+  await deliver(approval);
+  await expect.poll(() => shown(page, tag)).toHaveLength(1);
+
+  const worker = serviceWorker(context);
+  const gateway = iris.server.gateway!;
+  const before = gateway.connectionCount();
+  let peak = before;
+  const sampler = setInterval(() => (peak = Math.max(peak, gateway.connectionCount())), 5);
+  await clickNotification(worker, tag, 'deny');
+  await expect.poll(() => gateway.store.messages(LANE).map((m) => m.text), { timeout: 15_000 }).toContain('Denied: `rm -rf build`');
+  await expect.poll(async () => (await shown(page, tag)).map((n) => n.title)).toEqual(['Denied']);
+  clearInterval(sampler);
+  // Answered through the window's own socket: the worker opened none.
+  expect(peak).toBe(before);
+
+  // The same notification again (a duplicate push): the answer is refused, the notification says why.
+  await deliver(approval);
+  await expect.poll(async () => (await shown(page, tag)).map((n) => n.actions.length)).toEqual([2]);
+  await clickNotification(worker, tag, 'once');
+  await expect.poll(async () => (await shown(page, tag)).map((n) => n.title)).toEqual(['Not answered']);
+  expect((await shown(page, tag))[0]!.body).toMatch(/already answered/i);
+});
+
+test('proxy mode: a gateway that only knows ntfy gets a relay topic; what it publishes there reaches this browser encrypted', async ({
+  page,
+  pushService,
+  subscriber,
+}) => {
+  // A "real" gateway without Web Push (server_caps.push: none), behind the serving process's relay.
+  const token = 'proxy-token-' + Math.random().toString(36).slice(2);
+  const upstream = await startGateway({ token, streamDelayMs: 1 });
+  const dataDir = mkdtempSync(join(tmpdir(), 'iris-e2e-proxy-'));
+  const server = await startServer({ host: '127.0.0.1', port: 0, distDir: resolve('dist'), dataDir, upstream: upstream.url, push: PUSH_OPTIONS });
+  const baseURL = `http://127.0.0.1:${server.port}`;
+  const iris: IrisServer = {
+    baseURL,
+    gatewayUrl: server.wsUrl,
+    token,
+    pairingLink: `${baseURL}/#/pair?url=${encodeURIComponent(server.wsUrl)}&token=${encodeURIComponent(token)}`,
+    server,
+    dataDir,
+  };
+  try {
+    await setUp(page, iris, subscriber);
+    await turnOn(page, iris);
+    await expect(page.getByText('This server’s ntfy relay (the gateway publishes to ntfy)')).toBeVisible();
+    const ntfyTopic = () => upstream.gateway.store.devices.list().find((d) => d.target.mode === 'ntfy')?.target.ntfy_topic;
+    await expect.poll(ntfyTopic).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    const topic = ntfyTopic()!;
+    expect(server.push!.relay.store.list(topic).map((s) => s.endpoint)).toEqual([subscriber.subscription.endpoint]);
+
+    // The gateway's ntfy client publishes to the relay exactly as to ntfy.sh.
+    const published = await fetch(`${baseURL}/push/ntfy/${topic}`, {
+      method: 'POST',
+      headers: { Title: 'Approval needed', Tags: 'approval', Priority: 'high', Click: `${baseURL}/#/c/web%3Adefault` },
+      body: 'Run make deploy?',
+    });
+    expect(published.status).toBe(200);
+    const [push] = await pushService.waitForPushes(1, 10_000);
+    expect(decrypted(push!.body, subscriber)).toMatchObject({ source: 'ntfy', kind: 'approval', title: 'Approval needed', body: 'Run make deploy?' });
+
+    // Off: the relay forgets this browser.
+    await notificationSwitch(page).click();
+    await expect(statusWords(page)).toHaveText('Off');
+    expect(server.push!.relay.store.list(topic)).toEqual([]);
+  } finally {
+    await server.close();
+    await upstream.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
