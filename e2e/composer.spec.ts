@@ -205,10 +205,37 @@ test.describe('desktop', () => {
       await messageBox(page).fill('keep it short');
       const steer = page.getByRole('button', { name: 'Steer' });
       await expect(steer).toBeVisible();
+      await page.screenshot({ path: '/tmp/look/composer-steer-desktop.png' });
       await steer.click();
       await expect(messageBox(page)).toHaveValue('');
       await expect(log(page).getByText('adjusting to "keep it short"')).toBeVisible();
     });
+  });
+
+  test('replying: the composer shows the quoted message, can cancel, and sends reply_to', async ({ page, iris }) => {
+    const seeded = iris.server.gateway!.store.conversations.append({ lane: LANE, role: 'assistant', text: 'The build is green again.\nSecond line.', ts: Date.now() - 60_000 });
+    const frames: { type: string; payload: { reply_to?: string; text?: string } }[] = [];
+    page.on('websocket', (ws) => ws.on('framesent', (f) => typeof f.payload === 'string' && frames.push(JSON.parse(f.payload))));
+    await pair(page, iris);
+    await openLane(page, iris);
+    const article = log(page).getByRole('article').filter({ hasText: 'The build is green again.' });
+    await article.hover();
+    await article.getByRole('button', { name: 'Reply' }).click();
+    const replying = page.locator('.composer-reply');
+    await expect(replying).toContainText('Replying to');
+    await expect(replying).toContainText('The build is green again.');
+    await page.getByRole('button', { name: 'Cancel reply' }).click();
+    await expect(replying).toBeHidden();
+
+    await article.hover();
+    await article.getByRole('button', { name: 'Reply' }).click();
+    await expect(replying).toBeVisible();
+    await expect(messageBox(page)).toBeFocused();
+    await page.screenshot({ path: '/tmp/look/composer-replying-desktop.png' });
+    await messageBox(page).fill('Great, thanks!');
+    await messageBox(page).press('Enter');
+    await expect(replying).toBeHidden();
+    await expect.poll(() => frames.find((f) => f.type === 'message.send' && f.payload.text === 'Great, thanks!')?.payload.reply_to).toBe(seeded.message_id);
   });
 
   test('the composer has no serious accessibility problems, light and dark', async ({ page, iris }) => {

@@ -60,7 +60,8 @@ function LaneComposer(props: { lane: string }) {
   const lane = props.lane;
   const writer = draftWriter();
   const laneRow = live(() => db.lanes.get(lane), undefined);
-  const working = () => agentWorking(laneRow());
+  // Offline, a busy mark may be stale and a steer or stop could not reach the agent: just queue messages.
+  const working = () => client.state() === 'online' && agentWorking(laneRow());
   // Enter sends where there is a keyboard (a fine pointer or a wide screen); on phones it is a newline.
   const finePointer = createMediaQuery('(pointer: fine)');
   const wide = createMediaQuery(DESKTOP_QUERY);
@@ -128,6 +129,16 @@ function LaneComposer(props: { lane: string }) {
     });
   });
   onCleanup(() => void writer.flush());
+  // Choosing "Reply" on a message puts the cursor here, ready to type the reply.
+  createEffect(
+    on(
+      () => replyTarget(lane)?.message_id,
+      (id) => {
+        if (id) textarea.focus();
+      },
+      { defer: true },
+    ),
+  );
 
   function pick(command: CommandInfo) {
     replaceText(pickCommand(command));
