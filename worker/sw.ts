@@ -4,12 +4,14 @@ import { clientsClaim } from 'workbox-core';
 import { installShell } from './shell';
 import { installShareTarget } from './share';
 import { installPush } from './push';
+import { installMedia } from './media';
 
 declare const self: ServiceWorkerGlobalScope;
 
 installShell(self.__WB_MANIFEST);
 installShareTarget();
 installPush();
+installMedia();
 
 // Updates wait until the user chooses "Reload" (the app posts SKIP_WAITING), so nothing reloads mid-typing.
 self.addEventListener('message', (event) => {

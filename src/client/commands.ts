@@ -7,7 +7,8 @@ import { LOCAL_ID_PREFIX } from '../store/guards';
 import { laneScope } from '../store/models/channels';
 import { markRead as markLaneRead, getLane } from '../store/models/lanes';
 import { newestServerMessage } from '../store/models/messages';
-import { discardSend, queueSend, retry as retrySend } from '../store/models/outbox';
+import { discardSend, retry as retrySend } from '../store/models/outbox';
+import { queueSendWithMedia } from '../media/outgoing';
 import { answerPicker, getPicker } from '../store/models/pickers';
 import { getSetting } from '../store/models/settings';
 import { ConnectionLostError, ProtocolError, RequestTimeoutError } from '../net/errors';
@@ -79,7 +80,8 @@ export function createCommands(db: IrisDB, transport: () => Transport): Commands
       if (text.trim() === '' && !options.attachments?.length) throw new Error('A message needs text or an attachment.');
       const scope = await laneScope(db, lane);
       const client_id = crypto.randomUUID();
-      await queueSend(db, {
+      // With attachments, the files are given to the message in the same transaction (media issue).
+      await queueSendWithMedia(db, {
         client_id,
         lane,
         chat_id: scope.chat_id,

@@ -1,6 +1,7 @@
 // Drains the send outbox (spec README §5): in seq order, one message at a time, each with its
 // client_id, so a message is delivered exactly once however often the connection drops or the page
 // reloads. The reducer replaces the pending bubble and deletes the outbox row when the echo lands.
+import { liveQuery } from 'dexie';
 import type { ClientFrame, ServerFrame } from '../protocol';
 import type { IrisDB } from '../store/db';
 import { markFailed, markSending, nextQueued, requeueSending } from '../store/models/outbox';
@@ -15,7 +16,7 @@ export interface SenderOptions {
   request(frame: ClientFrame, options?: RequestOptions): Promise<ServerFrame>;
   isOnline(): boolean;
   /** Uploads an attachment (a local media id) and returns its media_ref; required for rows with attachments. */
-  uploadAttachment?(mediaId: string): Promise<string>;
+  uploadAttachment?(mediaId: string, signal?: AbortSignal): Promise<string>;
   timers?: Timers;
   random?: () => number;
   /** First wait after `rate_limited` (doubles, with jitter, up to 30 s). */
@@ -112,12 +113,15 @@ export class Sender {
   private async sendOne(row: OutboxRow): Promise<'sent' | 'failed' | 'stop' | 'rate-limited'> {
     const { db } = this.opts;
     if (!(await markSending(db, row.client_id))) return 'sent'; // deleted meanwhile (echo came by sync)
+    // The person may cancel (discard) while files upload: the upload stops and nothing is sent.
+    const cancel = row.attachments?.length ? watchDiscard(db, row.client_id) : undefined;
     try {
       let media_refs: string[] | undefined;
       if (row.attachments?.length) {
         if (!this.opts.uploadAttachment) throw new Error('Attachments cannot be sent from here.');
         media_refs = [];
-        for (const id of row.attachments) media_refs.push(await this.opts.uploadAttachment(id));
+        for (const id of row.attachments) media_refs.push(await this.opts.uploadAttachment(id, cancel!.signal));
+        if (cancel!.signal.aborted || !(await db.outbox.get(row.client_id))) return 'sent';
       }
       const frame: ClientFrame = {
         v: 1,
@@ -133,9 +137,11 @@ export class Sender {
       await db.outbox.delete(row.client_id);
       return 'sent';
     } catch (err) {
+      if (cancel?.signal.aborted) return 'sent'; // discarded: its rows are gone, nothing to mark
       if (err instanceof ProtocolError) {
         if (err.code === 'rate_limited') return 'rate-limited';
-        await markFailed(db, row.client_id, describeError(err.code));
+        // The error's own words (describeError(code), or more precise ones such as a file's size and the limit).
+        await markFailed(db, row.client_id, err.message || describeError(err.code));
         return 'failed';
       }
       if (err instanceof ConnectionLostError || !this.opts.isOnline()) return 'stop';
@@ -147,6 +153,20 @@ export class Sender {
       }
       await markFailed(db, row.client_id, err instanceof Error ? err.message : String(err));
       return 'failed';
+    } finally {
+      cancel?.stop();
     }
   }
+}
+
+/** Aborts when the outbox row of `clientId` disappears (discarded in this tab or another). */
+function watchDiscard(db: IrisDB, clientId: string): { signal: AbortSignal; stop(): void } {
+  const controller = new AbortController();
+  const subscription = liveQuery(() => db.outbox.get(clientId)).subscribe({
+    next: (row) => {
+      if (!row) controller.abort(new Error('The send was cancelled.'));
+    },
+    error: () => undefined,
+  });
+  return { signal: controller.signal, stop: () => subscription.unsubscribe() };
 }

@@ -13,7 +13,8 @@ import {
   type WakeSource,
   type WebSocketConstructor,
 } from './connection';
-import { ConnectionLostError, RequestTimeoutError } from './errors';
+import { gatewayTooLargeText } from '../media/format';
+import { ConnectionLostError, ProtocolError, RequestTimeoutError } from './errors';
 import { Sender } from './sender';
 import type { Timers } from './timers';
 import { Transfers, type PullOptions, type UploadMeta } from './transfers';
@@ -120,7 +121,7 @@ export class GatewaySession {
       random: opts.random,
       request: (frame, o) => this.request(frame, o),
       isOnline: isReady,
-      uploadAttachment: (id) => this.uploadAttachment(id),
+      uploadAttachment: (id, signal) => this.uploadAttachment(id, signal),
     });
   }
 
@@ -256,10 +257,22 @@ export class GatewaySession {
     for (const w of this.waiters.splice(0)) w.reject(new ConnectionLostError());
   }
 
-  private async uploadAttachment(mediaId: string): Promise<string> {
+  private async uploadAttachment(mediaId: string, signal?: AbortSignal): Promise<string> {
     const { db } = this.opts;
     const [row, blob] = await Promise.all([db.media.get(mediaId), db.mediaBlobs.get(mediaId)]);
     if (!row || !blob) throw new Error('The attachment is no longer on this device.');
-    return this.transfers.upload(blob.blob, { media_ref: mediaId, kind: row.kind, mime: row.mime, filename: row.filename });
+    try {
+      return await this.transfers.upload(blob.blob, {
+        media_ref: mediaId,
+        kind: row.kind,
+        mime: row.mime,
+        filename: row.filename,
+        ...(signal && { signal }),
+      });
+    } catch (err) {
+      // The gateway's limit, in words: which file, its size and the limit (spec README §15).
+      if (err instanceof ProtocolError && err.code === 'media_too_large') err.message = gatewayTooLargeText(row.filename, row.size, err.detail);
+      throw err;
+    }
   }
 }

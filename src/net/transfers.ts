@@ -27,6 +27,8 @@ export interface UploadMeta {
   filename: string;
   /** 0..1 as bytes leave the socket. */
   onProgress?(fraction: number): void;
+  /** Cancels the upload: no more bytes are sent and the promise rejects with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 export interface PullOptions {
@@ -132,6 +134,7 @@ export class Transfers {
   private async runUpload(file: Blob, meta: UploadMeta): Promise<string> {
     const { link } = this.opts;
     if (!link.isOnline()) throw new ConnectionLostError();
+    if (meta.signal?.aborted) throw meta.signal.reason ?? new Error('The upload was cancelled.');
     const media_ref = meta.media_ref ?? crypto.randomUUID();
     const bytes = new Uint8Array(await file.arrayBuffer());
     const sha256 = toHex(await crypto.subtle.digest('SHA-256', bytes));
@@ -166,8 +169,12 @@ export class Transfers {
     // No byte may precede the start frame (the request may wait for the sync to finish).
     await Promise.race([sent, ack.catch(() => undefined)]);
     const progress = new ProgressWriter(this.opts.db, media_ref, meta.onProgress);
+    const cancelled = () => {
+      if (meta.signal?.aborted) failure ??= meta.signal.reason ?? new Error('The upload was cancelled.');
+    };
     for (let offset = 0; offset < bytes.byteLength; offset += this.chunkBytes) {
       while (failure === undefined && link.bufferedAmount() > this.highWater) await sleep(this.timers, 10);
+      cancelled();
       if (failure !== undefined) break;
       const chunk = bytes.subarray(offset, Math.min(bytes.byteLength, offset + this.chunkBytes));
       try {
@@ -180,6 +187,7 @@ export class Transfers {
       // Let the socket and incoming frames breathe between chunks.
       await Promise.resolve();
     }
+    cancelled();
     if (failure === undefined) {
       try {
         link.notify({ v: 1, type: 'media.upload.end', payload: { media_ref, sha256 } }, uploadId);
@@ -253,6 +261,21 @@ export class Transfers {
       return 'done';
     }
     const blob = new Blob(open.chunks, { type: row?.mime || 'application/octet-stream' });
+    try {
+      await this.store(job, row, blob);
+    } catch (err) {
+      // Storage full (the media module evicts and asks again) or the DB went away: the pull fails, never hangs.
+      await this.failPull(job, 'The file could not be stored on this device.');
+      job.reject(err);
+      return 'done';
+    }
+    job.onProgress?.(1);
+    job.resolve();
+    return 'done';
+  }
+
+  private async store(job: PullJob, row: MediaRow | undefined, blob: Blob): Promise<void> {
+    const { db } = this.opts;
     await db.transaction('rw', db.media, db.mediaBlobs, async () => {
       await db.mediaBlobs.put({ media_id: job.media_id, blob });
       const now = Date.now();
@@ -272,9 +295,6 @@ export class Transfers {
         await db.media.put(fresh);
       }
     });
-    job.onProgress?.(1);
-    job.resolve();
-    return 'done';
   }
 
   private async failPull(job: PullJob, message: string): Promise<void> {

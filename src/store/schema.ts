@@ -119,6 +119,14 @@ export interface MediaRow {
   progress?: number;
   lastUsed: number;
   error?: string;
+  /** Pixel size of an image or video, once known (reserves its box before it loads). */
+  width?: number;
+  height?: number;
+  /** Seconds of audio, voice or video, once known. */
+  duration?: number;
+  /** A local attachment (state local) given to a send: its client_id, and its place among the message's files. */
+  client_id?: string;
+  position?: number;
 }
 
 export interface MediaBlobRow {
