@@ -106,12 +106,15 @@ test('set another default channel, archive one, and find it under "Show archived
   await expect(channelLink(page, 'General')).not.toHaveAccessibleName(/default/);
   await expect.poll(() => topLevelNames(other)).toEqual(['Demo', 'General']);
 
-  // The old default can now be archived, after a confirmation.
+  // The old default can now be archived, after a confirmation; archiving the lane on screen goes home.
+  await channelLink(page, 'General').click();
+  await expect(pageTitle(page)).toHaveText('General');
   await channelAction(page, 'General', 'Archive');
   const confirm = page.getByRole('dialog', { name: 'Archive General?' });
   await expect(confirm).toContainText('Its messages are kept');
   await confirm.getByRole('button', { name: 'Archive' }).click();
   await expect(channelLink(page, 'General')).toHaveCount(0);
+  await expect(pageTitle(page)).toHaveText('Demo');
   await expect(channelLink(other, 'General')).toHaveCount(0);
 
   const toggle = channelsNav(page).getByRole('checkbox', { name: /Show archived/ });

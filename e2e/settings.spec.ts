@@ -25,6 +25,13 @@ test('the gateway section says where and how the app is connected, and shows the
   await expect(gateway).toContainText('Connected');
   await expect(page.getByRole('region', { name: 'About' })).toContainText(/Version \d+\.\d+\.\d+/);
 
+  // Re-pair opens pairing with this gateway's address filled in.
+  await gateway.getByRole('button', { name: 'Re-pair' }).click();
+  await expect(page.getByLabel('Gateway URL')).toHaveValue(iris.gatewayUrl);
+  await expect(page.getByLabel('Token')).toHaveValue('');
+  await page.goBack();
+  await expect(pageTitle(page)).toHaveText('Settings');
+
   await iris.server.close();
   await expect(gateway).not.toContainText('Connected', { timeout: 15_000 });
 });

@@ -50,7 +50,12 @@ export function ChannelNav(props: ChannelNavProps) {
     },
     rename: (channel, name) => client.renameChannel(channel.chat_id, name).then(() => undefined),
     setLook: (channel, icon, color) => client.setIcon(channel.chat_id, icon, color).then(() => undefined),
-    archive: (channel) => client.archiveChannel(channel.chat_id).then(() => undefined),
+    async archive(channel) {
+      await client.archiveChannel(channel.chat_id);
+      // The lane on screen (or one of its threads) just left the list: go home rather than stay hidden.
+      const current = props.currentLane ? channels().find((c) => c.chat_id === props.currentLane) : undefined;
+      if (current && (current.chat_id === channel.chat_id || current.parent_chat_id === channel.chat_id)) navigate('/');
+    },
   };
 
   const quietly = (what: string, command: () => Promise<unknown>) => {
