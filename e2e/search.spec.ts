@@ -42,7 +42,8 @@ test('online: the gateway finds an old message the device never loaded; choosing
   await openLane(page, iris, GENERAL);
   await page.getByRole('banner').getByRole('button', { name: 'Search' }).click();
   await expect(page).toHaveURL(/#\/search\?lane=web%3Adefault/);
-  await searchBox(page).fill('zeppelin blue');
+  await expect(searchBox(page)).toBeFocused();
+  await page.keyboard.type('zeppelin blue');
   const hit = results(page).getByRole('link').filter({ hasText: 'park the' });
   await expect(hit).toHaveCount(1);
   await expect(hit).toContainText('General');

@@ -1,5 +1,5 @@
 import { A, useSearchParams } from '@solidjs/router';
-import { For, Show, createEffect, createMemo, createSignal, on, onCleanup } from 'solid-js';
+import { For, Show, createEffect, createMemo, createSignal, on, onCleanup, onMount } from 'solid-js';
 import type { SearchScope } from '../../protocol';
 import { searchLocal, localIndexBuilt, startLocalIndex } from '../../search/appIndex';
 import { fromGatewayHit, fromLocalRow, laneLabel, resultPath, type SearchResultItem } from '../../search/results';
@@ -96,6 +96,10 @@ export default function SearchPage() {
   );
   onCleanup(() => timer !== undefined && clearTimeout(timer));
 
+  let input!: HTMLInputElement;
+  // Opening search means typing a query (autofocus does not apply to elements added after load).
+  onMount(() => input.focus());
+
   function setScope(next: SearchScope) {
     setParams({ scope: next === 'chat' ? 'chat' : undefined }, { replace: true });
   }
@@ -135,6 +139,7 @@ export default function SearchPage() {
           }}
         >
           <input
+            ref={input}
             class="search-input"
             type="search"
             name="q"
@@ -142,7 +147,6 @@ export default function SearchPage() {
             placeholder="Search messages"
             autocomplete="off"
             enterkeyhint="search"
-            autofocus
             value={query()}
             onInput={(e) => {
               setQuery(e.currentTarget.value);
