@@ -4,6 +4,7 @@ import { DeviceSettings } from '../components/settings/DeviceSettings';
 import { GatewaySettings } from '../components/settings/GatewaySettings';
 import { PairDeviceSettings } from '../components/settings/PairDeviceSettings';
 import { NotificationSettings } from '../components/notifications/NotificationSettings';
+import { AppSettings } from '../components/pwa/AppSettings';
 import './SettingsPage.css';
 
 /** Settings: one section per concern; later issues add Notifications and Storage sections here. */
@@ -16,6 +17,7 @@ export default function SettingsPage() {
         <NotificationSettings />
         <AppearanceSettings />
         <PairDeviceSettings />
+        <AppSettings />
         <AboutSettings />
       </div>
     </main>
