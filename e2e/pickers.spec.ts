@@ -143,6 +143,7 @@ test('Escape closes a picker unanswered; the Pending question chip reopens it; i
   const chip = page.getByRole('button', { name: /Pending question/ });
   await expect(chip).toBeVisible();
   await expect(chip).toContainText('Reasoning effort');
+  await page.screenshot({ path: '/tmp/look/picker-pending-chip-desktop.png' });
   await chip.click();
   await expect(dialog).toBeVisible();
 
