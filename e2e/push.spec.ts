@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import type { BrowserContext, CDPSession, Page, Worker } from '@playwright/test';
 import { startGateway } from '../server/gateway/standalone';
 import { TestClient } from '../server/gateway/testclient';
@@ -81,6 +82,16 @@ async function turnOn(page: Page, iris: IrisServer): Promise<void> {
   await notificationSwitch(page).click();
   await expect(statusWords(page)).toHaveText('On');
   await expect(notificationSwitch(page)).toBeChecked();
+}
+
+async function noSeriousA11yIssues(page: Page): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const results = await new AxeBuilder({ page }).include('.settings-page').analyze();
+    const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(bad.map((v) => `${scheme} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: null });
 }
 
 async function deviceId(page: Page): Promise<string> {
@@ -187,7 +198,11 @@ test('the switch registers the subscription with the gateway; a reply to the clo
   subscriber,
 }) => {
   await setUp(page, iris, subscriber);
+  await page.goto(`${iris.baseURL}/#/settings`);
+  await expect(notificationSwitch(page)).not.toBeChecked();
+  await noSeriousA11yIssues(page);
   await turnOn(page, iris);
+  await noSeriousA11yIssues(page);
   const id = await deviceId(page);
   const devices = iris.server.gateway!.store.devices;
   expect(devices.get(id)?.target).toMatchObject({ mode: 'webpush', webpush: subscriber.subscription });
@@ -265,6 +280,9 @@ test('a push shows a notification (title, tag, actions); none while its lane is 
   await deliver({ kind: 'message', title: 'Iris', body: 'elsewhere', ts: Date.now(), lane: 'c-third', chat_id: 'c-third', message_id: 'm4' });
   await expect.poll(() => shown(page, 'lane:c-third')).toHaveLength(1);
   expect(await shown(page, `lane:${LANE}`)).toEqual([]);
+  // Opening a lane in the app clears its notification.
+  await page.goto(`${iris.baseURL}/#/c/c-third`);
+  await expect.poll(() => shown(page, 'lane:c-third')).toEqual([]);
 
   // A click (no action) opens the lane at the message in the open window.
   await page.goto(`${iris.baseURL}/#/settings`);
@@ -345,6 +363,22 @@ test('with a window open, the action goes through the app’s connection; a stal
   await clickNotification(worker, tag, 'once');
   await expect.poll(async () => (await shown(page, tag)).map((n) => n.title)).toEqual(['Not answered']);
   expect((await shown(page, tag))[0]!.body).toMatch(/already answered/i);
+
+  // A question answered in the app: its notification goes away.
+  await sendInLane(page, iris, '/approve make clean');
+  const dialog = page.getByRole('dialog', { name: 'Approve this command?' });
+  await expect(dialog).toBeVisible();
+  const [, second] = await pushService.waitForPushes(2, 10_000);
+  const question = decrypted(second!.body, subscriber);
+  const questionTag = `picker:${String(question.picker_id)}`;
+  // Pushed while the user is elsewhere in the app (the lane itself would get the in-app dialog only).
+  await page.goto(`${iris.baseURL}/#/settings`);
+  await deliver(question);
+  await expect.poll(() => shown(page, questionTag)).toHaveLength(1);
+  await page.goto(`${iris.baseURL}/#/c/${encodeURIComponent(LANE)}`);
+  await dialog.getByRole('button', { name: 'Once' }).click();
+  await expect.poll(() => gateway.store.messages(LANE).map((m) => m.text), { timeout: 15_000 }).toContain('Approved once: `make clean`');
+  await expect.poll(() => shown(page, questionTag)).toEqual([]);
 });
 
 test('proxy mode: a gateway that only knows ntfy gets a relay topic; what it publishes there reaches this browser encrypted', async ({
@@ -394,4 +428,48 @@ test('proxy mode: a gateway that only knows ntfy gets a relay topic; what it pub
     await upstream.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
+});
+
+test('permission is asked only when the switch is turned on; blocked and unsupported are said in words', async ({ browser, iris }) => {
+  // Not granted: count the prompts (headless Chromium dismisses them; the answer stays "default").
+  const asking = await browser.newContext();
+  await asking.addInitScript(() => {
+    const original = Notification.requestPermission.bind(Notification);
+    (window as unknown as { prompts: number }).prompts = 0;
+    Notification.requestPermission = (() => {
+      (window as unknown as { prompts: number }).prompts++;
+      return original();
+    }) as typeof Notification.requestPermission;
+  });
+  const page = await asking.newPage();
+  await pair(page, iris);
+  await page.goto(`${iris.baseURL}/#/settings`);
+  await expect(statusWords(page)).toHaveText('Off');
+  await expect(page.getByRole('button', { name: 'Send test notification' })).toBeDisabled();
+  expect(await page.evaluate(() => (window as unknown as { prompts: number }).prompts)).toBe(0);
+  await notificationSwitch(page).click();
+  await expect(page.getByRole('alert')).toContainText(/not allowed|blocked/);
+  expect(await page.evaluate(() => (window as unknown as { prompts: number }).prompts)).toBe(1);
+  await expect(notificationSwitch(page)).not.toBeChecked();
+  await asking.close();
+
+  // Blocked in the browser's site settings (a state a test cannot reach through the browser UI).
+  const blocked = await browser.newContext();
+  await blocked.addInitScript(() => Object.defineProperty(Notification, 'permission', { get: () => 'denied' }));
+  const blockedPage = await blocked.newPage();
+  await pair(blockedPage, iris);
+  await blockedPage.goto(`${iris.baseURL}/#/settings`);
+  await expect(statusWords(blockedPage)).toHaveText('Blocked in browser settings');
+  await expect(notificationSwitch(blockedPage)).toBeDisabled();
+  await blocked.close();
+
+  // A browser without Web Push.
+  const old = await browser.newContext();
+  await old.addInitScript(() => delete (window as unknown as { PushManager?: unknown }).PushManager);
+  const oldPage = await old.newPage();
+  await pair(oldPage, iris);
+  await oldPage.goto(`${iris.baseURL}/#/settings`);
+  await expect(statusWords(oldPage)).toHaveText('Not supported in this browser');
+  await expect(notificationSwitch(oldPage)).toBeDisabled();
+  await old.close();
 });

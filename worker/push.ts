@@ -2,13 +2,13 @@
 // Web Push in the service worker (issue 7): show what the gateway (or the ntfy relay) pushed, open the
 // lane on a click, carry out a question's answer from its buttons, and renew a changed subscription.
 import { IrisDB } from '../src/store/db';
-import { getPushRegistration, setPushRegistration, toWebPushSubscription, fromBase64url } from '../src/push/registration';
 import { relaySubscribe, relayUnsubscribe } from '../src/push/relay';
 import { addPushUnread } from '../src/push/unread';
 import { totalUnread } from '../src/pwa/badge';
 import { answerOverOwnConnection, helloOverOwnConnection, type CallResult } from './push/gateway-call';
 import { buildNotification, notificationTag, outcomeNotification, previousCount, readNotificationData, type NotificationData } from './push/notification';
 import { parsePush, readPushData } from './push/payload';
+import { renewSubscription } from './push/renew';
 import { answerThroughWindow, appWindows, laneIsVisible, openInWindow } from './push/windows';
 
 declare const self: ServiceWorkerGlobalScope;
@@ -110,21 +110,16 @@ async function carryOut(data: NotificationData, value: string): Promise<CallResu
 
 /** The push service replaced our subscription: subscribe again with the same key and tell whoever pushes. */
 async function renew(event: SubscriptionChangeEvent): Promise<void> {
-  await withDb(async (db) => {
-    const registration = await getPushRegistration(db);
-    if (!registration) return;
-    const fresh =
-      event.newSubscription ??
-      (await self.registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: fromBase64url(registration.vapidKey) }));
-    const subscription = toWebPushSubscription(fresh.toJSON());
-    if (!subscription) return;
-    const oldEndpoint = registration.subscription.endpoint;
-    if (registration.mode === 'ntfy') {
-      await relaySubscribe(registration.topic!, subscription);
-      if (oldEndpoint !== subscription.endpoint) await relayUnsubscribe(registration.topic!, oldEndpoint).catch(() => undefined);
-    }
-    await setPushRegistration(db, { ...registration, subscription });
-    // webpush: the gateway holds the subscription; a hello carries the new one (the app's next hello would too).
-    if (registration.mode === 'webpush') await helloOverOwnConnection(db);
-  });
+  await withDb((db) =>
+    renewSubscription(
+      {
+        db,
+        subscribe: (applicationServerKey) => self.registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey }),
+        relaySubscribe,
+        relayUnsubscribe,
+        tellGateway: (d) => helloOverOwnConnection(d),
+      },
+      event.newSubscription,
+    ),
+  );
 }

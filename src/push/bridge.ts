@@ -1,10 +1,13 @@
 // The app's side of push, started once per window: answers the service worker's requests (send a
 // question's answer over the app's connection, show a route), keeps the icon badge to the unread
 // total, and brings the stored subscription in line with the browser's at start.
+import { liveQuery } from 'dexie';
 import { laneFromPath } from '../app/components/shell/laneRoute';
 import { iris } from '../app/context';
 import { keepBadgeUpdated } from '../pwa/badge';
+import type { IrisDB } from '../store/db';
 import { reconcilePush } from './subscribe';
+import { PICKER_TAG_PREFIX, laneTag } from './tags';
 import { clearPushUnread } from './unread';
 import type { LaneReply, OpenReply, SelectReply, WorkerToWindow } from './worker-messages';
 
@@ -19,9 +22,33 @@ export function startPushBridge(): void {
   // The app is open: it syncs what was pushed, and counts unread from the DB again.
   void clearPushUnread(db).catch(() => undefined);
   keepBadgeUpdated(db);
+  closeSeenNotifications(db);
   void navigator.serviceWorker.ready
     .then(() => reconcilePush({ db, register: (payload) => client.registerPush(payload) }))
     .catch((err: unknown) => console.warn('iris: could not check the push subscription', err));
+}
+
+/**
+ * Notifications the user no longer needs while the app is open: the lane now on screen, and questions
+ * answered (here or on another device). Outcome notifications carry no answers and are left alone.
+ */
+function closeSeenNotifications(db: IrisDB): void {
+  const sweep = async () => {
+    const registration = await navigator.serviceWorker.getRegistration();
+    if (!registration) return;
+    const { lane, visible } = currentLane();
+    for (const n of await registration.getNotifications()) {
+      if (visible && lane !== undefined && n.tag === laneTag(lane)) n.close();
+      else if (n.tag.startsWith(PICKER_TAG_PREFIX) && (n.data as { answers?: unknown } | null)?.answers) {
+        const picker = await db.pickers.get(n.tag.slice(PICKER_TAG_PREFIX.length));
+        if (picker && picker.state !== 'open') n.close();
+      }
+    }
+  };
+  const run = () => void sweep().catch(() => undefined);
+  window.addEventListener('hashchange', run);
+  document.addEventListener('visibilitychange', run);
+  liveQuery(() => db.pickers.where('state').notEqual('open').primaryKeys()).subscribe({ next: run, error: () => undefined });
 }
 
 function onWorkerMessage(event: MessageEvent): void {

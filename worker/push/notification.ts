@@ -3,6 +3,7 @@
 import type { Choice } from '../../src/protocol';
 import type { PickerRow } from '../../src/store/schema';
 import { NOTIFICATION_BADGE, NOTIFICATION_ICON } from '../../src/push/icons';
+import { PICKER_TAG_PREFIX, laneTag, pickerTag } from '../../src/push/tags';
 import { laneUrl, sameOriginUrl } from './links';
 import type { IncomingPush } from './payload';
 
@@ -35,9 +36,9 @@ const MAX_ACTION_TITLE = 40;
 
 /** The notification's tag: a question has its own; everything else collapses per lane. */
 export function notificationTag(push: IncomingPush): string {
-  if (push.picker_id && QUESTION_KINDS.has(push.kind)) return `picker:${push.picker_id}`;
+  if (push.picker_id && QUESTION_KINDS.has(push.kind)) return pickerTag(push.picker_id);
   if (push.fromRelay) return `relay:${push.kind}`;
-  return push.lane ? `lane:${push.lane}` : `kind:${push.kind}`;
+  return push.lane ? laneTag(push.lane) : `kind:${push.kind}`;
 }
 
 /** How many pushes an earlier notification with the same tag already stood for. */
@@ -96,7 +97,7 @@ export interface BuildContext {
 
 export function buildNotification(push: IncomingPush, ctx: BuildContext): BuiltNotification {
   const tag = notificationTag(push);
-  const isQuestion = tag.startsWith('picker:');
+  const isQuestion = tag.startsWith(PICKER_TAG_PREFIX);
   const count = isQuestion ? 1 : ctx.previous + 1;
   const title = push.title || defaultTitle(push.kind);
   let body = push.body;
