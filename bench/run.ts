@@ -10,6 +10,11 @@ import { BENCH_DIR, prepareSite } from './lib/pages';
 import { scenarioContext, type ScenarioContext } from './lib/scenario';
 import { bundle, bundleDefs } from './scenarios/bundle';
 import { coldStart, coldStartDefs } from './scenarios/coldStart';
+import { streaming, streamingDefs } from './scenarios/streaming';
+import { syncCatchUp, syncDefs } from './scenarios/syncCatchUp';
+import { longLane, longLaneDefs } from './scenarios/longLane';
+import { search, searchDefs } from './scenarios/search';
+import { media, mediaDefs } from './scenarios/media';
 
 interface Scenario {
   id: string;
@@ -21,6 +26,11 @@ interface Scenario {
 const SCENARIOS: Scenario[] = [
   { id: 'bundle', title: 'Bundle', defs: () => bundleDefs, run: bundle },
   { id: 'cold-start', title: 'Cold start', defs: (q) => coldStartDefs(q ? 500 : 5000), run: coldStart },
+  { id: 'streaming', title: 'Streaming', defs: (q) => streamingDefs(q ? 1000 : 5000), run: streaming },
+  { id: 'sync', title: 'Sync catch-up', defs: (q) => syncDefs(q ? 1000 : 10_000), run: syncCatchUp },
+  { id: 'long-lane', title: 'Long lane', defs: (q) => longLaneDefs(q ? 500 : 10_000), run: longLane },
+  { id: 'search', title: 'Local search', defs: (q) => searchDefs(q ? 10_000 : 100_000), run: search },
+  { id: 'media', title: 'Media', defs: (q) => mediaDefs(q ? 2 : 20), run: media },
 ];
 
 interface Options {

@@ -29,6 +29,9 @@ export interface IdbLog {
   /** The same, per object store. */
   byStore: Record<string, number>;
   readwriteTransactions: number;
+  /** performance.now() of each write call and of each readwrite transaction opened. */
+  writeTimes: number[];
+  readwriteTimes: number[];
   /** Commits of a transaction that wrote the `sync` table: [commit time, cursor written]. */
   syncCommits: [number, number][];
 }

@@ -6,7 +6,7 @@ import type { BenchProbe } from './benchApi';
 const options = window.__benchOptions ?? {};
 const probe: BenchProbe = {
   longTasks: [],
-  idb: { writes: 0, byStore: {}, readwriteTransactions: 0, syncCommits: [] },
+  idb: { writes: 0, byStore: {}, readwriteTransactions: 0, writeTimes: [], readwriteTimes: [], syncCommits: [] },
   ws: { times: [], types: [], textBytes: 0, binaryFrames: 0, binaryBytes: 0, sentAt: {} },
   painted: {},
   waitPainted,
@@ -30,6 +30,7 @@ for (const method of ['put', 'add', 'delete', 'clear']) {
   const original = storeProto[method]!;
   storeProto[method] = function (this: IDBObjectStore, ...args: unknown[]) {
     probe.idb.writes++;
+    probe.idb.writeTimes.push(performance.now());
     probe.idb.byStore[this.name] = (probe.idb.byStore[this.name] ?? 0) + 1;
     if (this.name === 'sync' && method === 'put') {
       const cursor = (args[0] as { cursor?: unknown } | undefined)?.cursor;
@@ -42,7 +43,10 @@ for (const method of ['put', 'add', 'delete', 'clear']) {
 }
 const originalTransaction = IDBDatabase.prototype.transaction;
 IDBDatabase.prototype.transaction = function (this: IDBDatabase, ...args: Parameters<IDBDatabase['transaction']>) {
-  if (args[1] === 'readwrite') probe.idb.readwriteTransactions++;
+  if (args[1] === 'readwrite') {
+    probe.idb.readwriteTransactions++;
+    probe.idb.readwriteTimes.push(performance.now());
+  }
   return originalTransaction.apply(this, args);
 } as IDBDatabase['transaction'];
 

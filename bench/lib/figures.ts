@@ -102,7 +102,7 @@ export function missing(reason: string): { missing: string } {
 }
 
 function formatNumber(value: number, unit: Unit): string {
-  const digits = (v: number) => (Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 10 ? v.toFixed(1) : v.toFixed(2));
+  const digits = (v: number) => (v === 0 ? '0' : Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 10 ? v.toFixed(1) : v.toFixed(2));
   switch (unit) {
     case 'count':
       return Math.round(value).toLocaleString('en-US');
@@ -121,6 +121,7 @@ export function formatValue(f: Figure): string {
 export function formatRatio(f: Figure): string {
   if (f.ratioTo === undefined) return '—';
   if (f.ratio === null || f.ratio === undefined) {
+    if (f.bare === 0) return `— (bare ${formatNumber(0, f.unit)})`;
     if (f.bare !== undefined && f.bare !== null) return `n/a (bare ${formatNumber(f.bare, f.unit)})`;
     return 'n/a';
   }

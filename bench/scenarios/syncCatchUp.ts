@@ -1,0 +1,107 @@
+// Scenario 4, sync catch-up: the app's device goes offline (its page closes) while another device
+// chats until N frames are outboxed for it; then the app opens again. Timed in the page from the
+// `sync` request to the commit of the transaction that stored the sync.done cursor (the app stores
+// it with the replayed frames). Bare page: one Dexie bulkPut of the same frames (taken from a
+// second offline device's identical outbox).
+import { longTasksBetween, newBenchPage, newContext, probe } from '../lib/browser';
+import { fillOutbox, LANE, registerOfflineDevice } from '../lib/drive';
+import { NotMeasured, type FigureDef, type Sample } from '../lib/figures';
+import { laneHash, openLane, pairApp, waitFor } from '../lib/app';
+import { startBenchServer, type BenchServer } from '../lib/server';
+import type { ScenarioContext } from '../lib/scenario';
+import type { BareSyncApi } from '../bare/sync';
+import { TestClient } from '../../server/gateway/testclient';
+
+const SHADOW = 'bench-shadow';
+const OWN = new Set([SHADOW, 'bench-producer', 'bench-trigger', 'bench-uploader']);
+
+export const syncDefs = (n: number): FigureDef[] => [
+  { key: 'catchUp', figure: `sync sent → sync.done applied and cursor stored (${n.toLocaleString('en-US')} frames outboxed)`, unit: 'ms', bare: 'bulkPut' },
+  { key: 'replayed', figure: 'frames replayed', unit: 'count', bare: 'bareRecords' },
+  { key: 'fromNavigation', figure: 'navigation → cursor stored', unit: 'ms' },
+  { key: 'transactions', figure: 'IndexedDB readwrite transactions during catch-up', unit: 'count' },
+  { key: 'longTasks', figure: 'main-thread long tasks during catch-up', unit: 'count' },
+  { key: 'longTaskMs', figure: 'main-thread long tasks during catch-up, total', unit: 'ms' },
+];
+
+/** The shadow device's replay: the same frames the app's device had outboxed, as raw text. */
+async function shadowFrames(server: BenchServer): Promise<string[]> {
+  const c = await TestClient.paired(server.wsUrl, { token: server.token, device_id: SHADOW });
+  try {
+    const from = c.raw.length;
+    await c.request('sync', { cursor: 0 }, {}, 120_000);
+    return c.raw.slice(from).filter((text) => !text.startsWith('{"v":1,"type":"sync.done"'));
+  } finally {
+    await c.close();
+  }
+}
+
+async function oneRun(ctx: ScenarioContext, n: number, sample: Sample): Promise<void> {
+  const server = await startBenchServer(ctx.site.dir, true);
+  const context = await newContext(ctx.browser);
+  try {
+    const devices = server.server.gateway!.store.devices;
+    await registerOfflineDevice(server, SHADOW);
+    const first = await newBenchPage(context, ctx.site.instrument);
+    await pairApp(first.page, server, ctx.timeoutMs);
+    await openLane(first.page, server, LANE, ctx.timeoutMs);
+    const appDevice = devices.ids().find((id) => !OWN.has(id));
+    if (!appDevice) throw new Error('the app did not register a device with the gateway');
+    await first.page.close();
+    const deadline = Date.now() + ctx.timeoutMs;
+    while (server.server.gateway!.connectionCount() > 0) {
+      if (Date.now() > deadline) throw new NotMeasured('the app did not disconnect when its page closed');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await fillOutbox(server, appDevice, devices.get(appDevice)!.cursor, n);
+    const target = devices.get(appDevice)!.cursor;
+
+    await ctx.measure(sample, ['catchUp', 'replayed', 'fromNavigation', 'transactions', 'longTasks', 'longTaskMs'], async () => {
+      const again = await newBenchPage(context, ctx.site.instrument);
+      await again.page.goto(`${server.url}/${laneHash(LANE)}`);
+      await waitFor(again.page, (want) => window.__bench.idb.syncCommits.some(([, cursor]) => cursor >= want), target, ctx.timeoutMs, `the app did not store cursor ${target}`);
+      const data = await probe(again.page);
+      const stored = data.idb.syncCommits.find(([, cursor]) => cursor >= target);
+      if (!stored) throw new NotMeasured(`the app stored cursor ${Math.max(...data.idb.syncCommits.map(([, c]) => c))}, not ${target}`);
+      const sent = data.ws.sentAt.sync;
+      if (sent === undefined) throw new NotMeasured('the app sent no sync request');
+      const done = data.ws.types.indexOf('sync.done');
+      const firstAfterSync = data.ws.times.findIndex((t) => t >= sent);
+      sample.catchUp = stored[0] - sent;
+      sample.replayed = done - firstAfterSync;
+      sample.fromNavigation = stored[0];
+      sample.transactions = data.idb.readwriteTimes.filter((t) => t >= sent && t <= stored[0]).length;
+      const tasks = longTasksBetween(data, sent, stored[0]);
+      if (tasks) {
+        sample.longTasks = tasks.count;
+        sample.longTaskMs = tasks.total;
+      }
+    });
+
+    await ctx.measure(sample, ['bulkPut'], async () => {
+      const frames = await shadowFrames(server);
+      const bareContext = await newContext(ctx.browser);
+      try {
+        const bare = await newBenchPage(bareContext, ctx.site.instrument);
+        await bare.page.goto(`${server.url}/bench/bare/sync.html`);
+        await bare.page.waitForFunction(() => 'bench' in window);
+        sample.bulkPut = await bare.page.evaluate((list) => (window as unknown as { bench: BareSyncApi }).bench.bulkPut(list), frames);
+        sample.bareRecords = frames.length;
+      } finally {
+        await bareContext.close();
+      }
+    });
+  } finally {
+    await context.close();
+    await server.close();
+  }
+}
+
+export async function syncCatchUp(ctx: ScenarioContext): Promise<Sample[]> {
+  const n = ctx.quick ? 1000 : 10_000;
+  return ctx.repeat(async () => {
+    const sample: Sample = {};
+    await oneRun(ctx, n, sample);
+    return sample;
+  });
+}
