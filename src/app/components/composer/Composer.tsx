@@ -5,7 +5,11 @@ import { getDraft, setDraft } from '../../../store/models/settings';
 import { iris } from '../../context';
 import { replyTarget, setReplyTarget } from '../messages/replyTarget';
 import { DESKTOP_QUERY, createMediaQuery } from '../shell/mediaQuery';
-import { AttachSlot } from './AttachSlot';
+import { AttachButton } from '../media/AttachButton';
+import { AttachmentChips } from '../media/AttachmentChips';
+import { DropOverlay } from '../media/DropOverlay';
+import { RecordButton } from '../media/RecordButton';
+import { useComposerMedia } from '../media/composerMedia';
 import { SlashMenu } from './SlashMenu';
 import { agentWorking, composerMode } from './composerMode';
 import { createDraftWriter, type DraftWriter } from './draftWriter';
@@ -70,6 +74,8 @@ function LaneComposer(props: { lane: string }) {
   const [text, setText] = createSignal('');
   const [attachments, setAttachments] = createSignal<string[]>([]);
   const [error, setError] = createSignal('');
+  // Attachments: picker, paste, drop and voice recordings, stored at once (media issue).
+  const media = useComposerMedia({ lane, attachments, setAttachments, setError });
   const [sending, setSending] = createSignal(false);
   const mode = () => composerMode(working(), text());
   let textarea!: HTMLTextAreaElement;
@@ -174,7 +180,8 @@ function LaneComposer(props: { lane: string }) {
     const reply = replyTarget(lane);
     // Cleared at once (the message shows in the list as pending); put back if the command fails.
     replaceText('');
-    setAttachments([]);
+    // A steer is text only: the attachments wait for the next message.
+    if (current !== 'steer') setAttachments([]);
     const restore = () => {
       replaceText(value);
       setAttachments(files);
@@ -266,8 +273,9 @@ function LaneComposer(props: { lane: string }) {
       <Show when={working()}>
         <p class="composer-hint">Hermes is working. A message now steers the reply; with no text, the button stops it.</p>
       </Show>
+      <AttachmentChips ids={attachments()} onRemove={media.remove} />
       <div class="composer-row">
-        <AttachSlot lane={lane} onAttach={(ids) => setAttachments((prev) => [...prev, ...ids])} />
+        <AttachButton onFiles={(files) => void media.addFiles(files)} />
         <div class="composer-field">
           <Show when={menuOpen()}>
             <SlashMenu id={menuId} commands={matches()} active={active()} optionId={optionId} onPick={pick} />
@@ -291,8 +299,10 @@ function LaneComposer(props: { lane: string }) {
               replaceText(e.currentTarget.value);
             }}
             onKeyDown={onKeyDown}
+            onPaste={media.onPaste}
           />
         </div>
+        <RecordButton onRecorded={(recording) => void media.addRecording(recording)} onError={setError} />
         <button
           type="submit"
           class="button composer-send"
@@ -307,6 +317,7 @@ function LaneComposer(props: { lane: string }) {
           {error()}
         </p>
       </Show>
+      <DropOverlay show={media.dragging()} />
     </form>
   );
 }

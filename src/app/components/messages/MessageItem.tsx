@@ -2,6 +2,7 @@ import { Match, Show, Switch, createMemo } from 'solid-js';
 import type { MessageRow } from '../../../store/schema';
 import { iris } from '../../context';
 import { ActivityList } from './ActivityList';
+import { MessageMedia } from '../media/MessageMedia';
 import { AlarmIcon, InfoIcon } from './icons';
 import { authorName } from './author';
 import { DeliveryState } from './DeliveryState';
@@ -59,7 +60,10 @@ function UserMessage(props: { message: MessageRow }) {
     >
       <div class="bubble">
         <Show when={props.message.reply_to}>{(id) => <ReplyQuote messageId={id()} />}</Show>
-        <Markdown text={props.message.text} />
+        <MessageMedia message={props.message} />
+        <Show when={props.message.text}>
+          <Markdown text={props.message.text} />
+        </Show>
       </div>
       <div class="msg-foot">
         <Time ts={props.message.ts} />
@@ -109,6 +113,7 @@ function AssistantMessage(props: { message: MessageRow }) {
       >
         <Markdown text={props.message.text} final={final()} class={final() ? '' : 'md-streaming'} />
       </Show>
+      <MessageMedia message={props.message} />
       <Show when={final() && (props.message.model || props.message.tokens !== undefined)}>
         <p class="msg-meta">
           <Show when={props.message.model}>

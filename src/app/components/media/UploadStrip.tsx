@@ -1,0 +1,26 @@
+import { iris } from '../../context';
+import type { MediaRow } from '../../../store/schema';
+
+/** Upload progress of a file in a message on its way out, with Cancel (the message is not sent). */
+export function UploadStrip(props: { row: MediaRow; clientId: string }) {
+  const { client } = iris();
+  const percent = () => Math.round((props.row.progress ?? 0) * 100);
+  const online = () => client.state() === 'online';
+  const text = () => (percent() > 0 ? `Uploading… ${percent()}%` : online() ? 'Uploading…' : 'Sends when connected.');
+  return (
+    <div class="media-upload">
+      <progress max={100} value={percent()} aria-label={`Uploading ${props.row.filename}`} />
+      <span class="media-upload-text" role="status">
+        {text()}
+      </span>
+      <button
+        type="button"
+        class="media-upload-cancel"
+        aria-label={`Cancel sending ${props.row.filename}`}
+        onClick={() => void client.discard(props.clientId)}
+      >
+        Cancel
+      </button>
+    </div>
+  );
+}

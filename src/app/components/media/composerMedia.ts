@@ -1,0 +1,124 @@
+// The composer's attachments: files from the picker, the clipboard, a drop or a recording are stored
+// at once (so a reload keeps them: they come back as chips), refused in words when too large.
+import { createSignal, onCleanup, onMount, type Accessor, type Setter } from 'solid-js';
+import { AttachmentRefusedError, stageAttachment, stagedAttachments, unstageAttachment, voiceFilename } from '../../../media/outgoing';
+import { baseMime } from '../../../media/kind';
+import type { Recording } from '../../../media/recorder';
+import { mediaPuller } from '../../../media/runtime';
+import { iris } from '../../context';
+
+export interface ComposerMediaOptions {
+  lane: string;
+  attachments: Accessor<string[]>;
+  setAttachments: Setter<string[]>;
+  /** Shows a sentence under the composer ('' clears it). */
+  setError: (message: string) => void;
+}
+
+export interface ComposerMedia {
+  addFiles(files: readonly File[]): Promise<void>;
+  addRecording(recording: Recording): Promise<void>;
+  remove(mediaId: string): void;
+  /** The textbox's paste: pictures (files) on the clipboard are attached. */
+  onPaste(event: ClipboardEvent): void;
+  /** Files are being dragged over the page. */
+  dragging: Accessor<boolean>;
+}
+
+function words(error: unknown): string {
+  if (error instanceof AttachmentRefusedError) return error.message;
+  return 'That file could not be attached. Try again.';
+}
+
+export function useComposerMedia(options: ComposerMediaOptions): ComposerMedia {
+  const { db } = iris();
+  const { lane } = options;
+  const [dragging, setDragging] = createSignal(false);
+
+  const add = (ids: string[]) => options.setAttachments((prev) => [...prev, ...ids.filter((id) => !prev.includes(id))]);
+
+  async function addFiles(files: readonly File[]): Promise<void> {
+    const refused: string[] = [];
+    const added: string[] = [];
+    for (const file of files) {
+      try {
+        added.push((await stageAttachment(db, file, { lane })).media_id);
+      } catch (err) {
+        refused.push(words(err));
+      }
+    }
+    add(added);
+    options.setError(refused.join(' '));
+  }
+
+  async function addRecording(recording: Recording): Promise<void> {
+    try {
+      const row = await stageAttachment(db, recording.blob, {
+        lane,
+        recorded: true,
+        duration: recording.duration,
+        filename: voiceFilename(baseMime(recording.blob.type) || 'audio/webm'),
+      });
+      add([row.media_id]);
+      options.setError('');
+    } catch (err) {
+      options.setError(words(err));
+    }
+  }
+
+  function remove(mediaId: string): void {
+    options.setAttachments((prev) => prev.filter((id) => id !== mediaId));
+    void unstageAttachment(db, mediaId);
+  }
+
+  function onPaste(event: ClipboardEvent): void {
+    const files = Array.from(event.clipboardData?.files ?? []);
+    if (files.length === 0) return;
+    // A picture copied from a page also carries text (its address): the picture is what was meant.
+    event.preventDefault();
+    void addFiles(files);
+  }
+
+  onMount(() => {
+    mediaPuller(); // this window's media machinery (background downloads, the worker's requests)
+    // Attachments stored before a reload come back.
+    void stagedAttachments(db, lane).then((rows) => add(rows.map((r) => r.media_id)));
+
+    let depth = 0;
+    const hasFiles = (e: DragEvent) => Array.from(e.dataTransfer?.types ?? []).includes('Files');
+    const enter = (e: DragEvent) => {
+      if (!hasFiles(e)) return;
+      depth++;
+      setDragging(true);
+    };
+    const over = (e: DragEvent) => {
+      if (!hasFiles(e)) return;
+      e.preventDefault();
+      if (e.dataTransfer) e.dataTransfer.dropEffect = 'copy';
+    };
+    const leave = (e: DragEvent) => {
+      if (!hasFiles(e)) return;
+      depth = Math.max(0, depth - 1);
+      if (depth === 0) setDragging(false);
+    };
+    const drop = (e: DragEvent) => {
+      if (!hasFiles(e)) return;
+      e.preventDefault();
+      depth = 0;
+      setDragging(false);
+      void addFiles(Array.from(e.dataTransfer?.files ?? []));
+    };
+    document.addEventListener('dragenter', enter);
+    document.addEventListener('dragover', over);
+    document.addEventListener('dragleave', leave);
+    document.addEventListener('drop', drop);
+    onCleanup(() => {
+      document.removeEventListener('dragenter', enter);
+      document.removeEventListener('dragover', over);
+      document.removeEventListener('dragleave', leave);
+      document.removeEventListener('drop', drop);
+    });
+  });
+
+  return { addFiles, addRecording, remove, onPaste, dragging };
+}

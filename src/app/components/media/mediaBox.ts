@@ -1,0 +1,12 @@
+// The box a picture or video takes in a message, from its pixel size when known, so the list keeps
+// its place while it loads (no layout jump).
+import type { JSX } from 'solid-js';
+
+const MAX_SIDE = 320;
+
+export function mediaBox(width: number | undefined, height: number | undefined, fallback: { width: number; height: number }): JSX.CSSProperties {
+  const w = width && width > 0 ? width : fallback.width;
+  const h = height && height > 0 ? height : fallback.height;
+  const scale = Math.min(1, MAX_SIDE / w, MAX_SIDE / h);
+  return { width: `${Math.max(48, Math.round(w * scale))}px`, 'aspect-ratio': `${w} / ${h}` };
+}

@@ -1,0 +1,52 @@
+// The media machinery of one window, started on first use: the background puller, what wakes it
+// (new media, the connection coming back), the service worker's requests, and settling the files of
+// sent messages as their echoes land.
+import { liveQuery } from 'dexie';
+import { createEffect, createRoot } from 'solid-js';
+import { iris } from '../app/context';
+import { settleSentAttachments, unsettledSignature } from './adopt';
+import { enforceCacheCap } from './eviction';
+import { MediaPuller } from './puller';
+import { isMediaNeed } from './worker-messages';
+
+let puller: MediaPuller | undefined;
+
+/** The window's puller (started the first time anything asks). */
+export function mediaPuller(): MediaPuller {
+  if (puller) return puller;
+  const { db, client } = iris();
+  const started = new MediaPuller(db, {
+    pull: (id) => client.pull(id),
+    state: () => client.state(),
+    isLeader: () => client.isLeader(),
+  });
+  puller = started;
+
+  createRoot(() => {
+    // Back online (or leadership moved here): look for work.
+    createEffect(() => {
+      if (client.state() === 'online' || client.isLeader()) started.kick();
+    });
+  });
+  // New media offered, a row back to remote, a setting changed.
+  liveQuery(() => db.media.where('state').anyOf('remote', 'downloading').primaryKeys()).subscribe({
+    next: () => started.kick(),
+    error: (err: unknown) => console.error('iris: media watch failed', err),
+  });
+  liveQuery(() => db.settings.get('media.autoDownload')).subscribe({ next: () => started.kick(), error: () => undefined });
+  // An echo of a message with files: move the bytes under the gateway's ids at once.
+  liveQuery(() => unsettledSignature(db)).subscribe({
+    next: (signature) => {
+      if (signature.includes(':echo') || signature.includes(':gone')) void settleSentAttachments(db).catch((err: unknown) => console.error('iris:', err));
+    },
+    error: () => undefined,
+  });
+  if (typeof navigator !== 'undefined' && 'serviceWorker' in navigator) {
+    navigator.serviceWorker.addEventListener('message', (event) => {
+      if (isMediaNeed(event.data)) started.request(event.data.media_id);
+    });
+    navigator.serviceWorker.startMessages();
+  }
+  void enforceCacheCap(db).catch(() => undefined);
+  return started;
+}
