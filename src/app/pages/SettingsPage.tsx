@@ -4,6 +4,7 @@ import { DeviceSettings } from '../components/settings/DeviceSettings';
 import { GatewaySettings } from '../components/settings/GatewaySettings';
 import { PairDeviceSettings } from '../components/settings/PairDeviceSettings';
 import { NotificationSettings } from '../components/notifications/NotificationSettings';
+import { MediaCacheSettings } from '../components/media/MediaCacheSettings';
 import { AppSettings } from '../components/pwa/AppSettings';
 import './SettingsPage.css';
 
@@ -15,6 +16,7 @@ export default function SettingsPage() {
         <GatewaySettings />
         <DeviceSettings />
         <NotificationSettings />
+        <MediaCacheSettings />
         <AppearanceSettings />
         <PairDeviceSettings />
         <AppSettings />
