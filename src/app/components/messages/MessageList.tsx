@@ -151,8 +151,11 @@ export function MessageList(props: { lane: string; focusId?: string }) {
     const list = ids();
     const newest = list?.[list.length - 1];
     if (!newest || !atEnd() || !pageVisible() || !ready()) return;
-    if (newest === markedFor) return;
-    markedFor = newest;
+    // A streamed reply gets its final time at the end: mark again then.
+    const row = win.rows[newest];
+    const mark = `${newest}:${row?.ts}:${row?.status}`;
+    if (mark === markedFor) return;
+    markedFor = mark;
     void Promise.resolve(client.markRead(props.lane)).catch(() => undefined);
   });
 
