@@ -20,13 +20,21 @@ type Resolved = { kind: 'file'; path: string } | { kind: 'bad-request' } | { kin
  */
 export function createStaticHandler(distDir: string): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const rootPromise = realpath(distDir);
+  // A dist folder that disappears (a test's temp dir, a redeploy) must not be an unhandled rejection.
+  rootPromise.catch(() => undefined);
 
   return async function serveStatic(req, res) {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       sendText(res, 405, 'Method not allowed', { Allow: 'GET, HEAD' });
       return;
     }
-    const root = await rootPromise;
+    let root: string;
+    try {
+      root = await rootPromise;
+    } catch {
+      sendText(res, 503, 'The app is not built or its folder is gone');
+      return;
+    }
     const resolved = await resolveRequestPath(root, req.url ?? '/');
     if (resolved.kind === 'bad-request') {
       sendText(res, 400, 'Bad request');
