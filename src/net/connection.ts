@@ -39,16 +39,22 @@ export type WebSocketConstructor = new (url: string) => WebSocketLike;
 /** Calls `wake` when a dead-looking connection is worth retrying at once; returns an unsubscribe. */
 export type WakeSource = (wake: () => void) => () => void;
 
-/** The browser's signals (§14): the network came back, or the page became visible. */
+/**
+ * The browser's signals (§14): the network came back, or the page became visible. Losing the network
+ * wakes too: an online connection is pinged at once, so a dead socket shows as offline within the
+ * 10 s liveness window instead of the next 25 s heartbeat.
+ */
 export const browserWakeSource: WakeSource = (wake) => {
   const g = globalThis as { addEventListener?: typeof addEventListener; removeEventListener?: typeof removeEventListener; document?: Document };
   const onVisible = () => {
     if (g.document?.visibilityState === 'visible') wake();
   };
   g.addEventListener?.('online', wake);
+  g.addEventListener?.('offline', wake);
   g.document?.addEventListener('visibilitychange', onVisible);
   return () => {
     g.removeEventListener?.('online', wake);
+    g.removeEventListener?.('offline', wake);
     g.document?.removeEventListener('visibilitychange', onVisible);
   };
 };
