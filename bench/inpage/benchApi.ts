@@ -34,6 +34,8 @@ export interface IdbLog {
   readwriteTimes: number[];
   /** Commits of a transaction that wrote the `sync` table: [commit time, cursor written]. */
   syncCommits: [number, number][];
+  /** Commit times of transactions that wrote the `mediaBlobs` table (a download stored). */
+  mediaBlobCommits: number[];
 }
 
 export interface ScrollResult {

@@ -6,7 +6,7 @@ import type { BenchProbe } from './benchApi';
 const options = window.__benchOptions ?? {};
 const probe: BenchProbe = {
   longTasks: [],
-  idb: { writes: 0, byStore: {}, readwriteTransactions: 0, writeTimes: [], readwriteTimes: [], syncCommits: [] },
+  idb: { writes: 0, byStore: {}, readwriteTransactions: 0, writeTimes: [], readwriteTimes: [], syncCommits: [], mediaBlobCommits: [] },
   ws: { times: [], types: [], textBytes: 0, binaryFrames: 0, binaryBytes: 0, sentAt: {} },
   painted: {},
   waitPainted,
@@ -37,6 +37,9 @@ for (const method of ['put', 'add', 'delete', 'clear']) {
       this.transaction.addEventListener('complete', () => {
         if (typeof cursor === 'number') probe.idb.syncCommits.push([performance.now(), cursor]);
       });
+    }
+    if (this.name === 'mediaBlobs' && method === 'put') {
+      this.transaction.addEventListener('complete', () => probe.idb.mediaBlobCommits.push(performance.now()));
     }
     return original.apply(this, args);
   };

@@ -51,6 +51,9 @@ export function percentile(values: readonly number[], p: number): number {
   return sorted[rank - 1]!;
 }
 
+/** Key of a sample whose whole run could not be measured (every figure of that run is missing). */
+export const WHOLE_RUN = '*';
+
 function numberOf(sample: Sample, key: string): number | null {
   const v = sample[key];
   return typeof v === 'number' && Number.isFinite(v) ? v : null;
@@ -58,7 +61,7 @@ function numberOf(sample: Sample, key: string): number | null {
 
 function reasonOf(samples: readonly Sample[], key: string): string {
   for (const s of samples) {
-    const v = s[key];
+    const v = s[key] ?? s[WHOLE_RUN];
     if (v !== undefined && typeof v !== 'number') return v.missing;
     if (typeof v === 'number' && !Number.isFinite(v)) return 'not a finite number';
   }

@@ -3,7 +3,7 @@
 // instead of failing the run. Any other error means the harness itself is broken.
 import type { Browser } from '@playwright/test';
 import { isTimeout } from './browser';
-import { missing, NotMeasured, type Sample } from './figures';
+import { missing, NotMeasured, WHOLE_RUN, type Sample } from './figures';
 import type { Site } from './pages';
 
 export interface ScenarioContext {
@@ -23,7 +23,18 @@ export interface ScenarioContext {
 export function notMeasuredReason(error: unknown): string | undefined {
   if (error instanceof NotMeasured) return error.message;
   if (isTimeout(error)) return `timed out: ${(error as Error).message.split('\n')[0]}`;
+  // The gateway test client's waits (server/gateway/testclient.ts).
+  if (error instanceof Error && error.message.startsWith('timed out waiting for')) return error.message.split(';')[0];
   return undefined;
+}
+
+/** Rejects with NotMeasured when `work` has not settled after `ms` (a hung page call must not hang the run). */
+export function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new NotMeasured(`${what} did not finish within ${Math.round(ms / 1000)} s`)), ms);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
 
 export function scenarioContext(base: Omit<ScenarioContext, 'repeat' | 'measure'>): ScenarioContext {
@@ -33,14 +44,21 @@ export function scenarioContext(base: Omit<ScenarioContext, 'repeat' | 'measure'
       const samples: Sample[] = [];
       for (let run = 0; run < base.runs; run++) {
         const started = Date.now();
-        samples.push(await fn(run));
+        try {
+          samples.push(await withDeadline(fn(run), base.timeoutMs * 4, `run ${run + 1}`));
+        } catch (error) {
+          const reason = notMeasuredReason(error);
+          if (reason === undefined) throw error;
+          base.log(`  run ${run + 1} not measured: ${reason}`);
+          samples.push({ [WHOLE_RUN]: missing(reason) });
+        }
         base.log(`  run ${run + 1}/${base.runs} done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
       }
       return samples;
     },
     async measure(sample, keys, fn) {
       try {
-        await fn();
+        await withDeadline(fn(), base.timeoutMs * 2, keys.join(', '));
       } catch (error) {
         const reason = notMeasuredReason(error);
         if (reason === undefined) throw error;
