@@ -89,13 +89,16 @@ async function adopt(db: IrisDB, locals: MediaRow[], message: MessageRow, now: n
 
 /**
  * Settles every send whose attachments are still local: echoed → adopted; neither queued nor
- * shown any more (discarded, deleted) → dropped. Idempotent; safe from several tabs.
+ * shown any more (discarded, deleted) → dropped. Idempotent; safe from several tabs. Returns how
+ * many files joined the cache (the caller then applies the cap).
  */
-export async function settleSentAttachments(db: IrisDB, now = Date.now()): Promise<void> {
+export async function settleSentAttachments(db: IrisDB, now = Date.now()): Promise<number> {
+  let adopted = 0;
   for (const [clientId, locals] of await claimedGroups(db)) {
     const echo = await echoOf(db, clientId);
     if (echo) {
       await adopt(db, locals, echo, now);
+      adopted += locals.length;
       continue;
     }
     const [queued, pending] = await Promise.all([db.outbox.get(clientId), db.messages.get(localMessageId(clientId))]);
@@ -108,6 +111,7 @@ export async function settleSentAttachments(db: IrisDB, now = Date.now()): Promi
       await db.mediaBlobs.bulkDelete(still);
     });
   }
+  return adopted;
 }
 
 /** What settleSentAttachments would act on (a live query re-runs when an echo or a discard lands). */

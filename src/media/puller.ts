@@ -85,7 +85,7 @@ export class MediaPuller {
     do {
       this.again = false;
       try {
-        await settleSentAttachments(this.db);
+        if ((await settleSentAttachments(this.db)) > 0) await enforceCacheCap(this.db, { keep: new Set(this.visible) });
       } catch (err) {
         console.error('iris: attachments could not be settled', err);
       }

@@ -4,7 +4,7 @@
 import { liveQuery } from 'dexie';
 import { createEffect, createRoot } from 'solid-js';
 import { iris } from '../app/context';
-import { settleSentAttachments, unsettledSignature } from './adopt';
+import { unsettledSignature } from './adopt';
 import { enforceCacheCap } from './eviction';
 import { MediaPuller } from './puller';
 import { isMediaNeed } from './worker-messages';
@@ -37,7 +37,7 @@ export function mediaPuller(): MediaPuller {
   // An echo of a message with files: move the bytes under the gateway's ids at once.
   liveQuery(() => unsettledSignature(db)).subscribe({
     next: (signature) => {
-      if (signature.includes(':echo') || signature.includes(':gone')) void settleSentAttachments(db).catch((err: unknown) => console.error('iris:', err));
+      if (signature.includes(':echo') || signature.includes(':gone')) started.kick(); // settles first, then pulls
     },
     error: () => undefined,
   });

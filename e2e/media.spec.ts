@@ -1,0 +1,264 @@
+// Issue 6: media both ways against the demo gateway — attachments (picker, paste, voice), the
+// service worker's /media/<id> (Range, offline), background pulls, limits, a cut upload, eviction.
+import { createHash, randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import { makePng } from '../server/gateway/agent/png';
+import { CHROMIUM_ARGS, chromiumExecutable } from './browser';
+import { expect, launchServer, pair, test, type IrisServer } from './fixtures';
+
+const LANE = 'web:default';
+const MiB = 1024 * 1024;
+const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+
+const messageBox = (page: Page) => page.getByRole('textbox', { name: 'Message' });
+const log = (page: Page) => page.getByRole('log', { name: 'Messages' });
+const userMessages = (page: Page) => log(page).locator('article.msg-user');
+
+// Chromium's fake microphone (a beep) for the voice test; a browser option, so for the whole file.
+test.use({
+  launchOptions: {
+    executablePath: chromiumExecutable(),
+    args: [...CHROMIUM_ARGS, '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', '--autoplay-policy=no-user-gesture-required'],
+  },
+});
+
+/** Paired, on the default lane, with the service worker in control (it answers /media/…). */
+async function ready(page: Page, iris: IrisServer): Promise<void> {
+  await pair(page, iris);
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 15_000 });
+  await page.goto(`${iris.baseURL}/#/c/${encodeURIComponent(LANE)}`);
+  await expect(messageBox(page)).toBeVisible();
+}
+
+async function attachThroughPicker(page: Page, files: { name: string; mimeType: string; buffer: Buffer }[]): Promise<void> {
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Attach' }).click();
+  await (await chooser).setFiles(files);
+}
+
+async function paste(page: Page, file: { name: string; type: string; bytes: number[] }): Promise<void> {
+  await messageBox(page).evaluate((box, f) => {
+    const data = new DataTransfer();
+    data.items.add(new File([new Uint8Array(f.bytes)], f.name, { type: f.type }));
+    box.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  }, file);
+}
+
+/** The gateway's stored user messages of the lane. */
+const storedUser = (iris: IrisServer) => iris.server.gateway!.store.messages(LANE).filter((m) => m.role === 'user');
+
+/** Media ids shown in a message (data-media-id of each media view). */
+async function mediaIds(article: ReturnType<Page['locator']>): Promise<string[]> {
+  return article.locator('.media').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.mediaId!));
+}
+
+test.describe('sending', () => {
+  test.use({ viewport: { width: 1280, height: 800 } });
+
+  test('an image through the file chooser and one pasted go in one message; both show through /media/ and the gateway has the same bytes', async ({ page, iris }) => {
+    await ready(page, iris);
+    const chosen = makePng('chosen picture', 64);
+    const pasted = makePng('pasted picture', 48);
+    await attachThroughPicker(page, [{ name: 'chosen.png', mimeType: 'image/png', buffer: chosen }]);
+    await paste(page, { name: 'image.png', type: 'image/png', bytes: [...pasted] });
+    const chips = page.getByRole('list', { name: 'Attachments' }).getByRole('listitem');
+    await expect(chips).toHaveCount(2);
+    await expect(chips.first()).toContainText('chosen.png');
+    await expect(chips.first().locator('img')).toHaveJSProperty('complete', true);
+    await messageBox(page).fill('two pictures');
+    await page.getByRole('button', { name: 'Send' }).click();
+
+    const bubble = userMessages(page).filter({ hasText: 'two pictures' });
+    await expect(bubble.locator('img')).toHaveCount(2);
+    await expect(async () => {
+      const shown = await bubble.locator('img').evaluateAll((imgs) =>
+        imgs.map((i) => ({ src: (i as HTMLImageElement).getAttribute('src'), w: (i as HTMLImageElement).naturalWidth })),
+      );
+      expect(shown.every((s) => s.src!.startsWith('/media/med_') && s.w > 0)).toBe(true);
+    }).toPass();
+    const stored = storedUser(iris).find((m) => m.text === 'two pictures')!;
+    expect(stored.media).toHaveLength(2);
+    const records = stored.media!.map((m) => iris.server.gateway!.store.media.get(m.media_id)!);
+    expect(records.map((r) => [r.kind, r.sha256])).toEqual([
+      ['image', sha(chosen)],
+      ['image', sha(pasted)],
+    ]);
+    // What the page shows is what the gateway stored (served by the worker from IndexedDB).
+    const served = await page.evaluate(async (ids) => {
+      const out: string[] = [];
+      for (const id of ids) {
+        const res = await fetch(`/media/${id}`);
+        const hash = await crypto.subtle.digest('SHA-256', await res.arrayBuffer());
+        out.push(Array.from(new Uint8Array(hash), (b) => b.toString(16).padStart(2, '0')).join(''));
+      }
+      return out;
+    }, await mediaIds(bubble));
+    expect(served).toEqual([sha(chosen), sha(pasted)]);
+  });
+});
+
+test.describe('sending, more', () => {
+  test.use({ viewport: { width: 1280, height: 800 } });
+
+  test('a 25 MiB file is refused in words before anything starts; the text stays and nothing is sent', async ({ page, iris }) => {
+    await ready(page, iris);
+    await messageBox(page).fill('with a big file');
+    await attachThroughPicker(page, [{ name: 'big.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(25 * MiB, 1) }]);
+    await expect(page.getByRole('alert')).toHaveText('“big.bin” is 25 MB; attachments can be at most 20 MB.');
+    await expect(messageBox(page)).toHaveValue('with a big file');
+    await expect(page.getByRole('list', { name: 'Attachments' })).toHaveCount(0);
+    await page.waitForTimeout(500);
+    await expect(userMessages(page)).toHaveCount(0);
+    expect(storedUser(iris)).toHaveLength(0);
+    expect(iris.server.gateway!.store.media.list()).toHaveLength(0);
+    expect(await page.evaluate(() => new Promise<number>((resolve) => {
+      const open = indexedDB.open('iris');
+      open.onsuccess = () => {
+        const count = open.result.transaction('mediaBlobs').objectStore('mediaBlobs').count();
+        count.onsuccess = () => resolve(count.result);
+      };
+    }))).toBe(0);
+  });
+
+  test('a 3 MiB video is served by the worker with Range: bytes=1000-1999 → 206 and exactly those bytes', async ({ page, iris }) => {
+    await ready(page, iris);
+    const bytes = randomBytes(3 * MiB);
+    await attachThroughPicker(page, [{ name: 'clip.mp4', mimeType: 'video/mp4', buffer: bytes }]);
+    await page.getByRole('button', { name: 'Send' }).click();
+    const bubble = userMessages(page).last();
+    const media = bubble.locator('.media[data-kind="video"][data-state="ready"]');
+    await expect(media).toHaveAttribute('data-media-id', /^med_/);
+    const id = (await media.getAttribute('data-media-id'))!;
+    const answer = await page.evaluate(async (mediaId) => {
+      const res = await fetch(`/media/${mediaId}`, { headers: { Range: 'bytes=1000-1999' } });
+      return {
+        status: res.status,
+        range: res.headers.get('Content-Range'),
+        type: res.headers.get('Content-Type'),
+        body: Array.from(new Uint8Array(await res.arrayBuffer())),
+      };
+    }, id);
+    expect(answer.status).toBe(206);
+    expect(answer.range).toBe(`bytes 1000-1999/${bytes.length}`);
+    expect(answer.type).toBe('video/mp4');
+    expect(Buffer.from(answer.body).equals(bytes.subarray(1000, 2000))).toBe(true);
+    const beyond = await page.evaluate(async (mediaId) => (await fetch(`/media/${mediaId}`, { headers: { Range: 'bytes=99999999-' } })).status, id);
+    expect(beyond).toBe(416);
+  });
+
+  test('a connection dropped mid-upload: after reconnecting the upload starts over and completes once', async ({ page, iris }) => {
+    // The page's socket goes through a relay that cuts the first connection after two upload chunks.
+    let cut = false;
+    let binary = 0;
+    await page.routeWebSocket(/\/ws$/, (ws) => {
+      const server = ws.connectToServer();
+      const first = !cut;
+      ws.onMessage((message) => {
+        if (first && typeof message !== 'string' && ++binary === 2) {
+          cut = true;
+          void ws.close({ code: 1006 }).catch(() => undefined);
+          void server.close().catch(() => undefined);
+          return;
+        }
+        server.send(message);
+      });
+      server.onMessage((message) => ws.send(message));
+    });
+    await ready(page, iris);
+    const bytes = randomBytes(6 * MiB);
+    await attachThroughPicker(page, [{ name: 'report.pdf', mimeType: 'application/pdf', buffer: bytes }]);
+    await messageBox(page).fill('sent through a cut');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => cut, { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => storedUser(iris).filter((m) => m.text === 'sent through a cut').length, { timeout: 30_000 }).toBe(1);
+    const records = iris.server.gateway!.store.media.list().filter((r) => r.ref !== undefined);
+    expect(records).toHaveLength(1);
+    expect(records[0]!.sha256).toBe(sha(bytes));
+    await page.waitForTimeout(500);
+    expect(storedUser(iris).filter((m) => m.text === 'sent through a cut')).toHaveLength(1);
+    const bubble = userMessages(page).filter({ hasText: 'sent through a cut' });
+    await expect(bubble).toHaveCount(1);
+    await expect(bubble.getByRole('link', { name: 'Save report.pdf' })).toBeVisible();
+  });
+});
+
+test.describe('voice', () => {
+  test.use({ viewport: { width: 1280, height: 800 }, permissions: ['microphone'] });
+
+  test('a recorded voice message shows its length while recording, is sent as kind voice, and plays', async ({ page, iris }) => {
+    await ready(page, iris);
+    await page.getByRole('button', { name: 'Record voice message' }).click();
+    const recording = page.getByRole('group', { name: 'Recording a voice message' });
+    await expect(recording.getByRole('timer')).toHaveText('0:01', { timeout: 5000 });
+    await expect(recording.getByRole('timer')).toHaveText('0:02', { timeout: 5000 });
+    await recording.getByRole('button', { name: 'Finish recording' }).click();
+    const chip = page.getByRole('list', { name: 'Attachments' }).getByRole('listitem');
+    await expect(chip).toContainText('Voice message');
+    await page.getByRole('button', { name: 'Send' }).click();
+
+    await expect.poll(() => storedUser(iris).at(-1)?.media?.[0]?.kind, { timeout: 15_000 }).toBe('voice');
+    const stored = storedUser(iris).at(-1)!.media![0]!;
+    expect(stored.mime).toMatch(/^audio\//);
+    expect(stored.size).toBeGreaterThan(1000);
+
+    const bubble = userMessages(page).last();
+    const play = bubble.getByRole('button', { name: 'Play voice message' });
+    await expect(play).toBeVisible();
+    await expect(bubble.locator('.media')).toHaveAttribute('data-media-id', /^med_/);
+    // Its length is known (WebM from MediaRecorder carries none until the player learns it).
+    await expect(bubble.locator('.audio-time')).toHaveText(/^0:00 \/ 0:0[2-4]$/);
+    const duration = await bubble.locator('audio').evaluate((a: HTMLAudioElement) => a.duration);
+    expect(Number.isFinite(duration) && duration > 1).toBe(true);
+    await play.click();
+    await expect(bubble.getByRole('button', { name: 'Pause voice message' })).toBeVisible();
+    await expect.poll(() => bubble.locator('audio').evaluate((a: HTMLAudioElement) => a.currentTime)).toBeGreaterThan(0.2);
+  });
+});
+
+test.describe('receiving', () => {
+  test.use({ viewport: { width: 1280, height: 800 } });
+
+  test("the agent's offered image is pulled in the background and shown; offline after a reload it still shows", async ({ page, context, iris }) => {
+    await ready(page, iris);
+    await messageBox(page).fill('/image');
+    await messageBox(page).press('Enter');
+    const reply = log(page).locator('article.msg-assistant').filter({ hasText: 'Here is an image' });
+    const img = reply.locator('.media[data-kind="image"] img');
+    await expect(img).toHaveAttribute('src', /^\/media\/med_/, { timeout: 15_000 });
+    await expect.poll(() => img.evaluate((i: HTMLImageElement) => i.naturalWidth)).toBe(64);
+    // The box was reserved at the picture's own proportions.
+    const box = await reply.locator('.media-image').boundingBox();
+    expect(Math.abs(box!.width - box!.height)).toBeLessThan(2);
+
+    await context.setOffline(true);
+    await page.reload();
+    await expect(img).toBeVisible();
+    await expect.poll(() => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth)).toBe(64);
+  });
+
+  test('with a small cache cap the oldest files are evicted, messages stay, and "Download again" brings one back', async ({ page, iris }) => {
+    await ready(page, iris);
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const section = page.getByRole('region', { name: 'Media' });
+    await section.getByLabel('Keep at most').selectOption({ label: '10 MB' });
+    await page.goBack();
+    await expect(messageBox(page)).toBeVisible();
+    const files = ['first.bin', 'second.bin', 'third.bin'];
+    for (const name of files) {
+      await attachThroughPicker(page, [{ name, mimeType: 'application/octet-stream', buffer: randomBytes(4 * MiB) }]);
+      await messageBox(page).fill(`file ${name}`);
+      await page.getByRole('button', { name: 'Send' }).click();
+      await expect(userMessages(page).filter({ hasText: `file ${name}` }).getByRole('link', { name: `Save ${name}` })).toBeVisible({ timeout: 15_000 });
+    }
+    const first = userMessages(page).filter({ hasText: 'file first.bin' });
+    await expect(first.getByRole('button', { name: 'Download first.bin again' })).toBeVisible();
+    for (const name of files) await expect(userMessages(page).filter({ hasText: `file ${name}` })).toHaveCount(1);
+    await expect(userMessages(page).filter({ hasText: 'file third.bin' }).getByRole('link', { name: 'Save third.bin' })).toBeVisible();
+
+    await first.getByRole('button', { name: 'Download first.bin again' }).click();
+    await expect(first.getByRole('link', { name: 'Save first.bin' })).toBeVisible({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await expect(page.getByRole('region', { name: 'Media' }).locator('.media-cache-size')).toHaveText('8 MB');
+  });
+});
