@@ -102,6 +102,7 @@ for (const [device, viewport] of [
 ] as const) {
   for (const scheme of ['light', 'dark'] as const) {
     test(`axe: shell, channels, channel dialogs and settings have no serious violations (${device}, ${scheme})`, async ({ page, iris }) => {
+      test.setTimeout(180_000); // nine full-page axe runs
       await page.setViewportSize(viewport);
       await page.emulateMedia({ colorScheme: scheme });
       await pairAndOpen(page, iris);

@@ -1,11 +1,12 @@
 // Status and notifications: the connection banner (offline, back online, auth failed), the
 // gateway's own health, and notification toasts that open their lane.
+import type { Page, WebSocketRoute } from '@playwright/test';
 import { expect, launchServer, test } from './fixtures';
 import { DESKTOP, channelLink, pageTitle, pairAndOpen, sendMessage } from './shell.helpers';
 
 test.use({ viewport: DESKTOP });
 
-function banner(page: import('@playwright/test').Page) {
+function banner(page: Page) {
   return page.locator('.connection-banner-slot');
 }
 
@@ -40,35 +41,22 @@ test('a refused token shows a banner with a way to pair again', async ({ page, i
 });
 
 test("the gateway's own trouble (status degraded/restarting) shows in words", async ({ page, iris }) => {
+  // The demo gateway only ever says "online": the test speaks for it on the app's real socket.
+  let socket: WebSocketRoute | undefined;
+  await page.routeWebSocket(/\/ws$/, (ws) => {
+    ws.connectToServer(); // everything else passes through untouched
+    socket = ws;
+  });
   await pairAndOpen(page, iris);
+  await expect(pageTitle(page)).toHaveText('General');
   await expect(banner(page)).toBeEmpty();
-  // The reducer stores the last `status` frame here; the demo gateway only ever says "online".
-  const setStatus = (state: string) =>
-    page.evaluate(
-      (value) =>
-        new Promise<void>((resolve, reject) => {
-          const open = indexedDB.open('iris');
-          open.onsuccess = () => {
-            const tx = open.result.transaction('settings', 'readwrite');
-            tx.objectStore('settings').put({ key: 'gatewayStatus', value: { state: value } });
-            tx.oncomplete = () => {
-              open.result.close();
-              resolve();
-            };
-            tx.onerror = () => reject(tx.error);
-          };
-          open.onerror = () => reject(open.error);
-        }),
-      state,
-    );
-  await setStatus('degraded');
-  await page.reload();
-  await expect(banner(page)).toContainText('The gateway is having trouble');
-  await setStatus('restarting');
-  await page.reload();
+  const status = (state: string) => socket!.send(JSON.stringify({ v: 1, type: 'status', payload: { state } }));
+
+  status('degraded');
+  await expect(banner(page)).toContainText('The gateway is having trouble. Replies may be slow or fail.');
+  status('restarting');
   await expect(banner(page)).toContainText('The gateway is restarting');
-  await setStatus('online');
-  await page.reload();
+  status('online');
   await expect(banner(page)).toBeEmpty();
 });
 
