@@ -182,3 +182,23 @@ test('a thread minted while the user was in another lane does not pull them in l
   await expect(pageTitle(page)).toHaveText('General');
   await expect(page).toHaveURL(/#\/c\/web%3Adefault$/);
 });
+
+test('offline, a channel action fails in words and keeps what was typed; a favorite fails as a toast', async ({ page, iris }) => {
+  await pairAndOpen(page, iris);
+  await expect(channelLink(page, 'Demo')).toBeVisible();
+  await iris.server.close();
+  await expect(page.locator('.connection-banner')).toBeVisible({ timeout: 15_000 });
+
+  await channelsNav(page).getByRole('button', { name: 'New channel' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New channel' });
+  await dialog.getByLabel('Name').fill('Trips');
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText(/gateway|connect/i, { timeout: 20_000 });
+  await expect(dialog.getByLabel('Name')).toHaveValue('Trips');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+  await channelAction(page, 'Demo', 'Add to favorites');
+  const toast = page.getByRole('list', { name: 'Notifications' }).getByRole('listitem').filter({ hasText: 'Could not add to favorites' });
+  await expect(toast).toBeVisible({ timeout: 20_000 });
+  await expect(channelLink(page, 'Demo')).not.toHaveAccessibleName(/favorite/);
+});

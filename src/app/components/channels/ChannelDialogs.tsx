@@ -1,4 +1,4 @@
-import { For, Show, createEffect, createSignal, type JSX } from 'solid-js';
+import { For, Show, createEffect, createSignal, createUniqueId, type JSX } from 'solid-js';
 import type { ChannelRow } from '../../../store/schema';
 import { ModalDialog } from '../shell/ModalDialog';
 import { COLOURS, SUGGESTED_ICONS, safeColor, textOn, trimIcon } from './channelLook';
@@ -58,10 +58,10 @@ function DialogButtons(props: { busy: boolean; submitLabel: string; danger?: boo
   );
 }
 
-function ErrorLine(props: { text: string }): JSX.Element {
+function ErrorLine(props: { text: string; id?: string }): JSX.Element {
   return (
     <Show when={props.text}>
-      <p class="error-text" role="alert">
+      <p class="error-text" role="alert" id={props.id}>
         {props.text}
       </p>
     </Show>
@@ -71,6 +71,8 @@ function ErrorLine(props: { text: string }): JSX.Element {
 function NameForm(props: { initial: string; submitLabel: string; onSubmit: (name: string) => Promise<void>; onClose: () => void }) {
   const [name, setName] = createSignal(props.initial);
   const submit = useSubmit(props.onClose);
+  const errorId = createUniqueId();
+  let input!: HTMLInputElement;
   return (
     <form
       onSubmit={(e) => {
@@ -78,6 +80,7 @@ function NameForm(props: { initial: string; submitLabel: string; onSubmit: (name
         const trimmed = name().trim();
         if (!trimmed) {
           submit.setError('Give it a name.');
+          input.focus();
           return;
         }
         void submit.run(() => props.onSubmit(trimmed));
@@ -86,7 +89,10 @@ function NameForm(props: { initial: string; submitLabel: string; onSubmit: (name
       <label class="field">
         <span>Name</span>
         <input
+          ref={input}
           name="name"
+          aria-invalid={submit.error() ? true : undefined}
+          aria-describedby={submit.error() ? errorId : undefined}
           autocomplete="off"
           maxlength={MAX_NAME}
           required
@@ -95,7 +101,7 @@ function NameForm(props: { initial: string; submitLabel: string; onSubmit: (name
           onInput={(e) => setName(e.currentTarget.value)}
         />
       </label>
-      <ErrorLine text={submit.error()} />
+      <ErrorLine text={submit.error()} id={errorId} />
       <DialogButtons busy={submit.busy()} submitLabel={props.submitLabel} onCancel={props.onClose} />
     </form>
   );
