@@ -1,6 +1,7 @@
 // Issue 4, "A conversation": the lane view against the demo gateway, as a person sees it.
 import { rmSync } from 'node:fs';
-import type { Locator, Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import type { Locator, Page, WebSocketRoute } from '@playwright/test';
 import { TestClient } from '../server/gateway/testclient';
 import { expect, launchServer, pair, test, type IrisServer } from './fixtures';
 
@@ -105,6 +106,7 @@ test('a streamed reply grows in place, with collapsed reasoning, tool cards, com
   // A slower stream so its steps can be seen one by one.
   const iris = await launchServer({ streamDelayMs: 150 });
   try {
+    await page.setViewportSize({ width: 1280, height: 800 });
     await pairAndOpen(page, iris);
     await page.evaluate(() => {
       const w = window as unknown as { __texts: string[]; __tools: string[]; __node?: Element };
@@ -188,6 +190,12 @@ test('a streamed reply grows in place, with collapsed reasoning, tool cards, com
     await expect(meta).toContainText(/\d+ tokens/);
     const metaBox = await meta.boundingBox();
     expect(metaBox!.y).toBeGreaterThan(textBox!.y);
+
+    // Seen at the bottom of a visible page: the lane is read, here and for the gateway.
+    const channels = page.getByRole('navigation', { name: 'Channels' });
+    await expect(channels.getByRole('link', { name: /^General/ })).not.toHaveAccessibleName(/unread/);
+    const finalId = iris.server.gateway!.store.messages(LANE).at(-1)!.message_id;
+    await expect.poll(() => iris.server.gateway!.store.conversations.readReceipt(LANE)).toBe(finalId);
   } finally {
     await iris.server.close();
     rmSync(iris.dataDir, { recursive: true, force: true });
@@ -510,4 +518,65 @@ test('look: a lane with code, a table, tools and reasoning (screenshots)', async
     }
   }
   await other.close();
+});
+
+test('tool activity before any reply text shows at the end of the lane, with a running timer', async ({ page, iris }) => {
+  let socket: WebSocketRoute | undefined;
+  await page.routeWebSocket(/\/ws$/, (ws) => {
+    ws.connectToServer();
+    socket = ws;
+  });
+  await pairAndOpen(page, iris);
+  const speak = (frame: Record<string, unknown>) => socket!.send(JSON.stringify({ v: 1, chat_id: LANE, ...frame }));
+  speak({ type: 'agent.busy', payload: { reason: 'tool' } });
+  speak({ type: 'tool.start', payload: { index: 0, name: 'web_search', preview: 'web_search("solid virtual lists")', args: { q: 'solid virtual lists' } } });
+  speak({ type: 'tool.progress', payload: { index: 0, name: 'web_search', note: 'fetching 3 pages' } });
+  const working = messages(page).getByRole('article', { name: 'Hermes, working' });
+  const card = working.getByRole('group', { name: 'Tool web_search' });
+  await expect(card).toContainText('Running');
+  await expect(card).toContainText('fetching 3 pages');
+  await expect(page.getByRole('status').filter({ hasText: 'Hermes is using tools…' })).toBeVisible();
+  const timer = card.locator('.tool-timer');
+  const first = await timer.textContent();
+  await expect(timer).not.toHaveText(first!);
+  speak({ type: 'tool.end', payload: { index: 0, name: 'web_search', ok: false, duration: 2.5, output_preview: 'timed out' } });
+  await expect(card).toContainText('Failed');
+  await expect(card).toContainText('2.5 s');
+  await card.getByRole('button', { name: 'Show output' }).click();
+  await expect(card).toContainText('timed out');
+  // The reply starts: the cards move into it.
+  speak({ type: 'message.start', payload: { message_id: 'live-reply', role: 'assistant' } });
+  speak({ type: 'message.update', payload: { message_id: 'live-reply', text: 'The search timed out, so from memory:' } });
+  const reply = hermes(page, 'The search timed out');
+  await expect(reply.getByRole('group', { name: 'Tool web_search' })).toContainText('Failed');
+  await expect(working).toHaveCount(0);
+  // A tool that never reports its end…
+  speak({ type: 'tool.start', payload: { index: 1, name: 'summarize', preview: 'summarize()' } });
+  const unfinished = reply.getByRole('group', { name: 'Tool summarize' });
+  await expect(unfinished).toContainText('Running');
+  speak({ type: 'message.stop', payload: { message_id: 'live-reply', final_text: 'The search timed out, so from memory: use a virtualizer.', model: 'demo', tokens: 12 } });
+  speak({ type: 'agent.idle', payload: {} });
+  await expect(reply).toHaveAttribute('aria-busy', 'false');
+  await expect(page.getByRole('status').filter({ hasText: /Hermes is/ })).toHaveCount(0);
+  // …stops with its turn instead of running forever.
+  await expect(unfinished).toContainText('Stopped');
+  await expect(unfinished.locator('.tool-timer')).toHaveCount(0);
+});
+
+test('the conversation has no serious accessibility problems, in both themes', async ({ page, iris }) => {
+  const store = gatewayStore(iris);
+  store.conversations.append({ lane: LANE, role: 'cron', text: 'Water the plants', ts: Date.now() - DAY });
+  await pairAndOpen(page, iris);
+  await send(page, 'Check the *contrast* please');
+  const reply = hermes(page, 'Iris demo agent');
+  await expect(reply).toHaveAttribute('aria-busy', 'false');
+  await reply.getByRole('button', { name: 'Show reasoning' }).click();
+  await reply.getByRole('button', { name: 'Show output' }).first().click();
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await reply.hover();
+    const results = await new AxeBuilder({ page }).include('.msg-list').include('.thinking').analyze();
+    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  }
 });

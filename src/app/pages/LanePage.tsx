@@ -35,7 +35,8 @@ function LaneView(props: { lane: string; focusId?: string }) {
   const channel = live(() => db.channels.get(props.lane));
   const laneState = live(() => db.lanes.get(props.lane));
   onMount(() => client.setActiveLane(props.lane));
-  onCleanup(() => client.setActiveLane(undefined));
+  // Only if no other lane took over meanwhile (moving between lanes mounts the next one first).
+  onCleanup(() => client.activeLane() === props.lane && client.setActiveLane(undefined));
   return (
     <main class="lane-page" aria-labelledby="lane-heading">
       <h2 id="lane-heading" class="visually-hidden">

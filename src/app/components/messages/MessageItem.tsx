@@ -94,6 +94,7 @@ function AssistantMessage(props: { message: MessageRow }) {
       <header class="msg-head">
         <span class="msg-author">{authorName('assistant')}</span>
         <Time ts={props.message.ts} />
+        <MessageActions message={props.message} />
       </header>
       <Show when={props.message.reply_to}>{(id) => <ReplyQuote messageId={id()} />}</Show>
       <Show when={props.message.reasoning}>{(text) => <Reasoning text={text()} final={final()} />}</Show>
@@ -124,7 +125,6 @@ function AssistantMessage(props: { message: MessageRow }) {
           </Show>
         </p>
       </Show>
-      <MessageActions message={props.message} />
     </article>
   );
 }

@@ -303,6 +303,14 @@ export function MessageList(props: { lane: string; focusId?: string }) {
     win,
     highlighted,
     atStart: () => lane()?.hasMore === false,
+    turnClosed: (turn) => {
+      const row = lane();
+      if (!row || row.turn === turn) return false;
+      // Turn ids are `${lane}#${seq}` (store/schema.ts): a lane row that has not caught up with this
+      // turn yet (it lags a moment behind the activity rows) must not call it closed.
+      const seq = Number(turn.slice(turn.lastIndexOf('#') + 1));
+      return Number.isFinite(seq) && row.turnSeq >= seq;
+    },
     jumpTo,
     requestDelete: (message) => setToDelete(message),
   };

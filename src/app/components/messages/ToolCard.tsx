@@ -1,6 +1,7 @@
 import { Show, For, createSignal, createUniqueId, onCleanup, createEffect } from 'solid-js';
 import type { ActivityRow } from '../../../store/schema';
 import { ToolIcon } from './icons';
+import { useMessageList } from './listContext';
 import { formatDuration } from './time';
 
 /** Ticks every 100 ms while `running()` is true; the running timer's clock. */
@@ -16,22 +17,35 @@ function useNow(running: () => boolean) {
 
 /** One tool call of a turn: name, preview, progress notes, a timer, then the outcome and its output. */
 export function ToolCard(props: { tool: ActivityRow }) {
+  const list = useMessageList();
   const [open, setOpen] = createSignal(false);
   const outputId = createUniqueId();
-  const running = () => (props.tool.state ?? 'running') === 'running';
+  const unfinished = () => (props.tool.state ?? 'running') === 'running';
+  // A tool whose turn is over never got its end: it stopped, it is not running any more.
+  const running = () => unfinished() && !list.turnClosed(props.tool.turn);
+  const stopped = () => unfinished() && !running();
   const now = useNow(running);
   const name = () => props.tool.name || 'tool';
-  const stateLabel = () => (running() ? 'Running' : props.tool.state === 'ok' ? 'Done' : 'Failed');
+  const stateLabel = () =>
+    running() ? 'Running' : stopped() ? 'Stopped' : props.tool.state === 'ok' ? 'Done' : 'Failed';
   const elapsed = () => formatDuration(Math.max(0, (now() - props.tool.ts) / 1000));
   const hasDetails = () => !!props.tool.output || !!(props.tool.args && Object.keys(props.tool.args).length);
 
   return (
-    <div class="tool-card" data-state={props.tool.state ?? 'running'} role="group" aria-label={`Tool ${name()}`}>
+    <div
+      class="tool-card"
+      data-state={stopped() ? 'stopped' : (props.tool.state ?? 'running')}
+      role="group"
+      aria-label={`Tool ${name()}`}
+    >
       <div class="tool-head">
         <ToolIcon />
         <span class="tool-name">{name()}</span>
         <span class="tool-state" classList={{ ok: props.tool.state === 'ok', failed: props.tool.state === 'failed' }}>
-          <Show when={running()} fallback={<span aria-hidden="true">{props.tool.state === 'ok' ? '✓' : '✕'}</span>}>
+          <Show
+            when={running()}
+            fallback={<span aria-hidden="true">{props.tool.state === 'ok' ? '✓' : stopped() ? '–' : '✕'}</span>}
+          >
             <span class="tool-spinner" aria-hidden="true" />
           </Show>
           <span class="tool-state-text">{stateLabel()}</span>
@@ -55,7 +69,7 @@ export function ToolCard(props: { tool: ActivityRow }) {
           <For each={props.tool.notes}>{(note) => <li>{note}</li>}</For>
         </ul>
       </Show>
-      <Show when={!running() && hasDetails()}>
+      <Show when={!unfinished() && hasDetails()}>
         <button
           type="button"
           class="tool-toggle"

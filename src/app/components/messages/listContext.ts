@@ -8,6 +8,8 @@ export interface MessageListContextValue {
   win: LaneWindow;
   /** The message a search jump (or a quote) points at, highlighted for a moment. */
   highlighted: Accessor<string | undefined>;
+  /** Whether the lane's agent turn `turn` is over (so a tool of it can no longer be running). */
+  turnClosed(turn: string): boolean;
   /** Whether the oldest message of the lane is loaded (no older page to fetch). */
   atStart: Accessor<boolean>;
   /** Scrolls to a message, loading older pages as needed. */
