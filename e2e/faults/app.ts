@@ -1,0 +1,177 @@
+// What the fault suite does in the app, as a person would (pair, open the lane, type and send), and
+// what it reads back from the app's own IndexedDB ('iris', raw API: no hooks into the app).
+import { expect, type Page } from '@playwright/test';
+
+export const LANE = 'web:default';
+
+export interface AppMessage {
+  message_id: string;
+  lane: string;
+  role: string;
+  text: string;
+  status: string;
+  client_id?: string;
+  media?: { media_id: string; size?: number }[];
+}
+
+export interface AppState {
+  messages: AppMessage[];
+  outbox: { client_id: string; state: string; text: string }[];
+  cursors: { gateway: string; cursor: number }[];
+  lanes: { lane: string; busy: boolean }[];
+  deviceId?: string;
+}
+
+export function pairingLink(origin: string, token: string): string {
+  const ws = origin.replace(/^http/, 'ws') + '/ws';
+  return `${origin}/#/pair?url=${encodeURIComponent(ws)}&token=${encodeURIComponent(token)}`;
+}
+
+export async function pairAndOpen(page: Page, origin: string, token: string): Promise<void> {
+  await page.goto(pairingLink(origin, token));
+  await expect(page.getByRole('status').filter({ hasText: 'Connected' }).first()).toBeVisible({ timeout: 20_000 });
+  await openLane(page, origin);
+}
+
+export async function openLane(page: Page, origin: string): Promise<void> {
+  if (!page.url().includes(`#/c/${encodeURIComponent(LANE)}`)) await page.goto(`${origin}/#/c/${encodeURIComponent(LANE)}`);
+  await expect(page.getByRole('log', { name: 'Messages' })).toBeVisible({ timeout: 20_000 });
+}
+
+/**
+ * Types `text` and presses Send (waiting, like a person, while the agent is still working and the
+ * button reads Steer), then waits until the app has the message in its DB (the pending bubble).
+ * Returns false if the app never stored it.
+ */
+export async function send(page: Page, text: string, timeoutMs = 30_000): Promise<string | undefined> {
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill(text);
+  await page.getByRole('button', { name: 'Send', exact: true }).click({ timeout: timeoutMs });
+  const stored = await waitUntil(async () => (await readApp(page)).messages.some((m) => m.text === text && m.role === 'user'), 10_000);
+  if (stored) return undefined;
+  // What the person sees instead: the button's label, what is left in the box, any error.
+  const button = await page.locator('form.composer button[type=submit]').textContent().catch(() => '?');
+  const left = await box.inputValue().catch(() => '?');
+  const alerts = await page.getByRole('alert').allTextContents().catch(() => []);
+  return `button "${button?.trim()}", box ${JSON.stringify(left)}, alerts ${JSON.stringify(alerts)}`;
+}
+
+export async function waitUntil(check: () => Promise<boolean>, timeoutMs: number, everyMs = 50): Promise<boolean> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      if (await check()) return true;
+    } catch {
+      // the page may be reloading
+    }
+    if (Date.now() > end) return false;
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+/** Everything the checks need from the app's DB, read in one go. */
+export function readApp(page: Page): Promise<AppState> {
+  return page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const req = indexedDB.open('iris');
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+    try {
+      const all = <T,>(store: string) =>
+        new Promise<T[]>((resolve, reject) => {
+          if (!db.objectStoreNames.contains(store)) return resolve([]);
+          const req = db.transaction(store).objectStore(store).getAll();
+          req.onsuccess = () => resolve(req.result as T[]);
+          req.onerror = () => reject(req.error);
+        });
+      const [messages, outbox, cursors, lanes, settings] = await Promise.all([
+        all<AppMessage>('messages'),
+        all<{ client_id: string; state: string; text: string }>('outbox'),
+        all<{ gateway: string; cursor: number }>('sync'),
+        all<{ lane: string; busy: boolean }>('lanes'),
+        all<{ key: string; value: unknown }>('settings'),
+      ]);
+      const deviceId = settings.find((s) => s.key === 'deviceId')?.value;
+      return {
+        messages: messages.map((m) => ({
+          message_id: m.message_id,
+          lane: m.lane,
+          role: m.role,
+          text: m.text,
+          status: m.status,
+          client_id: m.client_id,
+          media: m.media,
+        })),
+        outbox: outbox.map((o) => ({ client_id: o.client_id, state: o.state, text: o.text })),
+        cursors: cursors.map((c) => ({ gateway: c.gateway, cursor: c.cursor })),
+        lanes: lanes.map((l) => ({ lane: l.lane, busy: l.busy })),
+        deviceId: typeof deviceId === 'string' ? deviceId : undefined,
+      };
+    } finally {
+      db.close();
+    }
+  });
+}
+
+/** The browser "comes back online": the app retries at once instead of waiting out its backoff. */
+export async function nudgeOnline(page: Page): Promise<void> {
+  await page.evaluate(() => window.dispatchEvent(new Event('online'))).catch(() => {});
+}
+
+/** Rows the app holds for an upload made through its own outbox and transfer code (no media UI needed). */
+export async function queueUpload(
+  page: Page,
+  input: { clientId: string; mediaId: string; text: string; filename: string; size: number; seed: number },
+): Promise<void> {
+  await page.evaluate(
+    async ({ clientId, mediaId, text, filename, size, seed, lane }) => {
+      // The bytes are made here from the seed (same generator as the suite's) so none cross the bridge.
+      const bytes = new Uint8Array(size);
+      let s = seed >>> 0;
+      for (let i = 0; i < size; i++) {
+        s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+        bytes[i] = s >>> 24;
+      }
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const req = indexedDB.open('iris');
+        req.onsuccess = () => resolve(req.result);
+        req.onerror = () => reject(req.error);
+      });
+      const now = Date.now();
+      const ref = { media_id: mediaId, kind: 'document', mime: 'application/octet-stream', size, filename };
+      await new Promise<void>((resolve, reject) => {
+        const tx = db.transaction(['media', 'mediaBlobs', 'messages', 'outbox'], 'readwrite');
+        tx.objectStore('media').put({ ...ref, lane, state: 'local', lastUsed: now });
+        tx.objectStore('mediaBlobs').put({ media_id: mediaId, blob: new Blob([bytes], { type: ref.mime }) });
+        tx.objectStore('messages').put({
+          message_id: `local:${clientId}`,
+          lane,
+          chat_id: lane,
+          role: 'user',
+          text,
+          ts: now,
+          status: 'pending',
+          client_id: clientId,
+          media: [ref],
+        });
+        tx.objectStore('outbox').put({ client_id: clientId, seq: now, lane, chat_id: lane, text, attachments: [mediaId], state: 'queued', attempts: 0, createdAt: now });
+        tx.oncomplete = () => resolve();
+        tx.onerror = () => reject(tx.error);
+      });
+      db.close();
+    },
+    { clientId: input.clientId, mediaId: input.mediaId, text: input.text, filename: input.filename, size: input.size, seed: input.seed, lane: LANE },
+  );
+}
+
+/** The same bytes queueUpload makes in the page. */
+export function uploadBytes(size: number, seed: number): Uint8Array {
+  const bytes = new Uint8Array(size);
+  let s = seed >>> 0;
+  for (let i = 0; i < size; i++) {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    bytes[i] = s >>> 24;
+  }
+  return bytes;
+}

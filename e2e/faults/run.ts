@@ -1,0 +1,84 @@
+// `npm run test:faults -- --runs N --seed S [--scenario NAME[,NAME]] [--workers K] [--verbose]`
+// Drives the built app (dist/) in Chromium against the reference gateway through the fault proxy,
+// prints a table (scenario, runs, lost, duplicated, stuck, …) and exits 1 on any loss, duplicate,
+// stuck state, reordering, backwards cursor or failed run.
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { chromium } from '@playwright/test';
+import { CHROMIUM_ARGS, chromiumExecutable } from '../browser';
+import { failed, plan, runOne, table, type RunResult } from './suite';
+
+const { values } = parseArgs({
+  args: process.argv.slice(2),
+  options: {
+    runs: { type: 'string', default: '14' },
+    seed: { type: 'string', default: String(Date.now() % 1_000_000) },
+    scenario: { type: 'string' },
+    'run-seed': { type: 'string' },
+    workers: { type: 'string', default: '1' },
+    'settle-ms': { type: 'string', default: '45000' },
+    dist: { type: 'string', default: 'dist' },
+    verbose: { type: 'boolean', default: false },
+  },
+});
+
+const runs = Number(values.runs);
+const seed = Number(values.seed);
+const workers = Math.max(1, Number(values.workers));
+if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(seed)) {
+  console.error('usage: npm run test:faults -- --runs N --seed S [--scenario NAME[,NAME]] [--workers K] [--verbose]');
+  process.exit(2);
+}
+const dist = resolve(values.dist!);
+if (!existsSync(join(dist, 'index.html'))) {
+  console.error(`iris faults: no built app in ${dist}; run \`npm run build\` first`);
+  process.exit(2);
+}
+// A private copy: another build of dist/ during a long run must not change the app under test.
+const distCopy = mkdtempSync(join(tmpdir(), 'iris-faults-dist-'));
+cpSync(dist, distCopy, { recursive: true });
+
+// --run-seed repeats one run exactly as a failing run printed it (with --scenario).
+const todo =
+  values['run-seed'] !== undefined
+    ? plan(1, 0, values.scenario?.split(',')).map((p) => ({ ...p, seed: Number(values['run-seed']) }))
+    : plan(runs, seed, values.scenario?.split(','));
+console.log(`iris faults: ${todo.length} runs, seed ${seed}, ${workers} worker(s)`);
+const browser = await chromium.launch({ executablePath: chromiumExecutable(), args: CHROMIUM_ARGS });
+const results: RunResult[] = [];
+let next = 0;
+async function worker(): Promise<void> {
+  while (next < todo.length) {
+    const i = next++;
+    const { scenario, seed: runSeedValue } = todo[i]!;
+    const result = await runOne(scenario, runSeedValue, { browser, distDir: distCopy, settleMs: Number(values['settle-ms']), verbose: values.verbose });
+    results.push(result);
+    const v = result.verdict;
+    const status = failed(result) ? 'FAIL' : 'ok';
+    console.log(
+      `${String(results.length).padStart(4)}/${todo.length} ${status.padEnd(4)} ${scenario.name} seed=${runSeedValue} ` +
+        `${(result.ms / 1000).toFixed(1)}s lost=${v.lost} dup=${v.duplicated} stuck=${v.stuck}` +
+        (result.error ? ` error: ${result.error}` : ''),
+    );
+    if (failed(result)) {
+      for (const p of v.problems.slice(0, 12)) console.log(`       - ${p}`);
+      for (const e of result.events.slice(-25)) console.log(`       · ${e}`);
+    }
+  }
+}
+try {
+  await Promise.all(Array.from({ length: workers }, () => worker()));
+} finally {
+  await browser.close();
+  rmSync(distCopy, { recursive: true, force: true });
+}
+
+console.log('\n' + table(results));
+const bad = results.filter(failed);
+if (bad.length > 0) {
+  console.log(`\n${bad.length} run(s) failed; repeat one with the command shown:`);
+  for (const r of bad) console.log(`  npm run test:faults -- --scenario ${r.scenario} --run-seed ${r.seed}`);
+}
+process.exit(bad.length > 0 ? 1 : 0);

@@ -1,0 +1,227 @@
+// The fault scenarios of issue 9. Each drives the app like a person while the fault proxy and the
+// gateway host misbehave at points chosen by the run's seeded PRNG. The harness then heals every fault
+// and judges the result against the gateway's store.
+import { randomUUID } from 'node:crypto';
+import { LANE, nudgeOnline, openLane, queueUpload, readApp } from './app';
+import { sleep, type Device, type Run } from './harness';
+import type { Rng } from './rng';
+
+export interface Scenario {
+  name: string;
+  /** Demo stream speed for this scenario (ms between steps). */
+  streamDelayMs?: number;
+  run(r: Run): Promise<void>;
+}
+
+type FaultKind = 'cut-to-app' | 'cut-to-gateway' | 'cut-now' | 'down' | 'delay' | 'restart';
+
+/** One fault at a random point; returns when it has been injected (a restart: once the gateway is back). */
+async function injectFault(r: Run, rng: Rng, kinds: readonly FaultKind[]): Promise<void> {
+  const kind = rng.pick(kinds);
+  switch (kind) {
+    case 'cut-to-app':
+    case 'cut-to-gateway': {
+      const direction = kind === 'cut-to-app' ? 'toApp' : 'toGateway';
+      const mid = await r.proxy.cutMidFrame({ direction, withinMs: rng.int(300, 1500) });
+      r.note(`cut ${direction} ${mid ? 'inside a frame' : 'between frames'}`);
+      return;
+    }
+    case 'cut-now':
+      r.note(`cut ${r.proxy.cutAll()} link(s)`);
+      return;
+    case 'down': {
+      const ms = rng.int(200, 2500);
+      r.proxy.down(ms);
+      r.note(`link down for ${ms} ms`);
+      return;
+    }
+    case 'delay': {
+      const ms = rng.pick([0, 0, 50, 150, 400, 900]);
+      r.proxy.setDelay(ms);
+      r.note(`latency ${ms} ms`);
+      return;
+    }
+    case 'restart':
+      await r.killGateway();
+      await sleep(rng.int(100, 1500));
+      await r.restartGateway();
+      return;
+  }
+}
+
+/** Injects faults until `stop.done`, at seeded intervals. */
+async function flap(r: Run, rng: Rng, stop: { done: boolean }, kinds: readonly FaultKind[]): Promise<void> {
+  while (!stop.done) {
+    await sleep(rng.int(250, 1800));
+    if (stop.done) return;
+    await injectFault(r, rng, kinds);
+  }
+}
+
+async function whileFlapping(r: Run, rng: Rng, kinds: readonly FaultKind[], body: () => Promise<void>): Promise<void> {
+  const stop = { done: false };
+  const flapper = flap(r, rng.fork('flapper'), stop, kinds);
+  try {
+    await body();
+  } finally {
+    stop.done = true;
+    await flapper;
+  }
+}
+
+const page0 = (d: Device) => {
+  const page = d.pages[0];
+  if (!page) throw new Error(`${d.name} has no open page`);
+  return page;
+};
+
+export const SCENARIOS: Scenario[] = [
+  {
+    name: 'conversation-flapping',
+    async run(r) {
+      const a = await r.addDevice('A');
+      const rng = r.rng.fork('conversation');
+      const turns = rng.int(3, 5);
+      await whileFlapping(r, r.rng, ['cut-to-app', 'cut-to-app', 'cut-to-gateway', 'cut-now', 'down', 'down', 'delay', 'restart'], async () => {
+        for (let i = 0; i < turns; i++) {
+          await r.send(a, page0(a), `turn ${i}`);
+          await sleep(rng.int(0, 2500));
+        }
+      });
+    },
+  },
+  {
+    name: 'gateway-killed-mid-stream',
+    streamDelayMs: 60,
+    async run(r) {
+      const a = await r.addDevice('A');
+      const rng = r.rng.fork('kill');
+      const kills = rng.int(1, 2);
+      for (let i = 0; i < kills; i++) {
+        await r.send(a, page0(a), `before kill ${i}`);
+        const streaming = await r.waitForStreaming(page0(a));
+        await sleep(rng.int(0, 400));
+        r.note(streaming ? 'killing mid-stream' : 'no stream seen; killing anyway');
+        await r.killGateway();
+        await sleep(rng.int(200, 2000));
+        await r.restartGateway();
+      }
+      await r.send(a, page0(a), 'after the restarts');
+    },
+  },
+  {
+    name: 'reload-during-send',
+    async run(r) {
+      const a = await r.addDevice('A');
+      const rng = r.rng.fork('reload');
+      r.proxy.setDelay(rng.int(50, 400));
+      const sends = rng.int(2, 4);
+      for (let i = 0; i < sends; i++) {
+        await r.send(a, page0(a), `reload ${i}`);
+        await sleep(rng.int(0, 500));
+        r.note('reload');
+        await page0(a).reload();
+        if (rng.chance(0.3)) {
+          await sleep(rng.int(0, 300));
+          r.note('reload again');
+          await page0(a).reload();
+        }
+        await openLane(page0(a), r.origin);
+      }
+    },
+  },
+  {
+    name: 'offline-ten-then-reconnect',
+    async run(r) {
+      const a = await r.addDevice('A');
+      const rng = r.rng.fork('offline');
+      r.proxy.down();
+      r.note('link down');
+      const reloadAfter = new Set([rng.int(0, 9), rng.int(0, 9)].slice(0, rng.int(0, 2)));
+      for (let i = 0; i < 10; i++) {
+        await r.send(a, page0(a), `offline ${i}`);
+        if (reloadAfter.has(i)) {
+          r.note('reload while offline');
+          await page0(a).reload();
+          await openLane(page0(a), r.origin);
+        }
+      }
+      // Back online; the drain and the ten replies run into more faults.
+      r.proxy.up();
+      await nudgeOnline(page0(a));
+      r.note('link up');
+      const faults = rng.int(1, 3);
+      for (let i = 0; i < faults; i++) {
+        await sleep(rng.int(100, 2000));
+        await injectFault(r, rng, ['cut-to-app', 'cut-to-gateway', 'cut-now', 'down', 'delay']);
+      }
+    },
+  },
+  {
+    name: 'two-tabs-leader-closed',
+    async run(r) {
+      const a = await r.addDevice('A');
+      const rng = r.rng.fork('tabs');
+      const leader = page0(a);
+      const follower = await r.openTab(a);
+      await sleep(300);
+      await r.send(a, rng.chance(0.5) ? leader : follower, 'two tabs');
+      const streaming = await r.waitForStreaming(follower);
+      await sleep(rng.int(0, 300));
+      r.note(streaming ? 'closing the leader tab mid-stream' : 'no stream seen; closing the leader tab');
+      await r.closeTab(a, leader);
+      if (rng.chance(0.5)) await injectFault(r, rng, ['cut-to-app', 'cut-now', 'down']);
+      await r.send(a, follower, 'after the hand-over');
+    },
+  },
+  {
+    name: 'second-device-catches-up',
+    async run(r) {
+      const a = await r.addDevice('A');
+      const b = await r.addDevice('B');
+      const rng = r.rng.fork('catch-up');
+      await r.closeTab(b, page0(b));
+      r.note('B offline (app closed)');
+      const turns = rng.int(2, 4);
+      await whileFlapping(r, r.rng, ['cut-to-app', 'cut-now', 'down', 'delay'], async () => {
+        for (let i = 0; i < turns; i++) {
+          await r.send(a, page0(a), `while B is away ${i}`);
+          await sleep(rng.int(200, 1500));
+        }
+      });
+      r.proxy.up();
+      r.proxy.setDelay(0);
+      // B comes back; its replay may be cut in the middle.
+      const cut = rng.chance(0.7) ? r.proxy.cutMidFrame({ direction: 'toApp', scope: 'next', afterBytes: rng.int(0, 3000), withinMs: 3000 }) : undefined;
+      const page = await r.openTab(b);
+      r.note('B back');
+      if (cut) r.note(`B's first link cut ${(await cut) ? 'inside a frame' : 'between frames'}`);
+      await nudgeOnline(page);
+    },
+  },
+  {
+    name: 'upload-cut-mid-way',
+    async run(r) {
+      const a = await r.addDevice('A');
+      const rng = r.rng.fork('upload');
+      const size = rng.int(600_000, 3_000_000);
+      const seed = rng.int(1, 2 ** 30);
+      const text = r.text('upload');
+      // The app's own outbox and transfer code send the file (the attach UI is not needed for that).
+      r.proxy.down();
+      await queueUpload(page0(a), { clientId: randomUUID(), mediaId: randomUUID(), text, filename: `fault-${seed}.bin`, size, seed });
+      a.typed.push(text);
+      r.expectUpload(text, size, seed);
+      const cut = r.proxy.cutMidFrame({ direction: 'toGateway', scope: 'next', afterBytes: Math.floor(size * (0.1 + 0.8 * rng.next())), withinMs: 15_000 });
+      r.proxy.up();
+      await nudgeOnline(page0(a));
+      r.note(`upload of ${size} bytes cut ${(await cut) ? 'inside a frame' : 'between frames'}`);
+      if (rng.chance(0.4)) {
+        await sleep(rng.int(50, 400));
+        await injectFault(r, rng, ['cut-to-gateway', 'cut-now', 'down']);
+      }
+      const state = await readApp(page0(a));
+      if (!state.messages.some((m) => m.lane === LANE && m.text === text)) throw new Error('the queued upload vanished from the app');
+    },
+  },
+];
