@@ -83,3 +83,21 @@ test('a reminder shows as a toast that opens its lane, and toasts can be dismiss
   await second.getByRole('button', { name: 'Dismiss' }).click();
   await expect(second).toHaveCount(0);
 });
+
+test('an error the gateway sends on its own shows in plain words, never as markup', async ({ page, iris }) => {
+  let socket: WebSocketRoute | undefined;
+  await page.routeWebSocket(/\/ws$/, (ws) => {
+    ws.connectToServer();
+    socket = ws;
+  });
+  await pairAndOpen(page, iris);
+  await expect(pageTitle(page)).toHaveText('General');
+  socket!.send(JSON.stringify({ v: 1, type: 'error', payload: { code: 'not_found', message: '<img src=x onerror="window.pwned=1">No turn to steer.' } }));
+  const toast = page.getByRole('list', { name: 'Notifications' }).getByRole('listitem').filter({ hasText: 'That no longer exists on the gateway.' });
+  await expect(toast).toBeVisible();
+  await expect(toast).toContainText('<img src=x onerror="window.pwned=1">No turn to steer.');
+  await expect(toast.locator('img')).toHaveCount(0);
+  expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
+  await toast.getByRole('button', { name: 'Dismiss' }).click();
+  await expect(toast).toHaveCount(0);
+});

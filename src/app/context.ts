@@ -3,13 +3,14 @@
 import { IrisDB } from '../store/db';
 import { createClient, type IrisClient } from '../client';
 import { keepBadgeUpdated } from '../pwa/badge';
+import { reducerWithErrorToasts } from './components/status/gatewayErrorToasts';
 
 let instance: { db: IrisDB; client: IrisClient } | undefined;
 
 export function iris(): { db: IrisDB; client: IrisClient } {
   if (!instance) {
     const db = new IrisDB();
-    const client = createClient({ db });
+    const client = createClient({ db, reducer: reducerWithErrorToasts() });
     void client.start();
     keepBadgeUpdated(db);
     instance = { db, client };
