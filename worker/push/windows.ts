@@ -8,7 +8,7 @@ import {
   type SelectReply,
   type WorkerToWindow,
 } from '../../src/push/worker-messages';
-import { laneOfWindowUrl } from './links';
+import { laneOfWindowUrl, sameOriginUrl } from './links';
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -56,7 +56,8 @@ export async function laneIsVisible(lane: string | undefined): Promise<boolean> 
 
 /** Shows `url` (same origin) in an open window, focusing it, or opens a new one. */
 export async function openInWindow(url: string): Promise<void> {
-  const target = new URL(url, self.location.origin).href;
+  // Never another site, whatever a notification's data says.
+  const target = sameOriginUrl(url, self.location.origin) ?? new URL('/', self.location.origin).href;
   const windows = await appWindows();
   const win = windows.find((w) => w.focused) ?? windows.find((w) => w.visibilityState === 'visible') ?? windows[0];
   if (!win) {
