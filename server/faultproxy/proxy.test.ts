@@ -103,6 +103,19 @@ describe('fault proxy', () => {
     expect(gw.gateway.store.messages('web:default')).toEqual([]);
   });
 
+  it('cuts the next link inside a frame once part of an upload has passed', async () => {
+    const cut = proxy.cutMidFrame({ direction: 'toGateway', scope: 'next', afterBytes: 300_000, withinMs: 5000 });
+    const client = await TestClient.paired(proxy.wsUrl, { token: TOKEN });
+    const start = client.request('media.upload.start', { media_ref: 'ref-cut', kind: 'document', mime: 'application/octet-stream', size: 4 * 262_144, filename: 'x.bin' });
+    start.catch(() => {});
+    for (let i = 0; i < 4; i++) client.sendRaw(Buffer.alloc(262_144, i), true);
+    expect(await cut).toBe(1);
+    await client.closed;
+    await expect.poll(() => gw.gateway.connectionCount()).toBe(0);
+    expect(gw.gateway.store.media.list()).toEqual([]);
+    expect(proxy.stats().cutsMidFrame).toBe(1);
+  });
+
   it('while down, refuses WebSockets (HTTP still passes) and lets them in again afterwards', async () => {
     const client = await TestClient.paired(proxy.wsUrl, { token: TOKEN });
     proxy.down(400);

@@ -25,6 +25,10 @@ export interface CutOptions {
   direction?: Direction;
   /** If no frame passes within this time, the link is cut anyway (default 2000 ms). */
   withinMs?: number;
+  /** Let this many bytes through first (e.g. part of an upload), then cut inside the frame at that point. */
+  afterBytes?: number;
+  /** `open` (default): every link open now; `next`: the next link to open (e.g. after a reconnect). */
+  scope?: 'open' | 'next';
 }
 
 export interface FaultStats {
@@ -91,7 +95,7 @@ class Pipe {
   private timer: NodeJS.Timeout | undefined;
   private lastAt = 0;
   private stopped = false;
-  private cut: { resolve(midFrame: boolean): void; fallback: NodeJS.Timeout } | undefined;
+  private cut: { resolve(midFrame: boolean): void; fallback: NodeJS.Timeout; skip: number } | undefined;
 
   constructor(
     private readonly out: Socket,
@@ -103,6 +107,15 @@ class Pipe {
   /** Frame bytes from the other side. */
   push(chunk: Buffer): void {
     if (this.stopped) return;
+    if (this.cut && this.cut.skip > 0) {
+      // Bytes still allowed through before the cut: forward them, then cut in what follows.
+      const pass = Math.min(this.cut.skip, chunk.length);
+      this.cut.skip -= pass;
+      this.tracker.observe(chunk.subarray(0, pass));
+      this.enqueue({ at: 0, bytes: chunk.subarray(0, pass) });
+      if (pass === chunk.length) return;
+      chunk = chunk.subarray(pass);
+    }
     if (this.cut) {
       const at = this.tracker.cutPoint(chunk);
       if (at !== undefined) {
@@ -129,7 +142,7 @@ class Pipe {
     this.enqueue({ at: 0, then: 'end' });
   }
 
-  armCut(withinMs: number): Promise<boolean> {
+  armCut(withinMs: number, afterBytes = 0): Promise<boolean> {
     return new Promise((resolve) => {
       if (this.stopped) return resolve(false);
       const fallback = setTimeout(() => {
@@ -138,7 +151,7 @@ class Pipe {
         resolve(false);
         this.kill();
       }, withinMs);
-      this.cut = { resolve, fallback };
+      this.cut = { resolve, fallback, skip: afterBytes };
     });
   }
 
@@ -193,6 +206,7 @@ export class FaultProxy {
   private readonly links = new Set<WsLink>();
   private readonly others = new Set<Socket>();
   private delayMs = 0;
+  private armedForNext: { opts: CutOptions; resolve(mid: number): void }[] = [];
   private downUntil = 0;
   private downTimer: NodeJS.Timeout | undefined;
   private readonly counters = { httpLinks: 0, cutsMidFrame: 0, cutsIdle: 0, refused: 0, wsOpened: 0 };
@@ -258,11 +272,15 @@ export class FaultProxy {
    * passes). Resolves with how many links were cut inside a frame.
    */
   async cutMidFrame(opts: CutOptions = {}): Promise<number> {
-    const direction = opts.direction ?? 'toApp';
-    const results = await Promise.all([...this.links].map((l) => l.pipeFor(direction).armCut(opts.withinMs ?? 2000)));
-    const mid = results.filter(Boolean).length;
-    this.counters.cutsMidFrame += mid;
-    this.counters.cutsIdle += results.length - mid;
+    if (opts.scope === 'next') return new Promise((resolve) => this.armedForNext.push({ opts, resolve }));
+    const results = await Promise.all([...this.links].map((l) => this.armLink(l, opts)));
+    return results.filter(Boolean).length;
+  }
+
+  private async armLink(link: WsLink, opts: CutOptions): Promise<boolean> {
+    const mid = await link.pipeFor(opts.direction ?? 'toApp').armCut(opts.withinMs ?? 2000, opts.afterBytes ?? 0);
+    if (mid) this.counters.cutsMidFrame++;
+    else this.counters.cutsIdle++;
     return mid;
   }
 
@@ -291,6 +309,7 @@ export class FaultProxy {
 
   async close(): Promise<void> {
     this.up();
+    for (const { resolve } of this.armedForNext.splice(0)) resolve(0);
     for (const link of [...this.links]) link.destroy();
     for (const s of this.others) s.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
@@ -331,6 +350,7 @@ export class FaultProxy {
     this.counters.wsOpened++;
     const link = new WsLink(app, gateway, () => this.delayMs, (l) => this.links.delete(l));
     this.links.add(link);
+    for (const { opts, resolve } of this.armedForNext.splice(0)) void this.armLink(link, opts).then((mid) => resolve(mid ? 1 : 0));
     link.forwardHead(head, headLength);
     app.resume();
   }

@@ -4,6 +4,7 @@ import type { Accessor } from 'solid-js';
 import type { ClientFrame, HelloAckFrame, PushMode, ServerFrame } from '../protocol';
 import type { IrisDB } from '../store/db';
 import { laneScope } from '../store/models/channels';
+import { forgetCursor } from '../store/models/sync';
 import { FramePipeline, type FlushScheduler } from './coalescer';
 import {
   Connection,
@@ -202,6 +203,9 @@ export class GatewaySession {
       // A gateway whose newest cursor is behind ours lost its state: take everything it has.
       const ackCursor = typeof ack.payload.sync_cursor === 'number' ? ack.payload.sync_cursor : stored;
       const cursor = stored > ackCursor ? 0 : stored;
+      // Its outbox is numbered anew, so our old cursor means nothing there: kept, it would stay ahead
+      // (setCursor never moves back) and a later sync from it would skip the frames below it.
+      if (stored > ackCursor) await forgetCursor(db, config.url);
       await this.connection.request(
         { v: 1, type: 'sync', payload: { cursor } },
         { timeoutMs: this.opts.syncTimeoutMs ?? 60_000, matchWithoutId: true },
