@@ -262,3 +262,72 @@ test.describe('receiving', () => {
     await expect(page.getByRole('region', { name: 'Media' }).locator('.media-cache-size')).toHaveText('8 MB');
   });
 });
+
+test.describe('looks', () => {
+  test.use({ viewport: { width: 390, height: 844 }, permissions: ['microphone'] });
+
+  test('screenshots of chips, pictures, the viewer and a voice player (phone and desktop, light and dark)', async ({ page, iris }) => {
+    test.setTimeout(120_000);
+    await ready(page, iris);
+    // A wide picture drawn in the page, pasted; a voice message; then the agent's picture.
+    await messageBox(page).evaluate(async (box) => {
+      const canvas = document.createElement('canvas');
+      canvas.width = 480;
+      canvas.height = 270;
+      const g = canvas.getContext('2d')!;
+      const grad = g.createLinearGradient(0, 0, 480, 270);
+      grad.addColorStop(0, '#ff9a5a');
+      grad.addColorStop(1, '#5a7dff');
+      g.fillStyle = grad;
+      g.fillRect(0, 0, 480, 270);
+      const blob = await new Promise<Blob>((resolve) => canvas.toBlob((b) => resolve(b!), 'image/png'));
+      const data = new DataTransfer();
+      data.items.add(new File([blob], 'sunset.png', { type: 'image/png' }));
+      box.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    });
+    await messageBox(page).fill('Look at this');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByRole('button', { name: 'Record voice message' }).click();
+    await page.waitForTimeout(2200);
+    await page.getByRole('button', { name: 'Finish recording' }).click();
+    await expect(page.getByRole('list', { name: 'Attachments' })).toContainText('Voice message');
+    await page.getByRole('button', { name: 'Send' }).click();
+    // Once the agent is done with it (a message while it works would steer instead).
+    await expect(log(page).getByText(/Received: voice-.*\(voice, \d+ bytes\)/)).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeVisible();
+    await messageBox(page).fill('/image');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect(
+      log(page).locator('article.msg-assistant').filter({ hasText: 'Here is an image' }).locator('.media[data-state="ready"]'),
+    ).toBeVisible({ timeout: 15_000 });
+    await expect(log(page).locator('.audio-time').last()).toHaveText(/\/ 0:0\d/);
+    // Chips for the next message: a picture and a document.
+    await attachThroughPicker(page, [
+      { name: 'holiday-photo.png', mimeType: 'image/png', buffer: makePng('chip', 64) },
+      { name: 'Quarterly report (final).pdf', mimeType: 'application/pdf', buffer: randomBytes(180_000) },
+    ]);
+    await expect(page.getByRole('list', { name: 'Attachments' }).getByRole('listitem')).toHaveCount(2);
+
+    for (const [name, size] of [
+      ['phone', { width: 390, height: 844 }],
+      ['desktop', { width: 1280, height: 800 }],
+    ] as const) {
+      await page.setViewportSize(size);
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.waitForTimeout(300);
+        await page.screenshot({ path: `/tmp/media-${name}-${scheme}.png` });
+        await userMessages(page).nth(1).evaluate((el) => el.scrollIntoView({ block: 'center' }));
+        await page.waitForTimeout(200);
+        await page.screenshot({ path: `/tmp/media-${name}-${scheme}-sent.png` });
+        await log(page).locator('.media-image').first().click();
+        const viewer = page.getByRole('dialog', { name: /Picture viewer/ });
+        await expect(viewer).toBeVisible();
+        await page.waitForTimeout(200);
+        await page.screenshot({ path: `/tmp/media-${name}-${scheme}-viewer.png` });
+        await page.keyboard.press('Escape');
+        await expect(viewer).toHaveCount(0);
+      }
+    }
+  });
+});

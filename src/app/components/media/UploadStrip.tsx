@@ -16,7 +16,7 @@ export function UploadStrip(props: { row: MediaRow; clientId: string }) {
       <button
         type="button"
         class="media-upload-cancel"
-        aria-label={`Cancel sending ${props.row.filename}`}
+        aria-label={`Cancel upload of ${props.row.filename}`}
         onClick={() => void client.discard(props.clientId)}
       >
         Cancel

@@ -3,10 +3,13 @@
 import type { JSX } from 'solid-js';
 
 const MAX_SIDE = 320;
+/** Tiny pictures (icons, the demo's 64 px drawings) are shown up to twice their size, to about this. */
+const SMALL_SIDE = 160;
 
 export function mediaBox(width: number | undefined, height: number | undefined, fallback: { width: number; height: number }): JSX.CSSProperties {
   const w = width && width > 0 ? width : fallback.width;
   const h = height && height > 0 ? height : fallback.height;
-  const scale = Math.min(1, MAX_SIDE / w, MAX_SIDE / h);
+  const longest = Math.max(w, h);
+  const scale = longest < SMALL_SIDE ? Math.min(2, SMALL_SIDE / longest) : Math.min(1, MAX_SIDE / w, MAX_SIDE / h);
   return { width: `${Math.max(48, Math.round(w * scale))}px`, 'aspect-ratio': `${w} / ${h}` };
 }
