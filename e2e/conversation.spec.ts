@@ -103,8 +103,8 @@ async function routeGateway(page: Page, opts: { holdMs?: number; failMarker?: st
 }
 
 test('a streamed reply grows in place, with collapsed reasoning, tool cards, commentary, model and tokens', async ({ page }) => {
-  // A slower stream so its steps can be seen one by one.
-  const iris = await launchServer({ streamDelayMs: 150 });
+  // A slow stream, so each step can be seen even on a busy machine (the tool runs for ~0.8 s).
+  const iris = await launchServer({ streamDelayMs: 400 });
   try {
     await page.setViewportSize({ width: 1280, height: 800 });
     await pairAndOpen(page, iris);
@@ -120,7 +120,8 @@ test('a streamed reply grows in place, with collapsed reasoning, tool cards, com
           if (text && w.__texts[w.__texts.length - 1] !== text) w.__texts.push(text);
         }
         for (const card of document.querySelectorAll('[role="group"][aria-label^="Tool "]')) {
-          const state = `${card.getAttribute('aria-label')}:${card.textContent?.includes('Running') ? 'running' : 'ended'}`;
+          const label = card.querySelector('.tool-state-text')?.textContent ?? '';
+          const state = `${card.getAttribute('aria-label')}:${label}`;
           if (w.__tools[w.__tools.length - 1] !== state) w.__tools.push(state);
         }
       }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
@@ -147,7 +148,8 @@ test('a streamed reply grows in place, with collapsed reasoning, tool cards, com
     await expect(reply.locator(':scope > .md')).toContainText('Your message has 7 words');
 
     // Tool cards: seen running (with a timer), then done with a duration.
-    expect(seen.tools).toContain('Tool word_count:running');
+    expect(seen.tools).toContain('Tool word_count:Running');
+    expect(seen.tools).not.toContain('Tool word_count:Stopped');
     const tools = reply.getByRole('group', { name: /^Tool / });
     expect(await tools.count()).toBeGreaterThanOrEqual(1);
     for (const card of await tools.all()) {

@@ -151,6 +151,26 @@ export function renderMarkdown(text: string): string {
   return sanitizeHtml(html);
 }
 
+const CACHE_SIZE = 400;
+const cache = new Map<string, string>();
+
+/**
+ * `renderMarkdown` for finished texts, remembered (least recently used first out): rows scrolled back
+ * into view, or re-mounted, skip parsing and sanitizing again. Streamed texts must not come here.
+ */
+export function renderMarkdownCached(text: string): string {
+  const hit = cache.get(text);
+  if (hit !== undefined) {
+    cache.delete(text);
+    cache.set(text, hit);
+    return hit;
+  }
+  const html = renderMarkdown(text);
+  cache.set(text, html);
+  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  return html;
+}
+
 /** The text a person reads in rendered Markdown (for quotes and previews): no markup, no HTML. */
 export function markdownToText(text: string): string {
   // A <template> parses without running anything or loading images.

@@ -1,5 +1,5 @@
 import { createEffect, createMemo, on } from 'solid-js';
-import { renderMarkdown } from '../../../lib/markdown';
+import { renderMarkdown, renderMarkdownCached } from '../../../lib/markdown';
 import { highlightCodeIn } from '../../../lib/highlight';
 import { copyText } from './copyText';
 import './Markdown.css';
@@ -10,7 +10,7 @@ import './Markdown.css';
  */
 export function Markdown(props: { text: string; final?: boolean; class?: string }) {
   let root!: HTMLDivElement;
-  const html = createMemo(() => renderMarkdown(props.text));
+  const html = createMemo(() => (props.final === false ? renderMarkdown(props.text) : renderMarkdownCached(props.text)));
 
   createEffect(
     on([html, () => props.final !== false], ([, final]) => {

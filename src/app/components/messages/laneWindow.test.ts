@@ -1,0 +1,103 @@
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { IrisDB } from '../../../store/db';
+import type { ActivityRow, MessageRow } from '../../../store/schema';
+import { createLaneWindow, laneMessageIds, orphanTurn, windowRange } from './laneWindow';
+
+// The app runs Solid's browser build (reactive); Node would resolve the server build.
+vi.mock('solid-js', async () => {
+  // @ts-expect-error the browser build has no .d.ts of its own; its types are solid-js's.
+  return await import('solid-js/dist/solid.js');
+});
+const { createRoot, createSignal } = await import('solid-js');
+
+let db: IrisDB;
+let dispose: (() => void) | undefined;
+afterEach(() => {
+  dispose?.();
+  db?.close();
+});
+
+async function until(check: () => boolean, ms = 3000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+function message(i: number, lane = 'L', extra: Partial<MessageRow> = {}): MessageRow {
+  return { message_id: `m${i}`, lane, chat_id: lane, role: i % 2 ? 'user' : 'assistant', text: `text ${i}`, ts: 1000 + i, status: 'final', ...extra };
+}
+
+describe('windowRange', () => {
+  it('pads the visible rows on both sides and snaps to steps', () => {
+    expect(windowRange(100, 110, 1000)).toEqual([50, 175]);
+    expect(windowRange(101, 111, 1000)).toEqual([50, 175]);
+  });
+  it('stays inside the list', () => {
+    expect(windowRange(0, 5, 20)).toEqual([0, 20]);
+    expect(windowRange(-1, -1, 0)).toEqual([0, 0]);
+  });
+});
+
+describe('lane window', () => {
+  it('lists a lane’s ids in time order and keeps the rows of the window in step with the DB', async () => {
+    db = new IrisDB(`window-${crypto.randomUUID()}`);
+    // Out of insertion order, plus another lane that must not show.
+    await db.messages.bulkPut([message(3), message(1), message(2), message(9, 'other')]);
+    let ids!: () => string[] | undefined;
+    let win!: ReturnType<typeof createLaneWindow>;
+    const [range, setRange] = createSignal<[number, number]>([0, 2]);
+    dispose = createRoot((d) => {
+      ids = laneMessageIds(db, 'L');
+      win = createLaneWindow(db, () => ids() ?? [], range, () => undefined);
+      return d;
+    });
+    await until(() => ids()?.length === 3);
+    expect(ids()).toEqual(['m1', 'm2', 'm3']);
+    await until(() => win.rows.m2?.text === 'text 2');
+    expect(Object.keys(win.rows).sort()).toEqual(['m1', 'm2']);
+
+    // A streamed update lands in the row that is on screen.
+    await db.messages.update('m2', { text: 'text 2, longer' });
+    await until(() => win.rows.m2?.text === 'text 2, longer');
+
+    // Scrolling moves the window: rows outside it are let go.
+    setRange([2, 3]);
+    await until(() => win.rows.m3 !== undefined && win.rows.m1 === undefined);
+    expect(Object.keys(win.rows)).toEqual(['m3']);
+  });
+
+  it('gathers the activity of the turns in the window, in arrival order', async () => {
+    db = new IrisDB(`window-${crypto.randomUUID()}`);
+    await db.messages.bulkPut([message(1, 'L', { turn: 'L#1' }), message(2, 'L', { turn: 'L#2' })]);
+    const activity = (id: string, turn: string, order: number): ActivityRow => ({ id, lane: 'L', turn, kind: 'tool', ts: 5, order, index: order, name: id, state: 'ok' });
+    await db.activity.bulkPut([activity('b', 'L#1', 1), activity('a', 'L#1', 0), activity('c', 'L#2', 0), activity('x', 'L#9', 0)]);
+    let win!: ReturnType<typeof createLaneWindow>;
+    dispose = createRoot((d) => {
+      const ids = laneMessageIds(db, 'L');
+      win = createLaneWindow(db, () => ids() ?? [], () => [0, 1], () => 'L#9');
+      return d;
+    });
+    await until(() => win.activity['L#1']?.length === 2 && win.activity['L#9']?.length === 1);
+    expect(win.activity['L#1']!.map((a) => a.id)).toEqual(['a', 'b']);
+    expect(win.activity['L#2']).toBeUndefined(); // its message is outside the window
+  });
+
+  it('shows a working turn at the end only while no message belongs to it', async () => {
+    db = new IrisDB(`window-${crypto.randomUUID()}`);
+    await db.lanes.put({ lane: 'L', readTs: 0, busy: true, typing: false, turn: 'L#1', turnSeq: 1 });
+    let orphan!: () => string | undefined;
+    dispose = createRoot((d) => {
+      orphan = orphanTurn(db, 'L');
+      return d;
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(orphan()).toBeUndefined(); // no activity yet
+    await db.activity.put({ id: 'L#1:tool:0', lane: 'L', turn: 'L#1', kind: 'tool', ts: 1, order: 0, index: 0, name: 'search', state: 'running' });
+    await until(() => orphan() === 'L#1');
+    await db.messages.put(message(1, 'L', { role: 'assistant', status: 'streaming', turn: 'L#1' }));
+    await until(() => orphan() === undefined);
+  });
+});

@@ -1,0 +1,59 @@
+// The URL rules of message Markdown (pure parts; rendering itself is tested in the browser, e2e/xss.spec.ts).
+import { describe, expect, it } from 'vitest';
+import { escapeHtml, isAllowedImageSrc, safeLinkHref } from './markdown';
+
+describe('safeLinkHref', () => {
+  it('keeps web and mail links and app-relative paths', () => {
+    expect(safeLinkHref('https://example.com/a?b=1')).toBe('https://example.com/a?b=1');
+    expect(safeLinkHref('http://example.com')).toBe('http://example.com');
+    expect(safeLinkHref('mailto:me@example.com')).toBe('mailto:me@example.com');
+    expect(safeLinkHref('/media/abc')).toBe('/media/abc');
+  });
+  it('refuses script, data and other schemes, however written', () => {
+    for (const href of [
+      'javascript:alert(1)',
+      'JaVaScRiPt:alert(1)',
+      ' javascript:alert(1)',
+      'java\tscript:alert(1)',
+      'java\nscript:alert(1)',
+      '\u0000javascript:alert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      'vbscript:msgbox(1)',
+      'file:///etc/passwd',
+      'blob:http://localhost/x',
+    ]) {
+      expect(safeLinkHref(href), href).toBeUndefined();
+    }
+    expect(safeLinkHref('')).toBeUndefined();
+    expect(safeLinkHref(undefined)).toBeUndefined();
+  });
+});
+
+describe('isAllowedImageSrc', () => {
+  it('allows only the app origin under /media/', () => {
+    expect(isAllowedImageSrc('/media/abc')).toBe(true);
+    expect(isAllowedImageSrc('http://localhost/media/abc')).toBe(true);
+  });
+  it('refuses other hosts, other paths, escapes and data URLs', () => {
+    for (const src of [
+      'http://evil.example/media/x.png',
+      '//evil.example/media/x.png',
+      'http://localhost.evil.example/media/x.png',
+      '/api/x.png',
+      '/media/../secret',
+      '/media/%2e%2e/secret',
+      '/media\\..\\secret',
+      'data:image/png;base64,AAAA',
+      'javascript:alert(1)',
+      '',
+    ]) {
+      expect(isAllowedImageSrc(src), src).toBe(false);
+    }
+  });
+});
+
+describe('escapeHtml', () => {
+  it('escapes the five HTML specials', () => {
+    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe('&#60;a href=&#34;x&#34; title=&#39;y&#39;&#62;&#38;&#60;/a&#62;');
+  });
+});
