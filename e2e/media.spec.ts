@@ -1,5 +1,6 @@
 // Issue 6: media both ways against the demo gateway — attachments (picker, paste, voice), the
 // service worker's /media/<id> (Range, offline), background pulls, limits, a cut upload, eviction.
+import AxeBuilder from '@axe-core/playwright';
 import { createHash, randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import type { Page } from '@playwright/test';
@@ -188,6 +189,12 @@ test.describe('voice', () => {
 
   test('a recorded voice message shows its length while recording, is sent as kind voice, and plays', async ({ page, iris }) => {
     await ready(page, iris);
+    // Cancelled: nothing is kept.
+    await page.getByRole('button', { name: 'Record voice message' }).click();
+    await page.getByRole('button', { name: 'Cancel recording' }).click();
+    await expect(page.getByRole('button', { name: 'Record voice message' })).toBeVisible();
+    await expect(page.getByRole('list', { name: 'Attachments' })).toHaveCount(0);
+
     await page.getByRole('button', { name: 'Record voice message' }).click();
     const recording = page.getByRole('group', { name: 'Recording a voice message' });
     await expect(recording.getByRole('timer')).toHaveText('0:01', { timeout: 5000 });
@@ -259,7 +266,51 @@ test.describe('receiving', () => {
     await first.getByRole('button', { name: 'Download first.bin again' }).click();
     await expect(first.getByRole('link', { name: 'Save first.bin' })).toBeVisible({ timeout: 15_000 });
     await page.getByRole('button', { name: 'Settings' }).click();
-    await expect(page.getByRole('region', { name: 'Media' }).locator('.media-cache-size')).toHaveText('8 MB');
+    const media = page.getByRole('region', { name: 'Media' });
+    await expect(media.locator('.media-cache-size')).toHaveText('8 MB');
+    const axe = await new AxeBuilder({ page }).include('section:has(.media-cache-size)').analyze();
+    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+    await media.getByRole('button', { name: 'Clear media cache' }).click();
+    await expect(media.locator('.media-cache-size')).toHaveText('0 bytes');
+    await page.goBack();
+    for (const name of files) {
+      const bubble = userMessages(page).filter({ hasText: `file ${name}` });
+      await expect(bubble.getByRole('button', { name: `Download ${name} again` })).toBeVisible();
+    }
+  });
+});
+
+test.describe('viewer', () => {
+  test.use({ viewport: { width: 1280, height: 800 } });
+
+  test('pictures open full screen: arrow keys step through them, zoom, download, Escape closes and focus returns; no serious axe findings', async ({ page, iris }) => {
+    await ready(page, iris);
+    await attachThroughPicker(page, [
+      { name: 'one.png', mimeType: 'image/png', buffer: makePng('one', 64) },
+      { name: 'two.png', mimeType: 'image/png', buffer: makePng('two', 64) },
+    ]);
+    await page.getByRole('button', { name: 'Send' }).click();
+    const bubble = userMessages(page).last();
+    await expect(bubble.locator('.media[data-state="ready"]')).toHaveCount(2);
+    const opener = bubble.getByRole('button', { name: 'Open picture one.png' });
+    await opener.click();
+    const viewer = page.getByRole('dialog', { name: 'Picture viewer: one.png' });
+    await expect(viewer).toBeVisible();
+    await expect(viewer).toContainText('1 of');
+    await expect(viewer.locator('img')).toHaveJSProperty('naturalWidth', 64);
+    await page.keyboard.press('ArrowRight');
+    await expect(page.getByRole('dialog', { name: 'Picture viewer: two.png' })).toContainText('2 of');
+    await page.keyboard.press('ArrowLeft');
+    await expect(viewer).toBeVisible();
+    const before = (await viewer.locator('img').boundingBox())!.width;
+    await viewer.getByRole('button', { name: 'Zoom in' }).click();
+    await expect.poll(async () => (await viewer.locator('img').boundingBox())!.width).toBeGreaterThan(before * 1.4);
+    await expect(viewer.getByRole('link', { name: /^Download one\.png/ })).toHaveAttribute('download', 'one.png');
+    const axe = await new AxeBuilder({ page }).include('.image-viewer').analyze();
+    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await expect(opener).toBeFocused();
   });
 });
 
@@ -317,6 +368,8 @@ test.describe('looks', () => {
         await page.emulateMedia({ colorScheme: scheme });
         await page.waitForTimeout(300);
         await page.screenshot({ path: `/tmp/media-${name}-${scheme}.png` });
+        const axe = await new AxeBuilder({ page }).include('.composer').include('.message-media').analyze();
+        expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
         await userMessages(page).nth(1).evaluate((el) => el.scrollIntoView({ block: 'center' }));
         await page.waitForTimeout(200);
         await page.screenshot({ path: `/tmp/media-${name}-${scheme}-sent.png` });
