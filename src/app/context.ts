@@ -2,7 +2,6 @@
 // see the socket.
 import { IrisDB } from '../store/db';
 import { createClient, type IrisClient } from '../client';
-import { keepBadgeUpdated } from '../pwa/badge';
 import { reducerWithErrorToasts } from './components/status/gatewayErrorToasts';
 
 let instance: { db: IrisDB; client: IrisClient } | undefined;
@@ -12,7 +11,6 @@ export function iris(): { db: IrisDB; client: IrisClient } {
     const db = new IrisDB();
     const client = createClient({ db, reducer: reducerWithErrorToasts() });
     void client.start();
-    keepBadgeUpdated(db);
     instance = { db, client };
   }
   return instance;

@@ -1,17 +1,16 @@
 // The installed icon's badge shows the total unread count (Badging API, where supported).
 import type { IrisDB } from '../store/db';
 import { liveQuery } from 'dexie';
+import { unreadCount } from '../store/models/messages';
 
 type BadgeNavigator = typeof navigator & { setAppBadge?: (n?: number) => Promise<void>; clearAppBadge?: () => Promise<void> };
 
-/** Unread = messages from others newer than the lane's read mark, across every lane. */
+/** Unread = messages from others newer than the lane's read mark, summed over the directory's lanes. */
 export async function totalUnread(db: IrisDB): Promise<number> {
-  const lanes = new Map((await db.lanes.toArray()).map((l) => [l.lane, l.readTs]));
-  let total = 0;
-  await db.messages.each((m) => {
-    if (m.role !== 'user' && m.ts > (lanes.get(m.lane) ?? 0)) total++;
-  });
-  return total;
+  // Per-lane index ranges, so a long history costs nothing once it is read.
+  const lanes = await db.channels.toCollection().primaryKeys();
+  const counts = await Promise.all(lanes.map((lane) => unreadCount(db, lane)));
+  return counts.reduce((sum, n) => sum + n, 0);
 }
 
 export function keepBadgeUpdated(db: IrisDB): void {
