@@ -151,7 +151,7 @@ async function assertInertDom(page: Page): Promise<void> {
         if (attr.startsWith('on')) found.push(`${el.tagName} has ${attr}`);
       }
     }
-    for (const el of log.querySelectorAll('.md *, .tool-card *, .commentary *, .attachments *')) {
+    for (const el of log.querySelectorAll('.md *, .tool-card *, .commentary *')) {
       // The app's own decorative icon on a tool card.
       if (el.closest('.tool-head > svg[aria-hidden="true"]')) continue;
       const tag = el.tagName.toLowerCase();
@@ -171,6 +171,18 @@ async function assertInertDom(page: Page): Promise<void> {
       if (src !== null) {
         const url = new URL(src, location.href);
         if (url.origin !== origin || !url.pathname.startsWith('/media/')) found.push(`${tag} loading ${src}`);
+      }
+    }
+    // Attachments (the media feature's players and chips): nothing active, nothing from another origin.
+    for (const el of log.querySelectorAll('.message-media *')) {
+      const tag = el.tagName.toLowerCase();
+      if (['script', 'iframe', 'object', 'embed', 'form', 'style', 'link', 'meta', 'base', 'math'].includes(tag)) found.push(`a <${tag}> in media`);
+      for (const attr of ['src', 'href', 'poster']) {
+        const value = el.getAttribute(attr);
+        if (value === null || value === '') continue;
+        const url = new URL(value, location.href);
+        const sameOrigin = url.origin === origin || (url.protocol === 'blob:' && value.startsWith(`blob:${origin}/`));
+        if (!sameOrigin) found.push(`${tag} ${attr} ${value}`);
       }
     }
     return found;
