@@ -39,14 +39,26 @@ export async function openLane(page: Page, origin: string): Promise<void> {
 }
 
 /**
- * Types `text` and presses Send (waiting, like a person, while the agent is still working and the
- * button reads Steer), then waits until the app has the message in its DB (the pending bubble).
- * Returns false if the app never stored it.
+ * Types `text` and presses Send once the button reads Send (while the agent works it reads Steer, and
+ * a person waits), then waits until the app has the message in its DB (the pending bubble). The label
+ * is checked and the button pressed in one task in the page: Playwright's own click leaves a gap in
+ * which a reply starting elsewhere can turn the button into Steer under the pointer.
+ * Returns undefined once stored, else what the person sees instead.
  */
 export async function send(page: Page, text: string, timeoutMs = 30_000): Promise<string | undefined> {
   const box = page.getByRole('textbox', { name: 'Message' });
   await box.fill(text);
-  await page.getByRole('button', { name: 'Send', exact: true }).click({ timeout: timeoutMs });
+  const pressed = await waitUntil(
+    () =>
+      page.evaluate(() => {
+        const button = document.querySelector<HTMLButtonElement>('form.composer button[type=submit]');
+        if (!button || button.disabled || button.textContent?.trim() !== 'Send') return false;
+        button.click();
+        return true;
+      }),
+    timeoutMs,
+  );
+  if (!pressed) return `the Send button never showed within ${timeoutMs} ms`;
   const stored = await waitUntil(async () => (await readApp(page)).messages.some((m) => m.text === text && m.role === 'user'), 10_000);
   if (stored) return undefined;
   // What the person sees instead: the button's label, what is left in the box, any error.

@@ -1,0 +1,278 @@
+// Fuzzing the frame reducer at volume (issue 9): `npm run test:fuzz` applies at least 100,000
+// generated frames (FUZZ_INPUTS=100000); `npm test` a few thousand. Two properties:
+//  - any mix of realistic and hostile frames, one by one or as replay batches with cursors, never
+//    throws and keeps the invariants (one row per message id and client_id, every row in a lane,
+//    valid statuses, the stored cursor never moves backwards);
+//  - realistic sessions delivered the way a flaky link delivers them (frames repeated, replays of
+//    whole turns after they finished, stale updates late, stop before start) end with exactly the
+//    final messages the gateway sent, nothing pending or streaming, and no lane left busy.
+import 'fake-indexeddb/auto';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { SERVER_FRAME_TYPES, type ServerFrame } from '../protocol';
+import type { IrisDB } from './db';
+import { queueSend } from './models/outbox';
+import { applyFrame, applyFrames } from './reducer';
+import { freshDb } from './test-support';
+
+const INPUTS = Number(process.env.FUZZ_INPUTS) || 3_000;
+const GATEWAY = 'ws://fuzz/ws';
+const STATUSES = ['streaming', 'final', 'pending', 'sent', 'read', 'failed'];
+/** fake-indexeddb manages roughly a few hundred transactions a second here: scale the time limit. */
+const timeout = (frames: number) => Math.max(60_000, frames * 25);
+
+const lanes = ['web:default', 'web:demo', 't1'] as const;
+const envelopeOf = (lane: string): Record<string, string> => (lane === 't1' ? { chat_id: 'web:default', thread_id: 't1' } : { chat_id: lane });
+const frame = (type: string, env: Record<string, unknown>, payload: unknown): ServerFrame => ({ v: 1, type, ...env, payload }) as unknown as ServerFrame;
+
+// ---------------------------------------------------------------------------------------------
+// Generators
+
+const ids = fc.constantFrom('m1', 'm2', 'm3', 'm4', 'm5', 'local:c1', '', 'constructor', '__proto__');
+const texts = fc.oneof(fc.constantFrom('', 'x', 'hello', '<img src=x onerror=alert(1)>'), fc.string({ maxLength: 40 }));
+const env = fc.oneof(
+  fc.constantFrom<Record<string, unknown>>(...lanes.map(envelopeOf), {}, { chat_id: 'unknown:lane' }, { thread_id: 't1' }),
+  fc.record({ chat_id: fc.anything(), thread_id: fc.anything() }, { requiredKeys: [] }),
+);
+const anyValue = fc.oneof(fc.anything({ maxDepth: 3 }), ids, texts, fc.integer(), fc.constantFrom(null, true, -1, 1.5, Number.MAX_SAFE_INTEGER + 2));
+
+/** Frames of every server type with plausible payloads, each field sometimes of the wrong type. */
+const plausible: fc.Arbitrary<ServerFrame> = fc
+  .tuple(
+    fc.constantFrom(...SERVER_FRAME_TYPES),
+    env,
+    fc.record(
+      {
+        message_id: fc.oneof(ids, anyValue),
+        role: fc.oneof(fc.constantFrom('user', 'assistant', 'system', 'cron'), anyValue),
+        text: fc.oneof(texts, anyValue),
+        final_text: fc.oneof(texts, anyValue),
+        reasoning: texts,
+        client_id: fc.oneof(fc.constantFrom('c1', 'c2', 'c3'), anyValue),
+        ts: fc.oneof(fc.integer({ min: 0, max: 1e13 }), anyValue),
+        index: fc.oneof(fc.nat(3), anyValue),
+        name: texts,
+        picker_id: fc.oneof(fc.constantFrom('p1', 'p2'), anyValue),
+        media_id: fc.oneof(fc.constantFrom('x1', 'x2'), anyValue),
+        message_ids: fc.oneof(fc.array(ids, { maxLength: 3 }), anyValue),
+        messages: fc.oneof(fc.array(fc.record({ message_id: ids, role: fc.constantFrom('user', 'assistant'), text: texts, client_id: fc.constantFrom('c1', 'c2') }), { maxLength: 3 }), anyValue),
+        channels: fc.oneof(fc.array(fc.record({ chat_id: fc.oneof(fc.constantFrom(...lanes), anyValue), name: texts, kind: fc.constantFrom('default', 'channel', 'thread', 'x') }), { maxLength: 3 }), anyValue),
+        chat_id: fc.oneof(fc.constantFrom(...lanes), anyValue),
+        cursor: fc.oneof(fc.integer({ min: -5, max: 200 }), anyValue),
+        on: fc.oneof(fc.boolean(), anyValue),
+        reason: fc.constantFrom('processing', 'tool', 'waiting_input', 'cron', 'x'),
+        kind: fc.constantFrom('image', 'generic', 'cron', 'approval'),
+      },
+      { requiredKeys: [] },
+    ),
+  )
+  .map(([type, e, p]) => frame(type, e, p));
+
+/** Anything at all where a frame goes. */
+const hostile: fc.Arbitrary<ServerFrame> = fc.oneof(
+  fc.anything().map((x) => x as unknown as ServerFrame),
+  fc.record({ type: fc.oneof(fc.constantFrom(...SERVER_FRAME_TYPES), fc.string()), payload: fc.anything(), chat_id: fc.anything(), thread_id: fc.anything() }, { requiredKeys: ['type'] }).map((x) => x as unknown as ServerFrame),
+);
+
+type Step = { kind: 'one'; frame: ServerFrame } | { kind: 'batch'; frames: ServerFrame[]; cursor: number };
+const step: fc.Arbitrary<Step> = fc.oneof(
+  { weight: 6, arbitrary: fc.oneof(plausible, plausible, hostile).map((f) => ({ kind: 'one' as const, frame: f })) },
+  { weight: 1, arbitrary: fc.tuple(fc.array(fc.oneof(plausible, hostile), { maxLength: 8 }), fc.integer({ min: 0, max: 300 })).map(([frames, cursor]) => ({ kind: 'batch' as const, frames, cursor })) },
+);
+const framesIn = (s: Step) => (s.kind === 'one' ? 1 : s.frames.length);
+
+// ---------------------------------------------------------------------------------------------
+// Invariants
+
+async function cursorOf(db: IrisDB): Promise<number> {
+  return (await db.sync.get(GATEWAY))?.cursor ?? 0;
+}
+
+async function expectInvariants(db: IrisDB): Promise<void> {
+  const messages = await db.messages.toArray();
+  const seen = new Set<string>();
+  const byClient = new Map<string, string[]>();
+  for (const m of messages) {
+    expect(seen.has(m.message_id), `message id ${m.message_id} twice`).toBe(false);
+    seen.add(m.message_id);
+    expect(typeof m.lane === 'string' && m.lane !== '', `message ${m.message_id} without lane`).toBe(true);
+    expect(typeof m.chat_id === 'string' && m.chat_id !== '', `message ${m.message_id} without chat_id`).toBe(true);
+    expect(STATUSES, `status of ${m.message_id}`).toContain(m.status);
+    expect(typeof m.text).toBe('string');
+    expect(Number.isFinite(m.ts)).toBe(true);
+    if (m.client_id !== undefined) byClient.set(m.client_id, [...(byClient.get(m.client_id) ?? []), m.message_id]);
+  }
+  for (const [clientId, holders] of byClient) expect(holders, `client_id ${clientId} shown ${holders.length} times`).toHaveLength(1);
+  for (const table of [db.activity, db.pickers, db.media, db.lanes] as const) {
+    for (const row of await (table as typeof db.activity).toArray()) {
+      if (table === db.media && row.lane === undefined) continue; // media known before its lane (an upload)
+      expect(typeof row.lane === 'string' && row.lane !== '', `${table.name} row without lane`).toBe(true);
+    }
+  }
+  for (const o of await db.outbox.toArray()) expect(['queued', 'sending', 'failed']).toContain(o.state);
+  for (const c of await db.channels.toArray()) expect(typeof c.chat_id === 'string' && c.chat_id !== '').toBe(true);
+}
+
+async function seeded(): Promise<IrisDB> {
+  const db = freshDb();
+  await queueSend(db, { client_id: 'c1', lane: 'web:default', chat_id: 'web:default', text: 'hello', now: 5 });
+  await queueSend(db, { client_id: 'c2', lane: 't1', chat_id: 'web:default', thread_id: 't1', text: 'in a thread', now: 6 });
+  return db;
+}
+
+describe('reducer fuzzing', () => {
+  /** Frames per database: long enough that creating databases is not what the time goes into. */
+  const perRun = 100;
+
+  it(`never throws on ${INPUTS} generated frames and keeps its invariants; the cursor never moves back`, async () => {
+    let applied = 0;
+    let runs = 0;
+    // fast-check runs the property numRuns times; each run applies about perRun frames. Keep going
+    // (fresh seeds) until INPUTS frames have been applied in all.
+    while (applied < INPUTS) {
+      await fc.assert(
+        fc.asyncProperty(fc.array(step, { minLength: perRun / 2, maxLength: perRun }), async (steps) => {
+          const db = await seeded();
+          try {
+            let cursor = await cursorOf(db);
+            for (const [i, s] of steps.entries()) {
+              const now = 1_000 + i;
+              if (s.kind === 'one') await applyFrame(db, s.frame, { now, gateway: GATEWAY });
+              else await applyFrames(db, s.frames, { now, gateway: GATEWAY, cursor: s.cursor });
+              applied += framesIn(s);
+              if (s.kind === 'batch' || s.frame?.type === 'sync.done') {
+                const next = await cursorOf(db);
+                expect(next, 'the cursor moved backwards').toBeGreaterThanOrEqual(cursor);
+                cursor = next;
+              }
+            }
+            await expectInvariants(db);
+          } finally {
+            db.close();
+          }
+        }),
+        { numRuns: Math.max(5, Math.ceil((INPUTS - applied) / (perRun * 0.8))) },
+      );
+      runs++;
+    }
+    expect(applied).toBeGreaterThanOrEqual(INPUTS);
+    expect(runs).toBeGreaterThan(0);
+  }, timeout(INPUTS));
+
+  it('a flaky link (repeats, late replays, stale updates, stop before start) ends with exactly the final messages', async () => {
+    const sessions = Math.max(20, Math.ceil(INPUTS / 200));
+    await fc.assert(
+      fc.asyncProperty(session, fc.array(fc.nat(), { minLength: 30, maxLength: 30 }), async (s, noise) => {
+        const db = freshDb();
+        try {
+          for (const send of s.sends) await queueSend(db, { client_id: send.clientId, lane: send.lane, chat_id: envelopeOf(send.lane).chat_id!, ...(send.lane === 't1' && { thread_id: 't1' }), text: send.text, now: send.at });
+          const delivered = deliverFlakily(s.frames, noise);
+          for (const [i, f] of delivered.entries()) await applyFrame(db, f, { now: 10_000 + i, gateway: GATEWAY });
+          await expectInvariants(db);
+          const rows = await db.messages.toArray();
+          for (const m of s.finals) {
+            const row = rows.find((r) => r.message_id === m.message_id);
+            expect(row, `final message ${m.message_id}`).toBeDefined();
+            expect(row!.text).toBe(m.text);
+            expect(row!.lane).toBe(m.lane);
+            expect(row!.status).toMatch(m.role === 'user' ? /^(sent|read)$/ : /^final$/);
+          }
+          expect(rows.map((r) => r.message_id).sort()).toEqual(s.finals.map((m) => m.message_id).sort());
+          expect(await db.outbox.count()).toBe(0);
+          for (const lane of await db.lanes.toArray()) expect(lane.busy, `lane ${lane.lane} left busy`).toBe(false);
+        } finally {
+          db.close();
+        }
+      }),
+      { numRuns: sessions },
+    );
+  }, timeout(INPUTS));
+});
+
+// ---------------------------------------------------------------------------------------------
+// Realistic sessions, as the reference gateway streams them (spec README §5, §7).
+
+interface Session {
+  sends: { clientId: string; lane: string; text: string; at: number }[];
+  frames: ServerFrame[];
+  finals: { message_id: string; lane: string; role: string; text: string }[];
+  /** Index of the first frame of each turn: a replay starts there. */
+  turnStarts: number[];
+}
+
+const turn = fc.record({
+  lane: fc.constantFrom(...lanes),
+  text: fc.string({ minLength: 1, maxLength: 20 }),
+  updates: fc.array(fc.string({ maxLength: 6 }), { minLength: 0, maxLength: 6 }),
+  tools: fc.nat(2),
+  commentary: fc.boolean(),
+  echoFirst: fc.boolean(),
+});
+
+const session: fc.Arbitrary<Session> = fc.array(turn, { minLength: 1, maxLength: 5 }).map((turns) => {
+  const s: Session = { sends: [], frames: [], finals: [], turnStarts: [] };
+  turns.forEach((t, i) => {
+    const e = envelopeOf(t.lane);
+    const clientId = `c-${i}`;
+    const userId = `u-${i}`;
+    const replyId = `a-${i}`;
+    s.turnStarts.push(s.frames.length);
+    s.sends.push({ clientId, lane: t.lane, text: t.text, at: 100 + i });
+    s.frames.push(frame('message', e, { message_id: userId, role: 'user', text: t.text, client_id: clientId, ts: 1_000 + i * 10 }));
+    s.frames.push(frame('read.receipt', e, { message_id: userId }));
+    s.frames.push(frame('agent.busy', e, { reason: 'processing' }));
+    s.frames.push(frame('typing', e, { on: true }));
+    s.frames.push(frame('message.start', e, { message_id: replyId, role: 'assistant' }));
+    let text = '';
+    for (const u of t.updates) {
+      text += u;
+      s.frames.push(frame('message.update', e, { message_id: replyId, text }));
+    }
+    if (t.commentary) s.frames.push(frame('commentary', e, { message_id: `k-${i}`, text: 'thinking' }));
+    for (let k = 0; k < t.tools; k++) {
+      s.frames.push(frame('agent.busy', e, { reason: 'tool' }));
+      s.frames.push(frame('tool.start', e, { index: k, name: 'tool', preview: 'p', args: { k } }));
+      s.frames.push(frame('tool.progress', e, { index: k, name: 'tool', note: 'n' }));
+      s.frames.push(frame('tool.end', e, { index: k, name: 'tool', ok: true, duration: 0.1, output_preview: 'o' }));
+      s.frames.push(frame('agent.busy', e, { reason: 'processing' }));
+    }
+    const finalText = text + '.';
+    s.frames.push(frame('message.stop', e, { message_id: replyId, final_text: finalText, reasoning: 'r', model: 'm', tokens: 3, ts: 1_000 + i * 10 + 5 }));
+    s.frames.push(frame('typing', e, { on: false }));
+    s.frames.push(frame('agent.idle', e, {}));
+    s.finals.push({ message_id: userId, lane: t.lane, role: 'user', text: t.text }, { message_id: replyId, lane: t.lane, role: 'assistant', text: finalText });
+  });
+  return s;
+});
+
+/**
+ * What a flaky link plus sync makes of a frame sequence: some frames arrive twice in a row, some
+ * updates arrive again late (after their stop), and finished turns are replayed whole (as a sync
+ * from an old cursor does) while the rest goes on. Coalescable frames (updates) may be dropped.
+ * Delivery per lane keeps the order of the live stream (a TCP connection per device), so a
+ * replayed turn only ever repeats what already arrived.
+ */
+function deliverFlakily(frames: ServerFrame[], noise: number[]): ServerFrame[] {
+  const out: ServerFrame[] = [];
+  let n = 0;
+  const roll = (mod: number) => noise[n++ % noise.length]! % mod;
+  for (const [i, f] of frames.entries()) {
+    if (f.type === 'message.update' && roll(4) === 0) continue; // coalesced away
+    if (f.type === 'message.start' && roll(5) === 0) {
+      // Its stop first (a hostile or confused gateway): the start and updates after it must not reopen it.
+      const id = (f.payload as { message_id: string }).message_id;
+      const stop = frames.find((g) => g.type === 'message.stop' && (g.payload as { message_id: string }).message_id === id);
+      if (stop) out.push(stop);
+    }
+    out.push(f);
+    if (roll(6) === 0) out.push(f); // delivered again (reconnect)
+    if (roll(9) === 0) {
+      // A sync from an older cursor: everything from some earlier point again, in order.
+      const from = roll(i + 1);
+      out.push(...frames.slice(from, i + 1));
+    }
+  }
+  // Stale updates arriving after their turn ended must not change the final text.
+  for (const f of frames) if (f.type === 'message.update' && roll(5) === 0) out.push(f);
+  return out;
+}
