@@ -137,6 +137,26 @@ describe('sending with attachments', () => {
     expect(await db.mediaBlobs.count()).toBe(0);
   });
 
+  it('cancelling while the upload waits for its ack ends the wait at once; the next message goes out', async () => {
+    const { gw, proxy, db, c, lane } = await setup();
+    let clientId = '';
+    proxy.taps.toClient = (data, isBinary) => {
+      if (!isBinary && data.includes('"media.upload.ack"')) {
+        void c.discard(clientId);
+        return null; // the ack never arrives
+      }
+      return data;
+    };
+    const file = await stageAttachment(db, new Blob([new Uint8Array(1000)]), { lane, filename: 'a.bin' });
+    clientId = await c.send(lane, 'cancelled', { attachments: [file.media_id] });
+    await until(async () => (await db.outbox.count()) === 0, 'discarded');
+    const started = Date.now();
+    await c.send(lane, 'next one');
+    await until(() => gw.gateway.store.messages(lane).find((m) => m.text === 'next one'), 'next delivered', 10_000);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(gw.gateway.store.messages(lane).some((m) => m.text === 'cancelled')).toBe(false);
+  });
+
   it("the gateway's media_too_large fails the bubble with the file's size and the limit in words", async () => {
     const { db, c, lane } = await setup({ maxMediaBytes: MiB });
     const file = await stageAttachment(db, new Blob([new Uint8Array(2 * MiB)]), { lane, filename: 'two.bin' });

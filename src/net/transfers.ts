@@ -166,6 +166,9 @@ export class Transfers {
     );
     // An early error (media_too_large, a lost connection) stops the bytes at once.
     ack.catch((err) => (failure ??= err));
+    // A cancel also ends the wait for the ack (the gateway drops an upload that never ends).
+    const onCancel = () => abort.abort(meta.signal?.reason ?? new Error('The upload was cancelled.'));
+    meta.signal?.addEventListener('abort', onCancel, { once: true });
     // No byte may precede the start frame (the request may wait for the sync to finish).
     await Promise.race([sent, ack.catch(() => undefined)]);
     const progress = new ProgressWriter(this.opts.db, media_ref, meta.onProgress);
@@ -196,6 +199,7 @@ export class Transfers {
       }
     }
     if (failure !== undefined) {
+      meta.signal?.removeEventListener('abort', onCancel);
       abort.abort(failure);
       await ack.catch(() => undefined);
       throw failure;
@@ -208,6 +212,7 @@ export class Transfers {
       await ack;
     } finally {
       this.timers.clearTimeout(timer);
+      meta.signal?.removeEventListener('abort', onCancel);
     }
     progress.report(1);
     return media_ref;
