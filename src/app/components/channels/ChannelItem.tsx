@@ -4,14 +4,15 @@ import { Icon } from '../shell/Icon';
 import { Menu, type MenuItem } from '../shell/Menu';
 import { laneHref } from './channelTree';
 import { safeColor, textOn } from './channelLook';
-import type { LaneSummary } from './laneSummary';
+import { live } from '../../../store/live';
+import { iris } from '../../context';
+import { laneSummary } from './laneSummary';
 import type { ChannelAction } from './ChannelDialogs';
 
 interface ChannelItemProps {
   channel: ChannelRow;
   isDefault: boolean;
   threads: ChannelRow[];
-  summaries: Map<string, LaneSummary>;
   currentLane: string | undefined;
   onAction: (action: ChannelAction) => void;
   onFavorite: (channel: ChannelRow, favorite: boolean) => void;
@@ -28,14 +29,16 @@ function lookStyle(color: string | undefined) {
 function ChannelRowView(props: {
   channel: ChannelRow;
   isDefault: boolean;
-  summary: LaneSummary | undefined;
   current: boolean;
   nested: boolean;
   menuItems: MenuItem[];
   onNavigate: () => void;
 }) {
+  const { db } = iris();
   const previewId = createUniqueId();
-  const unread = () => props.summary?.unread ?? 0;
+  // One live query per row: a message streaming in one lane re-reads only that lane's figures.
+  const summary = live(() => laneSummary(db, props.channel.chat_id), undefined);
+  const unread = () => summary()?.unread ?? 0;
   const stateWords = () =>
     [
       props.channel.favorite && 'favorite',
@@ -71,7 +74,7 @@ function ChannelRowView(props: {
             aria-current={props.current ? 'page' : undefined}
             // The name first (what a voice user says), then its state: "Trips, favorite, 2 unread".
             aria-label={`${props.channel.name}${stateWords()}`}
-            aria-describedby={props.summary?.preview ? previewId : undefined}
+            aria-describedby={summary()?.preview ? previewId : undefined}
             onClick={() => props.onNavigate()}
           >
             <span class="channel-name">{props.channel.name}</span>
@@ -92,9 +95,9 @@ function ChannelRowView(props: {
             </span>
           </Show>
         </span>
-        <Show when={props.summary?.preview}>
+        <Show when={summary()?.preview}>
           <span class="channel-preview" id={previewId} aria-hidden="true">
-            {props.summary?.previewRole === 'user' ? `You: ${props.summary?.preview}` : props.summary?.preview}
+            {summary()?.previewRole === 'user' ? `You: ${summary()?.preview}` : summary()?.preview}
           </span>
         </Show>
       </span>
@@ -131,7 +134,6 @@ export function ChannelItem(props: ChannelItemProps) {
       <ChannelRowView
         channel={props.channel}
         isDefault={props.isDefault}
-        summary={props.summaries.get(props.channel.chat_id)}
         current={props.currentLane === props.channel.chat_id}
         nested={false}
         menuItems={itemsFor(props.channel, props.isDefault)}
@@ -143,17 +145,16 @@ export function ChannelItem(props: ChannelItemProps) {
             {(threadId) => (
               <Show when={props.threads.find((t) => t.chat_id === threadId)}>
                 {(thread) => (
-              <li>
-                <ChannelRowView
-                  channel={thread()}
-                  isDefault={false}
-                  summary={props.summaries.get(thread().chat_id)}
-                  current={props.currentLane === thread().chat_id}
-                  nested={true}
-                  menuItems={itemsFor(thread(), false)}
-                  onNavigate={props.onNavigate}
-                />
-              </li>
+                  <li>
+                    <ChannelRowView
+                      channel={thread()}
+                      isDefault={false}
+                      current={props.currentLane === thread().chat_id}
+                      nested={true}
+                      menuItems={itemsFor(thread(), false)}
+                      onNavigate={props.onNavigate}
+                    />
+                  </li>
                 )}
               </Show>
             )}

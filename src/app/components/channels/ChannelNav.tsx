@@ -8,7 +8,6 @@ import { showErrorToast } from '../status/toastWrites';
 import { ChannelDialogs, type ChannelAction, type ChannelCommands } from './ChannelDialogs';
 import { ChannelItem } from './ChannelItem';
 import { archivedCount, channelTree, laneHref } from './channelTree';
-import { laneSummaries, type LaneSummary } from './laneSummary';
 import './ChannelNav.css';
 
 interface ChannelNavProps {
@@ -27,13 +26,6 @@ export function ChannelNav(props: ChannelNavProps) {
   const [action, setAction] = createSignal<ChannelAction>();
 
   const channels = live(() => db.channels.orderBy('order').toArray(), [] as ChannelRow[]);
-  const summaries = live(
-    async () => {
-      const all = await db.channels.toArray();
-      return laneSummaries(db, all.map((c) => c.chat_id));
-    },
-    new Map<string, LaneSummary>(),
-  );
   const tree = createMemo(() => channelTree(channels(), showArchived()));
   // Rows are keyed by chat_id (strings compare by value), so a directory update re-renders only what
   // changed and an open menu or focused row survives it.
@@ -43,7 +35,7 @@ export function ChannelNav(props: ChannelNavProps) {
   const commands: ChannelCommands = {
     async create(name, parent) {
       const created = await client.createChannel(name, parent ? 'thread' : 'channel', parent?.chat_id);
-      if (created?.chat_id) {
+      if (typeof created?.chat_id === 'string' && created.chat_id) {
         navigate(laneHref(created));
         props.onNavigate();
       }
@@ -58,7 +50,7 @@ export function ChannelNav(props: ChannelNavProps) {
     },
   };
 
-  const quietly = (what: string, command: () => Promise<unknown>) => {
+  const withErrorToast = (what: string, command: () => Promise<unknown>) => {
     command().catch((error: unknown) => showErrorToast(db, what, error));
   };
 
@@ -84,21 +76,22 @@ export function ChannelNav(props: ChannelNavProps) {
             {(id) => (
               <Show when={byId().get(id)}>
                 {(node) => (
-              <ChannelItem
-                channel={node().channel}
-                isDefault={node().isDefault}
-                threads={node().threads}
-                summaries={summaries()}
-                currentLane={props.currentLane}
-                onAction={setAction}
-                onFavorite={(channel, favorite) =>
-                  quietly(favorite ? 'Could not add to favorites' : 'Could not remove from favorites', () =>
-                    client.favorite(channel.chat_id, favorite),
-                  )
-                }
-                onSetDefault={(channel) => quietly('Could not set the default channel', () => client.setDefault(channel.chat_id))}
-                onNavigate={props.onNavigate}
-              />
+                  <ChannelItem
+                    channel={node().channel}
+                    isDefault={node().isDefault}
+                    threads={node().threads}
+                    currentLane={props.currentLane}
+                    onAction={setAction}
+                    onFavorite={(channel, favorite) =>
+                      withErrorToast(favorite ? 'Could not add to favorites' : 'Could not remove from favorites', () =>
+                        client.favorite(channel.chat_id, favorite),
+                      )
+                    }
+                    onSetDefault={(channel) =>
+                      withErrorToast('Could not set the default channel', () => client.setDefault(channel.chat_id))
+                    }
+                    onNavigate={props.onNavigate}
+                  />
                 )}
               </Show>
             )}

@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { IrisDB } from '../../../store/db';
 import type { MessageRow } from '../../../store/schema';
-import { laneSummaries, plainPreview } from './laneSummary';
+import { laneSummary, plainPreview } from './laneSummary';
 
 const msg = (id: string, lane: string, ts: number, role: MessageRow['role'], text: string): MessageRow => ({
   message_id: id,
@@ -25,7 +25,7 @@ describe('plainPreview', () => {
   });
 });
 
-describe('laneSummaries', () => {
+describe('laneSummary', () => {
   let db: IrisDB | undefined;
   afterEach(async () => {
     await db?.delete();
@@ -41,8 +41,7 @@ describe('laneSummaries', () => {
       msg('e', 'L', 5, 'cron', 'Reminder: stretch'),
     ]);
     await db.lanes.put({ lane: 'L', readTs: 1, busy: false, typing: false, turnSeq: 0 });
-    const summary = (await laneSummaries(db, ['L', 'empty'])).get('L');
-    expect(summary).toEqual({ unread: 2, preview: 'Reminder: stretch', previewRole: 'cron' });
-    expect((await laneSummaries(db, ['empty'])).get('empty')).toEqual({ unread: 0, preview: '', previewRole: undefined });
+    expect(await laneSummary(db, 'L')).toEqual({ unread: 2, preview: 'Reminder: stretch', previewRole: 'cron' });
+    expect(await laneSummary(db, 'empty')).toEqual({ unread: 0, preview: '', previewRole: undefined });
   });
 });

@@ -27,18 +27,14 @@ export function plainPreview(text: string, max = PREVIEW_CHARS): string {
   return plain.length > max ? `${plain.slice(0, max - 1).trimEnd()}…` : plain;
 }
 
-/** Unread count and preview for each lane, in one read transaction (the store's own definitions). */
-export async function laneSummaries(db: IrisDB, lanes: readonly string[]): Promise<Map<string, LaneSummary>> {
+/** Unread count and preview of one lane, in one read transaction (the store's own definitions). */
+export async function laneSummary(db: IrisDB, lane: string): Promise<LaneSummary> {
   return db.transaction('r', db.messages, db.lanes, async () => {
-    const result = new Map<string, LaneSummary>();
-    for (const lane of lanes) {
-      const [unread, last] = await Promise.all([unreadCount(db, lane), newestMessage(db, lane)]);
-      result.set(lane, {
-        unread,
-        preview: last ? plainPreview(last.text || (last.media?.length ? 'Attachment' : '')) : '',
-        previewRole: last?.role,
-      });
-    }
-    return result;
+    const [unread, last] = await Promise.all([unreadCount(db, lane), newestMessage(db, lane)]);
+    return {
+      unread,
+      preview: last ? plainPreview(last.text || (last.media?.length ? 'Attachment' : '')) : '',
+      previewRole: last?.role,
+    };
   });
 }
