@@ -82,6 +82,13 @@ test('a reminder shows as a toast that opens its lane, and toasts can be dismiss
   await expect(second).toBeVisible({ timeout: 15_000 });
   await second.getByRole('button', { name: 'Dismiss' }).click();
   await expect(second).toHaveCount(0);
+
+  // Left alone (no pointer or focus on it), a toast goes away by itself.
+  await sendMessage(page, '/remind 1 look away');
+  const third = toasts.getByRole('listitem').filter({ hasText: 'look away' });
+  await expect(third).toBeVisible({ timeout: 15_000 });
+  await page.mouse.move(5, 700);
+  await expect(third).toHaveCount(0, { timeout: 15_000 });
 });
 
 test('an error the gateway sends on its own shows in plain words, never as markup', async ({ page, iris }) => {

@@ -34,8 +34,17 @@ function Toast(props: { toast: ToastRow; onOpen: (toast: ToastRow) => void; onDi
     setHeld((n) => Math.max(0, n - 1));
     if (held() === 0 && timer === undefined) start();
   };
-  onMount(start);
-  onCleanup(() => clearTimeout(timer));
+  // A toast that arrives while the page is hidden waits for the user to come back.
+  const onVisibility = () => (document.hidden ? pause() : resume());
+  onMount(() => {
+    if (document.hidden) setHeld(1);
+    else start();
+    document.addEventListener('visibilitychange', onVisibility);
+  });
+  onCleanup(() => {
+    clearTimeout(timer);
+    document.removeEventListener('visibilitychange', onVisibility);
+  });
 
   const isError = () => props.toast.kind === ERROR_TOAST_KIND;
   const content = () => (
