@@ -2,7 +2,6 @@
 // service worker's /media/<id> (Range, offline), background pulls, limits, a cut upload, eviction.
 import AxeBuilder from '@axe-core/playwright';
 import { createHash, randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { makePng } from '../server/gateway/agent/png';
 import { CHROMIUM_ARGS, chromiumExecutable } from './browser';
@@ -277,6 +276,132 @@ test.describe('receiving', () => {
       const bubble = userMessages(page).filter({ hasText: `file ${name}` });
       await expect(bubble.getByRole('button', { name: `Download ${name} again` })).toBeVisible();
     }
+  });
+});
+
+test.describe('two devices, offline', () => {
+  test.use({ viewport: { width: 1280, height: 800 } });
+
+  test("another device gets a small picture by itself, a large file on a tap with progress, and the worker fetches on demand", async ({ page, browser, iris }) => {
+    await ready(page, iris);
+    const picture = makePng('from the phone', 64);
+    const report = randomBytes(6 * MiB);
+    const notes = randomBytes(300_000);
+    await attachThroughPicker(page, [
+      { name: 'picture.png', mimeType: 'image/png', buffer: picture },
+      { name: 'report.pdf', mimeType: 'application/pdf', buffer: report },
+      { name: 'notes.txt', mimeType: 'text/plain', buffer: notes },
+    ]);
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => storedUser(iris).at(-1)?.media?.length ?? 0, { timeout: 15_000 }).toBe(3);
+    const [pictureRef, reportRef, notesRef] = storedUser(iris).at(-1)!.media!;
+
+    const other = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const second = await other.newPage();
+    // Its downloads come in slowly (in order), so the progress can be seen.
+    await second.routeWebSocket(/\/ws$/, (ws) => {
+      const server = ws.connectToServer();
+      let chain = Promise.resolve();
+      server.onMessage((message) => {
+        const wait = typeof message === 'string' ? 0 : 60;
+        chain = chain.then(() => new Promise((resolve) => setTimeout(resolve, wait))).then(() => ws.send(message));
+      });
+      ws.onMessage((message) => server.send(message));
+    });
+    try {
+      await ready(second, iris);
+      const bubble = userMessages(second).last();
+      // The picture came by itself; the PDF waits for a tap.
+      await expect(bubble.locator('img')).toHaveJSProperty('naturalWidth', 64, { timeout: 15_000 });
+      const download = bubble.getByRole('button', { name: 'Download report.pdf' });
+      await expect(download).toBeVisible();
+      await second.waitForTimeout(500);
+      await expect(download).toBeVisible();
+      expect(await second.evaluate((id) => document.querySelector(`.media[data-media-id="${id}"]`)?.getAttribute('data-state'), reportRef!.media_id)).toBe('remote');
+      // A tap: a progress bar, then the file, saved under its name.
+      await download.click();
+      await expect(bubble.getByRole('progressbar', { name: 'Downloading report.pdf' })).toBeVisible();
+      await expect(bubble.getByRole('link', { name: 'Save report.pdf' })).toBeVisible({ timeout: 15_000 });
+      const served = await second.evaluate(async (id) => {
+        const res = await fetch(`/media/${id}`);
+        const hash = await crypto.subtle.digest('SHA-256', await res.arrayBuffer());
+        return { disposition: res.headers.get('Content-Disposition'), sha: Array.from(new Uint8Array(hash), (b) => b.toString(16).padStart(2, '0')).join('') };
+      }, reportRef!.media_id);
+      expect(served).toEqual({ disposition: 'attachment; filename="report.pdf"', sha: sha(report) });
+      // Not downloaded yet: the worker asks the window to pull it and answers when the bytes are here.
+      const onDemand = await second.evaluate(async (id) => {
+        const res = await fetch(`/media/${id}`);
+        return { status: res.status, size: (await res.arrayBuffer()).byteLength };
+      }, notesRef!.media_id);
+      expect(onDemand).toEqual({ status: 200, size: notes.length });
+      expect(pictureRef!.kind).toBe('image');
+    } finally {
+      await other.close();
+    }
+  });
+
+  test('attached and sent offline, then reloaded: it goes out once when the gateway is back', async ({ page, iris }) => {
+    await ready(page, iris);
+    const port = Number(new URL(iris.baseURL).port);
+    await iris.server.close();
+    await expect(page.getByText(/^(Offline|Reconnecting)/).first()).toBeVisible({ timeout: 15_000 });
+    const bytes = makePng('offline', 64);
+    await attachThroughPicker(page, [{ name: 'offline.png', mimeType: 'image/png', buffer: bytes }]);
+    await messageBox(page).fill('written offline');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const pending = userMessages(page).filter({ hasText: 'written offline' });
+    await expect(pending.getByRole('status').filter({ hasText: 'Sends when connected.' })).toBeVisible();
+    await page.reload();
+    await expect(pending.locator('img')).toHaveJSProperty('complete', true);
+    const back = await launchServer({ port, dataDir: iris.dataDir, token: iris.token });
+    try {
+      await expect.poll(() => back.server.gateway!.store.messages(LANE).filter((m) => m.text === 'written offline').length, { timeout: 30_000 }).toBe(1);
+      const stored = back.server.gateway!.store.messages(LANE).find((m) => m.text === 'written offline')!;
+      expect(back.server.gateway!.store.media.get(stored.media![0]!.media_id)!.sha256).toBe(sha(bytes));
+      await expect(pending.locator('img')).toHaveAttribute('src', /^\/media\/med_/, { timeout: 15_000 });
+      await page.waitForTimeout(500);
+      expect(back.server.gateway!.store.messages(LANE).filter((m) => m.text === 'written offline')).toHaveLength(1);
+      expect(back.server.gateway!.store.media.list().filter((r) => r.ref !== undefined)).toHaveLength(1);
+    } finally {
+      await back.server.close();
+    }
+  });
+
+  test('a file on its way shows its upload progress; Cancel stops it and nothing is sent', async ({ page, iris }) => {
+    // The gateway's ack for the upload is held back, so the message stays on its way.
+    await page.routeWebSocket(/\/ws$/, (ws) => {
+      const server = ws.connectToServer();
+      server.onMessage((message) => {
+        if (typeof message === 'string' && message.includes('"media.upload.ack"')) return;
+        ws.send(message);
+      });
+      ws.onMessage((message) => server.send(message));
+    });
+    await ready(page, iris);
+    await attachThroughPicker(page, [{ name: 'held.bin', mimeType: 'application/octet-stream', buffer: randomBytes(2 * MiB) }]);
+    await messageBox(page).fill('never sent');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const bubble = userMessages(page).filter({ hasText: 'never sent' });
+    await expect(bubble.getByRole('progressbar', { name: 'Uploading held.bin' })).toHaveAttribute('value', '100');
+    await bubble.getByRole('button', { name: 'Cancel upload of held.bin' }).click();
+    await expect(bubble).toHaveCount(0);
+    await messageBox(page).fill('after the cancel');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => storedUser(iris).map((m) => m.text), { timeout: 10_000 }).toEqual(['after the cancel']);
+  });
+
+  test('files dropped onto the lane are attached', async ({ page, iris }) => {
+    await ready(page, iris);
+    await log(page).evaluate((target) => {
+      const data = new DataTransfer();
+      data.items.add(new File(['hello'], 'dropped.txt', { type: 'text/plain' }));
+      for (const type of ['dragenter', 'dragover', 'drop']) {
+        target.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }));
+      }
+    });
+    await expect(page.getByRole('list', { name: 'Attachments' }).getByRole('listitem')).toContainText('dropped.txt');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => storedUser(iris).at(-1)?.media?.[0]?.filename, { timeout: 15_000 }).toBe('dropped.txt');
   });
 });
 

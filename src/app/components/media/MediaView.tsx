@@ -4,6 +4,7 @@ import { downloadsByItself } from '../../../media/puller';
 import { mediaPuller } from '../../../media/runtime';
 import { AUTO_DOWNLOAD_KEY } from '../../../media/settings';
 import { liveOn, live } from '../../../store/live';
+import { localMessageId } from '../../../store/models/messages';
 import type { MediaRow, MessageRow } from '../../../store/schema';
 import { iris } from '../../context';
 import { AudioPlayer } from './AudioPlayer';
@@ -32,8 +33,13 @@ export function MediaView(props: MediaViewProps) {
   const row = (): MediaRow => stored() ?? { ...props.item, state: 'remote', lastUsed: 0 };
   const available = () => row().state === 'ready' || row().state === 'local';
   const src = createMediaSrc(id, available);
-  // The sender's own file between the echo and the move of its bytes: a quiet wait, no button.
-  const ownEcho = () => props.message.role === 'user' && props.message.client_id !== undefined;
+  // This device's own file between the echo and the move of its bytes: a quiet wait, no button.
+  const ownClientId = () => (props.message.role === 'user' ? props.message.client_id : undefined);
+  const ownEcho = liveOn(
+    ownClientId,
+    async (clientId) => clientId !== undefined && (await db.media.where('message_id').equals(localMessageId(clientId)).count()) > 0,
+    false,
+  );
   const mode = (): FetchMode => (ownEcho() || downloadsByItself(row(), { autoDownload: autoSetting() }) ? 'auto' : 'tap');
   const download = () => puller.request(id());
   const [visible, setVisible] = createSignal(false);
