@@ -126,3 +126,17 @@ describe('the background puller', () => {
     expect((await db.media.get('kept'))!.state).toBe('evicted');
   });
 });
+
+describe('a pull a reload cut short', () => {
+  it('shows as not downloaded again once this tab holds the connection, and is pulled if it downloads by itself', async () => {
+    const db = freshDb();
+    await db.media.put({ media_id: 'cut', kind: 'document', mime: 'application/pdf', size: 10, filename: 'a.pdf', state: 'downloading', progress: 0.4, lastUsed: 1 });
+    await db.media.put({ media_id: 'pic', kind: 'image', mime: 'image/png', size: 10, filename: 'p.png', state: 'downloading', progress: 0.4, lastUsed: 2 });
+    const client = fakeClient(db);
+    const puller = new MediaPuller(db, client);
+    puller.kick();
+    await settle(puller);
+    expect(await db.media.get('cut')).toMatchObject({ state: 'remote', progress: 0 });
+    expect(client.order).toEqual(['pic']);
+  });
+});

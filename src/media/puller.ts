@@ -33,6 +33,7 @@ export class MediaPuller {
   private readonly gaveUp = new Set<string>();
   private readonly quotaRetried = new Set<string>();
   private running = false;
+  private recovered = false;
   private again = false;
   private current: string | undefined;
   private idleWaiters: (() => void)[] = [];
@@ -82,6 +83,12 @@ export class MediaPuller {
   }
 
   private async run(): Promise<void> {
+    if (this.client.isLeader() && !this.recovered) {
+      // Pulls run in the tab holding the connection: when that is this one, a pull that a closed tab
+      // (or a reload) left half-done shows as not downloaded again; its bytes never landed.
+      this.recovered = true;
+      await this.db.media.where('state').equals('downloading').modify({ state: 'remote', progress: 0 }).catch(() => undefined);
+    }
     do {
       this.again = false;
       try {
