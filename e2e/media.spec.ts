@@ -405,6 +405,27 @@ test.describe('two devices, offline', () => {
   });
 });
 
+test.describe('phone', () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test('Attach offers the camera or files; the camera input asks for a photo or video', async ({ page, iris }) => {
+    await ready(page, iris);
+    await page.getByRole('button', { name: 'Attach' }).click();
+    const menu = page.getByRole('menu');
+    await expect(menu.getByRole('menuitem', { name: 'Take a photo or video' })).toBeVisible();
+    await page.screenshot({ path: '/tmp/media-phone-attach-menu.png' });
+    const camera = page.locator('input[type="file"][capture]');
+    await expect(camera).toHaveAttribute('capture', 'environment');
+    await expect(camera).toHaveAttribute('accept', 'image/*,video/*');
+    const chooser = page.waitForEvent('filechooser');
+    await menu.getByRole('menuitem', { name: 'Choose files' }).click();
+    const files = await chooser;
+    expect(files.isMultiple()).toBe(true);
+    await files.setFiles([{ name: 'a.png', mimeType: 'image/png', buffer: makePng('phone', 64) }]);
+    await expect(page.getByRole('list', { name: 'Attachments' })).toContainText('a.png');
+  });
+});
+
 test.describe('viewer', () => {
   test.use({ viewport: { width: 1280, height: 800 } });
 
