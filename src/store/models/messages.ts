@@ -33,7 +33,8 @@ export async function newestMessage(db: IrisDB, lane: string): Promise<MessageRo
 export async function newestServerMessage(db: IrisDB, lane: string): Promise<MessageRow | undefined> {
   return laneRange(db, lane)
     .reverse()
-    .filter((m) => !m.message_id.startsWith(LOCAL_ID_PREFIX))
+    // A reply still streaming is not stored by the gateway yet: a read mark on it would be refused.
+    .filter((m) => !m.message_id.startsWith(LOCAL_ID_PREFIX) && m.status !== 'streaming')
     .first();
 }
 
