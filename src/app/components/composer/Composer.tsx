@@ -1,4 +1,5 @@
 import { Show, createEffect, createSignal, createUniqueId, on, onCleanup, onMount } from 'solid-js';
+import { ProtocolError } from '../../../client';
 import type { CommandInfo } from '../../../protocol';
 import { live } from '../../../store/live';
 import { getDraft, setDraft } from '../../../store/models/settings';
@@ -189,7 +190,15 @@ function LaneComposer(props: { lane: string }) {
     };
     if (current === 'steer') {
       await writer.clear(lane);
-      await run(() => client.steer(lane, value), restore);
+      // The turn may end between the keypress and the gateway: then the words become a plain message.
+      await run(
+        () =>
+          client.steer(lane, value).catch((e: unknown) => {
+            if (e instanceof ProtocolError && e.code === 'not_found') return client.send(lane, value).then(() => undefined);
+            throw e;
+          }),
+        restore,
+      );
     } else {
       setReplyTarget(lane, undefined);
       await writer.clear(lane);
