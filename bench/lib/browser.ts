@@ -25,7 +25,7 @@ export function newContext(browser: Browser): Promise<BrowserContext> {
 export interface BenchPage {
   page: Page;
   cdp: CDPSession;
-  /** Uncaught errors of the page (reported when a harness step fails). */
+  /** Uncaught errors of the page, for debugging a run. */
   errors: string[];
 }
 

@@ -123,8 +123,9 @@ export function formatValue(f: Figure): string {
 
 export function formatRatio(f: Figure): string {
   if (f.ratioTo === undefined) return '—';
+  // A ratio to nothing says nothing (long tasks of a page that had none).
+  if (f.bare === 0) return `— (bare ${formatNumber(0, f.unit)})`;
   if (f.ratio === null || f.ratio === undefined) {
-    if (f.bare === 0) return `— (bare ${formatNumber(0, f.unit)})`;
     if (f.bare !== undefined && f.bare !== null) return `n/a (bare ${formatNumber(f.bare, f.unit)})`;
     return 'n/a';
   }

@@ -38,7 +38,14 @@ export async function prepareSite(log: (line: string) => void, fromSource = fals
   mkdirSync(BUILD_DIR, { recursive: true });
   if (fromSource) {
     log('bench: building the app from source (vite build into bench/.build/app)');
-    await build({ root: ROOT_DIR, configFile: join(ROOT_DIR, 'vite.config.ts'), logLevel: 'warn', build: { outDir: appDir, emptyOutDir: true } });
+    // The PWA plugin's own build logs to stdout; stdout is for the table only.
+    const write = process.stdout.write;
+    process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+    try {
+      await build({ root: ROOT_DIR, configFile: join(ROOT_DIR, 'vite.config.ts'), logLevel: 'error', build: { outDir: appDir, emptyOutDir: true } });
+    } finally {
+      process.stdout.write = write;
+    }
   } else {
     const dist = join(ROOT_DIR, 'dist');
     if (!existsSync(join(dist, 'index.html'))) throw new Error('the app is not built: run `npm run build` first, or pass --build (no dist/index.html)');
