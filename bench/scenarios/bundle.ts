@@ -37,7 +37,7 @@ function staticImports(appDir: string, file: string): string[] {
   return out;
 }
 
-/** Every file reachable from `roots` through static imports. */
+/** Every file reachable from `roots` (module scripts) through static imports. */
 function closure(appDir: string, roots: string[]): Set<string> {
   const seen = new Set<string>();
   const queue = [...roots];
@@ -66,18 +66,20 @@ function attribute(tag: string, name: string): string | undefined {
   return new RegExp(`\\s${name}=["']([^"']+)["']`, 'i').exec(tag)?.[1];
 }
 
-/** The lane page's chunk and the files Vite preloads with it (its __vite__mapDeps list). */
-function laneChunk(appDir: string, entry: string): { js: string; css: string[] } {
-  const code = readFileSync(join(appDir, entry), 'utf8');
-  const call = /import\([`'"]\.\/(LanePage-[\w-]+\.js)[`'"]\)\s*,\s*__vite__mapDeps\(\[([\d,\s]*)\]\)/.exec(code);
-  const chunk = call?.[1] ?? /import\([`'"]\.\/(LanePage-[\w-]+\.js)[`'"]\)/.exec(code)?.[1];
-  if (!chunk) throw new NotMeasured('no lazily loaded LanePage chunk found in the entry');
-  const base = posix.dirname(entry);
-  const list = /m\.f=\[([^\]]*)\]/.exec(code)?.[1];
-  const deps = list ? [...list.matchAll(/["'`]([^"'`]+)["'`]/g)].map((m) => m[1]!) : [];
-  const indexes = call?.[2] ? call[2].split(',').map((s) => Number.parseInt(s, 10)) : [];
-  const css = indexes.map((i) => deps[i]).filter((f): f is string => !!f && f.endsWith('.css'));
-  return { js: posix.join(base, chunk), css };
+/** The lane page's chunk and the files Vite preloads with it (its __vite__mapDeps list), from whichever first-load module imports it. */
+function laneChunk(appDir: string, modules: Iterable<string>): { js: string; css: string[] } {
+  for (const file of modules) {
+    const code = readFileSync(join(appDir, file), 'utf8');
+    const call = /import\([`'"]\.\/(LanePage-[\w-]+\.js)[`'"]\)\s*,\s*__vite__mapDeps\(\[([\d,\s]*)\]\)/.exec(code);
+    const chunk = call?.[1] ?? /import\([`'"]\.\/(LanePage-[\w-]+\.js)[`'"]\)/.exec(code)?.[1];
+    if (!chunk) continue;
+    const list = /m\.f=\[([^\]]*)\]/.exec(code)?.[1];
+    const deps = list ? [...list.matchAll(/["'`]([^"'`]+)["'`]/g)].map((m) => m[1]!) : [];
+    const indexes = call?.[2] ? call[2].split(',').map((n) => Number.parseInt(n, 10)) : [];
+    const css = indexes.map((i) => deps[i]).filter((f): f is string => !!f && f.endsWith('.css'));
+    return { js: posix.join(posix.dirname(file), chunk), css };
+  }
+  throw new NotMeasured('no lazily loaded LanePage chunk found in the first-load modules');
 }
 
 function precache(appDir: string): { bytes: number; files: number } {
@@ -101,18 +103,22 @@ export async function bundle(ctx: ScenarioContext): Promise<Sample[]> {
   const html = readFileSync(join(appDir, 'index.html'), 'utf8');
   const tags = html.match(/<(script|link)\b[^>]*>/gi) ?? [];
   const local = (url: string | undefined) => (url && !/^[a-z]+:/i.test(url) ? url.replace(/^\//, '') : undefined);
-  const scripts = tags.filter((t) => /^<script/i.test(t)).map((t) => local(attribute(t, 'src')));
+  const scriptTags = tags.filter((t) => /^<script/i.test(t));
+  const modules = scriptTags.filter((t) => /type=["']module["']/i.test(t)).map((t) => local(attribute(t, 'src')));
+  const classic = scriptTags.filter((t) => !/type=["']module["']/i.test(t)).map((t) => local(attribute(t, 'src')));
   const preloads = tags.filter((t) => /rel=["']modulepreload["']/i.test(t)).map((t) => local(attribute(t, 'href')));
   const styles = tags.filter((t) => /rel=["']stylesheet["']/i.test(t)).map((t) => local(attribute(t, 'href')));
-  const entries = scripts.filter((s): s is string => !!s);
-  if (entries.length === 0) throw new Error('index.html has no script of its own');
-  const js = closure(appDir, [...entries, ...preloads.filter((s): s is string => !!s)]);
-  const css = styles.filter((s): s is string => !!s);
+  const present = (list: (string | undefined)[]) => list.filter((s): s is string => !!s);
+  if (present(modules).length === 0) throw new Error('index.html has no module script of its own');
+  const moduleFiles = closure(appDir, [...present(modules), ...present(preloads)]);
+  // Classic scripts (e.g. a theme boot script) load too, but import nothing.
+  const js = new Set([...present(classic), ...moduleFiles]);
+  const css = present(styles);
   const first = sizes(appDir, js);
   const firstCss = sizes(appDir, css);
   const sample: Sample = { jsRaw: first.raw, jsGzip: first.gzip, cssRaw: firstCss.raw, cssGzip: firstCss.gzip };
   await ctx.measure(sample, ['laneJsGzip', 'laneCssGzip'], async () => {
-    const lane = laneChunk(appDir, entries[0]!);
+    const lane = laneChunk(appDir, moduleFiles);
     const laneJs = new Set([...js, ...closure(appDir, [lane.js])]);
     sample.laneJsGzip = sizes(appDir, laneJs).gzip;
     sample.laneCssGzip = sizes(appDir, new Set([...css, ...lane.css])).gzip;
