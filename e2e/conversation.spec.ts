@@ -151,7 +151,10 @@ test('a streamed reply grows in place, with collapsed reasoning, tool cards, com
     expect(seen.tools).toContain('Tool word_count:Running');
     expect(seen.tools).not.toContain('Tool word_count:Stopped');
     const tools = reply.getByRole('group', { name: /^Tool / });
-    expect(await tools.count()).toBeGreaterThanOrEqual(1);
+    // The demo runs two tools per turn: both cards, in order.
+    await expect(tools).toHaveCount(2);
+    await expect(tools.nth(0)).toHaveAccessibleName('Tool word_count');
+    await expect(tools.nth(1)).toHaveAccessibleName('Tool format_code');
     for (const card of await tools.all()) {
       await expect(card).toContainText('Done');
       await expect(card).toContainText(/\d+(\.\d+)? (ms|s)/);
@@ -166,6 +169,7 @@ test('a streamed reply grows in place, with collapsed reasoning, tool cards, com
     // Commentary, muted, in the turn.
     const commentary = reply.getByText('Counting the words first.');
     await expect(commentary).toBeVisible();
+    await expect(reply.getByText('Formatting it as a code block.')).toBeVisible();
     const [commentaryColor, textColor] = await Promise.all([
       commentary.evaluate((el) => getComputedStyle(el).color),
       reply.locator(':scope > .md').evaluate((el) => getComputedStyle(el).color),

@@ -44,7 +44,7 @@ describe('message.send and the streamed reply', () => {
     expect(types.filter((t) => t === 'message.update').length).toBeGreaterThanOrEqual(3);
     const receipt = c.ofType('read.receipt', from)[0];
     expect(receipt.payload.message_id).toBe(echo.payload.message_id);
-    expect(c.ofType('agent.busy', from).map((f) => f.payload.reason)).toEqual(['processing', 'tool', 'processing']);
+    expect(c.ofType('agent.busy', from).map((f) => f.payload.reason)).toEqual(['processing', 'tool', 'processing', 'tool', 'processing']);
     const updates = c.ofType('message.update', from).map((f) => f.payload.text as string);
     for (let i = 1; i < updates.length; i++) expect(updates[i].startsWith(updates[i - 1])).toBe(true);
     const stop = c.ofType('message.stop', from)[0];
@@ -56,6 +56,12 @@ describe('message.send and the streamed reply', () => {
     const toolEnd = c.ofType('tool.end', from)[0];
     expect(toolEnd.payload).toMatchObject({ index: 0, name: 'word_count', ok: true, output_preview: '2 words, 13 characters' });
     expect(typeof toolEnd.payload.duration).toBe('number');
+    // Two tools per ordinary turn, matched by index, with commentary before each.
+    expect(c.ofType('tool.end', from).map((f) => [f.payload.index, f.payload.name])).toEqual([
+      [0, 'word_count'],
+      [1, 'format_code'],
+    ]);
+    expect(c.ofType('commentary', from)).toHaveLength(2);
     expect(c.ofType('tool.start', from)[0].payload).toMatchObject({ index: 0, name: 'word_count', args: { text: 'hello *world*' } });
     const typing = c.ofType('typing', from).map((f) => f.payload.on);
     expect(typing).toEqual([true, false]);

@@ -52,6 +52,9 @@ export function replyScript(text: string, media: MediaRef[] = []): Script {
   steps.push({ kind: 'commentary', text: 'Counting the words first.' });
   steps.push(...tool(0, 'word_count', { text: q }, `word_count("${q.slice(0, 40)}")`, 'counting', `${words} words, ${chars} characters`));
   steps.push({ kind: 'text', append: `Your message has **${words}** words and **${chars}** characters.\n\n` });
+  // A second tool, so every ordinary turn shows how the app lays out several tool cards.
+  steps.push({ kind: 'commentary', text: 'Formatting it as a code block.' });
+  steps.push(...tool(1, 'format_code', { language: 'text' }, 'format_code(language="text")', 'formatting', `${[...q].length} characters in a text block`));
   if (q !== '') steps.push({ kind: 'text', append: '```text\n' + q + '\n```\n\n' });
   steps.push({ kind: 'text', append: '_— Iris demo agent_' });
   const image = media.find((m) => m.kind === 'image');
