@@ -171,7 +171,7 @@ test('a second build deployed over the first offers "Reload", which brings it wi
   }
 });
 
-test('sharing text from another app opens a composer prefilled in the lane the user picks', async ({ page, iris }) => {
+test('sharing text and a file from another app opens a composer prefilled in the lane the user picks', async ({ page, iris }) => {
   await pair(page, iris);
   await page.goto(iris.baseURL + '/#/');
   await waitForServiceWorker(page);
@@ -187,13 +187,28 @@ test('sharing text from another app opens a composer prefilled in the lane the u
       input.value = value;
       form.append(input);
     }
+    const files = document.createElement('input');
+    files.type = 'file';
+    files.name = 'files';
+    const transfer = new DataTransfer();
+    transfer.items.add(new File(['shopping list: eggs, milk'], 'list.txt', { type: 'text/plain' }));
+    files.files = transfer.files;
+    form.append(files);
     document.body.append(form);
     form.submit();
   });
   await expect(page.getByRole('heading', { name: 'Share to Iris' })).toBeVisible();
+  await expect(page.getByText('1 file: list.txt')).toBeVisible();
   await page.getByRole('main').getByRole('button', { name: 'Demo', exact: true }).click();
   await expect(page).toHaveURL(/#\/c\/web%3Ademo|#\/c\/web:demo/);
   await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue('Look at this\nhttps://example.org/article');
+  await expect(page.getByRole('list', { name: 'Attachments' })).toContainText('list.txt');
+
+  // Sent as one message with the file, which the gateway stores byte for byte.
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(page.getByRole('log', { name: 'Messages' }).getByText(/Received:.*list\.txt/)).toBeVisible({ timeout: 30_000 });
+  const sent = iris.server.gateway!.store.messages('web:demo').find((m) => m.role === 'user' && m.text.startsWith('Look at this'));
+  expect(sent?.media?.map((m) => m.filename)).toEqual(['list.txt']);
 });
 
 test('the installed icon badge shows the unread total', async ({ page, iris }) => {

@@ -1,5 +1,7 @@
 import { useNavigate } from '@solidjs/router';
 import { For, Show } from 'solid-js';
+import { addToast } from '../../store/models/toasts';
+import { stageAttachment } from '../../media/outgoing';
 import { live } from '../../store/live';
 import { PENDING_SHARE_KEY, shareToText, type PendingShare } from '../../share/pendingShare';
 import { iris } from '../context';
@@ -24,6 +26,14 @@ export default function SharePage() {
     const pending = share();
     if (!pending) return;
     const text = shareToText(pending);
+    // Shared files become the lane's attachments; one that cannot be attached is named in a toast.
+    for (const file of pending.files) {
+      try {
+        await stageAttachment(db, new File([file.blob], file.name, { type: file.type }), { lane });
+      } catch (e) {
+        await addToast(db, { kind: 'error', title: 'Not attached', body: e instanceof Error ? e.message : String(e), lane, ts: Date.now() });
+      }
+    }
     await db.transaction('rw', db.settings, async () => {
       const draft = (await db.settings.get(`draft:${lane}`))?.value;
       const before = typeof draft === 'string' && draft.trim() ? draft + '\n' : '';
