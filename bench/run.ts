@@ -81,6 +81,7 @@ async function main(): Promise<number> {
     }
   } finally {
     await browser.close();
+    site.remove();
   }
   const table = markdownTable(figures);
   process.stdout.write(`${table}\n`);

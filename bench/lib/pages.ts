@@ -1,13 +1,16 @@
 // The site the benchmarks load: a snapshot of the built app (dist/, so a rebuild by someone else
 // mid-run cannot change what is measured) plus the bench pages under /bench/, and the in-page
 // instrumentation as a classic script. Pages are bundled with Vite (the project's own bundler).
+import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { build } from 'vite';
 
 export const BENCH_DIR = resolve(import.meta.dirname, '..');
 export const ROOT_DIR = resolve(BENCH_DIR, '..');
-const BUILD_DIR = join(BENCH_DIR, '.build');
+const BUILDS_DIR = join(BENCH_DIR, '.build');
+/** Each run builds into its own directory, so two runs in one tree (a developer's and `npm test`'s) do not collide. */
+const BUILD_DIR = join(BUILDS_DIR, String(process.pid));
 
 export interface Site {
   /** Serve this directory: the app at /, bench pages at /bench/pages/*.html and /bench/bare/*.html. */
@@ -16,6 +19,26 @@ export interface Site {
   appDir: string;
   /** Source of the instrumentation script, for addInitScript. */
   instrument: string;
+  /** Removes this run's build directory. */
+  remove(): void;
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Build directories of runs that are gone (killed before they could clean up). */
+function removeStaleBuilds(): void {
+  if (!existsSync(BUILDS_DIR)) return;
+  for (const name of readdirSync(BUILDS_DIR)) {
+    const pid = Number(name);
+    if (!Number.isInteger(pid) || !isRunning(pid)) rmSync(join(BUILDS_DIR, name), { recursive: true, force: true });
+  }
 }
 
 function newestMtime(dir: string): number {
@@ -34,18 +57,17 @@ function newestMtime(dir: string): number {
 export async function prepareSite(log: (line: string) => void, fromSource = false): Promise<Site> {
   const siteDir = join(BUILD_DIR, 'site');
   const appDir = join(BUILD_DIR, 'app');
+  removeStaleBuilds();
   rmSync(BUILD_DIR, { recursive: true, force: true });
   mkdirSync(BUILD_DIR, { recursive: true });
   if (fromSource) {
-    log('bench: building the app from source (vite build into bench/.build/app)');
-    // The PWA plugin's own build logs to stdout; stdout is for the table only.
-    const write = process.stdout.write;
-    process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
-    try {
-      await build({ root: ROOT_DIR, configFile: join(ROOT_DIR, 'vite.config.ts'), logLevel: 'error', build: { outDir: appDir, emptyOutDir: true } });
-    } finally {
-      process.stdout.write = write;
-    }
+    log(`bench: building the app from source (vite build into ${relative(ROOT_DIR, appDir)})`);
+    // In a child process: the PWA plugin's own build logs to stdout, and stdout is for the table only.
+    const built = spawnSync(process.execPath, [join(ROOT_DIR, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', appDir, '--emptyOutDir', '--logLevel', 'error'], {
+      cwd: ROOT_DIR,
+      stdio: ['ignore', 2, 2], // the child's stdout goes to our stderr
+    });
+    if (built.status !== 0) throw new Error(`vite build of the app failed (exit ${built.status ?? built.signal})`);
   } else {
     const dist = join(ROOT_DIR, 'dist');
     if (!existsSync(join(dist, 'index.html'))) throw new Error('the app is not built: run `npm run build` first, or pass --build (no dist/index.html)');
@@ -89,5 +111,10 @@ export async function prepareSite(log: (line: string) => void, fromSource = fals
       lib: { entry: join(BENCH_DIR, 'inpage', 'instrument.ts'), formats: ['iife'], name: 'benchInstrument', fileName: () => 'instrument.js' },
     },
   });
-  return { dir: siteDir, appDir, instrument: readFileSync(join(instrumentOut, 'instrument.js'), 'utf8') };
+  return {
+    dir: siteDir,
+    appDir,
+    instrument: readFileSync(join(instrumentOut, 'instrument.js'), 'utf8'),
+    remove: () => rmSync(BUILD_DIR, { recursive: true, force: true }),
+  };
 }

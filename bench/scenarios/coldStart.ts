@@ -2,14 +2,13 @@
 // navigation to the newest message painted, with and without 4x CPU throttling. Bare page: read the
 // same rows from IndexedDB (raw API) and paint one line. Each measured page gets its own fresh
 // context, seeded just before, so both start from the same state.
-import type { Browser } from '@playwright/test';
-import { newBenchPage, newContext, waitPainted } from '../lib/browser';
+import { newBenchPage, waitPainted } from '../lib/browser';
 import type { FigureDef, Sample } from '../lib/figures';
-import { deadGatewayUrl, startBenchServer, type BenchServer } from '../lib/server';
+import { contextWithLane } from '../lib/seed';
+import { startBenchServer, type BenchServer } from '../lib/server';
 import type { ScenarioContext } from '../lib/scenario';
-import type { SeedApi } from '../pages/seed';
+import { LANE } from '../lib/drive';
 
-const LANE = 'web:default';
 const NEWEST = 'benchNewestQ7X';
 const OLDEST = 'benchOldestQ7X';
 
@@ -20,26 +19,9 @@ export const coldStartDefs = (n: number): FigureDef[] => [
   { key: 'jsBytes', figure: 'JS bytes loaded before it was painted (uncompressed)', unit: 'KiB' },
 ];
 
-async function seed(browser: Browser, server: BenchServer, count: number, gatewayUrl: string) {
-  const context = await newContext(browser);
-  const page = await context.newPage();
-  await page.goto(`${server.url}/bench/pages/seed.html`);
-  await page.waitForFunction(() => 'bench' in window);
-  await page.evaluate((args) => (window as unknown as { bench: SeedApi }).bench.seedLane(args), {
-    lane: LANE,
-    count,
-    newestMarker: NEWEST,
-    oldestMarker: OLDEST,
-    gatewayUrl,
-    token: 'bench-token-of-a-stopped-gateway',
-  });
-  await page.close();
-  return context;
-}
-
 /** One measurement: a fresh seeded context, then navigation to `path` and the newest line painted. */
 async function measure(ctx: ScenarioContext, server: BenchServer, count: number, path: string, throttle: number): Promise<{ painted: number; jsFiles: number; jsBytes: number }> {
-  const context = await seed(ctx.browser, server, count, await deadGatewayUrl());
+  const context = await contextWithLane(ctx.browser, server, count, { newest: NEWEST, oldest: OLDEST });
   try {
     const { page } = await newBenchPage(context, ctx.site.instrument, { paintNeedles: [NEWEST] }, throttle);
     await page.goto(`${server.url}${path}`);

@@ -2,14 +2,13 @@
 // the newest, then scroll to the oldest a step (90% of the viewport) per animation frame: frame times
 // (requestAnimationFrame deltas, p50/p95) and the JS heap after scrolling (after a full GC).
 // Bare page: the same rows as plain paragraphs, all in the page, scrolled the same way.
-import type { Browser } from '@playwright/test';
-import { heapAfterGc, newBenchPage, newContext, waitPainted } from '../lib/browser';
+import { heapAfterGc, newBenchPage, waitPainted } from '../lib/browser';
 import { LANE } from '../lib/drive';
 import { missing, percentile, type FigureDef, type Sample } from '../lib/figures';
 import { laneHash } from '../lib/app';
-import { deadGatewayUrl, startBenchServer, type BenchServer } from '../lib/server';
+import { contextWithLane } from '../lib/seed';
+import { startBenchServer, type BenchServer } from '../lib/server';
 import type { ScenarioContext } from '../lib/scenario';
-import type { SeedApi } from '../pages/seed';
 import type { ScrollResult } from '../inpage/benchApi';
 
 const NEWEST = 'benchNewestL4N';
@@ -24,26 +23,8 @@ export const longLaneDefs = (n: number): FigureDef[] => [
   { key: 'heap', figure: 'JS heap after scrolling (after GC)', unit: 'MiB', bare: 'bareHeap' },
 ];
 
-async function seededContext(browser: Browser, server: BenchServer, count: number) {
-  const context = await newContext(browser);
-  const page = await context.newPage();
-  await page.goto(`${server.url}/bench/pages/seed.html`);
-  await page.waitForFunction(() => 'bench' in window);
-  await page.evaluate((args) => (window as unknown as { bench: SeedApi }).bench.seedLane(args), {
-    lane: LANE,
-    count,
-    newestMarker: NEWEST,
-    oldestMarker: OLDEST,
-    gatewayUrl: await deadGatewayUrl(),
-    token: 'bench-token-of-a-stopped-gateway',
-    seed: 11,
-  });
-  await page.close();
-  return context;
-}
-
 async function measure(ctx: ScenarioContext, server: BenchServer, count: number, path: string, scroller: string): Promise<Sample> {
-  const context = await seededContext(ctx.browser, server, count);
+  const context = await contextWithLane(ctx.browser, server, count, { newest: NEWEST, oldest: OLDEST }, 11);
   try {
     const { page, cdp } = await newBenchPage(context, ctx.site.instrument, { paintNeedles: [NEWEST, OLDEST] });
     await page.goto(`${server.url}${path}`);

@@ -3,9 +3,9 @@
 // queries (BENCH_QUERIES) run. Bare page: read every message (raw IndexedDB) and scan the texts.
 import { heapAfterGc, newBenchPage, newContext } from '../lib/browser';
 import type { FigureDef, Sample } from '../lib/figures';
+import { seedSearchCorpus } from '../lib/seed';
 import { startBenchServer } from '../lib/server';
 import type { ScenarioContext } from '../lib/scenario';
-import type { SeedApi } from '../pages/seed';
 import type { SearchPageApi } from '../pages/search';
 import type { BareSearchApi } from '../bare/search';
 
@@ -25,11 +25,7 @@ export async function search(ctx: ScenarioContext): Promise<Sample[]> {
       const sample: Sample = {};
       const context = await newContext(ctx.browser);
       try {
-        const seeder = await context.newPage();
-        await seeder.goto(`${server.url}/bench/pages/seed.html`);
-        await seeder.waitForFunction(() => 'bench' in window);
-        await seeder.evaluate((n) => (window as unknown as { bench: SeedApi }).bench.seedSearch(n), count);
-        await seeder.close();
+        await seedSearchCorpus(context, server, count);
         // Both pages read the same database; which goes first alternates between runs.
         const order = run % 2 === 0 ? (['app', 'bare'] as const) : (['bare', 'app'] as const);
         for (const who of order) {
