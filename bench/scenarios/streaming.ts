@@ -12,8 +12,8 @@ import type { ScenarioContext } from '../lib/scenario';
 import type { BareStreamApi } from '../bare/stream';
 import type { BenchProbe } from '../inpage/benchApi';
 
-/** How long the final text may take to be painted once the last frame is in. */
-const AFTER_STOP_MS = 60_000;
+/** How long the final text may take to be painted once the last frame is in (full, quick). */
+const AFTER_STOP_MS = { full: 60_000, quick: 20_000 };
 
 export const streamingDefs = (n: number): FigureDef[] => [
   { key: 'fps', figure: `frames received per second (reply of ${n.toLocaleString('en-US')} updates)`, unit: 'frames/s', bare: 'bareFps' },
@@ -59,16 +59,17 @@ async function receive(ctx: ScenarioContext, bench: BenchPage, server: BenchServ
   const before = await probe(bench.page);
   await startStream(server, n);
   await waitFor(bench.page, (from) => window.__bench.ws.types.lastIndexOf('message.stop') >= from, before.ws.times.length, ctx.timeoutMs, 'the reply did not end (no message.stop)');
+  const afterStop = ctx.quick ? AFTER_STOP_MS.quick : AFTER_STOP_MS.full;
   let painted: number | undefined;
   let notPainted = '';
   try {
-    painted = await waitPainted(bench.page, needle, AFTER_STOP_MS, 'the final text');
+    painted = await waitPainted(bench.page, needle, afterStop, 'the final text');
   } catch (error) {
     if (!(error instanceof NotMeasured)) throw error;
     const inPage = await bench.page.evaluate((text) => document.body.textContent?.includes(text) ?? false, needle);
     notPainted = inPage
-      ? `the final text was in the page but not on screen ${AFTER_STOP_MS / 1000} s after the last frame`
-      : `the final text was not in the page ${AFTER_STOP_MS / 1000} s after the last frame`;
+      ? `the final text was in the page but not on screen ${afterStop / 1000} s after the last frame`
+      : `the final text was not in the page ${afterStop / 1000} s after the last frame`;
     ctx.log(`  note: ${notPainted}`);
   }
   return figuresOf(before, await probe(bench.page), painted, notPainted);
