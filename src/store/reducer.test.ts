@@ -126,11 +126,21 @@ describe('messages', () => {
     expect(await db.outbox.count()).toBe(0);
   });
 
-  it('a second gateway message claiming the same client_id keeps both messages, the client_id once', async () => {
+  it('a second gateway message claiming the same client_id keeps both messages, the client_id once (latest claim)', async () => {
     await apply('message', { message_id: 's1', role: 'user', text: 'a', ts: 1, client_id: 'c' });
     await apply('message', { message_id: 's2', role: 'user', text: 'b', ts: 2, client_id: 'c' });
     const rows = await db.messages.toArray();
-    expect(rows.map((r) => [r.message_id, r.client_id])).toEqual([['s1', 'c'], ['s2', undefined]]);
+    expect(rows.map((r) => [r.message_id, r.client_id])).toEqual([['s1', undefined], ['s2', 'c']]);
+  });
+
+  it('a history page that moves a client_id between messages gives the same DB when applied twice', async () => {
+    await apply('history', { messages: [{ message_id: 'm1', role: 'user', client_id: 'c1' }] });
+    const page = { messages: [{ message_id: 'm2', role: 'user', client_id: 'c1' }, { message_id: 'm1', role: 'user', client_id: 'c3' }] };
+    await apply('history', page);
+    const once = await db.messages.toArray();
+    await apply('history', page);
+    expect(await db.messages.toArray()).toEqual(once);
+    expect(once.map((r) => [r.message_id, r.client_id])).toEqual([['m1', 'c3'], ['m2', 'c1']]);
   });
 
   it('streams: start opens a bubble in the turn, updates replace the text, stop makes it final', async () => {

@@ -19,30 +19,31 @@ export function finalStatus(role: MessageRow['role'], existing: MessageRow | und
 
 /**
  * The local pending bubble for `clientId` (deleted along with its outbox row: the echo replaces
- * them), and whether another gateway message already holds this client_id (then the new row must
- * not, so a client_id is never stored twice).
+ * them). Another gateway message holding the same client_id (only a confused or hostile gateway
+ * does that) gives it up: the latest claim wins, which keeps a client_id unique AND makes applying
+ * a page twice the same as applying it once, whatever order its entries come in.
  */
 async function takePending(
   db: IrisDB,
   clientId: string,
   messageId: string,
-): Promise<{ pending?: MessageRow; heldElsewhere: boolean }> {
+): Promise<{ pending?: MessageRow }> {
   const holders = await db.messages.where('client_id').equals(clientId).toArray();
   const local = await db.messages.get(localMessageId(clientId));
   if (local && !holders.some((h) => h.message_id === local.message_id)) holders.push(local);
   let pending: MessageRow | undefined;
-  let heldElsewhere = false;
   for (const row of holders) {
     if (row.message_id === messageId) continue;
     if (row.message_id.startsWith(LOCAL_ID_PREFIX)) {
       pending ??= row;
       await db.messages.delete(row.message_id);
     } else {
-      heldElsewhere = true;
+      const { client_id: _taken, ...rest } = row;
+      await db.messages.put(rest);
     }
   }
   await db.outbox.delete(clientId);
-  return { pending, heldElsewhere };
+  return { pending };
 }
 
 /**
@@ -64,7 +65,7 @@ export async function putFinal(
   if (messageRole === undefined) return undefined;
 
   const clientId = id(p.client_id) ?? options.clientId;
-  const { pending, heldElsewhere } = clientId ? await takePending(db, clientId, messageId) : { heldElsewhere: false };
+  const { pending } = clientId ? await takePending(db, clientId, messageId) : {};
 
   const row: MessageRow = {
     message_id: messageId,
@@ -84,7 +85,7 @@ export async function putFinal(
   if (tokens !== undefined) row.tokens = tokens;
   const replyTo = id(p.reply_to) ?? existing?.reply_to ?? pending?.reply_to;
   if (replyTo !== undefined) row.reply_to = replyTo;
-  const keptClientId = clientId && !heldElsewhere ? clientId : existing?.client_id;
+  const keptClientId = clientId ?? existing?.client_id;
   if (keptClientId !== undefined) row.client_id = keptClientId;
 
   let turn = existing?.turn;
