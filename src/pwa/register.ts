@@ -12,14 +12,19 @@ export function registerServiceWorker(): void {
   if (!('serviceWorker' in navigator) || import.meta.env.DEV) return;
   workbox = new Workbox('/sw.js', { scope: '/' });
   workbox.addEventListener('waiting', () => setUpdateReady(true));
-  void workbox.register().then((registration) => {
-    // Look for a new version now and then, and whenever the app comes back to the foreground.
-    const check = () => void registration?.update().catch(() => undefined);
-    setInterval(check, 60 * 60 * 1000);
-    document.addEventListener('visibilitychange', () => {
-      if (document.visibilityState === 'visible') check();
-    });
-  });
+  workbox
+    .register()
+    .then((registration) => {
+      // Look for a new version now and then, and whenever the app comes back to the foreground.
+      const check = () => void registration?.update().catch(() => undefined);
+      setInterval(check, 60 * 60 * 1000);
+      document.addEventListener('visibilitychange', () => {
+        if (document.visibilityState === 'visible') check();
+      });
+    })
+    // Some browsers refuse service workers (private windows, blocked by policy): the app still
+    // works online, it just cannot open offline.
+    .catch((error: unknown) => console.warn('Service worker not registered:', error instanceof Error ? error.message : error));
 }
 
 /** Activates the waiting version and reloads once it controls the page. Drafts and the outbox live in IndexedDB. */
