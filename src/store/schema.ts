@@ -63,7 +63,7 @@ export interface MessageRow {
 
 /** activity: tool cards and commentary beats of an agent turn (spec README §7). */
 export interface ActivityRow {
-  /** `${turn}:tool:${index}` or `${turn}:commentary:${message_id}`. */
+  /** `${turn}:tool:${index}` or `${turn}:commentary:${message_id}:<text key>` (one row per beat). */
   id: string;
   lane: string;
   turn: string;

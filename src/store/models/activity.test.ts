@@ -11,10 +11,14 @@ describe('activity model', () => {
     await applyFrame(db, frame('tool.start', { index: 1, name: 'b' }, A), { now: 5 });
     await applyFrame(db, frame('commentary', { message_id: 'k', text: 'hm' }, A), { now: 5 });
     await applyFrame(db, frame('tool.start', { index: 0, name: 'a' }, A), { now: 5 });
-    expect((await openTurnActivity(db, 'A')).map((r) => r.id)).toEqual(['A#1:tool:1', 'A#1:commentary:k', 'A#1:tool:0']);
+    expect((await openTurnActivity(db, 'A')).map((r) => r.id)).toEqual(['A#1:tool:1', expect.stringMatching(/^A#1:commentary:k:/), 'A#1:tool:0']);
+    // Several beats under the reply's one message_id are each kept, once.
+    await applyFrame(db, frame('commentary', { message_id: 'k', text: 'second thought' }, A), { now: 6 });
+    await applyFrame(db, frame('commentary', { message_id: 'k', text: 'second thought' }, A), { now: 7 });
+    expect((await openTurnActivity(db, 'A')).filter((r) => r.kind === 'commentary').map((r) => r.text)).toEqual(['hm', 'second thought']);
     await applyFrame(db, frame('agent.idle', {}, A));
     expect(await openTurnActivity(db, 'A')).toEqual([]);
-    expect((await turnActivity(db, 'A#1')).length).toBe(3);
+    expect((await turnActivity(db, 'A#1')).length).toBe(4);
     db.close();
   });
 });

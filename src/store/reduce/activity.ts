@@ -1,5 +1,5 @@
 // tool.start/progress/end and commentary: cards and beats of the lane's turn in progress (spec §7).
-// Ids are deterministic (`${turn}:tool:${index}`, `${turn}:commentary:${message_id}`), so a replayed
+// Ids are deterministic (`${turn}:tool:${index}`, `${turn}:commentary:${message_id}:<text key>`), so a replayed
 // frame lands on the same row.
 import type { IrisDB } from '../db';
 import { finite, id, int, isObject, str } from '../guards';
@@ -74,12 +74,10 @@ export const commentary: Handler = async (db, frame, ctx) => {
   const text = str(frame.payload.text);
   if (lane === undefined || messageId === undefined || text === undefined) return;
   const turn = await openTurn(db, lane);
-  const rowId = `${turn}:commentary:${messageId}`;
-  const existing = await db.activity.get(rowId);
-  if (existing) {
-    if (existing.text !== text) await db.activity.update(rowId, { text });
-    return;
-  }
+  // A turn has several beats under one message_id (the reply's): the text tells them apart, and a
+  // replayed beat still lands on its own row.
+  const rowId = `${turn}:commentary:${messageId}:${textKey(text)}`;
+  if (await db.activity.get(rowId)) return;
   await db.activity.put({
     id: rowId,
     lane,
@@ -91,3 +89,13 @@ export const commentary: Handler = async (db, frame, ctx) => {
     text,
   });
 };
+
+/** A short, stable key for a beat's text (FNV-1a, 32 bits, base 36). */
+function textKey(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(36);
+}
