@@ -244,6 +244,7 @@ test.describe('receiving', () => {
   });
 
   test('with a small cache cap the oldest files are evicted, messages stay, and "Download again" brings one back', async ({ page, iris }) => {
+    test.setTimeout(180_000);
     await ready(page, iris);
     await page.getByRole('button', { name: 'Settings' }).click();
     const section = page.getByRole('region', { name: 'Media' });
@@ -255,7 +256,8 @@ test.describe('receiving', () => {
       await attachThroughPicker(page, [{ name, mimeType: 'application/octet-stream', buffer: randomBytes(4 * MiB) }]);
       await messageBox(page).fill(`file ${name}`);
       await page.getByRole('button', { name: 'Send' }).click();
-      await expect(userMessages(page).filter({ hasText: `file ${name}` }).getByRole('link', { name: `Save ${name}` })).toBeVisible({ timeout: 15_000 });
+      // 4 MiB each way on a shared 2-core machine: give the upload time.
+      await expect(userMessages(page).filter({ hasText: `file ${name}` }).getByRole('link', { name: `Save ${name}` })).toBeVisible({ timeout: 45_000 });
     }
     const first = userMessages(page).filter({ hasText: 'file first.bin' });
     await expect(first.getByRole('button', { name: 'Download first.bin again' })).toBeVisible();
