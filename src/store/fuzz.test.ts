@@ -13,6 +13,7 @@ import { SERVER_FRAME_TYPES, type ServerFrame } from '../protocol';
 import type { IrisDB } from './db';
 import { queueSend } from './models/outbox';
 import { applyFrame, applyFrames } from './reducer';
+import { MAX_TOOL_NOTES } from './reduce/activity';
 import { freshDb } from './test-support';
 
 const INPUTS = Number(process.env.FUZZ_INPUTS) || 3_000;
@@ -187,6 +188,24 @@ describe('reducer fuzzing', () => {
       { numRuns: sessions },
     );
   }, timeout(INPUTS));
+});
+
+describe('volume', () => {
+  it('an endless stream of tool progress keeps the newest notes only, so every write stays small', async () => {
+    const db = freshDb();
+    try {
+      const e = envelopeOf('web:default');
+      await applyFrame(db, frame('message.start', e, { message_id: 'a', role: 'assistant' }), { gateway: GATEWAY });
+      await applyFrame(db, frame('tool.start', e, { index: 0, name: 'long' }), { gateway: GATEWAY });
+      for (let i = 0; i < 2_000; i++) await applyFrame(db, frame('tool.progress', e, { index: 0, name: 'long', note: `step ${i}` }), { gateway: GATEWAY });
+      const [card] = (await db.activity.toArray()).filter((r) => r.kind === 'tool');
+      expect(card!.notes).toHaveLength(MAX_TOOL_NOTES);
+      expect(card!.notes!.at(-1)).toBe('step 1999');
+      expect(card!.notes![0]).toBe(`step ${2_000 - MAX_TOOL_NOTES}`);
+    } finally {
+      db.close();
+    }
+  }, 120_000);
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -8,6 +8,9 @@ import type { ActivityRow } from '../schema';
 import { frameLane } from './scope';
 import type { Handler, Incoming, ReduceContext } from './types';
 
+/** Progress notes kept per tool card (the newest). */
+export const MAX_TOOL_NOTES = 50;
+
 function sameRow(a: ActivityRow, b: ActivityRow): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
@@ -57,6 +60,9 @@ export const toolProgress: Handler = (db, frame, ctx) =>
     const note = str(frame.payload.note);
     // Appending only a new note keeps a replayed progress frame from repeating it.
     if (note && row.notes!.at(-1) !== note) row.notes!.push(note);
+    // Only the newest notes are kept: every note is rewritten with the row, so an endless stream of
+    // them (a long tool, a hostile gateway) would make each write slower than the last.
+    if (row.notes!.length > MAX_TOOL_NOTES) row.notes!.splice(0, row.notes!.length - MAX_TOOL_NOTES);
   });
 
 export const toolEnd: Handler = (db, frame, ctx) =>
