@@ -189,7 +189,8 @@ test.describe('desktop', () => {
       await stop.click();
       await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
       await page.waitForTimeout(1500);
-      await expect(log(page).getByText('Line 3 of a long answer').first()).toBeVisible();
+      // The reply keeps the text streamed so far and stops there.
+      await expect(log(page).getByText('Line 2 of a long answer').first()).toBeVisible();
       await expect(log(page).getByText('Line 40 of a long answer')).toHaveCount(0);
     });
   });

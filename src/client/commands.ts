@@ -54,6 +54,9 @@ export interface Commands {
   registerPush(payload: FcmRegisterFrame['payload']): Promise<void>;
 }
 
+/** How long slash autocomplete waits for the gateway before answering from the cached catalog. */
+const COMPLETE_TIMEOUT_MS = 2000;
+
 export function createCommands(db: IrisDB, transport: () => Transport): Commands {
   const t = () => transport();
   const scoped = async (lane: string, frame: Omit<ClientFrame, 'v' | 'chat_id' | 'thread_id'>): Promise<ClientFrame> => {
@@ -190,7 +193,9 @@ export function createCommands(db: IrisDB, transport: () => Transport): Commands
 
     async complete(prefix) {
       try {
-        const answer = await t().request({ v: 1, type: 'commands.complete', payload: { prefix } });
+        // Autocomplete must keep up with typing: a gateway slower than this (or a link still
+        // reconnecting) gets the cached catalog instead of a list that lags behind the text.
+        const answer = await t().request({ v: 1, type: 'commands.complete', payload: { prefix } }, COMPLETE_TIMEOUT_MS);
         const matches = (answer.payload as { matches?: unknown }).matches;
         return Array.isArray(matches) ? matches.filter(isCommand) : [];
       } catch (err) {
