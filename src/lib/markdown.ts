@@ -145,10 +145,20 @@ export function sanitizeHtml(html: string): string {
   return getPurifier().sanitize(html, { ...PURIFY_CONFIG, RETURN_TRUSTED_TYPE: false }) as string;
 }
 
-/** Renders untrusted Markdown to sanitized HTML, safe for `innerHTML`. */
+/** Renders untrusted Markdown to sanitized HTML, safe for `innerHTML`. Never throws. */
 export function renderMarkdown(text: string): string {
-  const html = marked.parse(text ?? '', { async: false }) as string;
-  return sanitizeHtml(html);
+  try {
+    return sanitizeHtml(marked.parse(text ?? '', { async: false }) as string);
+  } catch {
+    // marked gives up on some inputs (a word of several megabytes overflows its stack). Thrown from a
+    // render, that blanked the whole message list; the text is shown as it is instead.
+    return plainTextHtml(text ?? '');
+  }
+}
+
+/** Text as HTML with no markup but line breaks (escaped, so safe for `innerHTML` as it is). */
+export function plainTextHtml(text: string): string {
+  return `<p>${escapeHtml(text).replace(/\n/g, '<br>')}</p>`;
 }
 
 const CACHE_SIZE = 400;

@@ -51,23 +51,40 @@ describe('FramePipeline', () => {
     expect(texts(applied)).toEqual(['message.start:', 'message.stop:Hello world']);
   });
 
-  it('a non-update frame of the lane writes the held updates first (order as received)', async () => {
+  it('a frame that reads messages writes the held updates of its lane first; others let them wait', async () => {
     const { pipeline, applied } = setup();
     void pipeline.push(update('m1', 'one', 'a'));
     void pipeline.push(update('m2', 'other lane', 'b'));
     void pipeline.push(update('m1', 'one two', 'a'));
+    // A tool card does not depend on the text: the update stays held (and coalesced).
     await pipeline.push({ v: 1, type: 'tool.start', chat_id: 'a', payload: { index: 0, name: 't' } });
-    expect(texts(applied)).toEqual(['message.update:one two', 'tool.start:']);
+    expect(texts(applied)).toEqual(['tool.start:']);
+    // agent.idle ends streaming bubbles with the text they have: the newest update lands first.
+    await pipeline.push({ v: 1, type: 'agent.idle', chat_id: 'a', payload: {} });
+    expect(texts(applied)).toEqual(['tool.start:', 'message.update:one two', 'agent.idle:']);
     await pipeline.flush();
-    expect(texts(applied)).toEqual(['message.update:one two', 'tool.start:', 'message.update:other lane']);
+    expect(texts(applied)).toEqual(['tool.start:', 'message.update:one two', 'agent.idle:', 'message.update:other lane']);
   });
 
-  it('frames without a lane (directory, hello.ack) write every held update first', async () => {
+  it('a frame that reads messages without naming a lane writes every held update first', async () => {
     const { pipeline, applied } = setup();
     void pipeline.push(update('m1', 'a1', 'a'));
     void pipeline.push(update('m2', 'b1', 'b'));
     await pipeline.push({ v: 1, type: 'channel.deleted', payload: { chat_id: 'c' } });
-    expect(texts(applied)).toEqual(['message.update:a1', 'message.update:b1', 'channel.deleted:']);
+    expect(texts(applied)).toEqual(['channel.deleted:']);
+    await pipeline.push({ v: 1, type: 'history', payload: { messages: [] } } as unknown as ServerFrame);
+    expect(texts(applied)).toEqual(['channel.deleted:', 'message.update:a1', 'message.update:b1', 'history:']);
+  });
+
+  it('updates mixed with other frames of the lane are still coalesced', async () => {
+    const { pipeline, applied } = setup();
+    for (let i = 0; i < 50; i++) {
+      void pipeline.push(update('m1', `text ${i}`, 'a'));
+      void pipeline.push({ v: 1, type: 'typing', chat_id: 'a', payload: { on: i % 2 === 0 } });
+      void pipeline.push({ v: 1, type: 'tool.progress', chat_id: 'a', payload: { index: 0, name: 't', note: `n${i}` } });
+    }
+    await pipeline.flush();
+    expect(texts(applied).filter((t) => t.startsWith('message.update'))).toEqual(['message.update:text 49']);
   });
 
   it('message.deleted drops held updates of the deleted messages', async () => {

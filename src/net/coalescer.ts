@@ -45,6 +45,15 @@ interface PendingUpdate {
 /** Frames that make an earlier update of the same message obsolete. */
 const FINALIZING = new Set(['message', 'message.stop']);
 
+/**
+ * Frames whose effect on the DB depends on a message's text or streaming state (their handlers read
+ * or replace message rows): held updates of their lane are written before them. Any other frame
+ * (typing, tool and picker frames, unknown types…) leaves held updates waiting, so a stream that mixes
+ * them with updates is still coalesced; writing each update before each of them made every update a
+ * write of its own. A new frame type that touches message rows belongs here.
+ */
+const READS_MESSAGES = new Set(['message', 'message.start', 'message.stop', 'message.deleted', 'read.receipt', 'agent.idle', 'history', 'media.offer']);
+
 export class FramePipeline {
   private chain: Promise<void> = Promise.resolve();
   private readonly updates = new Map<string, PendingUpdate>();
@@ -64,7 +73,7 @@ export class FramePipeline {
       return new Promise((resolve) => this.batchWaiters.push(resolve));
     }
     if (frame.type === 'message.update') return this.holdUpdate(frame);
-    const superseded = this.settleUpdatesBefore(frame);
+    const superseded = READS_MESSAGES.has(frame.type) ? this.settleUpdatesBefore(frame) : [];
     const stored = this.enqueue(() => this.opts.apply(frame), frame);
     if (superseded.length) void stored.finally(() => superseded.forEach((w) => w())).catch(() => {});
     return stored;
