@@ -131,53 +131,7 @@ export async function nudgeOnline(page: Page): Promise<void> {
   await page.evaluate(() => window.dispatchEvent(new Event('online'))).catch(() => {});
 }
 
-/** Rows the app holds for an upload made through its own outbox and transfer code (no media UI needed). */
-export async function queueUpload(
-  page: Page,
-  input: { clientId: string; mediaId: string; text: string; filename: string; size: number; seed: number },
-): Promise<void> {
-  await page.evaluate(
-    async ({ clientId, mediaId, text, filename, size, seed, lane }) => {
-      // The bytes are made here from the seed (same generator as the suite's) so none cross the bridge.
-      const bytes = new Uint8Array(size);
-      let s = seed >>> 0;
-      for (let i = 0; i < size; i++) {
-        s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-        bytes[i] = s >>> 24;
-      }
-      const db = await new Promise<IDBDatabase>((resolve, reject) => {
-        const req = indexedDB.open('iris');
-        req.onsuccess = () => resolve(req.result);
-        req.onerror = () => reject(req.error);
-      });
-      const now = Date.now();
-      const ref = { media_id: mediaId, kind: 'document', mime: 'application/octet-stream', size, filename };
-      await new Promise<void>((resolve, reject) => {
-        const tx = db.transaction(['media', 'mediaBlobs', 'messages', 'outbox'], 'readwrite');
-        tx.objectStore('media').put({ ...ref, lane, state: 'local', lastUsed: now });
-        tx.objectStore('mediaBlobs').put({ media_id: mediaId, blob: new Blob([bytes], { type: ref.mime }) });
-        tx.objectStore('messages').put({
-          message_id: `local:${clientId}`,
-          lane,
-          chat_id: lane,
-          role: 'user',
-          text,
-          ts: now,
-          status: 'pending',
-          client_id: clientId,
-          media: [ref],
-        });
-        tx.objectStore('outbox').put({ client_id: clientId, seq: now, lane, chat_id: lane, text, attachments: [mediaId], state: 'queued', attempts: 0, createdAt: now });
-        tx.oncomplete = () => resolve();
-        tx.onerror = () => reject(tx.error);
-      });
-      db.close();
-    },
-    { clientId: input.clientId, mediaId: input.mediaId, text: input.text, filename: input.filename, size: input.size, seed: input.seed, lane: LANE },
-  );
-}
-
-/** The same bytes queueUpload makes in the page. */
+/** Deterministic file bytes for an upload (a linear congruential generator seeded per run). */
 export function uploadBytes(size: number, seed: number): Uint8Array {
   const bytes = new Uint8Array(size);
   let s = seed >>> 0;

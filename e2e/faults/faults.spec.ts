@@ -83,4 +83,14 @@ test('the verdict reports loss, duplicates, stuck states, reordering and a backw
   expect(v.stuck).toBe(4); // pending bubble, streaming bubble, outbox row, busy lane
   expect(v.outOfOrder).toBe(1); // 'three' stored before 'two'
   expect(v.cursorBack).toBe(2); // 6 → 4, and 9 is past the gateway's 7
+
+  // An upload that reached the gateway with other bytes, or without its file.
+  const file = { media_id: 'med_1', kind: 'document' as const, mime: 'x/y', size: 3, filename: 'f' };
+  const withFile: GatewaySnapshot = { ...gateway, messages: { [lane]: [{ lane, message_id: 'u1', role: 'user', text: 'one', ts: 1, media: [file] }] }, media: [{ ...file, sha256: 'aaa' }] };
+  const sender = { ...device({ ...good, messages: [row('u1', 'user', 'one', 'sent')] }, ['one']), mirrorsLane: false };
+  const upload = (sha256: string) => judge(lane, withFile, [sender], { text: 'one', size: 3, sha256 });
+  expect(upload('aaa').problems).toEqual([]);
+  expect(upload('bbb').lost).toBe(1);
+  const noFile: GatewaySnapshot = { ...withFile, messages: { [lane]: [{ lane, message_id: 'u1', role: 'user', text: 'one', ts: 1 }] } };
+  expect(judge(lane, noFile, [sender], { text: 'one', size: 3, sha256: 'aaa' }).lost).toBe(1);
 });
