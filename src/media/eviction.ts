@@ -49,12 +49,18 @@ export async function cacheSize(db: IrisDB): Promise<number> {
 /** Drops the bytes of these media; their rows stay, in state evicted ("Download again"). */
 export async function evictMedia(db: IrisDB, ids: readonly string[]): Promise<Evicted> {
   if (ids.length === 0) return { count: 0, bytes: 0 };
-  return db.transaction('rw', db.media, db.mediaBlobs, async () => {
+  const rows = (await db.media.bulkGet([...ids])).filter((row): row is MediaRow => row?.state === 'ready');
+  if (rows.length === 0) return { count: 0, bytes: 0 };
+  // The bytes go first, in a transaction that only deletes: once the origin is over its quota the
+  // browser refuses every write that adds a byte (this row update, a toast) but still lets a delete
+  // through. One transaction for both was refused as a whole, so a full origin could never be emptied.
+  await db.mediaBlobs.bulkDelete(rows.map((row) => row.media_id));
+  return db.transaction('rw', db.media, async () => {
     let count = 0;
     let bytes = 0;
-    for (const row of await db.media.bulkGet([...ids])) {
-      if (!row || row.state !== 'ready') continue;
-      await db.mediaBlobs.delete(row.media_id);
+    for (const row of rows) {
+      const current = await db.media.get(row.media_id);
+      if (current?.state !== 'ready') continue;
       await db.media.update(row.media_id, { state: 'evicted', progress: 0 });
       count++;
       bytes += Math.max(0, row.size);
