@@ -91,9 +91,15 @@ test('a small quota: media is evicted first, every message stays, and the person
   expect([...told].some((t) => /^Storage was full: Removed .* to make room/.test(t)), [...told].join('\n')).toBe(true);
 
   // An evicted picture says so and can be fetched again; messages still arrive and can be sent.
-  await expect(page.getByRole('log', { name: 'Messages' }).getByText('picture number 29')).toBeVisible();
+  const log = page.getByRole('log', { name: 'Messages' });
+  await expect(async () => {
+    await log.evaluate((el) => {
+      for (let x: Element | null = el; x; x = x.parentElement) if (x.scrollHeight > x.clientHeight + 2) x.scrollTop = x.scrollHeight;
+    });
+    await expect(log.getByText('picture number 29')).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 20_000 });
   hostile.gateway.emit({ type: 'message', chat_id: LANE, payload: { message_id: 'after-full', role: 'assistant', text: 'a message after the cache filled up', ts: 5_000 } });
-  await expect(page.getByRole('log', { name: 'Messages' }).getByText('a message after the cache filled up')).toBeVisible();
+  await expect(log.getByText('a message after the cache filled up')).toBeVisible();
   await page.getByRole('textbox', { name: 'Message' }).fill('sent with a full cache');
   await page.getByRole('button', { name: 'Send' }).click();
   await expect.poll(async () => (await rows<{ text: string; status: string }>(page, 'messages')).find((m) => m.text === 'sent with a full cache')?.status).toBe('sent');
