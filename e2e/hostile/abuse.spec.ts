@@ -271,6 +271,8 @@ test('oversized, deeply nested, stray binary, out-of-order, duplicated and unkno
   expect(byId.get('early-stop')).toMatchObject({ status: 'final', text: 'stopped first' });
   expect(byId.get('twice')?.text).toBe('second text');
   expect(byId.get('deep-turn')).toMatchObject({ status: 'final', text: 'deep turn done' });
+  // The tool card with absurdly nested arguments was kept, with a note instead of the arguments.
+  expect(state.activity).toBeGreaterThanOrEqual(1);
   // A text that is not a string is not kept as one (the bubble is empty or absent, never an object).
   expect(byId.get('deep-text')?.text ?? '').toBe('');
   expect(state.messages.filter((m) => m.client_id === 'same-client')).toHaveLength(1);

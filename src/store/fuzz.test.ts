@@ -190,7 +190,107 @@ describe('reducer fuzzing', () => {
   }, timeout(INPUTS));
 });
 
+describe('rows read back', () => {
+  const junk = fc.oneof(fc.anything({ maxDepth: 2 }), fc.string(), fc.integer(), fc.constant(null), fc.constant(undefined));
+  const fields = (names: string[]) => fc.record(Object.fromEntries(names.map((n) => [n, junk])), { requiredKeys: [] });
+  const tables = {
+    messages: ['message_id', 'lane', 'chat_id', 'thread_id', 'role', 'text', 'reasoning', 'model', 'tokens', 'ts', 'status', 'client_id', 'reply_to', 'media', 'turn', 'error'],
+    channels: ['chat_id', 'name', 'kind', 'parent_chat_id', 'is_default', 'archived', 'favorite', 'icon', 'color', 'order'],
+    lanes: ['lane', 'readTs', 'readMessageId', 'busy', 'busyReason', 'typing', 'turn', 'turnSeq', 'oldestMessageId', 'hasMore', 'autoThread'],
+    activity: ['id', 'lane', 'turn', 'kind', 'ts', 'order', 'index', 'name', 'preview', 'args', 'notes', 'state', 'duration', 'output', 'message_id', 'text'],
+    media: ['media_id', 'kind', 'mime', 'size', 'filename', 'lane', 'message_id', 'state', 'progress', 'lastUsed', 'error'],
+    pickers: ['picker_id', 'lane', 'type', 'payload', 'state', 'answer', 'ts'],
+    toasts: ['kind', 'title', 'body', 'lane', 'ts'],
+  } as const;
+  const keyOf: Record<string, string> = { messages: 'message_id', channels: 'chat_id', lanes: 'lane', activity: 'id', media: 'media_id', pickers: 'picker_id' };
+
+  it('any junk stored in any table reads back as a row every screen can show', async () => {
+    const db = freshDb();
+    try {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...(Object.keys(tables) as (keyof typeof tables)[])).chain((table) => fc.tuple(fc.constant(table), fields([...tables[table]]), fc.string({ minLength: 1, maxLength: 8 }))),
+          async ([table, generated, key]) => {
+          const row = { ...generated } as Record<string, unknown>;
+          if (keyOf[table]) row[keyOf[table]!] = key;
+          else delete row.id;
+          const t = db.table(table);
+          await t.clear();
+          await t.put(row);
+          const [read] = (await t.toArray()) as Record<string, unknown>[];
+          const bad = Object.entries(read!).filter(([k, v]) => v === null && k !== 'parent_chat_id');
+          expect(bad, `${table}: null fields after repair`).toEqual([]);
+          if (table === 'messages') {
+            expect(typeof read!.text).toBe('string');
+            expect(STATUSES).toContain(read!.status);
+            expect(['user', 'assistant', 'system', 'cron']).toContain(read!.role);
+            expect(Number.isFinite(read!.ts)).toBe(true);
+            if (read!.media !== undefined) expect(Array.isArray(read!.media)).toBe(true);
+          }
+          if (table === 'channels') expect(typeof read!.name === 'string' && read!.name !== '').toBe(true);
+          if (table === 'lanes') expect(typeof read!.busy).toBe('boolean');
+          if (table === 'pickers') expect(typeof read!.payload === 'object' && read!.payload !== null).toBe(true);
+          if (table === 'toasts') expect([typeof read!.title, typeof read!.body]).toEqual(['string', 'string']);
+          if (table === 'activity' && read!.notes !== undefined) expect(Array.isArray(read!.notes)).toBe(true);
+          if (table === 'media') expect([typeof read!.size, typeof read!.filename, typeof read!.mime]).toEqual(['number', 'string', 'string']);
+          },
+        ),
+        { numRuns: Math.max(200, Math.ceil(INPUTS / 20)) },
+      );
+    } finally {
+      db.close();
+    }
+  }, timeout(INPUTS));
+
+  it('rows the app wrote itself come back as they are', async () => {
+    const db = await seeded();
+    try {
+      const e = envelopeOf('web:default');
+      for (const f of [
+        frame('message', e, { message_id: 'm1', role: 'assistant', text: 'hi', reasoning: 'r', model: 'x', tokens: 2, ts: 5, media: [{ media_id: 'x1', kind: 'image', mime: 'image/png', size: 3, filename: 'a.png' }] }),
+        frame('message.start', e, { message_id: 'm2', role: 'assistant' }),
+        frame('tool.start', e, { index: 0, name: 't', preview: 'p', args: { a: 1 } }),
+        frame('tool.progress', e, { index: 0, name: 't', note: 'n' }),
+        frame('picker.choice', e, { picker_id: 'p1', title: 'T', choices: [{ value: 'v', label: 'L' }] }),
+        frame('notification', e, { kind: 'generic', title: 't', body: 'b', ts: 3 }),
+        frame('channel.list', {}, { channels: [{ chat_id: 'web:default', name: 'General', kind: 'default', is_default: true }] }),
+      ])
+        await applyFrame(db, f, { gateway: GATEWAY, now: 10 });
+      for (const table of db.tables) {
+        if (table.name === 'mediaBlobs') continue;
+        const rows = await table.toArray();
+        const raw = await new Promise<unknown[]>((resolve) => {
+          const req = (db.backendDB() as IDBDatabase).transaction(table.name).objectStore(table.name).getAll();
+          req.onsuccess = () => resolve(req.result);
+        });
+        expect(rows, table.name).toEqual(raw);
+      }
+    } finally {
+      db.close();
+    }
+  });
+});
+
 describe('volume', () => {
+  it('tool arguments nested absurdly deep or absurdly large still leave a tool card', async () => {
+    const db = freshDb();
+    try {
+      const e = envelopeOf('web:default');
+      let deep: Record<string, unknown> = { leaf: 1 };
+      for (let i = 0; i < 20_000; i++) deep = { a: deep };
+      await applyFrame(db, frame('message.start', e, { message_id: 'a', role: 'assistant' }), { gateway: GATEWAY });
+      await applyFrame(db, frame('tool.start', e, { index: 0, name: 'deep', args: deep }), { gateway: GATEWAY });
+      await applyFrame(db, frame('tool.start', e, { index: 1, name: 'wide', args: { blob: 'x'.repeat(1_000_000) } }), { gateway: GATEWAY });
+      await applyFrame(db, frame('tool.start', e, { index: 2, name: 'normal', args: { q: 'weather', n: [1, 2] } }), { gateway: GATEWAY });
+      const cards = new Map((await db.activity.toArray()).map((r) => [r.name, r]));
+      expect(cards.get('deep')?.args).toEqual({ note: 'The arguments are nested too deeply to show.' });
+      expect(String(cards.get('wide')?.args?.note)).toMatch(/too large to show/);
+      expect(cards.get('normal')?.args).toEqual({ q: 'weather', n: [1, 2] });
+    } finally {
+      db.close();
+    }
+  });
+
   it('an endless stream of tool progress keeps the newest notes only, so every write stays small', async () => {
     const db = freshDb();
     try {

@@ -8,6 +8,27 @@ import type { ActivityRow } from '../schema';
 import { frameLane } from './scope';
 import type { Handler, Incoming, ReduceContext } from './types';
 
+/** Tool arguments are stored and shown as JSON; beyond these they are replaced by a note. */
+const MAX_ARGS_DEPTH = 32;
+const MAX_ARGS_CHARS = 64 * 1024;
+
+/**
+ * The arguments as they can be stored and shown. Nested deeper than any real call, they could not
+ * even be stored (IndexedDB's copy overflows its stack, and the whole tool.start was lost); very
+ * large, every write of the card would carry them.
+ */
+function showableArgs(args: Record<string, unknown>): Record<string, unknown> {
+  const tooDeep = (value: unknown, depth: number): boolean => {
+    if (typeof value !== 'object' || value === null) return false;
+    if (depth > MAX_ARGS_DEPTH) return true;
+    return Object.values(value).some((v) => tooDeep(v, depth + 1));
+  };
+  if (tooDeep(args, 0)) return { note: 'The arguments are nested too deeply to show.' };
+  const json = JSON.stringify(args);
+  if (json.length > MAX_ARGS_CHARS) return { note: `The arguments are too large to show (${json.length} characters).` };
+  return args;
+}
+
 /** Progress notes kept per tool card (the newest). */
 export const MAX_TOOL_NOTES = 50;
 
@@ -52,7 +73,7 @@ export const toolStart: Handler = (db, frame, ctx) =>
   changeTool(db, frame, ctx, (row) => {
     const preview = str(frame.payload.preview);
     if (preview !== undefined) row.preview = preview;
-    if (isObject(frame.payload.args)) row.args = frame.payload.args;
+    if (isObject(frame.payload.args)) row.args = showableArgs(frame.payload.args);
   });
 
 export const toolProgress: Handler = (db, frame, ctx) =>
