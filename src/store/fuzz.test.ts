@@ -14,6 +14,8 @@ import type { IrisDB } from './db';
 import { queueSend } from './models/outbox';
 import { applyFrame, applyFrames } from './reducer';
 import { MAX_TOOL_NOTES } from './reduce/activity';
+import { repairActivity, repairChannel, repairLane, repairMedia, repairMessage, repairPicker, repairToast } from './repair';
+import type { MessageRow } from './schema';
 import { freshDb } from './test-support';
 
 const INPUTS = Number(process.env.FUZZ_INPUTS) || 3_000;
@@ -89,8 +91,27 @@ async function cursorOf(db: IrisDB): Promise<number> {
   return (await db.sync.get(GATEWAY))?.cursor ?? 0;
 }
 
+/** A table's rows exactly as stored, past the read-time repair (which would hide a bad write). */
+function rawRows<T>(db: IrisDB, table: string): Promise<T[]> {
+  return new Promise((resolve, reject) => {
+    const req = (db.backendDB() as IDBDatabase).transaction(table).objectStore(table).getAll();
+    req.onsuccess = () => resolve(req.result as T[]);
+    req.onerror = () => reject(req.error);
+  });
+}
+
+const REPAIRS: Record<string, (row: unknown) => unknown> = {
+  messages: repairMessage,
+  channels: repairChannel,
+  lanes: repairLane,
+  activity: repairActivity,
+  media: repairMedia,
+  pickers: repairPicker,
+  toasts: repairToast,
+};
+
 async function expectInvariants(db: IrisDB): Promise<void> {
-  const messages = await db.messages.toArray();
+  const messages = await rawRows<MessageRow>(db, 'messages');
   const seen = new Set<string>();
   const byClient = new Map<string, string[]>();
   for (const m of messages) {
@@ -104,14 +125,18 @@ async function expectInvariants(db: IrisDB): Promise<void> {
     if (m.client_id !== undefined) byClient.set(m.client_id, [...(byClient.get(m.client_id) ?? []), m.message_id]);
   }
   for (const [clientId, holders] of byClient) expect(holders, `client_id ${clientId} shown ${holders.length} times`).toHaveLength(1);
-  for (const table of [db.activity, db.pickers, db.media, db.lanes] as const) {
-    for (const row of await (table as typeof db.activity).toArray()) {
-      if (table === db.media && row.lane === undefined) continue; // media known before its lane (an upload)
-      expect(typeof row.lane === 'string' && row.lane !== '', `${table.name} row without lane`).toBe(true);
+  for (const table of ['activity', 'pickers', 'media', 'lanes']) {
+    for (const row of await rawRows<{ lane?: unknown }>(db, table)) {
+      if (table === 'media' && row.lane === undefined) continue; // media known before its lane (an upload)
+      expect(typeof row.lane === 'string' && row.lane !== '', `${table} row without lane`).toBe(true);
     }
   }
+  // Whatever the reducer writes passes the read-time checks untouched (they never have to repair it).
+  for (const [table, repair] of Object.entries(REPAIRS)) {
+    for (const row of await rawRows<unknown>(db, table)) expect(repair(row), `${table} row the reducer wrote: ${JSON.stringify(row).slice(0, 200)}`).toBe(row);
+  }
   for (const o of await db.outbox.toArray()) expect(['queued', 'sending', 'failed']).toContain(o.state);
-  for (const c of await db.channels.toArray()) expect(typeof c.chat_id === 'string' && c.chat_id !== '').toBe(true);
+  for (const c of await rawRows<{ chat_id: unknown }>(db, 'channels')) expect(typeof c.chat_id === 'string' && c.chat_id !== '').toBe(true);
 }
 
 async function seeded(): Promise<IrisDB> {
