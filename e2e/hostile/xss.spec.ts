@@ -247,6 +247,12 @@ test('the XSS corpus through every rendered field runs nothing, loads nothing an
   await page.goto(`${origin}/#/c/${encodeURIComponent('web:x6')}`);
   await expect(page.getByRole('log', { name: 'Messages' })).toBeVisible();
   await expectClean(watch, 'hostile channel lane');
+
+  // On a phone the channels are in a drawer: open it and go through it.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByRole('button', { name: 'Channels' }).click();
+  await expect(page.getByRole('navigation', { name: 'Channels' })).toBeVisible();
+  await walkThrough(page, 'nav', watch, 'channel drawer');
 });
 
 test('the watch catches what a working attack would do', async ({ page }) => {
