@@ -13,6 +13,7 @@ import type {
   SyncRow,
   ToastRow,
 } from './schema';
+import { repairActivity, repairChannel, repairLane, repairMedia, repairMessage, repairPicker, repairToast } from './repair';
 
 export const DB_NAME = 'iris';
 
@@ -45,5 +46,13 @@ export class IrisDB extends Dexie {
       pickers: '&picker_id, lane, state',
       toasts: '++id, ts',
     });
+    // Rows are checked as they are read: a broken one is repaired, never handed to a screen as it is.
+    this.messages.hook('reading', repairMessage);
+    this.channels.hook('reading', repairChannel);
+    this.lanes.hook('reading', repairLane);
+    this.activity.hook('reading', repairActivity);
+    this.media.hook('reading', repairMedia);
+    this.pickers.hook('reading', repairPicker);
+    this.toasts.hook('reading', repairToast);
   }
 }
