@@ -9,6 +9,7 @@ import type { ConnectionState, WakeSource, WebSocketConstructor } from '../net/c
 import { defaultDeviceName } from '../net/deviceName';
 import { electLeader, TabBus, type BusMessage } from '../net/leader';
 import { GatewaySession, type GatewayConfig, type Reducer } from '../net/session';
+import { evictingMediaWhenFull } from './quotaReducer';
 import type { Timers } from '../net/timers';
 import { pushHello } from '../push/registration';
 import { disablePush } from '../push/subscribe';
@@ -114,7 +115,7 @@ export function createClient(options: ClientOptions): IrisClient {
       const s = new GatewaySession({
         db,
         config,
-        reducer: options.reducer ?? storeReducer,
+        reducer: evictingMediaWhenFull(options.reducer ?? storeReducer),
         WebSocketImpl: options.WebSocketImpl,
         timers: options.timers,
         random: options.random,
