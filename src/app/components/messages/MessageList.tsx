@@ -83,9 +83,17 @@ export function MessageList(props: { lane: string; focusId?: string }) {
   const [ready, setReady] = createSignal(false);
   const [unseen, setUnseen] = createSignal(false);
   const [pageVisible, setPageVisible] = createSignal(document.visibilityState === 'visible');
+  let lastScrollTop = 0;
+  /**
+   * Near the bottom: at the end. Away from it, only a move up means the reader left: a reply growing
+   * below (by more than AT_END_PX between our pin and its scroll event) must not stop the following.
+   */
   const measureAtEnd = () => {
-    const distance = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight;
-    setAtEnd(distance < AT_END_PX);
+    const top = scroller.scrollTop;
+    const distance = scroller.scrollHeight - top - scroller.clientHeight;
+    if (distance < AT_END_PX) setAtEnd(true);
+    else if (top < lastScrollTop - 1) setAtEnd(false);
+    lastScrollTop = top;
   };
   const onVisibility = () => setPageVisible(document.visibilityState === 'visible');
   /** Puts the newest message at the bottom of the viewport. */

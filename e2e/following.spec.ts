@@ -1,0 +1,48 @@
+// A reader at the newest message follows a reply that grows fast: each update may add more than a
+// screen of text between the list's pin to the bottom and the scroll event that pin causes. That
+// growth is not the reader scrolling away (the streaming benchmark saw the list stop following and
+// end up far above the reply's end, with no pill).
+import { expect, test } from '@playwright/test';
+import { startHostile, type HostileSetup } from './hostile/hostile-gateway';
+
+const LANE = 'web:default';
+let hostile: HostileSetup;
+
+test.afterEach(async () => {
+  await hostile?.close();
+});
+
+for (const viewport of [
+  { name: 'phone', width: 390, height: 780 },
+  { name: 'desktop', width: 1280, height: 900 },
+]) {
+  test(`on a ${viewport.name}, the reader at the bottom follows a reply that grows by screens at a time`, async ({ page }) => {
+    test.setTimeout(90_000);
+    hostile = await startHostile();
+    await page.setViewportSize({ width: viewport.width, height: viewport.height });
+    await page.goto(hostile.pairingLink);
+    await expect(page.getByRole('status').filter({ hasText: 'Connected' }).first()).toBeVisible({ timeout: 20_000 });
+    await hostile.gateway.waitForPaired();
+    await page.goto(`${hostile.origin}/#/c/${encodeURIComponent(LANE)}`);
+    const log = page.getByRole('log', { name: 'Messages' });
+    await expect(log).toBeVisible();
+    for (let i = 0; i < 12; i++) {
+      hostile.gateway.emit({ type: 'message', chat_id: LANE, payload: { message_id: `before${i}`, role: 'assistant', text: `earlier message ${i}`, ts: 1_000 + i } });
+    }
+    await expect(log.getByText('earlier message 11')).toBeInViewport();
+
+    hostile.gateway.emit({ type: 'message.start', chat_id: LANE, payload: { message_id: 'long', role: 'assistant' } });
+    let text = '';
+    for (let step = 1; step <= 40; step++) {
+      // About two screens of new lines per update.
+      for (let line = 0; line < 30; line++) text += `Step ${step} line ${line}.\n\n`;
+      hostile.gateway.emit({ type: 'message.update', chat_id: LANE, payload: { message_id: 'long', text } });
+      await page.waitForTimeout(40);
+      if (step % 10 === 0) await expect(log.getByText(`Step ${step} line 29.`)).toBeInViewport();
+    }
+    text += 'The very end of the reply.';
+    hostile.gateway.emit({ type: 'message.stop', chat_id: LANE, payload: { message_id: 'long', final_text: text, ts: 9_000 } });
+    await expect(log.getByText('The very end of the reply.')).toBeInViewport();
+    await expect(page.getByRole('button', { name: /New messages/ })).toBeHidden();
+  });
+}
