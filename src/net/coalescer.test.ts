@@ -109,6 +109,79 @@ describe('FramePipeline', () => {
     expect(pipeline.batching).toBe(false);
   });
 
+  it('while a write is slow, newer updates join the queued write instead of queueing one per flush', async () => {
+    const applied: ServerFrame[] = [];
+    const flushes: (() => void)[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const pipeline = new FramePipeline({
+      apply: async (f) => {
+        if (f.type === 'tool.start') await gate; // a slow write ahead of the updates
+        applied.push(f);
+      },
+      applyBatch: async () => {},
+      schedule: (run) => flushes.push(run),
+    });
+    const flushNow = () => flushes.splice(0).forEach((f) => f());
+    const tool = pipeline.push({ v: 1, type: 'tool.start', chat_id: 'a', payload: { index: 0, name: 't' } });
+    const done: Promise<void>[] = [];
+    // Sixty animation frames of updates while the chain is busy.
+    for (let frame = 1; frame <= 60; frame++) {
+      for (let i = 0; i < 5; i++) done.push(pipeline.push(update('m1', `frame ${frame} update ${i}`, 'a')));
+      flushNow();
+    }
+    release();
+    await tool;
+    await Promise.all(done);
+    expect(texts(applied)).toEqual(['tool.start:', 'message.update:frame 60 update 4']);
+    // That write is done: a newer update gets a write of its own.
+    const later = pipeline.push(update('m1', 'later', 'a'));
+    flushNow();
+    await later;
+    expect(texts(applied).at(-1)).toBe('message.update:later');
+  });
+
+  it('an update sent after a frame that reads messages is not written before that frame', async () => {
+    const applied: ServerFrame[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const pipeline = new FramePipeline({
+      apply: async (f) => {
+        if (f.type === 'tool.start') await gate;
+        applied.push(f);
+      },
+      applyBatch: async () => {},
+      schedule: (run) => run(),
+    });
+    void pipeline.push({ v: 1, type: 'tool.start', chat_id: 'a', payload: { index: 0, name: 't' } });
+    void pipeline.push(update('m1', 'before', 'a')); // queued behind the slow write
+    void pipeline.push({ v: 1, type: 'message.start', chat_id: 'a', payload: { message_id: 'm2', role: 'assistant' } });
+    void pipeline.push(update('m1', 'after', 'a'));
+    release();
+    await pipeline.flush();
+    expect(texts(applied)).toEqual(['tool.start:', 'message.update:before', 'message.start:', 'message.update:after']);
+  });
+
+  it('a queued update made obsolete by the final message is not written', async () => {
+    const applied: ServerFrame[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const pipeline = new FramePipeline({
+      apply: async (f) => {
+        if (f.type === 'tool.start') await gate;
+        applied.push(f);
+      },
+      applyBatch: async () => {},
+      schedule: (run) => run(),
+    });
+    void pipeline.push({ v: 1, type: 'tool.start', chat_id: 'a', payload: { index: 0, name: 't' } });
+    const stale = pipeline.push(update('m1', 'Hello wor', 'a'));
+    const stop = pipeline.push({ v: 1, type: 'message.stop', chat_id: 'a', payload: { message_id: 'm1', final_text: 'Hello world' } });
+    release();
+    await Promise.all([stale, stop]);
+    expect(texts(applied)).toEqual(['tool.start:', 'message.stop:Hello world']);
+  });
+
   it('a failed write is reported and the frames after it still land', async () => {
     const applied: string[] = [];
     const errors: unknown[] = [];

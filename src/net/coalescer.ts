@@ -40,6 +40,10 @@ interface PendingUpdate {
   frame: ServerFrame;
   lane: string | undefined;
   waiters: (() => void)[];
+  /** Its write is in the chain: newer updates still join it until that write starts. */
+  queued: boolean;
+  /** A finalizing frame made it obsolete: its queued write does nothing. */
+  dropped: boolean;
 }
 
 /** Frames that make an earlier update of the same message obsolete. */
@@ -115,13 +119,13 @@ export class FramePipeline {
         held.frame = frame;
         held.waiters.push(resolve);
       } else {
-        this.updates.set(id, { frame, lane: laneOf(frame), waiters: [resolve] });
+        this.updates.set(id, { frame, lane: laneOf(frame), waiters: [resolve], queued: false, dropped: false });
       }
       if (!this.flushScheduled) {
         this.flushScheduled = true;
         this.schedule(() => {
           this.flushScheduled = false;
-          this.flushAll();
+          this.flushAll(false);
         });
       }
     });
@@ -146,22 +150,37 @@ export class FramePipeline {
     for (const [id, held] of [...this.updates]) {
       if (obsolete.has(id)) {
         this.updates.delete(id);
-        superseded.push(...held.waiters);
+        held.dropped = true;
+        superseded.push(...held.waiters.splice(0));
       } else if (lane === undefined || held.lane === lane) {
-        this.writeHeld(id, held);
+        this.writeHeld(id, held, true);
       }
     }
     return superseded;
   }
 
-  private flushAll(): void {
-    for (const [id, held] of [...this.updates]) this.writeHeld(id, held);
+  /** Queues a write of every held update; `seal` also makes later updates wait for a write of their own. */
+  private flushAll(seal = true): void {
+    for (const [id, held] of [...this.updates]) this.writeHeld(id, held, seal);
   }
 
-  private writeHeld(id: string, held: PendingUpdate): void {
-    this.updates.delete(id);
-    void this.enqueue(() => this.opts.apply(held.frame), held.frame)
-      .finally(() => held.waiters.forEach((w) => w()))
+  /**
+   * Queues one write of a held update. Until that write starts, newer updates of the message replace
+   * its frame instead of queueing writes of their own: when writes are slower than frames arrive, the
+   * chain holds at most one write per message rather than one per animation frame (a fast stream left
+   * a backlog that painted the final text over a second late). Sealed, the entry takes no more updates:
+   * a frame queued after it must not be overtaken by text that arrived after that frame.
+   */
+  private writeHeld(id: string, held: PendingUpdate, seal: boolean): void {
+    if (seal && this.updates.get(id) === held) this.updates.delete(id);
+    if (held.queued) return;
+    held.queued = true;
+    const write = () => {
+      if (this.updates.get(id) === held) this.updates.delete(id);
+      return held.dropped ? Promise.resolve() : this.opts.apply(held.frame);
+    };
+    void this.enqueue(write, held.frame)
+      .finally(() => held.waiters.splice(0).forEach((w) => w()))
       .catch(() => {}); // reported through onError
   }
 
