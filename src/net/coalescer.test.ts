@@ -17,7 +17,9 @@ function setup() {
       applied.push(f);
     },
     applyBatch: async (frames, cursor) => {
-      batches.push({ frames, cursor });
+      // Without a cursor: frames that waited for the chain, written together (same order).
+      if (cursor === undefined) applied.push(...frames);
+      else batches.push({ frames, cursor });
     },
     schedule: (run) => flushes.push(run),
   });
@@ -180,6 +182,82 @@ describe('FramePipeline', () => {
     release();
     await Promise.all([stale, stop]);
     expect(texts(applied)).toEqual(['tool.start:', 'message.stop:Hello world']);
+  });
+
+  it('frames that arrive during a slow write are written together after it, in order', async () => {
+    const writes: string[][] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const pipeline = new FramePipeline({
+      apply: async (f) => {
+        if (f.type === 'agent.busy') await gate;
+        writes.push([f.type]);
+      },
+      applyBatch: async (frames, cursor) => {
+        expect(cursor).toBeUndefined();
+        writes.push(frames.map((f) => f.type));
+      },
+      schedule: (run) => run(),
+    });
+    const first = pipeline.push({ v: 1, type: 'agent.busy', chat_id: 'a', payload: {} });
+    await Promise.resolve(); // the busy frame's write has started
+    const rest = [
+      pipeline.push({ v: 1, type: 'tool.start', chat_id: 'a', payload: { index: 0, name: 't' } }),
+      pipeline.push({ v: 1, type: 'tool.progress', chat_id: 'a', payload: { index: 0, name: 't', note: 'half' } }),
+      pipeline.push({ v: 1, type: 'tool.end', chat_id: 'a', payload: { index: 0, name: 't', ok: true } }),
+    ];
+    release();
+    await Promise.all([first, ...rest]);
+    expect(writes).toEqual([['agent.busy'], ['tool.start', 'tool.progress', 'tool.end']]);
+  });
+
+  it('a flood waiting for the chain is written in transactions of at most 100 frames', async () => {
+    const sizes: number[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const pipeline = new FramePipeline({
+      apply: async () => gate,
+      applyBatch: async (frames) => {
+        sizes.push(frames.length);
+      },
+      schedule: (run) => run(),
+    });
+    const first = pipeline.push({ v: 1, type: 'agent.busy', chat_id: 'a', payload: {} });
+    await Promise.resolve();
+    const rest = Array.from({ length: 250 }, (_, i) => pipeline.push({ v: 1, type: 'typing', chat_id: 'a', payload: { on: i % 2 === 0 } }));
+    release();
+    await Promise.all([first, ...rest]);
+    expect(sizes).toEqual([100, 100, 50]);
+  });
+
+  it('a group that cannot be written whole is written frame by frame: only the bad frame fails', async () => {
+    const applied: string[] = [];
+    const errors: unknown[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const pipeline = new FramePipeline({
+      apply: async (f) => {
+        if (f.type === 'agent.busy') await gate;
+        if (f.type === 'typing') throw new Error('disk full');
+        applied.push(f.type);
+      },
+      applyBatch: async () => {
+        throw new Error('disk full');
+      },
+      schedule: (run) => run(),
+      onError: (e) => errors.push(e),
+    });
+    const first = pipeline.push({ v: 1, type: 'agent.busy', chat_id: 'a', payload: {} });
+    await Promise.resolve();
+    const ok1 = pipeline.push({ v: 1, type: 'tool.start', chat_id: 'a', payload: { index: 0, name: 't' } });
+    const bad = pipeline.push({ v: 1, type: 'typing', chat_id: 'a', payload: { on: true } });
+    const ok2 = pipeline.push({ v: 1, type: 'agent.idle', chat_id: 'a', payload: {} });
+    release();
+    await first;
+    await expect(bad).rejects.toThrow('disk full');
+    await Promise.all([ok1, ok2]);
+    expect(applied).toEqual(['agent.busy', 'tool.start', 'agent.idle']);
+    expect(errors).toHaveLength(1);
   });
 
   it('a failed write is reported and the frames after it still land', async () => {

@@ -1,6 +1,7 @@
-// Applies server frames to the DB one at a time, in arrival order, except that a burst of
-// `message.update` frames for one message becomes at most one write per animation frame (spec
-// README §7: each update carries the full text, so only the newest matters).
+// Applies server frames to the DB in arrival order, except that a burst of `message.update` frames
+// for one message becomes at most one write per animation frame (spec README §7: each update carries
+// the full text, so only the newest matters). Frames that arrive while a write is in progress are
+// written together, in one transaction, when it ends.
 import { laneOf, type ServerFrame } from '../protocol';
 
 /** Schedules `run` for the next paint (or ~50 ms when hidden / no DOM). */
@@ -36,6 +37,11 @@ export interface PipelineOptions {
   onError?(error: unknown, frame: ServerFrame | undefined): void;
 }
 
+/** Frames waiting for the chain, written in one transaction when their turn comes. */
+interface FrameGroup {
+  entries: { frame: ServerFrame; resolve: () => void; reject: (error: unknown) => void }[];
+}
+
 interface PendingUpdate {
   frame: ServerFrame;
   lane: string | undefined;
@@ -45,6 +51,9 @@ interface PendingUpdate {
   /** A finalizing frame made it obsolete: its queued write does nothing. */
   dropped: boolean;
 }
+
+/** At most this many frames per transaction: a flood must not become one long write. */
+const MAX_GROUP = 100;
 
 /** Frames that make an earlier update of the same message obsolete. */
 const FINALIZING = new Set(['message', 'message.stop']);
@@ -64,6 +73,8 @@ export class FramePipeline {
   private flushScheduled = false;
   private batch: ServerFrame[] | null = null;
   private batchWaiters: (() => void)[] = [];
+  /** The group at the end of the chain that has not started: frames arriving now join it. */
+  private openGroup: FrameGroup | null = null;
   private readonly schedule: FlushScheduler;
 
   constructor(private readonly opts: PipelineOptions) {
@@ -78,7 +89,7 @@ export class FramePipeline {
     }
     if (frame.type === 'message.update') return this.holdUpdate(frame);
     const superseded = READS_MESSAGES.has(frame.type) ? this.settleUpdatesBefore(frame) : [];
-    const stored = this.enqueue(() => this.opts.apply(frame), frame);
+    const stored = this.enqueueFrame(frame);
     if (superseded.length) void stored.finally(() => superseded.forEach((w) => w())).catch(() => {});
     return stored;
   }
@@ -184,7 +195,49 @@ export class FramePipeline {
       .catch(() => {}); // reported through onError
   }
 
+  /**
+   * Queues a frame's write. While the chain is busy, frames collect in one group (a stream's tool and
+   * busy frames each cost a transaction and a re-render otherwise, and fell behind the stream); a
+   * group that fails as a whole is retried frame by frame, so one bad write loses only its own frame.
+   */
+  private enqueueFrame(frame: ServerFrame): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      if (this.openGroup && this.openGroup.entries.length < MAX_GROUP) {
+        this.openGroup.entries.push({ frame, resolve, reject });
+        return;
+      }
+      const group: FrameGroup = { entries: [{ frame, resolve, reject }] };
+      void this.enqueue(() => this.writeGroup(group), undefined).catch(() => {});
+      this.openGroup = group;
+    });
+  }
+
+  private async writeGroup(group: FrameGroup): Promise<void> {
+    if (this.openGroup === group) this.openGroup = null;
+    const { entries } = group;
+    if (entries.length > 1) {
+      try {
+        await this.opts.applyBatch(entries.map((e) => e.frame), undefined);
+        for (const e of entries) e.resolve();
+        return;
+      } catch {
+        // One by one below: each frame's own failure is reported with it.
+      }
+    }
+    for (const e of entries) {
+      try {
+        await this.opts.apply(e.frame);
+        e.resolve();
+      } catch (error) {
+        this.opts.onError?.(error, e.frame);
+        e.reject(error);
+      }
+    }
+  }
+
   private enqueue(run: () => Promise<void>, frame: ServerFrame | undefined): Promise<void> {
+    // Anything queued after the open group must stay after the frames that join it later.
+    this.openGroup = null;
     const result = this.chain.then(run);
     // The chain survives a failed write; the caller of push() still sees the failure.
     this.chain = result.catch((err) => this.opts.onError?.(err, frame));
