@@ -99,6 +99,8 @@ export function MessageList(props: { lane: string; focusId?: string }) {
   /** Puts the newest message at the bottom of the viewport. */
   const pinToBottom = () => {
     scroller.scrollTop = scroller.scrollHeight;
+    // Our own move: the reader's next scroll (maybe in this same frame) is judged from here.
+    lastScrollTop = scroller.scrollTop;
   };
   onMount(() => {
     document.addEventListener('visibilitychange', onVisibility);
