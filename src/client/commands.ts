@@ -57,6 +57,16 @@ export interface Commands {
 /** How long slash autocomplete waits for the gateway before answering from the cached catalog. */
 const COMPLETE_TIMEOUT_MS = 2000;
 
+/** `work`, or a RequestTimeoutError after `ms` (the work itself is left to finish or fail unheard). */
+function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new RequestTimeoutError(what, ms)), ms);
+  });
+  work.catch(() => undefined);
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
 export function createCommands(db: IrisDB, transport: () => Transport): Commands {
   const t = () => transport();
   const scoped = async (lane: string, frame: Omit<ClientFrame, 'v' | 'chat_id' | 'thread_id'>): Promise<ClientFrame> => {
@@ -195,7 +205,9 @@ export function createCommands(db: IrisDB, transport: () => Transport): Commands
       try {
         // Autocomplete must keep up with typing: a gateway slower than this (or a link still
         // reconnecting) gets the cached catalog instead of a list that lags behind the text.
-        const answer = await t().request({ v: 1, type: 'commands.complete', payload: { prefix } }, COMPLETE_TIMEOUT_MS);
+        // The deadline covers the whole wait, not only the gateway's answer: a request also waits for a
+        // sync replay to finish, or for the leader tab, and typing must not wait for either.
+        const answer = await withDeadline(t().request({ v: 1, type: 'commands.complete', payload: { prefix } }, COMPLETE_TIMEOUT_MS), COMPLETE_TIMEOUT_MS, 'commands.complete');
         const matches = (answer.payload as { matches?: unknown }).matches;
         return Array.isArray(matches) ? matches.filter(isCommand) : [];
       } catch (err) {
