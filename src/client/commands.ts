@@ -203,11 +203,11 @@ export function createCommands(db: IrisDB, transport: () => Transport): Commands
 
     async complete(prefix) {
       try {
-        // Autocomplete must keep up with typing: a gateway slower than this (or a link still
-        // reconnecting) gets the cached catalog instead of a list that lags behind the text.
-        // The deadline covers the whole wait, not only the gateway's answer: a request also waits for a
-        // sync replay to finish, or for the leader tab, and typing must not wait for either.
-        const answer = await withDeadline(t().request({ v: 1, type: 'commands.complete', payload: { prefix } }, COMPLETE_TIMEOUT_MS), COMPLETE_TIMEOUT_MS, 'commands.complete');
+        // Autocomplete must keep up with typing: past the deadline the cached catalog answers. It
+        // covers the whole wait (a request also waits for a sync replay or the leader tab); the
+        // request's own timeout only drops its pending entry at the same moment.
+        const request = t().request({ v: 1, type: 'commands.complete', payload: { prefix } }, COMPLETE_TIMEOUT_MS);
+        const answer = await withDeadline(request, COMPLETE_TIMEOUT_MS, 'commands.complete');
         const matches = (answer.payload as { matches?: unknown }).matches;
         return Array.isArray(matches) ? matches.filter(isCommand) : [];
       } catch (err) {

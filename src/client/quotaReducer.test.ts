@@ -34,7 +34,7 @@ async function cachePicture(db: ReturnType<typeof freshDb>, id: string): Promise
 
 describe('storing frames on a full disk', () => {
   it('evicts downloaded media, tells the person, and stores the message', async () => {
-    const db = await freshDb();
+    const db = freshDb();
     await cachePicture(db, 'pic');
     const inner = fullDiskReducer(1);
     await evictingMediaWhenFull(inner).apply(db, message('m1', 'kept despite a full disk'), { gateway: 'ws://x' });
@@ -46,7 +46,7 @@ describe('storing frames on a full disk', () => {
   });
 
   it('does the same for a sync batch, cursor included', async () => {
-    const db = await freshDb();
+    const db = freshDb();
     await cachePicture(db, 'pic');
     await evictingMediaWhenFull(fullDiskReducer(1)).applyBatch(db, [message('a', 'one'), message('b', 'two')], { gateway: 'ws://x', cursor: 7 });
     expect((await db.messages.bulkGet(['a', 'b'])).map((m) => m?.text)).toEqual(['one', 'two']);
@@ -54,7 +54,7 @@ describe('storing frames on a full disk', () => {
   });
 
   it('with no media to evict, the refusal reaches the caller and nothing else is touched', async () => {
-    const db = await freshDb();
+    const db = freshDb();
     const inner = fullDiskReducer(5);
     await expect(evictingMediaWhenFull(inner).apply(db, message('m1', 'x'), { gateway: 'ws://x' })).rejects.toMatchObject({ name: 'QuotaExceededError' });
     expect(inner.calls).toBe(1);
@@ -62,7 +62,7 @@ describe('storing frames on a full disk', () => {
   });
 
   it('other errors are not retried', async () => {
-    const db = await freshDb();
+    const db = freshDb();
     await cachePicture(db, 'pic');
     let calls = 0;
     const broken: Reducer = {

@@ -29,6 +29,39 @@ function setup() {
 
 const texts = (frames: ServerFrame[]) => frames.map((f) => `${f.type}:${(f.payload as { text?: string; final_text?: string }).text ?? (f.payload as { final_text?: string }).final_text ?? ''}`);
 
+/**
+ * A pipeline whose writes of `slow` frames wait until `release()`, so frames pile up behind them.
+ * `applied` lists every frame written, `writes` each write (one frame, or a group), `cursors` the cursor
+ * of each group write. `failing` frames fail to write; `batchFails` makes every group write fail.
+ */
+function slowPipeline(opts: { slow: string; manualFlush?: boolean; failing?: string; batchFails?: boolean }) {
+  const applied: ServerFrame[] = [];
+  const writes: string[][] = [];
+  const cursors: (number | undefined)[] = [];
+  const errors: unknown[] = [];
+  const flushes: (() => void)[] = [];
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  const pipeline = new FramePipeline({
+    apply: async (f) => {
+      if (f.type === opts.slow) await gate;
+      if (f.type === opts.failing) throw new Error('disk full');
+      applied.push(f);
+      writes.push([f.type]);
+    },
+    applyBatch: async (frames, cursor) => {
+      if (opts.batchFails) throw new Error('disk full');
+      cursors.push(cursor);
+      applied.push(...frames);
+      writes.push(frames.map((f) => f.type));
+    },
+    schedule: opts.manualFlush ? (run) => flushes.push(run) : (run) => run(),
+    onError: (e) => errors.push(e),
+  });
+  const flushNow = () => flushes.splice(0).forEach((f) => f());
+  return { pipeline, applied, writes, cursors, errors, release, flushNow };
+}
+
 describe('FramePipeline', () => {
   it('writes only the newest of a burst of updates, once per scheduled flush', async () => {
     const { pipeline, applied, flushNow, flushes } = setup();
@@ -112,19 +145,7 @@ describe('FramePipeline', () => {
   });
 
   it('while a write is slow, newer updates join the queued write instead of queueing one per flush', async () => {
-    const applied: ServerFrame[] = [];
-    const flushes: (() => void)[] = [];
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const pipeline = new FramePipeline({
-      apply: async (f) => {
-        if (f.type === 'tool.start') await gate; // a slow write ahead of the updates
-        applied.push(f);
-      },
-      applyBatch: async () => {},
-      schedule: (run) => flushes.push(run),
-    });
-    const flushNow = () => flushes.splice(0).forEach((f) => f());
+    const { pipeline, applied, release, flushNow } = slowPipeline({ slow: 'tool.start', manualFlush: true });
     const tool = pipeline.push({ v: 1, type: 'tool.start', chat_id: 'a', payload: { index: 0, name: 't' } });
     const done: Promise<void>[] = [];
     // Sixty animation frames of updates while the chain is busy.
@@ -144,17 +165,7 @@ describe('FramePipeline', () => {
   });
 
   it('an update sent after a frame that reads messages is not written before that frame', async () => {
-    const applied: ServerFrame[] = [];
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const pipeline = new FramePipeline({
-      apply: async (f) => {
-        if (f.type === 'tool.start') await gate;
-        applied.push(f);
-      },
-      applyBatch: async () => {},
-      schedule: (run) => run(),
-    });
+    const { pipeline, applied, release } = slowPipeline({ slow: 'tool.start' });
     void pipeline.push({ v: 1, type: 'tool.start', chat_id: 'a', payload: { index: 0, name: 't' } });
     void pipeline.push(update('m1', 'before', 'a')); // queued behind the slow write
     void pipeline.push({ v: 1, type: 'message.start', chat_id: 'a', payload: { message_id: 'm2', role: 'assistant' } });
@@ -165,17 +176,7 @@ describe('FramePipeline', () => {
   });
 
   it('a queued update made obsolete by the final message is not written', async () => {
-    const applied: ServerFrame[] = [];
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const pipeline = new FramePipeline({
-      apply: async (f) => {
-        if (f.type === 'tool.start') await gate;
-        applied.push(f);
-      },
-      applyBatch: async () => {},
-      schedule: (run) => run(),
-    });
+    const { pipeline, applied, release } = slowPipeline({ slow: 'tool.start' });
     void pipeline.push({ v: 1, type: 'tool.start', chat_id: 'a', payload: { index: 0, name: 't' } });
     const stale = pipeline.push(update('m1', 'Hello wor', 'a'));
     const stop = pipeline.push({ v: 1, type: 'message.stop', chat_id: 'a', payload: { message_id: 'm1', final_text: 'Hello world' } });
@@ -185,20 +186,7 @@ describe('FramePipeline', () => {
   });
 
   it('frames that arrive during a slow write are written together after it, in order', async () => {
-    const writes: string[][] = [];
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const pipeline = new FramePipeline({
-      apply: async (f) => {
-        if (f.type === 'agent.busy') await gate;
-        writes.push([f.type]);
-      },
-      applyBatch: async (frames, cursor) => {
-        expect(cursor).toBeUndefined();
-        writes.push(frames.map((f) => f.type));
-      },
-      schedule: (run) => run(),
-    });
+    const { pipeline, writes, cursors, release } = slowPipeline({ slow: 'agent.busy' });
     const first = pipeline.push({ v: 1, type: 'agent.busy', chat_id: 'a', payload: {} });
     await Promise.resolve(); // the busy frame's write has started
     const rest = [
@@ -209,44 +197,22 @@ describe('FramePipeline', () => {
     release();
     await Promise.all([first, ...rest]);
     expect(writes).toEqual([['agent.busy'], ['tool.start', 'tool.progress', 'tool.end']]);
+    expect(cursors).toEqual([undefined]);
   });
 
   it('a flood waiting for the chain is written in transactions of at most 100 frames', async () => {
-    const sizes: number[] = [];
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const pipeline = new FramePipeline({
-      apply: async () => gate,
-      applyBatch: async (frames) => {
-        sizes.push(frames.length);
-      },
-      schedule: (run) => run(),
-    });
+    const { pipeline, writes, release } = slowPipeline({ slow: 'agent.busy' });
     const first = pipeline.push({ v: 1, type: 'agent.busy', chat_id: 'a', payload: {} });
     await Promise.resolve();
     const rest = Array.from({ length: 250 }, (_, i) => pipeline.push({ v: 1, type: 'typing', chat_id: 'a', payload: { on: i % 2 === 0 } }));
     release();
     await Promise.all([first, ...rest]);
+    const sizes = writes.slice(1).map((w) => w.length);
     expect(sizes).toEqual([100, 100, 50]);
   });
 
   it('a group that cannot be written whole is written frame by frame: only the bad frame fails', async () => {
-    const applied: string[] = [];
-    const errors: unknown[] = [];
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const pipeline = new FramePipeline({
-      apply: async (f) => {
-        if (f.type === 'agent.busy') await gate;
-        if (f.type === 'typing') throw new Error('disk full');
-        applied.push(f.type);
-      },
-      applyBatch: async () => {
-        throw new Error('disk full');
-      },
-      schedule: (run) => run(),
-      onError: (e) => errors.push(e),
-    });
+    const { pipeline, applied, errors, release } = slowPipeline({ slow: 'agent.busy', failing: 'typing', batchFails: true });
     const first = pipeline.push({ v: 1, type: 'agent.busy', chat_id: 'a', payload: {} });
     await Promise.resolve();
     const ok1 = pipeline.push({ v: 1, type: 'tool.start', chat_id: 'a', payload: { index: 0, name: 't' } });
@@ -256,7 +222,7 @@ describe('FramePipeline', () => {
     await first;
     await expect(bad).rejects.toThrow('disk full');
     await Promise.all([ok1, ok2]);
-    expect(applied).toEqual(['agent.busy', 'tool.start', 'agent.idle']);
+    expect(applied.map((f) => f.type)).toEqual(['agent.busy', 'tool.start', 'agent.idle']);
     expect(errors).toHaveLength(1);
   });
 
