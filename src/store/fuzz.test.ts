@@ -16,7 +16,7 @@ import { applyFrame, applyFrames } from './reducer';
 import { MAX_TOOL_NOTES } from './reduce/activity';
 import { repairActivity, repairChannel, repairLane, repairMedia, repairMessage, repairPicker, repairToast } from './repair';
 import type { MessageRow } from './schema';
-import { freshDb } from './test-support';
+import { freshDb, rawRows } from './test-support';
 
 const INPUTS = Number(process.env.FUZZ_INPUTS) || 3_000;
 const GATEWAY = 'ws://fuzz/ws';
@@ -89,15 +89,6 @@ const framesIn = (s: Step) => (s.kind === 'one' ? 1 : s.frames.length);
 
 async function cursorOf(db: IrisDB): Promise<number> {
   return (await db.sync.get(GATEWAY))?.cursor ?? 0;
-}
-
-/** A table's rows exactly as stored, past the read-time repair (which would hide a bad write). */
-function rawRows<T>(db: IrisDB, table: string): Promise<T[]> {
-  return new Promise((resolve, reject) => {
-    const req = (db.backendDB() as IDBDatabase).transaction(table).objectStore(table).getAll();
-    req.onsuccess = () => resolve(req.result as T[]);
-    req.onerror = () => reject(req.error);
-  });
 }
 
 const REPAIRS: Record<string, (row: unknown) => unknown> = {
@@ -284,10 +275,7 @@ describe('rows read back', () => {
       for (const table of db.tables) {
         if (table.name === 'mediaBlobs') continue;
         const rows = await table.toArray();
-        const raw = await new Promise<unknown[]>((resolve) => {
-          const req = (db.backendDB() as IDBDatabase).transaction(table.name).objectStore(table.name).getAll();
-          req.onsuccess = () => resolve(req.result);
-        });
+        const raw = await rawRows(db, table.name);
         expect(rows, table.name).toEqual(raw);
       }
     } finally {

@@ -12,17 +12,23 @@ export function frame(type: string, payload: unknown = {}, envelope: { chat_id?:
   return { v: 1, type, ...envelope, payload } as unknown as ServerFrame;
 }
 
-/** Every table's rows (blobs left out), each table sorted by primary key: comparable with toEqual. */
+/**
+ * A table's rows exactly as stored, in primary-key order: read past Dexie's reading hooks, whose
+ * repair (store/repair.ts) would hide a bad write from a test.
+ */
+export function rawRows<T>(db: IrisDB, table: string): Promise<T[]> {
+  return new Promise((resolve, reject) => {
+    const req = (db.backendDB() as IDBDatabase).transaction(table).objectStore(table).getAll();
+    req.onsuccess = () => resolve(req.result as T[]);
+    req.onerror = () => reject(req.error);
+  });
+}
+
+/** Every table's rows as stored (blobs by key only), each sorted by primary key: comparable with toEqual. */
 export async function dump(db: IrisDB): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};
   for (const table of db.tables) {
-    if (table.name === 'mediaBlobs') {
-      out[table.name] = await table.toCollection().primaryKeys();
-      continue;
-    }
-    const keys = await table.toCollection().primaryKeys();
-    const rows = await table.bulkGet(keys);
-    out[table.name] = rows;
+    out[table.name] = table.name === 'mediaBlobs' ? await table.toCollection().primaryKeys() : await rawRows(db, table.name);
   }
   return out;
 }

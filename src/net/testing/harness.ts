@@ -59,12 +59,8 @@ export async function defaultLane(db: IrisDB): Promise<string> {
   return until(async () => (await db.channels.toArray()).find((c) => c.is_default)?.chat_id, 'default channel');
 }
 
-/** Every table's rows, sorted by primary key: what "the DB did not change" compares. */
-export async function dump(db: IrisDB): Promise<Record<string, unknown[]>> {
-  const out: Record<string, unknown[]> = {};
-  for (const table of db.tables) out[table.name] = await table.toArray();
-  return out;
-}
+/** Every table's rows as stored: what "the DB did not change" compares. */
+export { dump } from '../../store/test-support';
 
 export async function userMessages(db: IrisDB, lane: string) {
   return (await db.messages.where('[lane+ts]').between([lane, -Infinity], [lane, Infinity]).toArray()).filter((m) => m.role === 'user');
