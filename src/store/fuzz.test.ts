@@ -214,7 +214,7 @@ describe('rows read back', () => {
     channels: ['chat_id', 'name', 'kind', 'parent_chat_id', 'is_default', 'archived', 'favorite', 'icon', 'color', 'order'],
     lanes: ['lane', 'readTs', 'readMessageId', 'busy', 'busyReason', 'typing', 'turn', 'turnSeq', 'oldestMessageId', 'hasMore', 'autoThread'],
     activity: ['id', 'lane', 'turn', 'kind', 'ts', 'order', 'index', 'name', 'preview', 'args', 'notes', 'state', 'duration', 'output', 'message_id', 'text'],
-    media: ['media_id', 'kind', 'mime', 'size', 'filename', 'lane', 'message_id', 'state', 'progress', 'lastUsed', 'error'],
+    media: ['media_id', 'kind', 'mime', 'size', 'filename', 'lane', 'message_id', 'state', 'progress', 'lastUsed', 'error', 'width', 'height', 'duration', 'client_id', 'position'],
     pickers: ['picker_id', 'lane', 'type', 'payload', 'state', 'answer', 'ts'],
     toasts: ['kind', 'title', 'body', 'lane', 'ts'],
   } as const;
@@ -249,6 +249,9 @@ describe('rows read back', () => {
           if (table === 'toasts') expect([typeof read!.title, typeof read!.body]).toEqual(['string', 'string']);
           if (table === 'activity' && read!.notes !== undefined) expect(Array.isArray(read!.notes)).toBe(true);
           if (table === 'media') expect([typeof read!.size, typeof read!.filename, typeof read!.mime]).toEqual(['number', 'string', 'string']);
+          if (table === 'media') for (const f of ['width', 'height', 'duration', 'position']) if (read![f] !== undefined) expect(Number.isFinite(read![f]), `media ${f}`).toBe(true);
+          if (table === 'media' && read!.client_id !== undefined) expect(typeof read!.client_id).toBe('string');
+          if (table === 'messages' && Array.isArray(read!.media)) for (const m of read!.media as Record<string, unknown>[]) expect([typeof m.mime, typeof m.size, typeof m.filename]).toEqual(['string', 'number', 'string']);
           },
         ),
         { numRuns: Math.max(200, Math.ceil(INPUTS / 20)) },

@@ -51,15 +51,15 @@ export function role(value: unknown): Role | undefined {
   return typeof value === 'string' && ROLES.includes(value) ? (value as Role) : undefined;
 }
 
-const KINDS: readonly string[] = ['default', 'channel', 'thread'] satisfies ChannelKind[];
-const MEDIA_KINDS: readonly string[] = ['image', 'audio', 'video', 'document', 'voice'] satisfies MediaKind[];
+export const CHANNEL_KINDS: readonly string[] = ['default', 'channel', 'thread'] satisfies ChannelKind[];
+export const MEDIA_KINDS: readonly string[] = ['image', 'audio', 'video', 'document', 'voice'] satisfies MediaKind[];
 
 /** A directory entry as protocol.py's `_channel_payload` puts it (kind defaults to channel, as there). */
 export function channel(value: unknown): Channel | undefined {
   if (!isObject(value)) return undefined;
   const chatId = id(value.chat_id);
   if (chatId === undefined) return undefined;
-  const kind = typeof value.kind === 'string' && KINDS.includes(value.kind) ? (value.kind as ChannelKind) : 'channel';
+  const kind = typeof value.kind === 'string' && CHANNEL_KINDS.includes(value.kind) ? (value.kind as ChannelKind) : 'channel';
   const out: Channel = { chat_id: chatId, name: str(value.name) ?? chatId, kind };
   const parent = id(value.parent_chat_id);
   if (parent !== undefined && parent !== chatId) out.parent_chat_id = parent;

@@ -3,7 +3,7 @@
 // whose text was a number, or one channel whose name was an object, blanked the whole message list or
 // channel list. Each table's rows are checked as Dexie reads them ('reading' hook): a valid row is
 // returned as it is (same object); a broken one is repaired into something every component can show.
-import { isPickerType, mediaRefs, pickerPayload } from './guards';
+import { CHANNEL_KINDS as CHANNEL_KIND_LIST, MEDIA_KINDS as MEDIA_KIND_LIST, isPickerType, mediaRefs, pickerPayload, role } from './guards';
 import type { ActivityRow, ChannelRow, LaneRow, MediaRow, MessageRow, PickerRow, ToastRow } from './schema';
 
 type Loose = Record<string, unknown>;
@@ -26,26 +26,34 @@ function dropBad(row: Loose, checks: Record<string, (v: unknown) => boolean>): L
   return out;
 }
 
-const ROLES = new Set(['user', 'assistant', 'system', 'cron']);
 const STATUSES = new Set(['streaming', 'final', 'pending', 'sent', 'read', 'failed']);
-const CHANNEL_KINDS = new Set(['default', 'channel', 'thread']);
-const MEDIA_KINDS = new Set(['image', 'audio', 'video', 'document', 'voice']);
+const CHANNEL_KINDS = new Set(CHANNEL_KIND_LIST);
+const MEDIA_KINDS = new Set(MEDIA_KIND_LIST);
 const MEDIA_STATES = new Set(['remote', 'downloading', 'ready', 'evicted', 'failed', 'local']);
 const PICKER_STATES = new Set(['open', 'answered', 'closed']);
 
-const validMedia = (v: unknown) => v === undefined || (Array.isArray(v) && mediaRefs(v)?.length === v.length);
+/** Media refs exactly as the reducer stores them (mediaRefs fills in missing fields, so compare with it). */
+const validMedia = (v: unknown) => {
+  if (v === undefined) return true;
+  const refs = Array.isArray(v) ? mediaRefs(v) : undefined;
+  if (refs?.length !== (v as unknown[]).length) return false;
+  return refs.every((ref, i) => {
+    const item = (v as Loose[])[i]!;
+    return item.media_id === ref.media_id && item.kind === ref.kind && item.mime === ref.mime && item.size === ref.size && item.filename === ref.filename;
+  });
+};
 
 export function repairMessage(raw: unknown): MessageRow {
   if (!isRow(raw)) return raw as unknown as MessageRow;
   const r = raw as Loose;
   const ok =
-    isStr(r.message_id) && isStr(r.lane) && isStr(r.chat_id) && ROLES.has(r.role as string) && isStr(r.text) && isNum(r.ts) && STATUSES.has(r.status as string) &&
+    isStr(r.message_id) && isStr(r.lane) && isStr(r.chat_id) && role(r.role) !== undefined && isStr(r.text) && isNum(r.ts) && STATUSES.has(r.status as string) &&
     optStr(r.thread_id) && optStr(r.reasoning) && optStr(r.model) && optNum(r.tokens) && optStr(r.client_id) && optStr(r.reply_to) && optStr(r.turn) && optStr(r.error) && validMedia(r.media);
   if (ok) return raw as unknown as MessageRow;
   const out = dropBad(r, { thread_id: isStr, reasoning: isStr, model: isStr, tokens: isNum, client_id: isStr, reply_to: isStr, turn: isStr, error: isStr });
   out.lane = asStr(r.lane, asStr(r.chat_id, 'unknown'));
   out.chat_id = asStr(r.chat_id, out.lane as string);
-  out.role = ROLES.has(r.role as string) ? r.role : 'system';
+  out.role = role(r.role) ?? 'system';
   out.text = asStr(r.text);
   out.ts = asNum(r.ts);
   out.status = STATUSES.has(r.status as string) ? r.status : 'final';
@@ -146,9 +154,10 @@ export function repairMedia(raw: unknown): MediaRow {
   const r = raw as Loose;
   const ok =
     isStr(r.media_id) && MEDIA_KINDS.has(r.kind as string) && isStr(r.mime) && isNum(r.size) && isStr(r.filename) && MEDIA_STATES.has(r.state as string) && isNum(r.lastUsed) &&
-    optStr(r.lane) && optStr(r.message_id) && optNum(r.progress) && optStr(r.error);
+    optStr(r.lane) && optStr(r.message_id) && optNum(r.progress) && optStr(r.error) &&
+    optNum(r.width) && optNum(r.height) && optNum(r.duration) && optStr(r.client_id) && optNum(r.position);
   if (ok) return raw as unknown as MediaRow;
-  const out = dropBad(r, { lane: isStr, message_id: isStr, progress: isNum, error: isStr, width: isNum, height: isNum, duration: isNum });
+  const out = dropBad(r, { lane: isStr, message_id: isStr, progress: isNum, error: isStr, width: isNum, height: isNum, duration: isNum, client_id: isStr, position: isNum });
   out.media_id = asStr(r.media_id, 'unknown');
   out.kind = MEDIA_KINDS.has(r.kind as string) ? r.kind : 'document';
   out.mime = asStr(r.mime, 'application/octet-stream');
