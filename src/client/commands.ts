@@ -3,7 +3,7 @@
 import Dexie from 'dexie';
 import type { Channel, ClientFrame, CommandInfo, FcmRegisterFrame, SearchHit, SearchScope, ServerFrame } from '../protocol';
 import type { IrisDB } from '../store/db';
-import { LOCAL_ID_PREFIX } from '../store/guards';
+import { channel, LOCAL_ID_PREFIX } from '../store/guards';
 import { laneScope } from '../store/models/channels';
 import { markRead as markLaneRead, getLane } from '../store/models/lanes';
 import { newestServerMessage } from '../store/models/messages';
@@ -155,7 +155,10 @@ export function createCommands(db: IrisDB, transport: () => Transport): Commands
       const payload: { name: string; kind: 'channel' | 'thread'; parent_chat_id?: string } = { name, kind };
       if (parentChatId !== undefined) payload.parent_chat_id = parentChatId;
       const answer = await t().request({ v: 1, type: 'channel.create', payload });
-      return answer.payload as Channel;
+      // Checked here, once, for every caller: the answer is the gateway's word.
+      const created = channel(answer.payload);
+      if (!created) throw new Error('The gateway answered without a usable channel.');
+      return created;
     },
 
     async renameChannel(chatId, name) {

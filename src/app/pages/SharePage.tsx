@@ -1,6 +1,7 @@
 import { useNavigate } from '@solidjs/router';
 import { For, Show } from 'solid-js';
 import { addToast } from '../../store/models/toasts';
+import { ERROR_TOAST_KIND } from '../components/status/toastWrites';
 import { stageAttachment } from '../../media/outgoing';
 import { live } from '../../store/live';
 import { PENDING_SHARE_KEY, shareToText, type PendingShare } from '../../share/pendingShare';
@@ -31,7 +32,7 @@ export default function SharePage() {
       try {
         await stageAttachment(db, new File([file.blob], file.name, { type: file.type }), { lane });
       } catch (e) {
-        await addToast(db, { kind: 'error', title: 'Not attached', body: e instanceof Error ? e.message : String(e), lane, ts: Date.now() });
+        await addToast(db, { kind: ERROR_TOAST_KIND, title: 'Not attached', body: e instanceof Error ? e.message : String(e), lane, ts: Date.now() });
       }
     }
     await db.transaction('rw', db.settings, async () => {

@@ -35,10 +35,8 @@ export function ChannelNav(props: ChannelNavProps) {
   const commands: ChannelCommands = {
     async create(name, parent) {
       const created = await client.createChannel(name, parent ? 'thread' : 'channel', parent?.chat_id);
-      if (typeof created?.chat_id === 'string' && created.chat_id) {
-        navigate(laneHref(created));
-        props.onNavigate();
-      }
+      navigate(laneHref(created));
+      props.onNavigate();
     },
     rename: (channel, name) => client.renameChannel(channel.chat_id, name).then(() => undefined),
     setLook: (channel, icon, color) => client.setIcon(channel.chat_id, icon, color).then(() => undefined),
