@@ -80,8 +80,8 @@ console.log('\n' + table(results));
 const events = results.flatMap((r) => r.events);
 const count = (re: RegExp) => events.filter((e) => re.test(e)).length;
 console.log(
-  `\nfaults injected: ${count(/cut \w+ inside a frame|cut inside a frame|link cut inside a frame/)} cuts inside a frame, ` +
-    `${count(/cut \w+ between frames|cut \d+ link/)} other cuts, ${count(/link down/)} link outages, ${count(/gateway killed/)} gateway kills ` +
+  `\nfaults injected: ${count(/cut (\w+ )?inside a frame/)} cuts inside a frame, ` +
+    `${count(/cut (\w+ )?between frames|cut \d+ link/)} other cuts, ${count(/link down/)} link outages, ${count(/gateway killed/)} gateway kills ` +
     `(${count(/killing mid-stream/)} mid-stream), ${count(/^[\d.]+s reload/)} reloads, ${count(/closing the leader tab mid-stream/)} leader tabs closed mid-stream, ` +
     `${count(/latency [1-9]/)} latency changes`,
 );
