@@ -137,6 +137,22 @@ describe('pull', () => {
     expect((await db.media.get(record.media_id))!.state).toBe('ready');
   });
 
+  it('bytes that do not match the offered size are not kept as the file: the pull fails in words', async () => {
+    const { gw, db, c } = await setup();
+    const bytes = new Uint8Array(randomBytes(2_000));
+    const ref = await c.upload(new Blob([bytes], { type: 'image/png' }), { kind: 'image', filename: 'x.png' });
+    const record = gw.gateway.store.media.byRef(ref)!;
+    // Offered as bigger than what the gateway sends.
+    await db.media.put({ media_id: record.media_id, kind: 'image', mime: 'image/png', size: 3_000, filename: 'x.png', state: 'remote', lastUsed: 0 });
+    await expect(c.pull(record.media_id)).rejects.toThrow('The file arrived with 2000 bytes instead of 3000.');
+    expect(await db.mediaBlobs.get(record.media_id)).toBeUndefined();
+    expect(await db.media.get(record.media_id)).toMatchObject({ state: 'failed', error: 'The file arrived with 2000 bytes instead of 3000.' });
+    // A size never known (0) takes the bytes as they come.
+    await db.media.update(record.media_id, { size: 0, state: 'remote' });
+    await c.pull(record.media_id);
+    expect((await db.mediaBlobs.get(record.media_id))!.blob.size).toBe(2_000);
+  });
+
   it('an unknown media id fails the pull with not_found and marks the row failed', async () => {
     const { db, c } = await setup();
     await db.media.put({ media_id: 'med_0000', kind: 'image', mime: 'image/png', size: 1, filename: 'x.png', state: 'remote', lastUsed: 0 });

@@ -265,6 +265,14 @@ export class Transfers {
       job.reject(error);
       return 'done';
     }
+    // The offer said how big the file is: other bytes are a broken file, not the file (a size of 0
+    // means the size was never known, as for a ref without one).
+    if (open.size > 0 && open.received !== open.size) {
+      const error = new Error(`The file arrived with ${open.received} bytes instead of ${open.size}.`);
+      await this.failPull(job, error.message);
+      job.reject(error);
+      return 'done';
+    }
     const blob = new Blob(open.chunks, { type: row?.mime || 'application/octet-stream' });
     try {
       await this.store(job, row, blob);
