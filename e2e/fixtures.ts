@@ -6,6 +6,12 @@ import { join, resolve } from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
 import { startServer, type RunningServer, type ServerOptions } from '../server/http/server';
 
+/** The link `npm start` prints: the gateway and token in the fragment, never sent to the server. */
+export function pairingLink(origin: string, token: string): string {
+  const ws = origin.replace(/^http/, 'ws') + '/ws';
+  return `${origin}/#/pair?url=${encodeURIComponent(ws)}&token=${encodeURIComponent(token)}`;
+}
+
 export interface IrisServer {
   /** http://127.0.0.1:PORT */
   baseURL: string;
@@ -38,7 +44,7 @@ export async function launchServer(
     baseURL,
     gatewayUrl,
     token,
-    pairingLink: `${baseURL}/#/pair?url=${encodeURIComponent(gatewayUrl)}&token=${encodeURIComponent(token)}`,
+    pairingLink: pairingLink(baseURL, token),
     server,
     dataDir,
   };

@@ -12,7 +12,7 @@ import { TestClient } from '../server/gateway/testclient';
 import { startServer } from '../server/http/server';
 import { createTestSubscriber, decryptWebPush, type TestSubscriber } from '../server/push/testing/decrypt';
 import { startFakePushService, type FakePushService } from '../server/push/testing/fake-push-service';
-import { expect, launchServer, pair, test as base, type IrisServer } from './fixtures';
+import { expect, launchServer, pair, pairingLink, test as base, type IrisServer } from './fixtures';
 
 const LANE = 'web:default';
 const PUSH_OPTIONS = { allowHttpEndpoints: true, retries: 0 } as const;
@@ -396,7 +396,7 @@ test('proxy mode: a gateway that only knows ntfy gets a relay topic; what it pub
     baseURL,
     gatewayUrl: server.wsUrl,
     token,
-    pairingLink: `${baseURL}/#/pair?url=${encodeURIComponent(server.wsUrl)}&token=${encodeURIComponent(token)}`,
+    pairingLink: pairingLink(baseURL, token),
     server,
     dataDir,
   };

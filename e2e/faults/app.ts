@@ -1,6 +1,7 @@
 // What the fault suite does in the app, as a person would (pair, open the lane, type and send), and
 // what it reads back from the app's own IndexedDB ('iris', raw API: no hooks into the app).
 import { expect, type Page } from '@playwright/test';
+import { pairingLink } from '../fixtures';
 
 export const LANE = 'web:default';
 
@@ -20,11 +21,6 @@ export interface AppState {
   cursors: { gateway: string; cursor: number }[];
   lanes: { lane: string; busy: boolean }[];
   deviceId?: string;
-}
-
-export function pairingLink(origin: string, token: string): string {
-  const ws = origin.replace(/^http/, 'ws') + '/ws';
-  return `${origin}/#/pair?url=${encodeURIComponent(ws)}&token=${encodeURIComponent(token)}`;
 }
 
 export async function pairAndOpen(page: Page, origin: string, token: string): Promise<void> {

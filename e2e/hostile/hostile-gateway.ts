@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { startServer, type RunningServer } from '../../server/http/server';
+import { pairingLink } from '../fixtures';
 
 export type Json = Record<string, unknown>;
 export type Frame = { v?: number; type: string; id?: number; chat_id?: string; thread_id?: string; payload?: unknown };
@@ -15,14 +16,11 @@ export interface HostileOptions {
   token: string;
   /** hello.ack channels (the default channel `web:default` is added first). */
   channels?: Json[];
-  /** Frames replayed on every sync, before sync.done. */
-  replay?: () => Frame[];
   /** Answers for requests the default handlers do not cover, or to override them. */
   onRequest?: (frame: Frame, reply: (f: Frame) => void, socket: WebSocket) => boolean | void;
 }
 
 export class HostileGateway {
-  readonly received: Frame[] = [];
   readonly sockets = new Set<WebSocket>();
   cursor = 1;
 
@@ -47,29 +45,16 @@ export class HostileGateway {
     return `ws://127.0.0.1:${this.port}/ws`;
   }
 
-  /** Sockets that completed hello. */
-  get paired(): WebSocket[] {
-    return [...this.sockets];
-  }
-
-  /** Sends a frame (or raw text/bytes) to every paired socket. */
-  emit(frame: Frame | string | Buffer, opts: { binary?: boolean } = {}): void {
+  /** Sends a frame, raw text, or bytes (as a binary frame) to every paired socket. */
+  emit(frame: Frame | string | Buffer): void {
     const data = typeof frame === 'string' || Buffer.isBuffer(frame) ? frame : JSON.stringify({ v: 1, payload: {}, ...frame });
-    for (const ws of this.sockets) ws.send(data, { binary: opts.binary ?? Buffer.isBuffer(data) });
+    for (const ws of this.sockets) ws.send(data, { binary: Buffer.isBuffer(data) });
   }
 
   /** Resolves once the socket's buffered bytes have been handed to the OS (a flood must not outrun memory). */
   async drain(): Promise<void> {
     for (const ws of this.sockets) {
       while (ws.bufferedAmount > 0) await new Promise((r) => setTimeout(r, 5));
-    }
-  }
-
-  async waitForPaired(timeoutMs = 20_000): Promise<void> {
-    const end = Date.now() + timeoutMs;
-    while (this.sockets.size === 0) {
-      if (Date.now() > end) throw new Error('the app never paired with the hostile gateway');
-      await new Promise((r) => setTimeout(r, 20));
     }
   }
 
@@ -92,7 +77,6 @@ export class HostileGateway {
       } catch {
         return;
       }
-      this.received.push(frame);
       const reply = (f: Frame) => ws.send(JSON.stringify({ v: 1, payload: {}, ...f }));
       if (!paired) {
         const p = (frame.payload ?? {}) as Json;
@@ -125,7 +109,6 @@ export class HostileGateway {
       case 'ping':
         return reply({ type: 'pong', id: frame.id, payload: { ts: p.ts } });
       case 'sync':
-        for (const f of this.opts.replay?.() ?? []) reply(f);
         return reply({ type: 'sync.done', id: frame.id, payload: { cursor: this.cursor } });
       case 'history':
         return reply({ type: 'history', id: frame.id, chat_id: frame.chat_id, thread_id: frame.thread_id, payload: { messages: [], has_more: false } });
@@ -165,13 +148,12 @@ export async function startHostile(opts: Omit<HostileOptions, 'token'> = {}): Pr
   const gateway = await HostileGateway.start({ ...opts, token });
   const server = await startServer({ distDir: resolve('dist'), host: '127.0.0.1', port: 0, upstream: gateway.url, log: () => {} });
   const origin = `http://127.0.0.1:${server.port}`;
-  const ws = `ws://127.0.0.1:${server.port}/ws`;
   return {
     gateway,
     server,
     origin,
     token,
-    pairingLink: `${origin}/#/pair?url=${encodeURIComponent(ws)}&token=${encodeURIComponent(token)}`,
+    pairingLink: pairingLink(origin, token),
     async close() {
       await server.close();
       await gateway.close();

@@ -2,6 +2,7 @@
 // every screen that shows it. Nothing may run, open a dialog, leave the origin, violate the CSP, or
 // leave active markup in the DOM.
 import { expect, test, type Page } from '@playwright/test';
+import { pairAndOpen } from '../faults/app';
 import { startHostile, type Frame, type HostileSetup, type Json } from './hostile-gateway';
 import { watchForAttacks, type AttackWatch } from './watch';
 import { XSS_VECTORS as V } from './xss-corpus';
@@ -120,7 +121,7 @@ test('the XSS corpus through every rendered field runs nothing, loads nothing an
       }
       if (frame.type === 'media.pull') {
         // An "image" that is an SVG with a script and a remote load: shown as an image, it must stay inert.
-        hostile.gateway.emit(Buffer.from(SVG_WITH_SCRIPT), { binary: true });
+        hostile.gateway.emit(Buffer.from(SVG_WITH_SCRIPT));
         reply({ type: 'media.pull.end', id: frame.id, payload: { ok: true } });
         return true;
       }
@@ -135,11 +136,7 @@ test('the XSS corpus through every rendered field runs nothing, loads nothing an
   const { gateway, origin } = hostile;
   const watch = await watchForAttacks(page, origin);
   await page.setViewportSize({ width: 1280, height: 900 });
-  await page.goto(hostile.pairingLink);
-  await expect(page.getByRole('status').filter({ hasText: 'Connected' }).first()).toBeVisible({ timeout: 20_000 });
-  await gateway.waitForPaired();
-  await page.goto(`${origin}/#/c/${encodeURIComponent(LANE)}`);
-  await expect(page.getByRole('log', { name: 'Messages' })).toBeVisible();
+  await pairAndOpen(page, origin, hostile.token);
 
   // --- The lane: message text, reasoning, model, roles; streamed turns with tools and commentary; media. ---
   const frames: Frame[] = [];
