@@ -188,9 +188,12 @@ test.describe('desktop', () => {
       await expect(log(page).getByText('Line 2 of a long answer')).toBeVisible();
       await stop.click();
       await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
+      const reply = log(page).getByRole('article').filter({ hasText: 'Line 2 of a long answer' }).last();
+      const stoppedAt = await reply.innerText();
       await page.waitForTimeout(1500);
-      // The reply keeps the text streamed so far and stops there.
+      // The reply keeps the text streamed so far and stops there: it grows no more.
       await expect(log(page).getByText('Line 2 of a long answer').first()).toBeVisible();
+      expect(await reply.innerText()).toBe(stoppedAt);
       await expect(log(page).getByText('Line 40 of a long answer')).toHaveCount(0);
     });
   });

@@ -84,7 +84,9 @@ test.describe('sending', () => {
       ['image', sha(chosen)],
       ['image', sha(pasted)],
     ]);
-    // What the page shows is what the gateway stored (served by the worker from IndexedDB).
+    // What the page shows is what the gateway stored (served by the worker from IndexedDB). The bubble
+    // is re-rendered when the gateway's echo replaces the pending one: read its files once they are there.
+    await expect(bubble.locator('.media')).toHaveCount(2);
     const served = await page.evaluate(async (ids) => {
       const out: string[] = [];
       for (const id of ids) {
