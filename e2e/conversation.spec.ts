@@ -208,19 +208,27 @@ test('a streamed reply grows in place, with collapsed reasoning, tool cards, com
   }
 });
 
-test('my bubble shows pending, then sent, then read', async ({ page, iris }) => {
-  await routeGateway(page, { holdMs: 700 });
-  await pairAndOpen(page, iris);
-  // A long reply first, so the agent is busy and the second message waits (sent, not yet read).
-  await send(page, '/long');
-  await expect(mine(page, '/long')).toBeVisible();
-  const states = await recordDelivery(page, 'second in line');
-  await send(page, 'second in line');
-  const bubble = mine(page, 'second in line');
-  await expect(bubble).toContainText('Pending');
-  await expect(bubble.locator('[data-delivery="read"]')).toBeVisible({ timeout: 20_000 });
-  await expect(bubble).toContainText('Read');
-  expect(await states()).toEqual(['pending', 'sent', 'read']);
+test('my bubble shows pending, then sent, then read', async ({ page }) => {
+  // A slow long reply first, so the agent is surely still busy when the second message arrives and it
+  // waits (sent, not yet read). At the default speed the reply could end first: the echo and the read
+  // receipt then came together and the app rightly showed only the newer state.
+  const iris = await launchServer({ streamDelayMs: 120 });
+  try {
+    await routeGateway(page, { holdMs: 700 });
+    await pairAndOpen(page, iris);
+    await send(page, '/long');
+    await expect(mine(page, '/long')).toBeVisible();
+    const states = await recordDelivery(page, 'second in line');
+    await send(page, 'second in line');
+    const bubble = mine(page, 'second in line');
+    await expect(bubble).toContainText('Pending');
+    await expect(bubble.locator('[data-delivery="read"]')).toBeVisible({ timeout: 30_000 });
+    await expect(bubble).toContainText('Read');
+    expect(await states()).toEqual(['pending', 'sent', 'read']);
+  } finally {
+    await iris.server.close();
+    rmSync(iris.dataDir, { recursive: true, force: true });
+  }
 });
 
 test('a message sent while the gateway is unreachable waits, then goes; a refused one can be retried', async ({ page }) => {
