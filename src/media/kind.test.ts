@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { baseMime, isInlineMime, kindFromMime } from './kind';
+import { baseMime, isInlineMime, kindFromMime, mediaKindFor, servedMime, typedBlob } from './kind';
 
 describe('kind from MIME', () => {
   it('images, audio and video by their type; everything else is a document', () => {
@@ -39,5 +39,40 @@ describe('kind from MIME', () => {
     expect(isInlineMime('text/html')).toBe(false);
     expect(isInlineMime('application/pdf')).toBe(false);
     expect(isInlineMime('application/xhtml+xml')).toBe(false);
+  });
+
+  it('inline is an allow-list: markup, *+xml and unknown image types are not on it', () => {
+    for (const mime of ['image/svg+xml', 'application/xhtml+xml', 'text/xml', 'application/xml', 'image/x-foo+xml', 'image/heic', 'text/javascript', 'multipart/x-mixed-replace']) {
+      expect(isInlineMime(mime)).toBe(false);
+    }
+  });
+
+  it('what a Blob, object URL or /media/ answer is typed as: the inline type, else a download', () => {
+    expect(servedMime('image/png')).toBe('image/png');
+    expect(servedMime('Audio/WebM; codecs=opus')).toBe('audio/webm');
+    for (const mime of ['text/html', 'image/svg+xml', 'application/xhtml+xml', 'application/pdf', 'text/plain', '', undefined, 'text/html\r\nX: 1']) {
+      expect(servedMime(mime)).toBe('application/octet-stream');
+    }
+  });
+
+  it('a stored Blob of another type is re-typed, its bytes unchanged', async () => {
+    const svg = new Blob(['<svg onload="x()"/>'], { type: 'image/svg+xml' });
+    const typed = typedBlob(svg, 'image/svg+xml');
+    expect(typed.type).toBe('application/octet-stream');
+    expect(await typed.text()).toBe('<svg onload="x()"/>');
+    const png = new Blob(['x'], { type: 'image/png' });
+    expect(typedBlob(png, 'image/png')).toBe(png);
+  });
+
+  it("a gateway's kind is kept only when the MIME type agrees", () => {
+    expect(mediaKindFor('image', 'image/png')).toBe('image');
+    expect(mediaKindFor('image', 'image/svg+xml')).toBe('document');
+    expect(mediaKindFor('image', 'text/html')).toBe('document');
+    expect(mediaKindFor('video', 'application/xhtml+xml')).toBe('document');
+    expect(mediaKindFor('audio', 'audio/ogg')).toBe('audio');
+    expect(mediaKindFor('voice', 'audio/webm;codecs=opus')).toBe('voice');
+    expect(mediaKindFor('voice', 'text/html')).toBe('document');
+    expect(mediaKindFor('document', 'image/png')).toBe('document');
+    expect(mediaKindFor('image', 'video/mp4')).toBe('document');
   });
 });

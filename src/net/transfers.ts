@@ -7,6 +7,7 @@ import type { MediaRow } from '../store/schema';
 import type { RequestOptions } from './connection';
 import { ConnectionLostError, RequestTimeoutError } from './errors';
 import { realTimers, sleep, type Timers } from './timers';
+import { servedMime } from '../media/kind';
 
 export const CHUNK_BYTES = 256 * 1024;
 
@@ -273,7 +274,8 @@ export class Transfers {
       job.reject(error);
       return 'done';
     }
-    const blob = new Blob(open.chunks, { type: row?.mime || 'application/octet-stream' });
+    // Typed by the app's rule, not the gateway's word: a pulled SVG or HTML file is bytes to save.
+    const blob = new Blob(open.chunks, { type: servedMime(row?.mime) });
     try {
       await this.store(job, row, blob);
     } catch (err) {

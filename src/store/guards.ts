@@ -11,6 +11,7 @@ import type {
   Role,
 } from '../protocol';
 import type { PickerRow, PickerType } from './schema';
+import { mediaKindFor } from '../media/kind';
 
 /** Ids of messages the user is sending live under this prefix until the gateway's echo replaces them. */
 export const LOCAL_ID_PREFIX = 'local:';
@@ -77,12 +78,14 @@ export function mediaRef(value: unknown): MediaRef | undefined {
   if (!isObject(value)) return undefined;
   const mediaId = id(value.media_id);
   if (mediaId === undefined) return undefined;
-  const kind = typeof value.kind === 'string' && MEDIA_KINDS.includes(value.kind) ? (value.kind as MediaKind) : 'document';
+  const offered = typeof value.kind === 'string' && MEDIA_KINDS.includes(value.kind) ? (value.kind as MediaKind) : 'document';
+  const mime = id(value.mime) ?? 'application/octet-stream';
   const size = int(value.size);
   return {
     media_id: mediaId,
-    kind,
-    mime: id(value.mime) ?? 'application/octet-stream',
+    // The gateway's kind is a claim: the app's MIME allow-list decides what is shown inline.
+    kind: mediaKindFor(offered, mime),
+    mime,
     size: size !== undefined && size >= 0 ? size : 0,
     filename: id(value.filename) ?? mediaId,
   };

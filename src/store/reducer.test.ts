@@ -371,6 +371,24 @@ describe('notifications, history, media, sync, settings', () => {
     expect(await db.media.get('x5')).toMatchObject({ state: 'remote', message_id: 'a9', lane: 'A' });
   });
 
+  it("a gateway's kind is only a claim: an SVG, HTML or XHTML \"image\" is stored as a document", async () => {
+    await apply('message', { message_id: 'a1', role: 'assistant', text: 'files', ts: 10 });
+    const offers = [
+      { media_id: 's1', kind: 'image', mime: 'image/svg+xml', size: 10, filename: 'x.svg', message_id: 'a1' },
+      { media_id: 'h1', kind: 'image', mime: 'text/html', size: 10, filename: 'x.html', message_id: 'a1' },
+      { media_id: 'x1', kind: 'video', mime: 'application/xhtml+xml', size: 10, filename: 'x.xhtml', message_id: 'a1' },
+      { media_id: 'p1', kind: 'image', mime: 'image/png', size: 10, filename: 'x.png', message_id: 'a1' },
+    ];
+    for (const offer of offers) await apply('media.offer', offer);
+    expect((await db.media.toArray()).map((m) => [m.media_id, m.kind, m.mime])).toEqual([
+      ['h1', 'document', 'text/html'],
+      ['p1', 'image', 'image/png'],
+      ['s1', 'document', 'image/svg+xml'],
+      ['x1', 'document', 'application/xhtml+xml'],
+    ]);
+    expect((await db.messages.get('a1'))?.media?.map((m) => m.kind)).toEqual(['document', 'document', 'document', 'image']);
+  });
+
   it('sync.done stores the cursor per gateway, never backwards; batches store it with their frames', async () => {
     const gw = 'ws://gw';
     await applyFrame(db, frame('sync.done', { cursor: 7 }), { gateway: gw });

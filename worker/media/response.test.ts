@@ -39,6 +39,9 @@ describe('/media responses', () => {
     expect(html.headers.get('X-Content-Type-Options')).toBe('nosniff');
     const svg = mediaResponse({ mime: 'image/svg+xml', filename: 'x.svg' }, new Blob(['<svg/>']), get());
     expect(svg.headers.get('Content-Disposition')).toMatch(/^attachment;/);
+    // The same rule as the app's Blobs: anything not inline is typed as bytes to save.
+    expect(svg.headers.get('Content-Type')).toBe('application/octet-stream');
+    expect(html.headers.get('Content-Type')).toBe('application/octet-stream');
     const junk = mediaResponse({ mime: 'text/html\r\nSet-Cookie: a', filename: 'x' }, new Blob(['x']), get());
     expect(junk.headers.get('Content-Type')).toBe('application/octet-stream');
   });

@@ -3,14 +3,14 @@
 // Everything in the row came from the gateway and is untrusted: only raster images, audio and video
 // are ever shown inline, and nothing served here may run script in the app's origin.
 import { contentDisposition } from '../../src/media/filename';
-import { baseMime, isInlineMime } from '../../src/media/kind';
+import { isInlineMime, servedMime } from '../../src/media/kind';
 import { parseRange } from '../../src/media/range';
 import type { MediaRow } from '../../src/store/schema';
 
 export function mediaHeaders(row: Pick<MediaRow, 'mime' | 'filename'>): Headers {
   const inline = isInlineMime(row.mime);
   return new Headers({
-    'Content-Type': baseMime(row.mime) || 'application/octet-stream',
+    'Content-Type': servedMime(row.mime),
     'Content-Disposition': contentDisposition(row.filename, inline ? 'inline' : 'attachment'),
     'Accept-Ranges': 'bytes',
     'Cache-Control': 'no-store',

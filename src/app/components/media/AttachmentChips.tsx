@@ -1,5 +1,6 @@
 import { For, Show, createEffect, createSignal, onCleanup } from 'solid-js';
 import { formatBytes, formatDuration } from '../../../media/format';
+import { typedBlob } from '../../../media/kind';
 import { liveOn } from '../../../store/live';
 import type { MediaRow } from '../../../store/schema';
 import { iris } from '../../context';
@@ -37,7 +38,7 @@ function Chip(props: { id: string; onRemove: () => void }) {
     let live = true;
     void db.mediaBlobs.get(r.media_id).then((stored) => {
       if (!live || !stored) return;
-      url = URL.createObjectURL(stored.blob);
+      url = URL.createObjectURL(typedBlob(stored.blob, r.mime));
       setThumb(url);
     });
     onCleanup(() => {

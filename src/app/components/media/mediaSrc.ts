@@ -1,7 +1,10 @@
 // The URL an <img>, <audio>, <video> or link uses for a media item: /media/<id>, answered by the
 // service worker from IndexedDB. A page the worker does not control (first load, a hard reload,
-// dev mode) gets an object URL of the stored Blob instead.
+// dev mode) gets an object URL of the stored Blob instead, typed by the app's MIME rule: opened on its
+// own (a new tab, a pasted link), a blob: URL is a page in the app's origin, so an SVG or HTML file
+// must be a download there, never a document.
 import { createEffect, createSignal, onCleanup, type Accessor } from 'solid-js';
+import { typedBlob } from '../../../media/kind';
 import { mediaPath } from '../../../media/worker-messages';
 import { iris } from '../../context';
 
@@ -24,11 +27,11 @@ export function createMediaSrc(id: () => string, available: () => boolean): Acce
     }
     let url: string | undefined;
     let cancelled = false;
-    void iris()
-      .db.mediaBlobs.get(mediaId)
-      .then((row) => {
+    const { db } = iris();
+    void Promise.all([db.mediaBlobs.get(mediaId), db.media.get(mediaId)])
+      .then(([row, media]) => {
         if (cancelled || !row) return;
-        url = URL.createObjectURL(row.blob);
+        url = URL.createObjectURL(typedBlob(row.blob, media?.mime));
         setSrc(url);
       });
     onCleanup(() => {
