@@ -15,12 +15,13 @@ import { startFakePushService, type FakePushService } from '../server/push/testi
 import { expect, launchServer, pair, pairingLink, test as base, type IrisServer } from './fixtures';
 
 const LANE = 'web:default';
-const PUSH_OPTIONS = { allowHttpEndpoints: true, retries: 0 } as const;
+/** Push on, retries off, and the test's own fake push service (on 127.0.0.1) reachable. */
+const pushOptions = (service: FakePushService) => ({ testPushOrigins: [service.origin], retries: 0 });
 
 const test = base.extend<{ iris: IrisServer; pushService: FakePushService; subscriber: TestSubscriber }>({
   // The serving process with push on and the fake push service's http:// endpoints allowed.
-  iris: async ({}, use) => {
-    const iris = await launchServer({ push: PUSH_OPTIONS });
+  iris: async ({ pushService }, use) => {
+    const iris = await launchServer({ push: pushOptions(pushService) });
     await use(iris);
     await iris.server.close();
     rmSync(iris.dataDir, { recursive: true, force: true });
@@ -390,7 +391,7 @@ test('proxy mode: a gateway that only knows ntfy gets a relay topic; what it pub
   const token = 'proxy-token-' + Math.random().toString(36).slice(2);
   const upstream = await startGateway({ token, streamDelayMs: 1 });
   const dataDir = mkdtempSync(join(tmpdir(), 'iris-e2e-proxy-'));
-  const server = await startServer({ host: '127.0.0.1', port: 0, distDir: resolve('dist'), dataDir, upstream: upstream.url, push: PUSH_OPTIONS });
+  const server = await startServer({ host: '127.0.0.1', port: 0, distDir: resolve('dist'), dataDir, upstream: upstream.url, push: pushOptions(pushService) });
   const baseURL = `http://127.0.0.1:${server.port}`;
   const iris: IrisServer = {
     baseURL,

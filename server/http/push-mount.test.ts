@@ -65,7 +65,7 @@ describe('push endpoints in the serving process', () => {
   it('the demo gateway pushes through the mounted sink; a 410 makes it forget the subscription', async () => {
     const service = await startFakePushService();
     cleanups.push(() => service.close());
-    const server = await start({ token, dataDir: tempDir(), push: { allowHttpEndpoints: true, retries: 0 } });
+    const server = await start({ token, dataDir: tempDir(), push: { testPushOrigins: [service.origin], retries: 0 } });
     const subscriber = createTestSubscriber(service.endpoint(410));
     const device = await TestClient.paired(server.wsUrl, {
       token,

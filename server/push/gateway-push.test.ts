@@ -25,7 +25,7 @@ const clients: TestClient[] = [];
 beforeEach(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'iris-gw-push-'));
   service = await startFakePushService();
-  routes = createPushRoutes({ dataDir: join(dataDir, 'push'), allowHttpEndpoints: true, retries: 0 });
+  routes = createPushRoutes({ dataDir: join(dataDir, 'push'), testPushOrigins: [service.origin], retries: 0 });
   gateway = createGateway({ token, push: routes.sink, streamDelayMs: 0 });
   // The wiring the serving process does: a gone subscription is forgotten, unless the device replaced it meanwhile.
   routes.setGoneHandler(({ device_id, endpoint }) => {

@@ -27,7 +27,7 @@ const newTopic = () => randomBytes(16).toString('base64url');
 function startRoutes(dir: string, extra: Parameters<typeof createPushRoutes>[0] extends infer O ? Partial<O> : never = {}) {
   const r = createPushRoutes({
     dataDir: dir,
-    allowHttpEndpoints: true,
+    testPushOrigins: [service.origin],
     retries: 0,
     // The spy every relay log line goes through: the test asserts no topic ever reaches it.
     log: (event, fields) => logs.push(JSON.stringify([event, fields ?? {}])),

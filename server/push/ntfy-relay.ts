@@ -12,6 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError, readBody, readJson, sendError, sendJson } from './http-util';
 import { openNtfySubscriptionStore, isRelayTopic, RelayFullError, type NtfySubscriptionStore } from './ntfy-store';
 import { cutUtf8, cutUtf8Bytes, encodePushMessage, TTL_SECONDS, type Delivery, type PushMessage } from './payload';
+import { endpointPolicy, type EndpointPolicy } from './endpoint-guard';
 import { checkSubscription } from './subscription';
 import type { PushLog } from './types';
 import type { WebPushSender } from './webpush-sender';
@@ -71,8 +72,8 @@ export interface NtfyRelayOptions {
   dataDir: string;
   sender: WebPushSender;
   log?: PushLog;
-  /** Accept http:// push endpoints (tests with a local fake push service only). */
-  allowHttpEndpoints?: boolean;
+  /** Which push endpoints may be registered (see endpoint-guard.ts). */
+  endpoints?: EndpointPolicy;
   maxTopics?: number;
   maxPerTopic?: number;
 }
@@ -148,11 +149,11 @@ function readParam(req: IncomingMessage, query: URLSearchParams, ...names: strin
 }
 
 export function createNtfyRelay(options: NtfyRelayOptions): NtfyRelay {
-  const { sender, allowHttpEndpoints = false } = options;
+  const { sender, endpoints = endpointPolicy() } = options;
   const log = options.log ?? (() => undefined);
   const store = openNtfySubscriptionStore(options.dataDir, {
     log,
-    allowHttpEndpoints,
+    endpoints,
     maxTopics: options.maxTopics,
     maxPerTopic: options.maxPerTopic,
   });
@@ -270,7 +271,7 @@ export function createNtfyRelay(options: NtfyRelayOptions): NtfyRelay {
       log('push.ntfy.unsubscribed', { removed });
       return sendJson(res, 200, { ok: true, removed });
     }
-    const checked = checkSubscription(subscription, allowHttpEndpoints);
+    const checked = checkSubscription(subscription, endpoints);
     if (!checked.ok) return sendError(req, res, 400, checked.reason);
     try {
       const result = store.add(topic, checked.subscription);

@@ -6,6 +6,7 @@ import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WebPushSubscription } from '../../src/protocol';
 import { writeFileAtomic } from './atomic-file';
+import type { EndpointPolicy } from './endpoint-guard';
 import { checkSubscription } from './subscription';
 import type { PushLog } from './types';
 
@@ -51,8 +52,8 @@ export interface NtfyStoreOptions {
   maxTopics?: number;
   /** Browsers per topic (default 10); the oldest is dropped for a new one. */
   maxPerTopic?: number;
-  /** Accept http:// endpoints already on disk (tests only). */
-  allowHttpEndpoints?: boolean;
+  /** Which endpoints already on disk are kept (see endpoint-guard.ts). */
+  endpoints?: EndpointPolicy;
 }
 
 function loadTopics(path: string, options: NtfyStoreOptions): Map<string, StoredSubscription[]> {
@@ -79,7 +80,7 @@ function loadTopics(path: string, options: NtfyStoreOptions): Map<string, Stored
     }
     const kept: StoredSubscription[] = [];
     for (const entry of entries) {
-      const checked = checkSubscription(entry, options.allowHttpEndpoints);
+      const checked = checkSubscription(entry, options.endpoints);
       if (checked.ok) kept.push({ ...checked.subscription, added: Number((entry as StoredSubscription).added) || Date.now() });
       else dropped++;
     }

@@ -103,7 +103,7 @@ describe('push routes', () => {
   it('sends gateway pushes through its sink, signed with the persisted key, and reports gone subscriptions', async () => {
     const service = await startFakePushService();
     open.push(service);
-    const routes = createPushRoutes({ dataDir, subject: 'https://iris.example.org/app', allowHttpEndpoints: true, retries: 0 });
+    const routes = createPushRoutes({ dataDir, subject: 'https://iris.example.org/app', testPushOrigins: [service.origin], retries: 0 });
     open.push(routes);
     const gone: GoneSubscription[] = [];
     routes.setGoneHandler((g) => gone.push(g));

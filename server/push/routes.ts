@@ -8,6 +8,7 @@ import { createNtfyHttpPublisher } from './ntfy-publisher';
 import { createNtfyRelay, type NtfyMessageInput, type NtfyPublished, type NtfyRelay } from './ntfy-relay';
 import { isHighPriorityKind } from './payload';
 import type { PushLog, PushPayload, PushSink, PushTarget } from './types';
+import { endpointPolicy } from './endpoint-guard';
 import { loadOrCreateVapid } from './vapid';
 import { createWebPushSender } from './webpush-sender';
 import { createWebPushSink, type GoneSubscription } from './webpush-sink';
@@ -27,8 +28,13 @@ export interface PushRoutesOptions {
   concurrency?: number;
   retries?: number;
   retryDelayMs?: number;
-  /** Accept http:// push endpoints. Tests with a local fake push service only. */
-  allowHttpEndpoints?: boolean;
+  /** Push-service hosts endpoints may name (`--push-hosts`; default: the browsers' own push services). */
+  pushHosts?: readonly string[];
+  /**
+   * Test only: origins of a local fake push service, reached without the endpoint checks (http and
+   * loopback allowed). Never set from the command line.
+   */
+  testPushOrigins?: readonly string[];
   /**
    * ntfy-mode devices: publish to this ntfy server (e.g. https://ntfy.sh) instead of the in-process relay.
    * Unset (the default demo), they go to this server's own relay without a network hop.
@@ -68,6 +74,7 @@ export function ntfyMessageFor(payload: PushPayload, click?: string): NtfyMessag
 export function createPushRoutes(options: PushRoutesOptions): PushRoutes {
   const log = options.log ?? (() => undefined);
   const vapid = loadOrCreateVapid(options.dataDir, { subject: options.subject, log });
+  const endpoints = endpointPolicy({ hosts: options.pushHosts, testOrigins: options.testPushOrigins });
   const sender = createWebPushSender({
     vapid,
     log,
@@ -75,11 +82,11 @@ export function createPushRoutes(options: PushRoutesOptions): PushRoutes {
     concurrency: options.concurrency,
     retries: options.retries,
     retryDelayMs: options.retryDelayMs,
-    allowHttpEndpoints: options.allowHttpEndpoints,
+    endpoints,
   });
   let onGone = options.onGone ?? ((gone: GoneSubscription) => log('push.webpush.gone_unhandled', { to: gone.device_id }));
   const webpushSink = createWebPushSink({ sender, log, onGone: (gone) => onGone(gone) });
-  const relay = createNtfyRelay({ dataDir: options.dataDir, sender, log, allowHttpEndpoints: options.allowHttpEndpoints });
+  const relay = createNtfyRelay({ dataDir: options.dataDir, sender, log, endpoints });
   const external = options.ntfyServer ? createNtfyHttpPublisher({ baseUrl: options.ntfyServer, timeoutMs: options.timeoutMs, log }) : null;
 
   const publishToNtfy = (topic: string, input: NtfyMessageInput) => {

@@ -1,16 +1,17 @@
 import type { WebPushSubscription } from '../../src/protocol';
+import { endpointPolicy, endpointRefusal, type EndpointPolicy } from './endpoint-guard';
 
 const MAX_ENDPOINT_LENGTH = 2048;
 const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/;
 
 /**
  * Checks a `PushSubscription.toJSON()` from an untrusted client and returns a clean copy, or a reason it is
- * unusable. Only https endpoints are accepted unless `allowHttp` (a local fake push service in tests): the
- * server POSTs to this URL, so plain-http endpoints would let a client aim it at internal services.
+ * unusable. The server POSTs to the endpoint, so it must pass `policy` (https, port 443, a push-service
+ * host, not an internal address: see endpoint-guard.ts).
  */
 export function checkSubscription(
   value: unknown,
-  allowHttp = false,
+  policy: EndpointPolicy = endpointPolicy(),
 ): { ok: true; subscription: WebPushSubscription } | { ok: false; reason: string } {
   if (typeof value !== 'object' || value === null) return { ok: false, reason: 'subscription must be an object' };
   const { endpoint, expirationTime, keys } = value as Record<string, unknown>;
@@ -22,10 +23,8 @@ export function checkSubscription(
   } catch {
     return { ok: false, reason: 'subscription.endpoint is not a URL' };
   }
-  if (url.protocol !== 'https:' && !(allowHttp && url.protocol === 'http:')) {
-    return { ok: false, reason: 'subscription.endpoint must be an https URL' };
-  }
-  if (url.username || url.password) return { ok: false, reason: 'subscription.endpoint must not carry credentials' };
+  const refusal = endpointRefusal(url, policy);
+  if (refusal) return { ok: false, reason: refusal };
   if (typeof keys !== 'object' || keys === null) return { ok: false, reason: 'subscription.keys is missing' };
   const { p256dh, auth } = keys as Record<string, unknown>;
   if (typeof p256dh !== 'string' || !BASE64URL.test(p256dh)) return { ok: false, reason: 'subscription.keys.p256dh is not base64url' };

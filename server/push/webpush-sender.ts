@@ -10,6 +10,7 @@ import webpush from 'web-push';
 import type { WebPushSubscription } from '../../src/protocol';
 import type { Delivery } from './payload';
 import { pushTopic } from './payload';
+import { createPushAgent, endpointPolicy, endpointRefusal, isTestOrigin, type EndpointPolicy } from './endpoint-guard';
 import { checkSubscription, endpointOrigin } from './subscription';
 import type { PushLog } from './types';
 import type { Vapid } from './vapid';
@@ -25,8 +26,10 @@ export interface WebPushSenderOptions {
   /** Retries after 429, 5xx, network errors or timeouts (default 2), spaced retryDelayMs × 5^n (default 2 s). */
   retries?: number;
   retryDelayMs?: number;
-  /** Accept http:// endpoints. Only for a local fake push service in tests; real push services are https. */
-  allowHttpEndpoints?: boolean;
+  /** Which endpoints may be reached (default: the browsers' push services, public addresses, port 443). */
+  endpoints?: EndpointPolicy;
+  /** The https agent (default: one whose lookup only connects to public addresses). */
+  agent?: https.Agent;
   log?: PushLog;
 }
 
@@ -84,10 +87,16 @@ function post(
   body: Buffer | null,
   timeoutMs: number,
   signal: AbortSignal,
+  endpoints: EndpointPolicy,
+  agent: https.Agent,
 ): Promise<{ status: number; reason: string }> {
   return new Promise((resolve, reject) => {
     const url = new URL(endpoint);
-    const transport = url.protocol === 'http:' ? http : https;
+    // Checked again right before connecting; the agent's lookup then checks the address it connects to.
+    const refusal = endpointRefusal(url, endpoints);
+    if (refusal) return reject(Object.assign(new Error(refusal), { code: 'EPUSHADDRESS' }));
+    const test = isTestOrigin(url, endpoints);
+    const transport = test && url.protocol === 'http:' ? http : https;
     let settled = false;
     const finish = (fn: () => void) => {
       if (settled) return;
@@ -95,7 +104,7 @@ function post(
       clearTimeout(timer);
       fn();
     };
-    const req = transport.request(url, { method: 'POST', headers, signal }, (res) => {
+    const req = transport.request(url, { method: 'POST', headers, signal, ...(test ? {} : { agent }) }, (res) => {
       const chunks: Buffer[] = [];
       let kept = 0;
       res.on('data', (chunk: Buffer) => {
@@ -129,9 +138,10 @@ export function createWebPushSender(options: WebPushSenderOptions): WebPushSende
     maxQueue = 1000,
     retries = 2,
     retryDelayMs = 2_000,
-    allowHttpEndpoints = false,
+    endpoints = endpointPolicy(),
     log = () => undefined,
   } = options;
+  const agent = options.agent ?? createPushAgent();
   const vapidDetails = { subject: vapid.subject, publicKey: vapid.publicKey, privateKey: vapid.privateKey };
   const queue: Attempt[] = [];
   const inFlight = new Set<AbortController>();
@@ -185,7 +195,7 @@ export function createWebPushSender(options: WebPushSenderOptions): WebPushSende
       return { outcome: 'rejected', reason: `cannot encrypt for this subscription: ${errorText(err)}` };
     }
     try {
-      const res = await post(details.endpoint, details.headers as Record<string, string | number>, details.body, timeoutMs, signal);
+      const res = await post(details.endpoint, details.headers as Record<string, string | number>, details.body, timeoutMs, signal, endpoints, agent);
       const status = res.status;
       const reason = res.reason || undefined;
       if (status >= 200 && status < 300) return { outcome: 'sent', status };
@@ -193,6 +203,8 @@ export function createWebPushSender(options: WebPushSenderOptions): WebPushSende
       if (status === 429 || status >= 500) return { outcome: 'failed', status, reason };
       return { outcome: 'rejected', status, reason };
     } catch (err) {
+      // An endpoint refused by the address checks is refused for good: retrying would only knock again.
+      if ((err as NodeJS.ErrnoException).code === 'EPUSHADDRESS') return { outcome: 'rejected', reason: errorText(err) };
       return { outcome: err instanceof PushTimeoutError ? 'timeout' : 'failed', reason: errorText(err) };
     }
   }
@@ -229,7 +241,7 @@ export function createWebPushSender(options: WebPushSenderOptions): WebPushSende
     vapidPublicKey: vapid.publicKey,
     enqueue(job) {
       if (closed) return false;
-      const checked = checkSubscription(job.subscription, allowHttpEndpoints);
+      const checked = checkSubscription(job.subscription, endpoints);
       if (!checked.ok) {
         log('push.webpush.invalid_subscription', { reason: checked.reason, to: job.label });
         return false;
@@ -248,6 +260,7 @@ export function createWebPushSender(options: WebPushSenderOptions): WebPushSende
     },
     close() {
       closed = true;
+      if (!options.agent) agent.destroy();
       queue.length = 0;
       for (const timer of retryTimers) clearTimeout(timer);
       retryTimers.clear();

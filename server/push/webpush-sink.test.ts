@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { endpointPolicy } from './endpoint-guard';
 import { MAX_PUSH_JSON_BYTES } from './payload';
 import { createTestSubscriber, decryptWebPush, type TestSubscriber } from './testing/decrypt';
 import { startFakePushService, type FakePushService, type ReceivedPush } from './testing/fake-push-service';
@@ -34,7 +35,7 @@ function makeSink(extra: { timeoutMs?: number; retries?: number; retryDelayMs?: 
   const gone: GoneSubscription[] = [];
   const sink = createWebPushSink({
     vapid,
-    allowHttpEndpoints: true,
+    endpoints: endpointPolicy({ testOrigins: [service.origin] }),
     retries: 0,
     onGone: (g) => gone.push(g),
     log: (event, fields) => logs.push([event, fields]),
