@@ -9,8 +9,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { clientIp, IpRateLimiter, type RateLimit } from '../http/client-ip';
 import { HttpError, readBody, readJson, sendError, sendJson } from './http-util';
-import { openNtfySubscriptionStore, isRelayTopic, RelayFullError, type NtfySubscriptionStore } from './ntfy-store';
+import { openNtfySubscriptionStore, isRelayTopic, type NtfySubscriptionStore } from './ntfy-store';
 import { cutUtf8, cutUtf8Bytes, encodePushMessage, TTL_SECONDS, type Delivery, type PushMessage } from './payload';
 import { endpointPolicy, type EndpointPolicy } from './endpoint-guard';
 import { checkSubscription } from './subscription';
@@ -76,7 +77,16 @@ export interface NtfyRelayOptions {
   endpoints?: EndpointPolicy;
   maxTopics?: number;
   maxPerTopic?: number;
+  /** Topics never published to are forgotten after this long (default 30 days). */
+  idleTopicMs?: number;
+  /**
+   * Per client address (default: publish 60 at once then 1/s; subscribe and unsubscribe 10 at once then
+   * 1 a minute, so one address cannot fill the relay). `false`: no limits.
+   */
+  rateLimits?: { publish: RateLimit; subscribe: RateLimit } | false;
 }
+
+export const DEFAULT_RELAY_RATE_LIMITS = { publish: { burst: 60, perSecond: 1 }, subscribe: { burst: 10, perSecond: 1 / 60 } } as const;
 
 const PRIORITY_NAMES: Record<string, number> = { min: 1, low: 2, default: 3, high: 4, max: 5, urgent: 5 };
 
@@ -156,10 +166,25 @@ export function createNtfyRelay(options: NtfyRelayOptions): NtfyRelay {
     endpoints,
     maxTopics: options.maxTopics,
     maxPerTopic: options.maxPerTopic,
+    idleTopicMs: options.idleTopicMs,
   });
+  const limits = options.rateLimits === false ? undefined : (options.rateLimits ?? DEFAULT_RELAY_RATE_LIMITS);
+  const publishLimiter = limits && new IpRateLimiter(limits.publish);
+  const subscribeLimiter = limits && new IpRateLimiter(limits.subscribe);
+
+  /** True (and answered 429) when this address is over its rate. */
+  function overLimit(req: IncomingMessage, res: ServerResponse, limiter: IpRateLimiter | undefined): boolean {
+    if (!limiter || limiter.take(clientIp(req))) return false;
+    log('push.ntfy.rate_limited');
+    sendError(req, res, 429, `too many requests from this address; try again in ${limiter.retryAfterSeconds} s`, {
+      'retry-after': String(limiter.retryAfterSeconds),
+    });
+    return true;
+  }
 
   function publishNtfy(topic: string, input: NtfyMessageInput): NtfyPublished | null {
     if (!isRelayTopic(topic) || !store.has(topic)) return null;
+    store.markPublished(topic);
     const priority = parsePriority(input.priority);
     const tags = parseTags(input.tags);
     const click = parseClick(input.click);
@@ -273,29 +298,27 @@ export function createNtfyRelay(options: NtfyRelayOptions): NtfyRelay {
     }
     const checked = checkSubscription(subscription, endpoints);
     if (!checked.ok) return sendError(req, res, 400, checked.reason);
-    try {
-      const result = store.add(topic, checked.subscription);
-      log('push.ntfy.subscribed', { result });
-      sendJson(res, result === 'added' ? 201 : 200, { ok: true, result });
-    } catch (err) {
-      if (err instanceof RelayFullError) return sendError(req, res, 503, err.message);
-      throw err;
-    }
+    const result = store.add(topic, checked.subscription);
+    log('push.ntfy.subscribed', { result });
+    sendJson(res, result === 'added' ? 201 : 200, { ok: true, result });
   }
 
   function route(req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams): Promise<void> | null {
     const method = req.method ?? 'GET';
     if (path === NTFY_SUBSCRIBE_PATH) {
       if (method !== 'POST' && method !== 'DELETE') return methodNotAllowed(req, res, 'POST, DELETE');
+      if (overLimit(req, res, subscribeLimiter)) return Promise.resolve();
       return handleSubscribe(req, res);
     }
     if (path === NTFY_PUBLISH_PATH || path === `${NTFY_PUBLISH_PATH}/`) {
       if (method !== 'POST' && method !== 'PUT') return methodNotAllowed(req, res, 'POST, PUT');
+      if (overLimit(req, res, publishLimiter)) return Promise.resolve();
       return handlePublishJson(req, res);
     }
     if (path.startsWith(`${NTFY_PUBLISH_PATH}/`)) {
       const topic = path.slice(NTFY_PUBLISH_PATH.length + 1);
       if (method !== 'POST' && method !== 'PUT') return methodNotAllowed(req, res, 'POST, PUT');
+      if (overLimit(req, res, publishLimiter)) return Promise.resolve();
       return handlePublishToTopic(req, res, topic, query);
     }
     return null;

@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendError, sendJson } from './http-util';
 import { createNtfyHttpPublisher } from './ntfy-publisher';
-import { createNtfyRelay, type NtfyMessageInput, type NtfyPublished, type NtfyRelay } from './ntfy-relay';
+import { createNtfyRelay, type NtfyRelayOptions, type NtfyMessageInput, type NtfyPublished, type NtfyRelay } from './ntfy-relay';
 import { isHighPriorityKind } from './payload';
 import type { PushLog, PushPayload, PushSink, PushTarget } from './types';
 import { endpointPolicy } from './endpoint-guard';
@@ -35,6 +35,8 @@ export interface PushRoutesOptions {
    * loopback allowed). Never set from the command line.
    */
   testPushOrigins?: readonly string[];
+  /** The relay's per-address limits (see NtfyRelayOptions.rateLimits). */
+  relayRateLimits?: NtfyRelayOptions['rateLimits'];
   /**
    * ntfy-mode devices: publish to this ntfy server (e.g. https://ntfy.sh) instead of the in-process relay.
    * Unset (the default demo), they go to this server's own relay without a network hop.
@@ -86,7 +88,7 @@ export function createPushRoutes(options: PushRoutesOptions): PushRoutes {
   });
   let onGone = options.onGone ?? ((gone: GoneSubscription) => log('push.webpush.gone_unhandled', { to: gone.device_id }));
   const webpushSink = createWebPushSink({ sender, log, onGone: (gone) => onGone(gone) });
-  const relay = createNtfyRelay({ dataDir: options.dataDir, sender, log, endpoints });
+  const relay = createNtfyRelay({ dataDir: options.dataDir, sender, log, endpoints, rateLimits: options.relayRateLimits });
   const external = options.ntfyServer ? createNtfyHttpPublisher({ baseUrl: options.ntfyServer, timeoutMs: options.timeoutMs, log }) : null;
 
   const publishToNtfy = (topic: string, input: NtfyMessageInput) => {
