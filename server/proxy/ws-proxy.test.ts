@@ -166,6 +166,43 @@ describe('the /ws proxy to a real gateway', () => {
     expect(await upgradeStatus(server.wsUrl)).toBe(401);
   });
 
+  it('after a refusal (404, keep-alive) nothing more reaches the gateway: a pipelined request with cookies is never forwarded', async () => {
+    const fromApp: Buffer[] = [];
+    const raw = createNetServer((socket) => {
+      cleanups.push(() => socket.destroy());
+      socket.on('data', (d: Buffer) => {
+        fromApp.push(d);
+        if (Buffer.concat(fromApp).includes('\r\n\r\n') && fromApp.length === 1) {
+          socket.write('HTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\nContent-Length: 9\r\nConnection: keep-alive\r\n\r\nnot here\n');
+        }
+      });
+    });
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => raw.close(resolve)));
+    const server = await proxyTo(`ws://127.0.0.1:${(raw.address() as AddressInfo).port}/ws`);
+
+    const app = connect(server.port, '127.0.0.1');
+    cleanups.push(() => app.destroy());
+    const toApp: Buffer[] = [];
+    app.on('data', (d: Buffer) => toApp.push(d));
+    const ended = new Promise<void>((resolve) => app.once('close', () => resolve()));
+    await new Promise<void>((resolve) => app.once('connect', () => resolve()));
+    const smuggled = 'GET /admin HTTP/1.1\r\nHost: gateway\r\nCookie: session=secret\r\nAuthorization: Bearer stolen\r\nX-Forwarded-For: 10.0.0.1\r\n\r\n';
+    app.write(
+      `GET /ws HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+        `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n${smuggled}`,
+    );
+    // And once more after the answer, on the same connection.
+    app.once('data', () => app.write(smuggled));
+    await ended;
+    expect(Buffer.concat(toApp).toString('latin1')).toMatch(/^HTTP\/1\.1 404 Not Found\r\n[\s\S]*\r\n\r\nnot here\n$/);
+    const upstreamSaw = Buffer.concat(fromApp).toString('latin1');
+    expect(upstreamSaw.match(/HTTP\/1\.1\r\n/g)).toHaveLength(1);
+    expect(upstreamSaw).not.toContain('/admin');
+    expect(upstreamSaw).not.toContain('secret');
+    expect(upstreamSaw).not.toContain('stolen');
+  });
+
   it('tells connected apps the server is going away (1001) when it stops', async () => {
     const upstream = await startUpstream();
     const server = await proxyTo(upstream.url);

@@ -28,6 +28,9 @@ export interface WsProxy {
 export const CLOSE_BAD_GATEWAY = 1014;
 const CLOSE_GOING_AWAY = 1001;
 const MAX_RESPONSE_HEAD = 16 * 1024;
+/** A refusal's body relayed to the app at most (a gateway's 401/404 page). */
+const MAX_REFUSAL_BYTES = 64 * 1024;
+const REFUSAL_TIMEOUT_MS = 5_000;
 
 /**
  * A byte-for-byte WebSocket relay: the app's upgrade request is forwarded to the gateway,
@@ -113,13 +116,14 @@ class ProxySession {
     socket.on('error', () => this.upstreamGone());
     socket.on('close', () => this.upstreamGone());
     socket.once(socket instanceof TLSSocket ? 'secureConnect' : 'connect', () => {
+      // Nothing the app sent after its upgrade request (`head`) goes upstream before a 101: it could be a
+      // second, pipelined HTTP request that skipped the header filter.
       socket.write(buildUpstreamRequest(this.req, upstream, this.req.socket instanceof TLSSocket));
-      if (this.head.length > 0) socket.write(this.head);
       this.readResponseHead(socket);
     });
   }
 
-  /** Relays the gateway's handshake answer, then joins the two streams. */
+  /** Relays the gateway's handshake answer, then joins the two streams only if it switched protocols. */
   private readResponseHead(socket: Socket): void {
     let buffered = Buffer.alloc(0);
     const onData = (chunk: Buffer) => {
@@ -134,15 +138,45 @@ class ProxySession {
       if (this.state !== 'connecting') return;
       this.state = 'relaying';
       this.switched = /^HTTP\/1\.1 101[ \r]/.test(buffered.subarray(0, 13).toString('latin1'));
-      if (this.switched) {
-        this.tracker.observe(buffered.subarray(end + 4));
-        socket.on('data', (more: Buffer) => this.tracker.observe(more));
-      }
+      if (!this.switched) return this.relayRefusal(socket, buffered, end + 4);
+      this.tracker.observe(buffered.subarray(end + 4));
+      socket.on('data', (more: Buffer) => this.tracker.observe(more));
       this.client.write(buffered);
+      if (this.head.length > 0) socket.write(this.head);
       socket.pipe(this.client, { end: false });
       this.client.pipe(socket);
     };
     socket.on('data', onData);
+  }
+
+  /**
+   * The gateway answered the upgrade with something other than 101 (401, 404…): that one answer goes to
+   * the app, then both sides are closed. Nothing from the app is forwarded, so it cannot pipeline more
+   * requests to the gateway over this connection.
+   */
+  private relayRefusal(socket: Socket, buffered: Buffer, bodyStart: number): void {
+    const head = buffered.subarray(0, bodyStart).toString('latin1');
+    const length = /\r\ncontent-length: *(\d+)/i.exec(head);
+    const chunked = /\r\ntransfer-encoding: *[^\r]*chunked/i.test(head);
+    const total = length ? bodyStart + Math.min(Number(length[1]), MAX_REFUSAL_BYTES) : bodyStart + MAX_REFUSAL_BYTES;
+    let sent = 0;
+    let tail = '';
+    const done = () => {
+      if (this.state !== 'relaying') return;
+      socket.off('data', relay);
+      this.endClient(CLOSE_BAD_GATEWAY, 'gateway refused');
+    };
+    const relay = (chunk: Buffer) => {
+      const part = chunk.subarray(0, Math.max(0, total - sent));
+      sent += part.length;
+      if (part.length > 0) this.client.write(part);
+      tail = (tail + part.toString('latin1')).slice(-5);
+      // The answer is over: its length reached, a chunked body's last chunk, or no body at all.
+      if (sent >= total || (chunked && tail === '0\r\n\r\n') || (!length && !chunked)) done();
+    };
+    socket.setTimeout(REFUSAL_TIMEOUT_MS, done);
+    socket.on('data', relay);
+    relay(buffered);
   }
 
   /** The gateway could not be reached, or went away: tell the app with a close frame if we can. */
