@@ -214,6 +214,13 @@ describe.concurrent('bad start: one clear line on stderr, exit code 2, no stack 
     expectFailure([...base(), '--gateway', 'http://example.com/ws'], 'iris: --gateway: the gateway URL must start with ws:// or wss://'));
   it('--token together with --gateway', () =>
     expectFailure([...base(), '--gateway', 'ws://127.0.0.1:9/ws', '--token', 'abc'], /^iris: --token is the demo gateway's token/));
+  it('a --token shorter than 16 characters, in one line that does not echo it', async () => {
+    await expectFailure([...base(), '--token', 'short-tok-15chr'], 'iris: --token must be at least 16 characters (leave it out to have a strong one made)');
+  });
+  it('an --allowed-origin that is not an origin', () =>
+    expectFailure([...base(), '--allowed-origin', 'iris.example.org'], 'iris: --allowed-origin needs an origin like https://iris.example.org, not "iris.example.org"'));
+  it('a --push-hosts entry that is not a host', () =>
+    expectFailure([...base(), '--push-hosts', 'fcm.googleapis.com,http://x'], 'iris: --push-hosts: "http://x" is not a host name or *.domain pattern'));
   it('a dist dir without a build', () => {
     const empty = join(scratch, 'empty-dist');
     mkdirSync(empty, { recursive: true });

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { describeUpstream, parseUpstreamUrl } from './proxy/upstream-url';
+import { DEFAULT_PUSH_HOSTS, parsePushHosts } from './push/endpoint-guard';
 import { localOrigin, pairingLink } from './http/addresses';
 import { buildApp, isBuilt } from './http/app-build';
 import { ensureDataDir, loadOrCreateDemoToken } from './http/demo-token';
@@ -25,7 +26,13 @@ Options:
   --cert FILE       PEM certificate: serve HTTPS and WSS (needs --key)
   --key FILE        PEM private key for --cert
   --data-dir DIR    where the demo keeps its state and token (default ~/.iris-web)
-  --token T         the demo gateway's token (default: made on first start, kept in the data dir)
+  --token T         the demo gateway's token, 16 characters or more (default: made on first start,
+                    kept in the data dir)
+  --allowed-origin URL
+                    also accept the app's WebSocket from pages at this origin (repeatable), for a
+                    reverse proxy that changes the Host header, e.g. https://iris.example.org
+  --push-hosts LIST push services this server may send Web Push to, comma-separated (*.domain for
+                    subdomains, * for any public host; default ${DEFAULT_PUSH_HOSTS.join(',')})
   --dist-dir DIR    the built app to serve (default: dist/ of this project, built on first start)
   -h, --help        show this help
 `;
@@ -42,7 +49,12 @@ interface CliConfig {
   token?: string;
   distDir: string;
   buildIfMissing: boolean;
+  allowedOrigins: string[];
+  pushHosts?: string[];
 }
+
+/** Shorter tokens can be guessed over the network; the generated one is 32 characters. */
+export const MIN_TOKEN_LENGTH = 16;
 
 export interface CliIo {
   out: (line: string) => void;
@@ -111,6 +123,8 @@ function parseFlags(argv: string[]): CliConfig | 'help' {
         'data-dir': { type: 'string' },
         token: { type: 'string' },
         'dist-dir': { type: 'string' },
+        'allowed-origin': { type: 'string', multiple: true },
+        'push-hosts': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -119,8 +133,29 @@ function parseFlags(argv: string[]): CliConfig | 'help' {
   }
   if (values.help) return 'help';
 
-  for (const name of ['port', 'host', 'gateway', 'cert', 'key', 'data-dir', 'token', 'dist-dir'] as const) {
+  for (const name of ['port', 'host', 'gateway', 'cert', 'key', 'data-dir', 'token', 'dist-dir', 'push-hosts'] as const) {
     if (values[name] === '') throw new CliError(`--${name} needs a value (see --help)`);
+  }
+  const allowedOrigins: string[] = [];
+  for (const text of values['allowed-origin'] ?? []) {
+    let url: URL | undefined;
+    try {
+      url = new URL(text);
+    } catch {
+      url = undefined;
+    }
+    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.origin === 'null') {
+      throw new CliError(`--allowed-origin needs an origin like https://iris.example.org, not "${text.slice(0, 100)}"`);
+    }
+    allowedOrigins.push(url.origin);
+  }
+  let pushHosts: string[] | undefined;
+  if (values['push-hosts'] !== undefined) {
+    try {
+      pushHosts = parsePushHosts(values['push-hosts']);
+    } catch (error) {
+      throw new CliError(`--push-hosts: ${(error as Error).message}`);
+    }
   }
   const port = values.port === undefined ? DEFAULT_PORT : parsePort(values.port);
   if ((values.cert === undefined) !== (values.key === undefined)) {
@@ -137,6 +172,10 @@ function parseFlags(argv: string[]): CliConfig | 'help' {
       throw new CliError("--token is the demo gateway's token; with --gateway, pair with that gateway's own token");
     }
   }
+  // The token itself is never echoed: only its length is at fault.
+  if (values.token !== undefined && values.token.length < MIN_TOKEN_LENGTH) {
+    throw new CliError(`--token must be at least ${MIN_TOKEN_LENGTH} characters (leave it out to have a strong one made)`);
+  }
   const tls =
     values.cert !== undefined && values.key !== undefined
       ? { cert: readPem(values.cert, 'certificate'), key: readPem(values.key, 'key') }
@@ -150,6 +189,8 @@ function parseFlags(argv: string[]): CliConfig | 'help' {
     ...(values.token !== undefined ? { token: values.token } : {}),
     distDir: resolve(values['dist-dir'] ?? DEFAULT_DIST),
     buildIfMissing: values['dist-dir'] === undefined,
+    allowedOrigins,
+    ...(pushHosts ? { pushHosts } : {}),
   };
 }
 
@@ -198,6 +239,8 @@ async function start(config: CliConfig, io: CliIo): Promise<RunningServer> {
     dataDir: config.dataDir,
     ...(config.tls ? { tls: config.tls } : {}),
     ...(config.upstream ? { upstream: config.upstream } : { token: config.token! }),
+    ...(config.allowedOrigins.length > 0 ? { allowedOrigins: config.allowedOrigins } : {}),
+    ...(config.pushHosts ? { push: { pushHosts: config.pushHosts } } : {}),
   };
   return startServer(options);
 }

@@ -10,6 +10,8 @@ import { TokenBucket } from './ratelimit';
 import { route } from './router';
 
 const HELLO_TIMEOUT_MS = 10_000;
+/** Before hello nobody is known: frames are small (a hello with a push subscription is ~1 KiB). */
+export const PRE_HELLO_MAX_BYTES = 16 * 1024;
 /** Coalescable frames are skipped while this much is queued on the socket (spec: coalescable under backpressure). */
 const BACKPRESSURE_BYTES = 4 * 1024 * 1024;
 const clientTypes: ReadonlySet<string> = new Set(CLIENT_FRAME_TYPES);
@@ -22,13 +24,24 @@ export class Connection implements Peer {
   private lastRateError = 0;
   readonly media: MediaSession;
 
+  /** The socket's own limit, restored after hello. */
+  private readonly maxPayload: number | undefined;
+
   constructor(
     private readonly ws: WebSocket,
     readonly ctx: GatewayContext,
+    private readonly ip = 'unknown',
   ) {
     this.bucket = new TokenBucket(ctx.opts.rateLimit.burst, ctx.opts.rateLimit.perSecond);
     this.media = new MediaSession(this);
     this.helloTimer = setTimeout(() => this.ws.close(1008, 'no hello'), HELLO_TIMEOUT_MS);
+    // ws has no per-socket limit in its API; its receiver checks this field as each frame's length is
+    // read, so a stranger cannot make us buffer megabytes before saying hello (ws is pinned; see package.json).
+    const receiver = (ws as unknown as { _receiver?: { _maxPayload?: number } })._receiver;
+    if (receiver && typeof receiver._maxPayload === 'number') {
+      this.maxPayload = receiver._maxPayload;
+      receiver._maxPayload = PRE_HELLO_MAX_BYTES;
+    }
     ws.on('message', (data, isBinary) => {
       const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
       try {
@@ -74,12 +87,14 @@ export class Connection implements Peer {
   }
 
   private onText(buf: Buffer): void {
+    if (!this.paired && buf.length > PRE_HELLO_MAX_BYTES) return this.ws.close(1009, 'frame too large before hello');
     if (buf.length > this.ctx.opts.maxFrameBytes) {
       if (this.paired) this.error('unsupported', `Frame of ${buf.length} bytes is over the ${this.ctx.opts.maxFrameBytes}-byte limit; ignored.`);
       return;
     }
     const frame = parseFrame(buf.toString('utf8'));
-    if (!frame) return;
+    // Before hello, anything that is not a frame ends the socket: there is no session to protect.
+    if (!frame) return this.paired ? undefined : this.ws.close(1008, 'invalid frame');
     if (!this.paired) return this.onHello(frame as ClientFrame);
     if (!this.bucket.take()) return this.rateLimited(frame.id);
     if (!clientTypes.has(frame.type)) return this.error('unsupported', `Unknown frame type "${frame.type.slice(0, 64)}".`, frame.id);
@@ -94,7 +109,7 @@ export class Connection implements Peer {
   }
 
   private onBinary(buf: Buffer): void {
-    if (!this.paired) return;
+    if (!this.paired) return this.ws.close(1008, 'binary frame before hello');
     this.media.onBinary(buf);
   }
 
@@ -112,11 +127,25 @@ export class Connection implements Peer {
       this.ws.close(1008, 'auth');
     };
     if (frame.type !== 'hello') return fail('The first frame must be hello.');
+    const { helloBackoff } = this.ctx;
+    const wait = helloBackoff.waitMs(this.ip);
+    if (wait > 0) {
+      // The token is not even compared: guesses during the wait cost the guesser, not us.
+      this.error('rate_limited', `Too many failed pairings from this address; try again in ${Math.ceil(wait / 1000)} s.`, frame.id);
+      this.ws.close(1008, 'rate limited');
+      return;
+    }
     const p = frame.payload as Record<string, unknown>;
-    if (!tokenMatches(this.ctx.opts.token, p.token)) return fail('The token was not accepted. Pair this device again.');
+    if (!tokenMatches(this.ctx.opts.token, p.token)) {
+      helloBackoff.failed(this.ip);
+      return fail('The token was not accepted. Pair this device again.');
+    }
+    helloBackoff.succeeded(this.ip);
     const deviceId = typeof p.device_id === 'string' ? p.device_id.trim() : '';
     if (deviceId === '' || deviceId.length > 200) return fail('hello needs a device_id.');
     clearTimeout(this.helloTimer);
+    const receiver = (this.ws as unknown as { _receiver?: { _maxPayload?: number } })._receiver;
+    if (receiver && this.maxPayload !== undefined) receiver._maxPayload = this.maxPayload;
     const caps = (typeof p.caps === 'object' && p.caps !== null ? p.caps : {}) as Record<string, unknown>;
     const name = typeof p.device_name === 'string' ? p.device_name.slice(0, 200) : undefined;
     const { store, hub } = this.ctx;

@@ -1,5 +1,6 @@
 // What every handler needs: the options, the store, delivery, the demo agent and push.
 import type { DemoAgent } from './agent/demo';
+import type { HelloBackoff } from './hello-backoff';
 import type { Hub } from './hub';
 import type { PushDispatcher } from './push';
 import type { GatewayStore } from './store';
@@ -20,5 +21,6 @@ export interface GatewayContext {
   hub: Hub;
   agent: DemoAgent;
   push: PushDispatcher;
+  helloBackoff: HelloBackoff;
   log: (line: string) => void;
 }

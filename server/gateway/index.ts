@@ -3,7 +3,9 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { DemoAgent } from './agent/demo';
+import { clientIp } from '../http/client-ip';
 import { Connection } from './connection';
+import { HelloBackoff } from './hello-backoff';
 import type { GatewayContext, ResolvedOptions } from './context';
 import { Hub } from './hub';
 import { PushDispatcher } from './push';
@@ -49,7 +51,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const hub = new Hub(store.devices);
   const agent = new DemoAgent();
   const push = new PushDispatcher(options.push, store.devices, hub, log);
-  const ctx: GatewayContext = { opts, raw: options, store, hub, agent, push, log };
+  const ctx: GatewayContext = { opts, raw: options, store, hub, agent, push, helloBackoff: new HelloBackoff(options.helloBackoff), log };
   agent.attach(ctx);
   agent.recover();
 
@@ -67,7 +69,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         return;
       }
       wss.handleUpgrade(req, socket, head, (ws) => {
-        const conn = new Connection(ws, ctx);
+        const conn = new Connection(ws, ctx, clientIp(req));
         connections.add(conn);
         ws.on('close', () => connections.delete(conn));
       });

@@ -53,12 +53,13 @@ describe('pairing', () => {
     await c.closed;
   });
 
-  it('ignores malformed frames before hello and still pairs', async () => {
+  it('closes a socket on its first malformed or binary frame before hello; the next socket still pairs', async () => {
+    for (const junk of ['not json', '[1,2]', '{"type":""}', Buffer.from([1, 2, 3])]) {
+      const c = await connect();
+      c.sendRaw(junk, Buffer.isBuffer(junk));
+      expect(await c.closed).toBe(1008);
+    }
     const c = await connect();
-    c.sendRaw('not json');
-    c.sendRaw('[1,2]');
-    c.sendRaw('{"type":""}');
-    c.sendRaw(Buffer.from([1, 2, 3]), true);
     const ack = await c.hello({ token, device_id: 'dev-a' });
     expect(ack.type).toBe('hello.ack');
   });

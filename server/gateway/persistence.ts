@@ -18,7 +18,7 @@ export class Persistence {
     private readonly log: (line: string) => void,
   ) {
     this.root = dataDir ? resolve(dataDir) : undefined;
-    if (this.root) mkdirSync(this.root, { recursive: true });
+    if (this.root) mkdirSync(this.root, { recursive: true, mode: 0o700 });
   }
 
   get enabled(): boolean {
@@ -108,10 +108,10 @@ export class Persistence {
     if (!this.root || this.closed) return;
     const full = this.path(rel);
     try {
-      appendFileSync(full, text);
+      appendFileSync(full, text, { mode: 0o600 });
     } catch {
-      mkdirSync(dirname(full), { recursive: true });
-      appendFileSync(full, text);
+      mkdirSync(dirname(full), { recursive: true, mode: 0o700 });
+      appendFileSync(full, text, { mode: 0o600 });
     }
   }
 
@@ -150,9 +150,10 @@ export class Persistence {
 
   private writeAtomic(rel: string, data: string | Uint8Array): void {
     const full = this.path(rel);
-    mkdirSync(dirname(full), { recursive: true });
+    mkdirSync(dirname(full), { recursive: true, mode: 0o700 });
     const tmp = `${full}.tmp-${process.pid}-${++this.tmpCounter}`;
-    writeFileSync(tmp, data);
+    // Private to this user (history, devices, media): see server/http/data-dir.ts.
+    writeFileSync(tmp, data, { mode: 0o600 });
     renameSync(tmp, full);
   }
 }

@@ -1,5 +1,6 @@
 // Public option and push types of the reference gateway (re-exported by index.ts).
 import type { NotificationKind, WebPushSubscription } from '../../src/protocol';
+import type { HelloBackoffOptions } from './hello-backoff';
 
 export interface GatewayOptions {
   token: string;
@@ -19,6 +20,8 @@ export interface GatewayOptions {
   log?: (line: string) => void;
   /** Frames kept per device outbox before the oldest are dropped (default 50,000). */
   outboxLimit?: number;
+  /** Waits imposed on an address after failed hellos (default: 5 free, then 1 s doubling to 5 min). */
+  helloBackoff?: HelloBackoffOptions;
 }
 
 export type PushMode = 'fcm' | 'ntfy' | 'none' | 'webpush';

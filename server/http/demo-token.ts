@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { lockDownDataDir } from './data-dir';
 
 const TOKEN_FILE = 'demo-token';
 const VALID_TOKEN = /^[A-Za-z0-9_-]{16,256}$/;
 
-/** Creates the data directory (private to this user) if it does not exist yet. */
+/** Creates the data directory if it does not exist yet, and makes all of it private to this user. */
 export function ensureDataDir(dataDir: string): void {
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  lockDownDataDir(dataDir);
 }
 
 /**

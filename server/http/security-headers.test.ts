@@ -78,6 +78,14 @@ describe('every response carries the security headers', () => {
     expect(csp.get('connect-src')).toEqual(["'self'", `ws://127.0.0.1:${server.port}`, `wss://127.0.0.1:${server.port}`]);
     expect(headers['x-content-type-options']).toBe('nosniff');
     expect(headers['referrer-policy']).toBe('no-referrer');
+    expect(headers['x-frame-options']).toBe('DENY');
+    const features = String(headers['permissions-policy']).split(', ');
+    expect(features).toContain('microphone=(self)');
+    expect(features).toContain('camera=(self)');
+    expect(features).toContain('geolocation=()');
+    expect(features.filter((f) => !/^(microphone|camera)=/.test(f)).every((f) => f.endsWith('=()'))).toBe(true);
+    // Plain http: no HSTS (it is sent over TLS only, see server.test.ts).
+    expect(headers['strict-transport-security']).toBeUndefined();
   }
 
   it.each([

@@ -39,6 +39,26 @@ export function contentSecurityPolicy(host: string | undefined, secure: boolean)
   ].join('; ');
 }
 
+/**
+ * Powerful features the page may use: the microphone (voice messages) and the camera (the attach
+ * button's capture), both only for the app itself; everything else is off.
+ */
+export const PERMISSIONS_POLICY = [
+  'microphone=(self)',
+  'camera=(self)',
+  'geolocation=()',
+  'payment=()',
+  'usb=()',
+  'serial=()',
+  'hid=()',
+  'midi=()',
+  'bluetooth=()',
+  'accelerometer=()',
+  'gyroscope=()',
+  'magnetometer=()',
+  'display-capture=()',
+].join(', ');
+
 /** Headers every response carries, whatever its status. */
 export function securityHeaders(req: IncomingMessage, secure: boolean): OutgoingHttpHeaders {
   return {
@@ -46,5 +66,10 @@ export function securityHeaders(req: IncomingMessage, secure: boolean): Outgoing
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',
     'Cross-Origin-Opener-Policy': 'same-origin',
+    // frame-ancestors says the same to current browsers; this is for the ones that only know this header.
+    'X-Frame-Options': 'DENY',
+    'Permissions-Policy': PERMISSIONS_POLICY,
+    // Over TLS, the browser is told to never try plain http here again (a year).
+    ...(secure ? { 'Strict-Transport-Security': 'max-age=31536000' } : {}),
   };
 }

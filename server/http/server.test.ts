@@ -177,16 +177,17 @@ describe('TLS', () => {
     expect(server.url).toBe(`https://127.0.0.1:${server.port}`);
     expect(server.wsUrl).toBe(`wss://127.0.0.1:${server.port}/ws`);
 
-    const res = await new Promise<{ status: number; csp: string; body: string }>((resolve, reject) => {
+    const res = await new Promise<{ status: number; csp: string; hsts: unknown; body: string }>((resolve, reject) => {
       httpsGet({ host: '127.0.0.1', port: server.port, path: '/', ca: cert, servername: 'localhost' }, (r) => {
         let body = '';
         r.on('data', (d) => (body += d));
-        r.on('end', () => resolve({ status: r.statusCode ?? 0, csp: String(r.headers['content-security-policy']), body }));
+        r.on('end', () => resolve({ status: r.statusCode ?? 0, csp: String(r.headers['content-security-policy']), hsts: r.headers['strict-transport-security'], body }));
       }).on('error', reject);
     });
     expect(res.status).toBe(200);
     expect(res.body).toContain('<div id="root">');
     expect(res.csp).toContain(`connect-src 'self' wss://127.0.0.1:${server.port};`);
+    expect(res.hsts).toBe('max-age=31536000');
 
     const { ws } = await openSocket(server.wsUrl, { ca: cert });
     const ack = nextFrameOfType(ws, ['hello.ack']);

@@ -10,6 +10,8 @@ import { createWsProxy, type WsProxy } from '../proxy/ws-proxy';
 import { parseUpstreamUrl } from '../proxy/upstream-url';
 import { createPushRoutes, type PushRoutes, type PushRoutesOptions } from '../push';
 import { localOrigin, urlHost } from './addresses';
+import { clientIp } from './client-ip';
+import { lockDownDataDir } from './data-dir';
 import { securityHeaders } from './security-headers';
 import { createStaticHandler, sendText } from './static-files';
 
@@ -48,7 +50,18 @@ export interface ServerOptions {
   push?: Omit<PushRoutesOptions, 'dataDir'> | false;
   /** Where unexpected request failures are reported (never with the request's URL); default stderr. */
   log?: (line: string) => void;
+  /**
+   * Page origins (e.g. https://iris.example.org) whose WebSocket is accepted besides this server's own
+   * host: for a reverse proxy that changes the Host header (`--allowed-origin`).
+   */
+  allowedOrigins?: readonly string[];
+  /** Open WebSockets per client address (default 64; every tab, device and test client counts). */
+  maxConnectionsPerIp?: number;
+  /** Deadlines for a request's headers (default 15 s) and whole request (default 30 s): slow clients cannot hold sockets. */
+  httpTimeouts?: { headersMs?: number; requestMs?: number };
 }
+
+export const DEFAULT_MAX_CONNECTIONS_PER_IP = 64;
 
 export interface RunningServer {
   /** e.g. http://127.0.0.1:8080 (https with tls; `localhost` when listening on every interface). */
@@ -80,6 +93,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     throw new Error('choose either the demo gateway (token) or an upstream gateway, not both');
   }
   if (options.token !== undefined && options.token.length === 0) throw new Error('the demo token must not be empty');
+  const allowedOrigins = new Set((options.allowedOrigins ?? []).map(originOf));
+  if (options.dataDir !== undefined) lockDownDataDir(options.dataDir);
   const host = options.host ?? '127.0.0.1';
   const secure = options.tls !== undefined;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -103,8 +118,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   }
 
   const handler = (req: IncomingMessage, res: ServerResponse) => void onRequest(req, res);
+  const headersTimeout = options.httpTimeouts?.headersMs ?? 15_000;
+  const requestTimeout = Math.max(headersTimeout, options.httpTimeouts?.requestMs ?? 30_000);
+  // Node checks the deadlines every connectionsCheckingInterval (30 s by default, longer than the deadline).
+  const timeouts = { headersTimeout, requestTimeout, connectionsCheckingInterval: Math.max(50, Math.min(5_000, Math.floor(headersTimeout / 3))) };
   // createServer throws here on a certificate or key that is not valid PEM.
-  const server: Server = options.tls ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, handler) : createHttpServer(handler);
+  const server: Server = options.tls
+    ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key, ...timeouts }, handler)
+    : createHttpServer(timeouts, handler);
 
   let gateway: Gateway | undefined;
   let proxy: WsProxy | undefined;
@@ -126,13 +147,28 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   }
   const backend: WsBackend | undefined = gateway ?? proxy;
 
+  const maxPerIp = options.maxConnectionsPerIp ?? DEFAULT_MAX_CONNECTIONS_PER_IP;
+  const socketsPerIp = new Map<string, number>();
+
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
     const path = (req.url ?? '').split('?', 1)[0];
     const isWebSocket = (req.headers.upgrade ?? '').toLowerCase() === 'websocket';
+    const ip = clientIp(req);
     if (path !== '/ws' || backend === undefined) rejectUpgrade(req, socket, 404, 'Not Found', secure);
     else if (!isWebSocket || req.method !== 'GET') rejectUpgrade(req, socket, 400, 'Bad Request', secure);
-    else backend.handleUpgrade(req, socket, head);
+    // A page on another site must not open a socket here with this browser (cross-site WebSocket hijacking).
+    else if (!originAllowed(req, allowedOrigins)) rejectUpgrade(req, socket, 403, 'Forbidden', secure);
+    else if ((socketsPerIp.get(ip) ?? 0) >= maxPerIp) rejectUpgrade(req, socket, 429, 'Too Many Requests', secure);
+    else {
+      socketsPerIp.set(ip, (socketsPerIp.get(ip) ?? 0) + 1);
+      socket.once('close', () => {
+        const left = (socketsPerIp.get(ip) ?? 1) - 1;
+        if (left > 0) socketsPerIp.set(ip, left);
+        else socketsPerIp.delete(ip);
+      });
+      backend.handleUpgrade(req, socket, head);
+    }
   });
 
   try {
@@ -181,6 +217,33 @@ function listen(server: Server, host: string, port: number): Promise<void> {
       resolve();
     });
   });
+}
+
+function originOf(text: string): string {
+  try {
+    return new URL(text).origin;
+  } catch {
+    throw new Error(`allowed origin "${text.slice(0, 100)}" is not a URL like https://iris.example.org`);
+  }
+}
+
+/**
+ * Browsers always send Origin on a WebSocket: it must be this server's own host (as the page reached
+ * it) or a configured origin. No Origin at all is a non-browser client (a gateway CLI, a test), which
+ * cannot carry anyone's ambient credentials, so it is let through to the token check.
+ */
+function originAllowed(req: IncomingMessage, allowed: ReadonlySet<string>): boolean {
+  const origin = req.headers.origin;
+  if (origin === undefined) return true;
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (allowed.has(url.origin)) return true;
+  const host = req.headers.host?.toLowerCase();
+  return (url.protocol === 'http:' || url.protocol === 'https:') && host !== undefined && url.host.toLowerCase() === host;
 }
 
 /** Answers an upgrade we will not take with a plain HTTP status, security headers included. */

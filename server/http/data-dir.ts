@@ -1,0 +1,24 @@
+// The data directory holds the demo token, VAPID private key, relay topics, devices and history:
+// readable by this user only. Files and folders made by an older version, by hand or under a loose
+// umask are tightened at every start, not only the ones made now.
+import { chmodSync, lstatSync, mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const PRIVATE_DIR_MODE = 0o700;
+export const PRIVATE_FILE_MODE = 0o600;
+
+/** Creates `dataDir` if needed, then makes every folder in it 0700 and every file 0600 (symlinks are left alone). */
+export function lockDownDataDir(dataDir: string): void {
+  mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  const walk = (path: string) => {
+    const stat = lstatSync(path);
+    if (stat.isSymbolicLink()) return;
+    if (stat.isDirectory()) {
+      if ((stat.mode & 0o777) !== PRIVATE_DIR_MODE) chmodSync(path, PRIVATE_DIR_MODE);
+      for (const name of readdirSync(path)) walk(join(path, name));
+    } else if (stat.isFile() && (stat.mode & 0o777) !== PRIVATE_FILE_MODE) {
+      chmodSync(path, PRIVATE_FILE_MODE);
+    }
+  };
+  walk(dataDir);
+}
