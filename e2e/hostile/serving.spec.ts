@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 
-const TOKEN = `tok-${Math.random().toString(36).slice(2)}-QzX9`;
+const TOKEN = `tok-${Math.random().toString(36).slice(2).padEnd(12, '0')}-QzX9`;
 const WRONG = `wrong-${Math.random().toString(36).slice(2)}-Kp7`;
 
 interface Cli {

@@ -29,6 +29,25 @@ describe('safeLinkHref', () => {
   });
 });
 
+describe('pairing links in messages', () => {
+  it('are never links: in a message, a pairing link would replace the gateway and token', () => {
+    // Under node there is no location: links resolve against http://localhost/, the "app" here.
+    for (const href of [
+      '#/pair?url=wss%3A%2F%2Fevil.example%2Fws&token=x',
+      '/#/pair?url=x&token=y',
+      'http://localhost/#/pair?url=x&token=y',
+      'http://localhost/#//pair/?token=y',
+      'http://localhost/#/%70air?token=y',
+      'http://localhost/#/PAIR',
+    ]) {
+      expect(safeLinkHref(href), href).toBeUndefined();
+    }
+    expect(safeLinkHref('#/c/web%3Ademo')).toBe('#/c/web%3Ademo');
+    expect(safeLinkHref('#/pairing-notes')).toBe('#/pairing-notes');
+    expect(safeLinkHref('https://elsewhere.example/#/pair?token=x')).toBe('https://elsewhere.example/#/pair?token=x');
+  });
+});
+
 describe('isAllowedImageSrc', () => {
   it('allows only the app origin under /media/', () => {
     expect(isAllowedImageSrc('/media/abc')).toBe(true);

@@ -4,6 +4,7 @@
 // `/media/...` images).
 import { Marked, type Tokens } from 'marked';
 import createDOMPurify, { type Config } from 'dompurify';
+import { isPairingUrl } from '../app/components/settings/pairingLink';
 
 /** Languages a code block may name; anything else is dropped from the class (it only picks a highlighter). */
 const LANG_PATTERN = /^[a-z0-9_+#.-]{1,32}$/i;
@@ -27,7 +28,9 @@ export function safeLinkHref(href: string | null | undefined): string | undefine
   if (/[\u0000-\u001f\u007f]/.test(trimmed)) return undefined;
   try {
     const url = new URL(trimmed, baseUrl());
-    return LINK_PROTOCOLS.has(url.protocol) ? trimmed : undefined;
+    if (!LINK_PROTOCOLS.has(url.protocol)) return undefined;
+    // A link into the pairing screen would replace the gateway and token: in a message it is only text.
+    return isPairingUrl(trimmed, baseUrl()) ? undefined : trimmed;
   } catch {
     return undefined;
   }

@@ -1,4 +1,5 @@
 // Addresses the service worker opens and reads: the app routes lanes in the hash (#/c/<chat>[/t/<thread>]).
+import { isPairingUrl } from '../../src/app/components/settings/pairingLink';
 import { laneFromPath } from '../../src/app/components/shell/laneRoute';
 
 export interface LaneTarget {
@@ -34,13 +35,14 @@ export function laneOfWindowUrl(url: string): string | undefined {
 
 /**
  * A relay push's click URL is whatever the publisher chose: open it only when it is this app's own
- * origin (then it is one of our routes), never another site.
+ * origin (then it is one of our routes), never another site, and never the pairing screen (a click
+ * must not replace the gateway and token).
  */
 export function sameOriginUrl(candidate: string | undefined, origin: string): string | undefined {
   if (!candidate) return undefined;
   try {
     const url = new URL(candidate, origin);
-    return url.origin === origin ? url.href : undefined;
+    return url.origin === origin && !isPairingUrl(url.href, origin) ? url.href : undefined;
   } catch {
     return undefined;
   }

@@ -1,7 +1,10 @@
 import { useNavigate, useSearchParams } from '@solidjs/router';
 import { For, Show, createEffect, createSignal, on, onMount } from 'solid-js';
 import { requestPersistentStorage } from '../../pwa/register';
+import { normalizeGatewayUrl } from '../../client';
 import { live } from '../../store/live';
+import { getSetting } from '../../store/models/settings';
+import { ReplacePairingDialog, type PendingPairing } from '../components/settings/ReplacePairingDialog';
 import { iris, sameOriginGatewayUrl } from '../context';
 import { connectionStateText } from '../connectionText';
 import './PairPage.css';
@@ -15,6 +18,7 @@ export function PairPage() {
   const [url, setUrl] = createSignal(param(params.url) || sameOriginGatewayUrl());
   const [token, setToken] = createSignal(param(params.token));
   const [submitted, setSubmitted] = createSignal(false);
+  const [replacing, setReplacing] = createSignal<PendingPairing>();
   const channels = live(() => db.channels.orderBy('order').toArray(), []);
 
   async function connect() {
@@ -22,11 +26,26 @@ export function PairPage() {
     await client.pair(url().trim(), token().trim());
   }
 
+  /** The pairing this app has now, when the link would change it (so the person is asked first). */
+  async function pairingReplacedBy(linkUrl: string, linkToken: string): Promise<PendingPairing | undefined> {
+    const [currentUrl, currentToken] = await Promise.all([getSetting(db, 'gatewayUrl'), getSetting(db, 'token')]);
+    if (!currentUrl || !currentToken) return undefined;
+    let same = false;
+    try {
+      same = normalizeGatewayUrl(linkUrl) === currentUrl && linkToken === currentToken;
+    } catch {
+      same = false;
+    }
+    return same ? undefined : { url: linkUrl, token: linkToken, currentUrl };
+  }
+
   onMount(() => {
     if (param(params.url) && param(params.token)) {
-      // Pair from the link, then drop the token from the address bar and history.
-      void connect();
+      // Pair from the link (asking first if that replaces the current pairing), and drop the token
+      // from the address bar and history at once.
+      const [linkUrl, linkToken] = [url().trim(), token().trim()];
       navigate('/pair', { replace: true });
+      void pairingReplacedBy(linkUrl, linkToken).then((pending) => (pending ? setReplacing(pending) : void connect()));
     }
   });
 
@@ -37,6 +56,17 @@ export function PairPage() {
     <main class="pair">
       <div class="card pair-card">
         <h1>Connect to your Hermes gateway</h1>
+        <ReplacePairingDialog
+          pending={replacing()}
+          onConfirm={() => {
+            setReplacing(undefined);
+            void connect();
+          }}
+          onCancel={() => {
+            setReplacing(undefined);
+            navigate('/', { replace: true });
+          }}
+        />
         <form
           class="pair-form"
           onSubmit={(e) => {

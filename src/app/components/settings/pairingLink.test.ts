@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { qrMatrix } from '../../../lib/qrcode';
-import { isLocalOnly, pairingLink } from './pairingLink';
+import { isLocalOnly, isPairingUrl, pairingLink } from './pairingLink';
 import { qrPath } from './qrPath';
 
 describe('pairing link', () => {
@@ -10,6 +10,13 @@ describe('pairing link', () => {
     const url = new URL(link);
     expect(url.search).toBe('');
     expect(url.pathname).toBe('/app/');
+  });
+
+  it('knows a link into its own pairing screen, however it is spelled', () => {
+    const base = 'https://iris.example/';
+    expect(isPairingUrl(pairingLink(base, 'wss://evil.example/ws', 't'), base)).toBe(true);
+    for (const href of ['#/pair', '#/pair/', '#pair?token=x', '/#//pair?x', '#/%70air', '#/Pair;x']) expect(isPairingUrl(href, base), href).toBe(true);
+    for (const href of ['#/c/pair', '#/pairing', '#/settings', 'https://other.example/#/pair', '/pair']) expect(isPairingUrl(href, base), href).toBe(false);
   });
 
   it('knows addresses a phone cannot reach', () => {

@@ -17,3 +17,25 @@ export function isLocalOnly(url: string): boolean {
     return false;
   }
 }
+
+/**
+ * True when `href` (resolved against `base`, the app's own address) opens this app's pairing screen
+ * (#/pair…). Such a link replaces the gateway and token, so one inside a message or a notification is
+ * never followed: it could unpair the app, or pair it with someone else's gateway.
+ */
+export function isPairingUrl(href: string, base: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(href, base);
+  } catch {
+    return false;
+  }
+  if (url.origin !== new URL(base).origin) return false;
+  let path = url.hash.replace(/^#/, '').split('?', 1)[0]!;
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    // A broken escape: judged as written.
+  }
+  return /^\/*pair(?:[/?#;]|$)/i.test(path.trim());
+}
