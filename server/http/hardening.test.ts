@@ -109,7 +109,7 @@ describe('/ws before hello', () => {
   });
 
   it('after a few failed hellos an address waits, doubling, before a hello is even checked', async () => {
-    const server = await start({ gateway: { helloBackoff: { free: 2, baseMs: 400 } } });
+    const server = await start({ gateway: { helloBackoff: { free: 2, baseMs: 3_000 } } });
     const hello = async (token: string, from = '127.0.0.1') => {
       const { ws } = await openSocket(server.wsUrl, { localAddress: from });
       const answer = nextFrameOfType(ws, ['hello.ack', 'error']);
@@ -124,7 +124,7 @@ describe('/ws before hello', () => {
     // Now even the right token waits; another address does not.
     expect(await hello(TOKEN)).toBe('rate_limited');
     expect(await hello(TOKEN, '127.0.0.3')).toBe('ok');
-    await expect.poll(() => hello(TOKEN), { timeout: 5_000, interval: 100 }).toBe('ok');
+    await expect.poll(() => hello(TOKEN), { timeout: 15_000, interval: 200 }).toBe('ok');
   });
 });
 

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_RELAY_RATE_LIMITS } from './ntfy-relay';
 import { openNtfySubscriptionStore } from './ntfy-store';
 import { createPushRoutes, type PushRoutes } from './routes';
 import { createTestSubscriber } from './testing/decrypt';
@@ -62,6 +63,17 @@ describe('relay limits per address', () => {
   });
 
   it('publishes: 60 at once per address, then 429, so 10 subscriptions cannot turn a flood into thousands of pushes', async () => {
+    expect(DEFAULT_RELAY_RATE_LIMITS.publish).toEqual({ burst: 60, perSecond: 1 });
+    // The default burst, refilled slowly enough that a loaded machine cannot refill it during the test.
+    await routes.close();
+    await server.close();
+    routes = createPushRoutes({
+      dataDir,
+      testPushOrigins: [service.origin],
+      retries: 0,
+      relayRateLimits: { ...DEFAULT_RELAY_RATE_LIMITS, publish: { burst: 60, perSecond: 1 / 3600 } },
+    });
+    server = await serveOnLoopback(routes.handle);
     const t = topic();
     expect((await subscribe('127.0.0.4', t)).status).toBe(201);
     const statuses: number[] = [];
