@@ -1,12 +1,21 @@
 import { useNavigate, useSearchParams } from '@solidjs/router';
-import { For, Show, createEffect, createSignal, on, onMount } from 'solid-js';
+import { Show, createEffect, createSignal, on, onCleanup, onMount } from 'solid-js';
 import { requestPersistentStorage } from '../../pwa/register';
 import { live } from '../../store/live';
 import { iris, sameOriginGatewayUrl } from '../context';
 import { connectionStateText } from '../connectionText';
+import { landingHref } from '../components/pairing/landing';
+import { blocksGateway, pairingProblem } from '../components/pairing/problem';
+import { ScanPairingCode, canScanPairingCode } from '../components/pairing/ScanPairingCode';
 import './PairPage.css';
 
-/** Pair this browser with a gateway: by the pairing link (#/pair?url=…&token=…) or by typing. */
+/** How often the page re-reads a pairing attempt that has not connected yet. */
+const CHECK_EVERY_MS = 500;
+
+/**
+ * Pair this browser with a gateway: by the pairing link (#/pair?url=…&token=…[&lane=…]), by
+ * scanning its QR code, or by typing. Once connected it opens the link's lane or the default channel.
+ */
 export function PairPage() {
   const { db, client } = iris();
   const [params] = useSearchParams();
@@ -14,11 +23,45 @@ export function PairPage() {
   const param = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? '';
   const [url, setUrl] = createSignal(param(params.url) || sameOriginGatewayUrl());
   const [token, setToken] = createSignal(param(params.token));
+  const [lane, setLane] = createSignal(param(params.lane) || undefined);
   const [submitted, setSubmitted] = createSignal(false);
+  const [problem, setProblem] = createSignal<string>();
   const channels = live(() => db.channels.orderBy('order').toArray(), []);
+
+  // What the browser knows and the app's state does not say: a connection the CSP refused.
+  let attempt = { url: '', since: 0, cspBlocked: false, failed: false };
+  const onViolation = (e: SecurityPolicyViolationEvent) => {
+    if (attempt.url && blocksGateway(e.blockedURI, e.effectiveDirective || e.violatedDirective, attempt.url)) attempt.cspBlocked = true;
+  };
+  document.addEventListener('securitypolicyviolation', onViolation);
+  onCleanup(() => document.removeEventListener('securitypolicyviolation', onViolation));
+  const check = () => {
+    if (!attempt.url) return;
+    const found = pairingProblem({
+      url: attempt.url,
+      state: client.state(),
+      waitedMs: Date.now() - attempt.since,
+      cspBlocked: attempt.cspBlocked,
+      failed: attempt.failed,
+      pageOrigin: location.origin,
+    });
+    // Sticky until the attempt ends: the retries flip between offline and connecting underneath.
+    if (found) setProblem(found);
+  };
+  const ticker = setInterval(check, CHECK_EVERY_MS);
+  onCleanup(() => clearInterval(ticker));
+  createEffect(
+    on(client.state, (state, previous) => {
+      if (state === 'offline' && (previous === 'connecting' || previous === 'pairing')) attempt.failed = true;
+      if (state === 'online' || state === 'auth-failed') setProblem(undefined);
+      else check();
+    }),
+  );
 
   async function connect() {
     setSubmitted(true);
+    setProblem(undefined);
+    attempt = { url: url().trim(), since: Date.now(), cspBlocked: false, failed: false };
     await client.pair(url().trim(), token().trim());
   }
 
@@ -33,9 +76,17 @@ export function PairPage() {
   const online = () => client.state() === 'online';
   // Once paired, ask the browser to keep our storage: the history must stay readable offline.
   createEffect(on(online, (isOnline) => isOnline && submitted() && void requestPersistentStorage()));
+  // Then open the conversation, as after any sign-in: the link's lane, else the default channel.
+  createEffect(() => {
+    if (!online() || !submitted()) return;
+    const href = landingHref(channels(), lane());
+    if (href) navigate(href, { replace: true });
+  });
+
   return (
     <main class="pair">
       <div class="card pair-card">
+        <img class="pair-mark" src={`${import.meta.env.BASE_URL}icons/icon.svg`} alt="" width="56" height="56" />
         <h1>Connect to your Hermes gateway</h1>
         <form
           class="pair-form"
@@ -67,30 +118,30 @@ export function PairPage() {
               onInput={(e) => setToken(e.currentTarget.value)}
             />
           </label>
+          <p class="pair-help">
+            The gateway prints its token and a pairing link when it starts (<code>npm start</code> does too).
+          </p>
           <button class="button" type="submit" disabled={client.state() === 'connecting' || client.state() === 'pairing'}>
             Connect
           </button>
         </form>
+        <Show when={canScanPairingCode()}>
+          <ScanPairingCode
+            onScanned={(fields) => {
+              setUrl(fields.url);
+              setToken(fields.token);
+              setLane(fields.lane);
+            }}
+          />
+        </Show>
         <Show when={submitted() || online()}>
           <p
             role="status"
             class="pair-status"
-            classList={{ 'error-text': client.state() === 'auth-failed' }}
+            classList={{ 'error-text': client.state() === 'auth-failed' || problem() !== undefined }}
           >
-            {connectionStateText(client.state(), client.lastError())}
+            {problem() ?? connectionStateText(client.state(), client.lastError())}
           </p>
-        </Show>
-        <Show when={online() && channels().length > 0}>
-          <h2 id="pair-channels">Your channels</h2>
-          <ul class="pair-channels" aria-labelledby="pair-channels">
-            <For each={channels().filter((c) => !c.archived)}>
-              {(channel) => (
-                <li>
-                  <a href={`#/c/${encodeURIComponent(channel.chat_id)}`}>{channel.name}</a>
-                </li>
-              )}
-            </For>
-          </ul>
         </Show>
       </div>
     </main>

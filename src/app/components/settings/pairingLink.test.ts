@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { qrMatrix } from '../../../lib/qrcode';
-import { isLocalOnly, pairingLink } from './pairingLink';
+import { isLocalOnly, pairingLink, readPairingLink } from './pairingLink';
 import { qrPath } from './qrPath';
 
 describe('pairing link', () => {
@@ -10,6 +10,15 @@ describe('pairing link', () => {
     const url = new URL(link);
     expect(url.search).toBe('');
     expect(url.pathname).toBe('/app/');
+  });
+
+  it('reads a scanned link back, and nothing from text that is not a pairing link', () => {
+    const link = pairingLink('http://192.168.1.20:8080/', 'ws://192.168.1.20:8080/ws', 'a&b=c #d');
+    expect(readPairingLink(link)).toEqual({ url: 'ws://192.168.1.20:8080/ws', token: 'a&b=c #d' });
+    expect(readPairingLink(`${link}&lane=web%3Ademo`)).toEqual({ url: 'ws://192.168.1.20:8080/ws', token: 'a&b=c #d', lane: 'web:demo' });
+    expect(readPairingLink('https://example.org/')).toBeUndefined();
+    expect(readPairingLink('#/pair?url=javascript%3Aalert(1)&token=x')).toBeUndefined();
+    expect(readPairingLink('#/pair?url=wss%3A%2F%2Fh%2Fws')).toBeUndefined();
   });
 
   it('knows addresses a phone cannot reach', () => {
