@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, expectLanded, pair, test } from './fixtures';
 
@@ -103,6 +104,20 @@ test('a scanned pairing code fills the form; connecting opens the lane it names'
   await page.getByRole('button', { name: 'Connect' }).click();
   await expectLanded(page);
   await expect(pageTitle(page)).toHaveText('Demo');
+});
+
+test('the pairing card has no serious accessibility problems, with an error showing, light and dark', async ({ page, iris }) => {
+  await page.goto(iris.baseURL + '/#/pair');
+  await page.getByLabel('Gateway URL').fill('ws://127.0.0.1:9/ws');
+  await page.getByLabel('Token').fill('x');
+  await page.getByRole('button', { name: 'Connect' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'This server connects only' })).toBeVisible({ timeout: 5_000 });
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const results = await new AxeBuilder({ page }).include('.pair-card').analyze();
+    const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(bad.map((v) => `${scheme} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  }
 });
 
 test('a wrong token shows the gateway refusal in words and does not retry', async ({ page, iris }) => {

@@ -9,6 +9,11 @@ import { blocksGateway, pairingProblem } from '../components/pairing/problem';
 import { ScanPairingCode, canScanPairingCode } from '../components/pairing/ScanPairingCode';
 import './PairPage.css';
 
+/** A command-line flag with its value (`--gateway ws://…`) in a sentence, set as code that never breaks. */
+function withCommands(text: string) {
+  return text.split(/(--[a-z-]+ [^\s]*[^\s.])/).map((part, i) => (i % 2 ? <code class="pair-command">{part}</code> : part));
+}
+
 /** How often the page re-reads a pairing attempt that has not connected yet. */
 const CHECK_EVERY_MS = 500;
 
@@ -121,7 +126,12 @@ export function PairPage() {
           <p class="pair-help">
             The gateway prints its token and a pairing link when it starts (<code>npm start</code> does too).
           </p>
-          <button class="button" type="submit" disabled={client.state() === 'connecting' || client.state() === 'pairing'}>
+          {/* Disabled while an attempt is under way, unless it is known to be going nowhere: then fix and retry. */}
+          <button
+            class="button"
+            type="submit"
+            disabled={(client.state() === 'connecting' || client.state() === 'pairing') && problem() === undefined}
+          >
             Connect
           </button>
         </form>
@@ -138,9 +148,9 @@ export function PairPage() {
           <p
             role="status"
             class="pair-status"
-            classList={{ 'error-text': client.state() === 'auth-failed' || problem() !== undefined }}
+            classList={{ 'error-text': client.state() === 'auth-failed' || problem() !== undefined, 'pair-problem': problem() !== undefined }}
           >
-            {problem() ?? connectionStateText(client.state(), client.lastError())}
+            {problem() ? withCommands(problem()!) : connectionStateText(client.state(), client.lastError())}
           </p>
         </Show>
       </div>

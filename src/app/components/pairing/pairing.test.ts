@@ -40,7 +40,7 @@ describe('pairing problems in words', () => {
   });
   it('a connection the page’s policy blocks: start the server with --gateway', () => {
     expect(pairingProblem({ ...base, cspBlocked: true })).toBe(
-      'This server connects only to its own gateway (ws://127.0.0.1:8080/ws). To use ws://10.0.0.9:9000/ws, start the server with --gateway ws://10.0.0.9:9000/ws, then pair with ws://127.0.0.1:8080/ws.',
+      'This server connects only to its own gateway (ws://127.0.0.1:8080/ws): to use ws://10.0.0.9:9000/ws, start the server with --gateway ws://10.0.0.9:9000/ws.',
     );
   });
   it('a failed attempt, or no answer within the time: nothing answers at the address', () => {

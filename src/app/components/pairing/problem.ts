@@ -34,7 +34,7 @@ export function pairingProblem(a: PairingAttempt): string | undefined {
     return `This page is served over HTTPS, so it can reach only a secure gateway: use a wss:// address (for this server, ${own}).`;
   }
   if (a.cspBlocked) {
-    return `This server connects only to its own gateway (${own}). To use ${target.href}, start the server with --gateway ${target.href}, then pair with ${own}.`;
+    return `This server connects only to its own gateway (${own}): to use ${target.href}, start the server with --gateway ${target.href}.`;
   }
   if (a.failed || a.waitedMs >= NO_ANSWER_MS) {
     return `Nothing answers at ${target.href}. Check the address, and that the gateway is running and reachable from this device. Iris keeps trying.`;
