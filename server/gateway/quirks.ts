@@ -22,7 +22,7 @@ export interface GatewayQuirks {
   /** `media.offer` without `message_id` (protocol.py: the app attaches it to the lane's last assistant message). */
   mediaOfferWithoutMessageId?: boolean;
   /** `server_caps.push` as another gateway would say it (the reference says `webpush` or `none`). */
-  push?: 'fcm' | 'none';
+  push?: 'fcm' | 'ntfy' | 'none';
   /**
    * Frames from a newer gateway: an unknown frame type before every streamed reply, an unknown
    * notification kind after hello.ack, and an unknown `agent.busy` reason while it works.
