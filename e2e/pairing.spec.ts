@@ -57,6 +57,14 @@ test('a gateway URL the server’s policy blocks says so in words within 5 s', a
   );
 });
 
+test('an address that is no gateway URL is refused in words at once', async ({ page, iris }) => {
+  await page.goto(iris.baseURL + '/#/pair');
+  await page.getByLabel('Gateway URL').fill('ftp://127.0.0.1/ws');
+  await page.getByLabel('Token').fill(iris.token);
+  await page.getByRole('button', { name: 'Connect' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'The gateway URL must start with wss:// or ws://.' })).toBeVisible({ timeout: 5_000 });
+});
+
 test('a gateway that does not answer says so in words within 5 s', async ({ page, iris }) => {
   await page.goto(iris.baseURL + '/#/pair');
   await expect(page.getByLabel('Gateway URL')).toHaveValue(iris.gatewayUrl);

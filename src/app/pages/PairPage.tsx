@@ -1,21 +1,18 @@
 import { useNavigate, useSearchParams } from '@solidjs/router';
-import { Show, createEffect, createSignal, on, onCleanup, onMount } from 'solid-js';
+import { Show, createEffect, createSignal, on, onMount } from 'solid-js';
 import { requestPersistentStorage } from '../../pwa/register';
 import { live } from '../../store/live';
 import { iris, sameOriginGatewayUrl } from '../context';
 import { connectionStateText } from '../connectionText';
 import { landingHref } from '../components/pairing/landing';
-import { blocksGateway, pairingProblem } from '../components/pairing/problem';
 import { ScanPairingCode, canScanPairingCode } from '../components/pairing/ScanPairingCode';
+import { watchPairingAttempt } from '../components/pairing/watchAttempt';
 import './PairPage.css';
 
 /** A command-line flag with its value (`--gateway ws://…`) in a sentence, set as code that never breaks. */
 function withCommands(text: string) {
   return text.split(/(--[a-z-]+ [^\s]*[^\s.])/).map((part, i) => (i % 2 ? <code class="pair-command">{part}</code> : part));
 }
-
-/** How often the page re-reads a pairing attempt that has not connected yet. */
-const CHECK_EVERY_MS = 500;
 
 /**
  * Pair this browser with a gateway: by the pairing link (#/pair?url=…&token=…[&lane=…]), by
@@ -30,44 +27,23 @@ export function PairPage() {
   const [token, setToken] = createSignal(param(params.token));
   const [lane, setLane] = createSignal(param(params.lane) || undefined);
   const [submitted, setSubmitted] = createSignal(false);
-  const [problem, setProblem] = createSignal<string>();
   const channels = live(() => db.channels.orderBy('order').toArray(), []);
 
-  // What the browser knows and the app's state does not say: a connection the CSP refused.
-  let attempt = { url: '', since: 0, cspBlocked: false, failed: false };
-  const onViolation = (e: SecurityPolicyViolationEvent) => {
-    if (attempt.url && blocksGateway(e.blockedURI, e.effectiveDirective || e.violatedDirective, attempt.url)) attempt.cspBlocked = true;
-  };
-  document.addEventListener('securitypolicyviolation', onViolation);
-  onCleanup(() => document.removeEventListener('securitypolicyviolation', onViolation));
-  const check = () => {
-    if (!attempt.url) return;
-    const found = pairingProblem({
-      url: attempt.url,
-      state: client.state(),
-      waitedMs: Date.now() - attempt.since,
-      cspBlocked: attempt.cspBlocked,
-      failed: attempt.failed,
-      pageOrigin: location.origin,
-    });
-    // Sticky until the attempt ends: the retries flip between offline and connecting underneath.
-    if (found) setProblem(found);
-  };
-  const ticker = setInterval(check, CHECK_EVERY_MS);
-  onCleanup(() => clearInterval(ticker));
-  createEffect(
-    on(client.state, (state, previous) => {
-      if (state === 'offline' && (previous === 'connecting' || previous === 'pairing')) attempt.failed = true;
-      if (state === 'online' || state === 'auth-failed') setProblem(undefined);
-      else check();
-    }),
-  );
+  const attempt = watchPairingAttempt(client.state);
+  const problem = attempt.problem;
+
+  // What pairing refused before connecting at all (an address that is no gateway URL), in words.
+  const [invalid, setInvalid] = createSignal<string>();
 
   async function connect() {
     setSubmitted(true);
-    setProblem(undefined);
-    attempt = { url: url().trim(), since: Date.now(), cspBlocked: false, failed: false };
-    await client.pair(url().trim(), token().trim());
+    setInvalid(undefined);
+    attempt.begin(url().trim());
+    try {
+      await client.pair(url().trim(), token().trim());
+    } catch (err) {
+      setInvalid(err instanceof Error ? err.message : String(err));
+    }
   }
 
   onMount(() => {
@@ -148,9 +124,12 @@ export function PairPage() {
           <p
             role="status"
             class="pair-status"
-            classList={{ 'error-text': client.state() === 'auth-failed' || problem() !== undefined, 'pair-problem': problem() !== undefined }}
+            classList={{
+              'error-text': client.state() === 'auth-failed' || problem() !== undefined || invalid() !== undefined,
+              'pair-problem': problem() !== undefined || invalid() !== undefined,
+            }}
           >
-            {problem() ? withCommands(problem()!) : connectionStateText(client.state(), client.lastError())}
+            {invalid() ?? (problem() ? withCommands(problem()!) : connectionStateText(client.state(), client.lastError()))}
           </p>
         </Show>
       </div>
