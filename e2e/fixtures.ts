@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
+import type { GatewayQuirks } from '../server/gateway/quirks';
 import { startServer, type RunningServer, type ServerOptions } from '../server/http/server';
 
 /** The link `npm start` prints: the gateway and token in the fragment, never sent to the server. */
@@ -25,7 +26,16 @@ export interface IrisServer {
 }
 
 export async function launchServer(
-  opts: { dataDir?: string; token?: string; streamDelayMs?: number; port?: number; distDir?: string; push?: ServerOptions['push'] } = {},
+  opts: {
+    dataDir?: string;
+    token?: string;
+    streamDelayMs?: number;
+    port?: number;
+    distDir?: string;
+    push?: ServerOptions['push'];
+    /** Make the demo gateway read the protocol as another gateway might (server/gateway/quirks.ts). */
+    quirks?: GatewayQuirks;
+  } = {},
 ): Promise<IrisServer> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'iris-e2e-'));
   const token = opts.token ?? 'e2e-token-' + Math.random().toString(36).slice(2);
@@ -35,7 +45,7 @@ export async function launchServer(
     distDir: opts.distDir ?? resolve('dist'),
     dataDir,
     token,
-    gateway: { streamDelayMs: opts.streamDelayMs ?? 15 },
+    gateway: { streamDelayMs: opts.streamDelayMs ?? 15, ...(opts.quirks && { quirks: opts.quirks }) },
     ...(opts.push !== undefined && { push: opts.push }),
   });
   const baseURL = `http://127.0.0.1:${server.port}`;
@@ -59,10 +69,16 @@ export const test = base.extend<{ iris: IrisServer }>({
   },
 });
 
-/** Opens the pairing link and waits until the app says it is connected. */
+/** Opens the pairing link and waits until the app has opened the conversation it lands in. */
 export async function pair(page: Page, iris: IrisServer): Promise<void> {
   await page.goto(iris.pairingLink);
-  await expect(page.getByRole('status').filter({ hasText: 'Connected' }).first()).toBeVisible();
+  await expectLanded(page);
+}
+
+/** After pairing the app opens a lane (the default channel, or the one the link names). */
+export async function expectLanded(page: Page, timeout = 20_000): Promise<void> {
+  await expect(page).toHaveURL(/#\/c\//, { timeout });
+  await expect(page.getByRole('log', { name: 'Messages' })).toBeVisible({ timeout });
 }
 
 export { expect };

@@ -1,26 +1,131 @@
-// Issue 2's first screen: pair by link or by typing, see the channels, see auth errors in words.
+// Issue 2's first screen (and 14, 16.1): pair by link, by typing or by scanning, land in the
+// conversation, see auth errors and unreachable gateways in words.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, pair, test } from './fixtures';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, expectLanded, pair, test } from './fixtures';
 
-test('the pairing link pairs without typing and lists the demo channels', async ({ page, iris }) => {
+const DESKTOP = { width: 1440, height: 900 };
+
+function pageTitle(page: Page) {
+  return page.getByRole('banner').getByRole('heading', { level: 1 });
+}
+
+test('the pairing link pairs without typing and opens the default channel', async ({ page, iris }) => {
+  await page.setViewportSize(DESKTOP);
   await pair(page, iris);
-  const channels = page.getByRole('list', { name: 'Your channels' });
-  await expect(channels.getByRole('link', { name: 'General' })).toBeVisible();
-  expect(await channels.getByRole('listitem').count()).toBeGreaterThanOrEqual(2);
+  await expect(page).toHaveURL(new RegExp(`#/c/${encodeURIComponent('web:default')}$`));
+  await expect(pageTitle(page)).toHaveText('General');
+  const nav = page.getByRole('navigation', { name: 'Channels' });
+  await expect(nav.getByRole('link', { name: /^Demo(,|$)/ })).toBeVisible();
   // The token does not stay in the address bar.
   expect(page.url()).not.toContain(iris.token);
 });
 
-test('typing the gateway URL and token connects', async ({ page, iris }) => {
+test('a pairing link that names a lane opens that lane', async ({ page, iris }) => {
+  await page.goto(`${iris.pairingLink}&lane=${encodeURIComponent('web:demo')}`);
+  await expectLanded(page);
+  await expect(page).toHaveURL(new RegExp(`#/c/${encodeURIComponent('web:demo')}$`));
+  await expect(pageTitle(page)).toHaveText('Demo');
+  expect(page.url()).not.toContain(iris.token);
+});
+
+test('typing the gateway URL and token connects and opens the default channel', async ({ page, iris }) => {
+  await page.goto(iris.baseURL + '/#/pair');
+  await expect(page.getByLabel('Gateway URL')).toHaveValue(iris.gatewayUrl);
+  // The card says where the token comes from, under the app's mark.
+  await expect(page.getByText('The gateway prints its token and a pairing link when it starts')).toBeVisible();
+  await expect(page.locator('.pair-card img.pair-mark')).toBeVisible();
+  await page.getByLabel('Token').fill(iris.token);
+  await page.getByRole('button', { name: 'Connect' }).click();
+  await expectLanded(page);
+  await expect(pageTitle(page)).toHaveText('General');
+});
+
+test('a gateway URL the server’s policy blocks says so in words within 5 s', async ({ page, iris }) => {
+  await page.goto(iris.baseURL + '/#/pair');
+  const elsewhere = 'ws://127.0.0.1:9/ws';
+  await page.getByLabel('Gateway URL').fill(elsewhere);
+  await page.getByLabel('Token').fill(iris.token);
+  await page.getByRole('button', { name: 'Connect' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'This server connects only to its own gateway' })).toContainText(
+    `start the server with --gateway ${elsewhere}`,
+    { timeout: 5_000 },
+  );
+});
+
+test('an address that is no gateway URL is refused in words at once', async ({ page, iris }) => {
+  await page.goto(iris.baseURL + '/#/pair');
+  await page.getByLabel('Gateway URL').fill('ftp://127.0.0.1/ws');
+  await page.getByLabel('Token').fill(iris.token);
+  await page.getByRole('button', { name: 'Connect' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'The gateway URL must start with wss:// or ws://.' })).toBeVisible({ timeout: 5_000 });
+});
+
+test('a gateway that does not answer says so in words within 5 s', async ({ page, iris }) => {
   await page.goto(iris.baseURL + '/#/pair');
   await expect(page.getByLabel('Gateway URL')).toHaveValue(iris.gatewayUrl);
   await page.getByLabel('Token').fill(iris.token);
+  // The page is loaded; now nothing listens at its gateway any more.
+  await iris.server.close();
   await page.getByRole('button', { name: 'Connect' }).click();
-  await expect(page.getByRole('status')).toHaveText('Connected');
-  await expect(page.getByRole('list', { name: 'Your channels' }).getByRole('link', { name: 'General' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: `Nothing answers at ${iris.gatewayUrl}` })).toBeVisible({ timeout: 5_000 });
+});
+
+test('"Scan a pairing code" is there only where the browser can read QR codes', async ({ page, iris }) => {
+  await page.goto(iris.baseURL + '/#/pair');
+  await expect(page.getByRole('button', { name: 'Connect' })).toBeVisible();
+  expect(await page.evaluate(() => 'BarcodeDetector' in globalThis)).toBe(false);
+  await expect(page.getByRole('button', { name: 'Scan a pairing code' })).toHaveCount(0);
+});
+
+test('a scanned pairing code fills the form; connecting opens the lane it names', async ({ page, iris }) => {
+  const link = `${iris.pairingLink}&lane=${encodeURIComponent('web:demo')}`;
+  // A stand-in for the camera and for Chrome-on-Android's BarcodeDetector: the first frame "shows" the code.
+  await page.addInitScript((raw) => {
+    class FakeBarcodeDetector {
+      static async getSupportedFormats() {
+        return ['qr_code'];
+      }
+      async detect() {
+        return [{ rawValue: raw, format: 'qr_code' }];
+      }
+    }
+    Object.assign(globalThis, { BarcodeDetector: FakeBarcodeDetector });
+    const canvas = document.createElement('canvas');
+    canvas.width = canvas.height = 16;
+    const fakeCamera = async () => {
+      canvas.getContext('2d')!.fillRect(0, 0, 16, 16);
+      return canvas.captureStream(5);
+    };
+    Object.defineProperty(navigator, 'mediaDevices', { value: { getUserMedia: fakeCamera }, configurable: true });
+  }, link);
+  await page.goto(iris.baseURL + '/#/pair');
+  await page.getByLabel('Gateway URL').fill('ws://typo.invalid/ws');
+  await page.getByRole('button', { name: 'Scan a pairing code' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Pairing code read' })).toBeVisible();
+  await expect(page.getByLabel('Gateway URL')).toHaveValue(iris.gatewayUrl);
+  await expect(page.getByLabel('Token')).toHaveValue(iris.token);
+  await page.getByRole('button', { name: 'Connect' }).click();
+  await expectLanded(page);
+  await expect(pageTitle(page)).toHaveText('Demo');
+});
+
+test('the pairing card has no serious accessibility problems, with an error showing, light and dark', async ({ page, iris }) => {
+  await page.goto(iris.baseURL + '/#/pair');
+  await page.getByLabel('Gateway URL').fill('ws://127.0.0.1:9/ws');
+  await page.getByLabel('Token').fill('x');
+  await page.getByRole('button', { name: 'Connect' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'This server connects only' })).toBeVisible({ timeout: 5_000 });
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const results = await new AxeBuilder({ page }).include('.pair-card').analyze();
+    const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(bad.map((v) => `${scheme} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  }
 });
 
 test('a wrong token shows the gateway refusal in words and does not retry', async ({ page, iris }) => {
@@ -29,7 +134,7 @@ test('a wrong token shows the gateway refusal in words and does not retry', asyn
   await page.goto(iris.baseURL + '/#/pair');
   await page.getByLabel('Token').fill('not-the-token');
   await page.getByRole('button', { name: 'Connect' }).click();
-  await expect(page.getByRole('status')).toContainText('The gateway refused this token');
+  await expect(page.getByRole('status').filter({ hasText: 'The gateway refused this token' })).toBeVisible();
   await page.waitForTimeout(2500);
   expect(sockets.length).toBe(1);
   expect(iris.server.gateway!.connectionCount()).toBe(0);
@@ -56,8 +161,8 @@ test('`npm start` prints a pairing link that opens the demo in Chromium', async 
     });
     // Opened exactly as printed: the link names localhost, which the server (bound to 127.0.0.1) answers.
     await page.goto(link);
-    await expect(page.getByRole('status')).toHaveText('Connected');
-    await expect(page.getByRole('list', { name: 'Your channels' }).getByRole('link', { name: 'General' })).toBeVisible();
+    await expectLanded(page);
+    await expect(pageTitle(page)).toHaveText('General');
   } finally {
     child.kill('SIGTERM');
     rmSync(dataDir, { recursive: true, force: true });

@@ -387,9 +387,10 @@ test('proxy mode: a gateway that only knows ntfy gets a relay topic; what it pub
   pushService,
   subscriber,
 }) => {
-  // A "real" gateway without Web Push (server_caps.push: none), behind the serving process's relay.
+  // A "real" gateway without Web Push that publishes to ntfy (server_caps.push: ntfy), behind the serving
+  // process's relay. (One that says fcm or none cannot wake a browser: see e2e/quirks.spec.ts.)
   const token = 'proxy-token-' + Math.random().toString(36).slice(2);
-  const upstream = await startGateway({ token, streamDelayMs: 1 });
+  const upstream = await startGateway({ token, streamDelayMs: 1, quirks: { push: 'ntfy' } });
   const dataDir = mkdtempSync(join(tmpdir(), 'iris-e2e-proxy-'));
   const server = await startServer({ host: '127.0.0.1', port: 0, distDir: resolve('dist'), dataDir, upstream: upstream.url, push: pushOptions(pushService) });
   const baseURL = `http://127.0.0.1:${server.port}`;

@@ -193,6 +193,8 @@ describe.concurrent('bad start: one clear line on stderr, exit code 2, no stack 
   const base = () => ['--host', '127.0.0.1', '--dist-dir', dist.distDir, '--data-dir', join(scratch, 'bad')];
 
   it('an unknown flag', () => expectFailure(['--bogus'], 'iris: unknown option --bogus (see --help)'));
+  // The gateway's test-only quirks (server/gateway/quirks.ts) are not reachable from the command line.
+  it('the test-only quirks', () => expectFailure(['--quirks', 'noClientId'], 'iris: unknown option --quirks (see --help)'));
   it('a non-numeric port', () => expectFailure(['--port', 'abc'], 'iris: --port needs a number from 0 to 65535'));
   it('a port out of range', () => expectFailure(['--port', '70000'], 'iris: --port needs a number from 0 to 65535'));
   it('a missing value', () => expectFailure(['--port'], 'iris: --port needs a value (see --help)'));

@@ -1,7 +1,7 @@
 // What the fault suite does in the app, as a person would (pair, open the lane, type and send), and
 // what it reads back from the app's own IndexedDB ('iris', raw API: no hooks into the app).
 import { expect, type Page } from '@playwright/test';
-import { pairingLink } from '../fixtures';
+import { expectLanded, pairingLink } from '../fixtures';
 
 export const LANE = 'web:default';
 
@@ -25,7 +25,7 @@ export interface AppState {
 
 export async function pairAndOpen(page: Page, origin: string, token: string): Promise<void> {
   await page.goto(pairingLink(origin, token));
-  await expect(page.getByRole('status').filter({ hasText: 'Connected' }).first()).toBeVisible({ timeout: 20_000 });
+  await expectLanded(page);
   await openLane(page, origin);
 }
 

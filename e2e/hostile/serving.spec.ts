@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
+import { expectLanded } from '../fixtures';
 
 const TOKEN = `tok-${Math.random().toString(36).slice(2).padEnd(12, '0')}-QzX9`;
 const WRONG = `wrong-${Math.random().toString(36).slice(2)}-Kp7`;
@@ -106,7 +107,7 @@ test('the token is printed once, in the pairing link, and never in a log line, a
     // pairing page keeps its form when only the link's fragment changes, see the report.)
     await page.goto('about:blank');
     await page.goto(cli.link);
-    await expect(page.getByRole('status').filter({ hasText: 'Connected' }).first()).toBeVisible({ timeout: 20_000 });
+    await expectLanded(page);
     // The token does not stay in the address bar (or the history) once paired.
     await expect.poll(() => page.url()).not.toContain(TOKEN);
     await page.goto(`${cli.origin}/#/c/${encodeURIComponent('web:default')}`);

@@ -3,6 +3,7 @@
 // leave active markup in the DOM.
 import { expect, test, type Page } from '@playwright/test';
 import { pairAndOpen } from '../faults/app';
+import { expectLanded } from '../fixtures';
 import { startHostile, type Frame, type HostileSetup, type Json } from './hostile-gateway';
 import { watchForAttacks, type AttackWatch } from './watch';
 import { XSS_VECTORS as V } from './xss-corpus';
@@ -256,7 +257,7 @@ test('the watch catches what a working attack would do', async ({ page }) => {
   hostile = await startHostile();
   const watch = await watchForAttacks(page, hostile.origin);
   await page.goto(hostile.pairingLink);
-  await expect(page.getByRole('status').filter({ hasText: 'Connected' }).first()).toBeVisible({ timeout: 20_000 });
+  await expectLanded(page);
   expect(await watch.problems()).toEqual([]);
   // As if a vector had got through: markup in the DOM, a handler run, a dialog, a foreign load.
   await page.evaluate(() => {

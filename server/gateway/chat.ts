@@ -11,7 +11,8 @@ const MAX_DELETE = 1000;
 export function send(conn: Connection, frame: ClientFrameOf<'message.send'>): void {
   const { store, hub, agent } = conn.ctx;
   const p = frame.payload as Record<string, unknown>;
-  const clientId = optString(p.client_id, MAX_ID);
+  // A gateway without the §5 extension neither de-duplicates by client_id nor echoes it (quirk).
+  const clientId = conn.ctx.raw.quirks?.noClientId ? undefined : optString(p.client_id, MAX_ID);
   if (clientId) {
     const existing = store.conversations.byClient(clientId);
     if (existing) {

@@ -6,6 +6,7 @@ import { tokenMatches } from './auth';
 import type { GatewayContext } from './context';
 import type { Peer } from './hub';
 import { MediaSession } from './media';
+import { quirkFrames } from './quirks';
 import { TokenBucket } from './ratelimit';
 import { route } from './router';
 
@@ -67,7 +68,7 @@ export class Connection implements Peer {
 
   /** Send a frame to this socket only (a response, not outboxed). */
   send(frame: ServerFrame): void {
-    this.sendEncoded(encodeFrame(frame), false);
+    for (const f of quirkFrames(frame, this.ctx.raw.quirks)) this.sendEncoded(encodeFrame(f), false);
   }
 
   error(code: ErrorCode, message: string, id?: number): void {

@@ -3,6 +3,7 @@
 // carries the request id; every other copy, and the outbox copy, carries none.
 import { COALESCABLE_TYPES, encodeFrame, type ServerFrame } from '../../src/protocol';
 import type { Devices } from './devices';
+import { quirkFrames, type GatewayQuirks } from './quirks';
 
 /** A live, paired socket. */
 export interface Peer {
@@ -25,7 +26,10 @@ const coalescable: ReadonlySet<string> = new Set(COALESCABLE_TYPES);
 export class Hub {
   private readonly peers = new Set<Peer>();
 
-  constructor(private readonly devices: Devices) {}
+  constructor(
+    private readonly devices: Devices,
+    private readonly quirks?: GatewayQuirks,
+  ) {}
 
   add(peer: Peer): void {
     this.peers.add(peer);
@@ -45,6 +49,10 @@ export class Hub {
   }
 
   emit(frame: ServerFrame, opts: EmitOptions = {}): void {
+    for (const f of quirkFrames(frame, this.quirks)) this.emitOne(f, opts);
+  }
+
+  private emitOne(frame: ServerFrame, opts: EmitOptions): void {
     const { id: _id, ...event } = frame;
     const encoded = encodeFrame(event);
     const isCoalescable = coalescable.has(frame.type);

@@ -13,6 +13,7 @@ import { GatewayStore } from './store';
 import type { GatewayOptions } from './types';
 
 export type { GatewayOptions, PushMode, PushPayload, PushSink, PushTarget } from './types';
+export type { GatewayQuirks } from './quirks';
 export { GatewayStore } from './store';
 export type { StoredMessage } from './conversations';
 export type { DeviceRecord, OutboxEntry } from './devices';
@@ -48,7 +49,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const opts = resolveOptions(options);
   const log = options.log ?? (() => {});
   const store = new GatewayStore(options.dataDir, log, options.outboxLimit ?? 50_000);
-  const hub = new Hub(store.devices);
+  const hub = new Hub(store.devices, options.quirks);
   const agent = new DemoAgent();
   const push = new PushDispatcher(options.push, store.devices, hub, log);
   const ctx: GatewayContext = { opts, raw: options, store, hub, agent, push, helloBackoff: new HelloBackoff(options.helloBackoff), log };

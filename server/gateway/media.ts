@@ -72,7 +72,7 @@ export class MediaSession {
     const sha = createHash('sha256').update(bytes).digest('hex');
     const claimed = typeof frame.payload.sha256 === 'string' ? frame.payload.sha256.toLowerCase() : '';
     if (sha !== claimed) return this.conn.error('internal', 'The sha256 of the received bytes does not match; send it again.', up.id);
-    this.conn.ctx.store.media.add({ kind: up.kind, mime: up.mime, filename: up.filename, ref: up.ref }, bytes);
+    this.conn.ctx.store.media.add({ kind: up.kind, mime: up.mime, filename: up.filename, ref: up.ref }, bytes, this.conn.ctx.raw.quirks?.mediaIdIsRef);
     this.conn.send({ v: 1, type: 'media.upload.ack', id: up.id, payload: { ok: true, media_ref: up.ref } });
   }
 

@@ -10,6 +10,8 @@ export interface MediaRecord extends MediaRef {
   sha256: string;
   /** The app's media_ref, for uploads. */
   ref?: string;
+  /** The file's name under media/ when it is not the media_id (a media_id taken from the ref). */
+  file?: string;
 }
 
 interface MediaFile {
@@ -26,7 +28,8 @@ export class MediaStore {
   constructor(private readonly persistence: Persistence) {
     const saved = persistence.readJson<MediaFile>(FILE);
     for (const r of saved?.records ?? []) {
-      if (!r || typeof r.media_id !== 'string' || !/^med_[0-9a-f]{32}$/.test(r.media_id)) continue;
+      const file = r?.file ?? r?.media_id;
+      if (!r || typeof r.media_id !== 'string' || typeof file !== 'string' || !/^med_[0-9a-f]{32}$/.test(file)) continue;
       this.records.set(r.media_id, r);
       if (r.ref) this.refs.set(r.ref, r.media_id);
     }
@@ -45,9 +48,13 @@ export class MediaStore {
     return [...this.records.values()];
   }
 
-  /** Keep bytes (durably, before returning, when persistent) and return the new record. */
-  add(meta: { kind: MediaKind; mime: string; filename: string; ref?: string }, bytes: Buffer): MediaRecord {
-    const media_id = `med_${randomUUID().replace(/-/g, '')}`;
+  /**
+   * Keep bytes (durably, before returning, when persistent) and return the new record. `idIsRef`
+   * (a quirk) makes an upload's media_id the app's own media_ref; its file keeps a gateway-made name.
+   */
+  add(meta: { kind: MediaKind; mime: string; filename: string; ref?: string }, bytes: Buffer, idIsRef = false): MediaRecord {
+    const file = `med_${randomUUID().replace(/-/g, '')}`;
+    const media_id = idIsRef && meta.ref && !this.records.has(meta.ref) ? meta.ref : file;
     const record: MediaRecord = {
       media_id,
       kind: meta.kind,
@@ -57,7 +64,8 @@ export class MediaStore {
       sha256: createHash('sha256').update(bytes).digest('hex'),
     };
     if (meta.ref) record.ref = meta.ref;
-    if (this.persistence.enabled) this.persistence.writeBytesSync(`media/${media_id}.bin`, bytes);
+    if (media_id !== file) record.file = file;
+    if (this.persistence.enabled) this.persistence.writeBytesSync(`media/${file}.bin`, bytes);
     else this.memoryBytes.set(media_id, bytes);
     this.records.set(media_id, record);
     if (meta.ref) this.refs.set(meta.ref, media_id);
@@ -67,8 +75,9 @@ export class MediaStore {
   }
 
   bytes(mediaId: string): Buffer | undefined {
-    if (!this.records.has(mediaId)) return undefined;
-    return this.persistence.enabled ? this.persistence.readBytes(`media/${mediaId}.bin`) : this.memoryBytes.get(mediaId);
+    const record = this.records.get(mediaId);
+    if (!record) return undefined;
+    return this.persistence.enabled ? this.persistence.readBytes(`media/${record.file ?? mediaId}.bin`) : this.memoryBytes.get(mediaId);
   }
 }
 

@@ -1,6 +1,7 @@
 // Public option and push types of the reference gateway (re-exported by index.ts).
 import type { NotificationKind, WebPushSubscription } from '../../src/protocol';
 import type { HelloBackoffOptions } from './hello-backoff';
+import type { GatewayQuirks } from './quirks';
 
 export interface GatewayOptions {
   token: string;
@@ -22,6 +23,8 @@ export interface GatewayOptions {
   outboxLimit?: number;
   /** Waits imposed on an address after failed hellos (default: 5 free, then 1 s doubling to 5 min). */
   helloBackoff?: HelloBackoffOptions;
+  /** Test only: behave as another gateway legitimately might (quirks.ts). Never set by the CLI. */
+  quirks?: GatewayQuirks;
 }
 
 export type PushMode = 'fcm' | 'ntfy' | 'none' | 'webpush';

@@ -4,7 +4,7 @@ import Dexie from 'dexie';
 import type { Channel, ClientFrame, CommandInfo, FcmRegisterFrame, SearchHit, SearchScope, ServerFrame } from '../protocol';
 import type { IrisDB } from '../store/db';
 import { channel, LOCAL_ID_PREFIX } from '../store/guards';
-import { laneScope } from '../store/models/channels';
+import { keepAcknowledgedChange, laneScope } from '../store/models/channels';
 import { markRead as markLaneRead, getLane } from '../store/models/lanes';
 import { newestServerMessage } from '../store/models/messages';
 import { discardSend, retry as retrySend } from '../store/models/outbox';
@@ -147,6 +147,11 @@ export function createCommands(db: IrisDB, transport: () => Transport): Commands
       } catch (err) {
         // Never reached the gateway: the question stays answerable.
         if (err instanceof ConnectionLostError) await db.pickers.update(pickerId, { state: 'open', answer: undefined });
+        // Refused: an invalid value leaves the question open at the gateway (answer it again); any other
+        // refusal (not_found: answered on another device) means it is gone there, so it closes here too.
+        if (err instanceof ProtocolError) {
+          await db.pickers.update(pickerId, err.code === 'unsupported' ? { state: 'open', answer: undefined } : { state: 'closed' });
+        }
         throw err;
       }
     },
@@ -166,17 +171,20 @@ export function createCommands(db: IrisDB, transport: () => Transport): Commands
     },
 
     async setDefault(chatId) {
-      await t().request(onChannel(chatId, { type: 'channel.set_default', payload: {} }));
+      const answer = await t().request(onChannel(chatId, { type: 'channel.set_default', payload: {} }));
+      await keepAcknowledgedChange(db, chatId, answer, { is_default: true });
     },
 
     async favorite(chatId, favorite) {
-      await t().request(onChannel(chatId, { type: 'channel.favorite', payload: { favorite } }));
+      const answer = await t().request(onChannel(chatId, { type: 'channel.favorite', payload: { favorite } }));
+      await keepAcknowledgedChange(db, chatId, answer, { favorite });
     },
 
     async setIcon(chatId, icon, color) {
       const payload: { icon: string; color?: string } = { icon };
       if (color !== undefined) payload.color = color;
-      await t().request(onChannel(chatId, { type: 'channel.icon', payload }));
+      const answer = await t().request(onChannel(chatId, { type: 'channel.icon', payload }));
+      await keepAcknowledgedChange(db, chatId, answer, color === undefined ? { icon } : { icon, color });
     },
 
     async archiveChannel(chatId) {

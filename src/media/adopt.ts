@@ -59,8 +59,11 @@ async function adopt(db: IrisDB, locals: MediaRow[], message: MessageRow, now: n
         for (const local of locals) {
           const ref = pairs.get(local.media_id);
           const blob = ref && (await db.mediaBlobs.get(local.media_id));
+          // A gateway may name the upload by the app's own media_ref (spec §10): then the local row IS
+          // the target, and it must become ready in place, not be deleted after the move.
+          const inPlace = ref?.media_id === local.media_id;
           if (ref && blob) {
-            const target = await db.media.get(ref.media_id);
+            const target = inPlace ? undefined : await db.media.get(ref.media_id);
             if (target?.state !== 'ready') {
               const row: MediaRow = {
                 ...ref,
@@ -72,12 +75,21 @@ async function adopt(db: IrisDB, locals: MediaRow[], message: MessageRow, now: n
                 lastUsed: now,
               };
               delete row.error;
+              delete row.client_id;
+              delete row.position;
               if (local.width !== undefined) row.width = local.width;
               if (local.height !== undefined) row.height = local.height;
               if (local.duration !== undefined) row.duration = local.duration;
               await db.mediaBlobs.put({ media_id: ref.media_id, blob: blob.blob });
               await db.media.put(row);
             }
+          }
+          if (inPlace && blob) continue;
+          if (inPlace) {
+            // Its bytes are gone here but the gateway has them under this very id: fetch them like any offer.
+            const { client_id: _c, position: _p, ...rest } = local;
+            await db.media.put({ ...rest, lane: message.lane, message_id: message.message_id, state: 'remote' });
+            continue;
           }
           await db.media.delete(local.media_id);
           await db.mediaBlobs.delete(local.media_id);

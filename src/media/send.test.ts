@@ -96,6 +96,23 @@ describe('sending with attachments', () => {
     expect(await db.media.where('state').equals('local').count()).toBe(0);
   });
 
+  it('a gateway that names the upload by the app’s own media_ref (media_id == media_ref): the file stays, ready, under that id', async () => {
+    const { gw, db, c, lane } = await setup({ quirks: { mediaIdIsRef: true } });
+    const one = new Uint8Array(randomBytes(2000));
+    const a = await stageAttachment(db, new Blob([one], { type: 'image/png' }), { lane, filename: 'mine.png' });
+    const clientId = await c.send(lane, 'my picture', { attachments: [a.media_id] });
+    const stored = await until(() => gw.gateway.store.messages(lane).find((m) => m.role === 'user' && m.text === 'my picture'), 'delivered', 15_000);
+    expect(stored.media?.[0]?.media_id).toBe(a.media_id);
+    await until(async () => (await userMessages(db, lane)).some((m) => m.client_id === clientId && !m.message_id.startsWith('local:')), 'echo');
+    await settleSentAttachments(db);
+    expect(await db.media.get(a.media_id)).toMatchObject({ state: 'ready', message_id: stored.message_id });
+    const blob = await db.mediaBlobs.get(a.media_id);
+    expect(blob && sha(new Uint8Array(await blob.blob.arrayBuffer()))).toBe(sha(one));
+    // Settling again (another tab, a reload) changes nothing.
+    await settleSentAttachments(db);
+    expect(await db.media.get(a.media_id)).toMatchObject({ state: 'ready' });
+  });
+
   it('an upload whose signal aborts sends no more bytes and no end, and rejects with the reason', async () => {
     const { gw, proxy, c } = await setup();
     const cancel = new AbortController();

@@ -224,13 +224,18 @@ export class GatewaySession {
     for (const w of this.waiters.splice(0)) w.resolve();
     this.sender.kick();
     this.transfers.connectionReady();
-    void this.afterSync();
+    void this.afterSync(!Array.isArray((ack.payload as { channels?: unknown }).channels));
   }
 
-  /** Replay is not history (spec README §8): the lane on screen gets its newest page, and the catalog is refreshed. */
-  private async afterSync(): Promise<void> {
+  /**
+   * Replay is not history (spec README §8): the lane on screen gets its newest page, and the catalog is
+   * refreshed. A hello.ack without `channels` (the schema does not require them) is followed by
+   * `channel.list`, so the directory is never left empty or stale.
+   */
+  private async afterSync(askDirectory: boolean): Promise<void> {
     const lane = this.opts.activeLane?.();
     await Promise.allSettled([
+      askDirectory ? this.request({ v: 1, type: 'channel.list', payload: {} }) : Promise.resolve(),
       lane ? this.fetchHistory(lane) : Promise.resolve(),
       this.request({ v: 1, type: 'commands.catalog', payload: {} }),
     ]);

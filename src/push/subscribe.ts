@@ -5,7 +5,8 @@
 // reference gateway, demo mode) gets the subscription itself. Any other gateway (a real one behind
 // `--gateway`, which knows ntfy) gets `caps.push: "ntfy"` with a random topic on this server's relay,
 // which turns what the gateway publishes there into Web Push. The server's VAPID key endpoint tells the
-// app that this server has push at all.
+// app that this server has push at all. A gateway that says `fcm` or `none` cannot wake a browser at
+// all (gatewayWake.ts): notifications are refused in words.
 import type { FcmRegisterFrame, ServerCaps } from '../protocol';
 import type { IrisDB } from '../store/db';
 import { getSetting } from '../store/models/settings';
@@ -22,6 +23,7 @@ import {
   type PushDelivery,
   type PushRegistration,
 } from './registration';
+import { gatewayCannotWake } from './gatewayWake';
 
 export interface PushDeps {
   db: IrisDB;
@@ -84,6 +86,8 @@ export async function enablePush(deps: PushDeps): Promise<{ registration: PushRe
   if (permission !== 'granted') throw new Error('Notifications were not allowed.');
   const caps = await getSetting(db, 'serverCaps');
   if (!caps) throw new Error('Connect to the gateway once first, so Iris knows how the gateway can wake this device.');
+  const cannot = gatewayCannotWake(caps);
+  if (cannot) throw new Error(cannot);
   const mode = chooseDelivery(caps);
   const [worker, vapidKey] = await Promise.all([workerRegistration(), fetchVapidKey()]);
 

@@ -125,9 +125,11 @@ export class DemoAgent {
     store.agent.save();
     const addr = store.channels.address(picker.lane) ?? { lane: picker.lane, chat_id: picker.lane };
     // agent.busy closes the picker on every device; the answering socket's copy acknowledges its request.
-    hub.emit({ v: 1, type: 'agent.busy', ...at(addr), payload: { reason: 'processing' } }, { reply: { peer: conn, id: frame.id } });
+    // (The stalePickers quirk tells only the answering device, so the others keep a stale picker.)
+    const closing = this.ctx.raw.quirks?.stalePickers ? { only: [conn.deviceId] } : {};
+    hub.emit({ v: 1, type: 'agent.busy', ...at(addr), payload: { reason: 'processing' } }, { ...closing, reply: { peer: conn, id: frame.id } });
     this.say(addr, 'assistant', answer.text);
-    hub.emit({ v: 1, type: 'agent.idle', ...at(addr), payload: {} });
+    hub.emit({ v: 1, type: 'agent.idle', ...at(addr), payload: {} }, closing);
   }
 
   /** Close turns a crash left streaming: their bubbles get a final text instead of streaming forever. */

@@ -1,5 +1,5 @@
 import { useNavigate, useSearchParams } from '@solidjs/router';
-import { For, Show, createEffect, createSignal, on, onMount } from 'solid-js';
+import { Show, createEffect, createSignal, on, onMount } from 'solid-js';
 import { requestPersistentStorage } from '../../pwa/register';
 import { normalizeGatewayUrl } from '../../client';
 import { live } from '../../store/live';
@@ -7,9 +7,20 @@ import { getSetting } from '../../store/models/settings';
 import { ReplacePairingDialog, type PendingPairing } from '../components/settings/ReplacePairingDialog';
 import { iris, sameOriginGatewayUrl } from '../context';
 import { connectionStateText } from '../connectionText';
+import { landingHref } from '../components/pairing/landing';
+import { ScanPairingCode, canScanPairingCode } from '../components/pairing/ScanPairingCode';
+import { watchPairingAttempt } from '../components/pairing/watchAttempt';
 import './PairPage.css';
 
-/** Pair this browser with a gateway: by the pairing link (#/pair?url=…&token=…) or by typing. */
+/** A command-line flag with its value (`--gateway ws://…`) in a sentence, set as code that never breaks. */
+function withCommands(text: string) {
+  return text.split(/(--[a-z-]+ [^\s]*[^\s.])/).map((part, i) => (i % 2 ? <code class="pair-command">{part}</code> : part));
+}
+
+/**
+ * Pair this browser with a gateway: by the pairing link (#/pair?url=…&token=…[&lane=…]), by
+ * scanning its QR code, or by typing. Once connected it opens the link's lane or the default channel.
+ */
 export function PairPage() {
   const { db, client } = iris();
   const [params] = useSearchParams();
@@ -17,13 +28,26 @@ export function PairPage() {
   const param = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? '';
   const [url, setUrl] = createSignal(param(params.url) || sameOriginGatewayUrl());
   const [token, setToken] = createSignal(param(params.token));
+  const [lane, setLane] = createSignal(param(params.lane) || undefined);
   const [submitted, setSubmitted] = createSignal(false);
   const [replacing, setReplacing] = createSignal<PendingPairing>();
   const channels = live(() => db.channels.orderBy('order').toArray(), []);
 
+  const attempt = watchPairingAttempt(client.state);
+  const problem = attempt.problem;
+
+  // What pairing refused before connecting at all (an address that is no gateway URL), in words.
+  const [invalid, setInvalid] = createSignal<string>();
+
   async function connect() {
     setSubmitted(true);
-    await client.pair(url().trim(), token().trim());
+    setInvalid(undefined);
+    attempt.begin(url().trim());
+    try {
+      await client.pair(url().trim(), token().trim());
+    } catch (err) {
+      setInvalid(err instanceof Error ? err.message : String(err));
+    }
   }
 
   /** The pairing this app has now, when the link would change it (so the person is asked first). */
@@ -52,9 +76,17 @@ export function PairPage() {
   const online = () => client.state() === 'online';
   // Once paired, ask the browser to keep our storage: the history must stay readable offline.
   createEffect(on(online, (isOnline) => isOnline && submitted() && void requestPersistentStorage()));
+  // Then open the conversation, as after any sign-in: the link's lane, else the default channel.
+  createEffect(() => {
+    if (!online() || !submitted()) return;
+    const href = landingHref(channels(), lane());
+    if (href) navigate(href, { replace: true });
+  });
+
   return (
     <main class="pair">
       <div class="card pair-card">
+        <img class="pair-mark" src={`${import.meta.env.BASE_URL}icons/icon.svg`} alt="" width="56" height="56" />
         <h1>Connect to your Hermes gateway</h1>
         <ReplacePairingDialog
           pending={replacing()}
@@ -97,30 +129,38 @@ export function PairPage() {
               onInput={(e) => setToken(e.currentTarget.value)}
             />
           </label>
-          <button class="button" type="submit" disabled={client.state() === 'connecting' || client.state() === 'pairing'}>
+          <p class="pair-help">
+            The gateway prints its token and a pairing link when it starts (<code>npm start</code> does too).
+          </p>
+          {/* Disabled while an attempt is under way, unless it is known to be going nowhere: then fix and retry. */}
+          <button
+            class="button"
+            type="submit"
+            disabled={(client.state() === 'connecting' || client.state() === 'pairing') && problem() === undefined}
+          >
             Connect
           </button>
         </form>
+        <Show when={canScanPairingCode()}>
+          <ScanPairingCode
+            onScanned={(fields) => {
+              setUrl(fields.url);
+              setToken(fields.token);
+              setLane(fields.lane);
+            }}
+          />
+        </Show>
         <Show when={submitted() || online()}>
           <p
             role="status"
             class="pair-status"
-            classList={{ 'error-text': client.state() === 'auth-failed' }}
+            classList={{
+              'error-text': client.state() === 'auth-failed' || problem() !== undefined || invalid() !== undefined,
+              'pair-problem': problem() !== undefined || invalid() !== undefined,
+            }}
           >
-            {connectionStateText(client.state(), client.lastError())}
+            {invalid() ?? (problem() ? withCommands(problem()!) : connectionStateText(client.state(), client.lastError()))}
           </p>
-        </Show>
-        <Show when={online() && channels().length > 0}>
-          <h2 id="pair-channels">Your channels</h2>
-          <ul class="pair-channels" aria-labelledby="pair-channels">
-            <For each={channels().filter((c) => !c.archived)}>
-              {(channel) => (
-                <li>
-                  <a href={`#/c/${encodeURIComponent(channel.chat_id)}`}>{channel.name}</a>
-                </li>
-              )}
-            </For>
-          </ul>
         </Show>
       </div>
     </main>

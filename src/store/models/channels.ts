@@ -70,3 +70,29 @@ export async function laneScope(db: IrisDB, lane: string): Promise<LaneScope> {
   if (entry?.kind === 'thread' && entry.parent_chat_id) return { lane, chat_id: entry.parent_chat_id, thread_id: lane };
   return { lane, chat_id: lane };
 }
+
+/**
+ * The gateway acknowledged a change of a channel's extras (favorite, icon, default) with a
+ * `channel.renamed` in the schema's shape, `{chat_id, name}` only (protocol.py sends the whole
+ * entry, which the reducer stores): that answer acknowledges the change asked for, so it is kept
+ * here. An answer carrying the whole entry (a `kind`) is the gateway's word and is left to the reducer.
+ */
+export async function keepAcknowledgedChange(
+  db: IrisDB,
+  chatId: string,
+  answer: { type: string; payload?: unknown },
+  change: Partial<Pick<ChannelRow, 'favorite' | 'icon' | 'color' | 'is_default'>>,
+): Promise<void> {
+  const payload = (typeof answer.payload === 'object' && answer.payload !== null ? answer.payload : {}) as Record<string, unknown>;
+  if (answer.type !== 'channel.renamed' || typeof payload.kind === 'string') return;
+  if (payload.chat_id !== undefined && payload.chat_id !== chatId) return;
+  await db.transaction('rw', db.channels, async () => {
+    if (!(await db.channels.get(chatId))) return;
+    if (change.is_default) {
+      for (const row of await db.channels.toArray()) {
+        if (row.chat_id !== chatId && row.is_default) await db.channels.update(row.chat_id, { is_default: false });
+      }
+    }
+    await db.channels.update(chatId, change);
+  });
+}

@@ -1,5 +1,7 @@
 import { Show, createSignal, createUniqueId, onCleanup, onMount } from 'solid-js';
 import { live } from '../../../store/live';
+import { getSetting } from '../../../store/models/settings';
+import { gatewayCannotWake } from '../../../push/gatewayWake';
 import { getPushRegistration } from '../../../push/registration';
 import { disablePush, enablePush, pushSupported, sendTestNotification, type PushStatus } from '../../../push/subscribe';
 import { iris } from '../../context';
@@ -23,6 +25,8 @@ export function NotificationSettings() {
   const switchId = createUniqueId();
   const hintId = createUniqueId();
   const registration = live(() => getPushRegistration(db), undefined);
+  // A gateway that pushes only through FCM, or not at all, cannot wake a browser: say so, offer no switch to turn on.
+  const cannotWake = live(async () => gatewayCannotWake(await getSetting(db, 'serverCaps')), undefined);
   const [permission, setPermission] = createSignal(currentPermission());
   const [busy, setBusy] = createSignal(false);
   const [error, setError] = createSignal('');
@@ -99,7 +103,7 @@ export function NotificationSettings() {
           class="notification-switch-input"
           aria-describedby={hintId}
           checked={status() === 'on'}
-          disabled={busy() || status() === 'unsupported' || status() === 'blocked'}
+          disabled={busy() || status() === 'unsupported' || status() === 'blocked' || (cannotWake() !== undefined && status() !== 'on')}
           onChange={(e) => {
             const wanted = e.currentTarget.checked;
             // The switch follows the real state, not the click: it turns on only once it worked.
@@ -122,6 +126,13 @@ export function NotificationSettings() {
           )}
         </Show>
       </dl>
+      <Show when={cannotWake()}>
+        {(why) => (
+          <p class="settings-note" data-testid="push-cannot-wake">
+            {why()}
+          </p>
+        )}
+      </Show>
       <Show when={status() === 'blocked'}>
         <p class="settings-note">Allow notifications for this site in the browser’s settings, then turn them on here.</p>
       </Show>

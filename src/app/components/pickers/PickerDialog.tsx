@@ -1,4 +1,4 @@
-import { Match, Show, Switch, createSignal } from 'solid-js';
+import { Match, Show, Switch, createSignal, onCleanup } from 'solid-js';
 import type {
   PickerApprovalFrame,
   PickerChoiceFrame,
@@ -7,7 +7,9 @@ import type {
   PickerModelFrame,
 } from '../../../protocol';
 import type { PickerRow } from '../../../store/schema';
+import { ProtocolError } from '../../../client';
 import { iris } from '../../context';
+import { showErrorToast } from '../status/toastWrites';
 import { ModalDialog } from '../shell/ModalDialog';
 import { ApprovalPicker, ChoicePicker, ClarifyPicker, ConfirmPicker, ModelPicker } from './PickerKinds';
 import { pickerTitle } from './pickerText';
@@ -22,7 +24,9 @@ function errorText(error: unknown): string {
  * picker stays open and answerable. Escape or "Not now" closes it unanswered.
  */
 export function PickerDialog(props: { picker: PickerRow; onDismiss: () => void }) {
-  const { client } = iris();
+  const { db, client } = iris();
+  let disposed = false;
+  onCleanup(() => (disposed = true));
   const [answering, setAnswering] = createSignal(false);
   const [answered, setAnswered] = createSignal(false);
   const [error, setError] = createSignal('');
@@ -36,7 +40,12 @@ export function PickerDialog(props: { picker: PickerRow; onDismiss: () => void }
       await client.selectPicker(props.picker.picker_id, value);
       setAnswered(true);
     } catch (e) {
-      setError(errorText(e));
+      // The dialog closes as soon as the answer is recorded; a refusal that comes after is a toast
+      // (once), in the gateway's own words when it gave any.
+      if (disposed) {
+        const words = e instanceof ProtocolError && e.detail ? new Error(e.detail) : e;
+        showErrorToast(db, 'Your answer was not taken', words);
+      } else setError(errorText(e));
     } finally {
       setAnswering(false);
     }

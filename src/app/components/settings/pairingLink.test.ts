@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { qrMatrix } from '../../../lib/qrcode';
-import { isLocalOnly, isPairingUrl, pairingLink } from './pairingLink';
+import { isLocalOnly, isPairingUrl, pairingLink, readPairingLink } from './pairingLink';
 import { qrPath } from './qrPath';
 
 describe('pairing link', () => {
@@ -17,6 +17,15 @@ describe('pairing link', () => {
     expect(isPairingUrl(pairingLink(base, 'wss://evil.example/ws', 't'), base)).toBe(true);
     for (const href of ['#/pair', '#/pair/', '#pair?token=x', '/#//pair?x', '#/%70air', '#/Pair;x']) expect(isPairingUrl(href, base), href).toBe(true);
     for (const href of ['#/c/pair', '#/pairing', '#/settings', 'https://other.example/#/pair', '/pair']) expect(isPairingUrl(href, base), href).toBe(false);
+  });
+
+  it('reads a scanned link back, and nothing from text that is not a pairing link', () => {
+    const link = pairingLink('http://192.168.1.20:8080/', 'ws://192.168.1.20:8080/ws', 'a&b=c #d');
+    expect(readPairingLink(link)).toEqual({ url: 'ws://192.168.1.20:8080/ws', token: 'a&b=c #d' });
+    expect(readPairingLink(`${link}&lane=web%3Ademo`)).toEqual({ url: 'ws://192.168.1.20:8080/ws', token: 'a&b=c #d', lane: 'web:demo' });
+    expect(readPairingLink('https://example.org/')).toBeUndefined();
+    expect(readPairingLink('#/pair?url=javascript%3Aalert(1)&token=x')).toBeUndefined();
+    expect(readPairingLink('#/pair?url=wss%3A%2F%2Fh%2Fws')).toBeUndefined();
   });
 
   it('knows addresses a phone cannot reach', () => {

@@ -39,3 +39,26 @@ export function isPairingUrl(href: string, base: string): boolean {
   }
   return /^\/*pair(?:[/?#;]|$)/i.test(path.trim());
 }
+
+export interface PairingLinkFields {
+  url: string;
+  token: string;
+  /** The lane the link opens (thread_id ?? chat_id), when it names one. */
+  lane?: string;
+}
+
+/**
+ * The gateway, token and lane of a pairing link (a scanned QR code, untrusted): a full address or
+ * just its fragment (`#/pair?url=…&token=…&lane=…`). Undefined when it is not a pairing link.
+ */
+export function readPairingLink(text: string): PairingLinkFields | undefined {
+  const trimmed = text.trim();
+  const at = trimmed.indexOf('#/pair?');
+  if (at < 0 || trimmed.length > 4096) return undefined;
+  const params = new URLSearchParams(trimmed.slice(at + '#/pair?'.length));
+  const url = params.get('url')?.trim() ?? '';
+  const token = params.get('token')?.trim() ?? '';
+  if (!/^(wss?|https?):\/\/\S+$/i.test(url) || token === '') return undefined;
+  const lane = params.get('lane')?.trim();
+  return lane ? { url, token, lane } : { url, token };
+}

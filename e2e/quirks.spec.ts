@@ -1,0 +1,272 @@
+// Issue 14: the app against gateways that read the protocol differently, each reading the spec allows
+// (server/gateway/quirks.ts). One test per quirk, driving the built app in Chromium and asserting what
+// a person sees. The table in server/gateway/README.md says what the app does with each.
+import { rmSync } from 'node:fs';
+import type { Browser, Locator, Page } from '@playwright/test';
+import { makePng } from '../server/gateway/agent/png';
+import type { GatewayQuirks } from '../server/gateway/quirks';
+import { expect, expectLanded, launchServer, test, type IrisServer } from './fixtures';
+
+const LANE = 'web:default';
+const DESKTOP = { width: 1280, height: 800 };
+
+test.use({ viewport: DESKTOP });
+
+const servers: IrisServer[] = [];
+test.afterEach(async () => {
+  for (const iris of servers.splice(0)) {
+    await iris.server.close();
+    rmSync(iris.dataDir, { recursive: true, force: true });
+  }
+});
+
+async function quirkyGateway(quirks: GatewayQuirks): Promise<IrisServer> {
+  const iris = await launchServer({ quirks });
+  servers.push(iris);
+  return iris;
+}
+
+const log = (page: Page) => page.getByRole('log', { name: 'Messages' });
+const messageBox = (page: Page) => page.getByRole('textbox', { name: 'Message' });
+const pageTitle = (page: Page) => page.getByRole('banner').getByRole('heading', { level: 1 });
+const channelsNav = (page: Page) => page.getByRole('navigation', { name: 'Channels' });
+const toasts = (page: Page) => page.getByRole('list', { name: 'Notifications' });
+
+/** The person's own bubbles whose text is exactly `text`. */
+function mine(page: Page, text: string): Locator {
+  return log(page)
+    .getByRole('article', { name: /^You, / })
+    .filter({ has: page.locator('.bubble > .md').getByText(text, { exact: true }) });
+}
+
+function hermes(page: Page, text: string): Locator {
+  return log(page).getByRole('article', { name: /^Hermes, / }).filter({ hasText: text });
+}
+
+/** Pairs by the link (landing in the default channel) and waits for the service worker (it serves /media/). */
+async function pairWith(page: Page, iris: IrisServer, opts: { worker?: boolean } = {}): Promise<void> {
+  await page.goto(iris.pairingLink);
+  await expectLanded(page);
+  if (opts.worker) await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 15_000 });
+  await expect(messageBox(page)).toBeVisible();
+}
+
+async function send(page: Page, text: string): Promise<void> {
+  await messageBox(page).fill(text);
+  await page.getByRole('button', { name: 'Send' }).click();
+}
+
+/** The agent's echo reply to an ordinary message: proof the turn ran to its end. */
+const echoReply = (page: Page, text: string) => hermes(page, `Echo: ${text}`).filter({ hasText: '— Iris demo agent' });
+
+async function secondDevice(browser: Browser, iris: IrisServer): Promise<Page> {
+  const page = await (await browser.newContext({ viewport: DESKTOP })).newPage();
+  await pairWith(page, iris);
+  return page;
+}
+
+test('media ids = the app’s own media_ref: my picture shows, also after a reload', async ({ page }) => {
+  const iris = await quirkyGateway({ mediaIdIsRef: true });
+  await pairWith(page, iris, { worker: true });
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Attach' }).click();
+  await (await chooser).setFiles([{ name: 'mine.png', mimeType: 'image/png', buffer: makePng('my own picture', 64) }]);
+  await send(page, 'my own picture');
+  const bubble = mine(page, 'my own picture');
+  const img = bubble.locator('.media[data-kind="image"] img');
+  const stored = () => iris.server.gateway!.store.messages(LANE).find((m) => m.text === 'my own picture');
+  await expect.poll(() => stored()?.media?.[0]?.media_id).toBeTruthy();
+  // The gateway named it by the app's own ref: not a med_… id of its own.
+  expect(stored()!.media![0].media_id).not.toMatch(/^med_/);
+  await expect(bubble.locator('[data-delivery]')).toHaveAttribute('data-delivery', /sent|read/);
+  await expect.poll(() => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth)).toBe(64);
+  await expect(bubble).not.toContainText('Loading…');
+  await page.reload();
+  await expect.poll(() => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth), { timeout: 15_000 }).toBe(64);
+  await expect(bubble).not.toContainText('Loading…');
+});
+
+test('thread frames with only the thread’s own chat_id: the thread opens, the echo and the reply are in it', async ({ page }) => {
+  const iris = await quirkyGateway({ threadOwnChatId: true });
+  await pairWith(page, iris);
+  await send(page, '/thread quirky topic');
+  // The auto-thread pulls the person into it, under its channel.
+  await expect(page).toHaveURL(/#\/c\/web%3Adefault\/t\//, { timeout: 15_000 });
+  await expect(mine(page, '/thread quirky topic')).toHaveCount(1);
+  await expect(hermes(page, 'quirky topic').filter({ hasText: '— Iris demo agent' })).toBeVisible({ timeout: 15_000 });
+  await expect(pageTitle(page)).toHaveText(/quirky topic/i);
+  // Nothing of the thread landed in the channel itself.
+  await page.goto(`${iris.baseURL}/#/c/${encodeURIComponent(LANE)}`);
+  await expect(pageTitle(page)).toHaveText('General');
+  await expect(mine(page, '/thread quirky topic')).toHaveCount(0);
+});
+
+test('no client_id in the echo: one bubble per stored message, never a phantom pending one, even for a repeat', async ({ page }) => {
+  const iris = await quirkyGateway({ noClientId: true });
+  // The first echo of the message is lost with the connection, after the gateway stored it: the app
+  // must send it again, and this gateway (no client_id) stores the repeat as a second message.
+  let cut = false;
+  await page.routeWebSocket(/\/ws$/, (ws) => {
+    const server = ws.connectToServer();
+    server.onMessage((message) => {
+      if (!cut && typeof message === 'string' && message.includes('"type":"message"') && message.includes('said twice') && /"id":\d+/.test(message)) {
+        cut = true;
+        ws.close();
+        return;
+      }
+      ws.send(message);
+    });
+  });
+  await pairWith(page, iris);
+  await send(page, 'said twice');
+  const stored = () => iris.server.gateway!.store.messages(LANE).filter((m) => m.role === 'user' && m.text === 'said twice').length;
+  await expect.poll(stored, { timeout: 20_000 }).toBe(2);
+  await expect(echoReply(page, 'said twice')).toHaveCount(2, { timeout: 20_000 });
+  await expect(mine(page, 'said twice')).toHaveCount(2);
+  await expect(mine(page, 'said twice').locator('[data-delivery="pending"]')).toHaveCount(0);
+  // A reload shows the same: what the gateway stored, once each.
+  await page.reload();
+  await expect(mine(page, 'said twice')).toHaveCount(2);
+  await expect(mine(page, 'said twice').locator('[data-delivery="pending"]')).toHaveCount(0);
+
+  // An ordinary send against this gateway: one bubble, settled.
+  await send(page, 'said once');
+  await expect(echoReply(page, 'said once')).toBeVisible({ timeout: 15_000 });
+  await expect(mine(page, 'said once')).toHaveCount(1);
+  await expect(mine(page, 'said once').locator('[data-delivery]')).toHaveAttribute('data-delivery', /sent|read/);
+});
+
+test('no read.receipt at all: the bubble settles at "sent", no spinner', async ({ page }) => {
+  const iris = await quirkyGateway({ noReadReceipts: true });
+  await pairWith(page, iris);
+  await send(page, 'is anyone reading');
+  await expect(echoReply(page, 'is anyone reading')).toBeVisible({ timeout: 15_000 });
+  const bubble = mine(page, 'is anyone reading');
+  await expect(bubble.locator('[data-delivery]')).toHaveAttribute('data-delivery', 'sent');
+  await expect(bubble.locator('[data-delivery="pending"]')).toHaveCount(0);
+  await expect(page.getByRole('status').filter({ hasText: /Hermes is/ })).toHaveCount(0);
+});
+
+test('channel.renamed with only {chat_id, name}: renames show; a favorite set here sticks', async ({ page, browser }) => {
+  const iris = await quirkyGateway({ renamedNameOnly: true });
+  await pairWith(page, iris);
+  const other = await secondDevice(browser, iris);
+  const action = async (channel: string, item: string) => {
+    await channelsNav(page).getByRole('button', { name: `Actions for ${channel}` }).click();
+    await page.getByRole('menu', { name: `Actions for ${channel}` }).getByRole('menuitem', { name: item }).click();
+  };
+  await action('Demo', 'Rename');
+  const dialog = page.getByRole('dialog', { name: /Rename/ });
+  await dialog.getByLabel('Name').fill('Playground');
+  await dialog.getByRole('button', { name: /Rename|Save/ }).click();
+  await expect(channelsNav(page).getByRole('link', { name: /^Playground(,|$)/ })).toBeVisible();
+  await expect(channelsNav(other).getByRole('link', { name: /^Playground(,|$)/ })).toBeVisible();
+  // The answer says nothing about favorites: the app keeps what the gateway acknowledged.
+  await action('Playground', 'Add to favorites');
+  await expect(channelsNav(page).getByRole('link', { name: /^Playground(,|$)/ })).toHaveAccessibleName(/favorite/);
+  await page.reload();
+  await expect(channelsNav(page).getByRole('link', { name: /^Playground(,|$)/ })).toHaveAccessibleName(/favorite/);
+  await other.context().close();
+});
+
+test('hello.ack without channels: the app asks channel.list and lands in the default channel', async ({ page }) => {
+  const iris = await quirkyGateway({ helloAckWithoutChannels: true });
+  await pairWith(page, iris);
+  await expect(pageTitle(page)).toHaveText('General');
+  await expect(channelsNav(page).getByRole('link', { name: /^Demo(,|$)/ })).toBeVisible();
+});
+
+test('history without oldest_message_id: scrolling up pages by the oldest stored message, to the very first', async ({ page }) => {
+  const iris = await quirkyGateway({ historyWithoutOldest: true });
+  const store = iris.server.gateway!.store;
+  const t0 = Date.now() - 3_600_000;
+  for (let i = 1; i <= 130; i++) {
+    store.conversations.append({ lane: 'web:demo', role: i % 2 ? 'user' : 'assistant', text: `old line ${i}`, ts: t0 + i * 1000 });
+  }
+  store.flush();
+  await pairWith(page, iris);
+  await page.goto(`${iris.baseURL}/#/c/${encodeURIComponent('web:demo')}`);
+  await expect(log(page).getByText('old line 130', { exact: true })).toBeVisible();
+  const scroller = log(page);
+  await expect(async () => {
+    await scroller.evaluate((el) => el.scrollTo(0, 0));
+    await expect(log(page).getByText('old line 1', { exact: true })).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 30_000 });
+  // Every message once: no page was skipped or fetched twice into duplicates.
+  const count = await page.evaluate(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        const open = indexedDB.open('iris');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const req = open.result.transaction('messages').objectStore('messages').getAll();
+          req.onsuccess = () => resolve((req.result as { lane: string }[]).filter((m) => m.lane === 'web:demo').length);
+          req.onerror = () => reject(req.error);
+        };
+      }),
+  );
+  expect(count).toBe(130);
+});
+
+test('media.offer without message_id: the image joins the lane’s last assistant message', async ({ page }) => {
+  const iris = await quirkyGateway({ mediaOfferWithoutMessageId: true });
+  await pairWith(page, iris, { worker: true });
+  await send(page, '/image');
+  const reply = log(page).locator('article.msg-assistant').filter({ hasText: 'Here is an image' });
+  const img = reply.locator('.media[data-kind="image"] img');
+  await expect.poll(() => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth), { timeout: 15_000 }).toBe(64);
+  await expect(log(page).locator('.media[data-kind="image"]')).toHaveCount(1);
+});
+
+for (const push of ['fcm', 'none'] as const) {
+  test(`server_caps.push ${push}: the settings say the gateway cannot wake the app, and why`, async ({ page }) => {
+    const iris = await quirkyGateway({ push });
+    await pairWith(page, iris);
+    await page.goto(`${iris.baseURL}/#/settings`);
+    const why = page.getByTestId('push-cannot-wake');
+    await expect(why).toContainText('This gateway cannot wake Iris');
+    await expect(why).toContainText(push === 'fcm' ? 'Firebase Cloud Messaging (FCM)' : 'sends no push notifications at all');
+    await expect(page.getByRole('switch', { name: 'Notifications' })).toBeDisabled();
+  });
+}
+
+test('unknown frame types, notification kinds and agent.busy reasons: ignored or shown generically, never an error', async ({ page }) => {
+  const iris = await quirkyGateway({ unknownFrames: true });
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await pairWith(page, iris);
+  // The unknown kind of notification is shown as a plain one, with its own words.
+  await expect(toasts(page).getByRole('listitem').filter({ hasText: 'Sunny on the server' })).toBeVisible();
+  await send(page, 'hello from the future');
+  await expect(echoReply(page, 'hello from the future')).toBeVisible({ timeout: 15_000 });
+  await expect(mine(page, 'hello from the future').locator('[data-delivery]')).toHaveAttribute('data-delivery', /sent|read/);
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await expect(toasts(page).getByRole('listitem').filter({ hasText: /error|unknown|not understood/i })).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
+test('a stale picker answered twice: the second answer gets an error, shown once, and nothing else breaks', async ({ page, browser }) => {
+  const iris = await quirkyGateway({ stalePickers: true });
+  await pairWith(page, iris);
+  const other = await secondDevice(browser, iris);
+  await send(page, '/confirm');
+  const here = page.getByRole('dialog', { name: 'Archive old messages?' });
+  const there = other.getByRole('dialog', { name: 'Archive old messages?' });
+  await expect(here).toBeVisible();
+  await expect(there).toBeVisible();
+  await here.getByRole('button', { name: 'Yes' }).click();
+  await expect(hermes(page, 'Confirmed')).toBeVisible();
+  await expect(hermes(other, 'Confirmed')).toBeVisible();
+  // This gateway never told the other device: its dialog is still up, and it answers too.
+  await expect(there).toBeVisible();
+  await there.getByRole('button', { name: 'Yes' }).click();
+  const said = other.getByText('That question was already answered or no longer exists.');
+  await expect(said).toHaveCount(1);
+  await expect(there).toBeHidden();
+  await expect(hermes(other, 'Confirmed')).toHaveCount(1);
+  // The lane still works on both devices.
+  await send(other, 'still fine');
+  await expect(echoReply(other, 'still fine')).toBeVisible({ timeout: 15_000 });
+  await expect(echoReply(page, 'still fine')).toBeVisible({ timeout: 15_000 });
+  await other.context().close();
+});

@@ -1,0 +1,111 @@
+// Test-only switches that make the reference gateway read the protocol as another gateway
+// legitimately might (issue 14). Each one is a reading the spec allows; the app must work with every
+// one of them. Reached only through `createGateway({ quirks })` (and startServer's `gateway` options):
+// the CLI never passes them. The table in README.md says what the app does with each.
+import type { ServerFrame } from '../../src/protocol';
+
+export interface GatewayQuirks {
+  /** Uploads are known by the app's own `media_ref`, which the echo carries as `media[].media_id` (spec §10). */
+  mediaIdIsRef?: boolean;
+  /** A thread's frames carry only the thread's own `chat_id`, no `thread_id` (tolerated, spec §4). */
+  threadOwnChatId?: boolean;
+  /** The §5 `client_id` extension is unknown: echoes carry none, and a repeated send is stored again. */
+  noClientId?: boolean;
+  /** No `read.receipt` frames at all (neither "agent started" nor another device's read mark). */
+  noReadReceipts?: boolean;
+  /** `channel.renamed` carries only `{chat_id, name}` (the schema's shape), never the whole entry. */
+  renamedNameOnly?: boolean;
+  /** `hello.ack` without `channels`: the app must ask `channel.list`. */
+  helloAckWithoutChannels?: boolean;
+  /** `history` pages without `oldest_message_id`. */
+  historyWithoutOldest?: boolean;
+  /** `media.offer` without `message_id` (protocol.py: the app attaches it to the lane's last assistant message). */
+  mediaOfferWithoutMessageId?: boolean;
+  /** `server_caps.push` as another gateway would say it (the reference says `webpush` or `none`). */
+  push?: 'fcm' | 'ntfy' | 'none';
+  /**
+   * Frames from a newer gateway: an unknown frame type before every streamed reply, an unknown
+   * notification kind after hello.ack, and an unknown `agent.busy` reason while it works.
+   */
+  unknownFrames?: boolean;
+  /** An answered picker is closed (agent.busy/idle) only on the device that answered; the others keep it. */
+  stalePickers?: boolean;
+}
+
+export const QUIRK_NAMES = [
+  'mediaIdIsRef',
+  'threadOwnChatId',
+  'noClientId',
+  'noReadReceipts',
+  'renamedNameOnly',
+  'helloAckWithoutChannels',
+  'historyWithoutOldest',
+  'mediaOfferWithoutMessageId',
+  'push',
+  'unknownFrames',
+  'stalePickers',
+] as const satisfies readonly (keyof GatewayQuirks)[];
+
+/** The frame types a newer gateway might send that this protocol version does not define. */
+export const UNKNOWN_FRAME_TYPE = 'turn.plan';
+export const UNKNOWN_NOTIFICATION_KIND = 'weather';
+export const UNKNOWN_BUSY_REASON = 'pondering';
+
+interface WireFrame {
+  v: number;
+  type: string;
+  id?: number;
+  chat_id?: string;
+  thread_id?: string;
+  payload: Record<string, unknown>;
+}
+
+function withoutKey<T extends object>(obj: T, key: string): T {
+  const { [key]: _dropped, ...rest } = obj as Record<string, unknown>;
+  return rest as T;
+}
+
+/**
+ * What the quirky gateway puts on the wire instead of `frame`: usually one frame, none when it would
+ * not send it at all, or more when it sends extra ones first. Applied to every frame once, before it
+ * is encoded (live copies and outbox copies alike).
+ */
+export function quirkFrames(frame: ServerFrame, q: GatewayQuirks | undefined): ServerFrame[] {
+  if (!q) return [frame];
+  // Quirks write what the typed frames forbid (unknown types and values): plain records here.
+  let f = frame as unknown as WireFrame;
+  const out: WireFrame[] = [];
+  if (q.noReadReceipts && f.type === 'read.receipt') return [];
+  if (q.threadOwnChatId && f.thread_id !== undefined) {
+    f = withoutKey({ ...f, chat_id: f.thread_id }, 'thread_id');
+  }
+  if (q.noClientId && f.type === 'message') f = { ...f, payload: withoutKey(f.payload, 'client_id') };
+  if (q.noClientId && f.type === 'history' && Array.isArray(f.payload.messages)) {
+    f = { ...f, payload: { ...f.payload, messages: (f.payload.messages as object[]).map((m) => withoutKey(m, 'client_id')) } };
+  }
+  if (q.renamedNameOnly && f.type === 'channel.renamed') {
+    f = { ...f, payload: { chat_id: f.payload.chat_id, name: f.payload.name } };
+  }
+  if (q.helloAckWithoutChannels && f.type === 'hello.ack') f = { ...f, payload: withoutKey(f.payload, 'channels') };
+  if (q.historyWithoutOldest && f.type === 'history') f = { ...f, payload: withoutKey(f.payload, 'oldest_message_id') };
+  if (q.mediaOfferWithoutMessageId && f.type === 'media.offer') f = { ...f, payload: withoutKey(f.payload, 'message_id') };
+  if (q.push && f.type === 'hello.ack') {
+    f = { ...f, payload: { ...f.payload, server_caps: { ...(f.payload.server_caps as object), push: q.push } } };
+  }
+  if (q.unknownFrames) {
+    if (f.type === 'agent.busy' && f.payload.reason === 'processing') f = { ...f, payload: { ...f.payload, reason: UNKNOWN_BUSY_REASON } };
+    if (f.type === 'message.start') {
+      const scope = { ...(f.chat_id !== undefined && { chat_id: f.chat_id }), ...(f.thread_id !== undefined && { thread_id: f.thread_id }) };
+      out.push({ v: 1, type: UNKNOWN_FRAME_TYPE, ...scope, payload: { steps: 3, message_id: f.payload.message_id } });
+    }
+  }
+  out.push(f);
+  if (q.unknownFrames && f.type === 'hello.ack') {
+    out.push({
+      v: 1,
+      type: 'notification',
+      payload: { kind: UNKNOWN_NOTIFICATION_KIND, title: 'Sunny on the server', body: 'A kind of notification this app does not know.', ts: Date.now() },
+    });
+  }
+  return out as unknown as ServerFrame[];
+}

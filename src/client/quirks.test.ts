@@ -1,0 +1,58 @@
+// The app's command layer and session against the reference gateway's quirks (issue 14): what
+// another gateway may legitimately send instead of what ours does.
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { GatewayQuirks } from '../../server/gateway/quirks';
+import { TestClient } from '../../server/gateway/testclient';
+import { defaultLane, freshDb, gateway, pairedClient, TOKEN, until } from '../net/testing/harness';
+import { ProtocolError } from '../net/errors';
+
+const cleanup: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const fn of cleanup.splice(0).reverse()) await fn();
+});
+
+async function setup(quirks: GatewayQuirks) {
+  const gw = await gateway({ quirks });
+  cleanup.push(() => gw.close());
+  const db = freshDb();
+  const c = await pairedClient(db, gw.url);
+  cleanup.push(() => c.stop());
+  return { gw, db, c };
+}
+
+describe('against other readings of the protocol', () => {
+  it('hello.ack without channels: the directory comes from channel.list', async () => {
+    const { db } = await setup({ helloAckWithoutChannels: true });
+    expect(await defaultLane(db)).toBe('web:default');
+    expect((await db.channels.toArray()).map((c) => c.chat_id).sort()).toEqual(['web:default', 'web:demo']);
+  });
+
+  it('channel.renamed {chat_id, name} answering favorite, icon and default: the acknowledged change is kept', async () => {
+    const { db, c } = await setup({ renamedNameOnly: true });
+    await defaultLane(db);
+    await c.favorite('web:demo', true);
+    await c.setIcon('web:demo', '🧪', '#0a7');
+    expect(await db.channels.get('web:demo')).toMatchObject({ name: 'Demo', favorite: true, icon: '🧪', color: '#0a7' });
+    await c.setDefault('web:demo');
+    expect((await db.channels.toArray()).filter((r) => r.is_default).map((r) => r.chat_id)).toEqual(['web:demo']);
+    await c.favorite('web:demo', false);
+    expect((await db.channels.get('web:demo'))?.favorite).toBe(false);
+  });
+
+  it('a stale picker answered here after another device did: refused, and closed here', async () => {
+    const { gw, db, c } = await setup({ stalePickers: true });
+    const lane = await defaultLane(db);
+    const other = await TestClient.paired(gw.url, { token: TOKEN, device_id: 'other' });
+    cleanup.push(() => other.close());
+    const from = other.mark();
+    await c.send(lane, '/confirm');
+    const picker = await until(async () => (await db.pickers.toArray()).find((p) => p.state === 'open'), 'picker open');
+    await other.waitType('picker.confirm', { from });
+    await other.request('picker.select', { picker_id: picker.picker_id, value: 'no' });
+    const err = await c.selectPicker(picker.picker_id, 'yes').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ProtocolError);
+    expect((err as ProtocolError).code).toBe('not_found');
+    expect((await db.pickers.get(picker.picker_id))?.state).toBe('closed');
+  });
+});
