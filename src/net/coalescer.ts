@@ -113,14 +113,15 @@ export class FramePipeline {
 
   /**
    * Applies the collected frames in one transaction, storing `cursor` (sync.done's) with them. Without
-   * one (the replay was cut short) no cursor is stored: the frames' own cursors cannot be trusted to
-   * be contiguous, since live frames that arrived before the replay carry newer ones.
+   * one (the replay was cut short or refused) no cursor is stored, and none after it until a complete
+   * replay: live frames that arrived before the replay carry newer cursors than the frames it missed.
    */
   endBatch(cursor: number | undefined): Promise<void> {
     const frames = this.batch ?? [];
     const waiters = this.batchWaiters;
     this.batch = null;
     this.batchWaiters = [];
+    if (cursor === undefined) this.cursorHeld = true;
     const write = async () => {
       try {
         await this.opts.applyBatch(frames, cursor);
@@ -269,10 +270,12 @@ export class FramePipeline {
    * newest they carry, unless a frame before them failed to store.
    */
   private liveCursor(frames: readonly ServerFrame[]): number | undefined {
-    if (this.cursorHeld) return undefined;
     let newest: number | undefined;
     for (const f of frames) if (carriesCursor(f)) newest = Math.max(newest ?? 0, f.cursor!);
-    return newest;
+    if (!this.cursorHeld) return newest;
+    // Held, and frames with cursors keep coming: only a sync from the stored cursor moves it again.
+    if (newest !== undefined) this.opts.onCursorHeld?.();
+    return undefined;
   }
 
   private holdCursor(): void {
