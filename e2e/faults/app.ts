@@ -137,3 +137,97 @@ export function uploadBytes(size: number, seed: number): Uint8Array {
   }
   return bytes;
 }
+
+/** What a page's sockets carried around each `sync` (recorded by `observeWire`). */
+export interface WireSync {
+  /** Which socket of the page (1 = the first it opened). */
+  socket: number;
+  /** The cursor the app sent. */
+  cursor: number;
+  /** The cursors of the frames that arrived after the sync was sent, until sync.done. */
+  replayed: number[];
+  /** sync.done's cursor; undefined while the replay runs (or when it was cut). */
+  done?: number;
+}
+
+export interface WireLog {
+  sockets: number;
+  syncs: WireSync[];
+  /** Readwrite transactions that would have stored a cursor and were refused while the disk was "full". */
+  cursorWritesRefused: number;
+  writesRefused: number;
+}
+
+/**
+ * Init script for every page of a fault run: records each `sync` the page's sockets send and the
+ * cursors replayed after it (read on the wire, not from the app), and can make IndexedDB writes fail
+ * as a full disk does (`put`/`add` throw QuotaExceededError, deletes pass) while `__irisDiskFull` is set.
+ */
+export function observeWire(): void {
+  const w = window as unknown as { __irisWire: WireLog; __irisDiskFull?: boolean };
+  const log: WireLog = { sockets: 0, syncs: [], cursorWritesRefused: 0, writesRefused: 0 };
+  w.__irisWire = log;
+  const Native = window.WebSocket;
+  class Observed extends Native {
+    private readonly socket = ++log.sockets;
+    private open: WireSync | undefined;
+    constructor(url: string | URL, protocols?: string | string[]) {
+      super(url, protocols);
+      this.addEventListener('message', (ev: MessageEvent) => {
+        if (!this.open || typeof ev.data !== 'string') return;
+        try {
+          const frame = JSON.parse(ev.data) as { type?: string; cursor?: unknown; payload?: { cursor?: unknown } };
+          if (frame.type === 'sync.done') {
+            this.open.done = Number(frame.payload?.cursor);
+            this.open = undefined;
+          } else if (typeof frame.cursor === 'number') this.open.replayed.push(frame.cursor);
+        } catch {
+          // not JSON: not ours to judge
+        }
+      });
+    }
+    override send(data: Parameters<WebSocket["send"]>[0]): void {
+      if (typeof data === 'string' && data.includes('"type":"sync"')) {
+        try {
+          const cursor = Number((JSON.parse(data) as { payload?: { cursor?: unknown } }).payload?.cursor);
+          this.open = { socket: this.socket, cursor, replayed: [] };
+          log.syncs.push(this.open);
+        } catch {
+          // ignore
+        }
+      }
+      super.send(data);
+    }
+  }
+  window.WebSocket = Observed as typeof WebSocket;
+  const refused = new WeakSet<IDBTransaction>();
+  for (const method of ['put', 'add'] as const) {
+    const native = IDBObjectStore.prototype[method];
+    IDBObjectStore.prototype[method] = function (this: IDBObjectStore, ...args: [unknown, IDBValidKey?]) {
+      if (w.__irisDiskFull) {
+        log.writesRefused++;
+        if (!refused.has(this.transaction) && this.transaction.objectStoreNames.contains('sync')) {
+          refused.add(this.transaction);
+          log.cursorWritesRefused++;
+        }
+        throw new DOMException('The disk is full (fault suite)', 'QuotaExceededError');
+      }
+      return native.apply(this, args);
+    };
+  }
+}
+
+export function readWire(page: Page): Promise<WireLog> {
+  return page.evaluate(() => (window as unknown as { __irisWire: WireLog }).__irisWire);
+}
+
+/** The disk fills up (every write that adds bytes fails) or has room again. */
+export async function setDiskFull(page: Page, full: boolean): Promise<void> {
+  await page.evaluate((on) => ((window as unknown as { __irisDiskFull?: boolean }).__irisDiskFull = on), full);
+}
+
+/** The stored sync cursor (the largest over gateways), read from the app's DB; 0 when none. */
+export async function storedCursor(page: Page): Promise<number> {
+  const state = await readApp(page);
+  return Math.max(0, ...state.cursors.map((c) => c.cursor));
+}

@@ -1,6 +1,7 @@
 // The verdict of one fault run, against the gateway's own store (issue 9): every user message stored
 // exactly once and in order; every final assistant message in each app DB exactly once with its
-// final text; nothing pending, streaming or queued; the sync cursor never moved backwards.
+// final text; nothing pending, streaming or queued; the sync cursor never moved backwards, and once
+// settled it has caught up with the gateway's newest (the live cursor, spec README §16).
 import type { AppState } from './app';
 import type { GatewaySnapshot } from './gateway-worker';
 
@@ -132,6 +133,11 @@ export function judge(lane: string, gateway: GatewaySnapshot, devices: DeviceEvi
     if (gatewayCursor !== undefined && appCursor > gatewayCursor) {
       v.cursorBack++;
       v.problems.push(`${device.name}: the app's cursor ${appCursor} is past the gateway's newest ${gatewayCursor}`);
+    }
+    // Live, the cursor follows every frame stored (spec README §16): once all is settled it is the newest.
+    if (gatewayCursor !== undefined && appCursor < gatewayCursor) {
+      v.stuck++;
+      v.problems.push(`${device.name}: the app's cursor ${appCursor} stays behind the gateway's newest ${gatewayCursor} (what it has would come again)`);
     }
   }
 

@@ -83,6 +83,11 @@ test('the verdict reports loss, duplicates, stuck states, reordering and a backw
   expect(v.stuck).toBe(4); // pending bubble, streaming bubble, outbox row, busy lane
   expect(v.outOfOrder).toBe(1); // 'three' stored before 'two'
   expect(v.cursorBack).toBe(2); // 6 → 4, and 9 is past the gateway's 7
+  // Settled with the cursor behind the gateway's newest: what the app has would come again.
+  const once = { ...gateway, messages: { [lane]: gateway.messages[lane]!.filter((m) => m.message_id !== 'u2b') } };
+  const behind = judge(lane, once, [device({ ...good, cursors: [{ gateway: 'ws://x/ws', cursor: 5 }] }, ['one', 'three', 'two'], [1, 5])]);
+  expect(behind.stuck).toBe(1);
+  expect(behind.problems).toEqual([expect.stringContaining('stays behind')]);
 
   // An upload that reached the gateway with other bytes, or without its file.
   const file = { media_id: 'med_1', kind: 'document' as const, mime: 'x/y', size: 3, filename: 'f' };

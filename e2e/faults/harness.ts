@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { FaultProxy } from '../../server/faultproxy';
-import { LANE, nudgeOnline, openLane, pairAndOpen, readApp, send, uploadBytes, type AppState } from './app';
-import { emptyVerdict, isClean, judge, type DeviceEvidence, type UploadExpectation, type Verdict } from './checks';
+import { LANE, nudgeOnline, observeWire, openLane, pairAndOpen, readApp, readWire, send, storedCursor, uploadBytes, type AppState, type WireLog } from './app';
+import { addVerdict, emptyVerdict, isClean, judge, type DeviceEvidence, type UploadExpectation, type Verdict } from './checks';
 import { GatewayHost } from './gateway-host';
 import { Rng } from './rng';
 
@@ -37,6 +37,8 @@ export class Run {
   readonly devices: Device[] = [];
   readonly events: string[] = [];
   upload: UploadExpectation | undefined;
+  /** What a scenario itself found wrong on the way (added to every verdict). */
+  readonly findings: Verdict = emptyVerdict();
   private sampling = true;
   private sampler: Promise<void> | undefined;
   private counter = 0;
@@ -83,6 +85,7 @@ export class Run {
     const context = await this.opts.browser.newContext({ serviceWorkers: 'block' });
     // Functions passed to page.evaluate from code compiled by tsx carry esbuild's `__name` helper.
     await context.addInitScript('globalThis.__name = (f) => f;');
+    await context.addInitScript(observeWire);
     const device: Device = { name, context, pages: [], typed: [], cursorSamples: [], mirrorsLane };
     this.devices.push(device);
     const page = await this.track(device, await context.newPage());
@@ -102,6 +105,38 @@ export class Run {
   async closeTab(device: Device, page: Page): Promise<void> {
     device.pages = device.pages.filter((p) => p !== page);
     await page.close();
+  }
+
+  /** Kills the tab's renderer (DevTools Page.crash): no unload, no flush, whatever it was writing is lost. */
+  async crashTab(device: Device, page: Page): Promise<void> {
+    device.pages = device.pages.filter((p) => p !== page);
+    const crashed = page.waitForEvent('crash', { timeout: 10_000 }).catch(() => undefined);
+    const cdp = await page.context().newCDPSession(page);
+    void cdp.send('Page.crash').catch(() => undefined);
+    await crashed;
+    await page.close().catch(() => undefined);
+  }
+
+  /** Waits until the page's stored cursor is at least `cursor` (polling the DB); returns it, or undefined. */
+  async waitForCursor(page: Page, cursor: number, timeoutMs = 10_000): Promise<number | undefined> {
+    const end = Date.now() + timeoutMs;
+    while (Date.now() < end) {
+      const now = await storedCursor(page).catch(() => 0);
+      if (now >= cursor) return now;
+      await sleep(5);
+    }
+    return undefined;
+  }
+
+  wire(page: Page): Promise<WireLog> {
+    return readWire(page);
+  }
+
+  /** A scenario's own finding: counted in the verdict like the checks' own. */
+  find(kind: 'lost' | 'duplicated' | 'stuck', problem: string): void {
+    this.findings[kind]++;
+    this.findings.problems.push(problem);
+    this.note(`FOUND (${kind}): ${problem}`);
   }
 
   private async track(device: Device, page: Page): Promise<Page> {
@@ -192,6 +227,7 @@ export class Run {
       mirrorsLane: d.mirrorsLane,
     }));
     const v = judge(LANE, snapshot, evidence, this.upload);
+    addVerdict(v, { ...this.findings, problems: [...this.findings.problems] });
     if (snapshot.inflight > 0) {
       v.stuck++;
       v.problems.push('the gateway is still streaming a turn');

@@ -1,7 +1,8 @@
 // The fault scenarios of issue 9. Each drives the app like a person while the fault proxy and the
 // gateway host misbehave at points chosen by the run's seeded PRNG. The harness then heals every fault
 // and judges the result against the gateway's store.
-import { nudgeOnline, openLane, uploadBytes } from './app';
+import { nudgeOnline, openLane, readApp, setDiskFull, storedCursor, uploadBytes, type WireSync } from './app';
+import type { Page } from '@playwright/test';
 import { sleep, type Device, type Run } from './harness';
 import type { Rng } from './rng';
 
@@ -66,6 +67,22 @@ async function whileFlapping(r: Run, rng: Rng, kinds: readonly FaultKind[], body
     stop.done = true;
     await flapper;
   }
+}
+
+export async function waitUntilTrue(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    if (await check().catch(() => false)) return true;
+    await sleep(50);
+  }
+  return false;
+}
+
+/** The page's first complete sync (its replay on the wire), or undefined if none finished in time. */
+async function waitForSync(r: Run, page: Page, timeoutMs = 20_000) {
+  let found: WireSync | undefined;
+  await waitUntilTrue(async () => (found = (await r.wire(page)).syncs.find((s) => s.done !== undefined)) !== undefined, timeoutMs);
+  return found;
 }
 
 const page0 = (d: Device) => {
@@ -196,6 +213,80 @@ export const SCENARIOS: Scenario[] = [
       r.note('B back');
       if (cut) r.note(`B's first link cut ${(await cut) ? 'inside a frame' : 'between frames'}`);
       await nudgeOnline(page);
+    },
+  },
+  {
+    // The live cursor (spec README §16): the tab dies right after storing a frame, before the next.
+    // Its successor must sync from what the dead tab stored and be replayed all of the rest.
+    name: 'tab-killed-between-frames',
+    streamDelayMs: 60,
+    async run(r) {
+      const a = await r.addDevice('A');
+      const rng = r.rng.fork('crash');
+      const kills = rng.int(1, 2);
+      for (let i = 0; i < kills; i++) {
+        const page = page0(a);
+        const before = await storedCursor(page);
+        await r.send(a, page, `before the kill ${i}`);
+        // A few frames of the turn applied live (the echo, busy, start, tool…), then the kill at once.
+        const seen = await r.waitForCursor(page, before + rng.int(1, 5));
+        await r.crashTab(a, page);
+        r.note(seen === undefined ? 'tab killed (no stored frame seen)' : `tab killed right after storing cursor ${seen}`);
+        await sleep(rng.int(0, 1500));
+        const next = await r.openTab(a);
+        r.note('tab opened again');
+        const synced = await waitForSync(r, next);
+        if (!synced) {
+          r.find('stuck', `the reopened tab finished no sync`);
+          continue;
+        }
+        r.note(`synced from ${synced.cursor}: ${synced.replayed.length} frame(s) replayed to ${synced.done}`);
+        if (seen !== undefined && synced.cursor < seen) r.find('duplicated', `the reopened tab synced from ${synced.cursor}, before the ${seen} the killed tab had stored`);
+        const got = new Set(synced.replayed);
+        for (let c = synced.cursor + 1; c <= synced.done!; c++) {
+          if (!got.has(c)) {
+            r.find('lost', `the sync from ${synced.cursor} to ${synced.done} did not replay cursor ${c}`);
+            break;
+          }
+        }
+      }
+      await r.send(a, page0(a), 'after the kills');
+    },
+  },
+  {
+    // A frame's write fails as with a full disk, mid-stream; the stored cursor stays before it, and
+    // a sync from there on the same connection brings it again once there is room (spec README §16).
+    name: 'quota-full-mid-stream',
+    streamDelayMs: 40,
+    async run(r) {
+      const a = await r.addDevice('A');
+      const page = page0(a);
+      const rng = r.rng.fork('quota');
+      const turns = rng.int(1, 3);
+      for (let i = 0; i < turns; i++) {
+        await r.send(a, page, `disk full ${i}`);
+        await r.waitForStreaming(page);
+        await sleep(rng.int(0, 800));
+        const ms = rng.int(50, 1500);
+        const before = await r.wire(page);
+        await setDiskFull(page, true);
+        await sleep(ms);
+        await setDiskFull(page, false);
+        const after = await r.wire(page);
+        r.note(`disk full for ${ms} ms: ${after.writesRefused - before.writesRefused} write(s) refused, ${after.cursorWritesRefused - before.cursorWritesRefused} of them with a cursor`);
+      }
+      // With room again, what failed comes again: the settled checks find every reply final and the
+      // cursor at the gateway's newest. Without a reconnect (whose history page could hide a frame
+      // never replayed) only a sync from the held cursor can bring it.
+      const deviceId = (await readApp(page)).deviceId;
+      const caughtUp = await waitUntilTrue(async () => {
+        const newest = deviceId ? (await r.gateway.snapshot([], [deviceId])).cursors[deviceId] : undefined;
+        return newest !== undefined && (await storedCursor(page)) === newest;
+      }, 20_000);
+      if (!caughtUp) r.note('the cursor had not caught up 20 s after the disk had room');
+      const wire = await r.wire(page);
+      const resyncs = wire.syncs.filter((s) => s.socket === 1).length - 1;
+      r.note(`${resyncs} sync(s) on the first socket after its own, ${wire.sockets} socket(s): ${JSON.stringify(wire.syncs.map((s) => [s.socket, s.cursor, s.replayed.length, s.done]))}`);
     },
   },
   {

@@ -1,14 +1,21 @@
 // Known devices (known once they said hello): how to wake each one (a PushTarget) and its outbox,
-// every non-coalescable frame it should get, numbered by an increasing integer cursor (spec README §8).
-import type { WebPushSubscription } from '../../src/protocol';
+// every non-coalescable frame it should get and has not acknowledged, numbered by an increasing
+// integer cursor (spec README §8, §16).
+import { encodeFrame, type ServerFrame, type WebPushSubscription } from '../../src/protocol';
 import { safeName, type Persistence } from './persistence';
 import type { PushMode, PushTarget } from './types';
 
 export interface OutboxEntry {
   cursor: number;
-  /** The encoded frame, without a request id (replayed frames answer no request). */
+  /**
+   * The encoded frame as every copy is sent (live and replayed): without a request id (replayed
+   * frames answer no request), with its `cursor` in the envelope (spec README §16).
+   */
   frame: string;
 }
+
+/** A frame as it is outboxed: any server frame without its request id. */
+export type OutboxFrame = Omit<ServerFrame, 'id'>;
 
 export interface DeviceRecord {
   device_id: string;
@@ -89,21 +96,44 @@ export class Devices {
   }
 
   /**
-   * Append a frame to a device's outbox; returns its cursor. The outbox is a journal written at once
-   * (one line per frame), so a cursor is durable before any frame that carries it can be acted on.
+   * Append a frame to a device's outbox; returns the entry (the frame encoded with its cursor), or
+   * undefined for an unknown device. The outbox is a journal written at once (one line per frame), so
+   * a cursor is durable before any frame that carries it can be acted on.
    */
-  append(deviceId: string, frame: string): number {
+  append(deviceId: string, event: OutboxFrame): OutboxEntry | undefined {
     const rec = this.devices.get(deviceId);
-    if (!rec) return 0;
+    if (!rec) return undefined;
     rec.cursor += 1;
-    rec.outbox.push({ cursor: rec.cursor, frame });
-    this.persistence.appendSync(journalOf(deviceId), `${rec.cursor} ${frame}\n`);
+    const entry = { cursor: rec.cursor, frame: encodeFrame({ ...event, cursor: rec.cursor }) };
+    rec.outbox.push(entry);
+    this.persistence.appendSync(journalOf(deviceId), `${entry.cursor} ${entry.frame}\n`);
     // Trim in batches; the journal is then rewritten (atomically) with what is kept.
     if (rec.outbox.length > this.outboxLimit + Math.max(100, this.outboxLimit / 10)) {
       rec.outbox.splice(0, rec.outbox.length - this.outboxLimit);
       this.rewriteJournal(rec);
     }
-    return rec.cursor;
+    return entry;
+  }
+
+  /**
+   * `sync{cursor}` acknowledges (spec README §16): the device has stored everything up to `cursor`,
+   * so those entries are dropped and the journal is rewritten (atomically, at the next flush) with
+   * the rest. A cursor beyond the newest acknowledges nothing (the gateway lost state). Returns how
+   * many entries were dropped.
+   */
+  acknowledge(deviceId: string, cursor: number): number {
+    const rec = this.devices.get(deviceId);
+    if (!rec || cursor > rec.cursor) return 0;
+    const keep = rec.outbox.findIndex((e) => e.cursor > cursor);
+    const dropped = keep === -1 ? rec.outbox.length : keep;
+    if (dropped === 0) return 0;
+    rec.outbox.splice(0, dropped);
+    // The newest cursor must outlive the entries that carried it: written before the journal shrinks,
+    // or a restart would number the next frames from an older cursor.
+    this.save(rec);
+    this.persistence.flushSync(recordOf(deviceId));
+    this.rewriteJournal(rec);
+    return dropped;
   }
 
   /**
@@ -118,7 +148,7 @@ export class Devices {
   }
 
   private save(rec: DeviceRecord): void {
-    this.persistence.mark(`devices/${safeName(rec.device_id)}.json`, () => ({ ...rec, outbox: [] }));
+    this.persistence.mark(recordOf(rec.device_id), () => ({ ...rec, outbox: [] }));
   }
 
   private rewriteJournal(rec: DeviceRecord): void {
@@ -134,10 +164,12 @@ export class Devices {
       if (line === '') continue;
       const space = line.indexOf(' ');
       const cursor = Number(line.slice(0, space));
-      const frame = line.slice(space + 1);
+      let frame = line.slice(space + 1);
       let ok = space > 0 && Number.isSafeInteger(cursor) && cursor > (entries.at(-1)?.cursor ?? 0);
       try {
-        if (ok) JSON.parse(frame);
+        const parsed = ok ? (JSON.parse(frame) as OutboxFrame) : undefined;
+        // A journal written before frames carried their cursor: the frame gets it now.
+        if (parsed && parsed.cursor !== cursor) frame = encodeFrame({ ...parsed, cursor });
       } catch {
         ok = false;
       }
@@ -146,6 +178,10 @@ export class Devices {
     }
     return { entries, clean };
   }
+}
+
+function recordOf(deviceId: string): string {
+  return `devices/${safeName(deviceId)}.json`;
 }
 
 function journalOf(deviceId: string): string {

@@ -1,8 +1,9 @@
 // Live sockets and delivery. Every non-coalescable frame a device should get goes into its outbox
-// (even when it is live, spec README §8), then to each of its live sockets. A requester's own copy
-// carries the request id; every other copy, and the outbox copy, carries none.
+// (even when it is live, spec README §8), then to each of its live sockets, carrying that outbox
+// entry's cursor (§16). A requester's own copy carries the request id; every other copy, and the
+// outbox copy, carries none.
 import { COALESCABLE_TYPES, encodeFrame, type ServerFrame } from '../../src/protocol';
-import type { Devices } from './devices';
+import type { Devices, OutboxEntry } from './devices';
 import { quirkFrames, type GatewayQuirks } from './quirks';
 
 /** A live, paired socket. */
@@ -58,14 +59,25 @@ export class Hub {
     const isCoalescable = coalescable.has(frame.type);
     const targets = new Set(opts.only ?? this.devices.ids());
     if (opts.except !== undefined) targets.delete(opts.except);
-    if (!isCoalescable) for (const deviceId of targets) this.devices.append(deviceId, encoded);
+    /** Per device, the outbox entry: its copy carries that cursor. */
+    const outboxed = new Map<string, OutboxEntry>();
+    if (!isCoalescable) {
+      for (const deviceId of targets) {
+        const entry = this.devices.append(deviceId, event);
+        if (entry) outboxed.set(deviceId, entry);
+      }
+    }
     const replyPeer = opts.reply?.peer;
     for (const peer of this.peers) {
       if (peer === replyPeer) continue;
-      if (targets.has(peer.deviceId)) peer.sendEncoded(encoded, isCoalescable);
+      if (targets.has(peer.deviceId)) peer.sendEncoded(outboxed.get(peer.deviceId)?.frame ?? encoded, isCoalescable);
     }
     if (replyPeer) {
-      const withId = opts.reply?.id !== undefined ? encodeFrame({ ...event, id: opts.reply.id }) : encoded;
+      const entry = targets.has(replyPeer.deviceId) ? outboxed.get(replyPeer.deviceId) : undefined;
+      const withId =
+        opts.reply?.id !== undefined
+          ? encodeFrame({ ...event, id: opts.reply.id, ...(entry && { cursor: entry.cursor }) })
+          : (entry?.frame ?? encoded);
       replyPeer.sendEncoded(withId, isCoalescable);
     }
   }

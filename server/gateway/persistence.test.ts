@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { appendFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -108,6 +108,40 @@ describe('persistence', () => {
     running.push(g3);
     expect(g3.gateway.store.cursor('dev-a')).toBe(newest);
     expect(g3.gateway.store.devices.get('dev-a')!.outbox.map((e) => e.cursor)).toEqual([newest - 2, newest - 1, newest]);
+  });
+
+  it('an acknowledging sync shrinks the journal on disk; the cursor survives a restart with it empty', async () => {
+    const g1 = await start();
+    const b = await device(g1, 'dev-b');
+    await b.close();
+    const a = await device(g1, 'dev-a');
+    await a.chat('for the journal', { chat_id: 'web:default' });
+    await a.chat('and more', { chat_id: 'web:default' });
+    const journal = join(dir, 'outbox', readdirSync(join(dir, 'outbox')).find((n) => readFileSync(join(dir, 'outbox', n), 'utf8').includes('"read.receipt"'))!);
+    const lines = () => readFileSync(journal, 'utf8').split('\n').filter(Boolean);
+    const cursor = g1.gateway.store.cursor('dev-a');
+    expect(lines()).toHaveLength(cursor);
+    const sizeBefore = statSync(journal).size;
+    // Acknowledging up to a middle cursor keeps only what comes after it, on disk too (sync.done waits for it).
+    const mid = cursor - 3;
+    await a.request('sync', { cursor: mid });
+    expect(lines().map((l) => Number(l.split(' ')[0]))).toEqual([mid + 1, mid + 2, mid + 3]);
+    expect(statSync(journal).size).toBeLessThan(sizeBefore / 2);
+    await a.request('sync', { cursor });
+    expect(lines()).toEqual([]);
+    expect(readdirSync(join(dir, 'outbox')).filter((n) => n.includes('.tmp-'))).toEqual([]);
+    // The away device's journal is untouched.
+    expect(g1.gateway.store.devices.get('dev-b')!.outbox).toHaveLength(cursor - 2); // all but the sender's two read receipts
+    await a.close();
+    await g1.close();
+    running.splice(0);
+    const g2 = await start();
+    expect(g2.gateway.store.cursor('dev-a')).toBe(cursor);
+    expect(g2.gateway.store.devices.get('dev-a')!.outbox).toEqual([]);
+    const a2 = await device(g2, 'dev-a');
+    const from = a2.mark();
+    await a2.chat('numbering goes on', { chat_id: 'web:default' });
+    expect(a2.frames.slice(from).find((f) => f.cursor !== undefined)?.cursor).toBe(cursor + 1);
   });
 
   it('stores media under gateway-made names only', async () => {

@@ -54,13 +54,60 @@ describe('outbox and sync', () => {
     expect(replay.find((f) => f.type === 'message')!.payload.message_id).toBe(echo.payload.message_id);
     expect(replay.find((f) => f.type === 'message.stop')!.payload.final_text).toBe(stop!.payload.final_text);
 
-    // From the newest cursor there is nothing more; from a middle cursor only the tail.
+    // From a middle cursor only the tail; from the newest cursor there is nothing more.
     const from2 = b.mark();
-    const done2 = await b.request('sync', { cursor: done.payload.cursor });
-    expect(b.frames.slice(from2)).toEqual([done2]);
-    const from3 = b.mark();
     await b.request('sync', { cursor: done.payload.cursor - 2 });
-    expect(b.frames.slice(from3).map((f) => f.type)).toEqual(types.slice(-2).concat('sync.done'));
+    expect(b.frames.slice(from2).map((f) => f.type)).toEqual(types.slice(-2).concat('sync.done'));
+    const from3 = b.mark();
+    const done3 = await b.request('sync', { cursor: done.payload.cursor });
+    expect(b.frames.slice(from3)).toEqual([done3]);
+  });
+
+  it('sends every outboxed frame with its cursor, live and replayed (spec README §16)', async () => {
+    const a = await device('dev-a');
+    const from = a.mark();
+    const { echo } = await a.chat('carry the cursor', { chat_id: 'web:default' });
+    const outbox = gw.gateway.store.devices.get('dev-a')!.outbox;
+    const live = a.frames.slice(from).filter((f) => f.type !== 'message.update' && f.type !== 'tool.progress');
+    // Every live frame is an outbox entry, in order, carrying that entry's cursor; the echo too (with its id).
+    expect(live.map((f) => f.cursor)).toEqual(outbox.map((e) => e.cursor));
+    expect(live.map((f) => f.type)).toEqual(outbox.map((e) => JSON.parse(e.frame).type));
+    expect(echo.id).toBeDefined();
+    expect(echo.cursor).toBe(outbox[0]!.cursor);
+    // Coalescable frames are not outboxed and carry none.
+    const updates = a.frames.slice(from).filter((f) => f.type === 'message.update');
+    expect(updates.length).toBeGreaterThan(0);
+    expect(updates.every((f) => f.cursor === undefined)).toBe(true);
+    // Replayed: the same frames with the same cursors (and no request id).
+    const from2 = a.mark();
+    await a.request('sync', { cursor: 0 });
+    const replay = a.frames.slice(from2, -1);
+    expect(replay.map((f) => [f.type, f.cursor])).toEqual(live.map((f) => [f.type, f.cursor]));
+    expect(replay.every((f) => f.id === undefined)).toBe(true);
+  });
+
+  it('an acknowledging sync drops what the device has; the next replays only what came after', async () => {
+    const a = await device('dev-a');
+    await a.chat('one', { chat_id: 'web:default' });
+    const first = gw.gateway.store.cursor('dev-a');
+    await a.request('sync', { cursor: first });
+    expect(gw.gateway.store.devices.get('dev-a')!.outbox).toEqual([]);
+    const from = a.mark();
+    await a.chat('two', { chat_id: 'web:default' });
+    const newest = gw.gateway.store.cursor('dev-a');
+    expect(gw.gateway.store.devices.get('dev-a')!.outbox.map((e) => e.cursor)).toEqual(Array.from({ length: newest - first }, (_, i) => first + 1 + i));
+    // A reconnect from the acknowledged cursor gets exactly the frames after it.
+    const b = await device('dev-a');
+    const from2 = b.mark();
+    const done = await b.request('sync', { cursor: first });
+    const live = a.frames.slice(from).filter((f) => f.cursor !== undefined);
+    expect(b.frames.slice(from2, -1).map((f) => f.cursor)).toEqual(live.map((f) => f.cursor));
+    expect(done.payload.cursor).toBe(newest);
+    // A cursor below what was acknowledged cannot bring back what was dropped.
+    await b.request('sync', { cursor: newest });
+    const from3 = b.mark();
+    await b.request('sync', { cursor: 0 });
+    expect(b.frames.slice(from3).map((f) => f.type)).toEqual(['sync.done']);
   });
 
   it('outboxes frames for live devices too, so the cursor covers everything they got', async () => {

@@ -63,6 +63,139 @@ describe('sync', () => {
   });
 });
 
+describe('the live cursor (spec README §16)', () => {
+  /** Counts frames between the app's sync and sync.done, per connection. */
+  function countReplays(proxy: GatewayProxy): number[] {
+    const replays: number[] = [];
+    let counting = false;
+    proxy.taps.toGateway = (data, isBinary) => {
+      if (!isBinary && data.includes('"type":"sync"')) {
+        counting = true;
+        replays.push(0);
+      }
+      return data;
+    };
+    const before = proxy.taps.toClient;
+    proxy.taps.toClient = (data, isBinary, relay) => {
+      const out = before ? before(data, isBinary, relay) : data;
+      if (!isBinary && counting) {
+        if (data.includes('"type":"sync.done"')) counting = false;
+        else replays[replays.length - 1]!++;
+      }
+      return out;
+    };
+    return replays;
+  }
+
+  const finals = async (db: ReturnType<typeof freshDb>, lane: string) => (await laneMessages(db, lane)).filter((m) => m.role === 'assistant' && m.status === 'final').length;
+
+  it('a reconnect after live turns replays nothing; a device away gets exactly what it missed', async () => {
+    const gw = await gateway();
+    cleanup.push(() => gw.close());
+    const proxy = await GatewayProxy.start(gw.url);
+    cleanup.push(() => proxy.close());
+    const replays = countReplays(proxy);
+    const db = freshDb();
+    const a = await pairedClient(db, proxy.url);
+    const lane = await defaultLane(db);
+    const deviceId = (await db.settings.get('deviceId'))!.value as string;
+    for (let i = 0; i < 3; i++) {
+      await a.send(lane, `live ${i}`);
+      await until(async () => (await finals(db, lane)) === i + 1, `reply ${i}`);
+    }
+    // The cursor moved with the live frames, to the gateway's newest, without a sync.
+    await until(async () => (await db.sync.get(proxy.url))?.cursor === gw.gateway.store.cursor(deviceId), 'live cursor stored');
+    await a.stop();
+    await a.start();
+    await until(() => a.session()?.isSynced, 'synced again');
+    expect(replays).toEqual([0, 0]);
+    // The reconnect acknowledged everything: the gateway keeps nothing for this device.
+    expect(gw.gateway.store.devices.get(deviceId)!.outbox).toEqual([]);
+    await a.stop();
+
+    // Away: another device chats; on return exactly the frames outboxed meanwhile come, once each.
+    const other = await pairedClient(freshDb(), gw.url);
+    cleanup.push(() => other.stop());
+    const missed = gw.gateway.store.cursor(deviceId);
+    await other.send(lane, 'while A is away');
+    await until(() => gw.gateway.store.devices.get(deviceId)!.outbox.at(-1)?.frame.includes('"agent.idle"'), 'the other turn outboxed for A');
+    const away = gw.gateway.store.cursor(deviceId) - missed;
+    await a.start();
+    cleanup.push(() => a.stop());
+    await until(() => a.session()?.isSynced, 'A back');
+    expect(replays.at(-1)).toBe(away);
+    expect(await finals(db, lane)).toBe(4);
+    expect((await db.sync.get(proxy.url))?.cursor).toBe(gw.gateway.store.cursor(deviceId));
+  });
+
+  it('a gateway that sends no cursor: the cursor moves only at sync.done, and everything still comes', async () => {
+    const gw = await gateway();
+    cleanup.push(() => gw.close());
+    const proxy = await GatewayProxy.start(gw.url);
+    cleanup.push(() => proxy.close());
+    // Another Iris gateway: the same frames without the §16 envelope field.
+    proxy.taps.toClient = (data, isBinary) => (isBinary ? data : data.toString('utf8').replace(/,"cursor":\d+/, ''));
+    const replays = countReplays(proxy);
+    const db = freshDb();
+    const a = await pairedClient(db, proxy.url);
+    const lane = await defaultLane(db);
+    const atPairing = (await db.sync.get(proxy.url))?.cursor ?? 0;
+    await a.send(lane, 'no cursor here');
+    await until(async () => (await finals(db, lane)) === 1, 'reply');
+    await until(async () => (await db.lanes.get(lane))?.busy === false, 'idle');
+    expect((await db.sync.get(proxy.url))?.cursor ?? 0).toBe(atPairing);
+    await a.stop();
+    await a.start();
+    cleanup.push(() => a.stop());
+    await until(() => a.session()?.isSynced, 'synced again');
+    // Today's behaviour: the whole conversation since the last sync.done is replayed, then stored.
+    expect(replays.at(-1)).toBeGreaterThan(5);
+    const deviceId = (await db.settings.get('deviceId'))!.value as string;
+    expect((await db.sync.get(proxy.url))?.cursor).toBe(gw.gateway.store.cursor(deviceId));
+    expect(await finals(db, lane)).toBe(1);
+  });
+
+  it('a frame that fails to store mid-stream holds the cursor back and is replayed without a reconnect', async () => {
+    const gw = await gateway();
+    cleanup.push(() => gw.close());
+    const proxy = await GatewayProxy.start(gw.url);
+    cleanup.push(() => proxy.close());
+    const replays = countReplays(proxy);
+    let failNext = false;
+    let failed: ServerFrame | undefined;
+    const failing: Reducer = {
+      apply: (db, frame, ctx) => {
+        if (failNext && frame.type === 'message.stop') {
+          failNext = false;
+          failed = frame;
+          return Promise.reject(new DOMException('The disk is full', 'QuotaExceededError'));
+        }
+        return applyFrame(db, frame, ctx);
+      },
+      applyBatch: (db, frames, ctx) => {
+        if (failNext && frames.some((f) => f.type === 'message.stop')) return Promise.reject(new DOMException('The disk is full', 'QuotaExceededError'));
+        return applyFrames(db, frames, ctx);
+      },
+    };
+    const db = freshDb();
+    const a = await pairedClient(db, proxy.url, { reducer: failing });
+    cleanup.push(() => a.stop());
+    const lane = await defaultLane(db);
+    const deviceId = (await db.settings.get('deviceId'))!.value as string;
+    failNext = true;
+    await a.send(lane, 'the stop will not fit');
+    await until(() => failed, 'the final frame failed once');
+    const stored = (await db.sync.get(proxy.url))?.cursor ?? 0;
+    expect(stored).toBeLessThan(failed!.cursor!);
+    // The resync brings it again: the reply ends final, the cursor reaches the newest, on one connection.
+    await until(async () => (await finals(db, lane)) === 1, 'the reply is final', 10_000);
+    await until(async () => (await db.sync.get(proxy.url))?.cursor === gw.gateway.store.cursor(deviceId), 'cursor caught up', 10_000);
+    expect(replays.length).toBe(2);
+    expect(replays[1]).toBeGreaterThan(0);
+    expect(proxy.relays.size).toBe(1);
+  });
+});
+
 describe('coalescing under a burst', () => {
   it('500 updates of one reply become far fewer DB writes, and the final text lands', async () => {
     const gw = await gateway({ streamDelayMs: 0 });

@@ -244,3 +244,125 @@ describe('FramePipeline', () => {
     expect(errors).toHaveLength(1);
   });
 });
+
+describe('FramePipeline: the live cursor (spec README §16)', () => {
+  const at = (type: string, cursor?: number, payload: object = {}): ServerFrame =>
+    ({ v: 1, type, chat_id: 'a', ...(cursor !== undefined && { cursor }), payload }) as ServerFrame;
+
+  /** Records every write as [types, cursor stored with it]; frames whose cursor is in `failing` fail to store. */
+  function cursorPipeline(failing: Set<number> = new Set(), schedule: (run: () => void) => void = (run) => run()) {
+    const writes: { types: string[]; cursor: number | undefined }[] = [];
+    let held = 0;
+    let gate: Promise<void> | undefined;
+    let release = () => {};
+    const slowDown = () => (gate = new Promise<void>((r) => (release = r)));
+    const fails = (f: ServerFrame) => f.cursor !== undefined && failing.has(f.cursor);
+    const pipeline = new FramePipeline({
+      apply: async (f, cursor) => {
+        if (gate) await gate;
+        if (fails(f)) throw new Error('QuotaExceededError');
+        writes.push({ types: [f.type], cursor });
+      },
+      applyBatch: async (frames, cursor) => {
+        if (gate) await gate;
+        if (frames.some(fails)) throw new Error('QuotaExceededError');
+        writes.push({ types: frames.map((f) => f.type), cursor });
+      },
+      schedule,
+      onError: () => {},
+      onCursorHeld: () => held++,
+    });
+    /** The newest cursor stored so far (what the DB would hold). */
+    const stored = () => Math.max(0, ...writes.map((w) => w.cursor ?? 0));
+    return { pipeline, writes, stored, held: () => held, slowDown, release: () => { gate = undefined; release(); } };
+  }
+
+  it('each write stores the newest cursor its frames carry, in the same write', async () => {
+    const { pipeline, writes, slowDown, release } = cursorPipeline();
+    await pipeline.push(at('agent.busy', 1));
+    slowDown();
+    const first = pipeline.push(at('message.start', 2, { message_id: 'm1', role: 'assistant' }));
+    const rest = [pipeline.push(at('tool.start', 3, { index: 0, name: 't' })), pipeline.push(at('tool.end', 4, { index: 0, name: 't' }))];
+    release();
+    await Promise.all([first, ...rest]);
+    expect(writes).toEqual([
+      { types: ['agent.busy'], cursor: 1 },
+      { types: ['message.start', 'tool.start', 'tool.end'], cursor: 4 },
+    ]);
+  });
+
+  it('never passes a frame that failed to store, even when a group is retried frame by frame', async () => {
+    const { pipeline, writes, stored, held, slowDown, release } = cursorPipeline(new Set([3]));
+    await pipeline.push(at('agent.busy', 1));
+    slowDown();
+    const first = pipeline.push(at('message.start', 2, { message_id: 'm1', role: 'assistant' }));
+    await Promise.resolve();
+    // 3 fails inside a group: the group is retried one by one, and nothing after 3 stores a cursor.
+    const group = [3, 4, 5].map((c) => pipeline.push(at('tool.start', c, { index: c, name: 't' })));
+    release();
+    await first;
+    await expect(group[0]).rejects.toThrow('QuotaExceededError');
+    await Promise.all(group.slice(1));
+    await pipeline.push(at('agent.idle', 6));
+    expect(writes.map((w) => w.cursor)).toEqual([1, 2, undefined, undefined, undefined]);
+    expect(writes.slice(2).map((w) => w.types[0])).toEqual(['tool.start', 'tool.start', 'agent.idle']); // still applied
+    expect(stored()).toBe(2);
+    expect(held()).toBeGreaterThanOrEqual(1); // the failure, then each held write that carried a cursor
+  });
+
+  it('a held update stores no cursor and is never passed by one: updates are not outboxed', async () => {
+    const { pipeline, writes } = cursorPipeline(new Set(), () => {}); // the animation frame never comes
+    void pipeline.push(at('message.update', 7, { message_id: 'm1', text: 'one' }));
+    await pipeline.push(at('tool.start', 8, { index: 0, name: 't' }));
+    await pipeline.flush();
+    expect(writes).toEqual([
+      { types: ['tool.start'], cursor: 8 },
+      { types: ['message.update'], cursor: undefined },
+    ]);
+  });
+
+  it('a complete sync replay lifts the hold; a replay cut short stores no cursor and keeps it', async () => {
+    const failing = new Set([2]);
+    const { pipeline, writes, stored } = cursorPipeline(failing);
+    await pipeline.push(at('agent.busy', 1));
+    await expect(pipeline.push(at('message.start', 2, { message_id: 'm1', role: 'assistant' }))).rejects.toThrow();
+    await pipeline.push(at('agent.idle', 3));
+    expect(stored()).toBe(1);
+    failing.clear(); // room again
+    // Cut short: live frames that came before the replay carry newer cursors than the frames replayed.
+    pipeline.beginBatch();
+    void pipeline.push(at('typing', 9));
+    void pipeline.push(at('message.start', 2, { message_id: 'm1', role: 'assistant' }));
+    await pipeline.endBatch(undefined);
+    await pipeline.push(at('typing', 10));
+    expect(stored()).toBe(1);
+    // Complete: stored with sync.done's cursor, and live frames store theirs again.
+    pipeline.beginBatch();
+    void pipeline.push(at('message.start', 2, { message_id: 'm1', role: 'assistant' }));
+    void pipeline.push(at('agent.idle', 3));
+    await pipeline.endBatch(10);
+    await pipeline.push(at('typing', 11));
+    expect(writes.slice(-2).map((w) => w.cursor)).toEqual([10, 11]);
+  });
+
+  it('after a replay that ended without sync.done (refused, cut), live frames store no cursor and ask for a sync', async () => {
+    const { pipeline, writes, stored, held } = cursorPipeline();
+    await pipeline.push(at('agent.busy', 1));
+    // hello.ack said 9: frames 2..9 were never replayed; 10 arrives live after the failed sync.
+    pipeline.beginBatch();
+    await pipeline.endBatch(undefined);
+    await pipeline.push(at('typing', 10));
+    expect(stored()).toBe(1);
+    expect(writes.at(-1)).toEqual({ types: ['typing'], cursor: undefined });
+    expect(held()).toBe(1);
+  });
+
+  it('a gateway that sends no cursor: live writes store none, the replay stores sync.done\'s', async () => {
+    const { pipeline, writes } = cursorPipeline();
+    pipeline.beginBatch();
+    void pipeline.push(at('agent.busy'));
+    await pipeline.endBatch(5);
+    await pipeline.push(at('agent.idle'));
+    expect(writes.map((w) => w.cursor)).toEqual([5, undefined]);
+  });
+});

@@ -1,7 +1,8 @@
 // Applies server frames to the DB in arrival order, except that a burst of `message.update` frames
 // for one message becomes at most one write per animation frame (spec README §7: each update carries
 // the full text, so only the newest matters). Frames that arrive while a write is in progress are
-// written together, in one transaction, when it ends.
+// written together, in one transaction, when it ends. Each write stores, in its own transaction, the
+// live cursor of the frames it carries (spec README §16) unless a frame before them failed to store.
 import { laneOf, type ServerFrame } from '../protocol';
 
 /** Schedules `run` for the next paint (or ~50 ms when hidden / no DOM). */
@@ -25,16 +26,21 @@ export const animationFrameScheduler: FlushScheduler = (run) => {
 };
 
 export interface PipelineOptions {
-  /** Applies one frame in one transaction (the store's reducer). */
-  apply(frame: ServerFrame): Promise<void>;
+  /** Applies one frame in one transaction (the store's reducer); `cursor`, when given, is stored in it. */
+  apply(frame: ServerFrame, cursor: number | undefined): Promise<void>;
   /**
    * Applies frames in one transaction; `cursor`, when given, is stored in that same transaction
-   * (sync replay, spec README §8).
+   * (the sync replay's, spec README §8, or the frames' own live cursor, §16).
    */
   applyBatch(frames: ServerFrame[], cursor: number | undefined): Promise<void>;
   schedule?: FlushScheduler;
   /** Called when applying a frame failed (the pipeline keeps going). */
   onError?(error: unknown, frame: ServerFrame | undefined): void;
+  /**
+   * A frame carrying a cursor failed to store: the stored cursor stays before it, and it comes again
+   * only with a sync from there (the caller asks for one).
+   */
+  onCursorHeld?(): void;
 }
 
 /** Frames waiting for the chain, written in one transaction when their turn comes. */
@@ -75,6 +81,11 @@ export class FramePipeline {
   private batchWaiters: (() => void)[] = [];
   /** The group at the end of the chain that has not started: frames arriving now join it. */
   private openGroup: FrameGroup | null = null;
+  /**
+   * A frame carrying a cursor failed to store: later writes store no cursor (it would pass that
+   * frame) until a complete sync replay, which brings it again, has been stored.
+   */
+  private cursorHeld = false;
   private readonly schedule: FlushScheduler;
 
   constructor(private readonly opts: PipelineOptions) {
@@ -100,13 +111,28 @@ export class FramePipeline {
     this.batch ??= [];
   }
 
-  /** Applies the collected frames in one transaction, storing `cursor` with them. */
+  /**
+   * Applies the collected frames in one transaction, storing `cursor` (sync.done's) with them. Without
+   * one (the replay was cut short or refused) no cursor is stored, and none after it until a complete
+   * replay: live frames that arrived before the replay carry newer cursors than the frames it missed.
+   */
   endBatch(cursor: number | undefined): Promise<void> {
     const frames = this.batch ?? [];
     const waiters = this.batchWaiters;
     this.batch = null;
     this.batchWaiters = [];
-    const done = this.enqueue(() => this.opts.applyBatch(frames, cursor), undefined);
+    if (cursor === undefined) this.cursorHeld = true;
+    const write = async () => {
+      try {
+        await this.opts.applyBatch(frames, cursor);
+      } catch (error) {
+        if (frames.some(carriesCursor)) this.holdCursor();
+        throw error;
+      }
+      // Stored with a complete replay, everything up to `cursor` is here: the hold is over.
+      if (cursor !== undefined) this.cursorHeld = false;
+    };
+    const done = this.enqueue(write, undefined);
     void done.finally(() => waiters.forEach((w) => w())).catch(() => {});
     return done;
   }
@@ -188,7 +214,8 @@ export class FramePipeline {
     held.queued = true;
     const write = () => {
       if (this.updates.get(id) === held) this.updates.delete(id);
-      return held.dropped ? Promise.resolve() : this.opts.apply(held.frame);
+      // No cursor: updates are not outboxed (spec README §8), and any of them may be skipped (§7).
+      return held.dropped ? Promise.resolve() : this.opts.apply(held.frame, undefined);
     };
     void this.enqueue(write, held.frame)
       .finally(() => held.waiters.splice(0).forEach((w) => w()))
@@ -217,7 +244,8 @@ export class FramePipeline {
     const { entries } = group;
     if (entries.length > 1) {
       try {
-        await this.opts.applyBatch(entries.map((e) => e.frame), undefined);
+        const frames = entries.map((e) => e.frame);
+        await this.opts.applyBatch(frames, this.liveCursor(frames));
         for (const e of entries) e.resolve();
         return;
       } catch {
@@ -226,13 +254,33 @@ export class FramePipeline {
     }
     for (const e of entries) {
       try {
-        await this.opts.apply(e.frame);
+        // Read per frame: once one fails, the frames after it store no cursor.
+        await this.opts.apply(e.frame, this.liveCursor([e.frame]));
         e.resolve();
       } catch (error) {
+        if (carriesCursor(e.frame)) this.holdCursor();
         this.opts.onError?.(error, e.frame);
         e.reject(error);
       }
     }
+  }
+
+  /**
+   * The cursor to store with `frames` (written in arrival order after every frame before them): the
+   * newest they carry, unless a frame before them failed to store.
+   */
+  private liveCursor(frames: readonly ServerFrame[]): number | undefined {
+    let newest: number | undefined;
+    for (const f of frames) if (carriesCursor(f)) newest = Math.max(newest ?? 0, f.cursor!);
+    if (!this.cursorHeld) return newest;
+    // Held, and frames with cursors keep coming: only a sync from the stored cursor moves it again.
+    if (newest !== undefined) this.opts.onCursorHeld?.();
+    return undefined;
+  }
+
+  private holdCursor(): void {
+    this.cursorHeld = true;
+    this.opts.onCursorHeld?.();
   }
 
   private enqueue(run: () => Promise<void>, frame: ServerFrame | undefined): Promise<void> {
@@ -243,6 +291,11 @@ export class FramePipeline {
     this.chain = result.catch((err) => this.opts.onError?.(err, frame));
     return result;
   }
+}
+
+/** Whether the frame carries a live cursor the pipeline stores (an update's is ignored: see writeHeld). */
+function carriesCursor(frame: ServerFrame): boolean {
+  return frame.type !== 'message.update' && typeof frame.cursor === 'number';
 }
 
 function messageIdOf(frame: ServerFrame): string | undefined {

@@ -372,7 +372,8 @@ export class Connection {
     }
     const match = this.takePending(frame);
     if (!match) {
-      void this.opts.handlers?.frame?.(frame);
+      // An event nobody waits for: a failed write is reported by the pipeline, not as an unhandled rejection.
+      void Promise.resolve(this.opts.handlers?.frame?.(frame)).catch(() => {});
       return;
     }
     this.opts.timers.clearTimeout(match.timer);

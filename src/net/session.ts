@@ -1,5 +1,6 @@
 // One paired gateway, seen from the tab that holds the socket: the connection, the frame pipeline
-// into the DB, sync after every hello.ack (spec README §8), the send outbox and media transfers.
+// into the DB, sync after every hello.ack (spec README §8) and again when a frame carrying a live
+// cursor failed to store (§16), the send outbox and media transfers.
 import type { Accessor } from 'solid-js';
 import type { ClientFrame, HelloAckFrame, PushMode, ServerFrame } from '../protocol';
 import type { IrisDB } from '../store/db';
@@ -17,12 +18,12 @@ import {
 import { gatewayTooLargeText } from '../media/format';
 import { ConnectionLostError, ProtocolError, RequestTimeoutError } from './errors';
 import { Sender } from './sender';
-import type { Timers } from './timers';
+import { realTimers, type Timers } from './timers';
 import { Transfers, type PullOptions, type UploadMeta } from './transfers';
 
-/** How frames reach the DB: the store's reducer (one frame, or a batch stored with the sync cursor). */
+/** How frames reach the DB: the store's reducer (one frame, or a batch), storing `cursor` with them. */
 export interface Reducer {
-  apply(db: IrisDB, frame: ServerFrame, ctx: { gateway: string }): Promise<void>;
+  apply(db: IrisDB, frame: ServerFrame, ctx: { gateway: string; cursor?: number }): Promise<void>;
   applyBatch(db: IrisDB, frames: ServerFrame[], ctx: { gateway: string; cursor?: number }): Promise<void>;
 }
 
@@ -49,6 +50,8 @@ export interface SessionOptions {
   deadAfterMs?: number;
   /** How long the sync replay may take before the connection counts as broken. */
   syncTimeoutMs?: number;
+  /** The first wait before syncing again after a frame failed to store (doubles up to 30 s). */
+  resyncDelayMs?: number;
   flushScheduler?: FlushScheduler;
   /** The lane on screen: its newest history page is fetched after every sync. */
   activeLane?: () => string | undefined;
@@ -58,6 +61,9 @@ export interface SessionOptions {
   /** A frame failed to apply (logged by the caller; the pipeline goes on). */
   onApplyError?(error: unknown, frame: ServerFrame | undefined): void;
 }
+
+const RESYNC_FIRST_MS = 1000;
+const RESYNC_MAX_MS = 30_000;
 
 export class GatewaySession {
   readonly connection: Connection;
@@ -70,15 +76,22 @@ export class GatewaySession {
   private waiters: { resolve(): void; reject(e: unknown): void }[] = [];
   private epoch = 0;
   private stopped = false;
+  private readonly timers: Timers;
+  private resyncTimer: unknown;
+  private resyncDelay: number;
 
   constructor(private readonly opts: SessionOptions) {
     const { db, config, reducer } = opts;
     const gateway = config.url;
+    this.timers = opts.timers ?? realTimers;
+    this.resyncDelay = opts.resyncDelayMs ?? RESYNC_FIRST_MS;
+    const withCursor = (cursor: number | undefined) => (cursor === undefined ? { gateway } : { gateway, cursor });
     this.pipeline = new FramePipeline({
-      apply: (frame) => reducer.apply(db, frame, { gateway }),
-      applyBatch: (frames, cursor) => reducer.applyBatch(db, frames, cursor === undefined ? { gateway } : { gateway, cursor }),
+      apply: (frame, cursor) => reducer.apply(db, frame, withCursor(cursor)),
+      applyBatch: (frames, cursor) => reducer.applyBatch(db, frames, withCursor(cursor)),
       schedule: opts.flushScheduler,
       onError: opts.onApplyError ?? ((err) => console.error('iris: could not store a frame', err)),
+      onCursorHeld: () => this.scheduleResync(),
     });
     this.connection = new Connection({
       url: config.url,
@@ -138,6 +151,7 @@ export class GatewaySession {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.cancelResync();
     this.sender.stop();
     this.transfers.stop();
     this.connection.stop();
@@ -196,9 +210,13 @@ export class GatewaySession {
     const epoch = ++this.epoch;
     const { db, config } = this.opts;
     this.synced = false;
+    // This sync brings again whatever failed to store before it.
+    this.cancelResync();
+    this.resyncDelay = this.opts.resyncDelayMs ?? RESYNC_FIRST_MS;
     void this.pipeline.push(ack);
     this.pipeline.beginBatch();
     try {
+      // The cursor the last stored frames carried (live, §16) or the last sync.done stored (§8).
       const stored = (await db.sync.get(config.url))?.cursor ?? 0;
       // A gateway whose newest cursor is behind ours lost its state: take everything it has.
       const ackCursor = typeof ack.payload.sync_cursor === 'number' ? ack.payload.sync_cursor : stored;
@@ -225,6 +243,43 @@ export class GatewaySession {
     this.sender.kick();
     this.transfers.connectionReady();
     void this.afterSync(!Array.isArray((ack.payload as { channels?: unknown }).channels));
+  }
+
+  /**
+   * A frame carrying a live cursor failed to store (a full disk): the stored cursor stays before it,
+   * and a sync from there brings it again, after a wait that doubles while it keeps failing.
+   */
+  private scheduleResync(): void {
+    if (this.stopped || this.resyncTimer !== undefined) return;
+    const delay = this.resyncDelay;
+    this.resyncDelay = Math.min(delay * 2, RESYNC_MAX_MS);
+    this.resyncTimer = this.timers.setTimeout(() => {
+      this.resyncTimer = undefined;
+      void this.resync();
+    }, delay);
+  }
+
+  private cancelResync(): void {
+    if (this.resyncTimer === undefined) return;
+    this.timers.clearTimeout(this.resyncTimer);
+    this.resyncTimer = undefined;
+  }
+
+  /** The sync of a live connection: frames arriving meanwhile wait in the batch, as after hello.ack. */
+  private async resync(): Promise<void> {
+    if (!this.isSynced || this.pipeline.batching) return;
+    const epoch = this.epoch;
+    this.pipeline.beginBatch();
+    try {
+      const cursor = (await this.opts.db.sync.get(this.opts.config.url))?.cursor ?? 0;
+      await this.connection.request(
+        { v: 1, type: 'sync', payload: { cursor } },
+        { timeoutMs: this.opts.syncTimeoutMs ?? 60_000, matchWithoutId: true },
+      );
+    } catch (err) {
+      if (this.pipeline.batching) await this.pipeline.endBatch(undefined).catch(() => {});
+      if (epoch === this.epoch && err instanceof RequestTimeoutError) this.connection.reconnect();
+    }
   }
 
   /**

@@ -33,6 +33,13 @@ describe('parseFrame (Frame.from_json rules)', () => {
     expect(parseFrame('{"type":"ping","id":"4"}')?.id).toBeUndefined();
   });
 
+  it('keeps a live cursor only when it is a non-negative integer (spec README §16)', () => {
+    expect(parseFrame('{"type":"message","cursor":7,"payload":{}}')?.cursor).toBe(7);
+    expect(parseFrame('{"type":"message","cursor":0,"payload":{}}')?.cursor).toBe(0);
+    for (const bad of ['-1', '1.5', '"7"', 'true', 'null', '1e300']) expect(parseFrame(`{"type":"message","cursor":${bad},"payload":{}}`)?.cursor).toBeUndefined();
+    expect(encodeFrame({ type: 'message', chat_id: 'a', cursor: 9, payload: {} })).toBe('{"v":1,"type":"message","chat_id":"a","cursor":9,"payload":{}}');
+  });
+
   it('parses typed frames only for known directions', () => {
     expect(parseServerFrame('{"type":"hello.ack","payload":{}}')?.type).toBe('hello.ack');
     expect(parseServerFrame('{"type":"hello","payload":{}}')).toBeNull();

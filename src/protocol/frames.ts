@@ -10,6 +10,8 @@ export interface Envelope<T extends string, P> {
   id?: number;
   chat_id?: string;
   thread_id?: string;
+  /** The outbox cursor of a frame the gateway also keeps for this device (spec README §16). */
+  cursor?: number;
   payload: P;
 }
 
