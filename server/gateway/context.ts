@@ -1,5 +1,5 @@
-// What every handler needs: the options, the store, delivery, the demo agent and push.
-import type { DemoAgent } from './agent/demo';
+// What every handler needs: the options, the store, delivery, the agent and push.
+import type { Agent } from './agent';
 import type { Hub } from './hub';
 import type { PushDispatcher } from './push';
 import type { GatewayStore } from './store';
@@ -18,7 +18,7 @@ export interface GatewayContext {
   raw: GatewayOptions;
   store: GatewayStore;
   hub: Hub;
-  agent: DemoAgent;
+  agent: Agent;
   push: PushDispatcher;
   log: (line: string) => void;
 }

@@ -4,12 +4,14 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { DemoAgent } from './agent/demo';
 import { Connection } from './connection';
+import type { Agent } from './agent';
 import type { GatewayContext, ResolvedOptions } from './context';
 import { Hub } from './hub';
 import { PushDispatcher } from './push';
 import { GatewayStore } from './store';
 import type { GatewayOptions } from './types';
 
+export type { Agent, AgentDescription } from './agent';
 export type { GatewayOptions, PushMode, PushPayload, PushSink, PushTarget } from './types';
 export { GatewayStore } from './store';
 export type { StoredMessage } from './conversations';
@@ -25,7 +27,9 @@ export interface Gateway {
   connectionCount(): number;
   /** Everything the gateway remembers (tests read it). */
   store: GatewayStore;
-  /** Close every socket, stop the demo agent and flush persistence. */
+  /** Which agent answers (demo or Hermes), as Settings shows it. */
+  agent: Agent;
+  /** Close every socket, stop the agent and flush persistence. */
   close(): Promise<void>;
 }
 
@@ -47,7 +51,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const log = options.log ?? (() => {});
   const store = new GatewayStore(options.dataDir, log, options.outboxLimit ?? 50_000);
   const hub = new Hub(store.devices);
-  const agent = new DemoAgent();
+  const agent = options.agent ?? new DemoAgent();
   const push = new PushDispatcher(options.push, store.devices, hub, log);
   const ctx: GatewayContext = { opts, raw: options, store, hub, agent, push, log };
   agent.attach(ctx);
@@ -61,6 +65,7 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   return {
     store,
+    agent,
     handleUpgrade(req, socket, head) {
       if (closed) {
         socket.destroy();
