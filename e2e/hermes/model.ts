@@ -62,7 +62,7 @@ function nextMove(messages: ChatMessage[]): Move {
       const command = approve ? `rm -rf ${approve[1]} && echo removed-ok` : `echo ${TOOL_OUTPUT}`;
       return { kind: 'tool', command, reasoning: `I should run \`${command}\` in the terminal.` };
     }
-    return { kind: 'text', pieces: describeToolResult(toolResult), reasoning: 'The tool answered; I report what it said.', delayMs: 10 };
+    return { kind: 'text', pieces: describeToolResult(toolResult), reasoning: 'The tool answered; I report what it said.', delayMs: 150 };
   }
   if (/\[slow\]/i.test(userText)) {
     const pieces = Array.from({ length: 60 }, (_, i) => `Slow line ${i + 1}.\n`);
@@ -78,7 +78,8 @@ function nextMove(messages: ChatMessage[]): Move {
     kind: 'text',
     pieces: ['Hello ', 'from the ', 'scripted model. ', `You said: «${oneLine(userText, 200)}».${seen} `, memory],
     reasoning: `The person wrote ${userText.length} characters; I answer briefly.`,
-    delayMs: 10,
+    // Slow enough that a person (and a test) sees the reply grow.
+    delayMs: 120,
   };
 }
 
