@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startGateway, type StandaloneGateway } from '../standalone';
 import { TestClient } from '../testclient';
 import type { PushPayload } from '../types';
+import { makePng } from '../agent/png';
 import { HermesAgent } from './agent';
 import { loadFixture, startReplayHermes, type ReplayHermes } from './testing/replay';
 
@@ -213,6 +214,25 @@ describe('HermesAgent on recorded hermes-agent 0.19.0 streams', () => {
     expect(ack.type).toBe('agent.busy');
     await c.chat('Hello Hermes, how are you?');
     expect(runCalls()[0].body).toMatchObject({ model: 'fast-route' });
+  });
+
+  it('a picture goes to Hermes inline, as an image part of the run’s input', async () => {
+    hermes.play(loadFixture('text'));
+    await gateway();
+    const c = await device();
+    const bytes = makePng('hermes-test');
+    const { createHash } = await import('node:crypto');
+    const id = c.takeId();
+    const ack = c.waitFor((f) => f.id === id, { what: 'media.upload.ack' });
+    c.send('media.upload.start', { media_ref: 'ref-png', kind: 'image', mime: 'image/png', size: bytes.length, filename: 'cat.png' }, { id });
+    c.sendRaw(bytes, true);
+    c.send('media.upload.end', { media_ref: 'ref-png', sha256: createHash('sha256').update(bytes).digest('hex') });
+    expect((await ack).type).toBe('media.upload.ack');
+    await c.chat('what is this?', {}, { media_refs: ['ref-png'] });
+    const input = (runCalls()[0].body as { input: Array<{ role: string; content: Array<Record<string, unknown>> }> }).input;
+    expect(input[0].role).toBe('user');
+    expect(input[0].content[0]).toEqual({ type: 'text', text: 'what is this?' });
+    expect(input[0].content[1]).toEqual({ type: 'image_url', image_url: { url: `data:image/png;base64,${bytes.toString('base64')}` } });
   });
 
   it('a file Hermes cannot read is answered in words; the message is still stored', async () => {
