@@ -83,6 +83,8 @@ async function newDevice(browser: Browser): Promise<Page> {
 }
 
 test.beforeAll(async () => {
+  // A fresh machine installs Hermes first (about a minute), then Hermes loads its tools on its first run.
+  test.setTimeout(360_000);
   const { skip } = ensureHermes();
   test.skip(skip !== undefined, skip);
   scratch = mkdtempSync(join(tmpdir(), 'iris-hermes-e2e-'));
