@@ -199,9 +199,10 @@ test('Stop mid-run: Hermes cancels the run and the reply keeps only what came be
     await expect(reply).toHaveAttribute('aria-busy', 'false', { timeout: 15_000 });
     const text = (await reply.locator(':scope > .md').textContent()) ?? '';
     expect(text).not.toContain('Slow line 60.');
-    // Hermes itself says the run was cancelled, and the model stopped being asked for more.
-    const sessions = (await (await fetch(`${hermes.url}/api/sessions?limit=50`, { headers: { Authorization: `Bearer ${hermes.key}` } })).json()) as { data: Array<{ id: string; preview?: string }> };
-    expect(sessions.data.some((s) => s.preview === 'Tell me a long story [slow]')).toBe(true);
+    // Hermes really stopped: it hung up on the model mid-reply instead of reading all 60 lines.
+    const slow = model.requests.filter((r) => r.stream && JSON.stringify(r.messages.at(-1)).includes('Tell me a long story [slow]'));
+    expect(slow).toHaveLength(1);
+    expect(slow[0].piecesSent).toBeLessThan(60);
     await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
   } finally {
     await iris.close();
@@ -255,6 +256,8 @@ test('two channels are two Hermes conversations: the second does not see the fir
 });
 
 test('Hermes stopped: a banner says why and a message is answered in words; Hermes back: the banner goes, replies resume', async ({ page }) => {
+  // A restarted Hermes loads its tools again on its first run: tens of seconds on a busy machine.
+  test.setTimeout(300_000);
   const iris = await startIris();
   try {
     await page.setViewportSize({ width: 412, height: 915 });
@@ -278,7 +281,7 @@ test('Hermes stopped: a banner says why and a message is answered in words; Herm
     await hermes.start();
     await expect(banner).toBeHidden({ timeout: 30_000 });
     await send(page, 'Back again?');
-    await expect(replies(page, 'You said: «Back again?»')).toBeVisible({ timeout: 60_000 });
+    await expect(replies(page, 'You said: «Back again?»')).toBeVisible({ timeout: 180_000 });
   } finally {
     await iris.close();
   }

@@ -23,7 +23,7 @@ export interface ScriptedModel {
   /** http://127.0.0.1:PORT/v1 */
   baseUrl: string;
   /** Every chat-completions request body, oldest first (tests read what Hermes sent). */
-  requests: Array<{ messages: ChatMessage[]; stream: boolean }>;
+  requests: Array<{ messages: ChatMessage[]; stream: boolean; /** text pieces sent before the reply ended or Hermes hung up */ piecesSent: number }>;
   close(): Promise<void>;
 }
 
@@ -108,7 +108,7 @@ function chunk(id: string, delta: Record<string, unknown>, finish: string | null
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function stream(res: ServerResponse, move: Exclude<Move, { kind: 'fail' }>, closed: () => boolean): Promise<void> {
+async function stream(res: ServerResponse, move: Exclude<Move, { kind: 'fail' }>, closed: () => boolean, sent: () => void): Promise<void> {
   const id = `chatcmpl-${Math.random().toString(36).slice(2)}`;
   res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
   res.write(chunk(id, { role: 'assistant', content: '', reasoning_content: move.reasoning }));
@@ -120,6 +120,7 @@ async function stream(res: ServerResponse, move: Exclude<Move, { kind: 'fail' }>
     for (const piece of move.pieces) {
       if (closed()) return;
       res.write(chunk(id, { content: piece }));
+      sent();
       await sleep(move.delayMs);
     }
     res.write(chunk(id, {}, 'stop'));
@@ -171,7 +172,8 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
         return;
       }
       const messages = Array.isArray(body.messages) ? body.messages : [];
-      requests.push({ messages, stream: body.stream === true });
+      const record = { messages, stream: body.stream === true, piecesSent: 0 };
+      requests.push(record);
       const move = nextMove(messages);
       if (move.kind === 'fail') {
         res.writeHead(400, { 'Content-Type': 'application/json' });
@@ -182,7 +184,7 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
       if (body.stream !== true) return complete(res, move.kind === 'text' ? move.pieces.join('') : 'Scripted title');
       let closed = false;
       res.on('close', () => (closed = true));
-      await stream(res, move, () => closed);
+      await stream(res, move, () => closed, () => record.piecesSent++);
     })().catch(() => res.destroy());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -28,7 +28,7 @@ export interface TurnDeps {
   client: HermesClient;
   state: HermesState;
   hooks: TurnHooks;
-  /** Model name shown on the reply when Hermes does not say which one ran. */
+  /** Model name shown on a completed reply when Hermes does not say which one ran. */
   fallbackModel: () => string | undefined;
   pollIntervalMs: number;
 }
@@ -261,7 +261,7 @@ export class HermesTurn {
     } catch (err) {
       this.deps.hooks.log(`hermes: could not read the session of ${this.record.run_id}: ${(err as Error).message}`);
     }
-    this.close(output, reasoning, model, tokens);
+    this.close(output, reasoning, model ?? this.deps.fallbackModel(), tokens);
   }
 
   private finish(finalText: string): void {
@@ -278,7 +278,8 @@ export class HermesTurn {
     for (const tool of this.openTools.splice(0)) {
       hub.emit({ v: 1, type: 'tool.end', ...scope, payload: { index: tool.index, name: tool.name, ok: false, output_preview: 'not finished' } });
     }
-    const shownModel = model ?? this.deps.fallbackModel();
+    // Only a reply the model wrote names it; a failure or a note from the bridge does not.
+    const shownModel = model;
     const stored = store.conversations.append({
       lane: this.addr.lane,
       message_id: this.messageId,
