@@ -110,6 +110,25 @@ describe('HermesAgent on recorded hermes-agent 0.19.0 streams', () => {
     expect(twice.payload.code).toBe('not_found');
   });
 
+  it('an approval answered elsewhere (approval.responded) closes the question on every device', async () => {
+    hermes.play(loadFixture('approval-once'), { noWait: true });
+    await gateway();
+    const c = await device();
+    const from = c.mark();
+    await c.request('message.send', { text: 'Clean up', client_id: 'c-elsewhere' }, {});
+    const picker = await c.waitType('picker.approval', { from });
+    const after = c.frames.indexOf(picker) + 1;
+    await c.waitType('message.stop', { from });
+    // Closed when Hermes said it was answered, before the tool went on (not only when the run ended).
+    const closing = c.frames.findIndex((f, i) => i >= after && f.type === 'agent.busy' && f.payload.reason === 'processing');
+    const toolEnd = c.frames.findIndex((f, i) => i >= after && f.type === 'tool.end');
+    expect(closing).toBeGreaterThan(0);
+    expect(closing).toBeLessThan(toolEnd);
+    const late = await c.request('picker.select', { picker_id: picker.payload.picker_id, value: 'once' });
+    expect(late.payload.code).toBe('not_found');
+    expect(hermes.calls.some((x) => x.path.endsWith('/approval'))).toBe(false);
+  });
+
   it('a denied approval leaves the command unrun, and the reply says so', async () => {
     hermes.play(loadFixture('approval-deny'));
     await gateway();

@@ -30,6 +30,8 @@ export interface ReplayOptions {
   forceStatus?: number;
   /** No /v1/capabilities (an older Hermes). */
   noCapabilities?: boolean;
+  /** Play on without waiting where the real run waited (someone else answered or stopped it). */
+  noWait?: boolean;
 }
 
 export interface ReplayHermes {
@@ -107,7 +109,7 @@ export async function startReplayHermes(key = 'replay-key-0123456789abcdef', por
       if (run.opts.inject?.beforeBlock === i) res.write(run.opts.inject.raw);
       const block = blocks[i];
       // The real run waited here for the client's request: so does the replay.
-      if (/"event": "(approval\.responded|run\.cancelled)"/.test(block)) await new Promise<void>((r) => (run.waiting = r));
+      if (!run.opts.noWait && /"event": "(approval\.responded|run\.cancelled)"/.test(block)) await new Promise<void>((r) => (run.waiting = r));
       res.write(block);
       await new Promise((r) => setImmediate(r));
     }
