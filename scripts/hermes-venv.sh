@@ -13,7 +13,9 @@ AIOHTTP_VERSION="3.14.1"
 VENV=".hermes/venv"
 MARKER="$VENV/.iris-hermes-version"
 
-if [ -x "$VENV/bin/hermes" ] && [ "$(cat "$MARKER" 2>/dev/null)" = "$HERMES_VERSION" ]; then
+# A cached venv is kept only if its Python still runs and still has the API server's aiohttp.
+if [ -x "$VENV/bin/hermes" ] && [ "$(cat "$MARKER" 2>/dev/null)" = "$HERMES_VERSION" ] &&
+  "$VENV/bin/python" -c 'import aiohttp' 2>/dev/null; then
   exit 0
 fi
 
