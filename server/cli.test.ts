@@ -6,6 +6,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReplayHermes } from './gateway/hermes/testing/replay';
 import { startGateway } from './gateway/standalone';
 import {
   closed,
@@ -58,10 +59,10 @@ function spawnCli(args: string[], env: Record<string, string> = {}): Cli {
 }
 
 /** Runs the CLI until it has printed both start lines. */
-async function startCli(args: string[], env: Record<string, string> = {}): Promise<Cli & { link: string; port: number; token?: string }> {
+async function startCli(args: string[], env: Record<string, string> = {}, lines = 3): Promise<Cli & { link: string; port: number; token?: string }> {
   const cli = spawnCli(args, env);
   const started = Date.now();
-  while (cli.stdout().split('\n').length < 3) {
+  while (cli.stdout().split('\n').length < lines + 1) {
     if (cli.child.exitCode !== null) throw new Error(`the CLI exited ${cli.child.exitCode}: ${cli.stderr()}`);
     if (Date.now() - started > 45_000) throw new Error(`the CLI did not start: ${cli.stderr()}`);
     await new Promise((r) => setTimeout(r, 20));
@@ -77,6 +78,14 @@ async function stop(cli: Cli, signal: NodeJS.Signals = 'SIGTERM'): Promise<numbe
   return cli.exit;
 }
 
+async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const { port } = s.address() as AddressInfo;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
 const serveArgs = (dataDir: string) => ['--port', '0', '--host', '127.0.0.1', '--dist-dir', dist.distDir, '--data-dir', dataDir];
 
 // Each case spawns a Node process with tsx: generous timeouts for a loaded CI machine.
@@ -85,7 +94,8 @@ describe('npm start', { timeout: 60_000 }, () => {
     const dataDir = join(scratch, 'run-1');
     const cli = await startCli(serveArgs(dataDir));
     const lines = cli.stdout().trimEnd().split('\n');
-    expect(lines).toHaveLength(2);
+    expect(lines).toHaveLength(3);
+    expect(lines[2]).toBe('Agent: Iris demo agent (model iris-demo-1)');
     expect(cli.token).toMatch(/^[A-Za-z0-9_-]{32}$/);
     expect(cli.link).toBe(
       `http://localhost:${cli.port}/#/pair?url=${encodeURIComponent(`ws://localhost:${cli.port}/ws`)}&token=${cli.token}`,
@@ -137,7 +147,43 @@ describe('npm start', { timeout: 60_000 }, () => {
     const cli = spawnCli(['--help']);
     expect(await cli.exit).toBe(0);
     expect(cli.stdout()).toMatch(/^Usage: /);
-    for (const flag of ['--port', '--host', '--gateway', '--cert', '--key', '--data-dir', '--token']) expect(cli.stdout()).toContain(flag);
+    for (const flag of ['--port', '--host', '--gateway', '--cert', '--key', '--data-dir', '--token', '--hermes', '--hermes-key-file', 'HERMES_API_KEY']) {
+      expect(cli.stdout()).toContain(flag);
+    }
+  });
+
+  it('--hermes: the gateway with a stock Hermes as its agent; says which Hermes and model, never the key', async () => {
+    const hermes = await startReplayHermes('cli-secret-key-0123456789abcdef');
+    try {
+      const dataDir = join(scratch, 'run-hermes');
+      const cli = await startCli([...serveArgs(dataDir), '--hermes', hermes.url], { HERMES_API_KEY: hermes.key });
+      expect(cli.stdout()).toContain(`Agent: Hermes 0.19.0 at ${hermes.url} (model hermes-agent)`);
+      const token = /^Gateway token: (\S+)$/m.exec(cli.stdout())![1]!;
+      expect(hermes.calls.some((c) => c.headers.authorization === `Bearer ${hermes.key}`)).toBe(true);
+      const { ws } = await openSocket(`ws://127.0.0.1:${cli.port}/ws`);
+      const status = nextFrameOfType(ws, ['status', 'error']);
+      ws.send(helloFrame(token));
+      expect((await status).payload).toMatchObject({ state: 'online', session: { agent: { kind: 'hermes', version: '0.19.0' } } });
+      expect(await stop(cli)).toBe(0);
+      expect(cli.stdout() + cli.stderr()).not.toContain(hermes.key);
+      // Hermes's conversations live apart from the demo's.
+      expect(statSync(join(dataDir, 'hermes')).isDirectory()).toBe(true);
+    } finally {
+      await hermes.close();
+    }
+  });
+
+  it('--hermes to a Hermes that is not there: one clear line, and the gateway starts anyway (degraded)', async () => {
+    const port = await freePort();
+    const keyFile = join(scratch, 'hermes-key');
+    writeFileSync(keyFile, 'file-secret-key-0123456789abcdef\n');
+    const cli = await startCli([...serveArgs(join(scratch, 'run-hermes-down')), '--hermes', `http://127.0.0.1:${port}`, '--hermes-key-file', keyFile], {}, 2);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(cli.stderr().trimEnd().split('\n')).toEqual([
+      `iris: Hermes at http://127.0.0.1:${port} is not reachable (ECONNREFUSED). The gateway runs anyway: the app shows a banner until Hermes answers.`,
+    ]);
+    expect(await stop(cli)).toBe(0);
+    expect(cli.stdout() + cli.stderr()).not.toContain('file-secret-key');
   });
 
   it('serves HTTPS and prints an https/wss link with --cert and --key', async (ctx) => {
@@ -161,7 +207,7 @@ describe('npm start', { timeout: 60_000 }, () => {
     const token = 'upstream-token-abcdefgh';
     const gateway = await startGateway({ token, port: 0 });
     try {
-      const cli = await startCli([...serveArgs(join(scratch, 'run-proxy')), '--gateway', `${gateway.url}?key=hidden-value`]);
+      const cli = await startCli([...serveArgs(join(scratch, 'run-proxy')), '--gateway', `${gateway.url}?key=hidden-value`], {}, 2);
       expect(cli.token).toBeUndefined();
       expect(cli.link).toBe(`http://localhost:${cli.port}/#/pair?url=${encodeURIComponent(`ws://localhost:${cli.port}/ws`)}`);
       expect(cli.stdout()).toContain(`Gateway: /ws is relayed to ${gateway.url} `);
@@ -214,6 +260,13 @@ describe.concurrent('bad start: one clear line on stderr, exit code 2, no stack 
   });
   it('a gateway URL that is not ws:// or wss://', () =>
     expectFailure([...base(), '--gateway', 'http://example.com/ws'], 'iris: --gateway: the gateway URL must start with ws:// or wss://'));
+  it('--hermes with a URL that is not http(s)', () => expectFailure([...base(), '--hermes', 'ws://127.0.0.1:8642'], "iris: --hermes needs an http:// or https:// URL (Hermes's API server)"));
+  it('--hermes with a key in the URL', () =>
+    expectFailure([...base(), '--hermes', 'http://u:secret@127.0.0.1:8642'], 'iris: --hermes takes a plain URL; give the key with HERMES_API_KEY or --hermes-key-file'));
+  it('a missing Hermes key file', () =>
+    expectFailure([...base(), '--hermes', 'http://127.0.0.1:8642', '--hermes-key-file', '/nonexistent/key'], 'iris: cannot read the Hermes key file /nonexistent/key (ENOENT)'));
+  it('--hermes together with --gateway', () =>
+    expectFailure([...base(), '--hermes', 'http://127.0.0.1:8642', '--gateway', 'ws://127.0.0.1:1/ws'], /^iris: --hermes and --gateway exclude each other/));
   it('--token together with --gateway', () =>
     expectFailure([...base(), '--gateway', 'ws://127.0.0.1:9/ws', '--token', 'abc'], /^iris: --token is the demo gateway's token/));
   it('a --token shorter than 16 characters, in one line that does not echo it', async () => {

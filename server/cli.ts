@@ -9,6 +9,8 @@ import { localOrigin, pairingLink } from './http/addresses';
 import { buildApp, isBuilt } from './http/app-build';
 import { ensureDataDir, loadOrCreateDemoToken } from './http/demo-token';
 import { startServer, type RunningServer, type ServerOptions } from './http/server';
+import { HermesAgent } from './gateway/hermes/agent';
+import { hermesTarget, readHermesKey } from './hermes-flags';
 
 const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DEFAULT_DIST = join(PROJECT_ROOT, 'dist');
@@ -23,10 +25,15 @@ Options:
   --host ADDR       interface to listen on (default 0.0.0.0, so phones on the LAN can reach it)
   --gateway URL     relay /ws byte for byte to a real Iris gateway (ws://host:port/path or wss://…)
                     instead of hosting the demo; a self-signed wss gateway needs NODE_EXTRA_CA_CERTS
+  --hermes URL      the gateway's agent is a stock Hermes, through its API server at URL
+                    (e.g. http://127.0.0.1:8642; in Hermes: API_SERVER_ENABLED=true, API_SERVER_KEY=…).
+                    The key comes from the HERMES_API_KEY environment variable or --hermes-key-file;
+                    it is never printed or logged. The gateway's state goes to <data dir>/hermes
+  --hermes-key-file FILE   read Hermes's API_SERVER_KEY from FILE instead of HERMES_API_KEY
   --cert FILE       PEM certificate: serve HTTPS and WSS (needs --key)
   --key FILE        PEM private key for --cert
-  --data-dir DIR    where the demo keeps its state and token (default ~/.iris-web)
-  --token T         the demo gateway's token, 16 characters or more (default: made on first start,
+  --data-dir DIR    where the gateway keeps its state and token (default ~/.iris-web)
+  --token T         the gateway's token, 16 characters or more (default: made on first start,
                     kept in the data dir)
   --allowed-origin URL
                     also accept the app's WebSocket from pages at this origin (repeatable), for a
@@ -51,6 +58,7 @@ interface CliConfig {
   buildIfMissing: boolean;
   allowedOrigins: string[];
   pushHosts?: string[];
+  hermes?: { url: URL; key?: string };
 }
 
 /** Shorter tokens can be guessed over the network; the generated one is 32 characters. */
@@ -87,7 +95,14 @@ export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<num
 
   const origin = localOrigin(config.host, running.port, running.secure);
   io.out(`Pairing link: ${pairingLink(origin, config.token)}`);
-  if (config.token !== undefined) io.out(`Demo token: ${config.token}`);
+  const agent = running.gateway?.agent.describe();
+  if (config.hermes && config.token !== undefined) io.out(`Gateway token: ${config.token}`);
+  else if (config.token !== undefined) io.out(`Demo token: ${config.token}`);
+  if (agent?.kind === 'hermes' && agent.problem) {
+    io.err(`iris: ${agent.problem} The gateway runs anyway: the app shows a banner until Hermes answers.`);
+  } else if (agent) {
+    io.out(`Agent: ${agent.name}${agent.url ? ` at ${agent.url}` : ''}${agent.model ? ` (model ${agent.model})` : ''}`);
+  }
   else if (config.upstream) io.out(`Gateway: /ws is relayed to ${describeUpstream(config.upstream)} (pair with that gateway's token)`);
 
   return new Promise<number>((resolveExit) => {
@@ -125,6 +140,8 @@ function parseFlags(argv: string[]): CliConfig | 'help' {
         'dist-dir': { type: 'string' },
         'allowed-origin': { type: 'string', multiple: true },
         'push-hosts': { type: 'string' },
+        hermes: { type: 'string' },
+        'hermes-key-file': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -133,7 +150,7 @@ function parseFlags(argv: string[]): CliConfig | 'help' {
   }
   if (values.help) return 'help';
 
-  for (const name of ['port', 'host', 'gateway', 'cert', 'key', 'data-dir', 'token', 'dist-dir', 'push-hosts'] as const) {
+  for (const name of ['port', 'host', 'gateway', 'cert', 'key', 'data-dir', 'token', 'dist-dir', 'push-hosts', 'hermes', 'hermes-key-file'] as const) {
     if (values[name] === '') throw new CliError(`--${name} needs a value (see --help)`);
   }
   const allowedOrigins: string[] = [];
@@ -176,6 +193,15 @@ function parseFlags(argv: string[]): CliConfig | 'help' {
   if (values.token !== undefined && values.token.length < MIN_TOKEN_LENGTH) {
     throw new CliError(`--token must be at least ${MIN_TOKEN_LENGTH} characters (leave it out to have a strong one made)`);
   }
+  if (values.hermes !== undefined && upstream) throw new CliError('--hermes and --gateway exclude each other: the gateway is either ours (with Hermes as its agent) or relayed');
+  if (values['hermes-key-file'] !== undefined && values.hermes === undefined) throw new CliError('--hermes-key-file goes with --hermes');
+  let hermes: CliConfig['hermes'];
+  try {
+    hermes = values.hermes !== undefined ? { url: hermesTarget(values.hermes), ...readHermesKey(values['hermes-key-file']) } : undefined;
+  } catch (error) {
+    throw new CliError((error as Error).message);
+  }
+  const dataDir = resolve(values['data-dir'] ?? join(homedir(), '.iris-web'));
   const tls =
     values.cert !== undefined && values.key !== undefined
       ? { cert: readPem(values.cert, 'certificate'), key: readPem(values.key, 'key') }
@@ -185,7 +211,9 @@ function parseFlags(argv: string[]): CliConfig | 'help' {
     port,
     ...(upstream ? { upstream } : {}),
     ...(tls ? { tls } : {}),
-    dataDir: resolve(values['data-dir'] ?? join(homedir(), '.iris-web')),
+    // Hermes's conversations are not the demo's: the gateway keeps them (and its own token) apart.
+    dataDir: hermes ? join(dataDir, 'hermes') : dataDir,
+    ...(hermes ? { hermes } : {}),
     ...(values.token !== undefined ? { token: values.token } : {}),
     distDir: resolve(values['dist-dir'] ?? DEFAULT_DIST),
     buildIfMissing: values['dist-dir'] === undefined,
@@ -232,8 +260,14 @@ async function start(config: CliConfig, io: CliIo): Promise<RunningServer> {
       throw new CliError(`cannot keep the demo token in ${config.dataDir} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
     }
   }
+  let agent: HermesAgent | undefined;
+  if (config.hermes) {
+    agent = new HermesAgent({ url: config.hermes.url.href.replace(/\/+$/, ''), ...(config.hermes.key ? { key: config.hermes.key } : {}) });
+    await agent.probe();
+  }
   const options: ServerOptions = {
     distDir: config.distDir,
+    ...(agent ? { gateway: { agent } } : {}),
     host: config.host,
     port: config.port,
     dataDir: config.dataDir,

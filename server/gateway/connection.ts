@@ -2,6 +2,7 @@
 // routing of binary frames to the open media transfer. Malformed input is ignored, never fatal.
 import type { WebSocket } from 'ws';
 import { CLIENT_FRAME_TYPES, encodeFrame, parseFrame, type ClientFrame, type ErrorCode, type ServerFrame } from '../../src/protocol';
+import { statusFrame } from './agentstatus';
 import { tokenMatches } from './auth';
 import type { GatewayContext } from './context';
 import type { Peer } from './hub';
@@ -174,7 +175,7 @@ export class Connection implements Peer {
         channels: store.channels.list(),
       },
     });
-    this.send({ v: 1, type: 'status', payload: { state: 'online' } });
+    this.send(statusFrame(this.ctx.agent.describe()));
     this.ctx.log(`gateway: device paired (${deviceId.slice(0, 8)}…)`);
   }
 

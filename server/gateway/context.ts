@@ -1,5 +1,5 @@
-// What every handler needs: the options, the store, delivery, the demo agent and push.
-import type { DemoAgent } from './agent/demo';
+// What every handler needs: the options, the store, delivery, the agent and push.
+import type { Agent } from './agent';
 import type { HelloBackoff } from './hello-backoff';
 import type { Hub } from './hub';
 import type { PushDispatcher } from './push';
@@ -19,7 +19,7 @@ export interface GatewayContext {
   raw: GatewayOptions;
   store: GatewayStore;
   hub: Hub;
-  agent: DemoAgent;
+  agent: Agent;
   push: PushDispatcher;
   helloBackoff: HelloBackoff;
   log: (line: string) => void;

@@ -49,6 +49,12 @@ export class Hub {
     return false;
   }
 
+  /** Send to every live socket now and keep no outbox copy: for state that a later hello restates (status). */
+  live(frame: ServerFrame): void {
+    const encoded = encodeFrame(frame);
+    for (const peer of this.peers) peer.sendEncoded(encoded, false);
+  }
+
   emit(frame: ServerFrame, opts: EmitOptions = {}): void {
     for (const f of quirkFrames(frame, this.quirks)) this.emitOne(f, opts);
   }

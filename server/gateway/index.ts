@@ -6,12 +6,14 @@ import { DemoAgent } from './agent/demo';
 import { clientIp } from '../http/client-ip';
 import { Connection } from './connection';
 import { HelloBackoff } from './hello-backoff';
+import type { Agent } from './agent';
 import type { GatewayContext, ResolvedOptions } from './context';
 import { Hub } from './hub';
 import { PushDispatcher } from './push';
 import { GatewayStore } from './store';
 import type { GatewayOptions } from './types';
 
+export type { Agent, AgentDescription } from './agent';
 export type { GatewayOptions, PushMode, PushPayload, PushSink, PushTarget } from './types';
 export type { GatewayQuirks } from './quirks';
 export { GatewayStore } from './store';
@@ -28,7 +30,9 @@ export interface Gateway {
   connectionCount(): number;
   /** Everything the gateway remembers (tests read it). */
   store: GatewayStore;
-  /** Close every socket, stop the demo agent and flush persistence. */
+  /** Which agent answers (demo or Hermes), as Settings shows it. */
+  agent: Agent;
+  /** Close every socket, stop the agent and flush persistence. */
   close(): Promise<void>;
 }
 
@@ -50,7 +54,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const log = options.log ?? (() => {});
   const store = new GatewayStore(options.dataDir, log, options.outboxLimit ?? 50_000);
   const hub = new Hub(store.devices, options.quirks);
-  const agent = new DemoAgent();
+  const agent = options.agent ?? new DemoAgent();
   const push = new PushDispatcher(options.push, store.devices, hub, log);
   const ctx: GatewayContext = { opts, raw: options, store, hub, agent, push, helloBackoff: new HelloBackoff(options.helloBackoff), log };
   agent.attach(ctx);
@@ -64,6 +68,7 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   return {
     store,
+    agent,
     handleUpgrade(req, socket, head) {
       if (closed) {
         socket.destroy();

@@ -1,6 +1,5 @@
 // Which handler answers which client frame. The switch is checked by the compiler against ClientFrame.
 import type { ClientFrame } from '../../src/protocol';
-import { catalogFrame, completeFrame } from './agent/commands';
 import * as channels from './channels';
 import * as chat from './chat';
 import type { Connection } from './connection';
@@ -43,9 +42,9 @@ export function route(conn: Connection, frame: ClientFrame): void {
     case 'channel.list':
       return channels.list(conn, frame);
     case 'commands.catalog':
-      return conn.send({ ...catalogFrame(), id: frame.id });
+      return conn.send({ ...agent.catalog(), id: frame.id });
     case 'commands.complete':
-      return conn.send({ ...completeFrame(frame.payload.prefix), id: frame.id });
+      return conn.send({ ...agent.complete(frame.payload.prefix), id: frame.id });
     case 'agent.stop':
       return agent.stop(conn, frame);
     case 'agent.steer':

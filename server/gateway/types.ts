@@ -2,6 +2,7 @@
 import type { NotificationKind, WebPushSubscription } from '../../src/protocol';
 import type { HelloBackoffOptions } from './hello-backoff';
 import type { GatewayQuirks } from './quirks';
+import type { Agent } from './agent';
 
 export interface GatewayOptions {
   token: string;
@@ -25,6 +26,8 @@ export interface GatewayOptions {
   helloBackoff?: HelloBackoffOptions;
   /** Test only: behave as another gateway legitimately might (quirks.ts). Never set by the CLI. */
   quirks?: GatewayQuirks;
+  /** The agent behind the gateway (default: the scripted demo agent). */
+  agent?: Agent;
 }
 
 export type PushMode = 'fcm' | 'ntfy' | 'none' | 'webpush';

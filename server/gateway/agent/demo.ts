@@ -2,13 +2,14 @@
 // commands, steering and stopping, picker answers, auto-threading, and recovery of turns a crash
 // left open.
 import type { ClientFrameOf, Role } from '../../../src/protocol';
+import type { Agent, AgentDescription } from '../agent';
 import type { Connection } from '../connection';
 import type { GatewayContext } from '../context';
 import type { StoredMessage } from '../conversations';
 import type { LaneAddress } from '../directory';
 import { at, messageFrame } from '../frames';
 import { makePng } from './png';
-import { parseCommand } from './commands';
+import { catalogFrame, completeFrame, parseCommand } from './commands';
 import { answerText, postPicker, type PickerCommand } from './pickers';
 import { helpScript, imageScript, longScript, quote, replyScript, streamScript, type Script } from './script';
 import { Turn } from './turn';
@@ -24,7 +25,7 @@ interface LaneQueue {
 
 const MAX_REMIND_SECONDS = 24 * 3600;
 
-export class DemoAgent {
+export class DemoAgent implements Agent {
   private ctxRef: GatewayContext | undefined;
   private readonly lanes = new Map<string, LaneQueue>();
   private readonly timers = new Set<NodeJS.Timeout>();
@@ -39,6 +40,18 @@ export class DemoAgent {
   private get ctx(): GatewayContext {
     if (!this.ctxRef) throw new Error('DemoAgent used before attach()');
     return this.ctxRef;
+  }
+
+  describe(): AgentDescription {
+    return { kind: 'demo', name: 'Iris demo agent', model: this.ctx.store.agent.model };
+  }
+
+  catalog() {
+    return catalogFrame();
+  }
+
+  complete(prefix: unknown) {
+    return completeFrame(prefix);
   }
 
   /** Where an incoming message belongs: `/thread …` in a channel makes the gateway mint a thread for it. */

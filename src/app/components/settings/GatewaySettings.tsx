@@ -3,6 +3,7 @@ import { Show, createSignal } from 'solid-js';
 import { live } from '../../../store/live';
 import { getSetting, setSetting } from '../../../store/models/settings';
 import { connectionStateText } from '../../connectionText';
+import { agentInfo, agentLine } from '../status/agentInfo';
 import { iris } from '../../context';
 import { getTheme, setTheme } from '../../theme';
 import { ModalDialog } from '../shell/ModalDialog';
@@ -13,6 +14,7 @@ export function GatewaySettings() {
   const { db, client } = iris();
   const navigate = useNavigate();
   const url = live(() => getSetting(db, 'gatewayUrl'), undefined);
+  const agent = live(async () => agentInfo(await getSetting(db, 'gatewayStatus')), undefined);
   const [confirming, setConfirming] = createSignal(false);
   const [busy, setBusy] = createSignal(false);
   const [error, setError] = createSignal('');
@@ -49,6 +51,19 @@ export function GatewaySettings() {
               {connectionStateText(client.state(), client.lastError())}
             </dd>
           </div>
+          <Show when={agent()}>
+            {(a) => (
+              <div>
+                <dt>Agent</dt>
+                <dd>
+                  {agentLine(a())}
+                  <Show when={a().problem}>
+                    <span class="error-text"> — unavailable: {a().problem}</span>
+                  </Show>
+                </dd>
+              </div>
+            )}
+          </Show>
         </dl>
       </Show>
       <div class="settings-actions">

@@ -3,6 +3,7 @@ import { Show, createEffect, createSignal, onCleanup } from 'solid-js';
 import { live } from '../../../store/live';
 import { getSetting } from '../../../store/models/settings';
 import { iris } from '../../context';
+import { agentInfo } from './agentInfo';
 import { bannerMessage, gatewayHealth, type BannerMessage } from './connectionBannerText';
 import './ConnectionBanner.css';
 
@@ -12,13 +13,14 @@ const SETTLE_MS = 1000;
 /** The bar under the top bar that says when the app is offline, reconnecting, unpaired, or the gateway is unwell. */
 export function ConnectionBanner() {
   const { db, client } = iris();
-  const health = live(async () => gatewayHealth((await db.settings.get('gatewayStatus'))?.value), undefined);
+  const status = live(async () => (await db.settings.get('gatewayStatus'))?.value, undefined);
+  const health = () => gatewayHealth(status());
   // An app that is not paired is not "offline": it has nowhere to connect (the settings say so).
   const paired = live(async () => !!(await getSetting(db, 'token')), false);
   const [shown, setShown] = createSignal<BannerMessage | undefined>();
 
   createEffect(() => {
-    const next = paired() ? bannerMessage(client.state(), health()) : undefined;
+    const next = paired() ? bannerMessage(client.state(), health(), agentInfo(status())?.problem) : undefined;
     if (!next || next.tone === 'danger' || client.state() === 'online') {
       setShown(next);
       return;

@@ -16,7 +16,8 @@ export function gatewayHealth(value: unknown): GatewayHealth | undefined {
   return state === 'online' || state === 'restarting' || state === 'degraded' ? state : undefined;
 }
 
-export function bannerMessage(state: ConnectionState, health: GatewayHealth | undefined): BannerMessage | undefined {
+/** `agentProblem`: why the agent behind the gateway cannot answer, as the gateway said it (degraded only). */
+export function bannerMessage(state: ConnectionState, health: GatewayHealth | undefined, agentProblem?: string): BannerMessage | undefined {
   switch (state) {
     case 'auth-failed':
       return { tone: 'danger', text: 'The gateway no longer accepts this device.', repair: true };
@@ -28,6 +29,9 @@ export function bannerMessage(state: ConnectionState, health: GatewayHealth | un
       return undefined;
     case 'online':
       if (health === 'restarting') return { tone: 'warn', text: 'The gateway is restarting. Replies may pause for a moment.' };
+      if (health === 'degraded' && agentProblem) {
+        return { tone: 'warn', text: `The agent cannot answer right now: ${agentProblem} Your messages are kept.` };
+      }
       if (health === 'degraded') return { tone: 'warn', text: 'The gateway is having trouble. Replies may be slow or fail.' };
       return undefined;
   }

@@ -1,0 +1,288 @@
+// Issue 12: Iris Web against a real, stock Hermes. The serving process runs as `npm start -- --hermes
+// URL` does; behind it, hermes-agent from PyPI (its API server, agent loop, terminal tool, approval
+// rules) with the scripted model. What a person sees in Chromium is checked, and what Hermes did.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Browser, Locator, Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { ensureHermes, HERMES_VERSION, startHermes, type RunningHermes } from './hermes';
+import { SCRIPTED_MODEL_ID, startScriptedModel, type ScriptedModel } from './model';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const SHOTS = '/tmp/h12-hermes';
+const GENERAL = 'web:default';
+const DEMO_LANE = 'web:demo';
+
+test.describe.configure({ mode: 'serial', timeout: 120_000 });
+
+let model: ScriptedModel;
+let hermes: RunningHermes;
+let scratch: string;
+
+interface Iris {
+  origin: string;
+  link: string;
+  child: ChildProcess;
+  stdout: () => string;
+  close(): Promise<void>;
+}
+
+/** `npm start -- --hermes URL`, the key in HERMES_API_KEY, on a free port with its own data dir. */
+async function startIris(): Promise<Iris> {
+  const dataDir = mkdtempSync(join(scratch, 'iris-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', '--port', '0', '--host', '127.0.0.1', '--dist-dir', 'dist', '--data-dir', dataDir, '--hermes', hermes.url], {
+    cwd: ROOT,
+    env: { ...process.env, HERMES_API_KEY: hermes.key },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => (stdout += d));
+  child.stderr!.on('data', (d) => (stderr += d));
+  await expect.poll(() => (child.exitCode === null ? /^Agent: .*$/m.test(stdout) : `exited: ${stderr}`), { timeout: 60_000 }).toBe(true);
+  // The printed link names localhost; the server listens on 127.0.0.1 only.
+  const link = /^Pairing link: (\S+)$/m.exec(stdout)![1]!.replaceAll('localhost', '127.0.0.1');
+  return {
+    origin: new URL(link).origin,
+    link,
+    child,
+    stdout: () => stdout,
+    async close() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      expect(stdout + stderr).not.toContain(hermes.key);
+    },
+  };
+}
+
+async function openLane(page: Page, iris: Iris, lane = GENERAL): Promise<void> {
+  await page.goto(iris.link);
+  await expect(page.getByRole('status').filter({ hasText: 'Connected' }).first()).toBeVisible();
+  await page.goto(`${iris.origin}/#/c/${encodeURIComponent(lane)}`);
+  await expect(page.getByRole('log', { name: 'Messages' })).toBeVisible();
+}
+
+async function send(page: Page, text: string): Promise<void> {
+  await page.getByRole('textbox', { name: 'Message' }).fill(text);
+  await page.getByRole('button', { name: 'Send' }).click();
+}
+
+/** Hermes's replies in the lane (the app labels the agent's bubbles "Hermes, …"). */
+function replies(page: Page, text: string | RegExp): Locator {
+  return page.getByRole('log', { name: 'Messages' }).getByRole('article', { name: /^Hermes, / }).filter({ hasText: text });
+}
+
+async function newDevice(browser: Browser): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  return context.newPage();
+}
+
+test.beforeAll(async () => {
+  // A fresh machine installs Hermes first (about a minute), then Hermes loads its tools on its first run.
+  test.setTimeout(360_000);
+  const { skip } = ensureHermes();
+  test.skip(skip !== undefined, skip);
+  scratch = mkdtempSync(join(tmpdir(), 'iris-hermes-e2e-'));
+  mkdirSync(SHOTS, { recursive: true });
+  model = await startScriptedModel();
+  hermes = await startHermes({ modelBaseUrl: model.baseUrl });
+  // Hermes's first run in a process loads its tools (~10 s); do it once here, not in a test's budget.
+  const auth = { Authorization: `Bearer ${hermes.key}`, 'Content-Type': 'application/json' };
+  const { run_id } = (await (await fetch(`${hermes.url}/v1/runs`, { method: 'POST', headers: auth, body: JSON.stringify({ input: 'warm up', session_id: 'warm-up' }) })).json()) as { run_id: string };
+  await expect
+    .poll(async () => ((await (await fetch(`${hermes.url}/v1/runs/${run_id}`, { headers: auth })).json()) as { status: string }).status, { timeout: 90_000 })
+    .toBe('completed');
+});
+
+test.afterAll(async () => {
+  const attempts = hermes?.trap.attempts ?? [];
+  await hermes?.close();
+  await model?.close();
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+  // Hermes made no call outside this machine (every one would have gone through the trap proxy).
+  expect(attempts).toEqual([]);
+});
+
+test('a streamed reply from Hermes, with its reasoning and a tool card; Settings names Hermes and its model', async ({ page }) => {
+  const iris = await startIris();
+  try {
+    expect(iris.stdout()).toContain(`Agent: Hermes ${HERMES_VERSION} at ${hermes.url}`);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await openLane(page, iris);
+    await page.evaluate(() => {
+      const w = window as unknown as { __texts: string[] };
+      w.__texts = [];
+      new MutationObserver(() => {
+        const streaming = document.querySelector('article[aria-busy="true"][aria-label^="Hermes"]');
+        const text = streaming?.querySelector(':scope > .md')?.textContent ?? '';
+        if (text && w.__texts[w.__texts.length - 1] !== text) w.__texts.push(text);
+      }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+    });
+    await send(page, 'Please run a command [echo]');
+    const reply = replies(page, 'The command printed: iris-tool-ok');
+    await expect(reply).toBeVisible({ timeout: 30_000 });
+    await expect(reply).toHaveAttribute('aria-busy', 'false');
+    // It streamed: the bubble showed growing text before the final one.
+    const texts = await page.evaluate(() => (window as unknown as { __texts: string[] }).__texts);
+    expect(texts.length).toBeGreaterThanOrEqual(2);
+    // The terminal tool really ran in Hermes: its card, done, with the command as preview.
+    const card = reply.getByRole('group', { name: 'Tool terminal' });
+    await expect(card).toContainText('echo iris-tool-ok');
+    await expect(card).toContainText('Done');
+    // The model's reasoning, as Hermes kept it, above the text.
+    await reply.getByRole('button', { name: 'Show reasoning' }).click();
+    await expect(reply.locator('.reasoning-body')).toContainText('I should run echo iris-tool-ok in the terminal.');
+    await expect(reply.locator('.reasoning-body')).toContainText('The tool answered; I report what it said.');
+    await expect(reply.locator('.msg-meta')).toContainText(SCRIPTED_MODEL_ID);
+
+    await page.goto(`${iris.origin}/#/settings`);
+    const agentRow = page.locator('.settings-facts div').filter({ has: page.getByText('Agent', { exact: true }) });
+    await expect(agentRow).toContainText(`Hermes ${HERMES_VERSION} · model ${SCRIPTED_MODEL_ID}`);
+    for (const [name, viewport] of [['phone', { width: 412, height: 915 }], ['desktop', { width: 1440, height: 900 }]] as const) {
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.setViewportSize(viewport);
+        await page.emulateMedia({ colorScheme: scheme });
+        await agentRow.scrollIntoViewIfNeeded();
+        await page.screenshot({ path: `${SHOTS}/settings-hermes-${name}-${scheme}.png` });
+      }
+    }
+  } finally {
+    await iris.close();
+  }
+});
+
+test('an approval Hermes asks for: "Once" runs the command (its output in the reply), "Deny" leaves it unrun', async ({ page }) => {
+  const iris = await startIris();
+  const victims = mkdtempSync(join(scratch, 'victims-'));
+  const once = join(victims, 'once');
+  const denied = join(victims, 'denied');
+  mkdirSync(once);
+  mkdirSync(denied);
+  try {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await openLane(page, iris);
+    await send(page, `Clean up [approve ${once}]`);
+    let dialog = page.getByRole('dialog', { name: 'Approve this command?' });
+    await expect(dialog).toBeVisible({ timeout: 30_000 });
+    await expect(dialog.locator('pre code')).toHaveText(`rm -rf ${once} && echo removed-ok`);
+    await expect(dialog).toContainText('Hermes flags this command: delete in root path.');
+    await dialog.getByRole('button', { name: 'Once' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(replies(page, 'The command printed: removed-ok')).toBeVisible({ timeout: 30_000 });
+    expect(existsSync(once)).toBe(false);
+
+    await send(page, `Clean up [approve ${denied}]`);
+    dialog = page.getByRole('dialog', { name: 'Approve this command?' });
+    await expect(dialog).toBeVisible({ timeout: 30_000 });
+    await dialog.getByRole('button', { name: 'Deny' }).click();
+    await expect(replies(page, /The command was not run: BLOCKED/)).toBeVisible({ timeout: 30_000 });
+    expect(existsSync(denied)).toBe(true);
+  } finally {
+    await iris.close();
+  }
+});
+
+test('Stop mid-run: Hermes cancels the run and the reply keeps only what came before', async ({ page }) => {
+  const iris = await startIris();
+  try {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await openLane(page, iris);
+    await send(page, 'Tell me a long story [slow]');
+    const reply = replies(page, 'Slow line 3.');
+    await expect(reply).toBeVisible({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await expect(reply).toHaveAttribute('aria-busy', 'false', { timeout: 15_000 });
+    const text = (await reply.locator(':scope > .md').textContent()) ?? '';
+    expect(text).not.toContain('Slow line 60.');
+    // Hermes really stopped: it hung up on the model mid-reply instead of reading all 60 lines.
+    const slow = model.requests.filter((r) => r.stream && JSON.stringify(r.messages.at(-1)).includes('Tell me a long story [slow]'));
+    expect(slow).toHaveLength(1);
+    expect(slow[0].piecesSent).toBeLessThan(60);
+    await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
+  } finally {
+    await iris.close();
+  }
+});
+
+test('a reload mid-run and a second device each show the reply exactly once', async ({ page, browser }) => {
+  const iris = await startIris();
+  const other = await newDevice(browser);
+  try {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await openLane(page, iris);
+    await openLane(other, iris);
+    await send(page, 'Another long story [slow]');
+    await expect(replies(page, 'Slow line 3.')).toBeVisible({ timeout: 30_000 });
+    await page.reload();
+    for (const p of [page, other]) {
+      const reply = replies(p, 'Slow line 60.');
+      await expect(reply).toBeVisible({ timeout: 45_000 });
+      await expect(reply).toHaveAttribute('aria-busy', 'false');
+      await expect(replies(p, 'Slow line 1.')).toHaveCount(1);
+    }
+  } finally {
+    await other.context().close();
+    await iris.close();
+  }
+});
+
+test('two channels are two Hermes conversations: the second does not see the first’s words', async ({ page }) => {
+  const iris = await startIris();
+  try {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await openLane(page, iris, GENERAL);
+    await send(page, 'My secret word is PLUM');
+    await expect(replies(page, 'This is the start of our conversation.')).toBeVisible({ timeout: 30_000 });
+    await send(page, 'What was my word?');
+    await expect(replies(page, 'Earlier you said: «My secret word is PLUM»')).toBeVisible({ timeout: 30_000 });
+
+    await page.goto(`${iris.origin}/#/c/${encodeURIComponent(DEMO_LANE)}`);
+    await send(page, 'What was my word?');
+    const answer = replies(page, 'You said: «What was my word?»');
+    await expect(answer).toBeVisible({ timeout: 30_000 });
+    await expect(answer).toContainText('This is the start of our conversation.');
+    await expect(answer).not.toContainText('PLUM');
+    const sessions = (await (await fetch(`${hermes.url}/api/sessions?limit=50`, { headers: { Authorization: `Bearer ${hermes.key}` } })).json()) as { data: Array<{ id: string }> };
+    const ours = sessions.data.filter((s) => s.id.startsWith('iris-web-'));
+    expect(new Set(ours.map((s) => s.id.replace(/-[0-9a-f]{8}$/, '')))).toEqual(new Set(['iris-web-default', 'iris-web-demo']));
+  } finally {
+    await iris.close();
+  }
+});
+
+test('Hermes stopped: a banner says why and a message is answered in words; Hermes back: the banner goes, replies resume', async ({ page }) => {
+  // A restarted Hermes loads its tools again on its first run: tens of seconds on a busy machine.
+  test.setTimeout(300_000);
+  const iris = await startIris();
+  try {
+    await page.setViewportSize({ width: 412, height: 915 });
+    await openLane(page, iris);
+    await hermes.stop();
+    const banner = page.getByRole('status').filter({ hasText: 'The agent cannot answer right now' });
+    await expect(banner).toContainText(`Hermes at ${hermes.url} is not reachable`, { timeout: 20_000 });
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.screenshot({ path: `${SHOTS}/banner-hermes-down-phone-${scheme}.png` });
+    }
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.screenshot({ path: `${SHOTS}/banner-hermes-down-desktop-dark.png` });
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.screenshot({ path: `${SHOTS}/banner-hermes-down-desktop-light.png` });
+    await send(page, 'Are you there?');
+    const answer = replies(page, /is not reachable.*Your message is kept here/);
+    await expect(answer).toBeVisible({ timeout: 20_000 });
+    await expect(answer).toHaveAttribute('aria-busy', 'false');
+
+    await hermes.start();
+    await expect(banner).toBeHidden({ timeout: 30_000 });
+    await send(page, 'Back again?');
+    await expect(replies(page, 'You said: «Back again?»')).toBeVisible({ timeout: 180_000 });
+  } finally {
+    await iris.close();
+  }
+});

@@ -1,0 +1,347 @@
+// The Hermes bridge on event streams recorded from a real hermes-agent 0.19.0 (fixtures/, made by
+// e2e/hermes/record.ts), replayed byte for byte: every event type, bad events, a stream cut mid-run,
+// a wrong key, an older Hermes, and a restart of our gateway mid-run.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startGateway, type StandaloneGateway } from '../standalone';
+import { TestClient } from '../testclient';
+import type { PushPayload } from '../types';
+import { makePng } from '../agent/png';
+import { HermesAgent } from './agent';
+import { loadFixture, startReplayHermes, type ReplayHermes } from './testing/replay';
+
+const token = 'hermes-bridge-token';
+let hermes: ReplayHermes;
+let gw: StandaloneGateway | undefined;
+let pushed: PushPayload[];
+const clients: TestClient[] = [];
+const dirs: string[] = [];
+
+beforeEach(async () => {
+  hermes = await startReplayHermes();
+  pushed = [];
+});
+afterEach(async () => {
+  for (const c of clients.splice(0)) await c.close();
+  await gw?.close();
+  gw = undefined;
+  await hermes.close();
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+async function gateway(opts: { dataDir?: string; key?: string; url?: string } = {}): Promise<StandaloneGateway> {
+  const agent = new HermesAgent({ url: opts.url ?? hermes.url, key: opts.key ?? hermes.key, probeIntervalMs: 100, pollIntervalMs: 20 });
+  gw = await startGateway({ token, streamDelayMs: 0, ...(opts.dataDir ? { dataDir: opts.dataDir } : {}), agent, push: { send: (_t, p) => pushed.push(p) } });
+  await agent.probe();
+  return gw;
+}
+
+async function device(id = 'dev-a'): Promise<TestClient> {
+  const c = await TestClient.paired(gw!.url, { token, device_id: id, caps: { push: 'ntfy' }, extra: { ntfy_topic: 't-' + id } });
+  clients.push(c);
+  return c;
+}
+
+const runCalls = () => hermes.calls.filter((c) => c.method === 'POST' && c.path === '/v1/runs');
+
+describe('HermesAgent on recorded hermes-agent 0.19.0 streams', () => {
+  it('streams a reply: deltas as growing updates, then the final text with the reasoning, model and tokens Hermes kept', async () => {
+    const fixture = loadFixture('text');
+    expect(fixture.hermes_version).toBe('0.19.0');
+    hermes.play(fixture);
+    await gateway();
+    const c = await device();
+    const { echo, stop, from } = await c.chat('Hello Hermes, how are you?');
+    const types = c.frames.slice(from).map((f) => f.type);
+    expect(types.indexOf('message.start')).toBeLessThan(types.indexOf('message.update'));
+    const updates = c.ofType('message.update', from).map((f) => f.payload.text as string);
+    expect(updates.length).toBeGreaterThanOrEqual(3);
+    for (let i = 1; i < updates.length; i++) expect(updates[i].startsWith(updates[i - 1])).toBe(true);
+    expect(stop!.payload.final_text).toBe(fixture.run.output);
+    expect(stop!.payload.reasoning).toBe('The person wrote 26 characters; I answer briefly.');
+    expect(stop!.payload.model).toBe('iris-scripted-1');
+    expect(stop!.payload.tokens).toBe(17);
+    // The run is in the lane's own Hermes session; a resend of the same client_id cannot start a second one.
+    const call = runCalls()[0];
+    expect(call.body).toMatchObject({ input: 'Hello Hermes, how are you?' });
+    expect(String((call.body as { session_id: string }).session_id)).toMatch(/^iris-web-default-/);
+    expect(call.headers['idempotency-key']).toBe(echo.payload.client_id);
+    const again = await c.request('message.send', { text: 'Hello Hermes, how are you?', client_id: echo.payload.client_id }, {});
+    expect(again.payload.message_id).toBe(echo.payload.message_id);
+    expect(runCalls()).toHaveLength(1);
+    expect(gw!.gateway.store.messages('web:default').at(-1)).toMatchObject({ role: 'assistant', text: fixture.run.output, model: 'iris-scripted-1' });
+  });
+
+  it('maps tool.started / tool.completed to a tool card with name, preview and duration', async () => {
+    hermes.play(loadFixture('tool'));
+    await gateway();
+    const c = await device();
+    const { stop, from } = await c.chat('Please run a command [echo]');
+    const start = c.ofType('tool.start', from)[0];
+    const end = c.ofType('tool.end', from)[0];
+    expect(start.payload).toMatchObject({ index: 0, name: 'terminal', preview: 'echo iris-tool-ok' });
+    expect(end.payload).toMatchObject({ index: 0, name: 'terminal', ok: true });
+    expect(end.payload.duration).toBeGreaterThan(0);
+    expect(stop!.payload.final_text).toBe('The command printed: iris-tool-ok');
+  });
+
+  it('turns approval.request into picker.approval with a push, and the answer into POST …/approval', async () => {
+    hermes.play(loadFixture('approval-once'));
+    await gateway();
+    const c = await device();
+    const from = c.mark();
+    await c.request('message.send', { text: 'Clean up', client_id: 'c-approve' }, {});
+    const picker = await c.waitType('picker.approval', { from });
+    expect(String(picker.payload.command)).toMatch(/^rm -rf \S+once && echo removed-ok$/);
+    expect(picker.payload.description).toContain('delete in root path');
+    expect(c.ofType('agent.busy', from).at(-1)!.payload.reason).toBe('waiting_input');
+    expect(c.ofType('notification', from)[0].payload.kind).toBe('approval');
+    expect(pushed.some((p) => p.kind === 'approval' && p.picker_id === picker.payload.picker_id)).toBe(true);
+    const bad = await c.request('picker.select', { picker_id: picker.payload.picker_id, value: 'maybe' });
+    expect(bad.type).toBe('error');
+    const ack = await c.request('picker.select', { picker_id: picker.payload.picker_id, value: 'once' });
+    expect(ack.type).toBe('agent.busy');
+    expect(hermes.calls.find((x) => x.path.endsWith('/approval'))!.body).toEqual({ choice: 'once' });
+    const stop = await c.waitType('message.stop', { from });
+    expect(stop.payload.final_text).toBe('The command printed: removed-ok');
+    const twice = await c.request('picker.select', { picker_id: picker.payload.picker_id, value: 'once' });
+    expect(twice.payload.code).toBe('not_found');
+  });
+
+  it('an approval answered elsewhere (approval.responded) closes the question on every device', async () => {
+    hermes.play(loadFixture('approval-once'), { noWait: true });
+    await gateway();
+    const c = await device();
+    const from = c.mark();
+    await c.request('message.send', { text: 'Clean up', client_id: 'c-elsewhere' }, {});
+    const picker = await c.waitType('picker.approval', { from });
+    const after = c.frames.indexOf(picker) + 1;
+    await c.waitType('message.stop', { from });
+    // Closed when Hermes said it was answered, before the tool went on (not only when the run ended).
+    const closing = c.frames.findIndex((f, i) => i >= after && f.type === 'agent.busy' && f.payload.reason === 'processing');
+    const toolEnd = c.frames.findIndex((f, i) => i >= after && f.type === 'tool.end');
+    expect(closing).toBeGreaterThan(0);
+    expect(closing).toBeLessThan(toolEnd);
+    const late = await c.request('picker.select', { picker_id: picker.payload.picker_id, value: 'once' });
+    expect(late.payload.code).toBe('not_found');
+    expect(hermes.calls.some((x) => x.path.endsWith('/approval'))).toBe(false);
+  });
+
+  it('a denied approval leaves the command unrun, and the reply says so', async () => {
+    hermes.play(loadFixture('approval-deny'));
+    await gateway();
+    const c = await device();
+    const from = c.mark();
+    await c.request('message.send', { text: 'Clean up', client_id: 'c-deny' }, {});
+    const picker = await c.waitType('picker.approval', { from });
+    await c.request('picker.select', { picker_id: picker.payload.picker_id, value: 'deny' });
+    const stop = await c.waitType('message.stop', { from });
+    expect(stop.payload.final_text).toMatch(/^The command was not run: BLOCKED: Command denied by user/);
+    expect(c.ofType('tool.end', from)[0].payload.ok).toBe(false);
+  });
+
+  it('agent.stop → POST …/stop; run.cancelled ends the reply with the text so far and answers the stop', async () => {
+    hermes.play(loadFixture('stopped'));
+    await gateway();
+    const c = await device();
+    const from = c.mark();
+    await c.request('message.send', { text: 'Tell me a long story [slow]', client_id: 'c-stop' }, {});
+    await c.waitFor((f) => f.type === 'message.update' && String(f.payload.text).includes('line 5.'), { from });
+    const idle = await c.request('agent.stop', {}, {});
+    expect(idle.type).toBe('agent.idle');
+    expect(hermes.calls.some((x) => x.method === 'POST' && x.path.endsWith('/stop'))).toBe(true);
+    const stop = c.ofType('message.stop', from)[0];
+    expect(stop.payload.final_text).toBe('Slow line 1.\nSlow line 2.\nSlow line 3.\nSlow line 4.\nSlow line 5.\n');
+  });
+
+  it('run.failed becomes a final message that says what failed', async () => {
+    hermes.play(loadFixture('failed'));
+    await gateway();
+    const c = await device();
+    const { stop } = await c.chat('Break please [fail]');
+    expect(stop!.payload.final_text).toBe('⚠️ Hermes could not finish this reply: HTTP 400: The scripted model failed on cue.');
+  });
+
+  it('ignores malformed and unknown events and finishes the reply', async () => {
+    hermes.play(loadFixture('text'), { inject: { beforeBlock: 2, raw: 'data: {not json\n\ndata: [1,2]\n\ndata: {"event": "subagent.start", "x": 1}\n\n: comment\n\nevent: ping\n\n' } });
+    await gateway();
+    const c = await device();
+    const { stop } = await c.chat('Hello Hermes, how are you?');
+    expect(stop!.payload.final_text).toBe(loadFixture('text').run.output);
+  });
+
+  it('a stream dropped mid-run is followed by GET /v1/runs/{id} and closed with Hermes’s final output', async () => {
+    const fixture = loadFixture('tool');
+    hermes.play(fixture, { cutAfterBlocks: 2 });
+    await gateway();
+    const c = await device();
+    const { stop, from } = await c.chat('Please run a command [echo]');
+    expect(stop!.payload.final_text).toBe(fixture.run.output);
+    expect(hermes.calls.some((x) => x.method === 'GET' && /^\/v1\/runs\/run_\w+$/.test(x.path))).toBe(true);
+    // The open tool card is closed, not left spinning.
+    expect(c.ofType('tool.end', from)).toHaveLength(1);
+  });
+
+  it('each channel is its own Hermes session, and a lane’s earlier words go with its next run', async () => {
+    hermes.play(loadFixture('text'));
+    hermes.play(loadFixture('text'));
+    hermes.play(loadFixture('text'));
+    await gateway();
+    const c = await device();
+    await c.chat('first in general');
+    await c.chat('second in general');
+    await c.chat('first in demo', { chat_id: 'web:demo' });
+    const [a, b, d] = runCalls().map((x) => x.body as { session_id: string; conversation_history?: Array<{ role: string; content: string }> });
+    expect(a.session_id).toBe(b.session_id);
+    expect(d.session_id).not.toBe(a.session_id);
+    expect(a.conversation_history).toBeUndefined();
+    expect(b.conversation_history?.map((m) => m.content)).toEqual(['first in general', loadFixture('text').run.output]);
+    expect(d.conversation_history).toBeUndefined();
+  });
+
+  it('steer is refused in words (0.19.0 has no steer endpoint); unknown slash commands are answered, not sent', async () => {
+    hermes.play(loadFixture('stopped'));
+    await gateway();
+    const c = await device();
+    const from = c.mark();
+    await c.request('message.send', { text: 'long [slow]', client_id: 'c-steer' }, {});
+    await c.waitType('message.update', { from });
+    const steer = await c.request('agent.steer', { text: 'shorter please' }, {});
+    expect(steer.payload.code).toBe('unsupported');
+    expect(steer.payload.message).toMatch(/cannot be steered/);
+    await c.request('agent.stop', {}, {});
+    const words = await c.request('message.send', { text: '/new', client_id: 'c-new' }, {});
+    expect(words.type).toBe('message');
+    const reply = await c.waitFor((f) => f.type === 'message' && f.payload.role === 'assistant', { from });
+    expect(reply.payload.text).toMatch(/`\/new` is not available here/);
+    expect(runCalls()).toHaveLength(1);
+    const catalog = await c.request('commands.catalog');
+    expect(catalog.payload.commands.map((x: { name: string }) => x.name)).toEqual(['model', 'help']);
+  });
+
+  it('/model offers Hermes’s /v1/models; the choice goes with the lane’s next run', async () => {
+    hermes.play(loadFixture('text'));
+    await gateway();
+    const c = await device();
+    const from = c.mark();
+    await c.request('message.send', { text: '/model', client_id: 'c-model' }, {});
+    const picker = await c.waitType('picker.model', { from });
+    expect(picker.payload.providers[0].models.map((m: { id: string }) => m.id)).toEqual(['hermes-agent', 'fast-route']);
+    const ack = await c.request('picker.select', { picker_id: picker.payload.picker_id, value: 'hermes:fast-route' });
+    expect(ack.type).toBe('agent.busy');
+    await c.chat('Hello Hermes, how are you?');
+    expect(runCalls()[0].body).toMatchObject({ model: 'fast-route' });
+  });
+
+  it('a picture goes to Hermes inline, as an image part of the run’s input', async () => {
+    hermes.play(loadFixture('text'));
+    await gateway();
+    const c = await device();
+    const bytes = makePng('hermes-test');
+    const { createHash } = await import('node:crypto');
+    const id = c.takeId();
+    const ack = c.waitFor((f) => f.id === id, { what: 'media.upload.ack' });
+    c.send('media.upload.start', { media_ref: 'ref-png', kind: 'image', mime: 'image/png', size: bytes.length, filename: 'cat.png' }, { id });
+    c.sendRaw(bytes, true);
+    c.send('media.upload.end', { media_ref: 'ref-png', sha256: createHash('sha256').update(bytes).digest('hex') });
+    expect((await ack).type).toBe('media.upload.ack');
+    await c.chat('what is this?', {}, { media_refs: ['ref-png'] });
+    const input = (runCalls()[0].body as { input: Array<{ role: string; content: Array<Record<string, unknown>> }> }).input;
+    expect(input[0].role).toBe('user');
+    expect(input[0].content[0]).toEqual({ type: 'text', text: 'what is this?' });
+    expect(input[0].content[1]).toEqual({ type: 'image_url', image_url: { url: `data:image/png;base64,${bytes.toString('base64')}` } });
+  });
+
+  it('a file Hermes cannot read is answered in words; the message is still stored', async () => {
+    await gateway();
+    const c = await device();
+    const bytes = Buffer.from('%PDF-1.4 not really');
+    const { createHash } = await import('node:crypto');
+    const id = c.takeId();
+    const ack = c.waitFor((f) => f.id === id, { what: 'media.upload.ack' });
+    c.send('media.upload.start', { media_ref: 'ref-pdf', kind: 'file', mime: 'application/pdf', size: bytes.length, filename: 'report.pdf' }, { id });
+    c.sendRaw(bytes, true);
+    c.send('media.upload.end', { media_ref: 'ref-pdf', sha256: createHash('sha256').update(bytes).digest('hex') });
+    expect((await ack).type).toBe('media.upload.ack');
+    const from = c.mark();
+    const echo = await c.request('message.send', { text: '', media_refs: ['ref-pdf'], client_id: 'c-pdf' }, {});
+    expect(echo.type).toBe('message');
+    const reply = await c.waitFor((f) => f.type === 'message' && f.payload.role === 'assistant', { from });
+    expect(reply.payload.text).toMatch(/cannot read files of this kind: \*\*report\.pdf\*\*/);
+    expect(runCalls()).toHaveLength(0);
+    expect(gw!.gateway.store.messages('web:default').some((m) => m.message_id === echo.payload.message_id)).toBe(true);
+  });
+});
+
+describe('HermesAgent health', () => {
+  it('a wrong key: status degraded with the reason, and a message gets a final answer in words, not a hung bubble', async () => {
+    await gateway({ key: 'wrong-key-0123456789abcdef' });
+    const c = await device();
+    const status = await c.waitType('status');
+    expect(status.payload.state).toBe('degraded');
+    expect(status.payload.session.agent.problem).toMatch(/refused the API key \(HTTP 401\)/);
+    expect(JSON.stringify(status.payload)).not.toContain(hermes.key);
+    const { stop } = await c.chat('anyone there?');
+    expect(stop!.payload.final_text).toMatch(/refused the API key.*Your message is kept/);
+  });
+
+  it('an older Hermes without /v1/capabilities is "too old"', async () => {
+    hermes.configure({ noCapabilities: true });
+    await gateway();
+    const c = await device();
+    const status = await c.waitType('status');
+    expect(status.payload.session.agent.problem).toMatch(/too old for Iris Web/);
+  });
+
+  it('unreachable, then back: live devices are told degraded (with the reason), then online again', async () => {
+    await gateway();
+    const c = await device();
+    expect((await c.waitType('status')).payload.state).toBe('online');
+    const port = Number(new URL(hermes.url).port);
+    const from = c.mark();
+    await hermes.close();
+    const down = await c.waitFor((f) => f.type === 'status' && f.payload.state === 'degraded', { from });
+    expect(down.payload.session.agent.problem).toMatch(/is not reachable/);
+    hermes = await startReplayHermes(hermes.key, port);
+    const up = await c.waitFor((f) => f.type === 'status' && f.payload.state === 'online', { from });
+    expect(up.payload.session.agent.name).toBe('Hermes 0.19.0');
+    // Not outboxed: a device that comes back later hears the current state at hello, not old news.
+    expect(gw!.gateway.store.devices.since('dev-a', 0).some((e) => JSON.stringify(e).includes('"status"'))).toBe(false);
+  });
+
+  it('healthy: status online names Hermes, its version and model', async () => {
+    await gateway();
+    const c = await device();
+    const status = await c.waitType('status');
+    expect(status.payload).toEqual({ state: 'online', session: { agent: { kind: 'hermes', name: 'Hermes 0.19.0', version: '0.19.0', model: 'hermes-agent', url: hermes.url } } });
+  });
+});
+
+describe('HermesAgent across a restart of our gateway', () => {
+  it('a run still going in Hermes is followed to its end after the restart; a device away gets it by sync, once', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'iris-hermes-restart-'));
+    dirs.push(dataDir);
+    const fixture = loadFixture('approval-once');
+    hermes.play(fixture);
+    await gateway({ dataDir });
+    const c = await device();
+    const from = c.mark();
+    await c.request('message.send', { text: 'Clean up', client_id: 'c-restart' }, {});
+    await c.waitType('picker.approval', { from });
+    await c.close();
+    clients.length = 0;
+    await gw!.close();
+    // Meanwhile the run ends in Hermes (its events are gone with our old connection; its status is not).
+    await gateway({ dataDir });
+    const back = await TestClient.paired(gw!.url, { token, device_id: 'dev-a', caps: { push: 'ntfy' }, extra: { ntfy_topic: 't-dev-a' } });
+    clients.push(back);
+    back.send('sync', { cursor: 0 });
+    const stop = await back.waitFor((f) => f.type === 'message.stop');
+    expect(stop.payload.final_text).toBe(fixture.run.output);
+    await back.waitType('sync.done');
+    const stored = gw!.gateway.store.messages('web:default').filter((m) => m.role === 'assistant');
+    expect(stored).toHaveLength(1);
+  });
+});

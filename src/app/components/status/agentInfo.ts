@@ -1,0 +1,30 @@
+// Which agent is behind the gateway, as the gateway's `status.session.agent` describes it (the
+// reference gateway's extension, server/gateway/README.md "Which agent"). Untrusted: only bounded
+// strings are kept; a gateway that sends nothing gets nothing shown.
+import { isObject } from '../../../store/guards';
+
+export interface AgentInfo {
+  name: string;
+  version?: string;
+  model?: string;
+  problem?: string;
+}
+
+const text = (v: unknown, max: number): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim().slice(0, max) : undefined);
+
+/** The stored `gatewayStatus` setting (`{state, session}`) → the agent it names, if any. */
+export function agentInfo(status: unknown): AgentInfo | undefined {
+  if (!isObject(status) || !isObject(status.session) || !isObject(status.session.agent)) return undefined;
+  const a = status.session.agent;
+  const name = text(a.name, 80);
+  if (!name) return undefined;
+  const version = text(a.version, 40);
+  const model = text(a.model, 120);
+  const problem = text(a.problem, 300);
+  return { name, ...(version ? { version } : {}), ...(model ? { model } : {}), ...(problem ? { problem } : {}) };
+}
+
+/** "Hermes 0.19.0 · model iris-scripted-1" */
+export function agentLine(info: AgentInfo): string {
+  return info.model ? `${info.name} · model ${info.model}` : info.name;
+}
