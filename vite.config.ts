@@ -3,6 +3,7 @@ import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import solid from 'vite-plugin-solid';
 import { manifest } from './pwa.manifest';
+import { precompress } from './server/http/precompress';
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -22,10 +23,13 @@ export default defineConfig({
       includeAssets: ['icons/*.png', 'icons/*.svg'],
       injectManifest: {
         globPatterns: ['**/*.{js,css,html,svg,png,webmanifest,woff2}'],
-        globIgnores: ['screenshots/**'],
+        // The .br/.gz copies are for the HTTP server; the service worker caches each file once, decoded.
+        globIgnores: ['screenshots/**', '**/*.br', '**/*.gz'],
       },
       devOptions: { enabled: false },
     }),
+    // Last: after the service worker is written, so sw.js gets its copies too.
+    precompress(),
   ],
   build: {
     target: 'es2022',
