@@ -4,6 +4,7 @@ import { VitePWA } from 'vite-plugin-pwa';
 import solid from 'vite-plugin-solid';
 import { manifest } from './pwa.manifest';
 import { precompress } from './server/http/precompress';
+import { preloadRoute } from './scripts/preload-route';
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -13,6 +14,8 @@ export default defineConfig({
   },
   plugins: [
     solid(),
+    // The first screen of a new visitor arrives with the entry, in one round trip.
+    preloadRoute('src/app/pages/PairPage.tsx'),
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'worker',
