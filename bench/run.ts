@@ -15,6 +15,7 @@ import { syncCatchUp, syncDefs } from './scenarios/syncCatchUp';
 import { longLane, longLaneDefs } from './scenarios/longLane';
 import { search, searchDefs } from './scenarios/search';
 import { media, mediaDefs } from './scenarios/media';
+import { lighthouseDefs, lighthouseScenario } from './scenarios/lighthouse';
 
 interface Scenario {
   id: string;
@@ -31,6 +32,7 @@ const SCENARIOS: Scenario[] = [
   { id: 'long-lane', title: 'Long lane', defs: (q) => longLaneDefs(q ? 500 : 10_000), run: longLane },
   { id: 'search', title: 'Local search', defs: (q) => searchDefs(q ? 10_000 : 100_000), run: search },
   { id: 'media', title: 'Media', defs: (q) => mediaDefs(q ? 2 : 20), run: media },
+  { id: 'lighthouse', title: 'Lighthouse', defs: lighthouseDefs, run: lighthouseScenario },
 ];
 
 interface Options {
