@@ -33,6 +33,9 @@ function pageDefs(id: PageId, label: string): FigureDef[] {
     { key: `${id}Bytes`, figure: `${label}: bytes transferred`, unit: 'KiB', ...(first ? { reference: { value: FIRST_PAGE_KIB, label: `the ${FIRST_PAGE_KIB} KiB target` } } : {}) },
     { key: `${id}UnusedJs`, figure: `${label}: unused JS (transferred)`, unit: 'KiB', ...(first ? { reference: { value: FIRST_PAGE_UNUSED_JS_KIB, label: `the ${FIRST_PAGE_UNUSED_JS_KIB} KiB target` } } : {}) },
     { key: `${id}Outside`, figure: `${label}: requests outside the test server`, unit: 'count' },
+    // Lighthouse's own CPU benchmark of the machine during the run: its 4x slowdown is calibrated for a
+    // fast desktop (roughly 1000 and up); far below that, every main-thread figure is inflated.
+    { key: `${id}Benchmark`, figure: `${label}: Lighthouse's CPU benchmark index of this machine`, unit: 'count' },
   ];
 }
 
@@ -83,6 +86,7 @@ function record(sample: Sample, id: PageId, lhr: Lhr, origin: string): void {
   const unused = lhr.audits['unused-javascript']?.details as { overallSavingsBytes?: number } | undefined;
   sample[`${id}UnusedJs`] = (unused?.overallSavingsBytes ?? 0) / 1024;
   const requests = (lhr.audits['network-requests']?.details as { items?: { url: string }[] } | undefined)?.items ?? [];
+  sample[`${id}Benchmark`] = lhr.environment.benchmarkIndex;
   sample[`${id}Outside`] = requests.filter((r) => !/^(data|blob):/.test(r.url) && new URL(r.url).host !== new URL(origin).host).length;
 }
 
