@@ -3,6 +3,8 @@ import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import solid from 'vite-plugin-solid';
 import { manifest } from './pwa.manifest';
+import { precompress } from './server/http/precompress';
+import { preloadRoute } from './scripts/preload-route';
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -12,6 +14,8 @@ export default defineConfig({
   },
   plugins: [
     solid(),
+    // The first screen of a new visitor arrives with the entry, in one round trip.
+    preloadRoute('src/app/pages/PairPage.tsx'),
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'worker',
@@ -22,10 +26,13 @@ export default defineConfig({
       includeAssets: ['icons/*.png', 'icons/*.svg'],
       injectManifest: {
         globPatterns: ['**/*.{js,css,html,svg,png,webmanifest,woff2}'],
-        globIgnores: ['screenshots/**'],
+        // The .br/.gz copies are for the HTTP server; the service worker caches each file once, decoded.
+        globIgnores: ['screenshots/**', '**/*.br', '**/*.gz'],
       },
       devOptions: { enabled: false },
     }),
+    // Last: after the service worker is written, so sw.js gets its copies too.
+    precompress(),
   ],
   build: {
     target: 'es2022',

@@ -16,6 +16,7 @@ import { longLane, longLaneDefs } from './scenarios/longLane';
 import { search, searchDefs } from './scenarios/search';
 import { media, mediaDefs } from './scenarios/media';
 import { resume, resumeDefs } from './scenarios/resume';
+import { lighthouseDefs, lighthouseScenario } from './scenarios/lighthouse';
 
 interface Scenario {
   id: string;
@@ -33,6 +34,7 @@ const SCENARIOS: Scenario[] = [
   { id: 'search', title: 'Local search', defs: (q) => searchDefs(q ? 10_000 : 100_000), run: search },
   { id: 'media', title: 'Media', defs: (q) => mediaDefs(q ? 2 : 20), run: media },
   { id: 'resume', title: 'Resume', defs: (q) => resumeDefs(q ? 200 : 2000), run: resume },
+  { id: 'lighthouse', title: 'Lighthouse', defs: lighthouseDefs, run: lighthouseScenario },
 ];
 
 interface Options {

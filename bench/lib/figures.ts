@@ -6,7 +6,7 @@ export class NotMeasured extends Error {
   override name = 'NotMeasured';
 }
 
-export type Unit = 'ms' | 'µs' | 'count' | 'frames/s' | 'MiB/s' | 'MiB' | 'KiB' | 'B';
+export type Unit = 'ms' | 'µs' | 'count' | 'frames/s' | 'MiB/s' | 'MiB' | 'KiB' | 'B' | 'score' | 'CLS';
 
 /** One run's measurements: a number, or why it is missing. */
 export type Sample = Record<string, number | { missing: string }>;
@@ -111,6 +111,10 @@ function formatNumber(value: number, unit: Unit): string {
       return Math.round(value).toLocaleString('en-US');
     case 'B':
       return `${Math.round(value).toLocaleString('en-US')} B`;
+    case 'score': // Lighthouse's 0–100
+      return Math.round(value).toString();
+    case 'CLS': // Lighthouse's layout shift score, unitless
+      return value.toFixed(3);
     default:
       return `${digits(value)} ${unit}`;
   }

@@ -74,9 +74,9 @@ export async function prepareSite(log: (line: string) => void, fromSource = fals
     if (newestMtime(join(ROOT_DIR, 'src')) > statSync(join(dist, 'index.html')).mtimeMs) {
       log('bench: note: src/ changed after the last build; measuring dist/ as it is (--build measures the source)');
     }
-    cpSync(dist, appDir, { recursive: true });
+    cpSync(dist, appDir, { recursive: true, preserveTimestamps: true }); // the server trusts a .br/.gz copy only if not older than its file
   }
-  cpSync(appDir, siteDir, { recursive: true });
+  cpSync(appDir, siteDir, { recursive: true, preserveTimestamps: true });
 
   const html = ['pages', 'bare'].flatMap((sub) =>
     readdirSync(join(BENCH_DIR, sub))

@@ -77,7 +77,7 @@ describe('static files', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.headers['cache-control']).toBe('no-cache');
-    expect(res.headers.vary).toBe('Accept');
+    expect(res.headers.vary).toBe('Accept, Accept-Encoding');
     expect(res.body).toContain('<div id="root">');
   });
 

@@ -1,9 +1,12 @@
-import { open, realpath, type FileHandle } from 'node:fs/promises';
+import { lstat, open, realpath, type FileHandle } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
+import type { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { constants as zlibConstants, createBrotliCompress, createGzip } from 'node:zlib';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join, posix, sep } from 'node:path';
 import { contentTypeFor } from './content-types';
+import { isCompressible, MIN_COMPRESS_BYTES, negotiateCoding, SUFFIX, type Coding } from './encoding';
 
 /** Hashed build output: its name changes whenever its bytes do, so it may be cached forever. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -14,7 +17,8 @@ type Resolved = { kind: 'file'; path: string } | { kind: 'bad-request' } | { kin
 
 /**
  * Serves the built app from `distDir`: GET and HEAD, ETag/Last-Modified revalidation,
- * long-lived caching for `/assets/`, and index.html for extensionless paths a browser
+ * long-lived caching for `/assets/`, text compressed (brotli or gzip, as the request accepts;
+ * the build's precompressed copies when there are), and index.html for extensionless paths a browser
  * navigates to (the app's client-side routes). Nothing outside `distDir` is ever read:
  * the path is decoded, normalized, and the real path (symlinks resolved) must stay inside.
  */
@@ -113,34 +117,102 @@ async function serveFile(
   } catch {
     return false;
   }
+  let copy: FileHandle | undefined;
   try {
     const stats = await file.stat();
     if (!stats.isFile()) return false;
-    const headers = {
+    const compressible = isCompressible(filePath);
+    const chosen = compressible ? await chooseRepresentation(req, filePath, stats) : IDENTITY;
+    if (chosen.kind === 'precompressed') {
+      try {
+        copy = await open(chosen.path, 'r');
+      } catch {
+        copy = undefined; // removed since we looked: the file itself still answers
+      }
+    }
+    const sent: Representation = chosen.kind === 'precompressed' && !copy ? IDENTITY : chosen;
+    const headers: Record<string, string> = {
       ...extraHeaders,
+      ...(compressible ? { Vary: extraHeaders.Vary ? `${extraHeaders.Vary}, Accept-Encoding` : 'Accept-Encoding' } : {}),
       'Cache-Control': cacheControl,
-      ETag: etagOf(stats),
+      // One ETag per coding: a cache holding the gzip copy must not revalidate it as the brotli one.
+      ETag: etagOf(stats, sent.kind === 'identity' ? undefined : sent.coding),
       'Last-Modified': stats.mtime.toUTCString(),
     };
-    if (isNotModified(req, stats, headers.ETag)) {
+    if (isNotModified(req, stats, headers.ETag!)) {
       res.writeHead(304, headers);
       res.end();
       return true;
     }
-    res.writeHead(200, { ...headers, 'Content-Type': contentTypeFor(filePath), 'Content-Length': stats.size });
+    const length = sent.kind === 'identity' ? stats.size : sent.kind === 'precompressed' ? (await copy!.stat()).size : undefined;
+    res.writeHead(200, {
+      ...headers,
+      'Content-Type': contentTypeFor(filePath),
+      ...(sent.kind === 'identity' ? {} : { 'Content-Encoding': sent.coding }),
+      ...(length === undefined ? {} : { 'Content-Length': length }),
+    });
     if (req.method === 'HEAD') {
       res.end();
       return true;
     }
-    await pipeline(file.createReadStream({ autoClose: false }), res).catch(() => res.destroy());
+    const source = (copy ?? file).createReadStream({ autoClose: false });
+    const body = sent.kind === 'on-the-fly' ? pipeline(source, compressorFor(sent.coding), res) : pipeline(source, res);
+    await body.catch(() => res.destroy());
     return true;
   } finally {
+    await copy?.close().catch(() => undefined);
     await file.close().catch(() => undefined);
   }
 }
 
-function etagOf(stats: Stats): string {
-  return `W/"${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}"`;
+type Representation =
+  | { kind: 'identity' }
+  | { kind: 'precompressed'; coding: Coding; path: string }
+  | { kind: 'on-the-fly'; coding: Coding };
+
+const IDENTITY: Representation = { kind: 'identity' };
+
+/**
+ * The best representation of a text file for this request: the build's .br/.gz copy when the request
+ * accepts it, else compression on the fly for a file big enough to gain from it (files the build did
+ * not write, e.g. pages added after it), else the file itself. A Range request always gets the file
+ * itself, so byte ranges keep meaning the file's bytes.
+ */
+async function chooseRepresentation(req: IncomingMessage, filePath: string, stats: Stats): Promise<Representation> {
+  if (req.headers.range !== undefined) return IDENTITY;
+  const acceptEncoding = req.headers['accept-encoding'];
+  if (acceptEncoding === undefined) return IDENTITY;
+  const precompressed: Coding[] = [];
+  for (const coding of CODINGS) if (await isFreshCopy(filePath + SUFFIX[coding], stats)) precompressed.push(coding);
+  if (precompressed.length > 0) {
+    const coding = negotiateCoding(acceptEncoding, precompressed);
+    if (coding !== 'identity') return { kind: 'precompressed', coding, path: filePath + SUFFIX[coding] };
+  }
+  if (stats.size < MIN_COMPRESS_BYTES) return IDENTITY;
+  const coding = negotiateCoding(acceptEncoding, CODINGS);
+  return coding === 'identity' ? IDENTITY : { kind: 'on-the-fly', coding };
+}
+
+const CODINGS: readonly Coding[] = ['br', 'gzip'];
+
+/** A copy the build wrote beside the file: a regular file (not a link out of dist), not older than the file. */
+async function isFreshCopy(copyPath: string, original: Stats): Promise<boolean> {
+  try {
+    const stats = await lstat(copyPath);
+    // A millisecond's slack: setting a time (utimes, cp -p) does not keep it exactly.
+    return stats.isFile() && stats.mtimeMs >= original.mtimeMs - 1;
+  } catch {
+    return false;
+  }
+}
+
+function compressorFor(coding: Coding): Transform {
+  // Fast settings: this runs per request (the build's copies use the slowest, smallest ones).
+  return coding === 'br' ? createBrotliCompress({ params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } }) : createGzip({ level: 6 });
+}
+
+function etagOf(stats: Stats, coding?: Coding): string {
+  return `W/"${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}${coding ? `-${coding}` : ''}"`;
 }
 
 function isNotModified(req: IncomingMessage, stats: Stats, etag: string): boolean {

@@ -1,11 +1,12 @@
 import { HashRouter, Route } from '@solidjs/router';
 import { lazy } from 'solid-js';
-import { Shell } from './Shell';
-import { PairPage } from './pages/PairPage';
+import { Root } from './Root';
 import { HomePage } from './pages/HomePage';
 import { UpdatePrompt } from './components/pwa/UpdatePrompt';
 
-// Pages other than pairing and home load on demand, keeping the first screen's JS small.
+// Every page but home (which only redirects) loads on demand, keeping the first screen's JS small.
+// The pairing page is preloaded by index.html (vite.config.ts), so it arrives with the entry.
+const PairPage = lazy(() => import('./pages/PairPage').then((m) => ({ default: m.PairPage })));
 const LanePage = lazy(() => import('./pages/LanePage'));
 const SearchPage = lazy(() => import('./pages/SearchPage'));
 const SettingsPage = lazy(() => import('./pages/SettingsPage'));
@@ -14,7 +15,7 @@ const SharePage = lazy(() => import('./pages/SharePage'));
 export function App() {
   return (
     <>
-      <HashRouter root={Shell}>
+      <HashRouter root={Root}>
         <Route path="/pair" component={PairPage} />
         <Route path="/c/:chatId" component={LanePage} />
         <Route path="/c/:chatId/t/:threadId" component={LanePage} />

@@ -11,12 +11,13 @@ import { TopBar } from './components/shell/TopBar';
 import { ConnectionBanner } from './components/status/ConnectionBanner';
 import { Toasts } from './components/status/Toasts';
 import { iris } from './context';
-import { initTheme } from './theme';
-import './styles/theme.css';
 import './Shell.css';
 
-/** Everything around a page once paired: channels (drawer or sidebar), top bar, banners, toasts. */
-function AppFrame(props: ParentProps) {
+/**
+ * Everything around a page once paired: channels (drawer or sidebar), top bar, banners, toasts.
+ * Loaded on demand by the router's root (Root.tsx): the pairing screen never needs it.
+ */
+export function AppFrame(props: ParentProps) {
   const { db } = iris();
   const location = useLocation();
   const desktop = createMediaQuery(DESKTOP_QUERY);
@@ -74,17 +75,5 @@ function AppFrame(props: ParentProps) {
         </div>
       </div>
     </div>
-  );
-}
-
-/** The router's root layout. Pairing gets the whole screen; every other route gets the app frame. */
-export function Shell(props: ParentProps) {
-  initTheme(iris().db);
-  const location = useLocation();
-  const bare = () => location.pathname === '/pair' || location.pathname.startsWith('/pair/');
-  return (
-    <Show when={!bare()} fallback={props.children}>
-      <AppFrame>{props.children}</AppFrame>
-    </Show>
   );
 }

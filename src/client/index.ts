@@ -2,18 +2,15 @@
 // tabs open, one tab (the Web Lock holder) runs the gateway session; the others forward to it.
 import { createSignal, type Accessor } from 'solid-js';
 import type { IrisDB } from '../store/db';
-import { applyFrame, applyFrames } from '../store/reducer';
 import { getDeviceId, getSetting, setSetting } from '../store/models/settings';
 import type { FlushScheduler } from '../net/coalescer';
 import type { ConnectionState, WakeSource, WebSocketConstructor } from '../net/connection';
 import { defaultDeviceName } from '../net/deviceName';
 import { electLeader, TabBus, type BusMessage } from '../net/leader';
-import { GatewaySession, type GatewayConfig, type Reducer } from '../net/session';
-import { evictingMediaWhenFull } from './quotaReducer';
+import type { GatewayConfig, GatewaySession, Reducer } from '../net/session';
 import type { Timers } from '../net/timers';
-import { pushHello } from '../push/registration';
-import { disablePush } from '../push/subscribe';
 import { createCommands, type Commands } from './commands';
+import { lazyReducer } from './lazyReducer';
 import { localTransport, remoteTransport, serveTransport, type Transport } from './transport';
 
 export type { ConnectionState } from '../net/connection';
@@ -57,10 +54,10 @@ export interface ClientOptions {
   deviceName?: string;
 }
 
-const storeReducer: Reducer = {
-  apply: (db, frame, ctx) => applyFrame(db, frame, ctx),
-  applyBatch: (db, frames, ctx) => applyFrames(db, frames, ctx),
-};
+const storeReducer: Reducer = lazyReducer(async () => {
+  const { applyFrame, applyFrames } = await import('../store/reducer');
+  return { apply: applyFrame, applyBatch: applyFrames };
+});
 
 export function createClient(options: ClientOptions): IrisClient {
   const { db } = options;
@@ -94,7 +91,7 @@ export function createClient(options: ClientOptions): IrisClient {
       deviceName: options.deviceName ?? (await getSetting(db, 'deviceName')) ?? defaultDeviceName(),
       push: 'none',
       // Read at every hello: notifications turned on (or renewed by the service worker) while connected.
-      pushHello: () => pushHello(db),
+      pushHello: () => import('../push/registration').then((m) => m.pushHello(db)),
     };
   }
 
@@ -112,6 +109,10 @@ export function createClient(options: ClientOptions): IrisClient {
         announce();
         return;
       }
+      // The session's code (socket, pipeline, transfers) loads only once there is a gateway to talk
+      // to: an unpaired browser's first screen goes without it.
+      const [{ GatewaySession }, { evictingMediaWhenFull }] = await Promise.all([import('../net/session'), import('./quotaReducer')]);
+      if (!started || !isLeader()) return;
       const s = new GatewaySession({
         db,
         config,
@@ -219,7 +220,9 @@ export function createClient(options: ClientOptions): IrisClient {
 
     async forget() {
       // Push first: it needs the connection (push: none) and the stored relay topic, both gone after this.
-      await disablePush({ db, register: (payload) => commands.registerPush(payload) }).catch(() => undefined);
+      await import('../push/subscribe')
+        .then(({ disablePush }) => disablePush({ db, register: (payload) => commands.registerPush(payload) }))
+        .catch(() => undefined);
       // Unpair first so the leader closes the socket, then nothing new lands while the cache is cleared.
       await db.transaction('rw', db.settings, async () => {
         await db.settings.bulkDelete(['gatewayUrl', 'token']);

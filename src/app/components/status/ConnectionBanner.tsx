@@ -9,6 +9,12 @@ import './ConnectionBanner.css';
 
 /** Short drops (a reconnect that succeeds at once, the first connect) are not worth a banner. */
 const SETTLE_MS = 1000;
+/**
+ * The page's first connect may take longer on a phone's network (loading the session's code, the
+ * socket's handshakes): a banner that comes and goes then moves the whole page under it. Once an
+ * attempt has ended (online, refused, failed), SETTLE_MS applies again.
+ */
+const FIRST_CONNECT_MS = 4000;
 
 /** The bar under the top bar that says when the app is offline, reconnecting, unpaired, or the gateway is unwell. */
 export function ConnectionBanner() {
@@ -18,14 +24,19 @@ export function ConnectionBanner() {
   // An app that is not paired is not "offline": it has nowhere to connect (the settings say so).
   const paired = live(async () => !!(await getSetting(db, 'token')), false);
   const [shown, setShown] = createSignal<BannerMessage | undefined>();
+  let triedToConnect = false;
+  let firstAttemptEnded = false;
 
   createEffect(() => {
-    const next = paired() ? bannerMessage(client.state(), health(), agentInfo(status())?.problem) : undefined;
-    if (!next || next.tone === 'danger' || client.state() === 'online') {
+    const state = client.state();
+    if (state === 'connecting') triedToConnect = true;
+    if (state === 'online' || state === 'auth-failed' || (state === 'offline' && triedToConnect)) firstAttemptEnded = true;
+    const next = paired() ? bannerMessage(state, health(), agentInfo(status())?.problem) : undefined;
+    if (!next || next.tone === 'danger' || state === 'online') {
       setShown(next);
       return;
     }
-    const timer = setTimeout(() => setShown(next), SETTLE_MS);
+    const timer = setTimeout(() => setShown(next), firstAttemptEnded ? SETTLE_MS : FIRST_CONNECT_MS);
     onCleanup(() => clearTimeout(timer));
   });
 

@@ -1,0 +1,21 @@
+import { useLocation } from '@solidjs/router';
+import { Show, lazy, type ParentProps } from 'solid-js';
+import { iris } from './context';
+import { initTheme } from './theme';
+import './styles/theme.css';
+
+// The frame around paired pages (channels, top bar, banners) loads on demand, with its CSS: the
+// pairing screen, the first a person sees, does without it.
+const AppFrame = lazy(() => import('./Shell').then((m) => ({ default: m.AppFrame })));
+
+/** The router's root layout. Pairing gets the whole screen; every other route gets the app frame. */
+export function Root(props: ParentProps) {
+  initTheme(iris().db);
+  const location = useLocation();
+  const bare = () => location.pathname === '/pair' || location.pathname.startsWith('/pair/');
+  return (
+    <Show when={!bare()} fallback={props.children}>
+      <AppFrame>{props.children}</AppFrame>
+    </Show>
+  );
+}
