@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunkLines, firstLines, lineCount, reuseSegments, segmentMarkdown, type Segment } from './markdownSegments';
+import { chunkLines, firstLines, lineCount, markdownChars, previewSegments, reuseSegments, segmentMarkdown, type Segment } from './markdownSegments';
 
 /** The text back from its pieces (code pieces with fences as the scanner saw them). */
 function join(segments: Segment[], fence = '```'): string {
@@ -85,5 +85,19 @@ describe('lineCount and chunkLines', () => {
     expect(chunks.map(lineCount)).toEqual([200, 200, 50]);
     expect(chunks.join('')).toBe(code);
     expect(chunkLines('', 200)).toEqual(['']);
+  });
+});
+
+describe('previewSegments', () => {
+  it('shows the start of a huge text: whole code blocks (they collapse themselves), Markdown cut at a line', () => {
+    const log = Array.from({ length: 100 }, (_, i) => `log line ${i}`).join('\n');
+    const text = `Intro\n\n\`\`\`ts\n${'x\n'.repeat(500)}\`\`\`\n${log}`;
+    const all = segmentMarkdown(text);
+    expect(markdownChars(all)).toBe(text.length - all.filter((s) => s.kind === 'code').reduce((n, s) => n + s.text.length, 0) - '```ts\n\n```\n'.length);
+    const preview = previewSegments(all, 40, 20);
+    expect(preview[1]).toBe(all[1]);
+    expect(preview.at(-1)!.kind).toBe('md');
+    expect(lineCount(preview.at(-1)!.text)).toBeLessThan(30);
+    expect(previewSegments(all, 1000, 20)).toEqual(all);
   });
 });

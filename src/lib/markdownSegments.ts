@@ -154,3 +154,31 @@ export function chunkLines(text: string, size: number): string[] {
   }
   return out.length ? out : [''];
 }
+
+/** Characters of Markdown outside code blocks (code blocks collapse by themselves). */
+export function markdownChars(segments: readonly Segment[]): number {
+  let chars = 0;
+  for (const s of segments) if (s.kind === 'md') chars += s.text.length;
+  return chars;
+}
+
+/**
+ * The start of a huge text: its pieces until about `lines` lines are shown, the last Markdown piece
+ * cut at a line end. A code block counts as the lines it shows collapsed (`codeLines`).
+ */
+export function previewSegments(segments: readonly Segment[], lines: number, codeLines: number): Segment[] {
+  const out: Segment[] = [];
+  let left = lines;
+  for (const s of segments) {
+    if (left <= 0) break;
+    if (s.kind === 'code') {
+      out.push(s);
+      left -= Math.min(codeLines, lineCount(s.text));
+      continue;
+    }
+    const cut = firstLines(s.text, left);
+    out.push(cut === s.text ? s : { kind: 'md', text: cut });
+    left -= lineCount(cut);
+  }
+  return out;
+}

@@ -1,13 +1,16 @@
 import { Index, Match, Show, Switch, createEffect, createMemo, createSignal, on } from 'solid-js';
 import { renderMarkdown, renderMarkdownCached } from '../../../lib/markdown';
-import { firstLines, lineCount, reuseSegments, segmentMarkdown, type Segment } from '../../../lib/markdownSegments';
+import { lineCount, markdownChars, previewSegments, reuseSegments, segmentMarkdown, type Segment } from '../../../lib/markdownSegments';
 import { highlightCodeIn } from '../../../lib/highlight';
-import { CodeBlock } from './CodeBlock';
+import { COLLAPSED_LINES, CodeBlock } from './CodeBlock';
 import { copyText } from './copyText';
 import { createProgressive } from './progressive';
 import './Markdown.css';
 
-/** A finished text longer than this shows its first HUGE_PREVIEW_LINES until the person asks for all. */
+/**
+ * A finished text with more Markdown than this (code blocks collapse by themselves) shows its first
+ * HUGE_PREVIEW_LINES until the person asks for all.
+ */
 const HUGE_CHARS = 50_000;
 const HUGE_PREVIEW_LINES = 40;
 
@@ -20,10 +23,10 @@ export function Markdown(props: { text: string; final?: boolean; class?: string 
   const final = () => props.final !== false;
   // A text the person watched stream in stays whole once it is final.
   const [whole, setWhole] = createSignal(!final());
-  const collapsed = () => final() && !whole() && props.text.length > HUGE_CHARS;
-  const source = createMemo(() => (collapsed() ? firstLines(props.text, HUGE_PREVIEW_LINES) : props.text));
   let previous: Segment[] = [];
-  const segments = createMemo(() => (previous = reuseSegments(previous, segmentMarkdown(source()))));
+  const all = createMemo(() => (previous = reuseSegments(previous, segmentMarkdown(props.text))));
+  const collapsed = createMemo(() => final() && !whole() && markdownChars(all()) > HUGE_CHARS);
+  const segments = createMemo(() => (collapsed() ? previewSegments(all(), HUGE_PREVIEW_LINES, COLLAPSED_LINES) : all()));
   const count = createProgressive(() => segments().length, 3, 2);
 
   const onClick = async (event: MouseEvent) => {
