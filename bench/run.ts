@@ -15,6 +15,8 @@ import { syncCatchUp, syncDefs } from './scenarios/syncCatchUp';
 import { longLane, longLaneDefs } from './scenarios/longLane';
 import { search, searchDefs } from './scenarios/search';
 import { media, mediaDefs } from './scenarios/media';
+import { paste, pasteDefs, pasteSizes } from './scenarios/paste';
+import { bigAnswer, bigAnswerDefs, bigAnswerSizes } from './scenarios/bigAnswer';
 
 interface Scenario {
   id: string;
@@ -31,6 +33,8 @@ const SCENARIOS: Scenario[] = [
   { id: 'long-lane', title: 'Long lane', defs: (q) => longLaneDefs(q ? 500 : 10_000), run: longLane },
   { id: 'search', title: 'Local search', defs: (q) => searchDefs(q ? 10_000 : 100_000), run: search },
   { id: 'media', title: 'Media', defs: (q) => mediaDefs(q ? 2 : 20), run: media },
+  { id: 'paste', title: 'Paste', defs: (q) => pasteDefs(pasteSizes(q)), run: paste },
+  { id: 'big-answer', title: 'Big answer', defs: (q) => bigAnswerDefs(bigAnswerSizes(q)), run: bigAnswer },
 ];
 
 interface Options {
