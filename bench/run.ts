@@ -17,6 +17,8 @@ import { search, searchDefs } from './scenarios/search';
 import { media, mediaDefs } from './scenarios/media';
 import { resume, resumeDefs } from './scenarios/resume';
 import { lighthouseDefs, lighthouseScenario } from './scenarios/lighthouse';
+import { paste, pasteDefs, pasteSizes } from './scenarios/paste';
+import { bigAnswer, bigAnswerDefs, bigAnswerSizes } from './scenarios/bigAnswer';
 
 interface Scenario {
   id: string;
@@ -35,6 +37,8 @@ const SCENARIOS: Scenario[] = [
   { id: 'media', title: 'Media', defs: (q) => mediaDefs(q ? 2 : 20), run: media },
   { id: 'resume', title: 'Resume', defs: (q) => resumeDefs(q ? 200 : 2000), run: resume },
   { id: 'lighthouse', title: 'Lighthouse', defs: lighthouseDefs, run: lighthouseScenario },
+  { id: 'paste', title: 'Paste', defs: (q) => pasteDefs(pasteSizes(q)), run: paste },
+  { id: 'big-answer', title: 'Big answer', defs: (q) => bigAnswerDefs(bigAnswerSizes(q)), run: bigAnswer },
 ];
 
 interface Options {

@@ -50,6 +50,8 @@ export interface BenchProbe {
   longTasks: [number, number][] | null;
   idb: IdbLog;
   ws: SocketLog;
+  /** Every key pressed: [its event time, performance.now() just after the next frame was painted]. */
+  keyPaints: [number, number][];
   /** needle → performance.now() just after the frame that first showed it on screen. */
   painted: Record<string, number>;
   /** Starts watching for a text (if not already) and resolves when it was painted. */

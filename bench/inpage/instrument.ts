@@ -9,6 +9,7 @@ const probe: BenchProbe = {
   idb: { writes: 0, byStore: {}, readwriteTransactions: 0, writeTimes: [], readwriteTimes: [], syncCommits: [], mediaBlobCommits: [] },
   ws: { times: [], types: [], textBytes: 0, binaryFrames: 0, binaryBytes: 0, sentAt: {} },
   painted: {},
+  keyPaints: [],
   waitPainted,
   scrollToTop,
 };
@@ -87,6 +88,18 @@ class InstrumentedWebSocket extends NativeWebSocket {
   }
 }
 window.WebSocket = InstrumentedWebSocket;
+
+// ---- key → paint ----------------------------------------------------------------------------------
+// A frame requested while the key's task runs comes after everything the key did in that task (a
+// paste is the key's default action); the time is taken in a task right after that frame (painted).
+addEventListener(
+  'keydown',
+  (event) => {
+    const at = event.timeStamp;
+    requestAnimationFrame(() => setTimeout(() => probe.keyPaints.push([at, performance.now()]), 0));
+  },
+  true,
+);
 
 // ---- painted text --------------------------------------------------------------------------------
 const watches = new Map<string, Promise<number>>();

@@ -13,11 +13,16 @@ function device(server: BenchServer, id: string): Promise<TestClient> {
 }
 
 /** A third device sends `/stream n` in the lane; the demo agent then streams to every device. */
-export async function startStream(server: BenchServer, n: number): Promise<void> {
+export function startStream(server: BenchServer, n: number): Promise<void> {
+  return askAgent(server, `/stream ${n}`);
+}
+
+/** A third device sends `text` in the lane (a demo command); the demo agent answers every device. */
+export async function askAgent(server: BenchServer, text: string): Promise<void> {
   const c = await device(server, 'bench-trigger');
   try {
-    const echo = await c.request('message.send', { text: `/stream ${n}`, client_id: `bench-${Date.now()}` }, { chat_id: LANE });
-    if (echo.type !== 'message') throw new Error(`the gateway refused /stream: ${JSON.stringify(echo.payload)}`);
+    const echo = await c.request('message.send', { text, client_id: `bench-${Date.now()}` }, { chat_id: LANE });
+    if (echo.type !== 'message') throw new Error(`the gateway refused ${text.split(' ')[0]}: ${JSON.stringify(echo.payload)}`);
   } finally {
     await c.close();
   }

@@ -46,6 +46,34 @@ function highlighter(): Promise<HLJSApi> {
   return loading;
 }
 
+/** highlight.js, loaded once; undefined when its chunk cannot be loaded (offline). */
+export async function codeHighlighter(): Promise<HLJSApi | undefined> {
+  try {
+    return await highlighter();
+  } catch {
+    return undefined;
+  }
+}
+
+/** The language of a code block that names none, guessed from its start only (guessing tries every language). */
+export function guessLanguage(hljs: HLJSApi, code: string): string | undefined {
+  try {
+    return hljs.highlightAuto(code.slice(0, 3_000)).language;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `code` highlighted as `language`, as sanitized HTML; undefined when it cannot be. */
+export function highlightedHtml(hljs: HLJSApi, code: string, language: string): string | undefined {
+  if (!hljs.getLanguage(language)) return undefined;
+  try {
+    return sanitizeHtml(hljs.highlight(code, { language, ignoreIllegals: true }).value);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Highlights every not yet highlighted `pre > code` under `root`. Leaves plain text on any failure. */
 export async function highlightCodeIn(root: ParentNode): Promise<void> {
   const blocks = Array.from(root.querySelectorAll<HTMLElement>('pre > code:not([data-highlighted])'));

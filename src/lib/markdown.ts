@@ -12,6 +12,12 @@ const LANG_PATTERN = /^[a-z0-9_+#.-]{1,32}$/i;
 const LINK_PROTOCOLS = new Set(['http:', 'https:', 'mailto:']);
 const MEDIA_PATH = '/media/';
 
+/** A code block's language word, if it is one we may put in a class; else ''. */
+export function safeLanguage(info: string | undefined): string {
+  const lang = (info ?? '').trim().split(/\s+/)[0] ?? '';
+  return LANG_PATTERN.test(lang) ? lang.toLowerCase() : '';
+}
+
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
@@ -60,8 +66,7 @@ const marked = new Marked({
       return escapeHtml(token.text);
     },
     code(token: Tokens.Code): string {
-      const lang = (token.lang ?? '').trim().split(/\s+/)[0] ?? '';
-      const safeLang = LANG_PATTERN.test(lang) ? lang.toLowerCase() : '';
+      const safeLang = safeLanguage(token.lang);
       const cls = safeLang ? ` class="language-${safeLang}"` : '';
       const label = safeLang ? `<span class="md-code-lang">${escapeHtml(safeLang)}</span>` : '<span></span>';
       const text = token.text.replace(/\n$/, '');
@@ -184,11 +189,14 @@ export function renderMarkdownCached(text: string): string {
   return html;
 }
 
-/** The text a person reads in rendered Markdown (for quotes and previews): no markup, no HTML. */
+const PREVIEW_CHARS = 4_000;
+
+/** The text a person reads in rendered Markdown (for quotes and previews; of the first 4,000 characters): no markup, no HTML. */
 export function markdownToText(text: string): string {
-  // A <template> parses without running anything or loading images.
+  // A <template> parses without running anything or loading images. Previews need the start only:
+  // a whole 1 MB message would be a long task for one quoted line.
   const template = document.createElement('template');
-  template.innerHTML = renderMarkdown(text);
+  template.innerHTML = renderMarkdown(text.length > PREVIEW_CHARS ? text.slice(0, PREVIEW_CHARS) : text);
   template.content.querySelectorAll('.md-code-bar').forEach((bar) => bar.remove());
   return (template.content.textContent ?? '').trim();
 }

@@ -46,6 +46,8 @@ const MAX_HITS = (1 << HIT_BITS) - 1;
 const HIT_MASK = MAX_HITS;
 /** Document numbers must fit in the remaining bits of a positive 31-bit integer. */
 const MAX_DOCS = 1 << (31 - HIT_BITS);
+/** Characters of one message that are indexed (the gateway's own search still sees all of it). */
+const MAX_INDEXED_CHARS = 64_000;
 /** New terms wait in a small unsorted list, merged into the sorted one in batches (bigger as it grows). */
 const PENDING_TERMS_MERGE = 1024;
 /** ts is clamped to this to pack (hits, ts) in one double for ranking. */
@@ -129,7 +131,9 @@ export function createLocalIndex(): LocalIndex {
 
     // Repeats of a term within the document bump the hit count of its last posting.
     const first = doc * (MAX_HITS + 1) + 1;
-    for (const term of tokenize(row.text)) {
+    // A message that is a whole file or log is indexed by its start: all of it was one long task.
+    const text = row.text.length > MAX_INDEXED_CHARS ? row.text.slice(0, MAX_INDEXED_CHARS) : row.text;
+    for (const term of tokenize(text)) {
       const list = postings.get(term);
       if (!list) {
         postings.set(term, [first]);

@@ -13,6 +13,7 @@ export const COMMANDS: readonly CommandInfo[] = [
   { name: 'image', description: 'The agent sends a generated image', args_hint: '', category: 'Media' },
   { name: 'long', description: 'A long streamed reply (to try stop and steer)', args_hint: '', category: 'Demo' },
   { name: 'stream', description: 'Stream a reply as N updates with tools interleaved', args_hint: '<updates>', category: 'Demo' },
+  { name: 'file', description: 'Answer with a code file of N lines, streamed as M updates', args_hint: '<lines> [updates]', category: 'Demo' },
 ];
 
 export function catalogFrame(): CommandsCatalogFrame {

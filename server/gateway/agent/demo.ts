@@ -11,7 +11,7 @@ import { at, messageFrame } from '../frames';
 import { makePng } from './png';
 import { catalogFrame, completeFrame, parseCommand } from './commands';
 import { answerText, postPicker, type PickerCommand } from './pickers';
-import { helpScript, imageScript, longScript, quote, replyScript, streamScript, type Script } from './script';
+import { fileScript, helpScript, imageScript, longScript, quote, replyScript, streamScript, type Script } from './script';
 import { Turn } from './turn';
 import { mediaRefOf } from '../mediastore';
 
@@ -94,6 +94,10 @@ export class DemoAgent implements Agent {
           return this.runTurn(addr, longScript(), done);
         case 'stream':
           return this.runTurn(addr, streamScript(Number.parseInt(cmd.args, 10)), done);
+        case 'file': {
+          const [lines, updates] = cmd.args.split(/\s+/).map((n) => Number.parseInt(n, 10));
+          return this.runTurn(addr, fileScript(lines ?? 100, updates ?? 1), done);
+        }
         case 'thread':
           return this.runTurn(addr, replyScript(cmd.args || msg.text), () => {
             this.betterThreadTitle(addr, cmd.args);

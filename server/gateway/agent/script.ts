@@ -110,6 +110,24 @@ export function streamScript(updates: number): Script {
   return { steps, reasoning: `Stream ${n} updates.` };
 }
 
+/** One line of the generated file (about 60 characters). */
+export function fileLine(i: number): string {
+  return `export const value${i} = compute(${i}, "item-${i}"); // line ${i} of the file`;
+}
+
+/** A reply that is a whole file: a TypeScript block of `lines` lines, streamed as `updates` updates (benchmarks). */
+export function fileScript(lines: number, updates: number): Script {
+  const n = Math.max(1, Math.min(20_000, Math.floor(lines) || 1));
+  const body = Array.from({ length: n }, (_, i) => fileLine(i + 1)).join('\n');
+  const text = `Here is \`big.ts\`, ${n} lines:\n\n\`\`\`ts\n${body}\n\`\`\`\n\n_— Iris demo agent_`;
+  const parts = Math.max(1, Math.min(20_000, Math.floor(updates) || 1, text.length));
+  const steps: Step[] = [];
+  for (let i = 0; i < parts; i++) {
+    steps.push({ kind: 'text', append: text.slice(Math.floor((i * text.length) / parts), Math.floor(((i + 1) * text.length) / parts)) });
+  }
+  return { steps, reasoning: `Write a file of ${n} lines.` };
+}
+
 export function steerText(steer: string): string {
   return `\n\n> **Steer:** ${quote(steer, 200)}\n\nUnderstood — adjusting to "${quote(steer, 200)}".\n\n`;
 }

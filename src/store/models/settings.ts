@@ -78,3 +78,18 @@ export async function setDraft(db: IrisDB, lane: string, text: string): Promise<
   if (text === '') await db.settings.delete(draftKey(lane));
   else await db.settings.put({ key: draftKey(lane), value: text });
 }
+
+/** A long text kept collapsed in a lane's composer (`pasted:<lane>`), apart from the typed draft. */
+function pastedKey(lane: string): string {
+  return `pasted:${lane}`;
+}
+
+export async function getPastedDraft(db: IrisDB, lane: string): Promise<string> {
+  const value = (await db.settings.get(pastedKey(lane)))?.value;
+  return typeof value === 'string' ? value : '';
+}
+
+export async function setPastedDraft(db: IrisDB, lane: string, text: string): Promise<void> {
+  if (text === '') await db.settings.delete(pastedKey(lane));
+  else await db.settings.put({ key: pastedKey(lane), value: text });
+}

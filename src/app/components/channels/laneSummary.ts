@@ -15,7 +15,9 @@ const PREVIEW_CHARS = 80;
 
 /** One line of plain text from Markdown: drops markup, keeps the words. */
 export function plainPreview(text: string, max = PREVIEW_CHARS): string {
+  // One line needs only the start: eight passes over a whole file on every streamed update did not.
   const plain = text
+    .slice(0, max * 25)
     .replace(/```[^\n]*\n?/g, ' ') // code fence markers (their content stays)
     .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1') // images: alt text
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1') // links: their text

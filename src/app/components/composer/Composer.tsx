@@ -2,7 +2,9 @@ import { Show, createEffect, createSignal, createUniqueId, on, onCleanup, onMoun
 import { ProtocolError } from '../../../client';
 import type { CommandInfo } from '../../../protocol';
 import { live } from '../../../store/live';
-import { getDraft, setDraft } from '../../../store/models/settings';
+import { setDraft } from '../../../store/models/settings';
+import { formatBytes } from '../../../media/format';
+import { stageAttachment, unstageAttachment } from '../../../media/outgoing';
 import { iris } from '../../context';
 import { replyTarget, setReplyTarget } from '../messages/replyTarget';
 import { DESKTOP_QUERY, createMediaQuery } from '../shell/mediaQuery';
@@ -13,7 +15,10 @@ import { RecordButton } from '../media/RecordButton';
 import { useComposerMedia } from '../media/composerMedia';
 import { SlashMenu } from './SlashMenu';
 import { agentWorking, composerMode } from './composerMode';
+import { createComposerText } from './composerText';
 import { createDraftWriter, type DraftWriter } from './draftWriter';
+import { LONG_TEXT_FILENAME, planOutgoing } from './longText';
+import { PastedText } from './PastedText';
 import { cleanCommands, commandText, moveActive, pickCommand, slashPrefix } from './slash';
 import './Composer.css';
 
@@ -72,15 +77,25 @@ function LaneComposer(props: { lane: string }) {
   const wide = createMediaQuery(DESKTOP_QUERY);
   const enterSends = () => finePointer() || wide();
 
-  const [text, setText] = createSignal('');
+  let textarea!: HTMLTextAreaElement;
+  const input = createComposerText({
+    lane,
+    db,
+    writer,
+    textarea: () => textarea,
+    onEdit: () => {
+      setError('');
+      setNotice('');
+    },
+  });
+  const text = input.text;
   const [attachments, setAttachments] = createSignal<string[]>([]);
   const [error, setError] = createSignal('');
+  const [notice, setNotice] = createSignal('');
   // Attachments: picker, paste, drop and voice recordings, stored at once (media issue).
   const media = useComposerMedia({ lane, attachments, setAttachments, setError });
   const [sending, setSending] = createSignal(false);
-  const mode = () => composerMode(working(), text());
-  let textarea!: HTMLTextAreaElement;
-  let touched = false;
+  const mode = () => composerMode(working(), input.pasted() || text());
 
   // Slash-command menu.
   const menuId = createUniqueId();
@@ -115,26 +130,7 @@ function LaneComposer(props: { lane: string }) {
     }),
   );
 
-  function resize() {
-    // Grow with the text up to the CSS max-height, then scroll inside.
-    textarea.style.height = 'auto';
-    textarea.style.height = `${textarea.scrollHeight + 2}px`;
-  }
-
-  function replaceText(value: string) {
-    setText(value);
-    writer.set(lane, value);
-    queueMicrotask(resize);
-  }
-
-  onMount(() => {
-    startSearchIndexWhenIdle();
-    void getDraft(db, lane).then((draft) => {
-      if (touched || !draft) return;
-      setText(draft);
-      resize();
-    });
-  });
+  onMount(startSearchIndexWhenIdle);
   onCleanup(() => void writer.flush());
   // Choosing "Reply" on a message puts the cursor here, ready to type the reply.
   createEffect(
@@ -148,7 +144,7 @@ function LaneComposer(props: { lane: string }) {
   );
 
   function pick(command: CommandInfo) {
-    replaceText(pickCommand(command));
+    input.setText(pickCommand(command));
     setMatches([]);
     textarea.focus();
     const end = textarea.value.length;
@@ -170,7 +166,10 @@ function LaneComposer(props: { lane: string }) {
 
   async function submit() {
     if (sending()) return;
-    const value = text();
+    input.sync();
+    const typed = text();
+    const pasted = input.pasted();
+    const value = input.message();
     const current = mode();
     if (current === 'stop') {
       await run(() => client.stopAgent(lane));
@@ -179,17 +178,25 @@ function LaneComposer(props: { lane: string }) {
     const files = attachments();
     if (value.trim() === '' && files.length === 0) return;
     const reply = replyTarget(lane);
+    // Over the gateway's frame limit the long text goes as a file; a steer is text only.
+    const plan = planOutgoing(typed, pasted);
+    if (current === 'steer' && plan.kind === 'attachment') {
+      setError('This text is too long to steer the reply with. Send it once the reply is done; it stays here.');
+      return;
+    }
     // Cleared at once (the message shows in the list as pending); put back if the command fails.
-    replaceText('');
+    input.setText('');
+    input.setPasted('');
     // A steer is text only: the attachments wait for the next message.
     if (current !== 'steer') setAttachments([]);
     const restore = () => {
-      replaceText(value);
+      input.setText(typed);
+      input.setPasted(pasted);
       setAttachments(files);
       if (reply) setReplyTarget(lane, reply);
     };
     if (current === 'steer') {
-      await writer.clear(lane);
+      await input.clearDrafts();
       // The turn may end between the keypress and the gateway: then the words become a plain message.
       await run(
         () =>
@@ -201,14 +208,32 @@ function LaneComposer(props: { lane: string }) {
       );
     } else {
       setReplyTarget(lane, undefined);
-      await writer.clear(lane);
+      await input.clearDrafts();
+      let staged: string | undefined;
       await run(
-        () =>
-          client.send(lane, value, {
+        async () => {
+          let sent = value;
+          let withFiles = files;
+          if (plan.kind === 'attachment') {
+            const file = new File([plan.file], LONG_TEXT_FILENAME, { type: 'text/plain' });
+            staged = (await stageAttachment(db, file, { lane })).media_id;
+            sent = plan.text;
+            withFiles = [...files, staged];
+          }
+          await client.send(lane, sent, {
             ...(reply && { reply_to: reply.message_id }),
-            ...(files.length > 0 && { attachments: files }),
-          }),
-        restore,
+            ...(withFiles.length > 0 && { attachments: withFiles }),
+          });
+          if (plan.kind === 'attachment') {
+            const size = formatBytes(new Blob([plan.file]).size);
+            setNotice(`The text is ${size}, more than one message can carry, so it was sent as the file ${LONG_TEXT_FILENAME}.`);
+          }
+        },
+        () => {
+          // The file made for the text is not offered as an attachment again: the text itself comes back.
+          if (staged) void unstageAttachment(db, staged);
+          restore();
+        },
       );
     }
     textarea.focus();
@@ -216,6 +241,7 @@ function LaneComposer(props: { lane: string }) {
 
   function onKeyDown(e: KeyboardEvent) {
     if (e.isComposing || e.keyCode === 229) return;
+    input.sync();
     if (menuOpen()) {
       const count = matches().length;
       if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
@@ -245,7 +271,7 @@ function LaneComposer(props: { lane: string }) {
 
   const placeholder = () => (working() ? 'Steer the agent…' : 'Message');
   const buttonLabel = () => ({ send: 'Send', steer: 'Steer', stop: 'Stop' })[mode()];
-  const canPress = () => mode() === 'stop' || text().trim() !== '' || attachments().length > 0;
+  const canPress = () => mode() === 'stop' || input.pasted() !== '' || text().trim() !== '' || attachments().length > 0;
 
   return (
     <form
@@ -283,6 +309,21 @@ function LaneComposer(props: { lane: string }) {
         <p class="composer-hint">Hermes is working. A message now steers the reply; with no text, the button stops it.</p>
       </Show>
       <AttachmentChips ids={attachments()} onRemove={media.remove} />
+      <Show when={input.pasted()}>
+        {(long) => (
+          <PastedText
+            text={long()}
+            onEdit={() => {
+              input.expand();
+              textarea.focus();
+            }}
+            onRemove={() => {
+              input.setPasted('');
+              textarea.focus();
+            }}
+          />
+        )}
+      </Show>
       <div class="composer-row">
         <AttachButton onFiles={(files) => void media.addFiles(files)} />
         <div class="composer-field">
@@ -301,14 +342,12 @@ function LaneComposer(props: { lane: string }) {
             rows={1}
             autocomplete="off"
             enterkeyhint={enterSends() ? 'send' : 'enter'}
-            value={text()}
-            onInput={(e) => {
-              touched = true;
-              setError('');
-              replaceText(e.currentTarget.value);
-            }}
+            onInput={input.onInput}
             onKeyDown={onKeyDown}
-            onPaste={media.onPaste}
+            onPaste={(e) => {
+              media.onPaste(e);
+              if (!e.defaultPrevented) input.onPaste(e);
+            }}
           />
         </div>
         <RecordButton onRecorded={(recording) => void media.addRecording(recording)} onError={setError} />
@@ -321,6 +360,11 @@ function LaneComposer(props: { lane: string }) {
           {buttonLabel()}
         </button>
       </div>
+      <Show when={notice()}>
+        <p class="composer-hint" role="status">
+          {notice()}
+        </p>
+      </Show>
       <Show when={error()}>
         <p class="composer-error error-text" role="alert">
           {error()}

@@ -1,27 +1,38 @@
-import { createEffect, createMemo, on } from 'solid-js';
+import { Index, Match, Show, Switch, createEffect, createMemo, createSignal, on } from 'solid-js';
 import { renderMarkdown, renderMarkdownCached } from '../../../lib/markdown';
+import { lineCount, markdownChars, previewSegments, reuseSegments, segmentMarkdown, type Segment } from '../../../lib/markdownSegments';
 import { highlightCodeIn } from '../../../lib/highlight';
+import { COLLAPSED_LINES, CodeBlock } from './CodeBlock';
 import { copyText } from './copyText';
+import { createProgressive } from './progressive';
 import './Markdown.css';
 
 /**
- * Untrusted Markdown, rendered through `renderMarkdown` (the only HTML ever put in `innerHTML`).
- * Code blocks get highlighted once the text is final and a working "Copy code" button.
+ * A finished text with more Markdown than this (code blocks collapse by themselves) shows its first
+ * HUGE_PREVIEW_LINES until the person asks for all.
+ */
+const HUGE_CHARS = 50_000;
+const HUGE_PREVIEW_LINES = 40;
+
+/**
+ * Untrusted Markdown, rendered through `renderMarkdown` (the only HTML ever put in `innerHTML`), piece
+ * by piece (`segmentMarkdown`): a streamed update re-renders only the last piece, a huge text renders
+ * a few pieces per task, and fenced code blocks are `CodeBlock`s (collapsed when long, Copy copies all).
  */
 export function Markdown(props: { text: string; final?: boolean; class?: string }) {
-  let root!: HTMLDivElement;
-  const html = createMemo(() => (props.final === false ? renderMarkdown(props.text) : renderMarkdownCached(props.text)));
-
-  createEffect(
-    on([html, () => props.final !== false], ([, final]) => {
-      // Re-highlighting on every streamed update would be wasted work: wait for the final text.
-      if (final) void highlightCodeIn(root);
-    }),
-  );
+  const final = () => props.final !== false;
+  // A text the person watched stream in stays whole once it is final.
+  const [whole, setWhole] = createSignal(!final());
+  let previous: Segment[] = [];
+  const all = createMemo(() => (previous = reuseSegments(previous, segmentMarkdown(props.text))));
+  const collapsed = createMemo(() => final() && !whole() && markdownChars(all()) > HUGE_CHARS);
+  const segments = createMemo(() => (collapsed() ? previewSegments(all(), HUGE_PREVIEW_LINES, COLLAPSED_LINES) : all()));
+  const count = createProgressive(() => segments().length, 3, 2);
 
   const onClick = async (event: MouseEvent) => {
+    // "Copy code" of a code block inside a list or quote (rendered as HTML, not as a CodeBlock).
     const button = (event.target as Element | null)?.closest<HTMLButtonElement>('button[data-md-copy]');
-    if (!button || !root.contains(button)) return;
+    if (!button || !(event.currentTarget as Element).contains(button)) return;
     const code = button.closest('.md-code')?.querySelector('pre code');
     const ok = await copyText(code?.textContent ?? '');
     button.textContent = ok ? 'Copied' : 'Copy failed';
@@ -30,5 +41,39 @@ export function Markdown(props: { text: string; final?: boolean; class?: string 
     }, 1500);
   };
 
-  return <div ref={root} class={`md ${props.class ?? ''}`} innerHTML={html()} onClick={onClick} />;
+  return (
+    <div class={`md ${props.class ?? ''}`} onClick={onClick}>
+      <Index each={segments().slice(0, count())}>
+        {(segment, index) => (
+          <Switch>
+            <Match when={segment().kind === 'code' && (segment() as Extract<Segment, { kind: 'code' }>)}>
+              {(code) => <CodeBlock code={code().text} lang={code().lang} final={final() || code().closed} />}
+            </Match>
+            <Match when={segment().kind === 'md'}>
+              <MarkdownPiece text={segment().text} final={final()} tail={index === segments().length - 1} />
+            </Match>
+          </Switch>
+        )}
+      </Index>
+      <Show when={collapsed()}>
+        <button type="button" class="md-more" onClick={() => setWhole(true)}>
+          Show all {lineCount(props.text).toLocaleString('en-US')} lines
+        </button>
+      </Show>
+    </div>
+  );
+}
+
+/** One Markdown piece. Finished pieces are rendered once (cached); the streaming tail each time it grows. */
+function MarkdownPiece(props: { text: string; final: boolean; tail: boolean }) {
+  let root!: HTMLDivElement;
+  const streaming = () => !props.final && props.tail;
+  const html = createMemo(() => (streaming() ? renderMarkdown(props.text) : renderMarkdownCached(props.text)));
+  createEffect(
+    on([html, () => !streaming()], ([, done]) => {
+      // Re-highlighting on every streamed update would be wasted work: wait for the final text.
+      if (done) void highlightCodeIn(root);
+    }),
+  );
+  return <div ref={root} class="md-piece" innerHTML={html()} />;
 }

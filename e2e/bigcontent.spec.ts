@@ -1,0 +1,161 @@
+// Issue 20, big content: a log pasted into the composer and an answer that is a whole file. What a
+// person sees and what reaches the gateway; the timings are in `npm run bench` (paste, big answer).
+import type { Page } from '@playwright/test';
+import { fileLine } from '../server/gateway/agent/script';
+import { expect, pair, test, type IrisServer } from './fixtures';
+
+const LANE = 'web:default';
+const messageBox = (page: Page) => page.getByRole('textbox', { name: 'Message' });
+const pastedCard = (page: Page) => page.getByRole('group', { name: /^Pasted text/ });
+
+/** A log of `bytes` characters (ASCII, one request per line). */
+function logText(bytes: number): string {
+  const lines: string[] = [];
+  let total = 0;
+  for (let n = 0; total < bytes; n++) {
+    const line = `2026-12-01T09:${String(n % 60).padStart(2, '0')}:00Z INFO worker[${n}] handled "GET /api/items/${n}" in ${n % 97} ms`;
+    lines.push(line);
+    total += line.length + 1;
+  }
+  return lines.join('\n').slice(0, bytes);
+}
+
+async function openLane(page: Page, iris: IrisServer): Promise<void> {
+  await pair(page, iris);
+  await page.goto(`${iris.baseURL}/#/c/${encodeURIComponent(LANE)}`);
+  await expect(messageBox(page)).toBeVisible();
+}
+
+/** Pastes `text` the way a person does: through the clipboard, with the keyboard's paste. */
+async function paste(page: Page, text: string): Promise<void> {
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.evaluate((t) => navigator.clipboard.writeText(t), text);
+  await messageBox(page).focus();
+  await page.keyboard.press('ControlOrMeta+V');
+}
+
+/** The stored setting `key` of the app's database (the drafts). */
+function setting(page: Page, key: string): Promise<unknown> {
+  return page.evaluate(async (key) => {
+    const open = indexedDB.open('iris');
+    const db = await new Promise<IDBDatabase>((resolve) => (open.onsuccess = () => resolve(open.result)));
+    const value = await new Promise<unknown>((resolve) => {
+      const req = db.transaction('settings').objectStore('settings').get(key);
+      req.onsuccess = () => resolve((req.result as { value?: unknown } | undefined)?.value);
+    });
+    db.close();
+    return value;
+  }, key);
+}
+
+test.describe('composer', () => {
+  test.use({ viewport: { width: 412, height: 915 } });
+
+  test('a 1 MB paste is kept collapsed with its line count, survives a reload, and is sent whole', async ({ page, iris }) => {
+    await openLane(page, iris);
+    const log = logText(1_000_000);
+    const lines = log.split('\n').length;
+    await paste(page, log);
+    await expect(pastedCard(page)).toBeVisible();
+    await expect(pastedCard(page)).toContainText(`${lines.toLocaleString('en-US')} lines`);
+    await expect(pastedCard(page)).toContainText('2026-12-01T09:00:00Z INFO worker[0]');
+    // Not in the textbox: typing goes on there, after the pasted text.
+    await expect(messageBox(page)).toHaveValue('');
+    await messageBox(page).pressSequentially('Why is worker 7 slow?');
+
+    // Kept across a reload (drafts are written after a pause, off the input path).
+    await expect.poll(() => setting(page, `pasted:${LANE}`).then((v) => (v as string | undefined)?.length)).toBe(log.length);
+    await expect.poll(() => setting(page, `draft:${LANE}`)).toBe('Why is worker 7 slow?');
+    await page.reload();
+    await expect(pastedCard(page)).toContainText(`${lines.toLocaleString('en-US')} lines`);
+    await expect(messageBox(page)).toHaveValue('Why is worker 7 slow?');
+
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect(pastedCard(page)).toBeHidden();
+    await expect(messageBox(page)).toHaveValue('');
+    const stored = () => iris.server.gateway!.store.messages(LANE).filter((m) => m.role === 'user');
+    await expect.poll(() => stored().length, { timeout: 30_000 }).toBe(1);
+    // Every character, exactly: what was typed, a blank line, the paste.
+    expect(stored()[0]!.text === `Why is worker 7 slow?\n\n${log}`).toBe(true);
+    expect(stored()[0]!.media ?? []).toEqual([]);
+    // The bubble shows the start of it, collapsed, with the whole length named.
+    const bubble = page.getByRole('article', { name: /^You/ }).last();
+    await expect(bubble).toContainText('Why is worker 7 slow?');
+    await expect(bubble.getByRole('button', { name: `Show all ${(lines + 2).toLocaleString('en-US')} lines` })).toBeVisible();
+  });
+
+  test('a text over the gateway frame limit is sent as a text file, and the person is told', async ({ page, iris }) => {
+    await openLane(page, iris);
+    const log = logText(1_300_000);
+    await paste(page, log);
+    await expect(pastedCard(page)).toBeVisible();
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'sent as the file pasted-text.txt' })).toBeVisible({ timeout: 30_000 });
+    await expect(pastedCard(page)).toBeHidden();
+    const gateway = iris.server.gateway!.store;
+    const sent = () => gateway.messages(LANE).find((m) => m.role === 'user');
+    await expect.poll(() => sent()?.media?.length ?? 0, { timeout: 60_000 }).toBe(1);
+    const ref = sent()!.media![0]!;
+    expect(ref.filename).toBe('pasted-text.txt');
+    expect(ref.mime).toBe('text/plain');
+    expect(gateway.media.bytes(ref.media_id)?.toString('utf8') === log).toBe(true);
+  });
+
+  test('Edit puts a collapsed text into the textbox; Remove drops it', async ({ page, iris }) => {
+    await openLane(page, iris);
+    const log = logText(8_000);
+    await messageBox(page).fill('Look:');
+    await paste(page, log);
+    await expect(pastedCard(page)).toBeVisible();
+    await expect(messageBox(page)).toHaveValue('Look:');
+    await pastedCard(page).getByRole('button', { name: 'Edit' }).click();
+    await expect(pastedCard(page)).toBeHidden();
+    await expect(messageBox(page)).toHaveValue(`Look:\n\n${log}`);
+
+    await messageBox(page).fill('');
+    await paste(page, log);
+    await expect(pastedCard(page)).toBeVisible();
+    await page.getByRole('button', { name: 'Remove pasted text' }).click();
+    await expect(pastedCard(page)).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Send' })).toBeDisabled();
+  });
+});
+
+test.describe('answers that are whole files', () => {
+  test.use({ viewport: { width: 412, height: 915 } });
+
+  test('a 3,000-line code block shows its first lines and "Show all 3,000 lines"; Copy copies every line', async ({ page, iris }) => {
+    await openLane(page, iris);
+    await messageBox(page).fill('/file 3000 300');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const answer = page.getByRole('article', { name: /^Hermes/ }).filter({ hasText: 'big.ts' });
+    const more = answer.getByRole('button', { name: 'Show all 3,000 lines' });
+    await expect(more).toBeVisible({ timeout: 30_000 });
+    await expect(answer).toHaveAttribute('aria-busy', 'false', { timeout: 30_000 });
+    const code = answer.locator('pre code');
+    const whole = Array.from({ length: 3000 }, (_, i) => fileLine(i + 1)).join('\n');
+    // Collapsed: the first 20 lines, nothing after them.
+    await expect(code).toHaveText(whole.split('\n').slice(0, 20).join('\n'));
+    await expect(code).toHaveAttribute('data-highlighted', 'yes');
+
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await answer.getByRole('button', { name: 'Copy code' }).click();
+    await expect(answer.getByRole('button', { name: 'Copied' })).toBeVisible();
+    expect((await page.evaluate(() => navigator.clipboard.readText())) === whole).toBe(true);
+
+    await more.click();
+    await expect(answer.getByRole('button', { name: 'Show fewer lines' })).toHaveAttribute('aria-expanded', 'true');
+    await expect(code).toHaveText(whole);
+    await answer.getByText(fileLine(3000)).scrollIntoViewIfNeeded();
+    await expect(answer.getByText(fileLine(3000))).toBeInViewport();
+  });
+
+  test('a short code block is shown whole, with no Show all', async ({ page, iris }) => {
+    await openLane(page, iris);
+    await messageBox(page).fill('/file 12');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const answer = page.getByRole('article', { name: /^Hermes/ }).filter({ hasText: 'big.ts' });
+    await expect(answer.locator('pre code')).toHaveText(Array.from({ length: 12 }, (_, i) => fileLine(i + 1)).join('\n'));
+    await expect(answer.getByRole('button', { name: /^Show all/ })).toHaveCount(0);
+  });
+});

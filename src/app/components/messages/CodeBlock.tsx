@@ -1,0 +1,140 @@
+import { Index, Show, createEffect, createMemo, createSignal, onCleanup, onMount, type Accessor } from 'solid-js';
+import type { HLJSApi } from 'highlight.js';
+import { codeHighlighter, guessLanguage, highlightedHtml } from '../../../lib/highlight';
+import { safeLanguage } from '../../../lib/markdown';
+import { chunkLines, firstLines, lineCount } from '../../../lib/markdownSegments';
+import { copyText } from './copyText';
+import { createProgressive } from './progressive';
+
+/** A block longer than this shows only its first COLLAPSED_LINES until the person asks for all. */
+export const COLLAPSE_AFTER_LINES = 40;
+export const COLLAPSED_LINES = 20;
+/** Code is put in the page and highlighted in pieces of this many lines, each in its own task. */
+const CHUNK_LINES = 200;
+
+/**
+ * A fenced code block of a message: its language, Copy (always the whole code), long blocks
+ * collapsed with "Show all N lines", and highlighting once the text is final, piece by piece as each
+ * piece comes on screen. The code goes in as text; only sanitized highlighter output as HTML.
+ */
+export function CodeBlock(props: { code: string; lang: string; final: boolean }) {
+  const lang = createMemo(() => safeLanguage(props.lang));
+  const lines = createMemo(() => lineCount(props.code));
+  const [open, setOpen] = createSignal(false);
+  const collapsible = () => lines() > COLLAPSE_AFTER_LINES;
+  const shown = createMemo(() => (collapsible() && !open() ? firstLines(props.code, COLLAPSED_LINES) : props.code));
+  const chunks = createMemo(() => chunkLines(shown(), CHUNK_LINES));
+  const count = createProgressive(() => chunks().length, 2, 2);
+  const [copyLabel, setCopyLabel] = createSignal('Copy code');
+  let code!: HTMLElement;
+
+  const highlighter = createChunkHighlighter(() => code, lang, () => props.code);
+
+  const copy = async () => {
+    const ok = await copyText(props.code);
+    setCopyLabel(ok ? 'Copied' : 'Copy failed');
+    setTimeout(() => setCopyLabel('Copy code'), 1500);
+  };
+
+  return (
+    <div class="md-code">
+      <div class="md-code-bar">
+        {lang() ? <span class="md-code-lang">{lang()}</span> : <span />}
+        <button type="button" class="md-copy" onClick={() => void copy()}>
+          {copyLabel()}
+        </button>
+      </div>
+      <pre>
+        <code ref={code} class={lang() ? `language-${lang()}` : undefined}>
+          <Index each={chunks().slice(0, count())}>
+            {(chunk) => <CodeChunk text={chunk()} final={props.final} highlighter={highlighter} />}
+          </Index>
+        </code>
+      </pre>
+      <Show when={collapsible()}>
+        <button type="button" class="md-code-more" aria-expanded={open()} onClick={() => setOpen(!open())}>
+          {open() ? 'Show fewer lines' : `Show all ${lines().toLocaleString('en-US')} lines`}
+        </button>
+      </Show>
+    </div>
+  );
+}
+
+interface ChunkHighlighter {
+  /** Highlights `el` (holding `text`) once it is on screen; returns a function that forgets it. */
+  watch(el: HTMLElement, text: string): () => void;
+}
+
+/** One observer and one queue per block: pieces on screen are highlighted one per task. */
+function createChunkHighlighter(code: () => HTMLElement, lang: Accessor<string>, whole: Accessor<string>): ChunkHighlighter {
+  const waiting = new Map<Element, string>();
+  const queue: HTMLElement[] = [];
+  let hljs: HLJSApi | undefined;
+  let language: string | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let observer: IntersectionObserver | undefined;
+
+  const next = async () => {
+    timer = undefined;
+    const el = queue.shift();
+    if (!el) return;
+    const text = waiting.get(el);
+    if (text !== undefined && el.isConnected) {
+      hljs ??= await codeHighlighter();
+      if (hljs) {
+        // Pieces share one language: named, or guessed once from the block's start.
+        language ??= lang() || guessLanguage(hljs, whole()) || 'plaintext';
+        const html = waiting.get(el) === text ? highlightedHtml(hljs, text, language) : undefined;
+        if (html !== undefined && waiting.get(el) === text) {
+          el.innerHTML = html;
+          waiting.delete(el);
+          observer?.unobserve(el);
+          code().classList.add('hljs');
+          code().dataset.highlighted = 'yes';
+        }
+      }
+    }
+    if (queue.length && timer === undefined) timer = setTimeout(() => void next(), 0);
+  };
+
+  onCleanup(() => {
+    observer?.disconnect();
+    if (timer !== undefined) clearTimeout(timer);
+  });
+
+  return {
+    watch(el, text) {
+      if (typeof IntersectionObserver === 'undefined') return () => {};
+      observer ??= new IntersectionObserver(
+        (entries) => {
+          for (const entry of entries) {
+            if (!entry.isIntersecting || !waiting.has(entry.target) || queue.includes(entry.target as HTMLElement)) continue;
+            queue.push(entry.target as HTMLElement);
+          }
+          if (queue.length && timer === undefined) timer = setTimeout(() => void next(), 0);
+        },
+        { rootMargin: '400px 0px' },
+      );
+      waiting.set(el, text);
+      observer.observe(el);
+      return () => {
+        waiting.delete(el);
+        observer?.unobserve(el);
+      };
+    },
+  };
+}
+
+/** A piece of the code, as text; highlighted in place when final and on screen. */
+function CodeChunk(props: { text: string; final: boolean; highlighter: ChunkHighlighter }) {
+  let el!: HTMLSpanElement;
+  onMount(() => {
+    createEffect(() => {
+      const text = props.text;
+      el.textContent = text;
+      if (!props.final) return;
+      onCleanup(props.highlighter.watch(el, text));
+    });
+  });
+  return <span ref={el} class="md-code-chunk" />;
+}

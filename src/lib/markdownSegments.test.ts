@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { chunkLines, firstLines, lineCount, markdownChars, previewSegments, reuseSegments, segmentMarkdown, type Segment } from './markdownSegments';
+
+/** The text back from its pieces (code pieces with fences as the scanner saw them). */
+function join(segments: Segment[], fence = '```'): string {
+  return segments.map((s) => (s.kind === 'md' ? s.text : `${fence}${s.lang}\n${s.text}\n${s.closed ? `${fence}\n` : ''}`)).join('');
+}
+
+const para = (i: number) => `Paragraph ${i} ${'words '.repeat(60)}\n\n`;
+
+describe('segmentMarkdown', () => {
+  it('keeps a short text whole', () => {
+    expect(segmentMarkdown('Hello **there**')).toEqual([{ kind: 'md', text: 'Hello **there**' }]);
+  });
+
+  it('makes a top-level fenced code block its own piece, with its language', () => {
+    const text = 'Here:\n\n```ts\nconst a = 1;\n\nconst b = 2;\n```\n\nDone.';
+    expect(segmentMarkdown(text)).toEqual([
+      { kind: 'md', text: 'Here:\n\n' },
+      { kind: 'code', text: 'const a = 1;\n\nconst b = 2;', lang: 'ts', closed: true },
+      { kind: 'md', text: '\nDone.' },
+    ]);
+  });
+
+  it('leaves a fence open while it streams, and never closes it on a shorter or other fence', () => {
+    expect(segmentMarkdown('```py\nprint(1)\n~~~\n``\n')).toEqual([{ kind: 'code', text: 'print(1)\n~~~\n``', lang: 'py', closed: false }]);
+    expect(segmentMarkdown('````\na\n```\n````\nafter')).toEqual([
+      { kind: 'code', text: 'a\n```', lang: '', closed: true },
+      { kind: 'md', text: 'after' },
+    ]);
+  });
+
+  it('splits long Markdown at blank lines before a fresh block, never inside a list or an indented fence', () => {
+    const text = Array.from({ length: 40 }, (_, i) => para(i)).join('');
+    const pieces = segmentMarkdown(text);
+    expect(pieces.length).toBeGreaterThan(5);
+    expect(join(pieces)).toBe(text);
+    for (const p of pieces) expect(p.kind === 'md' && p.text.length).toBeLessThan(2_000 + para(0).length + 1);
+
+    const list = Array.from({ length: 200 }, (_, i) => `${i + 1}. item ${'x'.repeat(20)}\n\n`).join('');
+    expect(segmentMarkdown(list)).toHaveLength(1);
+    const nested = `${para(1).repeat(5)}- item\n\n  \`\`\`\n  code\n\nstill code? no: ends the item\n  \`\`\`\n`;
+    expect(join(segmentMarkdown(nested))).toBe(nested);
+  });
+
+  it('cuts a huge text with no boundary at line ends, keeping every character', () => {
+    const log = Array.from({ length: 5000 }, (_, i) => `line ${i} of a pasted log`).join('\n');
+    const pieces = segmentMarkdown(log);
+    expect(pieces.length).toBeGreaterThan(5);
+    expect(pieces.every((p) => p.kind === 'md' && p.text.length <= 16_000 + 40)).toBe(true);
+    expect(join(pieces)).toBe(log);
+  });
+
+  it('does not split a text with link definitions (they may be used anywhere)', () => {
+    const text = `${para(1).repeat(10)}[docs]: https://example.com\n\n${para(2).repeat(10)}See [docs].`;
+    expect(segmentMarkdown(text)).toHaveLength(1);
+  });
+
+  it('splits a growing text the same way: only the last piece changes, and the rest are reused', () => {
+    const full = `${para(0).repeat(8)}\`\`\`js\n${'let x = 1;\n'.repeat(300)}\`\`\`\n\n${para(1).repeat(8)}`;
+    let prev: Segment[] = [];
+    let changedBeforeLast = 0;
+    for (let end = 50; end <= full.length; end += 397) {
+      const next = reuseSegments(prev, segmentMarkdown(full.slice(0, end)));
+      for (let i = 0; i < Math.min(prev.length, next.length) - 1; i++) if (next[i] !== prev[i]) changedBeforeLast++;
+      prev = next;
+    }
+    expect(changedBeforeLast).toBe(0);
+  });
+});
+
+describe('firstLines', () => {
+  it('takes the first lines, or all of a shorter text', () => {
+    expect(firstLines('a\nb\nc\nd', 2)).toBe('a\nb');
+    expect(firstLines('a\nb', 5)).toBe('a\nb');
+  });
+});
+
+describe('lineCount and chunkLines', () => {
+  it('count lines and cut them into pieces that join back to the text', () => {
+    expect(lineCount('')).toBe(0);
+    expect(lineCount('a\nb\n')).toBe(2);
+    const code = Array.from({ length: 450 }, (_, i) => `line ${i}`).join('\n');
+    const chunks = chunkLines(code, 200);
+    expect(chunks.map(lineCount)).toEqual([200, 200, 50]);
+    expect(chunks.join('')).toBe(code);
+    expect(chunkLines('', 200)).toEqual(['']);
+  });
+});
+
+describe('previewSegments', () => {
+  it('shows the start of a huge text: whole code blocks (they collapse themselves), Markdown cut at a line', () => {
+    const log = Array.from({ length: 100 }, (_, i) => `log line ${i}`).join('\n');
+    const text = `Intro\n\n\`\`\`ts\n${'x\n'.repeat(500)}\`\`\`\n${log}`;
+    const all = segmentMarkdown(text);
+    expect(markdownChars(all)).toBe(text.length - all.filter((s) => s.kind === 'code').reduce((n, s) => n + s.text.length, 0) - '```ts\n\n```\n'.length);
+    const preview = previewSegments(all, 40, 20);
+    expect(preview[1]).toBe(all[1]);
+    expect(preview.at(-1)!.kind).toBe('md');
+    expect(lineCount(preview.at(-1)!.text)).toBeLessThan(30);
+    expect(previewSegments(all, 1000, 20)).toEqual(all);
+  });
+});

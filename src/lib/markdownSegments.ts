@@ -1,0 +1,184 @@
+// Markdown split into top-level pieces that render on their own, so a long text is parsed once per
+// piece: a streamed reply re-parses only its last piece, a huge document renders piece by piece, and
+// a fenced code block becomes a piece of its own (shown by the code block component, not parsed).
+// The split is a line scan: cheap enough to run on every streamed update of a 150 KB text.
+
+export type Segment =
+  | { kind: 'md'; text: string }
+  /** A top-level fenced code block: its code (without the fences), language word, and whether it is closed yet. */
+  | { kind: 'code'; text: string; lang: string; closed: boolean };
+
+/** A Markdown piece ends at the first safe boundary after this many characters. */
+const MIN_SEGMENT_CHARS = 2_000;
+/** A piece with no safe boundary is still cut (at a line end) after this many: one task each. */
+const MAX_SEGMENT_CHARS = 16_000;
+
+const FENCE_OPEN = /^( {0,3})(`{3,}|~{3,})(.*)$/;
+const LIST_ITEM = /^(?:[*+-]|\d{1,9}[.)])(?:[ \t]|$)/;
+/** A link reference definition: it may be used anywhere in the text, so such a text is not split. */
+const LINK_DEFINITION = /^ {0,3}\[[^\]\n]+\]:/m;
+
+function isBlank(line: string): boolean {
+  return line.trim() === '';
+}
+
+/**
+ * After a blank line, a line that starts a new top-level block which cannot continue the one before
+ * (not indented, so no list item or code continues; not a list marker, so no loose list goes on).
+ */
+function startsFreshBlock(line: string): boolean {
+  const first = line.charCodeAt(0);
+  return line !== '' && first !== 0x20 && first !== 0x09 && !LIST_ITEM.test(line);
+}
+
+/** Splits `text` into pieces whose concatenation (code pieces with their fences) is the text. */
+export function segmentMarkdown(text: string): Segment[] {
+  if (text.length <= MIN_SEGMENT_CHARS && !text.includes('```') && !text.includes('~~~')) return [{ kind: 'md', text }];
+  if (LINK_DEFINITION.test(text)) return [{ kind: 'md', text }];
+  const out: Segment[] = [];
+  let mdStart = 0; // where the current Markdown piece began
+  let pos = 0;
+  let prevBlank = true;
+  // A fence inside the Markdown (indented, in a list): no boundary inside it.
+  let innerFence: { char: string; len: number } | undefined;
+
+  const pushMd = (end: number) => {
+    if (end > mdStart) out.push({ kind: 'md', text: text.slice(mdStart, end) });
+  };
+
+  while (pos < text.length) {
+    const nl = text.indexOf('\n', pos);
+    const end = nl < 0 ? text.length : nl + 1;
+    const line = text.slice(pos, nl < 0 ? text.length : nl).replace(/\r$/, '');
+
+    if (innerFence) {
+      if (closesFence(line, innerFence)) innerFence = undefined;
+      prevBlank = false;
+      pos = end;
+      continue;
+    }
+
+    const fence = FENCE_OPEN.exec(line);
+    if (fence && !(fence[2]![0] === '`' && fence[3]!.includes('`'))) {
+      const info = { char: fence[2]![0]!, len: fence[2]!.length };
+      if (fence[1] !== '') {
+        innerFence = info;
+        prevBlank = false;
+        pos = end;
+        continue;
+      }
+      // A top-level code block: its own piece, up to its closing fence (or the end, while streaming).
+      pushMd(pos);
+      const codeStart = end;
+      let scan = end;
+      let closed = false;
+      let codeEnd = text.length;
+      while (scan < text.length) {
+        const n = text.indexOf('\n', scan);
+        const lineEnd = n < 0 ? text.length : n + 1;
+        if (closesFence(text.slice(scan, n < 0 ? text.length : n).replace(/\r$/, ''), info)) {
+          codeEnd = scan;
+          closed = true;
+          scan = lineEnd;
+          break;
+        }
+        scan = lineEnd;
+      }
+      let code = text.slice(codeStart, closed ? codeEnd : text.length);
+      if (code.endsWith('\n')) code = code.slice(0, -1);
+      out.push({ kind: 'code', text: code, lang: fence[3]!.trim().split(/\s+/)[0] ?? '', closed });
+      pos = closed ? scan : text.length;
+      mdStart = pos;
+      prevBlank = true;
+      continue;
+    }
+
+    const size = pos - mdStart;
+    if (size >= MIN_SEGMENT_CHARS && ((prevBlank && startsFreshBlock(line)) || size >= MAX_SEGMENT_CHARS)) {
+      pushMd(pos);
+      mdStart = pos;
+    }
+    prevBlank = isBlank(line);
+    pos = end;
+  }
+  pushMd(text.length);
+  return out.length ? out : [{ kind: 'md', text }];
+}
+
+function closesFence(line: string, open: { char: string; len: number }): boolean {
+  const m = /^ {0,3}(`{3,}|~{3,})[ \t]*$/.exec(line);
+  return !!m && m[1]![0] === open.char && m[1]!.length >= open.len;
+}
+
+function sameSegment(a: Segment, b: Segment): boolean {
+  return a.kind === b.kind && a.text === b.text && (a.kind !== 'code' || (b.kind === 'code' && a.lang === b.lang && a.closed === b.closed));
+}
+
+/** `next`, with the pieces equal to `prev`'s at the same place kept as the same objects (nothing to redo). */
+export function reuseSegments(prev: readonly Segment[], next: Segment[]): Segment[] {
+  for (let i = 0; i < next.length && i < prev.length; i++) if (sameSegment(prev[i]!, next[i]!)) next[i] = prev[i]!;
+  return next;
+}
+
+/** The first `lines` lines of `text` (a huge text shows its start until the person asks for all). */
+export function firstLines(text: string, lines: number): string {
+  let at = -1;
+  for (let i = 0; i < lines; i++) {
+    at = text.indexOf('\n', at + 1);
+    if (at < 0) return text;
+  }
+  return text.slice(0, at);
+}
+
+/** Lines of `text` (a final newline starts no line). */
+export function lineCount(text: string): number {
+  if (text === '') return 0;
+  let lines = 1;
+  for (let at = text.indexOf('\n'); at !== -1 && at < text.length - 1; at = text.indexOf('\n', at + 1)) lines++;
+  return lines;
+}
+
+/** `text` in pieces of `size` lines; every piece but the last keeps its final newline. */
+export function chunkLines(text: string, size: number): string[] {
+  const out: string[] = [];
+  let start = 0;
+  while (start < text.length) {
+    let at = start - 1;
+    for (let i = 0; i < size; i++) {
+      at = text.indexOf('\n', at + 1);
+      if (at < 0) break;
+    }
+    const end = at < 0 ? text.length : at + 1;
+    out.push(text.slice(start, end));
+    start = end;
+  }
+  return out.length ? out : [''];
+}
+
+/** Characters of Markdown outside code blocks (code blocks collapse by themselves). */
+export function markdownChars(segments: readonly Segment[]): number {
+  let chars = 0;
+  for (const s of segments) if (s.kind === 'md') chars += s.text.length;
+  return chars;
+}
+
+/**
+ * The start of a huge text: its pieces until about `lines` lines are shown, the last Markdown piece
+ * cut at a line end. A code block counts as the lines it shows collapsed (`codeLines`).
+ */
+export function previewSegments(segments: readonly Segment[], lines: number, codeLines: number): Segment[] {
+  const out: Segment[] = [];
+  let left = lines;
+  for (const s of segments) {
+    if (left <= 0) break;
+    if (s.kind === 'code') {
+      out.push(s);
+      left -= Math.min(codeLines, lineCount(s.text));
+      continue;
+    }
+    const cut = firstLines(s.text, left);
+    out.push(cut === s.text ? s : { kind: 'md', text: cut });
+    left -= lineCount(cut);
+  }
+  return out;
+}
