@@ -147,12 +147,14 @@ describe('messages', () => {
     await apply('agent.busy', { reason: 'processing' });
     await apply('message.start', { message_id: 'm1', role: 'assistant' }, A, 1111);
     expect(await db.messages.get('m1')).toMatchObject({ status: 'streaming', text: '', ts: 1111, turn: 'A#1' });
-    await apply('message.update', { message_id: 'm1', text: 'Hel' });
-    await apply('message.update', { message_id: 'm1', text: 'Hello wor' });
+    await apply('message.update', { message_id: 'm1', text: 'Hel' }, A, 3111);
+    await apply('message.update', { message_id: 'm1', text: 'Hello wor' }, A, 4111);
     expect((await db.messages.get('m1'))?.text).toBe('Hello wor');
+    // How long the agent thought: from the start to the first text (shown as "Thought for 2 s").
+    expect((await db.messages.get('m1'))?.thought_ms).toBe(2000);
     await apply('message.stop', { message_id: 'm1', final_text: 'Hello world', reasoning: 'r', model: 'gpt', tokens: 12, ts: 2222 });
     expect(await db.messages.get('m1')).toMatchObject({
-      status: 'final', text: 'Hello world', reasoning: 'r', model: 'gpt', tokens: 12, ts: 2222, turn: 'A#1',
+      status: 'final', text: 'Hello world', reasoning: 'r', model: 'gpt', tokens: 12, ts: 2222, turn: 'A#1', thought_ms: 2000,
     });
     // Late or replayed frames never reopen or overwrite the final bubble.
     await apply('message.update', { message_id: 'm1', text: 'Hello wor' });

@@ -47,6 +47,8 @@ export interface MessageRow {
   role: Role;
   text: string;
   reasoning?: string;
+  /** ms from message.start to the first text of a streamed reply: how long the agent thought. */
+  thought_ms?: number;
   model?: string;
   tokens?: number;
   /** epoch ms: the gateway's ts, or arrival time while streaming/pending. */

@@ -308,6 +308,7 @@ export function MessageList(props: { lane: string; focusId?: string }) {
     scroller.focus({ preventScroll: true });
   };
 
+  const [openParts, setOpenParts] = createSignal<ReadonlySet<string>>(new Set());
   const context: MessageListContextValue = {
     lane: props.lane,
     win,
@@ -322,6 +323,13 @@ export function MessageList(props: { lane: string; focusId?: string }) {
       return Number.isFinite(seq) && row.turnSeq >= seq;
     },
     jumpTo,
+    isOpen: (key) => openParts().has(key),
+    toggleOpen: (key) =>
+      setOpenParts((prev) => {
+        const next = new Set(prev);
+        if (!next.delete(key)) next.add(key);
+        return next;
+      }),
     requestDelete: (message) => setToDelete(message),
   };
 
