@@ -29,6 +29,11 @@ export interface LaneRow {
   /** History paging: the oldest message id fetched, and whether older pages exist. */
   oldestMessageId?: string;
   hasMore?: boolean;
+  /**
+   * The reply the reader is following while it streams (on screen, at the bottom): not unread while it
+   * streams nor when it ends, until the read mark passes it (a reply cannot be marked read before its end).
+   */
+  following?: string;
   /** A thread the gateway minted for this lane (`channel.created{auto:true}`): the UI moves into it, then clears this. */
   autoThread?: string;
 }

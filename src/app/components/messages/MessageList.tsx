@@ -160,7 +160,12 @@ export function MessageList(props: { lane: string; focusId?: string }) {
   createEffect(() => {
     const list = ids();
     const newest = list?.[list.length - 1];
-    if (!newest || !atEnd() || !pageVisible() || !ready()) return;
+    if (!newest || !atEnd() || !pageVisible() || !ready()) {
+      // No longer on the newest message: a reply it was following counts as unread once it ends.
+      if (markedFor !== undefined) void Promise.resolve(client.stopReading(props.lane)).catch(() => undefined);
+      markedFor = undefined;
+      return;
+    }
     // A streamed reply gets its final time at the end: mark again then.
     const row = win.rows[newest];
     const mark = `${newest}:${row?.ts}:${row?.status}`;
@@ -168,6 +173,8 @@ export function MessageList(props: { lane: string; focusId?: string }) {
     markedFor = mark;
     void Promise.resolve(client.markRead(props.lane)).catch(() => undefined);
   });
+
+  onCleanup(() => void Promise.resolve(client.stopReading(props.lane)).catch(() => undefined));
 
   // ---- older history ---------------------------------------------------------------------------
   const [loadingOlder, setLoadingOlder] = createSignal(false);
@@ -380,9 +387,16 @@ export function MessageList(props: { lane: string; focusId?: string }) {
             </For>
           </div>
         </div>
-        <Show when={unseen()}>
-          <button type="button" class="new-messages-pill" onClick={scrollToNewest}>
-            New messages ↓
+        {/* Up in the history, the way down is one tap; a message arriving meanwhile says so on it. */}
+        <Show when={unseen() || (ready() && !atEnd())}>
+          <button type="button" class="jump-latest" classList={{ unseen: unseen() }} onClick={scrollToNewest}>
+            <Show when={unseen()} fallback={<span class="visually-hidden">Jump to latest</span>}>
+              <span>New messages</span>
+              <span class="visually-hidden">, jump to latest</span>
+            </Show>
+            <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
+              <path fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" d="M12 5v14M6 13l6 6 6-6" />
+            </svg>
           </button>
         </Show>
         <Show when={notice()}>
