@@ -29,9 +29,9 @@ export interface PipelineOptions {
   apply(frame: ServerFrame): Promise<void>;
   /**
    * Applies frames in one transaction; `cursor`, when given, is stored in that same transaction
-   * (sync replay, spec README §8).
+   * (sync replay, spec README §8); `replay` says the frames are that replay.
    */
-  applyBatch(frames: ServerFrame[], cursor: number | undefined): Promise<void>;
+  applyBatch(frames: ServerFrame[], cursor: number | undefined, replay?: boolean): Promise<void>;
   schedule?: FlushScheduler;
   /** Called when applying a frame failed (the pipeline keeps going). */
   onError?(error: unknown, frame: ServerFrame | undefined): void;
@@ -106,7 +106,7 @@ export class FramePipeline {
     const waiters = this.batchWaiters;
     this.batch = null;
     this.batchWaiters = [];
-    const done = this.enqueue(() => this.opts.applyBatch(frames, cursor), undefined);
+    const done = this.enqueue(() => this.opts.applyBatch(frames, cursor, true), undefined);
     void done.finally(() => waiters.forEach((w) => w())).catch(() => {});
     return done;
   }

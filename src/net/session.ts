@@ -23,7 +23,7 @@ import { Transfers, type PullOptions, type UploadMeta } from './transfers';
 /** How frames reach the DB: the store's reducer (one frame, or a batch stored with the sync cursor). */
 export interface Reducer {
   apply(db: IrisDB, frame: ServerFrame, ctx: { gateway: string }): Promise<void>;
-  applyBatch(db: IrisDB, frames: ServerFrame[], ctx: { gateway: string; cursor?: number }): Promise<void>;
+  applyBatch(db: IrisDB, frames: ServerFrame[], ctx: { gateway: string; cursor?: number; replay?: boolean }): Promise<void>;
 }
 
 export interface GatewayConfig {
@@ -76,7 +76,8 @@ export class GatewaySession {
     const gateway = config.url;
     this.pipeline = new FramePipeline({
       apply: (frame) => reducer.apply(db, frame, { gateway }),
-      applyBatch: (frames, cursor) => reducer.applyBatch(db, frames, cursor === undefined ? { gateway } : { gateway, cursor }),
+      applyBatch: (frames, cursor, replay) =>
+        reducer.applyBatch(db, frames, { gateway, ...(cursor !== undefined && { cursor }), ...(replay && { replay }) }),
       schedule: opts.flushScheduler,
       onError: opts.onApplyError ?? ((err) => console.error('iris: could not store a frame', err)),
     });

@@ -7,6 +7,7 @@ import { queueSend } from './models/outbox';
 import { answerPicker } from './models/pickers';
 import { getSetting } from './models/settings';
 import { getCursor } from './models/sync';
+import { visibleToasts } from './models/toasts';
 import { applyFrame, applyFrames } from './reducer';
 import { dump, freshDb, frame } from './test-support';
 
@@ -317,6 +318,16 @@ describe('notifications, history, media, sync, settings', () => {
       { kind: 'cron', title: 'Daily', body: 'ran', ts: 5, lane: 'A' },
       { kind: 'generic', title: 'No ts', body: '', ts: 100 },
     ]);
+  });
+
+  it('a notification that comes by sync replay is recorded but never shown', async () => {
+    await applyFrames(db, [frame('notification', { kind: 'approval', title: 'Approval needed', body: 'Run it?', ts: 7 }, A)], { replay: true });
+    expect(await visibleToasts(db, undefined)).toEqual([]);
+    // Its live copy, if one comes after all, is the same event: still not shown.
+    await apply('notification', { kind: 'approval', title: 'Approval needed', body: 'Run it?', ts: 7 });
+    expect(await visibleToasts(db, undefined)).toEqual([]);
+    await apply('notification', { kind: 'cron', title: 'Reminder', body: 'now', ts: 8 });
+    expect((await visibleToasts(db, undefined)).map((t) => t.title)).toEqual(['Reminder']);
   });
 
   it('history stores a page without duplicates and pages back in time only', async () => {

@@ -118,8 +118,8 @@ export function repairPicker(raw: unknown): PickerRow {
 export function repairToast(raw: unknown): ToastRow {
   if (!isRow(raw)) return raw as unknown as ToastRow;
   const r = raw as Loose;
-  if (isStr(r.kind) && isStr(r.title) && isStr(r.body) && isNum(r.ts) && optStr(r.lane)) return raw as unknown as ToastRow;
-  const out = dropBad(r, { lane: isStr });
+  if (isStr(r.kind) && isStr(r.title) && isStr(r.body) && isNum(r.ts) && optStr(r.lane) && (r.done === undefined || typeof r.done === 'boolean')) return raw as unknown as ToastRow;
+  const out = dropBad(r, { lane: isStr, done: (v) => typeof v === 'boolean' });
   out.kind = asStr(r.kind, 'generic');
   out.title = asStr(r.title);
   out.body = asStr(r.body);

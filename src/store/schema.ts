@@ -168,4 +168,6 @@ export interface ToastRow {
   body: string;
   lane?: string;
   ts: number;
+  /** It went away (timed out, closed, opened) or was never to be shown (a replay): kept to recognise a repeat. */
+  done?: boolean;
 }
