@@ -15,11 +15,16 @@ import { iris } from '../../context';
 import { ConfirmDialog } from './ConfirmDialog';
 import { createLaneWindow, laneMessageIds, laneRow, orphanTurn, windowRange } from './laneWindow';
 import { MessageListContext, useMessageList, type MessageListContextValue } from './listContext';
+import { EmptyLane } from './EmptyLane';
 import { MessageItem, PendingTurn } from './MessageItem';
+import { PickerCard } from './PickerCard';
+import { live } from '../../../store/live';
+import { settledPickerPlaces } from '../../../store/models/pickers';
 import { dayLabel, sameDay } from './time';
 import './MessageList.css';
 
 const TURN_KEY = 'turn:';
+const PICKER_KEY = 'picker:';
 /** A row not measured yet is assumed this tall (px); placeholders are exactly this tall. */
 const ESTIMATE = 96;
 /** Within this many px of the bottom counts as "at the newest message". */
@@ -36,8 +41,15 @@ export function MessageList(props: { lane: string; focusId?: string }) {
   const ids = laneMessageIds(db, props.lane);
   const lane = laneRow(db, props.lane);
   const orphan = orphanTurn(db, props.lane);
+  // Questions the agent asked and their answers stay in the conversation, where they were asked.
+  const settled = live(() => settledPickerPlaces(db, props.lane), []);
   const keys = createMemo(() => {
-    const list = ids() ?? [];
+    let list = ids() ?? [];
+    const pickers = settled();
+    if (pickers.length) {
+      list = [...list];
+      pickers.forEach((p, i) => list.splice(Math.min(p.after + i, list.length), 0, PICKER_KEY + p.picker_id));
+    }
     const turn = orphan();
     return turn ? [...list, TURN_KEY + turn] : list;
   });
@@ -361,7 +373,9 @@ export function MessageList(props: { lane: string; focusId?: string }) {
                   </Show>
                 }
               >
-                <span>This is the beginning of the conversation.</span>
+                <Show when={keys().length > 0}>
+                  <span>This is the beginning of the conversation.</span>
+                </Show>
               </Show>
             </div>
             <For each={visibleKeys()}>
@@ -379,7 +393,9 @@ export function MessageList(props: { lane: string; focusId?: string }) {
                       when={!key.startsWith(TURN_KEY)}
                       fallback={<PendingTurn turn={key.slice(TURN_KEY.length)} />}
                     >
-                      <Row id={key} prevId={keys()[(item()?.index ?? 0) - 1]} />
+                      <Show when={!key.startsWith(PICKER_KEY)} fallback={<PickerCard pickerId={key.slice(PICKER_KEY.length)} />}>
+                        <Row id={key} prevId={keys()[(item()?.index ?? 0) - 1]} />
+                      </Show>
                     </Show>
                   </div>
                 );
@@ -398,6 +414,9 @@ export function MessageList(props: { lane: string; focusId?: string }) {
               <path fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" d="M12 5v14M6 13l6 6 6-6" />
             </svg>
           </button>
+        </Show>
+        <Show when={ids()?.length === 0 && keys().length === 0 && lane()?.hasMore === false}>
+          <EmptyLane lane={props.lane} />
         </Show>
         <Show when={notice()}>
           <p class="msg-notice-bar" role="alert">
