@@ -5,7 +5,7 @@ import { Markdown } from './Markdown';
  * a reply that came whole (history, another device) has no such time.
  */
 export function thoughtLabel(ms: number | undefined): string {
-  if (ms === undefined) return 'Reasoning';
+  if (ms === undefined) return 'Thought process';
   if (ms < 1000) return 'Thought for a moment';
   const s = Math.round(ms / 1000);
   return s < 60 ? `Thought for ${s} s` : `Thought for ${Math.floor(s / 60)} min ${s % 60} s`;
