@@ -102,28 +102,32 @@ async function routeGateway(page: Page, opts: { holdMs?: number; failMarker?: st
   });
 }
 
-test('a streamed reply grows in place, with collapsed reasoning, tool cards, commentary, model and tokens', async ({ page }) => {
+test('a streamed reply grows in place; its tools fold into one "Used 2 tools" line, its reasoning into "Thought for", model and tokens into Details', async ({ page }) => {
   // A slow stream, so each step can be seen even on a busy machine (the tool runs for ~0.8 s).
   const iris = await launchServer({ streamDelayMs: 400 });
   try {
     await page.setViewportSize({ width: 1280, height: 800 });
     await pairAndOpen(page, iris);
     await page.evaluate(() => {
-      const w = window as unknown as { __texts: string[]; __tools: string[]; __node?: Element };
+      const w = window as unknown as { __texts: string[]; __lines: string[]; __tops: number[]; __cards: number; __node?: Element };
       w.__texts = [];
-      w.__tools = [];
+      w.__lines = [];
+      w.__tops = [];
+      w.__cards = 0;
       new MutationObserver(() => {
         const streaming = document.querySelector('article[aria-busy="true"][aria-label^="Hermes"]');
         if (streaming) {
           w.__node ??= streaming;
-          const text = streaming.querySelector(':scope > .md')?.textContent ?? '';
-          if (text && w.__texts[w.__texts.length - 1] !== text) w.__texts.push(text);
+          const md = streaming.querySelector<HTMLElement>(':scope > .md');
+          const text = md?.textContent ?? '';
+          if (text && w.__texts[w.__texts.length - 1] !== text) {
+            w.__texts.push(text);
+            w.__tops.push(md!.getBoundingClientRect().top - streaming.getBoundingClientRect().top);
+          }
+          w.__cards = Math.max(w.__cards, streaming.querySelectorAll('[role="group"][aria-label^="Tool "]').length);
         }
-        for (const card of document.querySelectorAll('[role="group"][aria-label^="Tool "]')) {
-          const label = card.querySelector('.tool-state-text')?.textContent ?? '';
-          const state = `${card.getAttribute('aria-label')}:${label}`;
-          if (w.__tools[w.__tools.length - 1] !== state) w.__tools.push(state);
-        }
+        const line = document.querySelector('article[aria-label^="Hermes"] .turn-line')?.textContent ?? '';
+        if (line && w.__lines[w.__lines.length - 1] !== line) w.__lines.push(line);
       }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
     });
 
@@ -136,22 +140,42 @@ test('a streamed reply grows in place, with collapsed reasoning, tool cards, com
     await expect(reply).toHaveAttribute('aria-busy', 'false');
     await expect(thinking).toBeHidden();
 
-    // The text grew in place: several growing versions in the same element, the last one the final text.
+    // The text grew in place: several growing versions in the same element, the last one the final text,
+    // and never pushed down by what the turn added above it.
     const seen = await page.evaluate(() => {
-      const w = window as unknown as { __texts: string[]; __tools: string[]; __node?: Element };
-      const final = document.querySelector('article[aria-label^="Hermes"]');
-      return { texts: w.__texts, tools: w.__tools, sameNode: w.__node === final };
+      const w = window as unknown as { __texts: string[]; __lines: string[]; __tops: number[]; __cards: number; __node?: Element };
+      const final = document.querySelector('article[aria-label^="Hermes"]')!;
+      const md = final.querySelector(':scope > .md')!;
+      const top = md.getBoundingClientRect().top - final.getBoundingClientRect().top;
+      return { texts: w.__texts, lines: w.__lines, tops: [...w.__tops, top], cards: w.__cards, sameNode: w.__node === final };
     });
     expect(seen.texts.length).toBeGreaterThanOrEqual(3);
     for (let i = 1; i < seen.texts.length; i++) expect(seen.texts[i]!.length).toBeGreaterThan(seen.texts[i - 1]!.length);
     expect(seen.sameNode).toBe(true);
+    expect(Math.max(...seen.tops) - Math.min(...seen.tops)).toBeLessThan(1);
     await expect(reply.locator(':scope > .md')).toContainText('Your message has 7 words');
 
-    // Tool cards: seen running (with a timer), then done with a duration.
-    expect(seen.tools).toContain('Tool word_count:Running');
-    expect(seen.tools).not.toContain('Tool word_count:Stopped');
+    // While it ran, one live line said what was running; no tool card took the screen.
+    expect(seen.lines).toContain('Running word_count…');
+    expect(seen.lines).toContain('Running format_code…');
+    expect(seen.cards).toBe(0);
+    // Done: one line for the turn's tools (the demo runs two), and the reasoning's line beside it.
+    const used = reply.getByRole('button', { name: /^Used 2 tools · \d+(\.\d+)? (ms|s)$/ });
+    await expect(used).toHaveAttribute('aria-expanded', 'false');
+    const thought = reply.getByRole('button', { name: /^Thought for / });
+    await expect(thought).toHaveAttribute('aria-expanded', 'false');
+    const [lineBox, textBox] = await Promise.all([reply.locator('.turn-line').boundingBox(), reply.locator(':scope > .md').boundingBox()]);
+    expect(lineBox!.y).toBeLessThan(textBox!.y);
+    expect(lineBox!.height).toBeLessThanOrEqual(44);
+    await expect(reply.getByRole('group', { name: /^Tool / })).toHaveCount(0);
+    await expect(reply.getByText('Counting the words first.')).toHaveCount(0);
+    await expect(reply.locator('.msg-meta')).toHaveCount(0);
+    await expect(reply).not.toContainText('tokens');
+
+    // Opened, the line shows today's cards: both, in order, done with a duration.
+    await used.click();
+    await expect(used).toHaveAttribute('aria-expanded', 'true');
     const tools = reply.getByRole('group', { name: /^Tool / });
-    // The demo runs two tools per turn: both cards, in order.
     await expect(tools).toHaveCount(2);
     await expect(tools.nth(0)).toHaveAccessibleName('Tool word_count');
     await expect(tools.nth(1)).toHaveAccessibleName('Tool format_code');
@@ -166,7 +190,7 @@ test('a streamed reply grows in place, with collapsed reasoning, tool cards, com
     await expect(wordCount.getByRole('button', { name: 'Hide output' })).toHaveAttribute('aria-expanded', 'true');
     await expect(wordCount).toContainText('7 words, 39 characters');
 
-    // Commentary, muted, in the turn.
+    // Commentary, muted, in the opened turn.
     const commentary = reply.getByText('Counting the words first.');
     await expect(commentary).toBeVisible();
     await expect(reply.getByText('Formatting it as a code block.')).toBeVisible();
@@ -175,22 +199,16 @@ test('a streamed reply grows in place, with collapsed reasoning, tool cards, com
       reply.locator(':scope > .md').evaluate((el) => getComputedStyle(el).color),
     ]);
     expect(commentaryColor).not.toBe(textColor);
+    await used.click();
+    await expect(tools).toHaveCount(0);
 
-    // Reasoning above the text: one line, expandable.
-    const toggle = reply.getByRole('button', { name: 'Show reasoning' });
-    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
-    const [reasoningBox, textBox] = await Promise.all([
-      reply.locator('.reasoning').boundingBox(),
-      reply.locator(':scope > .md').boundingBox(),
-    ]);
-    expect(reasoningBox!.y).toBeLessThan(textBox!.y);
-    expect(reasoningBox!.height).toBeLessThan(40);
-    await toggle.click();
-    const hide = reply.getByRole('button', { name: 'Hide reasoning' });
-    await expect(hide).toHaveAttribute('aria-expanded', 'true');
-    await expect(reply.locator('.reasoning-body')).toContainText('The user wrote 7 words');
+    // The reasoning opens from its line.
+    await thought.click();
+    await expect(thought).toHaveAttribute('aria-expanded', 'true');
+    await expect(reply.locator('.reasoning')).toContainText('The user wrote 7 words');
 
-    // Model and tokens under the final text.
+    // Model and tokens are in the message's details.
+    await reply.getByRole('button', { name: 'Details' }).click();
     const meta = reply.locator('.msg-meta');
     await expect(meta).toContainText('iris-demo-1');
     await expect(meta).toContainText(/\d+ tokens/);
@@ -546,6 +564,9 @@ test('tool activity before any reply text shows at the end of the lane, with a r
   speak({ type: 'tool.start', payload: { index: 0, name: 'web_search', preview: 'web_search("solid virtual lists")', args: { q: 'solid virtual lists' } } });
   speak({ type: 'tool.progress', payload: { index: 0, name: 'web_search', note: 'fetching 3 pages' } });
   const working = messages(page).getByRole('article', { name: 'Hermes, working' });
+  // One live line; opened, the card with its timer and notes.
+  const line = working.getByRole('button', { name: 'Running web_search…' });
+  await line.click();
   const card = working.getByRole('group', { name: 'Tool web_search' });
   await expect(card).toContainText('Running');
   await expect(card).toContainText('fetching 3 pages');
@@ -556,12 +577,13 @@ test('tool activity before any reply text shows at the end of the lane, with a r
   speak({ type: 'tool.end', payload: { index: 0, name: 'web_search', ok: false, duration: 2.5, output_preview: 'timed out' } });
   await expect(card).toContainText('Failed');
   await expect(card).toContainText('2.5 s');
+  await expect(working.getByRole('button', { name: 'Used 1 tool · 1 failed · 2.5 s' })).toHaveAttribute('aria-expanded', 'true');
   await card.getByRole('button', { name: 'Show output' }).click();
   await expect(card).toContainText('timed out');
-  // The reply starts: the cards move into it.
   speak({ type: 'message.start', payload: { message_id: 'live-reply', role: 'assistant' } });
   speak({ type: 'message.update', payload: { message_id: 'live-reply', text: 'The search timed out, so from memory:' } });
   const reply = hermes(page, 'The search timed out');
+  // The reply starts: the cards move into it, still open.
   await expect(reply.getByRole('group', { name: 'Tool web_search' })).toContainText('Failed');
   await expect(working).toHaveCount(0);
   // A tool that never reports its end…
@@ -584,7 +606,9 @@ test('the conversation has no serious accessibility problems, in both themes', a
   await send(page, 'Check the *contrast* please');
   const reply = hermes(page, 'Iris demo agent');
   await expect(reply).toHaveAttribute('aria-busy', 'false');
-  await reply.getByRole('button', { name: 'Show reasoning' }).click();
+  await reply.getByRole('button', { name: /^Thought for / }).click();
+  await reply.getByRole('button', { name: /^Used 2 tools/ }).click();
+  await reply.getByRole('button', { name: 'Details' }).click();
   await reply.getByRole('button', { name: 'Show output' }).first().click();
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });

@@ -272,8 +272,10 @@ test('hostile live turns: tool names, previews, args, notes, output, commentary,
 
   const reply = messages(page).getByRole('article', { name: /^Hermes, / }).last();
   await expect(reply).toHaveAttribute('aria-busy', 'false');
-  await expect(reply.getByRole('group', { name: /^Tool tool_/ })).toHaveCount(VECTORS.length);
+  await expect(reply.getByRole('button', { name: new RegExp(`^Used ${VECTORS.length} tools · ${Math.floor(VECTORS.length / 2)} failed`) })).toBeVisible();
+  // Opened (renderEverything opens every collapsed part), the turn's line shows every card.
   await renderEverything(page);
+  await expect(reply.getByRole('group', { name: /^Tool tool_/ })).toHaveCount(VECTORS.length);
   await expect(reply.getByRole('group', { name: /^Tool tool_0/ })).toContainText('<script>window.__pwned("script")</script>');
   await assertInertDom(page);
 

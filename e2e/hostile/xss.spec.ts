@@ -200,7 +200,7 @@ test('the XSS corpus through every rendered field runs nothing, loads nothing an
   await expect(page.getByRole('dialog')).toHaveCount(0);
   await expectClean(watch, 'pickers and pending-question chips');
 
-  // --- Notifications as toasts, three at a time (the most shown at once). ---
+  // --- Notifications as toasts, three at a time (more than the two shown at once). ---
   for (let i = 0; i < V.length; i += 3) {
     for (let k = i; k < Math.min(V.length, i + 3); k++) {
       gateway.emit({ type: 'notification', chat_id: k % 2 ? LANE : at(k), payload: { kind: ['generic', 'cron', 'approval', 'clarify', 'channel_created', at(k)][k % 6], title: at(k), body: at(k + 1), ts: Date.now() } });

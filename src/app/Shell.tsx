@@ -13,6 +13,9 @@ import { Toasts } from './components/status/Toasts';
 import { iris } from './context';
 import './Shell.css';
 
+/** Pages that are a step aside from the conversation: on phones their top bar leads back to it. */
+const PAGES_WITH_BACK = new Set(['/search', '/settings', '/share']);
+
 /**
  * Everything around a page once paired: channels (drawer or sidebar), top bar, banners, toasts.
  * Loaded on demand by the router's root (Root.tsx): the pairing screen never needs it.
@@ -29,6 +32,29 @@ export function AppFrame(props: ParentProps) {
     const current = lane();
     return current ? live(() => db.channels.get(current), undefined) : () => undefined;
   });
+  // A thread names its channel and leads back to it.
+  const parentChannel = createMemo(() => {
+    const at = laneLocation();
+    return at?.threadId ? live(() => db.channels.get(at.chatId), undefined) : () => undefined;
+  });
+  // Search and Settings lead back (on phones, where no sidebar does) to the lane last open.
+  let lastLane: string | undefined;
+  createEffect(() => {
+    if (lane()) lastLane = location.pathname;
+  });
+  const back = () => {
+    const at = laneLocation();
+    if (at?.threadId) {
+      const name = parentChannel()()?.name;
+      return { label: name ? `Back to ${name}` : 'Back to the channel', href: `/c/${encodeURIComponent(at.chatId)}` };
+    }
+    if (!at && !desktop() && PAGES_WITH_BACK.has(location.pathname.replace(/\/$/, ''))) return { label: 'Back', href: lastLane ?? '/' };
+    return undefined;
+  };
+  const subtitle = () => {
+    const name = laneLocation()?.threadId ? parentChannel()()?.name : undefined;
+    return name ? `Thread in ${name}` : undefined;
+  };
   const title = () => {
     if (!lane()) return routeTitle(location.pathname);
     return laneChannel()()?.name ?? 'Conversation';
@@ -66,6 +92,8 @@ export function AppFrame(props: ParentProps) {
           icon={lane() ? laneChannel()()?.icon : undefined}
           onMenu={desktop() ? undefined : () => setDrawerOpen(true)}
           menuExpanded={drawerOpen()}
+          back={back()}
+          subtitle={subtitle()}
         />
         <ConnectionBanner />
         <div class="shell-body">

@@ -5,8 +5,8 @@ import type { Channel, ClientFrame, CommandInfo, FcmRegisterFrame, SearchHit, Se
 import type { IrisDB } from '../store/db';
 import { channel, LOCAL_ID_PREFIX } from '../store/guards';
 import { keepAcknowledgedChange, laneScope } from '../store/models/channels';
-import { markRead as markLaneRead, getLane } from '../store/models/lanes';
-import { newestServerMessage } from '../store/models/messages';
+import { markRead as markLaneRead, getLane, setFollowing } from '../store/models/lanes';
+import { newestMessage, newestServerMessage } from '../store/models/messages';
 import { discardSend, retry as retrySend } from '../store/models/outbox';
 import { queueSendWithMedia } from '../media/outgoing';
 import { answerPicker, getPicker } from '../store/models/pickers';
@@ -30,6 +30,8 @@ export interface Commands {
   discard(clientId: string): Promise<void>;
   /** The user saw the lane: sets the read mark here and tells the gateway (read.receipt). */
   markRead(lane: string): Promise<void>;
+  /** The user left the lane's newest message (scrolled up, hid the page, left the lane). */
+  stopReading(lane: string): Promise<void>;
   stopAgent(lane: string): Promise<void>;
   steer(lane: string, text: string): Promise<void>;
   /** Answers a picker once; throws if it is not open. */
@@ -117,6 +119,9 @@ export function createCommands(db: IrisDB, transport: () => Transport): Commands
     },
 
     async markRead(lane) {
+      const last = await newestMessage(db, lane);
+      // A reply being written is seen as it grows; it is marked read (below) once it ends.
+      if (last?.status === 'streaming') await setFollowing(db, lane, last.message_id);
       const newest = await newestServerMessage(db, lane);
       if (!newest) return;
       const moved = await markLaneRead(db, lane, newest.message_id, newest.ts);
@@ -125,6 +130,10 @@ export function createCommands(db: IrisDB, transport: () => Transport): Commands
       const frame = await scoped(lane, { type: 'read.receipt', payload: { chat_id: scope.lane, message_id: newest.message_id } });
       // Offline, the local mark is enough; the next read after reconnecting tells the gateway.
       await t().notify(frame).catch(() => {});
+    },
+
+    async stopReading(lane) {
+      if ((await getLane(db, lane)).following !== undefined) await setFollowing(db, lane, undefined);
     },
 
     async stopAgent(lane) {

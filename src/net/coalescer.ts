@@ -30,9 +30,10 @@ export interface PipelineOptions {
   apply(frame: ServerFrame, cursor: number | undefined): Promise<void>;
   /**
    * Applies frames in one transaction; `cursor`, when given, is stored in that same transaction
-   * (the sync replay's, spec README §8, or the frames' own live cursor, §16).
+   * (the sync replay's, spec README §8, or the frames' own live cursor, §16); `replay` says the frames
+   * are that replay.
    */
-  applyBatch(frames: ServerFrame[], cursor: number | undefined): Promise<void>;
+  applyBatch(frames: ServerFrame[], cursor: number | undefined, replay?: boolean): Promise<void>;
   schedule?: FlushScheduler;
   /** Called when applying a frame failed (the pipeline keeps going). */
   onError?(error: unknown, frame: ServerFrame | undefined): void;
@@ -124,7 +125,7 @@ export class FramePipeline {
     if (cursor === undefined) this.cursorHeld = true;
     const write = async () => {
       try {
-        await this.opts.applyBatch(frames, cursor);
+        await this.opts.applyBatch(frames, cursor, true);
       } catch (error) {
         if (frames.some(carriesCursor)) this.holdCursor();
         throw error;

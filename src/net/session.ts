@@ -24,7 +24,7 @@ import { Transfers, type PullOptions, type UploadMeta } from './transfers';
 /** How frames reach the DB: the store's reducer (one frame, or a batch), storing `cursor` with them. */
 export interface Reducer {
   apply(db: IrisDB, frame: ServerFrame, ctx: { gateway: string; cursor?: number }): Promise<void>;
-  applyBatch(db: IrisDB, frames: ServerFrame[], ctx: { gateway: string; cursor?: number }): Promise<void>;
+  applyBatch(db: IrisDB, frames: ServerFrame[], ctx: { gateway: string; cursor?: number; replay?: boolean }): Promise<void>;
 }
 
 export interface GatewayConfig {
@@ -88,7 +88,7 @@ export class GatewaySession {
     const withCursor = (cursor: number | undefined) => (cursor === undefined ? { gateway } : { gateway, cursor });
     this.pipeline = new FramePipeline({
       apply: (frame, cursor) => reducer.apply(db, frame, withCursor(cursor)),
-      applyBatch: (frames, cursor) => reducer.applyBatch(db, frames, withCursor(cursor)),
+      applyBatch: (frames, cursor, replay) => reducer.applyBatch(db, frames, { ...withCursor(cursor), ...(replay && { replay }) }),
       schedule: opts.flushScheduler,
       onError: opts.onApplyError ?? ((err) => console.error('iris: could not store a frame', err)),
       onCursorHeld: () => this.scheduleResync(),

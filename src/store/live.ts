@@ -41,3 +41,16 @@ export function liveOn<S, T>(source: Accessor<S>, query: (value: S) => T | Promi
   });
   return value;
 }
+
+/**
+ * `liveOn` that keeps the previous result until the new query's first one lands: for a list that
+ * stays on screen while its source changes (toasts across lanes), where going blank would restart it.
+ */
+export function liveOnKeeping<S, T>(source: Accessor<S>, query: (value: S) => T | Promise<T>, initial: T): Accessor<T> {
+  const [value, setValue] = createSignal<T>(initial);
+  createComputed(() => {
+    const current = source();
+    untrack(() => onCleanup(subscribe(() => query(current), (result) => setValue(() => result))));
+  });
+  return value;
+}

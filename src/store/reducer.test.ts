@@ -7,6 +7,7 @@ import { queueSend } from './models/outbox';
 import { answerPicker } from './models/pickers';
 import { getSetting } from './models/settings';
 import { getCursor } from './models/sync';
+import { visibleToasts } from './models/toasts';
 import { applyFrame, applyFrames } from './reducer';
 import { dump, freshDb, frame } from './test-support';
 import { FramePipeline } from '../net/coalescer';
@@ -149,12 +150,14 @@ describe('messages', () => {
     await apply('agent.busy', { reason: 'processing' });
     await apply('message.start', { message_id: 'm1', role: 'assistant' }, A, 1111);
     expect(await db.messages.get('m1')).toMatchObject({ status: 'streaming', text: '', ts: 1111, turn: 'A#1' });
-    await apply('message.update', { message_id: 'm1', text: 'Hel' });
-    await apply('message.update', { message_id: 'm1', text: 'Hello wor' });
+    await apply('message.update', { message_id: 'm1', text: 'Hel' }, A, 3111);
+    await apply('message.update', { message_id: 'm1', text: 'Hello wor' }, A, 4111);
     expect((await db.messages.get('m1'))?.text).toBe('Hello wor');
+    // How long the agent thought: from the start to the first text (shown as "Thought for 2 s").
+    expect((await db.messages.get('m1'))?.thought_ms).toBe(2000);
     await apply('message.stop', { message_id: 'm1', final_text: 'Hello world', reasoning: 'r', model: 'gpt', tokens: 12, ts: 2222 });
     expect(await db.messages.get('m1')).toMatchObject({
-      status: 'final', text: 'Hello world', reasoning: 'r', model: 'gpt', tokens: 12, ts: 2222, turn: 'A#1',
+      status: 'final', text: 'Hello world', reasoning: 'r', model: 'gpt', tokens: 12, ts: 2222, turn: 'A#1', thought_ms: 2000,
     });
     // Late or replayed frames never reopen or overwrite the final bubble.
     await apply('message.update', { message_id: 'm1', text: 'Hello wor' });
@@ -317,6 +320,16 @@ describe('notifications, history, media, sync, settings', () => {
       { kind: 'cron', title: 'Daily', body: 'ran', ts: 5, lane: 'A' },
       { kind: 'generic', title: 'No ts', body: '', ts: 100 },
     ]);
+  });
+
+  it('a notification that comes by sync replay is recorded but never shown', async () => {
+    await applyFrames(db, [frame('notification', { kind: 'approval', title: 'Approval needed', body: 'Run it?', ts: 7 }, A)], { replay: true });
+    expect(await visibleToasts(db, undefined)).toEqual([]);
+    // Its live copy, if one comes after all, is the same event: still not shown.
+    await apply('notification', { kind: 'approval', title: 'Approval needed', body: 'Run it?', ts: 7 });
+    expect(await visibleToasts(db, undefined)).toEqual([]);
+    await apply('notification', { kind: 'cron', title: 'Reminder', body: 'now', ts: 8 });
+    expect((await visibleToasts(db, undefined)).map((t) => t.title)).toEqual(['Reminder']);
   });
 
   it('history stores a page without duplicates and pages back in time only', async () => {

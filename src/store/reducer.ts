@@ -28,6 +28,8 @@ export interface ApplyContext {
    * the caller matched it by request id (a gateway without the §5 extension).
    */
   clientId?: string;
+  /** The frames came by sync replay: applied as live ones, but announced by no toast. */
+  replay?: boolean;
 }
 
 type Tables = (db: IrisDB) => Table[];
@@ -131,7 +133,7 @@ export async function applyFrames(
   const tables = [...new Set([...found.flatMap((f) => f.rule.tables(db)), ...(storeCursor ? [db.sync] : [])])];
   const now = ctx.now ?? Date.now();
   await db.transaction('rw', tables, async () => {
-    for (const f of found) await f.rule.handle(db, f.frame, { now, gateway: ctx.gateway });
+    for (const f of found) await f.rule.handle(db, f.frame, { now, gateway: ctx.gateway, replay: ctx.replay });
     if (storeCursor) await setCursor(db, ctx.gateway!, ctx.cursor!);
   });
 }

@@ -48,9 +48,9 @@ export function repairMessage(raw: unknown): MessageRow {
   const r = raw as Loose;
   const ok =
     isStr(r.message_id) && isStr(r.lane) && isStr(r.chat_id) && role(r.role) !== undefined && isStr(r.text) && isNum(r.ts) && STATUSES.has(r.status as string) &&
-    optStr(r.thread_id) && optStr(r.reasoning) && optStr(r.model) && optNum(r.tokens) && optStr(r.client_id) && optStr(r.reply_to) && optStr(r.turn) && optStr(r.error) && validMedia(r.media);
+    optStr(r.thread_id) && optStr(r.reasoning) && optStr(r.model) && optNum(r.tokens) && optNum(r.thought_ms) && optStr(r.client_id) && optStr(r.reply_to) && optStr(r.turn) && optStr(r.error) && validMedia(r.media);
   if (ok) return raw as unknown as MessageRow;
-  const out = dropBad(r, { thread_id: isStr, reasoning: isStr, model: isStr, tokens: isNum, client_id: isStr, reply_to: isStr, turn: isStr, error: isStr });
+  const out = dropBad(r, { thread_id: isStr, reasoning: isStr, model: isStr, tokens: isNum, thought_ms: isNum, client_id: isStr, reply_to: isStr, turn: isStr, error: isStr });
   out.lane = asStr(r.lane, asStr(r.chat_id, 'unknown'));
   out.chat_id = asStr(r.chat_id, out.lane as string);
   out.role = role(r.role) ?? 'system';
@@ -118,8 +118,8 @@ export function repairPicker(raw: unknown): PickerRow {
 export function repairToast(raw: unknown): ToastRow {
   if (!isRow(raw)) return raw as unknown as ToastRow;
   const r = raw as Loose;
-  if (isStr(r.kind) && isStr(r.title) && isStr(r.body) && isNum(r.ts) && optStr(r.lane)) return raw as unknown as ToastRow;
-  const out = dropBad(r, { lane: isStr });
+  if (isStr(r.kind) && isStr(r.title) && isStr(r.body) && isNum(r.ts) && optStr(r.lane) && (r.done === undefined || typeof r.done === 'boolean')) return raw as unknown as ToastRow;
+  const out = dropBad(r, { lane: isStr, done: (v) => typeof v === 'boolean' });
   out.kind = asStr(r.kind, 'generic');
   out.title = asStr(r.title);
   out.body = asStr(r.body);

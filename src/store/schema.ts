@@ -29,6 +29,11 @@ export interface LaneRow {
   /** History paging: the oldest message id fetched, and whether older pages exist. */
   oldestMessageId?: string;
   hasMore?: boolean;
+  /**
+   * The reply the reader is following while it streams (on screen, at the bottom): not unread while it
+   * streams nor when it ends, until the read mark passes it (a reply cannot be marked read before its end).
+   */
+  following?: string;
   /** A thread the gateway minted for this lane (`channel.created{auto:true}`): the UI moves into it, then clears this. */
   autoThread?: string;
 }
@@ -47,6 +52,8 @@ export interface MessageRow {
   role: Role;
   text: string;
   reasoning?: string;
+  /** ms from message.start to the first text of a streamed reply: how long the agent thought. */
+  thought_ms?: number;
   model?: string;
   tokens?: number;
   /** epoch ms: the gateway's ts, or arrival time while streaming/pending. */
@@ -161,4 +168,6 @@ export interface ToastRow {
   body: string;
   lane?: string;
   ts: number;
+  /** It went away (timed out, closed, opened) or was never to be shown (a replay): kept to recognise a repeat. */
+  done?: boolean;
 }

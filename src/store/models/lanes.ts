@@ -61,9 +61,19 @@ export async function markRead(db: IrisDB, lane: string, messageId: string, ts: 
       row.readMessageId = messageId;
       moved = true;
     }
+    if (row.following === messageId) delete row.following;
     return row;
   });
   return moved;
+}
+
+/** The reader is on the lane's newest message while it streams (undefined: they left it). */
+export async function setFollowing(db: IrisDB, lane: string, messageId: string | undefined): Promise<void> {
+  await patchLane(db, lane, (row) => {
+    if (messageId === undefined) delete row.following;
+    else row.following = messageId;
+    return row;
+  });
 }
 
 /** The UI calls this once it has moved into the auto-created thread (or chose not to). */

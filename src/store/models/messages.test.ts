@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { IrisDB } from '../db';
 import { freshDb } from '../test-support';
-import { markRead } from './lanes';
+import { markRead, setFollowing } from './lanes';
 import { addPending, getMessage, laneMessages, markFailed, markPending, newestMessage, newestServerMessage, unreadCount } from './messages';
 
 let db: IrisDB;
@@ -61,5 +61,32 @@ describe('messages model', () => {
     await markRead(db, 'A', 'a2', 30);
     expect(await unreadCount(db, 'A')).toBe(0);
     expect(await unreadCount(db, 'B')).toBe(1);
+  });
+
+  it('unreadCount leaves out a reply still streaming, and counts it once it ends', async () => {
+    await msg('a1', 'A', 10);
+    await markRead(db, 'A', 'a1', 10);
+    await db.messages.put({ message_id: 'live', lane: 'A', chat_id: 'A', role: 'assistant', text: 'half', ts: 20, status: 'streaming' });
+    expect(await unreadCount(db, 'A')).toBe(0);
+    await db.messages.update('live', { status: 'final' });
+    expect(await unreadCount(db, 'A')).toBe(1);
+  });
+
+  it('a reply the reader followed while it streamed is not unread when it ends; one they left is', async () => {
+    await msg('a1', 'A', 10);
+    await markRead(db, 'A', 'a1', 10);
+    await db.messages.put({ message_id: 'live', lane: 'A', chat_id: 'A', role: 'assistant', text: 'half', ts: 20, status: 'streaming' });
+    await setFollowing(db, 'A', 'live');
+    await db.messages.update('live', { status: 'final', ts: 25 });
+    expect(await unreadCount(db, 'A')).toBe(0);
+    // Marked read: the mark passes it and the lane follows nothing any more.
+    await markRead(db, 'A', 'live', 25);
+    expect((await db.lanes.get('A'))?.following).toBeUndefined();
+    // Left while it streamed: counted once it ends.
+    await db.messages.put({ message_id: 'next', lane: 'A', chat_id: 'A', role: 'assistant', text: 'half', ts: 30, status: 'streaming' });
+    await setFollowing(db, 'A', 'next');
+    await setFollowing(db, 'A', undefined);
+    await db.messages.update('next', { status: 'final' });
+    expect(await unreadCount(db, 'A')).toBe(1);
   });
 });

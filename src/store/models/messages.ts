@@ -38,12 +38,18 @@ export async function newestServerMessage(db: IrisDB, lane: string): Promise<Mes
     .first();
 }
 
-/** Messages newer than the lane's read mark that the user did not write. */
+/**
+ * Messages newer than the lane's read mark that the user did not write. A reply still streaming is not
+ * counted, nor one the reader followed to its end (see LaneRow.following): it cannot be marked read
+ * until it ends (the gateway does not store it before), so the lane a person is reading would show it
+ * as unread the whole time it is written.
+ */
 export async function unreadCount(db: IrisDB, lane: string): Promise<number> {
   return db.transaction('r', db.lanes, db.messages, async () => {
-    const readTs = (await db.lanes.get(lane))?.readTs ?? 0;
+    const row = await db.lanes.get(lane);
+    const readTs = row?.readTs ?? 0;
     return laneRange(db, lane, readTs)
-      .filter((m) => m.role !== 'user')
+      .filter((m) => m.role !== 'user' && m.status !== 'streaming' && m.message_id !== row?.following)
       .count();
   });
 }

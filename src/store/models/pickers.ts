@@ -1,4 +1,5 @@
 // Open questions from the agent (spec README §11), answerable after a reload until answered or closed.
+import Dexie from 'dexie';
 import type { IrisDB } from '../db';
 import type { PickerRow } from '../schema';
 
@@ -32,4 +33,25 @@ export async function closePickers(db: IrisDB, lane: string): Promise<number> {
     .equals(lane)
     .filter((p) => p.state === 'open')
     .modify({ state: 'closed' });
+}
+
+/** How many settled pickers a lane's conversation shows (the newest): a handful, never a flood. */
+export const SETTLED_PICKERS_SHOWN = 20;
+
+/**
+ * The lane's answered or closed pickers, oldest first, each with how many of the lane's messages
+ * came before it was asked: where its card goes in the conversation.
+ */
+export async function settledPickerPlaces(db: IrisDB, lane: string): Promise<{ picker_id: string; after: number }[]> {
+  return db.transaction('r', db.pickers, db.messages, async () => {
+    const rows = await db.pickers.where('lane').equals(lane).filter((p) => p.state !== 'open').toArray();
+    rows.sort((a, b) => a.ts - b.ts || a.picker_id.localeCompare(b.picker_id));
+    const shown = rows.slice(-SETTLED_PICKERS_SHOWN);
+    return Promise.all(
+      shown.map(async (p) => ({
+        picker_id: p.picker_id,
+        after: await db.messages.where('[lane+ts]').between([lane, Dexie.minKey], [lane, p.ts], true, true).count(),
+      })),
+    );
+  });
 }

@@ -79,6 +79,7 @@ export async function putFinal(
   if (scope.thread_id !== undefined) row.thread_id = scope.thread_id;
   const reasoning = str(p.reasoning);
   if (reasoning) row.reasoning = reasoning;
+  if (existing?.thought_ms !== undefined) row.thought_ms = existing.thought_ms;
   const model = str(p.model);
   if (model) row.model = model;
   const tokens = int(p.tokens);
@@ -138,12 +139,16 @@ export const messageStart: Handler = async (db, frame, ctx) => {
 };
 
 /** The hot path (bursts of thousands): one get, at most one update, never a final row. */
-export const messageUpdate: Handler = async (db, frame) => {
+export const messageUpdate: Handler = async (db, frame, ctx) => {
   const messageId = serverMessageId(frame.payload.message_id);
   const text = str(frame.payload.text);
   if (messageId === undefined || text === undefined) return;
   const row = await db.messages.get(messageId);
-  if (row?.status === 'streaming' && row.text !== text) await db.messages.put({ ...row, text });
+  if (row?.status !== 'streaming' || row.text === text) return;
+  const next = { ...row, text };
+  // The first text of the bubble ends the agent's thinking (row.ts is the start's arrival until the stop).
+  if (!row.text && text && row.thought_ms === undefined) next.thought_ms = Math.max(0, ctx.now - row.ts);
+  await db.messages.put(next);
 };
 
 export const messageStop: Handler = async (db, frame, ctx) => {

@@ -15,7 +15,8 @@ export const notification: Handler = async (db, frame, ctx) => {
   const ts = finite(p.ts);
   const toast = { kind: id(p.kind) ?? 'generic', title: title ?? '', body: body ?? '', ts: ts ?? ctx.now };
   const lane = frameLane(frame);
-  await addToast(db, lane === undefined ? toast : { ...toast, lane }, ts !== undefined);
+  // A replayed notification was shown when it happened, or is stale by now: recorded, never shown.
+  await addToast(db, lane === undefined ? toast : { ...toast, lane }, ts !== undefined, ctx.replay === true);
 };
 
 export const syncDone: Handler = async (db, frame, ctx) => {

@@ -16,6 +16,8 @@ export interface ReduceContext {
   gateway?: string;
   /** client_id of the send a `message` echo answers, when the caller matched it by request id (spec §5). */
   clientId?: string;
+  /** The frame came by sync replay (spec README §8): its state is applied, but it is old news, not to be announced. */
+  replay?: boolean;
 }
 
 /** Applies one frame inside the caller's transaction. Must not throw on any payload. */

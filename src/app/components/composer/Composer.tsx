@@ -305,9 +305,6 @@ function LaneComposer(props: { lane: string }) {
           </div>
         )}
       </Show>
-      <Show when={working()}>
-        <p class="composer-hint">Hermes is working. A message now steers the reply; with no text, the button stops it.</p>
-      </Show>
       <AttachmentChips ids={attachments()} onRemove={media.remove} />
       <Show when={input.pasted()}>
         {(long) => (

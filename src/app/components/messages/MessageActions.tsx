@@ -3,7 +3,7 @@ import { markdownToText } from '../../../lib/markdown';
 import type { MessageRow } from '../../../store/schema';
 import { authorName } from './author';
 import { copyText } from './copyText';
-import { CopyIcon, DeleteIcon, ReplyIcon } from './icons';
+import { CopyIcon, DeleteIcon, InfoIcon, ReplyIcon } from './icons';
 import { useMessageList } from './listContext';
 import { setReplyTarget } from './replyTarget';
 
@@ -11,6 +11,10 @@ import { setReplyTarget } from './replyTarget';
 export function MessageActions(props: { message: MessageRow }) {
   const list = useMessageList();
   const [copied, setCopied] = createSignal(false);
+  // Model, tokens and the full time: asked for, not on every bubble.
+  const hasDetails = () =>
+    props.message.role === 'assistant' && props.message.status !== 'streaming' && (!!props.message.model || props.message.tokens !== undefined);
+  const detailsKey = () => `${props.message.message_id}:details`;
   const stored = () => !props.message.message_id.startsWith('local:') && props.message.status !== 'streaming';
 
   const reply = () =>
@@ -38,6 +42,19 @@ export function MessageActions(props: { message: MessageRow }) {
       <button type="button" class="msg-action" aria-label="Copy" title="Copy text" onClick={copy}>
         <CopyIcon />
       </button>
+      <Show when={hasDetails()}>
+        <button
+          type="button"
+          class="msg-action"
+          aria-label="Details"
+          title="Details"
+          aria-expanded={list.isOpen(detailsKey())}
+          aria-controls={`details-${props.message.message_id}`}
+          onClick={() => list.toggleOpen(detailsKey())}
+        >
+          <InfoIcon size={18} />
+        </button>
+      </Show>
       <Show when={stored()}>
         <button
           type="button"

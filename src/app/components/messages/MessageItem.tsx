@@ -1,7 +1,6 @@
 import { Match, Show, Switch, createMemo } from 'solid-js';
 import type { MessageRow } from '../../../store/schema';
 import { iris } from '../../context';
-import { ActivityList } from './ActivityList';
 import { MessageMedia } from '../media/MessageMedia';
 import { AlarmIcon, InfoIcon } from './icons';
 import { authorName } from './author';
@@ -9,8 +8,8 @@ import { DeliveryState } from './DeliveryState';
 import { useMessageList } from './listContext';
 import { Markdown } from './Markdown';
 import { MessageActions } from './MessageActions';
-import { Reasoning } from './Reasoning';
 import { ReplyQuote } from './ReplyQuote';
+import { TurnSummary } from './TurnSummary';
 import { formatFull, formatTime } from './time';
 
 /** One message of the conversation, shaped by who sent it. */
@@ -97,10 +96,15 @@ function AssistantMessage(props: { message: MessageRow }) {
         <MessageActions message={props.message} />
       </header>
       <Show when={props.message.reply_to}>{(id) => <ReplyQuote messageId={id()} />}</Show>
-      <Show when={props.message.reasoning}>{(text) => <Reasoning text={text()} final={final()} />}</Show>
-      <Show when={activity()?.length}>
-        <ActivityList items={activity()!} />
-      </Show>
+      <TurnSummary
+        id={props.message.turn ?? props.message.message_id}
+        turn={props.message.turn}
+        items={activity() ?? []}
+        reasoning={props.message.reasoning}
+        thoughtMs={props.message.thought_ms}
+        streaming={!final()}
+        hasText={!!props.message.text}
+      />
       <Show
         when={props.message.text}
         fallback={
@@ -115,8 +119,9 @@ function AssistantMessage(props: { message: MessageRow }) {
         <Markdown text={props.message.text} final={final()} class={final() ? '' : 'md-streaming'} />
       </Show>
       <MessageMedia message={props.message} />
-      <Show when={final() && (props.message.model || props.message.tokens !== undefined)}>
-        <p class="msg-meta">
+      <Show when={final() && list.isOpen(`${props.message.message_id}:details`)}>
+        <p class="msg-meta" id={`details-${props.message.message_id}`}>
+          <span>{formatFull(props.message.ts)}</span>
           <Show when={props.message.model}>
             <span class="msg-model">{props.message.model}</span>
           </Show>
@@ -155,7 +160,7 @@ function NoticeMessage(props: { message: MessageRow }) {
   );
 }
 
-/** A turn still working, before any reply text exists: its tool cards and commentary. */
+/** A turn still working, before any reply text exists: its line of tool activity. */
 export function PendingTurn(props: { turn: string }) {
   const list = useMessageList();
   return (
@@ -163,7 +168,8 @@ export function PendingTurn(props: { turn: string }) {
       <header class="msg-head">
         <span class="msg-author">{authorName('assistant')}</span>
       </header>
-      <ActivityList items={list.win.activity[props.turn] ?? []} />
+      {/* Keyed by the turn, as the reply that takes these cards over is: an opened line stays open. */}
+      <TurnSummary id={props.turn} turn={props.turn} items={list.win.activity[props.turn] ?? []} streaming hasText={false} />
     </article>
   );
 }

@@ -15,11 +15,16 @@ import { iris } from '../../context';
 import { ConfirmDialog } from './ConfirmDialog';
 import { createLaneWindow, laneMessageIds, laneRow, orphanTurn, windowRange } from './laneWindow';
 import { MessageListContext, useMessageList, type MessageListContextValue } from './listContext';
+import { EmptyLane } from './EmptyLane';
 import { MessageItem, PendingTurn } from './MessageItem';
+import { PickerCard } from './PickerCard';
+import { live } from '../../../store/live';
+import { settledPickerPlaces } from '../../../store/models/pickers';
 import { dayLabel, sameDay } from './time';
 import './MessageList.css';
 
 const TURN_KEY = 'turn:';
+const PICKER_KEY = 'picker:';
 /** A row not measured yet is assumed this tall (px); placeholders are exactly this tall. */
 const ESTIMATE = 96;
 /** Within this many px of the bottom counts as "at the newest message". */
@@ -36,8 +41,15 @@ export function MessageList(props: { lane: string; focusId?: string }) {
   const ids = laneMessageIds(db, props.lane);
   const lane = laneRow(db, props.lane);
   const orphan = orphanTurn(db, props.lane);
+  // Questions the agent asked and their answers stay in the conversation, where they were asked.
+  const settled = live(() => settledPickerPlaces(db, props.lane), []);
   const keys = createMemo(() => {
-    const list = ids() ?? [];
+    let list = ids() ?? [];
+    const pickers = settled();
+    if (pickers.length) {
+      list = [...list];
+      pickers.forEach((p, i) => list.splice(Math.min(p.after + i, list.length), 0, PICKER_KEY + p.picker_id));
+    }
     const turn = orphan();
     return turn ? [...list, TURN_KEY + turn] : list;
   });
@@ -160,7 +172,12 @@ export function MessageList(props: { lane: string; focusId?: string }) {
   createEffect(() => {
     const list = ids();
     const newest = list?.[list.length - 1];
-    if (!newest || !atEnd() || !pageVisible() || !ready()) return;
+    if (!newest || !atEnd() || !pageVisible() || !ready()) {
+      // No longer on the newest message: a reply it was following counts as unread once it ends.
+      if (markedFor !== undefined) void Promise.resolve(client.stopReading(props.lane)).catch(() => undefined);
+      markedFor = undefined;
+      return;
+    }
     // A streamed reply gets its final time at the end: mark again then.
     const row = win.rows[newest];
     const mark = `${newest}:${row?.ts}:${row?.status}`;
@@ -168,6 +185,8 @@ export function MessageList(props: { lane: string; focusId?: string }) {
     markedFor = mark;
     void Promise.resolve(client.markRead(props.lane)).catch(() => undefined);
   });
+
+  onCleanup(() => void Promise.resolve(client.stopReading(props.lane)).catch(() => undefined));
 
   // ---- older history ---------------------------------------------------------------------------
   const [loadingOlder, setLoadingOlder] = createSignal(false);
@@ -308,6 +327,7 @@ export function MessageList(props: { lane: string; focusId?: string }) {
     scroller.focus({ preventScroll: true });
   };
 
+  const [openParts, setOpenParts] = createSignal<ReadonlySet<string>>(new Set());
   const context: MessageListContextValue = {
     lane: props.lane,
     win,
@@ -322,6 +342,13 @@ export function MessageList(props: { lane: string; focusId?: string }) {
       return Number.isFinite(seq) && row.turnSeq >= seq;
     },
     jumpTo,
+    isOpen: (key) => openParts().has(key),
+    toggleOpen: (key) =>
+      setOpenParts((prev) => {
+        const next = new Set(prev);
+        if (!next.delete(key)) next.add(key);
+        return next;
+      }),
     requestDelete: (message) => setToDelete(message),
   };
 
@@ -346,7 +373,9 @@ export function MessageList(props: { lane: string; focusId?: string }) {
                   </Show>
                 }
               >
-                <span>This is the beginning of the conversation.</span>
+                <Show when={keys().length > 0}>
+                  <span>This is the beginning of the conversation.</span>
+                </Show>
               </Show>
             </div>
             <For each={visibleKeys()}>
@@ -364,7 +393,9 @@ export function MessageList(props: { lane: string; focusId?: string }) {
                       when={!key.startsWith(TURN_KEY)}
                       fallback={<PendingTurn turn={key.slice(TURN_KEY.length)} />}
                     >
-                      <Row id={key} prevId={keys()[(item()?.index ?? 0) - 1]} />
+                      <Show when={!key.startsWith(PICKER_KEY)} fallback={<PickerCard pickerId={key.slice(PICKER_KEY.length)} />}>
+                        <Row id={key} prevId={keys()[(item()?.index ?? 0) - 1]} />
+                      </Show>
                     </Show>
                   </div>
                 );
@@ -372,10 +403,20 @@ export function MessageList(props: { lane: string; focusId?: string }) {
             </For>
           </div>
         </div>
-        <Show when={unseen()}>
-          <button type="button" class="new-messages-pill" onClick={scrollToNewest}>
-            New messages ↓
+        {/* Up in the history, the way down is one tap; a message arriving meanwhile says so on it. */}
+        <Show when={unseen() || (ready() && !atEnd())}>
+          <button type="button" class="jump-latest" classList={{ unseen: unseen() }} onClick={scrollToNewest}>
+            <Show when={unseen()} fallback={<span class="visually-hidden">Jump to latest</span>}>
+              <span>New messages</span>
+              <span class="visually-hidden">, jump to latest</span>
+            </Show>
+            <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
+              <path fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" d="M12 5v14M6 13l6 6 6-6" />
+            </svg>
           </button>
+        </Show>
+        <Show when={ids()?.length === 0 && keys().length === 0 && lane()?.hasMore === false}>
+          <EmptyLane lane={props.lane} />
         </Show>
         <Show when={notice()}>
           <p class="msg-notice-bar" role="alert">

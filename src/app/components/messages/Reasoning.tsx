@@ -1,33 +1,21 @@
-import { Show, createSignal, createUniqueId } from 'solid-js';
 import { Markdown } from './Markdown';
-import { firstLine } from './author';
 
-/** The model's reasoning, above its answer: one line until the person asks for all of it. */
-export function Reasoning(props: { text: string; final: boolean }) {
-  const [open, setOpen] = createSignal(false);
-  const bodyId = createUniqueId();
+/**
+ * "Thought for 2 s": how long the agent took before its first text, when this device saw it stream;
+ * a reply that came whole (history, another device) has no such time.
+ */
+export function thoughtLabel(ms: number | undefined): string {
+  if (ms === undefined) return 'Thought process';
+  if (ms < 1000) return 'Thought for a moment';
+  const s = Math.round(ms / 1000);
+  return s < 60 ? `Thought for ${s} s` : `Thought for ${Math.floor(s / 60)} min ${s % 60} s`;
+}
+
+/** The model's reasoning, opened from its line above the answer. */
+export function ReasoningBody(props: { id: string; text: string; final: boolean }) {
   return (
-    <div class="reasoning" classList={{ open: open() }}>
-      <div class="reasoning-head">
-        <span class="reasoning-label">Reasoning</span>
-        <Show when={!open()}>
-          <span class="reasoning-line">{firstLine(props.text, 200)}</span>
-        </Show>
-        <button
-          type="button"
-          class="reasoning-toggle"
-          aria-expanded={open()}
-          aria-controls={bodyId}
-          onClick={() => setOpen(!open())}
-        >
-          {open() ? 'Hide reasoning' : 'Show reasoning'}
-        </button>
-      </div>
-      <div id={bodyId} class="reasoning-body" hidden={!open()}>
-        <Show when={open()}>
-          <Markdown text={props.text} final={props.final} />
-        </Show>
-      </div>
+    <div id={props.id} class="reasoning">
+      <Markdown text={props.text} final={props.final} />
     </div>
   );
 }

@@ -52,9 +52,9 @@ export function AlarmIcon() {
     </svg>
   );
 }
-export function InfoIcon() {
+export function InfoIcon(props: { size?: number }) {
   return (
-    <svg viewBox="0 0 24 24" width="14" height="14" aria-hidden="true">
+    <svg viewBox="0 0 24 24" width={props.size ?? 14} height={props.size ?? 14} aria-hidden="true">
       <path fill="currentColor" d="M11 7h2v2h-2V7zm0 4h2v6h-2v-6zm1-9a10 10 0 1 0 0 20 10 10 0 0 0 0-20zm0 18a8 8 0 1 1 0-16 8 8 0 0 1 0 16z" />
     </svg>
   );

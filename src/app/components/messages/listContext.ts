@@ -14,6 +14,13 @@ export interface MessageListContextValue {
   atStart: Accessor<boolean>;
   /** Scrolls to a message, loading older pages as needed. */
   jumpTo(messageId: string): void;
+  /**
+   * Whether a part of a message the person opened (its tools, reasoning, details) is open, kept by the
+   * list so it stays open while the row scrolls out of view and back, and while a turn's cards move
+   * from the working line into its reply.
+   */
+  isOpen(key: string): boolean;
+  toggleOpen(key: string): void;
   /** Asks the person to confirm, then deletes. */
   requestDelete(message: MessageRow): void;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PickerRow } from '../../../store/schema';
-import { isCurrentModel, modelValue, pickerTitle, typedAnswer } from './pickerText';
+import { isCurrentModel, modelValue, pickerOutcome, pickerTitle, typedAnswer } from './pickerText';
 
 const row = (type: PickerRow['type'], payload: Record<string, unknown>): PickerRow =>
   ({ picker_id: 'p', lane: 'l', type, payload: { picker_id: 'p', ...payload }, state: 'open', ts: 1 }) as PickerRow;
@@ -32,5 +32,25 @@ describe('typedAnswer', () => {
   it('trims and refuses empty answers', () => {
     expect(typedAnswer('  a table please ')).toBe('a table please');
     expect(typedAnswer(' \n ')).toBeUndefined();
+  });
+});
+
+describe('pickerOutcome', () => {
+  const answered = (r: PickerRow, answer: string): PickerRow => ({ ...r, state: 'answered', answer });
+  it('says what was asked and what was answered, in words', () => {
+    expect(pickerOutcome(answered(row('picker.approval', { command: 'make deploy --prod' }), 'once'))).toEqual({ question: 'Approval: make deploy --prod', answer: 'Approved once' });
+    expect(pickerOutcome(answered(row('picker.approval', { command: 'rm -rf /' }), 'deny')).answer).toBe('Denied');
+    expect(pickerOutcome(answered(row('picker.confirm', { title: 'Archive?' }), 'no'))).toEqual({ question: 'Archive?', answer: 'No' });
+    const choice = row('picker.choice', { title: 'Effort', choices: [{ value: 'high', label: 'High' }] });
+    expect(pickerOutcome(answered(choice, 'high'))).toEqual({ question: 'Effort', answer: 'High' });
+    expect(pickerOutcome(answered(row('picker.clarify', { question: 'Which?', choices: [] }), 'my own words'))).toEqual({ question: 'Which?', answer: 'my own words' });
+    const model = row('picker.model', { providers: [{ id: 'demo', label: 'Demo', models: [{ id: 'm1', label: 'Model One' }] }] });
+    expect(pickerOutcome(answered(model, 'demo:m1'))).toEqual({ question: 'Model', answer: 'Model One' });
+  });
+  it('a picker closed without an answer from here says so; long text is cut to one line', () => {
+    expect(pickerOutcome({ ...row('picker.confirm', { title: 'Sure?' }), state: 'closed' }).answer).toBe('Closed');
+    const long = pickerOutcome(answered(row('picker.approval', { command: 'x\n'.repeat(200) }), 'once'));
+    expect(long.question.length).toBeLessThanOrEqual(120);
+    expect(long.question).not.toContain('\n');
   });
 });

@@ -45,3 +45,56 @@ export function typedAnswer(text: string): string | undefined {
   const trimmed = text.trim();
   return trimmed === '' ? undefined : trimmed;
 }
+
+const ANSWER_WORDS: Readonly<Record<string, string>> = {
+  once: 'Approved once',
+  session: 'Approved for this session',
+  always: 'Always approved',
+  deny: 'Denied',
+};
+
+function oneLine(text: string, max = 120): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/**
+ * A question the agent asked and what became of it, in one line for the conversation:
+ * "Approval: make deploy --prod → Approved once". A picker closed without an answer from here was
+ * answered elsewhere or withdrawn.
+ */
+export function pickerOutcome(picker: PickerRow): { question: string; answer: string } {
+  const p = picker.payload as Record<string, unknown>;
+  const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
+  const value = picker.state === 'answered' ? (picker.answer ?? '') : undefined;
+  const choiceLabel = (v: string) => {
+    const list = Array.isArray(p.choices) ? (p.choices as { value?: unknown; label?: unknown }[]) : [];
+    const found = list.find((c) => c.value === v);
+    return found && typeof found.label === 'string' ? found.label : v;
+  };
+  let question: string;
+  let answer: string | undefined;
+  switch (picker.type) {
+    case 'picker.approval':
+      question = `Approval: ${text(p.command) || 'a command'}`;
+      answer = value !== undefined ? (ANSWER_WORDS[value] ?? value) : undefined;
+      break;
+    case 'picker.confirm':
+      question = pickerTitle(picker);
+      answer = value === 'yes' ? 'Yes' : value === 'no' ? 'No' : value;
+      break;
+    case 'picker.model': {
+      question = 'Model';
+      const providers = Array.isArray(p.providers) ? (p.providers as { id?: unknown; models?: { id?: unknown; label?: unknown }[] }[]) : [];
+      const model = providers
+        .flatMap((pr) => (Array.isArray(pr.models) ? pr.models.map((m) => ({ key: `${String(pr.id)}:${String(m.id)}`, label: m.label })) : []))
+        .find((m) => m.key === value);
+      answer = value !== undefined ? (typeof model?.label === 'string' ? model.label : value) : undefined;
+      break;
+    }
+    default:
+      question = pickerTitle(picker);
+      answer = value !== undefined ? choiceLabel(value) : undefined;
+  }
+  return { question: oneLine(question), answer: oneLine(answer ?? 'Closed') };
+}

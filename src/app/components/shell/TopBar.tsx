@@ -12,9 +12,13 @@ interface TopBarProps {
   onMenu?: () => void;
   menuExpanded?: boolean;
   menuRef?: (el: HTMLButtonElement) => void;
+  /** A way back where the page has one: a thread to its channel, Search and Settings on phones. Replaces the drawer button. */
+  back?: { label: string; href: string };
+  /** A second line under the title: a thread's parent channel. */
+  subtitle?: string;
 }
 
-/** The bar above every page: the drawer button (phones), the page or lane title, Search and Settings. */
+/** The bar above every page: the drawer button (phones) or a way back, the page or lane title, Search and Settings. */
 export function TopBar(props: TopBarProps) {
   const navigate = useNavigate();
   const location = useLocation();
@@ -25,7 +29,14 @@ export function TopBar(props: TopBarProps) {
   };
   return (
     <header class="topbar">
-      <Show when={props.onMenu}>
+      <Show when={props.back}>
+        {(back) => (
+          <button type="button" class="icon-button" aria-label={back().label} title={back().label} onClick={() => navigate(back().href)}>
+            <Icon name="back" />
+          </button>
+        )}
+      </Show>
+      <Show when={props.onMenu && !props.back}>
         <button
           ref={(el) => props.menuRef?.(el)}
           type="button"
@@ -38,14 +49,19 @@ export function TopBar(props: TopBarProps) {
           <Icon name="menu" />
         </button>
       </Show>
-      <h1 class="topbar-title">
-        <Show when={props.icon}>
-          <span class="topbar-icon" aria-hidden="true">
-            {props.icon}
-          </span>
+      <div class="topbar-heading">
+        <h1 class="topbar-title">
+          <Show when={props.icon}>
+            <span class="topbar-icon" aria-hidden="true">
+              {props.icon}
+            </span>
+          </Show>
+          <span class="topbar-title-text">{props.title}</span>
+        </h1>
+        <Show when={props.subtitle}>
+          <p class="topbar-subtitle">{props.subtitle}</p>
         </Show>
-        <span class="topbar-title-text">{props.title}</span>
-      </h1>
+      </div>
       <div class="topbar-actions">
         <button type="button" class="icon-button" aria-label="Search" onClick={() => navigate(searchPath())}>
           <Icon name="search" />

@@ -1,6 +1,7 @@
 import { useNavigate } from '@solidjs/router';
 import { For, Show, createSignal, onCleanup, onMount } from 'solid-js';
-import { live } from '../../../store/live';
+import { liveOnKeeping } from '../../../store/live';
+import { dismissToast, toastLifetime, visibleToasts } from '../../../store/models/toasts';
 import type { ToastRow } from '../../../store/schema';
 import { iris } from '../../context';
 import { laneHref } from '../channels/channelTree';
@@ -8,17 +9,16 @@ import { Icon } from '../shell/Icon';
 import { ERROR_TOAST_KIND } from './toastWrites';
 import './Toasts.css';
 
-/** How long a toast stays unless the pointer or focus rests on it. */
-const VISIBLE_MS = 8000;
-const MAX_SHOWN = 3;
-
 function Toast(props: { toast: ToastRow; onOpen: (toast: ToastRow) => void; onDismiss: (toast: ToastRow) => void }) {
   const [held, setHeld] = createSignal(0);
-  let remaining = VISIBLE_MS;
+  // How long it stays unless the pointer or focus rests on it; one asking for an answer stays until dealt with.
+  const lifetime = toastLifetime(props.toast);
+  let remaining = lifetime ?? 0;
   let startedAt = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
   const start = () => {
+    if (lifetime === undefined) return;
     startedAt = Date.now();
     timer = setTimeout(() => props.onDismiss(props.toast), remaining);
   };
@@ -78,16 +78,17 @@ function Toast(props: { toast: ToastRow; onOpen: (toast: ToastRow) => void; onDi
 
 /**
  * In-app toasts: the gateway's notifications (each opens its lane) and errors of the user's own
- * actions. Polite live region; each one hides by itself after a while and can be dismissed.
+ * actions, at most two at once, under the top bar. Polite live region; news goes after ~5 s, errors
+ * after ~8 s, one asking for an answer stays until opened or closed; any can be dismissed.
  */
 export function Toasts() {
-  const { db } = iris();
+  const { db, client } = iris();
   const navigate = useNavigate();
-  const toasts = live(() => db.toasts.orderBy('ts').reverse().limit(MAX_SHOWN).toArray(), [] as ToastRow[]);
+  const toasts = liveOnKeeping(client.activeLane, (lane) => visibleToasts(db, lane), [] as ToastRow[]);
   const ids = () => toasts().map((t) => t.id!);
 
   const dismiss = (toast: ToastRow) => {
-    if (toast.id !== undefined) void db.toasts.delete(toast.id).catch(() => undefined);
+    if (toast.id !== undefined) void dismissToast(db, toast.id).catch(() => undefined);
   };
   const open = async (toast: ToastRow) => {
     dismiss(toast);

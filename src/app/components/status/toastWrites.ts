@@ -1,9 +1,9 @@
 // The app's own toasts (errors of actions the user took) go through the same table as the
 // gateway's notifications, so one component shows both.
 import type { IrisDB } from '../../../store/db';
-import { addToast } from '../../../store/models/toasts';
+import { ERROR_TOAST_KIND, addToast } from '../../../store/models/toasts';
 
-export const ERROR_TOAST_KIND = 'error';
+export { ERROR_TOAST_KIND };
 
 function words(error: unknown): string {
   return error instanceof Error && error.message ? error.message : 'Something went wrong. Try again.';

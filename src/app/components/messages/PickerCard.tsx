@@ -1,0 +1,26 @@
+import { Show } from 'solid-js';
+import { live } from '../../../store/live';
+import { iris } from '../../context';
+import { pickerOutcome } from '../pickers/pickerText';
+
+/** A question the agent asked, left in the conversation once answered: "Approval: make deploy --prod → Approved once". */
+export function PickerCard(props: { pickerId: string }) {
+  const { db } = iris();
+  const picker = live(() => db.pickers.get(props.pickerId));
+  return (
+    <Show when={picker()} fallback={<div class="msg-placeholder" aria-hidden="true" />}>
+      {(row) => {
+        const outcome = () => pickerOutcome(row());
+        return (
+          <div class="picker-card" role="note" aria-label={`${outcome().question} → ${outcome().answer}`}>
+            <span class="picker-card-question">{outcome().question}</span>
+            <span class="picker-card-arrow" aria-hidden="true">
+              →
+            </span>
+            <span class="picker-card-answer">{outcome().answer}</span>
+          </div>
+        );
+      }}
+    </Show>
+  );
+}

@@ -1,0 +1,107 @@
+import { Show, createUniqueId } from 'solid-js';
+import type { ActivityRow } from '../../../store/schema';
+import { ActivityList } from './ActivityList';
+import { useMessageList } from './listContext';
+import { ReasoningBody, thoughtLabel } from './Reasoning';
+import { formatDuration } from './time';
+
+function plural(n: number, one: string): string {
+  return `${n} ${one}${n === 1 ? '' : 's'}`;
+}
+
+/** "Used 2 tools · 24 ms", "Used 1 tool · 1 failed", or for a turn of commentary only "2 notes". */
+export function activityLabel(items: ActivityRow[]): string {
+  const tools = items.filter((i) => i.kind === 'tool');
+  if (tools.length === 0) return plural(items.length, 'note');
+  const parts = [`Used ${plural(tools.length, 'tool')}`];
+  const failed = tools.filter((t) => t.state === 'failed').length;
+  if (failed) parts.push(`${failed} failed`);
+  const timed = tools.filter((t) => t.duration !== undefined);
+  if (timed.length) parts.push(formatDuration(timed.reduce((sum, t) => sum + t.duration!, 0)));
+  return parts.join(' · ');
+}
+
+function Chevron() {
+  return (
+    <svg class="turn-chevron" viewBox="0 0 24 24" width="16" height="16" aria-hidden="true">
+      <path fill="currentColor" d="M9.3 6.3 7.9 7.7l4.3 4.3-4.3 4.3 1.4 1.4 5.7-5.7z" />
+    </svg>
+  );
+}
+
+/**
+ * A turn's work in one line above its reply: "Thought for 2 s ›" and "Used 2 tools · 24 ms ›" (live:
+ * "Running word_count…"), each expanding in place to the reasoning or to the tool cards. The line is
+ * there from the reply's first text on, so what arrives with the end (the reasoning, the last tool's
+ * outcome) changes the words in it and never pushes text the reader is on.
+ */
+export function TurnSummary(props: {
+  /** What the open/closed state is remembered by while the row scrolls in and out of view. */
+  id: string;
+  turn?: string;
+  items: ActivityRow[];
+  reasoning?: string;
+  thoughtMs?: number;
+  streaming: boolean;
+  hasText: boolean;
+}) {
+  const list = useMessageList();
+  const toolsId = createUniqueId();
+  const reasoningId = createUniqueId();
+  const toolsKey = () => `${props.id}:tools`;
+  const reasoningKey = () => `${props.id}:reasoning`;
+  const running = () =>
+    props.items.filter(
+      (i) => i.kind === 'tool' && (i.state ?? 'running') === 'running' && !(props.turn && list.turnClosed(props.turn)),
+    );
+  const runningLabel = () => `Running ${running().at(-1)?.name || 'a tool'}…`;
+  const shown = () => props.items.length > 0 || !!props.reasoning || (props.streaming && props.hasText);
+
+  return (
+    <Show when={shown()}>
+      <div class="turn-summary">
+        <div class="turn-line">
+          <Show when={props.reasoning}>
+            <button
+              type="button"
+              class="turn-toggle"
+              aria-expanded={list.isOpen(reasoningKey())}
+              aria-controls={reasoningId}
+              onClick={() => list.toggleOpen(reasoningKey())}
+            >
+              <span>{thoughtLabel(props.thoughtMs)}</span>
+              <Chevron />
+            </button>
+          </Show>
+          <Show when={props.items.length > 0}>
+            <button
+              type="button"
+              class="turn-toggle"
+              classList={{ running: running().length > 0 }}
+              aria-expanded={list.isOpen(toolsKey())}
+              aria-controls={toolsId}
+              onClick={() => list.toggleOpen(toolsKey())}
+            >
+              <Show when={running().length > 0}>
+                <span class="tool-spinner" aria-hidden="true" />
+              </Show>
+              <span>{running().length > 0 ? runningLabel() : activityLabel(props.items)}</span>
+              <Chevron />
+            </button>
+          </Show>
+          <Show when={!props.reasoning && props.items.length === 0}>
+            <span class="turn-status">Writing…</span>
+          </Show>
+        </div>
+        <Show when={props.reasoning && list.isOpen(reasoningKey())}>
+          <ReasoningBody id={reasoningId} text={props.reasoning!} final={!props.streaming} />
+        </Show>
+        <Show when={props.items.length > 0 && list.isOpen(toolsKey())}>
+          <div id={toolsId}>
+            <ActivityList items={props.items} />
+          </div>
+        </Show>
+      </div>
+    </Show>
+  );
+}
