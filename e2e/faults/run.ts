@@ -83,7 +83,9 @@ console.log(
   `\nfaults injected: ${count(/cut (\w+ )?inside a frame/)} cuts inside a frame, ` +
     `${count(/cut (\w+ )?between frames|cut \d+ link/)} other cuts, ${count(/link down/)} link outages, ${count(/gateway killed/)} gateway kills ` +
     `(${count(/killing mid-stream/)} mid-stream), ${count(/^[\d.]+s reload/)} reloads, ${count(/closing the leader tab mid-stream/)} leader tabs closed mid-stream, ` +
-    `${count(/latency [1-9]/)} latency changes`,
+    `${count(/latency [1-9]/)} latency changes, ${count(/tab killed right after storing/)} tabs killed right after storing a frame, ` +
+    `${count(/disk full for/)} disk-full windows (${count(/[1-9]\d* of them with a cursor/)} refusing a write with a cursor), ` +
+    `${count(/[1-9]\d* sync\(s\) on the first socket after its own/)} runs resynced on their socket`,
 );
 const bad = results.filter(failed);
 if (bad.length > 0) {
