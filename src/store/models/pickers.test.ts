@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import type { PickerRow } from '../schema';
 import { freshDb } from '../test-support';
-import { answerPicker, closePickers, getPicker, openPickers } from './pickers';
+import { answerPicker, closePickers, getPicker, openPickers, settledPickerPlaces } from './pickers';
 
 const picker = (picker_id: string, lane: string, ts: number): PickerRow => ({
   picker_id, lane, ts, type: 'picker.confirm', payload: { picker_id, title: 'Sure?' }, state: 'open',
@@ -20,6 +20,26 @@ describe('pickers model', () => {
     expect(await openPickers(db, 'A')).toEqual([]);
     expect((await getPicker(db, 'p1'))?.state).toBe('answered');
     expect((await openPickers(db, 'B')).length).toBe(1);
+    db.close();
+  });
+
+  it('places each answered picker after the messages that came before it was asked', async () => {
+    const db = freshDb();
+    const msg = (id: string, ts: number) => db.messages.put({ message_id: id, lane: 'A', chat_id: 'A', role: 'user', text: id, ts, status: 'sent' });
+    await msg('m1', 10);
+    await msg('m2', 20);
+    await msg('m3', 30);
+    await db.pickers.bulkPut([
+      { ...picker('late', 'A', 35), state: 'answered', answer: 'yes' },
+      { ...picker('early', 'A', 15), state: 'answered', answer: 'no' },
+      { ...picker('open', 'A', 25) },
+      { ...picker('closed', 'A', 26), state: 'closed' },
+      { ...picker('other', 'B', 1), state: 'answered', answer: 'yes' },
+    ]);
+    expect(await settledPickerPlaces(db, 'A')).toEqual([
+      { picker_id: 'early', after: 1 },
+      { picker_id: 'late', after: 3 },
+    ]);
     db.close();
   });
 });

@@ -2,24 +2,8 @@ import { Show, createUniqueId } from 'solid-js';
 import type { ActivityRow } from '../../../store/schema';
 import { ActivityList } from './ActivityList';
 import { useMessageList } from './listContext';
-import { ReasoningBody, thoughtLabel } from './Reasoning';
-import { formatDuration } from './time';
-
-function plural(n: number, one: string): string {
-  return `${n} ${one}${n === 1 ? '' : 's'}`;
-}
-
-/** "Used 2 tools · 24 ms", "Used 1 tool · 1 failed", or for a turn of commentary only "2 notes". */
-export function activityLabel(items: ActivityRow[]): string {
-  const tools = items.filter((i) => i.kind === 'tool');
-  if (tools.length === 0) return plural(items.length, 'note');
-  const parts = [`Used ${plural(tools.length, 'tool')}`];
-  const failed = tools.filter((t) => t.state === 'failed').length;
-  if (failed) parts.push(`${failed} failed`);
-  const timed = tools.filter((t) => t.duration !== undefined);
-  if (timed.length) parts.push(formatDuration(timed.reduce((sum, t) => sum + t.duration!, 0)));
-  return parts.join(' · ');
-}
+import { ReasoningBody } from './Reasoning';
+import { activityLabel, thoughtLabel } from './turnLabels';
 
 function Chevron() {
   return (
