@@ -59,7 +59,9 @@ export async function watchForAttacks(page: Page, origin: string): Promise<Attac
         for (const el of document.querySelectorAll('*')) {
           const tag = el.tagName.toLowerCase();
           if (['iframe', 'frame', 'object', 'embed', 'applet', 'base', 'isindex'].includes(tag)) out.push(`<${tag}> element`);
-          if (tag === 'meta' && el.getAttribute('http-equiv')) out.push('<meta http-equiv>');
+          // The app's own CSP backstop (index.html, right after <meta charset>) is not an attack.
+          const ownCsp = el === document.head.firstElementChild?.nextElementSibling && el.getAttribute('http-equiv') === 'Content-Security-Policy';
+          if (tag === 'meta' && el.getAttribute('http-equiv') && !ownCsp) out.push('<meta http-equiv>');
           if (tag === 'script' && !(el as HTMLScriptElement).src.startsWith(location.origin + '/')) out.push('an inline or foreign <script>');
           if (tag === 'link' && (el as HTMLLinkElement).href && new URL((el as HTMLLinkElement).href).host !== host) out.push(`<link> to ${(el as HTMLLinkElement).href}`);
           if (tag === 'style' && el.closest('.md, .bubble, [role=log], [role=dialog], [role=status]')) out.push('a <style> inside rendered content');

@@ -50,10 +50,13 @@ export function PairPage() {
     }
   }
 
-  /** The pairing this app has now, when the link would change it (so the person is asked first). */
+  /**
+   * The pairing this app has now, when the link would change it (so the person is asked first). A
+   * pairing that never got a hello.ack (no server caps: a wrong token tried first) has nothing to lose.
+   */
   async function pairingReplacedBy(linkUrl: string, linkToken: string): Promise<PendingPairing | undefined> {
-    const [currentUrl, currentToken] = await Promise.all([getSetting(db, 'gatewayUrl'), getSetting(db, 'token')]);
-    if (!currentUrl || !currentToken) return undefined;
+    const [currentUrl, currentToken, caps] = await Promise.all([getSetting(db, 'gatewayUrl'), getSetting(db, 'token'), getSetting(db, 'serverCaps')]);
+    if (!currentUrl || !currentToken || !caps) return undefined;
     let same = false;
     try {
       same = normalizeGatewayUrl(linkUrl) === currentUrl && linkToken === currentToken;

@@ -1,3 +1,4 @@
+import { Show } from 'solid-js';
 import { ModalDialog } from '../shell/ModalDialog';
 
 /** A pairing link that would replace the current gateway or token, waiting for the person's word. */
@@ -27,28 +28,31 @@ export function ReplacePairingDialog(props: { pending: PendingPairing | undefine
   const host = () => gatewayHost(props.pending?.url ?? '');
   const current = () => gatewayHost(props.pending?.currentUrl ?? '');
   return (
-    <ModalDialog open={!!props.pending} title="Pair with a different gateway?" onClose={props.onCancel} class="replace-pairing">
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          props.onConfirm();
-        }}
-      >
-        <p>
-          This link pairs Iris with <strong class="pair-host">{host()}</strong>
-          {host() === current() ? ', with a different token.' : '.'} It replaces the pairing with{' '}
-          <strong class="pair-host">{current()}</strong>.
-        </p>
-        <p>Continue only if you made this link yourself or trust who sent it.</p>
-        <div class="modal-actions">
-          <button type="button" class="button secondary" onClick={() => props.onCancel()}>
-            Keep current pairing
-          </button>
-          <button type="submit" class="button">
-            Pair with {host()}
-          </button>
-        </div>
-      </form>
-    </ModalDialog>
+    // Mounted only while asking: a closed dialog's words would still be in the page.
+    <Show when={props.pending}>
+      <ModalDialog open={!!props.pending} title="Pair with a different gateway?" onClose={props.onCancel} class="replace-pairing">
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            props.onConfirm();
+          }}
+        >
+          <p>
+            This link pairs Iris with <strong class="pair-host">{host()}</strong>
+            {host() === current() ? ', with a different token.' : '.'} It replaces the pairing with{' '}
+            <strong class="pair-host">{current()}</strong>.
+          </p>
+          <p>Continue only if you made this link yourself or trust who sent it.</p>
+          <div class="modal-actions">
+            <button type="button" class="button secondary" onClick={() => props.onCancel()}>
+              Keep current pairing
+            </button>
+            <button type="submit" class="button">
+              Pair with {host()}
+            </button>
+          </div>
+        </form>
+      </ModalDialog>
+    </Show>
   );
 }
