@@ -159,3 +159,25 @@ test.describe('answers that are whole files', () => {
     await expect(answer.getByRole('button', { name: /^Show all/ })).toHaveCount(0);
   });
 });
+
+test('screenshots: a collapsed paste in the composer and a collapsed 3,000-line answer, phone and desktop, light and dark', async ({ page, iris }) => {
+  const dir = process.env.SCREENSHOT_DIR ?? '/tmp/look';
+  await openLane(page, iris);
+  await messageBox(page).fill('/file 3000 30');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(page.getByRole('button', { name: 'Show all 3,000 lines' })).toBeVisible({ timeout: 30_000 });
+  await paste(page, logText(200_000));
+  await messageBox(page).pressSequentially('Why is worker 7 slow?');
+  await expect(pastedCard(page)).toBeVisible();
+  for (const [name, size] of [
+    ['phone', { width: 412, height: 915 }],
+    ['desktop', { width: 1440, height: 900 }],
+  ] as const) {
+    await page.setViewportSize(size);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await expect(page.locator('pre code').last()).toHaveAttribute('data-highlighted', 'yes');
+      await page.screenshot({ path: `${dir}/bigcontent-${name}-${scheme}.png` });
+    }
+  }
+});

@@ -10,11 +10,11 @@ import { createProgressive } from './progressive';
 export const COLLAPSE_AFTER_LINES = 40;
 export const COLLAPSED_LINES = 20;
 /** Code is put in the page and highlighted in pieces of this many lines, each in its own task. */
-const CHUNK_LINES = 200;
+const CHUNK_LINES = 100;
 
 /**
  * A fenced code block of a message: its language, Copy (always the whole code), long blocks
- * collapsed with "Show all N lines", and highlighting once the text is final, piece by piece as each
+ * collapsed with "Show all N lines", and highlighting once the text is final, 100 lines at a time as each
  * piece comes on screen. The code goes in as text; only sanitized highlighter output as HTML.
  */
 export function CodeBlock(props: { code: string; lang: string; final: boolean }) {
@@ -24,7 +24,7 @@ export function CodeBlock(props: { code: string; lang: string; final: boolean })
   const collapsible = () => lines() > COLLAPSE_AFTER_LINES;
   const shown = createMemo(() => (collapsible() && !open() ? firstLines(props.code, COLLAPSED_LINES) : props.code));
   const chunks = createMemo(() => chunkLines(shown(), CHUNK_LINES));
-  const count = createProgressive(() => chunks().length, 2, 2);
+  const count = createProgressive(() => chunks().length, 2, 4);
   const [copyLabel, setCopyLabel] = createSignal('Copy code');
   let code!: HTMLElement;
 
