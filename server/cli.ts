@@ -4,7 +4,8 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { describeUpstream, parseUpstreamUrl } from './proxy/upstream-url';
-import { localOrigin, pairingLink } from './http/addresses';
+import { lanOrigins, localOrigin, pairingLink, parsePublicUrl } from './http/addresses';
+import { terminalQr } from './terminal-qr';
 import { buildApp, isBuilt } from './http/app-build';
 import { ensureDataDir, loadOrCreateDemoToken } from './http/demo-token';
 import { startServer, type RunningServer, type ServerOptions } from './http/server';
@@ -24,6 +25,8 @@ Options:
                     instead of hosting the demo; a self-signed wss gateway needs NODE_EXTRA_CA_CERTS
   --cert FILE       PEM certificate: serve HTTPS and WSS (needs --key)
   --key FILE        PEM private key for --cert
+  --public-url URL  the https:// origin phones open (e.g. a reverse proxy in front of this server):
+                    the printed pairing link and its QR code use it
   --data-dir DIR    where the demo keeps its state and token (default ~/.iris-web)
   --token T         the demo gateway's token (default: made on first start, kept in the data dir)
   --dist-dir DIR    the built app to serve (default: dist/ of this project, built on first start)
@@ -38,6 +41,7 @@ interface CliConfig {
   port: number;
   upstream?: URL;
   tls?: { cert: Buffer; key: Buffer };
+  publicUrl?: string;
   dataDir: string;
   token?: string;
   distDir: string;
@@ -47,9 +51,12 @@ interface CliConfig {
 export interface CliIo {
   out: (line: string) => void;
   err: (line: string) => void;
+  /** Output is a terminal: the QR code is painted in colours. */
+  tty?: boolean;
 }
 
 const defaultIo: CliIo = {
+  tty: process.stdout.isTTY === true,
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
 };
@@ -73,10 +80,11 @@ export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<num
     return 2;
   }
 
-  const origin = localOrigin(config.host, running.port, running.secure);
+  const origin = config.publicUrl ?? localOrigin(config.host, running.port, running.secure);
   io.out(`Pairing link: ${pairingLink(origin, config.token)}`);
   if (config.token !== undefined) io.out(`Demo token: ${config.token}`);
   else if (config.upstream) io.out(`Gateway: /ws is relayed to ${describeUpstream(config.upstream)} (pair with that gateway's token)`);
+  printForPhones(io, config, running);
 
   return new Promise<number>((resolveExit) => {
     const shutdown = () => {
@@ -95,6 +103,25 @@ export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<num
   });
 }
 
+/**
+ * How a phone gets here: the addresses on this network, and a QR code of the pairing link it can
+ * open (the --public-url one, else the first address on the network). Nothing when only this machine
+ * can connect.
+ */
+function printForPhones(io: CliIo, config: CliConfig, running: RunningServer): void {
+  const lan = lanOrigins(config.host, running.port, running.secure);
+  if (lan.length > 0) io.out(`On your network: ${lan.join('  ')}`);
+  const phoneOrigin = config.publicUrl ?? lan[0];
+  if (phoneOrigin === undefined) return;
+  const link = pairingLink(phoneOrigin, config.token);
+  io.out('');
+  io.out(`Scan to pair a phone (${phoneOrigin}):`);
+  for (const line of terminalQr(link, io.tty ?? false)) io.out(line);
+  if (!phoneOrigin.startsWith('https:')) {
+    io.out('A phone needs HTTPS for notifications and to install the app: see "On your phone" in README.md.');
+  }
+}
+
 function parseFlags(argv: string[]): CliConfig | 'help' {
   let values;
   try {
@@ -108,6 +135,7 @@ function parseFlags(argv: string[]): CliConfig | 'help' {
         gateway: { type: 'string' },
         cert: { type: 'string' },
         key: { type: 'string' },
+        'public-url': { type: 'string' },
         'data-dir': { type: 'string' },
         token: { type: 'string' },
         'dist-dir': { type: 'string' },
@@ -119,7 +147,7 @@ function parseFlags(argv: string[]): CliConfig | 'help' {
   }
   if (values.help) return 'help';
 
-  for (const name of ['port', 'host', 'gateway', 'cert', 'key', 'data-dir', 'token', 'dist-dir'] as const) {
+  for (const name of ['port', 'host', 'gateway', 'cert', 'key', 'public-url', 'data-dir', 'token', 'dist-dir'] as const) {
     if (values[name] === '') throw new CliError(`--${name} needs a value (see --help)`);
   }
   const port = values.port === undefined ? DEFAULT_PORT : parsePort(values.port);
@@ -137,6 +165,14 @@ function parseFlags(argv: string[]): CliConfig | 'help' {
       throw new CliError("--token is the demo gateway's token; with --gateway, pair with that gateway's own token");
     }
   }
+  let publicUrl: string | undefined;
+  if (values['public-url'] !== undefined) {
+    try {
+      publicUrl = parsePublicUrl(values['public-url']);
+    } catch (error) {
+      throw new CliError(`--public-url ${(error as Error).message}`);
+    }
+  }
   const tls =
     values.cert !== undefined && values.key !== undefined
       ? { cert: readPem(values.cert, 'certificate'), key: readPem(values.key, 'key') }
@@ -146,6 +182,7 @@ function parseFlags(argv: string[]): CliConfig | 'help' {
     port,
     ...(upstream ? { upstream } : {}),
     ...(tls ? { tls } : {}),
+    ...(publicUrl ? { publicUrl } : {}),
     dataDir: resolve(values['data-dir'] ?? join(homedir(), '.iris-web')),
     ...(values.token !== undefined ? { token: values.token } : {}),
     distDir: resolve(values['dist-dir'] ?? DEFAULT_DIST),
