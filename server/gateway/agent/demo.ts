@@ -221,7 +221,7 @@ export class DemoAgent {
     if (role === 'assistant') {
       this.ctx.push.notify({
         kind: 'message',
-        title: 'Iris',
+        title: 'Hermes',
         body: quote(text, 140),
         lane: addr.lane,
         chat_id: addr.chat_id,
