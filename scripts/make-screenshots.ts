@@ -40,7 +40,15 @@ try {
         for (const scheme of ['light', 'dark'] as const) {
           await page.emulateMedia({ colorScheme: scheme });
           // Let transitions (a dialog sliding in, the theme's colours) settle before the picture.
-          await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
+          // (Only finite ones: a thinking indicator's dots run until the reply ends.)
+          await page.evaluate(() =>
+            Promise.all(
+              document
+                .getAnimations()
+                .filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime)))
+                .map((a) => a.finished.catch(() => undefined)),
+            ),
+          );
           const file = join(out, `${screen.name}-${device}-${scheme}.png`);
           await page.screenshot({ path: file });
           console.log('wrote', file);
