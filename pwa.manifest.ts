@@ -23,8 +23,8 @@ export const manifest: Partial<ManifestOptions> = {
     { src: '/icons/icon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' },
   ],
   screenshots: [
-    { src: '/screenshots/phone.png', sizes: '780x1688', type: 'image/png', form_factor: 'narrow', label: 'A conversation with tools and reasoning' },
-    { src: '/screenshots/desktop.png', sizes: '1280x800', type: 'image/png', form_factor: 'wide', label: 'Channels and a conversation side by side' },
+    { src: '/screenshots/phone.png', sizes: '824x1830', type: 'image/png', form_factor: 'narrow', label: 'A conversation with tools and reasoning' },
+    { src: '/screenshots/desktop.png', sizes: '1440x900', type: 'image/png', form_factor: 'wide', label: 'Channels and a conversation side by side' },
   ],
   shortcuts: [
     { name: 'New message', short_name: 'New', url: '/#/?compose=1', icons: [{ src: '/icons/icon-192.png', sizes: '192x192' }] },

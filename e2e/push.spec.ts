@@ -224,7 +224,7 @@ test('the switch registers the subscription with the gateway; a reply to the clo
   await other.close();
   const [push] = await pushService.waitForPushes(1, 10_000);
   const message = decrypted(push!.body, subscriber);
-  expect(message).toMatchObject({ kind: 'message', lane: LANE, chat_id: LANE, title: 'Iris' });
+  expect(message).toMatchObject({ kind: 'message', lane: LANE, chat_id: LANE, title: 'Hermes' });
   expect(typeof message.message_id).toBe('string');
   expect(iris.server.gateway!.store.messages(LANE).some((m) => m.message_id === message.message_id && m.role === 'assistant')).toBe(true);
 

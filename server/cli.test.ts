@@ -299,3 +299,25 @@ describe.concurrent('bad start: one clear line on stderr, exit code 2, no stack 
     expect(cli.stderr()).not.toContain('SECRET-TOKEN-VALUE');
   });
 });
+
+describe('npm start for a phone', { timeout: 60_000 }, () => {
+  it('--public-url puts that origin in the printed link and in the QR code under it', async () => {
+    const { terminalQr } = await import('./terminal-qr');
+    const cli = await startCli([...serveArgs(join(scratch, 'public-url')), '--public-url', 'https://iris.example.org']);
+    const token = cli.token!;
+    const link = `https://iris.example.org/#/pair?url=${encodeURIComponent('wss://iris.example.org/ws')}&token=${token}`;
+    expect(cli.link).toBe(link);
+    await expect.poll(() => cli.stdout()).toContain(terminalQr(link, false).join('\n'));
+    expect(cli.stdout()).toContain('Scan to pair a phone (https://iris.example.org):');
+    expect(cli.stdout()).not.toContain('needs HTTPS');
+    await stop(cli);
+  });
+
+  it('refuses a --public-url that is not an http(s) origin', async () => {
+    for (const bad of ['iris.example.org', 'ftp://iris.example.org', 'https://iris.example.org/app']) {
+      const cli = spawnCli([...serveArgs(join(scratch, 'bad-url')), '--public-url', bad]);
+      expect(await cli.exit).toBe(2);
+      expect(cli.stderr()).toMatch(/^iris: --public-url /);
+    }
+  });
+});

@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { describeUpstream, parseUpstreamUrl } from './proxy/upstream-url';
 import { DEFAULT_PUSH_HOSTS, parsePushHosts } from './push/endpoint-guard';
-import { localOrigin, pairingLink } from './http/addresses';
+import { lanOrigins, localOrigin, pairingLink, parsePublicUrl } from './http/addresses';
+import { terminalQr } from './terminal-qr';
 import { buildApp, isBuilt } from './http/app-build';
 import { ensureDataDir, loadOrCreateDemoToken } from './http/demo-token';
 import { startServer, type RunningServer, type ServerOptions } from './http/server';
@@ -32,6 +33,8 @@ Options:
   --hermes-key-file FILE   read Hermes's API_SERVER_KEY from FILE instead of HERMES_API_KEY
   --cert FILE       PEM certificate: serve HTTPS and WSS (needs --key)
   --key FILE        PEM private key for --cert
+  --public-url URL  the https:// origin phones open (e.g. a reverse proxy in front of this server):
+                    the printed pairing link and its QR code use it
   --data-dir DIR    where the gateway keeps its state and token (default ~/.iris-web)
   --token T         the gateway's token, 16 characters or more (default: made on first start,
                     kept in the data dir)
@@ -52,6 +55,7 @@ interface CliConfig {
   port: number;
   upstream?: URL;
   tls?: { cert: Buffer; key: Buffer };
+  publicUrl?: string;
   dataDir: string;
   token?: string;
   distDir: string;
@@ -67,9 +71,12 @@ export const MIN_TOKEN_LENGTH = 16;
 export interface CliIo {
   out: (line: string) => void;
   err: (line: string) => void;
+  /** Output is a terminal: the QR code is painted in colours. */
+  tty?: boolean;
 }
 
 const defaultIo: CliIo = {
+  tty: process.stdout.isTTY === true,
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
 };
@@ -93,7 +100,7 @@ export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<num
     return 2;
   }
 
-  const origin = localOrigin(config.host, running.port, running.secure);
+  const origin = config.publicUrl ?? localOrigin(config.host, running.port, running.secure);
   io.out(`Pairing link: ${pairingLink(origin, config.token)}`);
   const agent = running.gateway?.agent.describe();
   if (config.hermes && config.token !== undefined) io.out(`Gateway token: ${config.token}`);
@@ -104,6 +111,7 @@ export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<num
     io.out(`Agent: ${agent.name}${agent.url ? ` at ${agent.url}` : ''}${agent.model ? ` (model ${agent.model})` : ''}`);
   }
   else if (config.upstream) io.out(`Gateway: /ws is relayed to ${describeUpstream(config.upstream)} (pair with that gateway's token)`);
+  printForPhones(io, config, running);
 
   return new Promise<number>((resolveExit) => {
     const shutdown = () => {
@@ -122,6 +130,25 @@ export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<num
   });
 }
 
+/**
+ * How a phone gets here: the addresses on this network, and a QR code of the pairing link it can
+ * open (the --public-url one, else the first address on the network). Nothing when only this machine
+ * can connect.
+ */
+function printForPhones(io: CliIo, config: CliConfig, running: RunningServer): void {
+  const lan = lanOrigins(config.host, running.port, running.secure);
+  if (lan.length > 0) io.out(`On your network: ${lan.join('  ')}`);
+  const phoneOrigin = config.publicUrl ?? lan[0];
+  if (phoneOrigin === undefined) return;
+  const link = pairingLink(phoneOrigin, config.token);
+  io.out('');
+  io.out(`Scan to pair a phone (${phoneOrigin}):`);
+  for (const line of terminalQr(link, io.tty ?? false)) io.out(line);
+  if (!phoneOrigin.startsWith('https:')) {
+    io.out('A phone needs HTTPS for notifications and to install the app: see "On your phone" in README.md.');
+  }
+}
+
 function parseFlags(argv: string[]): CliConfig | 'help' {
   let values;
   try {
@@ -135,6 +162,7 @@ function parseFlags(argv: string[]): CliConfig | 'help' {
         gateway: { type: 'string' },
         cert: { type: 'string' },
         key: { type: 'string' },
+        'public-url': { type: 'string' },
         'data-dir': { type: 'string' },
         token: { type: 'string' },
         'dist-dir': { type: 'string' },
@@ -150,7 +178,7 @@ function parseFlags(argv: string[]): CliConfig | 'help' {
   }
   if (values.help) return 'help';
 
-  for (const name of ['port', 'host', 'gateway', 'cert', 'key', 'data-dir', 'token', 'dist-dir', 'push-hosts', 'hermes', 'hermes-key-file'] as const) {
+  for (const name of ['port', 'host', 'gateway', 'cert', 'key', 'public-url', 'data-dir', 'token', 'dist-dir', 'push-hosts', 'hermes', 'hermes-key-file'] as const) {
     if (values[name] === '') throw new CliError(`--${name} needs a value (see --help)`);
   }
   const allowedOrigins: string[] = [];
@@ -202,6 +230,14 @@ function parseFlags(argv: string[]): CliConfig | 'help' {
     throw new CliError((error as Error).message);
   }
   const dataDir = resolve(values['data-dir'] ?? join(homedir(), '.iris-web'));
+  let publicUrl: string | undefined;
+  if (values['public-url'] !== undefined) {
+    try {
+      publicUrl = parsePublicUrl(values['public-url']);
+    } catch (error) {
+      throw new CliError(`--public-url ${(error as Error).message}`);
+    }
+  }
   const tls =
     values.cert !== undefined && values.key !== undefined
       ? { cert: readPem(values.cert, 'certificate'), key: readPem(values.key, 'key') }
@@ -214,6 +250,7 @@ function parseFlags(argv: string[]): CliConfig | 'help' {
     // Hermes's conversations are not the demo's: the gateway keeps them (and its own token) apart.
     dataDir: hermes ? join(dataDir, 'hermes') : dataDir,
     ...(hermes ? { hermes } : {}),
+    ...(publicUrl ? { publicUrl } : {}),
     ...(values.token !== undefined ? { token: values.token } : {}),
     distDir: resolve(values['dist-dir'] ?? DEFAULT_DIST),
     buildIfMissing: values['dist-dir'] === undefined,

@@ -71,7 +71,7 @@ describe('push', () => {
     expect(pushed.map((p) => p.target.device_id)).toEqual(['dev-b']);
     expect(pushed[0]).toMatchObject({
       target: { device_id: 'dev-b', mode: 'webpush', webpush },
-      payload: { kind: 'message', title: 'Iris', lane: 'web:default', chat_id: 'web:default', message_id: stop!.payload.message_id },
+      payload: { kind: 'message', title: 'Hermes', lane: 'web:default', chat_id: 'web:default', message_id: stop!.payload.message_id },
     });
     expect(pushed[0].payload.body).toContain('**Echo:** wake b');
   });

@@ -110,7 +110,7 @@ describe('the reference gateway pushes through server/push', () => {
     await routes.idle();
     expect(pushesTo(live)).toHaveLength(0);
     const [push] = pushesTo(offline);
-    expect(decrypt(push!, offline)).toMatchObject({ kind: 'message', title: 'Iris' });
+    expect(decrypt(push!, offline)).toMatchObject({ kind: 'message', title: 'Hermes' });
     expect(push!.headers.urgency).toBe('normal');
   });
 

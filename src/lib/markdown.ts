@@ -73,7 +73,8 @@ const marked = new Marked({
       return (
         `<div class="md-code"><div class="md-code-bar">${label}` +
         `<button type="button" class="md-copy" data-md-copy="">Copy code</button></div>` +
-        `<pre><code${cls}>${token.escaped ? text : escapeHtml(text)}</code></pre></div>\n`
+        // Focusable, so a keyboard can scroll a long line sideways (as the table region below).
+        `<pre tabindex="0"><code${cls}>${token.escaped ? text : escapeHtml(text)}</code></pre></div>\n`
       );
     },
     table(token: Tokens.Table): string {

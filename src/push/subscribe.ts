@@ -44,6 +44,21 @@ export function pushSupported(): boolean {
   );
 }
 
+/**
+ * Why pushManager.subscribe failed, in words: browsers reject with terse texts such as
+ * "Registration failed - permission denied" (no push service: a private window, a browser without one).
+ */
+export function subscribeFailure(err: unknown): string {
+  const name = err instanceof Error || (typeof DOMException !== 'undefined' && err instanceof DOMException) ? (err as Error).name : '';
+  if (name === 'NotAllowedError') {
+    return 'This browser did not let Iris subscribe to notifications. In a private window, or a browser without a push service, notifications cannot work; try a normal window of Chrome, Edge or Firefox.';
+  }
+  if (name === 'AbortError' || name === 'NotSupportedError') {
+    return 'The browser’s push service could not be reached, so notifications cannot be turned on now. Check the connection and try again.';
+  }
+  return 'The browser could not subscribe to notifications. Try again, or try another browser.';
+}
+
 export function chooseDelivery(caps: ServerCaps | undefined): PushDelivery {
   return caps?.push === 'webpush' ? 'webpush' : 'ntfy';
 }
@@ -99,7 +114,7 @@ export async function enablePush(deps: PushDeps): Promise<{ registration: PushRe
   browserSubscription ??= await worker.pushManager
     .subscribe({ userVisibleOnly: true, applicationServerKey: fromBase64url(vapidKey) })
     .catch((err: unknown) => {
-      throw new Error(`The browser could not subscribe to notifications (${err instanceof Error ? err.message : String(err)}).`);
+      throw new Error(subscribeFailure(err));
     });
   const subscription = toWebPushSubscription(browserSubscription.toJSON());
   if (!subscription) throw new Error('The browser made a push subscription Iris cannot use.');

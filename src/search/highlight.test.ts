@@ -42,3 +42,17 @@ describe('snippet', () => {
     expect(snippet('a\n\n  needle', 'needle').map((p) => p.text).join('')).toBe('a needle');
   });
 });
+
+describe('snippet word boundaries', () => {
+  it('never starts or ends inside a word, whatever the window', () => {
+    const words = Array.from({ length: 120 }, (_, i) => `word${i}x`);
+    words[60] = 'needle';
+    const text = words.join(' ');
+    for (const max of [40, 57, 80, 111, 160]) {
+      const joined = snippet(text, 'needle', max).map((p) => p.text).join('');
+      const inner = joined.replace(/^… /, '').replace(/ …$/, '');
+      for (const w of inner.split(' ')) expect(words, `window ${max}: "${w}" in "${joined}"`).toContain(w);
+      expect(joined).toContain('needle');
+    }
+  });
+});

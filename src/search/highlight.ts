@@ -51,15 +51,20 @@ export function snippet(text: string, query: string, maxLength = 160): TextPart[
   let start = Math.max(0, matchAt - Math.floor(maxLength / 3));
   let end = Math.min(flat.length, start + maxLength);
   start = Math.max(0, end - maxLength);
-  // Cut at word boundaries where there is one near.
-  if (start > 0) {
+  // Cut only between words: a snippet never starts or ends with part of a word.
+  if (start > 0 && flat[start - 1] !== ' ') {
     const space = flat.indexOf(' ', start);
-    if (space !== -1 && space < matchAt && space - start < 20) start = space + 1;
+    start = space !== -1 && space < matchAt ? space + 1 : matchAt;
   }
-  if (end < flat.length) {
+  if (end < flat.length && flat[end] !== ' ') {
     const space = flat.lastIndexOf(' ', end);
-    if (space > start + maxLength / 2) end = space;
+    if (space > matchAt) end = space;
+    else {
+      const next = flat.indexOf(' ', end);
+      end = next === -1 ? flat.length : next;
+    }
   }
+  end = flat.slice(0, end).trimEnd().length;
   const window = (start > 0 ? '… ' : '') + flat.slice(start, end) + (end < flat.length ? ' …' : '');
   return highlight(window, query);
 }

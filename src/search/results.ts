@@ -2,6 +2,7 @@
 import type { SearchHit } from '../protocol';
 import type { ChannelRow, MessageRow } from '../store/schema';
 import { highlight, snippet, type TextPart } from './highlight';
+import { plainFromMarkdown, plainSnippet } from './plainText';
 
 export interface SearchResultItem {
   message_id: string;
@@ -15,7 +16,7 @@ export interface SearchResultItem {
   parts: TextPart[];
 }
 
-/** A gateway hit: its snippet is untrusted text, marked here by the same rules as local results. */
+/** A gateway hit: its snippet is untrusted Markdown, shown as its plain words, marked by the same rules as local results. */
 export function fromGatewayHit(hit: SearchHit, query: string): SearchResultItem {
   const thread = typeof hit.thread_id === 'string' && hit.thread_id !== '' ? hit.thread_id : undefined;
   return {
@@ -25,11 +26,11 @@ export function fromGatewayHit(hit: SearchHit, query: string): SearchResultItem 
     lane: thread ?? hit.chat_id,
     role: hit.role,
     ts: typeof hit.ts === 'number' ? hit.ts : 0,
-    parts: highlight(typeof hit.snippet === 'string' ? hit.snippet : '', query),
+    parts: highlight(plainSnippet(typeof hit.snippet === 'string' ? hit.snippet : ''), query),
   };
 }
 
-/** A cached message found by the local index. */
+/** A cached message (found by the local index, or a gateway hit this device has): the snippet from its whole text. */
 export function fromLocalRow(row: MessageRow, query: string): SearchResultItem {
   return {
     message_id: row.message_id,
@@ -38,7 +39,7 @@ export function fromLocalRow(row: MessageRow, query: string): SearchResultItem {
     lane: row.lane,
     role: row.role,
     ts: row.ts,
-    parts: snippet(row.text, query),
+    parts: snippet(plainFromMarkdown(row.text), query),
   };
 }
 

@@ -49,7 +49,7 @@ export function previousCount(data: unknown): number {
 
 function defaultTitle(kind: string): string {
   if (kind === 'approval') return 'Approval needed';
-  if (kind === 'clarify' || kind === 'confirm') return 'Iris has a question';
+  if (kind === 'clarify' || kind === 'confirm') return 'Hermes has a question';
   if (kind === 'cron') return 'Reminder';
   return 'Iris';
 }

@@ -240,7 +240,7 @@ export class DemoAgent implements Agent {
     if (role === 'assistant') {
       this.ctx.push.notify({
         kind: 'message',
-        title: 'Iris',
+        title: 'Hermes',
         body: quote(text, 140),
         lane: addr.lane,
         chat_id: addr.chat_id,

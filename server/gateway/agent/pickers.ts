@@ -53,7 +53,7 @@ export function postPicker(ctx: GatewayContext, addr: LaneAddress, command: Pick
     case 'clarify': {
       const question = 'Which format should the summary use?';
       frame = { v: 1, type: 'picker.clarify', ...scope, payload: { picker_id, question, choices: FORMATS } };
-      notify = { kind: 'clarify', title: 'Iris has a question', body: question };
+      notify = { kind: 'clarify', title: 'Hermes has a question', body: question };
       break;
     }
     case 'approve': {

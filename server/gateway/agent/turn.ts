@@ -152,7 +152,7 @@ export class Turn {
     });
     this.ctx.push.notify({
       kind: 'message',
-      title: 'Iris',
+      title: 'Hermes',
       body: quote(final_text, 140) || 'New reply',
       lane: this.addr.lane,
       chat_id: this.addr.chat_id,

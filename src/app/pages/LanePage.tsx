@@ -2,6 +2,7 @@ import { useParams, useSearchParams } from '@solidjs/router';
 import { Show, onCleanup, onMount } from 'solid-js';
 import { live } from '../../store/live';
 import { Composer } from '../components/composer/Composer';
+import { newestMessage, replyEnded } from '../components/composer/composerMode';
 import { MessageList } from '../components/messages/MessageList';
 import { PickerHost } from '../components/pickers/PickerHost';
 import { ThinkingIndicator } from '../components/messages/ThinkingIndicator';
@@ -34,6 +35,7 @@ function LaneView(props: { lane: string; focusId?: string }) {
   const { db, client } = iris();
   const channel = live(() => db.channels.get(props.lane));
   const laneState = live(() => db.lanes.get(props.lane));
+  const newest = live(() => newestMessage(db, props.lane), undefined);
   onMount(() => client.setActiveLane(props.lane));
   // Only if no other lane took over meanwhile (moving between lanes mounts the next one first).
   onCleanup(() => client.activeLane() === props.lane && client.setActiveLane(undefined));
@@ -43,7 +45,7 @@ function LaneView(props: { lane: string; focusId?: string }) {
         {channel()?.name ?? 'Conversation'}
       </h2>
       <MessageList lane={props.lane} focusId={props.focusId} />
-      <ThinkingIndicator lane={laneState()} />
+      <ThinkingIndicator lane={laneState()} replyEnded={replyEnded(newest())} />
       <PickerHost lane={props.lane} />
       <Composer lane={props.lane} />
     </main>

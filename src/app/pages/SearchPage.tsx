@@ -9,7 +9,17 @@ import './SearchPage.css';
 
 const LIMIT = 50;
 const DEBOUNCE_MS = 250;
-const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+// Short dates that fit beside the lane's name on a phone: the time today, the day this year, else the date.
+const whenToday = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
+const whenThisYear = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short' });
+const whenOlder = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const whenFull = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'short' });
+
+function shortDate(ts: number, now = new Date()): string {
+  const d = new Date(ts);
+  if (d.toDateString() === now.toDateString()) return whenToday.format(d);
+  return (d.getFullYear() === now.getFullYear() ? whenThisYear : whenOlder).format(d);
+}
 
 type Source = 'gateway' | 'local' | 'local-fallback';
 
@@ -66,8 +76,14 @@ export default function SearchPage() {
     try {
       if (useGateway) {
         try {
-          const hits = await client.search(trimmed, where, where === 'chat' ? inLane : undefined);
-          result = { query: trimmed, items: hits.slice(0, LIMIT).map((h) => fromGatewayHit(h, trimmed)), source: 'gateway' };
+          const hits = (await client.search(trimmed, where, where === 'chat' ? inLane : undefined)).slice(0, LIMIT);
+          // A hit this device has cached gets its snippet from the whole message, not the gateway's window.
+          const cached = await db.messages.bulkGet(hits.map((h) => h.message_id)).catch(() => []);
+          const items = hits.map((h, i) => {
+            const row = cached[i];
+            return row && row.text !== '' ? { ...fromLocalRow(row, trimmed), ts: fromGatewayHit(h, trimmed).ts || row.ts } : fromGatewayHit(h, trimmed);
+          });
+          result = { query: trimmed, items, source: 'gateway' };
         } catch (e) {
           const reason = e instanceof Error && e.message ? e.message : 'The gateway could not search.';
           result = await localSearch('local-fallback', reason);
@@ -194,7 +210,9 @@ export default function SearchPage() {
                     <span class="search-hit-meta">
                       <span class="search-hit-lane">{laneLabel(byId(), item.lane)}</span>
                       <Show when={item.ts > 0}>
-                        <time datetime={new Date(item.ts).toISOString()}>{when.format(item.ts)}</time>
+                        <time datetime={new Date(item.ts).toISOString()} title={whenFull.format(item.ts)}>
+                          {shortDate(item.ts)}
+                        </time>
                       </Show>
                     </span>
                     <span class="search-hit-snippet">

@@ -14,7 +14,7 @@ import { DropOverlay } from '../media/DropOverlay';
 import { RecordButton } from '../media/RecordButton';
 import { useComposerMedia } from '../media/composerMedia';
 import { SlashMenu } from './SlashMenu';
-import { agentWorking, composerMode } from './composerMode';
+import { agentWorking, composerMode, newestMessage, replyEnded, type ComposerMode } from './composerMode';
 import { createComposerText } from './composerText';
 import { createDraftWriter, type DraftWriter } from './draftWriter';
 import { LONG_TEXT_FILENAME, planOutgoing } from './longText';
@@ -71,7 +71,8 @@ function LaneComposer(props: { lane: string }) {
   const writer = draftWriter();
   const laneRow = live(() => db.lanes.get(lane), undefined);
   // Offline, a busy mark may be stale and a steer or stop could not reach the agent: just queue messages.
-  const working = () => client.state() === 'online' && agentWorking(laneRow());
+  const newest = live(() => newestMessage(db, lane), undefined);
+  const working = () => client.state() === 'online' && agentWorking(laneRow()) && !replyEnded(newest());
   // Enter sends where there is a keyboard (a fine pointer or a wide screen); on phones it is a newline.
   const finePointer = createMediaQuery('(pointer: fine)');
   const wide = createMediaQuery(DESKTOP_QUERY);
@@ -269,8 +270,10 @@ function LaneComposer(props: { lane: string }) {
     }
   }
 
-  const placeholder = () => (working() ? 'Steer the agent…' : 'Message');
+  // While the agent works, what is typed goes into its reply: say that in words a person uses.
+  const placeholder = () => (working() ? 'Tell Hermes what to change…' : 'Message');
   const buttonLabel = () => ({ send: 'Send', steer: 'Steer', stop: 'Stop' })[mode()];
+  const buttonTitle = () => ({ send: 'Send', steer: 'Send to Hermes while it works', stop: 'Stop the reply' })[mode()];
   const canPress = () => mode() === 'stop' || input.pasted() !== '' || text().trim() !== '' || attachments().length > 0;
 
   return (
@@ -322,6 +325,8 @@ function LaneComposer(props: { lane: string }) {
         )}
       </Show>
       <div class="composer-row">
+        {/* One pill holds attach, the text and the microphone, so the text gets the width. */}
+        <div class="composer-box" classList={{ typing: text() !== '' }}>
         <AttachButton onFiles={(files) => void media.addFiles(files)} />
         <div class="composer-field">
           <Show when={menuOpen()}>
@@ -347,14 +352,20 @@ function LaneComposer(props: { lane: string }) {
             }}
           />
         </div>
-        <RecordButton onRecorded={(recording) => void media.addRecording(recording)} onError={setError} />
+        <span class="composer-record">
+          <RecordButton onRecorded={(recording) => void media.addRecording(recording)} onError={setError} />
+        </span>
+        </div>
         <button
           type="submit"
-          class="button composer-send"
+          class="composer-send"
           classList={{ stop: mode() === 'stop', steer: mode() === 'steer' }}
           disabled={!canPress() || sending()}
+          title={buttonTitle()}
         >
-          {buttonLabel()}
+          <SendIcon mode={mode()} />
+          {/* The name is the text (tests and scripts read it); the icon says it to the eye. */}
+          <span class="visually-hidden">{buttonLabel()}</span>
         </button>
       </div>
       <Show when={notice()}>
@@ -369,6 +380,17 @@ function LaneComposer(props: { lane: string }) {
       </Show>
       <DropOverlay show={media.dragging()} />
     </form>
+  );
+}
+
+/** Send: an arrow up; Stop: a square; Steer: an arrow into the reply. */
+function SendIcon(props: { mode: ComposerMode }) {
+  const path = () =>
+    ({ send: 'M12 19V5M5.5 11.5L12 5l6.5 6.5', steer: 'M4 12h12M11 6l6 6-6 6M20 5v14', stop: 'M7 7h10v10H7z' })[props.mode];
+  return (
+    <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" classList={{ filled: props.mode === 'stop' }}>
+      <path d={path()} />
+    </svg>
   );
 }
 

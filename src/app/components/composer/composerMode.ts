@@ -1,5 +1,7 @@
 // What the composer's main button does: send, steer a running turn, or stop it.
-import type { LaneRow } from '../../../store/schema';
+import Dexie from 'dexie';
+import type { IrisDB } from '../../../store/db';
+import type { LaneRow, MessageRow } from '../../../store/schema';
 
 export type ComposerMode = 'send' | 'steer' | 'stop';
 
@@ -14,4 +16,17 @@ export function agentWorking(lane: Pick<LaneRow, 'busy' | 'busyReason'> | undefi
 export function composerMode(working: boolean, text: string): ComposerMode {
   if (!working) return 'send';
   return text.trim() === '' ? 'stop' : 'steer';
+}
+
+/**
+ * The reply is over once the lane's newest message is the agent's, final: "thinking" and Stop end with
+ * it, even while the gateway's agent.idle is still on its way (or from a gateway that never sends one).
+ */
+export function replyEnded(newest: Pick<MessageRow, 'role' | 'status'> | undefined): boolean {
+  return newest?.role === 'assistant' && newest.status === 'final';
+}
+
+/** The lane's newest message (by time), for replyEnded. */
+export function newestMessage(db: IrisDB, lane: string): Promise<MessageRow | undefined> {
+  return db.messages.where('[lane+ts]').between([lane, Dexie.minKey], [lane, Dexie.maxKey]).last();
 }

@@ -274,6 +274,7 @@ export function MessageList(props: { lane: string; focusId?: string }) {
         // Leaving the bottom: the pin must not pull the reader back while the rows get measured.
         setAtEnd(false);
         virtualizer.scrollToIndex(index, { align: 'center' });
+        centreWhenMeasured(target);
         setHighlighted(target);
         clearTimeout(highlightTimer);
         highlightTimer = setTimeout(() => setHighlighted(undefined), HIGHLIGHT_MS);
@@ -308,6 +309,39 @@ export function MessageList(props: { lane: string; focusId?: string }) {
       { defer: true },
     ),
   );
+
+  /**
+   * scrollToIndex centres on estimated row heights; as the rows around the target get measured it
+   * drifts (on a phone, out of view behind the composer). Re-centre on the real row until it holds
+   * still for a few frames, or the reader scrolls.
+   */
+  function centreWhenMeasured(messageId: string) {
+    let frames = 0;
+    let still = 0;
+    let cancelled = false;
+    const cancel = () => (cancelled = true);
+    const events = ['wheel', 'touchstart', 'keydown', 'pointerdown'] as const;
+    for (const type of events) scroller.addEventListener(type, cancel, { once: true, passive: true });
+    const step = () => {
+      const el = scroller.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(messageId)}"]`);
+      if (cancelled || frames++ > 90 || still >= 4) {
+        for (const type of events) scroller.removeEventListener(type, cancel);
+        return;
+      }
+      if (el) {
+        const view = scroller.getBoundingClientRect();
+        const box = el.getBoundingClientRect();
+        // A message taller than the view starts at its top instead.
+        const delta = box.height > view.height - 16 ? box.top - view.top - 8 : box.top + box.height / 2 - (view.top + view.height / 2);
+        if (Math.abs(delta) > 2) {
+          scroller.scrollTop += delta;
+          still = 0;
+        } else still++;
+      }
+      requestAnimationFrame(step);
+    };
+    requestAnimationFrame(step);
+  }
 
   /** Moves keyboard focus to a message once the virtualizer has rendered it. */
   function focusMessage(messageId: string, tries = 20) {

@@ -89,18 +89,17 @@ export function NotificationSettings() {
 
   return (
     <SettingsSection title="Notifications">
-      <div class="notification-switch">
-        <div class="notification-switch-text">
-          <label for={switchId}>Notifications</label>
-          <span id={hintId} class="settings-choice-hint">
-            Replies, reminders and questions that need you, even when Iris is closed.
-          </span>
-        </div>
+      {/* The section's heading names the switch: "Notifications" once on screen. A tap on the words toggles it too. */}
+      <label class="notification-switch" for={switchId}>
+        <span id={hintId} class="notification-switch-text settings-choice-hint">
+          Replies, reminders and questions that need you, even when Iris is closed.
+        </span>
         <input
           id={switchId}
           type="checkbox"
           role="switch"
           class="notification-switch-input"
+          aria-label="Notifications"
           aria-describedby={hintId}
           checked={status() === 'on'}
           disabled={busy() || status() === 'unsupported' || status() === 'blocked' || (cannotWake() !== undefined && status() !== 'on')}
@@ -111,7 +110,7 @@ export function NotificationSettings() {
             void toggle(wanted);
           }}
         />
-      </div>
+      </label>
       <dl class="settings-facts">
         <div>
           <dt>Status</dt>

@@ -16,9 +16,10 @@ export async function toastGatewayError(db: IrisDB, frame: ServerFrame, now = Da
   if (frame.type !== 'error') return;
   const payload = frame.payload as { code?: unknown; message?: unknown };
   const code = typeof payload.code === 'string' ? payload.code : '';
-  // The gateway's own words (untrusted, shown as text only) add the detail.
-  const detail = typeof payload.message === 'string' ? payload.message.slice(0, MAX_DETAIL) : '';
-  await addToast(db, { kind: ERROR_TOAST_KIND, title: describeError(code), body: detail, ts: now }, false);
+  // The gateway's own words say what happened ("No turn is in progress"); the code's generic sentence
+  // ("That no longer exists…") only stands in when it sent none. Untrusted: shown as text only.
+  const words = typeof payload.message === 'string' ? payload.message.replace(/\s+/g, ' ').trim().slice(0, MAX_DETAIL) : '';
+  await addToast(db, { kind: ERROR_TOAST_KIND, title: words || describeError(code), body: '', ts: now }, false);
 }
 
 /** The store's reducer, plus toasts for stray gateway errors. */

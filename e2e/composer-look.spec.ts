@@ -1,0 +1,98 @@
+// Issue 16.7, the composer on a phone: icon buttons that keep their names (Send, Stop), the text field
+// gets the width, a full-width command list, plain words while the agent works, "thinking" and Stop
+// ending with the reply, and a disabled Send that still looks like a button.
+import type { Page } from '@playwright/test';
+import { expect, pair, test, type IrisServer } from './fixtures';
+
+const LANE = 'web:default';
+const PHONE = { width: 360, height: 740 };
+const messageBox = (page: Page) => page.getByRole('textbox', { name: 'Message' });
+const log = (page: Page) => page.getByRole('log', { name: 'Messages' });
+
+test.use({ viewport: PHONE, hasTouch: true, isMobile: true });
+
+async function openLane(page: Page, iris: IrisServer) {
+  await pair(page, iris);
+  await page.goto(`${iris.baseURL}/#/c/${encodeURIComponent(LANE)}`);
+  await expect(messageBox(page)).toBeVisible();
+}
+
+/** WCAG contrast ratio of two computed rgb() colours. */
+function contrast(a: string, b: string): number {
+  const lum = (c: string) => {
+    const [r, g, bl] = c.match(/[\d.]+/g)!.slice(0, 3).map((v) => {
+      const x = Number(v) / 255;
+      return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
+  };
+  const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
+  return (hi! + 0.05) / (lo! + 0.05);
+}
+
+test('on a 360 px phone the text gets the width; Send is a named round icon, disabled it still reads as a button', async ({ page, iris }) => {
+  await openLane(page, iris);
+  const send = page.getByRole('button', { name: 'Send' });
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await expect(send).toBeDisabled();
+    const look = await send.evaluate((el) => {
+      const s = getComputedStyle(el);
+      const icon = getComputedStyle(el.querySelector('svg')!);
+      const bar = getComputedStyle(el.closest('form')!);
+      return { opacity: s.opacity, bg: s.backgroundColor, icon: icon.stroke, bar: bar.backgroundColor };
+    });
+    // Not a faded ghost: fully opaque, its own disc, and its arrow visible on it.
+    expect(look.opacity).toBe('1');
+    expect(look.bg).not.toBe(look.bar);
+    expect(contrast(look.icon, look.bg), `${scheme}: arrow on a disabled Send`).toBeGreaterThanOrEqual(3);
+  }
+  await page.screenshot({ path: '/tmp/h16b-ux/composer-empty-360.png' });
+
+  await messageBox(page).fill('Plan my week: gym twice, finish the report');
+  await expect(send).toBeEnabled();
+  const box = (await send.boundingBox())!;
+  expect(box.width).toBeGreaterThanOrEqual(44);
+  expect(box.width).toBeLessThanOrEqual(48);
+  expect(await send.locator('svg').count()).toBe(1);
+  const field = (await messageBox(page).boundingBox())!;
+  expect(field.width, 'the text field is most of the row').toBeGreaterThanOrEqual(PHONE.width * 0.6);
+  await page.screenshot({ path: '/tmp/h16b-ux/composer-typing-360.png' });
+});
+
+test('the command list is as wide as the screen on a phone', async ({ page, iris }) => {
+  await openLane(page, iris);
+  await messageBox(page).click();
+  await messageBox(page).press('/');
+  const menu = page.getByRole('listbox', { name: 'Commands' });
+  await expect(menu).toBeVisible();
+  const box = (await menu.boundingBox())!;
+  expect(box.x).toBeLessThanOrEqual(12);
+  expect(box.x + box.width).toBeGreaterThanOrEqual(PHONE.width - 12);
+  await expect(menu.getByRole('option').first()).toBeVisible();
+});
+
+test('while the agent works: plain words, Stop as a named icon, and "thinking" and Stop end with the reply even if the gateway never says idle', async ({ page, iris }) => {
+  // A gateway that never sends agent.idle (the reply's message.stop is the end the person sees).
+  await page.routeWebSocket(/\/ws$/, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((m) => server.send(m));
+    server.onMessage((m) => {
+      if (typeof m === 'string' && m.includes('"agent.idle"')) return;
+      ws.send(m);
+    });
+  });
+  await openLane(page, iris);
+  await messageBox(page).fill('Plan my week');
+  await page.getByRole('button', { name: 'Send' }).click();
+  // While it works: the field says what typing does in plain words; no paragraph explaining it.
+  await expect(page.getByRole('button', { name: 'Stop' })).toBeVisible();
+  await expect(messageBox(page)).toHaveAttribute('placeholder', 'Tell Hermes what to change…');
+  await expect(page.getByText('A message now steers')).toHaveCount(0);
+
+  await expect(log(page).getByText('— Iris demo agent').last()).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('button', { name: 'Stop' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: /Hermes is (thinking|using tools|typing)/ })).toHaveCount(0);
+  await expect(messageBox(page)).toHaveAttribute('placeholder', 'Message');
+});

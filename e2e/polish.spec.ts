@@ -1,0 +1,77 @@
+// Issue 16.10, polish: finger-sized controls in a conversation, times in the locale's own form, error
+// toasts in the gateway's words, "Notifications" once in Settings, and a failed push subscription
+// explained in words instead of the browser's raw message.
+import type { Page } from '@playwright/test';
+import { smallTargets } from './audit';
+import { expect, pair, test, type IrisServer } from './fixtures';
+
+test.use({ viewport: { width: 412, height: 915 }, hasTouch: true, isMobile: true, locale: 'en-US', timezoneId: 'UTC' });
+
+const LANE = 'web:default';
+const messageBox = (page: Page) => page.getByRole('textbox', { name: 'Message' });
+const log = (page: Page) => page.getByRole('log', { name: 'Messages' });
+
+async function openLane(page: Page, iris: IrisServer) {
+  await pair(page, iris);
+  await page.goto(`${iris.baseURL}/#/c/${encodeURIComponent(LANE)}`);
+  await expect(messageBox(page)).toBeVisible();
+}
+
+test('a conversation: every action is at least 44×44 px, and times read "7:05 AM", not "07:05 AM"', async ({ page, iris }) => {
+  const sevenOhFive = new Date();
+  sevenOhFive.setUTCHours(7, 5, 0, 0);
+  iris.server.gateway!.store.conversations.append({ lane: LANE, role: 'user', text: 'An early question', ts: sevenOhFive.getTime() });
+  await openLane(page, iris);
+  const early = log(page).getByRole('article').filter({ hasText: 'An early question' });
+  await expect(early.locator('.msg-time')).toHaveText(/^7:05\sAM$/);
+
+  await messageBox(page).fill('Plan my week');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(log(page).getByText('— Iris demo agent').last()).toBeVisible({ timeout: 30_000 });
+  // Message actions, Show reasoning, Show output, Copy code: all there, all finger-sized.
+  for (const name of ['Reply', 'Copy', 'Show reasoning', 'Copy code']) await expect(log(page).getByRole('button', { name }).first()).toBeAttached();
+  expect(await smallTargets(page)).toEqual([]);
+});
+
+test('an error from the gateway is titled in its own words, not by its code', async ({ page, iris }) => {
+  let toApp: ((frame: string) => void) | undefined;
+  await page.routeWebSocket(/\/ws$/, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((m) => server.send(m));
+    server.onMessage((m) => ws.send(m));
+    toApp = (frame) => ws.send(frame);
+  });
+  await openLane(page, iris);
+  toApp!(JSON.stringify({ v: 1, type: 'error', payload: { code: 'not_found', message: 'No turn is in progress in this lane to steer.' } }));
+  await expect(page.getByText('No turn is in progress in this lane to steer.')).toBeVisible();
+  await expect(page.getByText('That no longer exists on the gateway.')).toHaveCount(0);
+});
+
+test('Settings says "Notifications" once; the switch keeps that name and is finger-sized', async ({ page, iris }) => {
+  await pair(page, iris);
+  await page.goto(`${iris.baseURL}/#/settings`);
+  const sw = page.getByRole('switch', { name: 'Notifications' });
+  await expect(sw).toBeVisible();
+  await expect(page.getByText('Notifications', { exact: true })).toHaveCount(1);
+  const box = (await sw.boundingBox())!;
+  expect(box.width).toBeGreaterThanOrEqual(44);
+  expect(box.height).toBeGreaterThanOrEqual(44);
+  await sw.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: '/tmp/h16b-ux/settings-notifications.png' });
+});
+
+test('a push subscription the browser refuses is explained in words, not "(Registration failed - permission denied)"', async ({ browser, iris }) => {
+  const context = await browser.newContext({ viewport: { width: 412, height: 915 } });
+  await context.grantPermissions(['notifications']);
+  await context.addInitScript(() => {
+    PushManager.prototype.subscribe = () => Promise.reject(new DOMException('Registration failed - permission denied', 'NotAllowedError'));
+  });
+  const page = await context.newPage();
+  await pair(page, iris);
+  await page.goto(`${iris.baseURL}/#/settings`);
+  await page.getByRole('switch', { name: 'Notifications' }).click();
+  const alert = page.getByRole('alert');
+  await expect(alert).toContainText('did not let Iris subscribe to notifications', { timeout: 20_000 });
+  await expect(alert).not.toContainText('Registration failed');
+  await context.close();
+});

@@ -1,0 +1,183 @@
+// The app's main screens, each as "how a person gets there", shared by the layout audit
+// (e2e/layout-audit.spec.ts) and the screenshot command (scripts/make-screenshots.ts). To audit and
+// photograph a new screen, add an entry here.
+import type { Page } from '@playwright/test';
+import { expect, launchServer, pair, type IrisServer } from './fixtures';
+import { anotherDeviceSays } from './shell.helpers';
+
+export type Device = 'phone' | 'desktop';
+
+export interface Screen {
+  /** A file-name-safe name: "lane", "viewer"… */
+  name: string;
+  /** Only on this kind of screen (the channel drawer exists only on phones). */
+  only?: Device;
+  /** How its serving process starts (a slow stream, to catch the agent at work). */
+  server?: Parameters<typeof launchServer>[0];
+  /** Puts a freshly started page on this screen, with the content it needs, and waits until it shows. */
+  open(page: Page, iris: IrisServer, device: Device): Promise<void>;
+}
+
+const LANE = 'web:default';
+const laneUrl = (iris: IrisServer, lane = LANE) => `${iris.baseURL}/#/c/${encodeURIComponent(lane)}`;
+const log = (page: Page) => page.getByRole('log', { name: 'Messages' });
+const messageBox = (page: Page) => page.getByRole('textbox', { name: 'Message' });
+
+/** What a person typically asks first; the demo answers with bold text, two tools and a code block. */
+export const FIRST_QUESTION = 'Plan my week: gym twice, finish the report';
+
+/** An answer that exercises the Markdown a phone finds hard: a wide table, a list past 9, long code. */
+export const RICH_ANSWER = [
+  'Here is the week, **day by day**:',
+  '',
+  '| Day | Morning | Afternoon | Evening |',
+  '| --- | --- | --- | --- |',
+  '| Monday | Gym (legs and core) | Report: outline and sources | Read chapter three |',
+  '| Wednesday | Report: first full draft | Team meeting about the quarterly numbers | Gym (upper body) |',
+  '| Friday | Report: final edits | Send the report to Alice | Free |',
+  '',
+  ...Array.from({ length: 12 }, (_, i) => `${i + 1}. Step ${i + 1} of the plan`),
+  '',
+  '```sh',
+  'rsync -avz --delete --exclude node_modules ./report/ backup.example.net:/srv/backups/reports/2026-week-49/',
+  '```',
+].join('\n');
+
+/** A user's own message with a table (its header must stay readable inside the accent bubble). */
+export const USER_TABLE = ['Compare these:', '', '| Plan | Price |', '| --- | --- |', '| Basic | 5 € |', '| Pro | 12 € |'].join('\n');
+
+async function openLane(page: Page, iris: IrisServer, lane = LANE): Promise<void> {
+  await pair(page, iris);
+  await page.goto(laneUrl(iris, lane));
+  await expect(messageBox(page)).toBeVisible();
+}
+
+/** A real turn of the demo agent (tools, reasoning, a code block), asked from another device. */
+async function withConversation(page: Page, iris: IrisServer): Promise<void> {
+  await anotherDeviceSays(iris, LANE, FIRST_QUESTION);
+  await openLane(page, iris);
+  await expect(log(page).getByText('— Iris demo agent').last()).toBeVisible({ timeout: 30_000 });
+}
+
+/** The same turn asked here, so its live tool activity shows too. */
+async function askedHere(page: Page, iris: IrisServer): Promise<void> {
+  await openLane(page, iris);
+  await messageBox(page).fill(FIRST_QUESTION);
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(log(page).getByText('— Iris demo agent').last()).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
+}
+
+async function picker(page: Page, iris: IrisServer, command: string, title: string): Promise<void> {
+  await openLane(page, iris);
+  await messageBox(page).fill(command);
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(page.getByRole('dialog', { name: title })).toBeVisible();
+}
+
+export const SCREENS: Screen[] = [
+  {
+    name: 'pairing',
+    async open(page, iris) {
+      await page.goto(`${iris.baseURL}/#/pair`);
+      await expect(page.getByLabel('Token')).toBeVisible();
+    },
+  },
+  {
+    name: 'lane',
+    open: askedHere,
+  },
+  {
+    name: 'markdown',
+    async open(page, iris) {
+      const store = iris.server.gateway!.store.conversations;
+      const ts = Date.now() - 60_000;
+      store.append({ lane: LANE, role: 'assistant', text: RICH_ANSWER, ts });
+      store.append({ lane: LANE, role: 'user', text: USER_TABLE, ts: ts + 1000 });
+      await openLane(page, iris);
+      await expect(log(page).getByText('Step 12 of the plan')).toBeVisible();
+    },
+  },
+  {
+    name: 'empty',
+    async open(page, iris) {
+      await openLane(page, iris);
+    },
+  },
+  {
+    name: 'thread',
+    async open(page, iris) {
+      await anotherDeviceSays(iris, LANE, '/thread Plan the trip to Lisbon');
+      const thread = iris.server.gateway!.store.channels.threadsOf(LANE)[0]!;
+      await openLane(page, iris, thread.chat_id);
+      await page.goto(`${iris.baseURL}/#/c/${encodeURIComponent(LANE)}/t/${encodeURIComponent(thread.chat_id)}`);
+      await expect(log(page).getByText('— Iris demo agent').last()).toBeVisible({ timeout: 30_000 });
+    },
+  },
+  {
+    name: 'drawer',
+    only: 'phone',
+    async open(page, iris) {
+      await withConversation(page, iris);
+      await page.getByRole('button', { name: 'Channels' }).click();
+      await expect(page.getByRole('dialog', { name: 'Channels' })).toBeVisible();
+    },
+  },
+  {
+    name: 'slash-menu',
+    async open(page, iris) {
+      await openLane(page, iris);
+      await messageBox(page).click();
+      await messageBox(page).press('/');
+      await expect(page.getByRole('listbox', { name: 'Commands' })).toBeVisible();
+    },
+  },
+  {
+    name: 'working',
+    server: { streamDelayMs: 400 },
+    async open(page, iris) {
+      await openLane(page, iris);
+      await messageBox(page).fill('/long');
+      await page.getByRole('button', { name: 'Send' }).click();
+      await expect(page.getByRole('button', { name: 'Stop' })).toBeVisible();
+      await expect(log(page).getByText('Line 3 of a long answer')).toBeVisible();
+    },
+  },
+  {
+    name: 'search',
+    async open(page, iris) {
+      await withConversation(page, iris);
+      await page.goto(`${iris.baseURL}/#/search?q=report`);
+      await expect(page.getByRole('list', { name: 'Results' }).getByRole('link').first()).toBeVisible();
+    },
+  },
+  {
+    name: 'settings',
+    async open(page, iris) {
+      await pair(page, iris);
+      await page.goto(`${iris.baseURL}/#/settings`);
+      await expect(page.getByRole('button', { name: 'Show pairing QR code' })).toBeVisible();
+    },
+  },
+  {
+    name: 'viewer',
+    async open(page, iris) {
+      await anotherDeviceSays(iris, LANE, '/image');
+      await openLane(page, iris);
+      const open = log(page).getByRole('button', { name: /^Open picture/ });
+      await open.click({ timeout: 30_000 });
+      const viewer = page.getByRole('dialog', { name: /^Picture viewer/ });
+      await expect(viewer.locator('img')).toBeVisible();
+      await viewer.locator('img').evaluate((img: HTMLImageElement) => img.decode());
+    },
+  },
+  { name: 'picker-approval', open: (page, iris) => picker(page, iris, '/approve make deploy --prod', 'Approve this command?') },
+  { name: 'picker-model', open: (page, iris) => picker(page, iris, '/model', 'Choose a model') },
+  { name: 'picker-choice', open: (page, iris) => picker(page, iris, '/choose', 'Reasoning effort') },
+  { name: 'picker-clarify', open: (page, iris) => picker(page, iris, '/clarify', 'Which format should the summary use?') },
+  { name: 'picker-confirm', open: (page, iris) => picker(page, iris, '/confirm', 'Archive old messages?') },
+];
+
+export function screensFor(device: Device): Screen[] {
+  return SCREENS.filter((s) => !s.only || s.only === device);
+}
