@@ -235,10 +235,10 @@ test('unknown frame types, notification kinds and agent.busy reasons: ignored or
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await pairWith(page, iris);
-  // The unknown kind of notification is shown as a plain one, with its own words.
-  await expect(toasts(page).getByRole('listitem').filter({ hasText: 'Sunny on the server' })).toBeVisible();
   await send(page, 'hello from the future');
   await expect(echoReply(page, 'hello from the future')).toBeVisible({ timeout: 15_000 });
+  // The unknown kind of notification (sent after the turn) is shown as a plain one, with its own words.
+  await expect(toasts(page).getByRole('listitem').filter({ hasText: 'Sunny on the server' })).toBeVisible();
   await expect(mine(page, 'hello from the future').locator('[data-delivery]')).toHaveAttribute('data-delivery', /sent|read/);
   await expect(page.getByRole('alert')).toHaveCount(0);
   await expect(toasts(page).getByRole('listitem').filter({ hasText: /error|unknown|not understood/i })).toHaveCount(0);

@@ -62,7 +62,8 @@ async function startIris(): Promise<Iris> {
 
 async function openLane(page: Page, iris: Iris, lane = GENERAL): Promise<void> {
   await page.goto(iris.link);
-  await expect(page.getByRole('status').filter({ hasText: 'Connected' }).first()).toBeVisible();
+  // Pairing lands in the default channel; then the lane asked for.
+  await expect(page).toHaveURL(/#\/c\//, { timeout: 20_000 });
   await page.goto(`${iris.origin}/#/c/${encodeURIComponent(lane)}`);
   await expect(page.getByRole('log', { name: 'Messages' })).toBeVisible();
 }
@@ -130,14 +131,16 @@ test('a streamed reply from Hermes, with its reasoning and a tool card; Settings
     // It streamed: the bubble showed growing text before the final one.
     const texts = await page.evaluate(() => (window as unknown as { __texts: string[] }).__texts);
     expect(texts.length).toBeGreaterThanOrEqual(2);
-    // The terminal tool really ran in Hermes: its card, done, with the command as preview.
+    // The terminal tool really ran in Hermes: its card (behind the turn's one line), done, with the command as preview.
+    await reply.getByRole('button', { name: /^Used 1 tool/ }).click();
     const card = reply.getByRole('group', { name: 'Tool terminal' });
     await expect(card).toContainText('echo iris-tool-ok');
     await expect(card).toContainText('Done');
     // The model's reasoning, as Hermes kept it, above the text.
-    await reply.getByRole('button', { name: 'Show reasoning' }).click();
-    await expect(reply.locator('.reasoning-body')).toContainText('I should run echo iris-tool-ok in the terminal.');
-    await expect(reply.locator('.reasoning-body')).toContainText('The tool answered; I report what it said.');
+    await reply.getByRole('button', { name: /^Thought/ }).click();
+    await expect(reply.locator('.reasoning')).toContainText('I should run echo iris-tool-ok in the terminal.');
+    await expect(reply.locator('.reasoning')).toContainText('The tool answered; I report what it said.');
+    await reply.getByRole('button', { name: 'Details' }).click();
     await expect(reply.locator('.msg-meta')).toContainText(SCRIPTED_MODEL_ID);
 
     await page.goto(`${iris.origin}/#/settings`);

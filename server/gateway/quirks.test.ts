@@ -27,7 +27,7 @@ async function device(id: string): Promise<TestClient> {
 }
 
 describe('gateway quirks', () => {
-  it('hello.ack: without channels, with another push capability, followed by an unknown notification kind', async () => {
+  it('hello.ack: without channels, with another push capability; a turn followed by an unknown notification kind', async () => {
     const plain = await start();
     expect(plain.ofType('hello.ack')[0].payload.channels).toBeInstanceOf(Array);
     await gw!.close();
@@ -35,6 +35,7 @@ describe('gateway quirks', () => {
     const ack = c.ofType('hello.ack')[0];
     expect(ack.payload).not.toHaveProperty('channels');
     expect((ack.payload.server_caps as { push: string }).push).toBe('fcm');
+    await c.chat('hello', { chat_id: 'web:default' });
     const note = await c.waitType('notification');
     expect(note.payload.kind).toBe(UNKNOWN_NOTIFICATION_KIND);
   });

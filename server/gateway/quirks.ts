@@ -100,7 +100,8 @@ export function quirkFrames(frame: ServerFrame, q: GatewayQuirks | undefined): S
     }
   }
   out.push(f);
-  if (q.unknownFrames && f.type === 'hello.ack') {
+  // After a turn, so it arrives live: the app shows no toasts for what a sync replays.
+  if (q.unknownFrames && f.type === 'message.stop') {
     out.push({
       v: 1,
       type: 'notification',

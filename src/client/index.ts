@@ -59,6 +59,14 @@ const storeReducer: Reducer = lazyReducer(async () => {
   return { apply: applyFrame, applyBatch: applyFrames };
 });
 
+/**
+ * The code a connection needs, loaded on demand. The pairing screen fetches it early, so that Connect
+ * works even when the server that served the page has stopped answering by then.
+ */
+export function loadSessionCode() {
+  return Promise.all([import('../net/session'), import('./quotaReducer')]);
+}
+
 export function createClient(options: ClientOptions): IrisClient {
   const { db } = options;
   const [state, setState] = createSignal<ConnectionState>('offline');
@@ -111,7 +119,7 @@ export function createClient(options: ClientOptions): IrisClient {
       }
       // The session's code (socket, pipeline, transfers) loads only once there is a gateway to talk
       // to: an unpaired browser's first screen goes without it.
-      const [{ GatewaySession }, { evictingMediaWhenFull }] = await Promise.all([import('../net/session'), import('./quotaReducer')]);
+      const [{ GatewaySession }, { evictingMediaWhenFull }] = await loadSessionCode();
       if (!started || !isLeader()) return;
       const s = new GatewaySession({
         db,

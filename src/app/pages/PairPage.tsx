@@ -1,7 +1,7 @@
 import { useNavigate, useSearchParams } from '@solidjs/router';
 import { Show, createEffect, createSignal, on, onMount } from 'solid-js';
 import { requestPersistentStorage } from '../../pwa/register';
-import { normalizeGatewayUrl } from '../../client';
+import { loadSessionCode, normalizeGatewayUrl } from '../../client';
 import { live } from '../../store/live';
 import { getSetting } from '../../store/models/settings';
 import { ReplacePairingDialog, type PendingPairing } from '../components/settings/ReplacePairingDialog';
@@ -30,6 +30,7 @@ export function PairPage() {
   const [token, setToken] = createSignal(param(params.token));
   const [lane, setLane] = createSignal(param(params.lane) || undefined);
   const [submitted, setSubmitted] = createSignal(false);
+  const [reconnected, setReconnected] = createSignal(false);
   const [replacing, setReplacing] = createSignal<PendingPairing>();
   const channels = live(() => db.channels.orderBy('order').toArray(), []);
 
@@ -39,7 +40,21 @@ export function PairPage() {
   // What pairing refused before connecting at all (an address that is no gateway URL), in words.
   const [invalid, setInvalid] = createSignal<string>();
 
+  // The connection's code is fetched as soon as the person starts on the form (not with the first
+  // screen, which stays light): Connect must not depend on the server still answering later. A failed
+  // fetch here is harmless: the attempt loads it again and reports its own failure.
+  let sessionCodeAsked = false;
+  const fetchSessionCode = () => {
+    if (sessionCodeAsked) return;
+    sessionCodeAsked = true;
+    void loadSessionCode().catch(() => {
+      sessionCodeAsked = false;
+    });
+  };
+
   async function connect() {
+    // Re-pairing starts from a connection that is still up: only a connection made after this attempt counts.
+    setReconnected(client.state() !== 'online');
     setSubmitted(true);
     setInvalid(undefined);
     attempt.begin(url().trim());
@@ -79,9 +94,10 @@ export function PairPage() {
   const online = () => client.state() === 'online';
   // Once paired, ask the browser to keep our storage: the history must stay readable offline.
   createEffect(on(online, (isOnline) => isOnline && submitted() && void requestPersistentStorage()));
+  createEffect(on(client.state, (state) => state !== 'online' && submitted() && setReconnected(true)));
   // Then open the conversation, as after any sign-in: the link's lane, else the default channel.
   createEffect(() => {
-    if (!online() || !submitted()) return;
+    if (!online() || !submitted() || !reconnected()) return;
     const href = landingHref(channels(), lane());
     if (href) navigate(href, { replace: true });
   });
@@ -104,6 +120,7 @@ export function PairPage() {
         />
         <form
           class="pair-form"
+          onFocusIn={fetchSessionCode}
           onSubmit={(e) => {
             e.preventDefault();
             void connect();
