@@ -28,8 +28,8 @@ test('a conversation: every action is at least 44×44 px, and times read "7:05 A
   await messageBox(page).fill('Plan my week');
   await page.getByRole('button', { name: 'Send' }).click();
   await expect(log(page).getByText('— Iris demo agent').last()).toBeVisible({ timeout: 30_000 });
-  // Message actions, Show reasoning, Show output, Copy code: all there, all finger-sized.
-  for (const name of ['Reply', 'Copy', 'Show reasoning', 'Copy code']) await expect(log(page).getByRole('button', { name }).first()).toBeAttached();
+  // Message actions, the turn's reasoning and tools lines, Copy code: all there, all finger-sized.
+  for (const name of ['Reply', 'Copy', /^Thought/, /^Used \d+ tools?/, 'Copy code']) await expect(log(page).getByRole('button', { name }).first()).toBeAttached();
   expect(await smallTargets(page)).toEqual([]);
 });
 
