@@ -1,5 +1,7 @@
 import { HashRouter, Route } from '@solidjs/router';
 import { lazy } from 'solid-js';
+import type { IrisRuntime } from '../runtime';
+import { IrisContext } from './context';
 import { Root } from './Root';
 import { HomePage } from './pages/HomePage';
 import { UpdatePrompt } from './components/pwa/UpdatePrompt';
@@ -12,9 +14,9 @@ const SearchPage = lazy(() => import('./pages/SearchPage'));
 const SettingsPage = lazy(() => import('./pages/SettingsPage'));
 const SharePage = lazy(() => import('./pages/SharePage'));
 
-export function App() {
+export function App(props: { runtime: IrisRuntime }) {
   return (
-    <>
+    <IrisContext.Provider value={props.runtime}>
       <HashRouter root={Root}>
         <Route path="/pair" component={PairPage} />
         <Route path="/c/:chatId" component={LanePage} />
@@ -25,6 +27,6 @@ export function App() {
         <Route path="*" component={HomePage} />
       </HashRouter>
       <UpdatePrompt />
-    </>
+    </IrisContext.Provider>
   );
 }

@@ -1,6 +1,6 @@
 import { useLocation } from '@solidjs/router';
 import { Show, lazy, type ParentProps } from 'solid-js';
-import { iris } from './context';
+import { useIris } from './context';
 import { initTheme } from './theme';
 import './styles/theme.css';
 
@@ -10,7 +10,7 @@ const AppFrame = lazy(() => import('./Shell').then((m) => ({ default: m.AppFrame
 
 /** The router's root layout. Pairing gets the whole screen; every other route gets the app frame. */
 export function Root(props: ParentProps) {
-  initTheme(iris().db);
+  initTheme(useIris().db);
   const location = useLocation();
   const bare = () => location.pathname === '/pair' || location.pathname.startsWith('/pair/');
   return (

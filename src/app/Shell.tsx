@@ -10,7 +10,7 @@ import { routeTitle } from './components/shell/pageTitle';
 import { TopBar } from './components/shell/TopBar';
 import { ConnectionBanner } from './components/status/ConnectionBanner';
 import { Toasts } from './components/status/Toasts';
-import { iris } from './context';
+import { useIris } from './context';
 import './Shell.css';
 
 /** Pages that are a step aside from the conversation: on phones their top bar leads back to it. */
@@ -21,7 +21,7 @@ const PAGES_WITH_BACK = new Set(['/search', '/settings', '/share']);
  * Loaded on demand by the router's root (Root.tsx): the pairing screen never needs it.
  */
 export function AppFrame(props: ParentProps) {
-  const { db } = iris();
+  const { db } = useIris();
   const location = useLocation();
   const desktop = createMediaQuery(DESKTOP_QUERY);
   const [drawerOpen, setDrawerOpen] = createSignal(false);

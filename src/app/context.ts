@@ -1,21 +1,16 @@
-// The app's one database and one client. Components read the DB and call commands; they never
-// see the socket.
-import { IrisDB } from '../store/db';
-import { createClient, type IrisClient } from '../client';
-import { lazyReducer } from '../client/lazyReducer';
+// How components reach the window's runtime (the database, the client, its services): a Solid
+// context, provided once at the top (App) with the runtime main.tsx built. A test mounts a component
+// under a test runtime the same way (src/testing/runtime.tsx).
+import { createContext, useContext } from 'solid-js';
+import type { IrisRuntime } from '../runtime';
 
-let instance: { db: IrisDB; client: IrisClient } | undefined;
+export const IrisContext = createContext<IrisRuntime>();
 
-export function iris(): { db: IrisDB; client: IrisClient } {
-  if (!instance) {
-    const db = new IrisDB();
-    // The reducer loads with the first frame (see lazyReducer): not on an unpaired first screen.
-    const reducer = lazyReducer(() => import('./components/status/gatewayErrorToasts').then((m) => m.reducerWithErrorToasts()));
-    const client = createClient({ db, reducer });
-    void client.start();
-    instance = { db, client };
-  }
-  return instance;
+/** The runtime of the component being created (call it in a component's or hook's body, not later). */
+export function useIris(): IrisRuntime {
+  const runtime = useContext(IrisContext);
+  if (!runtime) throw new Error('useIris: no runtime here (mount under <IrisContext.Provider value={runtime}>)');
+  return runtime;
 }
 
 /** The gateway this page was served with: same origin, path /ws. */

@@ -3,24 +3,23 @@
 // sent messages as their echoes land.
 import { liveQuery } from 'dexie';
 import { createEffect, createRoot } from 'solid-js';
-import { iris } from '../app/context';
+import type { IrisClient } from '../client';
+import type { IrisDB } from '../store/db';
 import { unsettledSignature } from './adopt';
 import { enforceCacheCap } from './eviction';
 import { MediaPuller } from './puller';
 import { isMediaNeed } from './worker-messages';
 
-let puller: MediaPuller | undefined;
-
-/** The window's puller (started the first time anything asks). */
-export function mediaPuller(): MediaPuller {
-  if (puller) return puller;
-  const { db, client } = iris();
+/**
+ * Starts the window's puller and what wakes it. Once per window: the runtime keeps the one it
+ * started (`useIris().shared(startMediaPuller)`).
+ */
+export function startMediaPuller({ db, client }: { db: IrisDB; client: IrisClient }): MediaPuller {
   const started = new MediaPuller(db, {
     pull: (id) => client.pull(id),
     state: () => client.state(),
     isLeader: () => client.isLeader(),
   });
-  puller = started;
 
   createRoot(() => {
     // Back online (or leadership moved here): look for work.

@@ -3,8 +3,8 @@
 // total, and brings the stored subscription in line with the browser's at start.
 import { liveQuery } from 'dexie';
 import { laneFromPath } from '../app/components/shell/laneRoute';
-import { iris } from '../app/context';
 import { keepBadgeUpdated } from '../pwa/badge';
+import type { IrisClient } from '../client';
 import type { IrisDB } from '../store/db';
 import { reconcilePush } from './subscribe';
 import { PICKER_TAG_PREFIX, laneTag } from './tags';
@@ -13,11 +13,10 @@ import type { LaneReply, OpenReply, SelectReply, WorkerToWindow } from './worker
 
 let started = false;
 
-export function startPushBridge(): void {
+export function startPushBridge({ db, client }: { db: IrisDB; client: IrisClient }): void {
   if (started || typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return;
   started = true;
-  const { db, client } = iris();
-  navigator.serviceWorker.addEventListener('message', (event) => onWorkerMessage(event));
+  navigator.serviceWorker.addEventListener('message', (event) => onWorkerMessage(client, event));
   navigator.serviceWorker.startMessages();
   // The app is open: it syncs what was pushed, and counts unread from the DB again.
   void clearPushUnread(db).catch(() => undefined);
@@ -51,12 +50,12 @@ function closeSeenNotifications(db: IrisDB): void {
   liveQuery(() => db.pickers.where('state').notEqual('open').primaryKeys()).subscribe({ next: run, error: () => undefined });
 }
 
-function onWorkerMessage(event: MessageEvent): void {
+function onWorkerMessage(client: IrisClient, event: MessageEvent): void {
   const message = event.data as WorkerToWindow | null;
   const port = event.ports[0];
   if (!message || typeof message !== 'object' || !port) return;
   if (message.type === 'iris:push:lane') port.postMessage(currentLane() satisfies LaneReply);
-  else if (message.type === 'iris:push:select') void answer(message.picker_id, message.value, port);
+  else if (message.type === 'iris:push:select') void answer(client, message.picker_id, message.value, port);
   else if (message.type === 'iris:push:open') port.postMessage({ opened: open(message.url) } satisfies OpenReply);
 }
 
@@ -66,9 +65,8 @@ function currentLane(): LaneReply {
   return { ...(lane !== undefined && { lane }), visible: document.visibilityState === 'visible' };
 }
 
-async function answer(pickerId: unknown, value: unknown, port: MessagePort): Promise<void> {
+async function answer(client: IrisClient, pickerId: unknown, value: unknown, port: MessagePort): Promise<void> {
   const reply = (r: SelectReply) => port.postMessage(r);
-  const { client } = iris();
   if (typeof pickerId !== 'string' || typeof value !== 'string') return reply({ handled: true, ok: false, error: 'The answer was not valid.' });
   // Offline here: the worker opens its own connection instead.
   if (client.state() !== 'online') return reply({ handled: false });

@@ -2,12 +2,12 @@
 // code loads once this browser holds a token, so the pairing screen of a new visitor goes without it.
 // Messages the service worker posts meanwhile wait in the page's queue (startMessages() opens it).
 import { liveQuery } from 'dexie';
-import { iris } from '../app/context';
+import type { IrisClient } from '../client';
+import type { IrisDB } from '../store/db';
 import { getSetting } from '../store/models/settings';
 
-export function startPushBridgeWhenPaired(): void {
+export function startPushBridgeWhenPaired({ db, client }: { db: IrisDB; client: IrisClient }): void {
   if (typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return;
-  const { db } = iris();
   let started = false;
   const subscription = liveQuery(() => getSetting(db, 'token')).subscribe({
     next(token) {
@@ -15,7 +15,7 @@ export function startPushBridgeWhenPaired(): void {
       started = true;
       queueMicrotask(() => subscription.unsubscribe());
       import('./bridge')
-        .then(({ startPushBridge }) => startPushBridge())
+        .then(({ startPushBridge }) => startPushBridge({ db, client }))
         .catch((err: unknown) => console.warn('iris: could not start the push bridge', err));
     },
     error: (err: unknown) => console.warn('iris: could not read the pairing state', err),

@@ -3,13 +3,13 @@ import { Match, Switch } from 'solid-js';
 import { live } from '../../store/live';
 import { getSetting } from '../../store/models/settings';
 import { defaultChannelId, laneHref } from '../components/channels/channelTree';
-import { iris } from '../context';
+import { useIris } from '../context';
 
 type Home = { kind: 'pair' } | { kind: 'lane'; href: string } | { kind: 'waiting' };
 
 /** `/`: the default lane when paired, pairing when not, and a short wait while the first directory arrives. */
 export function HomePage() {
-  const { db } = iris();
+  const { db } = useIris();
   const home = live(async (): Promise<Home> => {
     if (!(await getSetting(db, 'token'))) return { kind: 'pair' };
     const channels = (await db.channels.orderBy('order').toArray()).filter((c) => !c.archived);

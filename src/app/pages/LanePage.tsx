@@ -6,7 +6,7 @@ import { newestMessage, replyEnded } from '../components/composer/composerMode';
 import { MessageList } from '../components/messages/MessageList';
 import { PickerHost } from '../components/pickers/PickerHost';
 import { ThinkingIndicator } from '../components/messages/ThinkingIndicator';
-import { iris } from '../context';
+import { useIris } from '../context';
 import './LanePage.css';
 
 function decodeParam(value: string | undefined): string | undefined {
@@ -32,7 +32,7 @@ export default function LanePage() {
 }
 
 function LaneView(props: { lane: string; focusId?: string }) {
-  const { db, client } = iris();
+  const { db, client } = useIris();
   const channel = live(() => db.channels.get(props.lane));
   const laneState = live(() => db.lanes.get(props.lane));
   const newest = live(() => newestMessage(db, props.lane), undefined);

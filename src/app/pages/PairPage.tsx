@@ -5,7 +5,7 @@ import { loadSessionCode, normalizeGatewayUrl } from '../../client';
 import { live } from '../../store/live';
 import { getSetting } from '../../store/models/settings';
 import { ReplacePairingDialog, type PendingPairing } from '../components/settings/ReplacePairingDialog';
-import { iris, sameOriginGatewayUrl } from '../context';
+import { sameOriginGatewayUrl, useIris } from '../context';
 import { connectionStateText } from '../connectionText';
 import { landingHref } from '../components/pairing/landing';
 import { ScanPairingCode, canScanPairingCode } from '../components/pairing/ScanPairingCode';
@@ -22,7 +22,7 @@ function withCommands(text: string) {
  * scanning its QR code, or by typing. Once connected it opens the link's lane or the default channel.
  */
 export function PairPage() {
-  const { db, client } = iris();
+  const { db, client } = useIris();
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const param = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? '';

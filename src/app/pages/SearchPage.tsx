@@ -4,7 +4,7 @@ import type { SearchScope } from '../../protocol';
 import { searchLocal, localIndexBuilt, startLocalIndex } from '../../search/appIndex';
 import { fromGatewayHit, fromLocalRow, laneLabel, resultPath, type SearchResultItem } from '../../search/results';
 import { live } from '../../store/live';
-import { iris } from '../context';
+import { useIris } from '../context';
 import './SearchPage.css';
 
 const LIMIT = 50;
@@ -40,7 +40,7 @@ function param(v: string | string[] | undefined): string {
  * address so going back from a result shows the same results.
  */
 export default function SearchPage() {
-  const { db, client } = iris();
+  const { db, client } = useIris();
   startLocalIndex(db);
   const [params, setParams] = useSearchParams();
   const lane = () => param(params.lane) || undefined;

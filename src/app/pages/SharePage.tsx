@@ -5,12 +5,12 @@ import { ERROR_TOAST_KIND } from '../components/status/toastWrites';
 import { stageAttachment } from '../../media/outgoing';
 import { live } from '../../store/live';
 import { PENDING_SHARE_KEY, shareToText, type PendingShare } from '../../share/pendingShare';
-import { iris } from '../context';
+import { useIris } from '../context';
 import './SharePage.css';
 
 /** Something was shared into Iris from another app: pick the lane whose composer gets it. */
 export default function SharePage() {
-  const { db } = iris();
+  const { db } = useIris();
   const navigate = useNavigate();
   const share = live(async () => (await db.settings.get(PENDING_SHARE_KEY))?.value as PendingShare | undefined, undefined);
   const lanes = live(async () => {

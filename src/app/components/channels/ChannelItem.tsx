@@ -5,7 +5,7 @@ import { Menu, type MenuItem } from '../shell/Menu';
 import { laneHref } from './channelTree';
 import { safeColor, textOn } from './channelLook';
 import { live } from '../../../store/live';
-import { iris } from '../../context';
+import { useIris } from '../../context';
 import { laneSummary } from './laneSummary';
 import type { ChannelAction } from './ChannelDialogs';
 
@@ -34,7 +34,7 @@ function ChannelRowView(props: {
   menuItems: MenuItem[];
   onNavigate: () => void;
 }) {
-  const { db } = iris();
+  const { db } = useIris();
   const previewId = createUniqueId();
   // One live query per row: a message streaming in one lane re-reads only that lane's figures.
   const summary = live(() => laneSummary(db, props.channel.chat_id), undefined);

@@ -2,7 +2,7 @@ import { useNavigate } from '@solidjs/router';
 import { For, Show, createMemo, createSignal } from 'solid-js';
 import { live } from '../../../store/live';
 import type { ChannelRow } from '../../../store/schema';
-import { iris } from '../../context';
+import { useIris } from '../../context';
 import { Icon } from '../shell/Icon';
 import { showErrorToast } from '../status/toastWrites';
 import { ChannelDialogs, type ChannelAction, type ChannelCommands } from './ChannelDialogs';
@@ -20,7 +20,7 @@ interface ChannelNavProps {
 
 /** The channel list: a `navigation` named "Channels", with its actions. Reads the DB only. */
 export function ChannelNav(props: ChannelNavProps) {
-  const { db, client } = iris();
+  const { db, client } = useIris();
   const navigate = useNavigate();
   const [showArchived, setShowArchived] = createSignal(false);
   const [action, setAction] = createSignal<ChannelAction>();

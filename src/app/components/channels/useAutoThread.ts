@@ -4,7 +4,7 @@ import { useNavigate } from '@solidjs/router';
 import { createEffect, createMemo, on, type Accessor } from 'solid-js';
 import { live } from '../../../store/live';
 import { clearAutoThread } from '../../../store/models/lanes';
-import { iris } from '../../context';
+import { useIris } from '../../context';
 import type { LaneLocation } from '../shell/laneRoute';
 import { laneHref } from './channelTree';
 
@@ -15,7 +15,7 @@ interface Hint {
 }
 
 export function useAutoThread(location: Accessor<LaneLocation | undefined>): void {
-  const { db } = iris();
+  const { db } = useIris();
   const navigate = useNavigate();
   // Per lane on screen: null until the first read, then the hint or undefined.
   const hint = createMemo(() => {

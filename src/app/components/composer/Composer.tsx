@@ -1,11 +1,13 @@
 import { Show, createEffect, createSignal, createUniqueId, on, onCleanup, onMount } from 'solid-js';
 import { ProtocolError } from '../../../client';
 import type { CommandInfo } from '../../../protocol';
+import type { RuntimeParts } from '../../../runtime';
+import type { IrisDB } from '../../../store/db';
 import { live } from '../../../store/live';
 import { setDraft } from '../../../store/models/settings';
 import { formatBytes } from '../../../media/format';
 import { stageAttachment, unstageAttachment } from '../../../media/outgoing';
-import { iris } from '../../context';
+import { useIris } from '../../context';
 import { replyTarget, setReplyTarget } from '../messages/replyTarget';
 import { DESKTOP_QUERY, createMediaQuery } from '../shell/mediaQuery';
 import { AttachButton } from '../media/AttachButton';
@@ -22,20 +24,14 @@ import { PastedText } from './PastedText';
 import { cleanCommands, commandText, moveActive, pickCommand, slashPrefix } from './slash';
 import './Composer.css';
 
-let drafts: DraftWriter | undefined;
-
-/** One writer for the whole page, flushed when the page is hidden so a reload keeps what was typed. */
-function draftWriter(): DraftWriter {
-  if (!drafts) {
-    const { db } = iris();
-    const writer = createDraftWriter((lane, text) => setDraft(db, lane, text));
-    addEventListener('pagehide', () => void writer.flush());
-    document.addEventListener('visibilitychange', () => {
-      if (document.visibilityState === 'hidden') void writer.flush();
-    });
-    drafts = writer;
-  }
-  return drafts;
+/** One writer for the whole page (runtime.shared), flushed when the page is hidden so a reload keeps what was typed. */
+function startDraftWriter({ db }: RuntimeParts): DraftWriter {
+  const writer = createDraftWriter((lane, text) => setDraft(db, lane, text));
+  addEventListener('pagehide', () => void writer.flush());
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'hidden') void writer.flush();
+  });
+  return writer;
 }
 
 let indexStarted = false;
@@ -44,10 +40,10 @@ let indexStarted = false;
  * The local search index is built when the app first shows a lane, once the page is idle, from its
  * own chunk, so offline search is ready without weighing on the first paint.
  */
-function startSearchIndexWhenIdle(): void {
+function startSearchIndexWhenIdle(db: IrisDB): void {
   if (indexStarted) return;
   indexStarted = true;
-  const start = () => void import('../../../search/appIndex').then((m) => m.startLocalIndex(iris().db));
+  const start = () => void import('../../../search/appIndex').then((m) => m.startLocalIndex(db));
   if (typeof requestIdleCallback === 'function') requestIdleCallback(start, { timeout: 3000 });
   else setTimeout(start, 1000);
 }
@@ -66,9 +62,10 @@ export function Composer(props: { lane: string }) {
 }
 
 function LaneComposer(props: { lane: string }) {
-  const { db, client } = iris();
+  const iris = useIris();
+  const { db, client } = iris;
   const lane = props.lane;
-  const writer = draftWriter();
+  const writer = iris.shared(startDraftWriter);
   const laneRow = live(() => db.lanes.get(lane), undefined);
   // Offline, a busy mark may be stale and a steer or stop could not reach the agent: just queue messages.
   const newest = live(() => newestMessage(db, lane), undefined);
@@ -131,7 +128,7 @@ function LaneComposer(props: { lane: string }) {
     }),
   );
 
-  onMount(startSearchIndexWhenIdle);
+  onMount(() => startSearchIndexWhenIdle(db));
   onCleanup(() => void writer.flush());
   // Choosing "Reply" on a message puts the cursor here, ready to type the reply.
   createEffect(

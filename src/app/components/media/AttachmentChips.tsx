@@ -3,7 +3,7 @@ import { formatBytes, formatDuration } from '../../../media/format';
 import { typedBlob } from '../../../media/kind';
 import { liveOn } from '../../../store/live';
 import type { MediaRow } from '../../../store/schema';
-import { iris } from '../../context';
+import { useIris } from '../../context';
 import { MediaIcon, type MediaIconName } from './MediaIcon';
 import './Media.css';
 
@@ -27,7 +27,7 @@ export function AttachmentChips(props: { ids: string[]; onRemove: (mediaId: stri
 }
 
 function Chip(props: { id: string; onRemove: () => void }) {
-  const { db } = iris();
+  const { db } = useIris();
   const row = liveOn(() => props.id, (id) => db.media.get(id));
   const [thumb, setThumb] = createSignal<string>();
   // The picture itself, from the stored bytes (an object URL, released with the chip).

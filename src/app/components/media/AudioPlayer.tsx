@@ -1,7 +1,7 @@
 import { Show, createSignal, onCleanup } from 'solid-js';
 import { formatBytes, formatDuration } from '../../../media/format';
 import type { MediaRow } from '../../../store/schema';
-import { iris } from '../../context';
+import { useIris } from '../../context';
 import { MediaFetch, type FetchMode } from './MediaFetch';
 import { MediaIcon } from './MediaIcon';
 
@@ -10,7 +10,7 @@ import { MediaIcon } from './MediaIcon';
  * Recordings (WebM from MediaRecorder) carry no duration: the player seeks to the end once to learn it.
  */
 export function AudioPlayer(props: { row: MediaRow; src: string | undefined; mode: FetchMode; onDownload: () => void }) {
-  const { db } = iris();
+  const { db } = useIris();
   const [playing, setPlaying] = createSignal(false);
   const [position, setPosition] = createSignal(0);
   const [learned, setLearned] = createSignal<number | undefined>();

@@ -1,7 +1,7 @@
 import { Show, createSignal } from 'solid-js';
 import { Portal } from 'solid-js/web';
 import type { MediaRow } from '../../../store/schema';
-import { iris } from '../../context';
+import { useIris } from '../../context';
 import { ImageViewer } from './ImageViewer';
 import { MediaFetch, type FetchMode } from './MediaFetch';
 import { MediaIcon } from './MediaIcon';
@@ -11,7 +11,7 @@ const UNKNOWN = { width: 240, height: 180 };
 
 /** A picture in a message: its box reserved, a tap opens the full-screen viewer. */
 export function ImageMedia(props: { row: MediaRow; src: string | undefined; lane: string; mode: FetchMode; onDownload: () => void }) {
-  const { db } = iris();
+  const { db } = useIris();
   const [viewing, setViewing] = createSignal(false);
   const [broken, setBroken] = createSignal(false);
   const box = () => mediaBox(props.row.width, props.row.height, UNKNOWN);

@@ -2,7 +2,7 @@ import { Show, createMemo, createSignal, onCleanup, onMount } from 'solid-js';
 import { formatBytes } from '../../../media/format';
 import { live } from '../../../store/live';
 import type { MediaRow } from '../../../store/schema';
-import { iris } from '../../context';
+import { useIris } from '../../context';
 import { laneImages } from './gallery';
 import { MediaIcon } from './MediaIcon';
 import { createMediaSrc } from './mediaSrc';
@@ -24,7 +24,7 @@ interface Point {
  * a swipe down returns to the conversation.
  */
 export function ImageViewer(props: { lane: string; start: string; onClose: () => void }) {
-  const { db } = iris();
+  const { db } = useIris();
   const images = live(() => laneImages(db, props.lane), [] as MediaRow[]);
   const [currentId, setCurrentId] = createSignal(props.start);
   const [zoom, setZoom] = createSignal(1);

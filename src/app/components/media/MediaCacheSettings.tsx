@@ -2,10 +2,10 @@ import { For, createSignal } from 'solid-js';
 import { cacheSize, clearMediaCache, enforceCacheCap } from '../../../media/eviction';
 import { formatBytes } from '../../../media/format';
 import { AUTO_DOWNLOAD_MAX_BYTES, DEFAULT_CACHE_CAP_BYTES } from '../../../media/limits';
-import { mediaPuller } from '../../../media/runtime';
+import { startMediaPuller } from '../../../media/runtime';
 import { getMediaSettings, setAutoDownload, setCacheCap } from '../../../media/settings';
 import { live } from '../../../store/live';
-import { iris } from '../../context';
+import { useIris } from '../../context';
 import { SettingsSection } from '../settings/SettingsSection';
 import './Media.css';
 
@@ -14,7 +14,8 @@ const CAPS = [10, 50, 100, 250, 500, 1024, 2048, 5120].map((mb) => mb * MiB);
 
 /** Settings → Media: what downloaded media takes on this device, the cap, auto-download, and Clear. */
 export function MediaCacheSettings() {
-  const { db } = iris();
+  const iris = useIris();
+  const { db } = iris;
   const size = live(() => cacheSize(db), 0);
   const settings = live(() => getMediaSettings(db));
   const [note, setNote] = createSignal('');
@@ -59,7 +60,7 @@ export function MediaCacheSettings() {
           checked={settings()?.autoDownload ?? true}
           onChange={(e) => {
             void setAutoDownload(db, e.currentTarget.checked);
-            mediaPuller().kick();
+            iris.shared(startMediaPuller).kick();
           }}
         />
         <span>Download pictures and voice messages by themselves (up to {formatBytes(AUTO_DOWNLOAD_MAX_BYTES)} each)</span>

@@ -1,7 +1,7 @@
 import { Match, Switch, createSignal } from 'solid-js';
 import { formatBytes } from '../../../media/format';
 import type { MediaRow } from '../../../store/schema';
-import { iris } from '../../context';
+import { useIris } from '../../context';
 import { MediaIcon } from './MediaIcon';
 
 export type FetchMode = 'auto' | 'tap';
@@ -11,7 +11,7 @@ export type FetchMode = 'auto' | 'tap';
  * (files that wait for a tap), "Download again" (evicted), "Try again" (failed), or a quiet wait.
  */
 export function MediaFetch(props: { row: MediaRow; mode: FetchMode; label: string; onDownload: () => void; compact?: boolean }) {
-  const { client } = iris();
+  const { client } = useIris();
   const [asked, setAsked] = createSignal(false);
   const size = () => formatBytes(props.row.size);
   const percent = () => Math.round((props.row.progress ?? 0) * 100);

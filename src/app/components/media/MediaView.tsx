@@ -1,12 +1,12 @@
 import { Match, Show, Switch, createEffect, createSignal, onCleanup, onMount } from 'solid-js';
 import type { MediaRef } from '../../../protocol';
 import { downloadsByItself } from '../../../media/puller';
-import { mediaPuller } from '../../../media/runtime';
+import { startMediaPuller } from '../../../media/runtime';
 import { AUTO_DOWNLOAD_KEY } from '../../../media/settings';
 import { liveOn, live } from '../../../store/live';
 import { localMessageId } from '../../../store/models/messages';
 import type { MediaRow, MessageRow } from '../../../store/schema';
-import { iris } from '../../context';
+import { useIris } from '../../context';
 import { AudioPlayer } from './AudioPlayer';
 import { DocumentChip } from './DocumentChip';
 import { ImageMedia } from './ImageMedia';
@@ -25,8 +25,9 @@ export interface MediaViewProps {
 
 /** One attachment of a message: its bytes through /media/<id> once stored, or how to get them. */
 export function MediaView(props: MediaViewProps) {
-  const { db } = iris();
-  const puller = mediaPuller();
+  const iris = useIris();
+  const { db } = iris;
+  const puller = iris.shared(startMediaPuller);
   const id = () => props.item.media_id;
   const stored = liveOn(id, (mediaId) => db.media.get(mediaId));
   const autoSetting = live(async () => (await db.settings.get(AUTO_DOWNLOAD_KEY))?.value !== false, true);

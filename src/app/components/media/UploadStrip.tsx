@@ -1,9 +1,9 @@
-import { iris } from '../../context';
+import { useIris } from '../../context';
 import type { MediaRow } from '../../../store/schema';
 
 /** Upload progress of a file in a message on its way out, with Cancel (the message is not sent). */
 export function UploadStrip(props: { row: MediaRow; clientId: string }) {
-  const { client } = iris();
+  const { client } = useIris();
   const percent = () => Math.round((props.row.progress ?? 0) * 100);
   const online = () => client.state() === 'online';
   const text = () => (percent() > 0 ? `Uploading… ${percent()}%` : online() ? 'Uploading…' : 'Sends when connected.');

@@ -1,7 +1,7 @@
 import { Show, createSignal } from 'solid-js';
 import { formatBytes } from '../../../media/format';
 import type { MediaRow } from '../../../store/schema';
-import { iris } from '../../context';
+import { useIris } from '../../context';
 import { MediaFetch, type FetchMode } from './MediaFetch';
 import { MediaIcon } from './MediaIcon';
 import { mediaBox } from './mediaBox';
@@ -10,7 +10,7 @@ const UNKNOWN = { width: 320, height: 180 };
 
 /** A video in a message, inline with the browser's controls; it seeks through Range requests to the worker. */
 export function VideoMedia(props: { row: MediaRow; src: string | undefined; mode: FetchMode; onDownload: () => void }) {
-  const { db } = iris();
+  const { db } = useIris();
   const [failed, setFailed] = createSignal(false);
   const box = () => mediaBox(props.row.width, props.row.height, UNKNOWN);
   const learn = (video: HTMLVideoElement) => {

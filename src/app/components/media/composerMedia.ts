@@ -4,8 +4,8 @@ import { createSignal, onCleanup, onMount, type Accessor, type Setter } from 'so
 import { AttachmentRefusedError, stageAttachment, stagedAttachments, unstageAttachment, voiceFilename } from '../../../media/outgoing';
 import { baseMime } from '../../../media/kind';
 import type { Recording } from '../../../media/recorder';
-import { mediaPuller } from '../../../media/runtime';
-import { iris } from '../../context';
+import { startMediaPuller } from '../../../media/runtime';
+import { useIris } from '../../context';
 
 export interface ComposerMediaOptions {
   lane: string;
@@ -31,7 +31,8 @@ function words(error: unknown): string {
 }
 
 export function useComposerMedia(options: ComposerMediaOptions): ComposerMedia {
-  const { db } = iris();
+  const iris = useIris();
+  const { db } = iris;
   const { lane } = options;
   const [dragging, setDragging] = createSignal(false);
 
@@ -80,7 +81,7 @@ export function useComposerMedia(options: ComposerMediaOptions): ComposerMedia {
   }
 
   onMount(() => {
-    mediaPuller(); // this window's media machinery (background downloads, the worker's requests)
+    iris.shared(startMediaPuller); // this window's media machinery (background downloads, the worker's requests)
     // Attachments stored before a reload come back.
     void stagedAttachments(db, lane).then((rows) => add(rows.map((r) => r.media_id)));
 

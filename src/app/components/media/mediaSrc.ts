@@ -6,7 +6,7 @@
 import { createEffect, createSignal, onCleanup, type Accessor } from 'solid-js';
 import { typedBlob } from '../../../media/kind';
 import { mediaPath } from '../../../media/worker-messages';
-import { iris } from '../../context';
+import { useIris } from '../../context';
 
 const hasWorker = typeof navigator !== 'undefined' && 'serviceWorker' in navigator;
 const [controlled, setControlled] = createSignal(hasWorker && !!navigator.serviceWorker.controller);
@@ -14,6 +14,7 @@ if (hasWorker) navigator.serviceWorker.addEventListener('controllerchange', () =
 
 /** The src for `id` while `available()` (its bytes are stored); undefined otherwise. */
 export function createMediaSrc(id: () => string, available: () => boolean): Accessor<string | undefined> {
+  const { db } = useIris();
   const [src, setSrc] = createSignal<string | undefined>();
   createEffect(() => {
     const mediaId = id();
@@ -27,7 +28,6 @@ export function createMediaSrc(id: () => string, available: () => boolean): Acce
     }
     let url: string | undefined;
     let cancelled = false;
-    const { db } = iris();
     void Promise.all([db.mediaBlobs.get(mediaId), db.media.get(mediaId)])
       .then(([row, media]) => {
         if (cancelled || !row) return;

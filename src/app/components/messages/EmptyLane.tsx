@@ -2,7 +2,7 @@ import { For, Show, createSignal } from 'solid-js';
 import type { CommandInfo } from '../../../protocol';
 import { live } from '../../../store/live';
 import { getSetting } from '../../../store/models/settings';
-import { iris } from '../../context';
+import { useIris } from '../../context';
 import { cleanCommands, commandText } from '../composer/slash';
 import { showErrorToast } from '../status/toastWrites';
 import { authorName } from './author';
@@ -20,7 +20,7 @@ export function suggestedCommands(list: readonly unknown[]): CommandInfo[] {
 
 /** A conversation with nothing in it yet: who answers, three ways to start, and where the commands are. */
 export function EmptyLane(props: { lane: string }) {
-  const { db, client } = iris();
+  const { db, client } = useIris();
   const catalog = live(() => getSetting(db, 'commands'), undefined);
   const suggestions = () => suggestedCommands(catalog() ?? []);
   const [sending, setSending] = createSignal(false);

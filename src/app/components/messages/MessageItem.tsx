@@ -1,6 +1,6 @@
 import { Match, Show, Switch, createMemo } from 'solid-js';
 import type { MessageRow } from '../../../store/schema';
-import { iris } from '../../context';
+import { useIris } from '../../context';
 import { MessageMedia } from '../media/MessageMedia';
 import { AlarmIcon, InfoIcon } from './icons';
 import { authorName } from './author';
@@ -47,7 +47,7 @@ function label(message: MessageRow): string {
 }
 
 function UserMessage(props: { message: MessageRow }) {
-  const { client } = iris();
+  const { client } = useIris();
   const highlighted = useHighlight(() => props.message);
   return (
     <article

@@ -11,7 +11,7 @@ import {
   untrack,
 } from 'solid-js';
 import type { MessageRow } from '../../../store/schema';
-import { iris } from '../../context';
+import { useIris } from '../../context';
 import { ConfirmDialog } from './ConfirmDialog';
 import { createLaneWindow, laneMessageIds, laneRow, orphanTurn, windowRange } from './laneWindow';
 import { MessageListContext, useMessageList, type MessageListContextValue } from './listContext';
@@ -37,7 +37,7 @@ const HIGHLIGHT_MS = 5000;
  * Remount it (keyed) for another lane.
  */
 export function MessageList(props: { lane: string; focusId?: string }) {
-  const { db, client } = iris();
+  const { db, client } = useIris();
   const ids = laneMessageIds(db, props.lane);
   const lane = laneRow(db, props.lane);
   const orphan = orphanTurn(db, props.lane);

@@ -1,11 +1,11 @@
 import { Show } from 'solid-js';
 import { live } from '../../../store/live';
-import { iris } from '../../context';
+import { useIris } from '../../context';
 import { pickerOutcome } from '../pickers/pickerText';
 
 /** A question the agent asked, left in the conversation once answered: "Approval: make deploy --prod → Approved once". */
 export function PickerCard(props: { pickerId: string }) {
-  const { db } = iris();
+  const { db } = useIris();
   const picker = live(() => db.pickers.get(props.pickerId));
   return (
     <Show when={picker()} fallback={<div class="msg-placeholder" aria-hidden="true" />}>

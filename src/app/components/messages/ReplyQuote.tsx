@@ -1,13 +1,13 @@
 import { Show, createMemo } from 'solid-js';
 import { markdownToText } from '../../../lib/markdown';
 import { live } from '../../../store/live';
-import { iris } from '../../context';
+import { useIris } from '../../context';
 import { authorName, firstLine } from './author';
 import { useMessageList } from './listContext';
 
 /** The message a reply answers: its author and first line (as read, not as Markdown); choosing it scrolls there. */
 export function ReplyQuote(props: { messageId: string }) {
-  const { db } = iris();
+  const { db } = useIris();
   const list = useMessageList();
   const quoted = live(() => db.messages.get(props.messageId));
   const text = createMemo(() => {

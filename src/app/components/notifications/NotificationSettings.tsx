@@ -4,7 +4,7 @@ import { getSetting } from '../../../store/models/settings';
 import { gatewayCannotWake } from '../../../push/gatewayWake';
 import { getPushRegistration } from '../../../push/registration';
 import { disablePush, enablePush, pushSupported, sendTestNotification, type PushStatus } from '../../../push/subscribe';
-import { iris } from '../../context';
+import { useIris } from '../../context';
 import { SettingsSection } from '../settings/SettingsSection';
 import './NotificationSettings.css';
 
@@ -21,7 +21,7 @@ function currentPermission(): NotificationPermission | 'unsupported' {
 
 /** Settings → Notifications: the switch (permission is asked only when it is turned on), the state in words, a test. */
 export function NotificationSettings() {
-  const { db, client } = iris();
+  const { db, client } = useIris();
   const switchId = createUniqueId();
   const hintId = createUniqueId();
   const registration = live(() => getPushRegistration(db), undefined);

@@ -8,7 +8,7 @@ import type {
 } from '../../../protocol';
 import type { PickerRow } from '../../../store/schema';
 import { ProtocolError } from '../../../client';
-import { iris } from '../../context';
+import { useIris } from '../../context';
 import { showErrorToast } from '../status/toastWrites';
 import { ModalDialog } from '../shell/ModalDialog';
 import { ApprovalPicker, ChoicePicker, ClarifyPicker, ConfirmPicker, ModelPicker } from './PickerKinds';
@@ -24,7 +24,7 @@ function errorText(error: unknown): string {
  * picker stays open and answerable. Escape or "Not now" closes it unanswered.
  */
 export function PickerDialog(props: { picker: PickerRow; onDismiss: () => void }) {
-  const { db, client } = iris();
+  const { db, client } = useIris();
   let disposed = false;
   onCleanup(() => (disposed = true));
   const [answering, setAnswering] = createSignal(false);

@@ -1,7 +1,7 @@
 import { For, Show, createMemo, createSignal, untrack } from 'solid-js';
 import { live } from '../../../store/live';
 import { openPickers } from '../../../store/models/pickers';
-import { iris } from '../../context';
+import { useIris } from '../../context';
 import { PickerDialog } from './PickerDialog';
 import { pickerTitle } from './pickerText';
 import './Pickers.css';
@@ -20,7 +20,7 @@ export function PickerHost(props: { lane: string }) {
 }
 
 function LanePickers(props: { lane: string }) {
-  const { db } = iris();
+  const { db } = useIris();
   const lane = props.lane;
   const pickers = live(() => openPickers(db, lane), []);
   const [dismissed, setDismissed] = createSignal<ReadonlySet<string>>(new Set());

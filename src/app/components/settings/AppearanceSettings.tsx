@@ -1,5 +1,5 @@
 import { For, createSignal, onMount } from 'solid-js';
-import { iris } from '../../context';
+import { useIris } from '../../context';
 import { getTheme, setTheme, type ThemeChoice } from '../../theme';
 import { SettingsSection } from './SettingsSection';
 
@@ -11,7 +11,7 @@ const OPTIONS: { value: ThemeChoice; label: string; hint: string }[] = [
 
 /** Theme: follow the system, or always light or dark. Applies at once and persists. */
 export function AppearanceSettings() {
-  const { db } = iris();
+  const { db } = useIris();
   const [choice, setChoice] = createSignal<ThemeChoice>('system');
   onMount(async () => setChoice(await getTheme(db)));
 

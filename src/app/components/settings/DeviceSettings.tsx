@@ -1,14 +1,14 @@
 import { createSignal, onMount } from 'solid-js';
 import { defaultDeviceName } from '../../../net/deviceName';
 import { getSetting, setSetting } from '../../../store/models/settings';
-import { iris } from '../../context';
+import { useIris } from '../../context';
 import { SettingsSection } from './SettingsSection';
 
 const MAX_NAME = 60;
 
 /** This device's name, as the gateway and the user's other devices see it. */
 export function DeviceSettings() {
-  const { db, client } = iris();
+  const { db, client } = useIris();
   const [name, setName] = createSignal('');
   const [saved, setSaved] = createSignal('');
   const [status, setStatus] = createSignal('');

@@ -4,14 +4,14 @@ import { live } from '../../../store/live';
 import { getSetting, setSetting } from '../../../store/models/settings';
 import { connectionStateText } from '../../connectionText';
 import { agentInfo, agentLine } from '../status/agentInfo';
-import { iris } from '../../context';
+import { useIris } from '../../context';
 import { getTheme, setTheme } from '../../theme';
 import { ModalDialog } from '../shell/ModalDialog';
 import { SettingsSection } from './SettingsSection';
 
 /** The gateway this device is paired with: its address, the connection in words, re-pair, forget. */
 export function GatewaySettings() {
-  const { db, client } = iris();
+  const { db, client } = useIris();
   const navigate = useNavigate();
   const url = live(() => getSetting(db, 'gatewayUrl'), undefined);
   const agent = live(async () => agentInfo(await getSetting(db, 'gatewayStatus')), undefined);

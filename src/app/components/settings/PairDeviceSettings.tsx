@@ -1,7 +1,7 @@
 import { Show, createSignal } from 'solid-js';
 import { live } from '../../../store/live';
 import { getSetting } from '../../../store/models/settings';
-import { iris } from '../../context';
+import { useIris } from '../../context';
 import { isLocalOnly, pairingLink } from './pairingLink';
 import { QrCode } from './QrCode';
 import { SettingsSection } from './SettingsSection';
@@ -11,7 +11,7 @@ import { SettingsSection } from './SettingsSection';
  * only on request, stays on this screen (never sent anywhere) and is hidden again on leaving.
  */
 export function PairDeviceSettings() {
-  const { db } = iris();
+  const { db } = useIris();
   const [shown, setShown] = createSignal(false);
   const [copied, setCopied] = createSignal('');
   const link = live(async () => {

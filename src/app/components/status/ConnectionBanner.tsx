@@ -2,7 +2,7 @@ import { A } from '@solidjs/router';
 import { Show, createEffect, createSignal, onCleanup } from 'solid-js';
 import { live } from '../../../store/live';
 import { getSetting } from '../../../store/models/settings';
-import { iris } from '../../context';
+import { useIris } from '../../context';
 import { agentInfo } from './agentInfo';
 import { bannerMessage, gatewayHealth, type BannerMessage } from './connectionBannerText';
 import './ConnectionBanner.css';
@@ -18,7 +18,7 @@ const FIRST_CONNECT_MS = 4000;
 
 /** The bar under the top bar that says when the app is offline, reconnecting, unpaired, or the gateway is unwell. */
 export function ConnectionBanner() {
-  const { db, client } = iris();
+  const { db, client } = useIris();
   const status = live(async () => (await db.settings.get('gatewayStatus'))?.value, undefined);
   const health = () => gatewayHealth(status());
   // An app that is not paired is not "offline": it has nowhere to connect (the settings say so).

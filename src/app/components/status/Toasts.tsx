@@ -3,7 +3,7 @@ import { For, Show, createSignal, onCleanup, onMount } from 'solid-js';
 import { liveOnKeeping } from '../../../store/live';
 import { dismissToast, toastLifetime, visibleToasts } from '../../../store/models/toasts';
 import type { ToastRow } from '../../../store/schema';
-import { iris } from '../../context';
+import { useIris } from '../../context';
 import { laneHref } from '../channels/channelTree';
 import { Icon } from '../shell/Icon';
 import { ERROR_TOAST_KIND } from './toastWrites';
@@ -82,7 +82,7 @@ function Toast(props: { toast: ToastRow; onOpen: (toast: ToastRow) => void; onDi
  * after ~8 s, one asking for an answer stays until opened or closed; any can be dismissed.
  */
 export function Toasts() {
-  const { db, client } = iris();
+  const { db, client } = useIris();
   const navigate = useNavigate();
   const toasts = liveOnKeeping(client.activeLane, (lane) => visibleToasts(db, lane), [] as ToastRow[]);
   const ids = () => toasts().map((t) => t.id!);

@@ -1,0 +1,1 @@
+export { createRuntime, type IrisRuntime, type RuntimeOptions, type RuntimeParts } from './runtime';

@@ -1,0 +1,52 @@
+// One window's Iris: the database, the client (connection and commands, with the store's reducer),
+// and the services started from them. Built once, by main.tsx; components reach it through the app's
+// Solid context (useIris), and modules below take from it only what they need, as arguments.
+import { createClient, type ClientOptions, type IrisClient } from '../client';
+import { startPushBridgeWhenPaired } from '../push/startWhenPaired';
+import { IrisDB } from '../store/db';
+
+/** What a service of the runtime is built from. */
+export interface RuntimeParts {
+  readonly db: IrisDB;
+  readonly client: IrisClient;
+}
+
+export interface IrisRuntime extends RuntimeParts {
+  /**
+   * This runtime's one instance of a service (the media puller, the page's draft writer), built from
+   * the parts on first ask. The service's code stays in the chunk that asks for it, so it loads with
+   * the page that needs it and not with the first screen.
+   */
+  shared<T>(start: (parts: RuntimeParts) => T): T;
+  /** Connects (when paired) and starts what a window needs in the background (the push bridge). */
+  start(): void;
+  /** Disconnects (tests; a page just closes). */
+  stop(): Promise<void>;
+}
+
+export interface RuntimeOptions extends Partial<Omit<ClientOptions, 'db'>> {
+  /** Default: the app's database, `iris`. */
+  db?: IrisDB;
+  /** Start the push bridge once paired (default: in a browser with a service worker). */
+  push?: boolean;
+}
+
+export function createRuntime(options: RuntimeOptions = {}): IrisRuntime {
+  const { db = new IrisDB(), push = true, ...clientOptions } = options;
+  const client = createClient({ ...clientOptions, db });
+  const parts: RuntimeParts = { db, client };
+  const services = new Map<(parts: RuntimeParts) => unknown, unknown>();
+  return {
+    db,
+    client,
+    shared<T>(start: (parts: RuntimeParts) => T): T {
+      if (!services.has(start)) services.set(start, start(parts));
+      return services.get(start) as T;
+    },
+    start() {
+      void client.start();
+      if (push) startPushBridgeWhenPaired(parts);
+    },
+    stop: () => client.stop(),
+  };
+}
