@@ -1,7 +1,6 @@
 import { HashRouter, Route } from '@solidjs/router';
 import { lazy } from 'solid-js';
-import type { IrisRuntime } from '../runtime';
-import { IrisContext } from './context';
+import { IrisContext, type IrisRuntime } from '../runtime';
 import { Root } from './Root';
 import { HomePage } from './pages/HomePage';
 import { UpdatePrompt } from './components/pwa/UpdatePrompt';

@@ -1,6 +1,6 @@
 import { useLocation } from '@solidjs/router';
 import { Show, lazy, type ParentProps } from 'solid-js';
-import { useIris } from './context';
+import { useIris } from '../runtime';
 import { initTheme } from './theme';
 import './styles/theme.css';
 

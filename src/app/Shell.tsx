@@ -10,7 +10,7 @@ import { routeTitle } from './components/shell/pageTitle';
 import { TopBar } from './components/shell/TopBar';
 import { ConnectionBanner } from './components/status/ConnectionBanner';
 import { Toasts } from './components/status/Toasts';
-import { useIris } from './context';
+import { useIris } from '../runtime';
 import './Shell.css';
 
 /** Pages that are a step aside from the conversation: on phones their top bar leads back to it. */

@@ -3,7 +3,7 @@ import { Match, Switch } from 'solid-js';
 import { live } from '../../store/live';
 import { getSetting } from '../../store/models/settings';
 import { defaultChannelId, laneHref } from '../components/channels/channelTree';
-import { useIris } from '../context';
+import { useIris } from '../../runtime';
 
 type Home = { kind: 'pair' } | { kind: 'lane'; href: string } | { kind: 'waiting' };
 

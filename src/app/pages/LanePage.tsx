@@ -6,7 +6,7 @@ import { newestMessage, replyEnded } from '../components/composer/composerMode';
 import { MessageList } from '../components/messages/MessageList';
 import { PickerHost } from '../components/pickers/PickerHost';
 import { ThinkingIndicator } from '../components/messages/ThinkingIndicator';
-import { useIris } from '../context';
+import { useIris } from '../../runtime';
 import './LanePage.css';
 
 function decodeParam(value: string | undefined): string | undefined {

@@ -5,12 +5,17 @@ import { loadSessionCode, normalizeGatewayUrl } from '../../client';
 import { live } from '../../store/live';
 import { getSetting } from '../../store/models/settings';
 import { ReplacePairingDialog, type PendingPairing } from '../components/settings/ReplacePairingDialog';
-import { sameOriginGatewayUrl, useIris } from '../context';
+import { useIris } from '../../runtime';
 import { connectionStateText } from '../connectionText';
 import { landingHref } from '../components/pairing/landing';
 import { ScanPairingCode, canScanPairingCode } from '../components/pairing/ScanPairingCode';
 import { watchPairingAttempt } from '../components/pairing/watchAttempt';
 import './PairPage.css';
+
+/** The gateway this page was served with: same origin, path /ws. */
+function sameOriginGatewayUrl(): string {
+  return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
+}
 
 /** A command-line flag with its value (`--gateway ws://…`) in a sentence, set as code that never breaks. */
 function withCommands(text: string) {

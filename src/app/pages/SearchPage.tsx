@@ -4,7 +4,7 @@ import type { SearchScope } from '../../protocol';
 import { searchLocal, localIndexBuilt, startLocalIndex } from '../../search/appIndex';
 import { fromGatewayHit, fromLocalRow, laneLabel, resultPath, type SearchResultItem } from '../../search/results';
 import { live } from '../../store/live';
-import { useIris } from '../context';
+import { useIris } from '../../runtime';
 import './SearchPage.css';
 
 const LIMIT = 50;

@@ -5,7 +5,7 @@ import { ERROR_TOAST_KIND } from '../components/status/toastWrites';
 import { stageAttachment } from '../../media/outgoing';
 import { live } from '../../store/live';
 import { PENDING_SHARE_KEY, shareToText, type PendingShare } from '../../share/pendingShare';
-import { useIris } from '../context';
+import { useIris } from '../../runtime';
 import './SharePage.css';
 
 /** Something was shared into Iris from another app: pick the lane whose composer gets it. */

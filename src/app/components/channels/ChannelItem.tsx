@@ -5,7 +5,7 @@ import { Menu, type MenuItem } from '../shell/Menu';
 import { laneHref } from './channelTree';
 import { safeColor, textOn } from './channelLook';
 import { live } from '../../../store/live';
-import { useIris } from '../../context';
+import { useIris } from '../../../runtime';
 import { laneSummary } from './laneSummary';
 import type { ChannelAction } from './ChannelDialogs';
 

@@ -2,7 +2,7 @@ import { useNavigate } from '@solidjs/router';
 import { For, Show, createMemo, createSignal } from 'solid-js';
 import { live } from '../../../store/live';
 import type { ChannelRow } from '../../../store/schema';
-import { useIris } from '../../context';
+import { useIris } from '../../../runtime';
 import { Icon } from '../shell/Icon';
 import { showErrorToast } from '../status/toastWrites';
 import { ChannelDialogs, type ChannelAction, type ChannelCommands } from './ChannelDialogs';

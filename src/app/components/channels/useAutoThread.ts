@@ -4,7 +4,7 @@ import { useNavigate } from '@solidjs/router';
 import { createEffect, createMemo, on, type Accessor } from 'solid-js';
 import { live } from '../../../store/live';
 import { clearAutoThread } from '../../../store/models/lanes';
-import { useIris } from '../../context';
+import { useIris } from '../../../runtime';
 import type { LaneLocation } from '../shell/laneRoute';
 import { laneHref } from './channelTree';
 

@@ -1,13 +1,12 @@
 import { Show, createEffect, createSignal, createUniqueId, on, onCleanup, onMount } from 'solid-js';
 import { ProtocolError } from '../../../client';
 import type { CommandInfo } from '../../../protocol';
-import type { RuntimeParts } from '../../../runtime';
 import type { IrisDB } from '../../../store/db';
 import { live } from '../../../store/live';
 import { setDraft } from '../../../store/models/settings';
 import { formatBytes } from '../../../media/format';
 import { stageAttachment, unstageAttachment } from '../../../media/outgoing';
-import { useIris } from '../../context';
+import { useIris, type RuntimeParts } from '../../../runtime';
 import { replyTarget, setReplyTarget } from '../messages/replyTarget';
 import { DESKTOP_QUERY, createMediaQuery } from '../shell/mediaQuery';
 import { AttachButton } from '../media/AttachButton';

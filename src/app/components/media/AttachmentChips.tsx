@@ -3,7 +3,7 @@ import { formatBytes, formatDuration } from '../../../media/format';
 import { typedBlob } from '../../../media/kind';
 import { liveOn } from '../../../store/live';
 import type { MediaRow } from '../../../store/schema';
-import { useIris } from '../../context';
+import { useIris } from '../../../runtime';
 import { MediaIcon, type MediaIconName } from './MediaIcon';
 import './Media.css';
 

@@ -1,7 +1,7 @@
 import { Show, createSignal, onCleanup } from 'solid-js';
 import { formatBytes, formatDuration } from '../../../media/format';
 import type { MediaRow } from '../../../store/schema';
-import { useIris } from '../../context';
+import { useIris } from '../../../runtime';
 import { MediaFetch, type FetchMode } from './MediaFetch';
 import { MediaIcon } from './MediaIcon';
 

@@ -1,7 +1,7 @@
 import { Show, createSignal } from 'solid-js';
 import { Portal } from 'solid-js/web';
 import type { MediaRow } from '../../../store/schema';
-import { useIris } from '../../context';
+import { useIris } from '../../../runtime';
 import { ImageViewer } from './ImageViewer';
 import { MediaFetch, type FetchMode } from './MediaFetch';
 import { MediaIcon } from './MediaIcon';

@@ -2,7 +2,7 @@ import { Show, createMemo, createSignal, onCleanup, onMount } from 'solid-js';
 import { formatBytes } from '../../../media/format';
 import { live } from '../../../store/live';
 import type { MediaRow } from '../../../store/schema';
-import { useIris } from '../../context';
+import { useIris } from '../../../runtime';
 import { laneImages } from './gallery';
 import { MediaIcon } from './MediaIcon';
 import { createMediaSrc } from './mediaSrc';

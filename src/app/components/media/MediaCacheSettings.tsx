@@ -5,7 +5,7 @@ import { AUTO_DOWNLOAD_MAX_BYTES, DEFAULT_CACHE_CAP_BYTES } from '../../../media
 import { startMediaPuller } from '../../../media/runtime';
 import { getMediaSettings, setAutoDownload, setCacheCap } from '../../../media/settings';
 import { live } from '../../../store/live';
-import { useIris } from '../../context';
+import { useIris } from '../../../runtime';
 import { SettingsSection } from '../settings/SettingsSection';
 import './Media.css';
 

@@ -1,7 +1,7 @@
 import { Match, Switch, createSignal } from 'solid-js';
 import { formatBytes } from '../../../media/format';
 import type { MediaRow } from '../../../store/schema';
-import { useIris } from '../../context';
+import { useIris } from '../../../runtime';
 import { MediaIcon } from './MediaIcon';
 
 export type FetchMode = 'auto' | 'tap';

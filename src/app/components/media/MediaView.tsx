@@ -6,7 +6,7 @@ import { AUTO_DOWNLOAD_KEY } from '../../../media/settings';
 import { liveOn, live } from '../../../store/live';
 import { localMessageId } from '../../../store/models/messages';
 import type { MediaRow, MessageRow } from '../../../store/schema';
-import { useIris } from '../../context';
+import { useIris } from '../../../runtime';
 import { AudioPlayer } from './AudioPlayer';
 import { DocumentChip } from './DocumentChip';
 import { ImageMedia } from './ImageMedia';

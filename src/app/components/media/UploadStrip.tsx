@@ -1,4 +1,4 @@
-import { useIris } from '../../context';
+import { useIris } from '../../../runtime';
 import type { MediaRow } from '../../../store/schema';
 
 /** Upload progress of a file in a message on its way out, with Cancel (the message is not sent). */

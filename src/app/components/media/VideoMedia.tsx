@@ -1,7 +1,7 @@
 import { Show, createSignal } from 'solid-js';
 import { formatBytes } from '../../../media/format';
 import type { MediaRow } from '../../../store/schema';
-import { useIris } from '../../context';
+import { useIris } from '../../../runtime';
 import { MediaFetch, type FetchMode } from './MediaFetch';
 import { MediaIcon } from './MediaIcon';
 import { mediaBox } from './mediaBox';

@@ -5,7 +5,7 @@ import { AttachmentRefusedError, stageAttachment, stagedAttachments, unstageAtta
 import { baseMime } from '../../../media/kind';
 import type { Recording } from '../../../media/recorder';
 import { startMediaPuller } from '../../../media/runtime';
-import { useIris } from '../../context';
+import { useIris } from '../../../runtime';
 
 export interface ComposerMediaOptions {
   lane: string;

@@ -6,7 +6,7 @@
 import { createEffect, createSignal, onCleanup, type Accessor } from 'solid-js';
 import { typedBlob } from '../../../media/kind';
 import { mediaPath } from '../../../media/worker-messages';
-import { useIris } from '../../context';
+import { useIris } from '../../../runtime';
 
 const hasWorker = typeof navigator !== 'undefined' && 'serviceWorker' in navigator;
 const [controlled, setControlled] = createSignal(hasWorker && !!navigator.serviceWorker.controller);

@@ -2,7 +2,7 @@ import { For, Show, createSignal } from 'solid-js';
 import type { CommandInfo } from '../../../protocol';
 import { live } from '../../../store/live';
 import { getSetting } from '../../../store/models/settings';
-import { useIris } from '../../context';
+import { useIris } from '../../../runtime';
 import { cleanCommands, commandText } from '../composer/slash';
 import { showErrorToast } from '../status/toastWrites';
 import { authorName } from './author';

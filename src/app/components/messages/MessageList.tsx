@@ -11,7 +11,7 @@ import {
   untrack,
 } from 'solid-js';
 import type { MessageRow } from '../../../store/schema';
-import { useIris } from '../../context';
+import { useIris } from '../../../runtime';
 import { ConfirmDialog } from './ConfirmDialog';
 import { createLaneWindow, laneMessageIds, laneRow, orphanTurn, windowRange } from './laneWindow';
 import { MessageListContext, useMessageList, type MessageListContextValue } from './listContext';

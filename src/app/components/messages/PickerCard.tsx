@@ -1,6 +1,6 @@
 import { Show } from 'solid-js';
 import { live } from '../../../store/live';
-import { useIris } from '../../context';
+import { useIris } from '../../../runtime';
 import { pickerOutcome } from '../pickers/pickerText';
 
 /** A question the agent asked, left in the conversation once answered: "Approval: make deploy --prod → Approved once". */

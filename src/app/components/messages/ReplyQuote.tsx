@@ -1,7 +1,7 @@
 import { Show, createMemo } from 'solid-js';
 import { markdownToText } from '../../../lib/markdown';
 import { live } from '../../../store/live';
-import { useIris } from '../../context';
+import { useIris } from '../../../runtime';
 import { authorName, firstLine } from './author';
 import { useMessageList } from './listContext';
 

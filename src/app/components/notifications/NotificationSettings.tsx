@@ -4,7 +4,7 @@ import { getSetting } from '../../../store/models/settings';
 import { gatewayCannotWake } from '../../../push/gatewayWake';
 import { getPushRegistration } from '../../../push/registration';
 import { disablePush, enablePush, pushSupported, sendTestNotification, type PushStatus } from '../../../push/subscribe';
-import { useIris } from '../../context';
+import { useIris } from '../../../runtime';
 import { SettingsSection } from '../settings/SettingsSection';
 import './NotificationSettings.css';
 

@@ -8,7 +8,7 @@ import type {
 } from '../../../protocol';
 import type { PickerRow } from '../../../store/schema';
 import { ProtocolError } from '../../../client';
-import { useIris } from '../../context';
+import { useIris } from '../../../runtime';
 import { showErrorToast } from '../status/toastWrites';
 import { ModalDialog } from '../shell/ModalDialog';
 import { ApprovalPicker, ChoicePicker, ClarifyPicker, ConfirmPicker, ModelPicker } from './PickerKinds';

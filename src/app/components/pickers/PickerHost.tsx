@@ -1,7 +1,7 @@
 import { For, Show, createMemo, createSignal, untrack } from 'solid-js';
 import { live } from '../../../store/live';
 import { openPickers } from '../../../store/models/pickers';
-import { useIris } from '../../context';
+import { useIris } from '../../../runtime';
 import { PickerDialog } from './PickerDialog';
 import { pickerTitle } from './pickerText';
 import './Pickers.css';

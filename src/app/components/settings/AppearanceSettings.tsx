@@ -1,5 +1,5 @@
 import { For, createSignal, onMount } from 'solid-js';
-import { useIris } from '../../context';
+import { useIris } from '../../../runtime';
 import { getTheme, setTheme, type ThemeChoice } from '../../theme';
 import { SettingsSection } from './SettingsSection';
 

@@ -1,7 +1,7 @@
 import { createSignal, onMount } from 'solid-js';
 import { defaultDeviceName } from '../../../net/deviceName';
 import { getSetting, setSetting } from '../../../store/models/settings';
-import { useIris } from '../../context';
+import { useIris } from '../../../runtime';
 import { SettingsSection } from './SettingsSection';
 
 const MAX_NAME = 60;

@@ -4,7 +4,7 @@ import { live } from '../../../store/live';
 import { getSetting, setSetting } from '../../../store/models/settings';
 import { connectionStateText } from '../../connectionText';
 import { agentInfo, agentLine } from '../status/agentInfo';
-import { useIris } from '../../context';
+import { useIris } from '../../../runtime';
 import { getTheme, setTheme } from '../../theme';
 import { ModalDialog } from '../shell/ModalDialog';
 import { SettingsSection } from './SettingsSection';

@@ -1,7 +1,7 @@
 import { Show, createSignal } from 'solid-js';
 import { live } from '../../../store/live';
 import { getSetting } from '../../../store/models/settings';
-import { useIris } from '../../context';
+import { useIris } from '../../../runtime';
 import { isLocalOnly, pairingLink } from './pairingLink';
 import { QrCode } from './QrCode';
 import { SettingsSection } from './SettingsSection';

@@ -2,7 +2,7 @@ import { A } from '@solidjs/router';
 import { Show, createEffect, createSignal, onCleanup } from 'solid-js';
 import { live } from '../../../store/live';
 import { getSetting } from '../../../store/models/settings';
-import { useIris } from '../../context';
+import { useIris } from '../../../runtime';
 import { agentInfo } from './agentInfo';
 import { bannerMessage, gatewayHealth, type BannerMessage } from './connectionBannerText';
 import './ConnectionBanner.css';

@@ -3,7 +3,7 @@ import { For, Show, createSignal, onCleanup, onMount } from 'solid-js';
 import { liveOnKeeping } from '../../../store/live';
 import { dismissToast, toastLifetime, visibleToasts } from '../../../store/models/toasts';
 import type { ToastRow } from '../../../store/schema';
-import { useIris } from '../../context';
+import { useIris } from '../../../runtime';
 import { laneHref } from '../channels/channelTree';
 import { Icon } from '../shell/Icon';
 import { ERROR_TOAST_KIND } from './toastWrites';

@@ -1,8 +1,8 @@
 // How components reach the window's runtime (the database, the client, its services): a Solid
-// context, provided once at the top (App) with the runtime main.tsx built. A test mounts a component
-// under a test runtime the same way (src/testing/runtime.tsx).
+// context, provided once at the top (App) with the runtime main.tsx built, as revoltchat/frontend's
+// useClient(). A unit test mounts a component under a test runtime the same way (src/testing).
 import { createContext, useContext } from 'solid-js';
-import type { IrisRuntime } from '../runtime';
+import type { IrisRuntime } from './runtime';
 
 export const IrisContext = createContext<IrisRuntime>();
 
@@ -11,9 +11,4 @@ export function useIris(): IrisRuntime {
   const runtime = useContext(IrisContext);
   if (!runtime) throw new Error('useIris: no runtime here (mount under <IrisContext.Provider value={runtime}>)');
   return runtime;
-}
-
-/** The gateway this page was served with: same origin, path /ws. */
-export function sameOriginGatewayUrl(): string {
-  return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
 }
