@@ -2,7 +2,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import type { ServerFrame } from '../protocol';
-import { freshDb } from '../store/test-support';
+import { freshDb } from '../testing/db';
 import { createCommands } from './commands';
 import type { Transport } from './transport';
 

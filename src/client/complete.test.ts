@@ -3,7 +3,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { setSetting } from '../store/models/settings';
-import { freshDb } from '../store/test-support';
+import { freshDb } from '../testing/db';
 import { createCommands } from './commands';
 import type { Transport } from './transport';
 

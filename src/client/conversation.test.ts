@@ -5,7 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { StandaloneGateway } from '../../server/gateway/standalone';
 import { laneMessages } from '../store/models/messages';
 import type { IrisDB } from '../store/db';
-import { client, defaultLane, freshDb, gateway, pairedClient, reopen, tempDir, until } from '../net/testing/harness';
+import { freshDb, reopen } from '../testing/db';
+import { client, defaultLane, gateway, pairedClient, tempDir } from '../testing/gatewayClient';
+import { until } from '../testing/until';
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

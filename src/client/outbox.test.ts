@@ -5,8 +5,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseFrame } from '../protocol';
 import { laneMessages } from '../store/models/messages';
 import { describeError } from '../net/errors';
-import { GatewayProxy } from '../net/testing/proxy';
-import { client, defaultLane, freshDb, gateway, pairedClient, reopen, tempDir, until, userMessages } from '../net/testing/harness';
+import { GatewayProxy } from '../testing/proxy';
+import { freshDb, reopen } from '../testing/db';
+import { client, defaultLane, gateway, pairedClient, tempDir, userMessages } from '../testing/gatewayClient';
+import { until } from '../testing/until';
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -4,7 +4,9 @@ import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GatewayQuirks } from '../../server/gateway/quirks';
 import { TestClient } from '../../server/gateway/testclient';
-import { defaultLane, freshDb, gateway, pairedClient, TOKEN, until } from '../net/testing/harness';
+import { freshDb } from '../testing/db';
+import { defaultLane, gateway, pairedClient, TOKEN } from '../testing/gatewayClient';
+import { until } from '../testing/until';
 import { ProtocolError } from '../net/errors';
 
 const cleanup: (() => Promise<void> | void)[] = [];

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ServerFrame } from '../protocol';
 import type { Reducer } from '../net/session';
 import { applyFrame, applyFrames } from '../store/reducer';
-import { freshDb } from '../store/test-support';
+import { freshDb } from '../testing/db';
 import { evictingMediaWhenFull } from './quotaReducer';
 
 const full = () => new DOMException('The quota has been exceeded.', 'QuotaExceededError');

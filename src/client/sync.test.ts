@@ -6,8 +6,10 @@ import type { ServerFrame } from '../protocol';
 import { applyFrame, applyFrames } from '../store/reducer';
 import { laneMessages } from '../store/models/messages';
 import type { Reducer } from '../net/session';
-import { GatewayProxy } from '../net/testing/proxy';
-import { client, defaultLane, dump, freshDb, gateway, pairedClient, TOKEN, until } from '../net/testing/harness';
+import { GatewayProxy } from '../testing/proxy';
+import { dump, freshDb } from '../testing/db';
+import { client, defaultLane, gateway, pairedClient, TOKEN } from '../testing/gatewayClient';
+import { until } from '../testing/until';
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { freshDb } from '../store/test-support';
+import { freshDb } from '../testing/db';
 import type { IrisDB } from '../store/db';
 import type { MediaRow } from '../store/schema';
 import { MediaPuller, downloadsByItself, type PullClient } from './puller';

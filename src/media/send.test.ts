@@ -6,8 +6,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseFrame } from '../protocol';
 import { localMessageId } from '../store/models/messages';
-import { defaultLane, freshDb, gateway, pairedClient, until, userMessages } from '../net/testing/harness';
-import { GatewayProxy } from '../net/testing/proxy';
+import { freshDb } from '../testing/db';
+import { defaultLane, gateway, pairedClient, userMessages } from '../testing/gatewayClient';
+import { until } from '../testing/until';
+import { GatewayProxy } from '../testing/proxy';
 import { settleSentAttachments } from './adopt';
 import { AttachmentRefusedError, queueSendWithMedia, stageAttachment, stagedAttachments, unstageAttachment } from './outgoing';
 

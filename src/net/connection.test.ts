@@ -5,8 +5,9 @@ import WebSocket from 'ws';
 import { backoffDelay } from './backoff';
 import { Connection, type ConnectionOptions, type WebSocketConstructor } from './connection';
 import { ConnectionLostError, ProtocolError, RequestTimeoutError } from './errors';
-import { ScriptedServer, until } from './testing/scriptedServer';
-import { VirtualTimers } from './testing/virtualTimers';
+import { ScriptedServer } from '../testing/scriptedServer';
+import { until } from '../testing/until';
+import { VirtualTimers } from '../testing/virtualTimers';
 
 const WS = WebSocket as unknown as WebSocketConstructor;
 let server: ScriptedServer;

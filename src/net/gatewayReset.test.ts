@@ -6,7 +6,9 @@ import { afterEach, expect, it } from 'vitest';
 import { startGateway, type StandaloneGateway } from '../../server/gateway/standalone';
 import { TestClient } from '../../server/gateway/testclient';
 import { laneMessages } from '../store/models/messages';
-import { defaultLane, freshDb, pairedClient, tempDir, TOKEN, until } from './testing/harness';
+import { freshDb } from '../testing/db';
+import { defaultLane, pairedClient, tempDir, TOKEN } from '../testing/gatewayClient';
+import { until } from '../testing/until';
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -5,8 +5,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { laneMessages } from '../store/models/messages';
 import { ConnectionLostError, ProtocolError } from './errors';
-import { defaultLane, freshDb, gateway, pairedClient, until } from './testing/harness';
-import { GatewayProxy } from './testing/proxy';
+import { freshDb } from '../testing/db';
+import { defaultLane, gateway, pairedClient } from '../testing/gatewayClient';
+import { until } from '../testing/until';
+import { GatewayProxy } from '../testing/proxy';
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

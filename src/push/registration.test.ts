@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { IrisDB } from '../store/db';
+import { freshDb } from '../testing/db';
 import {
   PUSH_REGISTRATION_KEY,
   base64url,
@@ -13,8 +13,7 @@ import {
 } from './registration';
 
 const subscription = { endpoint: 'https://push.example/1', expirationTime: null, keys: { p256dh: 'BPk', auth: 'YXV0aA' } };
-let n = 0;
-const db = () => new IrisDB(`push-reg-${process.pid}-${++n}`);
+const db = freshDb;
 
 describe('the stored push registration', () => {
   it('hello and fcm.register say the same thing, per mode', async () => {

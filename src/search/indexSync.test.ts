@@ -1,15 +1,15 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { IrisDB } from '../store/db';
+import type { IrisDB } from '../store/db';
 import type { MessageRow } from '../store/schema';
+import { freshDb as newDb } from '../testing/db';
 import { createLocalIndex } from './localIndex';
 import { syncIndexWithDb, type IndexSync } from './indexSync';
 
-let dbCount = 0;
 const open: { db: IrisDB; sync?: IndexSync }[] = [];
 
 function freshDb() {
-  const db = new IrisDB(`index-sync-${++dbCount}`);
+  const db = newDb();
   open.push({ db });
   return db;
 }

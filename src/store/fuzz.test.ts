@@ -16,7 +16,7 @@ import { applyFrame, applyFrames } from './reducer';
 import { MAX_TOOL_NOTES } from './reduce/activity';
 import { repairActivity, repairChannel, repairLane, repairMedia, repairMessage, repairPicker, repairToast } from './repair';
 import type { MessageRow } from './schema';
-import { freshDb, rawRows } from './test-support';
+import { freshDb, rawRows } from '../testing/db';
 
 const INPUTS = Number(process.env.FUZZ_INPUTS) || 3_000;
 const GATEWAY = 'ws://fuzz/ws';

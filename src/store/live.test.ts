@@ -1,6 +1,8 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { IrisDB } from './db';
+import { freshDb } from '../testing/db';
+import { until } from '../testing/until';
+import type { IrisDB } from './db';
 import { live, liveOn } from './live';
 
 // The app runs Solid's browser build (reactive); Node would resolve the server build.
@@ -15,19 +17,11 @@ afterEach(async () => {
   db?.close();
 });
 
-async function until(check: () => boolean, ms = 2000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
 const names = () => db.channels.orderBy('order').toArray().then((rows) => rows.map((r) => r.name));
 
 describe('live', () => {
   it('starts at the initial value, follows writes, and stops with its owner', async () => {
-    db = new IrisDB(`live-${crypto.randomUUID()}`);
+    db = freshDb();
     let dispose!: () => void;
     const value = createRoot((d) => {
       dispose = d;
@@ -51,7 +45,7 @@ describe('live', () => {
   });
 
   it('keeps the last value when the query fails', async () => {
-    db = new IrisDB(`live-${crypto.randomUUID()}`);
+    db = freshDb();
     const errors: unknown[] = [];
     const original = console.error;
     console.error = (...args: unknown[]) => errors.push(args);
@@ -74,7 +68,7 @@ describe('live', () => {
   });
 
   it('liveOn follows its source signal and drops the old subscription', async () => {
-    db = new IrisDB(`live-${crypto.randomUUID()}`);
+    db = freshDb();
     await db.channels.bulkPut([
       { chat_id: 'a', name: 'A', kind: 'channel', order: 0 },
       { chat_id: 'b', name: 'B', kind: 'channel', order: 1 },

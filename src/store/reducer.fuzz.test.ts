@@ -9,7 +9,7 @@ import type { IrisDB } from './db';
 import { queueSend } from './models/outbox';
 import { applyFrame, applyFrames } from './reducer';
 import type { ChannelRow, LaneRow, MessageRow } from './schema';
-import { dump, freshDb, rawRows } from './test-support';
+import { dump, freshDb, rawRows } from '../testing/db';
 
 const RUNS = Number(process.env.FUZZ_RUNS) || 200;
 const GATEWAY = 'ws://gw';

@@ -9,7 +9,7 @@ import { getSetting } from './models/settings';
 import { getCursor } from './models/sync';
 import { visibleToasts } from './models/toasts';
 import { applyFrame, applyFrames } from './reducer';
-import { dump, freshDb, frame } from './test-support';
+import { dump, freshDb, frame } from '../testing/db';
 import { FramePipeline } from '../net/coalescer';
 import type { ServerFrame } from '../protocol';
 

@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { freshDb } from '../../src/store/test-support';
+import { freshDb } from '../../src/testing/db';
 import { waitForBytes } from './wait';
 
 describe('waiting for bytes a window downloads', () => {

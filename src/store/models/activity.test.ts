@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { applyFrame } from '../reducer';
-import { freshDb, frame } from '../test-support';
+import { freshDb, frame } from '../../testing/db';
 import { openTurnActivity, turnActivity } from './activity';
 
 describe('activity model', () => {

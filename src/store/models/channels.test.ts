@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import type { ChannelRow } from '../schema';
-import { freshDb } from '../test-support';
+import { freshDb } from '../../testing/db';
 import { buildTree, defaultChannel, directory, laneScope } from './channels';
 
 const rows: ChannelRow[] = [

@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { freshDb } from '../test-support';
+import { freshDb } from '../../testing/db';
 import { clearAutoThread, getLane, markRead, openTurn, patchLane } from './lanes';
 
 describe('lanes model', () => {

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import type { MediaRef } from '../../protocol';
-import { freshDb } from '../test-support';
+import { freshDb } from '../../testing/db';
 import { getMedia, messageMedia, recordRemoteMedia } from './media';
 
 const ref: MediaRef = { media_id: 'x', kind: 'image', mime: 'image/png', size: 3, filename: 'x.png' };

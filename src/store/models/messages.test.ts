@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { IrisDB } from '../db';
-import { freshDb } from '../test-support';
+import { freshDb } from '../../testing/db';
 import { markRead, setFollowing } from './lanes';
 import { addPending, getMessage, laneMessages, markFailed, markPending, newestMessage, newestServerMessage, unreadCount } from './messages';
 

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import type { PickerRow } from '../schema';
-import { freshDb } from '../test-support';
+import { freshDb } from '../../testing/db';
 import { answerPicker, closePickers, getPicker, openPickers, settledPickerPlaces } from './pickers';
 
 const picker = (picker_id: string, lane: string, ts: number): PickerRow => ({

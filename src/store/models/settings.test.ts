@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { freshDb } from '../test-support';
+import { freshDb } from '../../testing/db';
 import { deleteSetting, getDeviceId, getDraft, getSetting, setDraft, setSetting } from './settings';
 
 describe('settings model', () => {

@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { freshDb } from '../test-support';
+import { freshDb } from '../../testing/db';
 import { forgetCursor, getCursor, setCursor } from './sync';
 
 describe('sync model', () => {

@@ -1,6 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { IrisDB } from '../../../store/db';
+import type { IrisDB } from '../../../store/db';
+import { freshDb } from '../../../testing/db';
 import type { MessageRow } from '../../../store/schema';
 import { laneSummary, plainPreview } from './laneSummary';
 
@@ -32,7 +33,7 @@ describe('laneSummary', () => {
   });
 
   it('counts messages after the read mark that the user did not write, and previews the newest', async () => {
-    db = new IrisDB(`summary-${Math.random()}`);
+    db = freshDb();
     await db.messages.bulkPut([
       msg('a', 'L', 1, 'assistant', 'old'),
       msg('b', 'L', 2, 'user', 'mine'),

@@ -1,7 +1,9 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { IrisDB } from '../../../store/db';
+import type { IrisDB } from '../../../store/db';
 import type { ActivityRow, MessageRow } from '../../../store/schema';
+import { freshDb } from '../../../testing/db';
+import { until } from '../../../testing/until';
 import { createLaneWindow, laneMessageIds, orphanTurn, windowRange } from './laneWindow';
 
 // The app runs Solid's browser build (reactive); Node would resolve the server build.
@@ -17,14 +19,6 @@ afterEach(() => {
   dispose?.();
   db?.close();
 });
-
-async function until(check: () => boolean, ms = 3000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 function message(i: number, lane = 'L', extra: Partial<MessageRow> = {}): MessageRow {
   return { message_id: `m${i}`, lane, chat_id: lane, role: i % 2 ? 'user' : 'assistant', text: `text ${i}`, ts: 1000 + i, status: 'final', ...extra };
@@ -43,7 +37,7 @@ describe('windowRange', () => {
 
 describe('lane window', () => {
   it('lists a lane’s ids in time order and keeps the rows of the window in step with the DB', async () => {
-    db = new IrisDB(`window-${crypto.randomUUID()}`);
+    db = freshDb();
     // Out of insertion order, plus another lane that must not show.
     await db.messages.bulkPut([message(3), message(1), message(2), message(9, 'other')]);
     let ids!: () => string[] | undefined;
@@ -70,7 +64,7 @@ describe('lane window', () => {
   });
 
   it('gathers the activity of the turns in the window, in arrival order', async () => {
-    db = new IrisDB(`window-${crypto.randomUUID()}`);
+    db = freshDb();
     await db.messages.bulkPut([message(1, 'L', { turn: 'L#1' }), message(2, 'L', { turn: 'L#2' })]);
     const activity = (id: string, turn: string, order: number): ActivityRow => ({ id, lane: 'L', turn, kind: 'tool', ts: 5, order, index: order, name: id, state: 'ok' });
     await db.activity.bulkPut([activity('b', 'L#1', 1), activity('a', 'L#1', 0), activity('c', 'L#2', 0), activity('x', 'L#9', 0)]);
@@ -86,7 +80,7 @@ describe('lane window', () => {
   });
 
   it('shows a working turn at the end only while no message belongs to it', async () => {
-    db = new IrisDB(`window-${crypto.randomUUID()}`);
+    db = freshDb();
     await db.lanes.put({ lane: 'L', readTs: 0, busy: true, typing: false, turn: 'L#1', turnSeq: 1 });
     let orphan!: () => string | undefined;
     dispose = createRoot((d) => {

@@ -1,5 +1,5 @@
 // A clock tests move by hand: timers fire only inside advance(), in time order.
-import type { Timers } from '../timers';
+import type { Timers } from '../net/timers';
 
 export class VirtualTimers implements Timers {
   private time = 1_700_000_000_000;

@@ -2,7 +2,7 @@
 // (ids, timeouts, heartbeat, pairing) without a gateway's behaviour in the way.
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { parseClientFrame, type ClientFrame } from '../../protocol';
+import { parseClientFrame, type ClientFrame } from '../protocol';
 
 export interface ScriptedSocket {
   ws: WebSocket;
@@ -66,13 +66,3 @@ export class ScriptedServer {
   }
 }
 
-/** Polls until `check` returns truthy (real time), or fails with `what`. */
-export async function until<T>(check: () => T | Promise<T>, what = 'condition', timeoutMs = 5000): Promise<NonNullable<T>> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value as NonNullable<T>;
-    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}

@@ -1,16 +1,15 @@
-// Shared pieces of the client's integration tests: a real reference gateway, clients on
-// fake-indexeddb databases, and a readable dump of a database. The test file imports
-// 'fake-indexeddb/auto' first.
+// The client's integration tests: a real reference gateway, and clients on fake-indexeddb databases
+// (freshDb, in ./db) paired with it. The test file imports 'fake-indexeddb/auto' first.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { startGateway, type StandaloneGateway } from '../../../server/gateway/standalone';
-import type { GatewayOptions } from '../../../server/gateway/index';
-import { createClient, type ClientOptions, type IrisClient } from '../../client';
-import { IrisDB } from '../../store/db';
-import type { WebSocketConstructor } from '../connection';
-import { until } from './scriptedServer';
+import { startGateway, type StandaloneGateway } from '../../server/gateway/standalone';
+import type { GatewayOptions } from '../../server/gateway/index';
+import { createClient, type ClientOptions, type IrisClient } from '../client';
+import type { IrisDB } from '../store/db';
+import type { WebSocketConstructor } from '../net/connection';
+import { until } from './until';
 
 export const NodeWebSocket = WebSocket as unknown as WebSocketConstructor;
 export const TOKEN = 'test-token-' + Math.random().toString(36).slice(2);
@@ -22,16 +21,6 @@ export function tempDir(): { path: string; remove(): void } {
 
 export async function gateway(opts: Partial<GatewayOptions> & { port?: number } = {}): Promise<StandaloneGateway> {
   return startGateway({ token: TOKEN, streamDelayMs: 1, ...opts });
-}
-
-let dbCount = 0;
-export function freshDb(): IrisDB {
-  return new IrisDB(`iris-test-${process.pid}-${++dbCount}-${Math.random().toString(36).slice(2)}`);
-}
-
-/** Opens the same database again, as a reloaded page would. */
-export function reopen(db: IrisDB): IrisDB {
-  return new IrisDB(db.name);
 }
 
 export function client(db: IrisDB, extra: Partial<ClientOptions> = {}): IrisClient {
@@ -59,11 +48,6 @@ export async function defaultLane(db: IrisDB): Promise<string> {
   return until(async () => (await db.channels.toArray()).find((c) => c.is_default)?.chat_id, 'default channel');
 }
 
-/** Every table's rows as stored: what "the DB did not change" compares. */
-export { dump } from '../../store/test-support';
-
 export async function userMessages(db: IrisDB, lane: string) {
   return (await db.messages.where('[lane+ts]').between([lane, -Infinity], [lane, Infinity]).toArray()).filter((m) => m.role === 'user');
 }
-
-export { until };

@@ -1,10 +1,15 @@
-// Helpers for the store's unit tests (each test imports 'fake-indexeddb/auto' itself).
+// Databases for unit tests, and frames to feed them (each test imports 'fake-indexeddb/auto' itself).
 import type { ServerFrame } from '../protocol';
-import { IrisDB } from './db';
+import { IrisDB } from '../store/db';
 
 /** A new, empty database with a name no other test uses. */
 export function freshDb(): IrisDB {
   return new IrisDB(`test-${crypto.randomUUID()}`);
+}
+
+/** Opens the same database again, as a reloaded page would. */
+export function reopen(db: IrisDB): IrisDB {
+  return new IrisDB(db.name);
 }
 
 /** Build a server frame, possibly malformed (tests feed the reducer what a hostile gateway could). */
