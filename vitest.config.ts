@@ -1,10 +1,20 @@
+import solid from 'vite-plugin-solid';
 import { defineConfig } from 'vitest/config';
+
+const timeouts = { testTimeout: 20_000, hookTimeout: 20_000 };
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'server/**/*.test.ts', 'worker/**/*.test.ts'],
-    environment: 'node',
-    testTimeout: 20_000,
-    hookTimeout: 20_000,
+    projects: [
+      {
+        test: { name: 'node', include: ['src/**/*.test.ts', 'server/**/*.test.ts', 'worker/**/*.test.ts'], environment: 'node', ...timeouts },
+      },
+      {
+        // Components mounted in a DOM (happy-dom), compiled by Solid's JSX transform; vite-plugin-solid
+        // resolves Solid's browser build for them (the reactive one the app runs), not its server build.
+        plugins: [solid()],
+        test: { name: 'dom', include: ['src/**/*.test.tsx'], environment: 'happy-dom', ...timeouts },
+      },
+    ],
   },
 });

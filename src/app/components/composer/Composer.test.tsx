@@ -1,0 +1,35 @@
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { IrisRuntime } from '../../../runtime';
+import { mount, type Mounted } from '../../../testing/mount';
+import { createTestRuntime, disposeTestRuntime } from '../../../testing/runtime';
+import { until } from '../../../testing/until';
+import { Composer } from './Composer';
+
+let runtime: IrisRuntime;
+let mounted: Mounted | undefined;
+afterEach(async () => {
+  mounted?.unmount();
+  await disposeTestRuntime(runtime);
+});
+
+describe('the composer', () => {
+  it('queues what was typed in the outbox (offline) and as a pending message, and empties the field', async () => {
+    runtime = createTestRuntime();
+    await runtime.db.channels.put({ chat_id: 'work', name: 'Work', kind: 'channel', order: 0 });
+    mounted = mount(() => <Composer lane="work" />, runtime);
+    const field = await until(() => mounted!.container.querySelector<HTMLTextAreaElement>('textarea[aria-label="Message"]'), 'the Message field');
+    field.value = 'Deploy the docs';
+    field.dispatchEvent(new Event('input', { bubbles: true }));
+    const send = mounted.container.querySelector<HTMLButtonElement>('button[type="submit"]')!;
+    await until(() => !send.disabled, 'Send enabled');
+    expect(send.textContent + (send.getAttribute('aria-label') ?? '')).toMatch(/Send/);
+    send.click();
+
+    const queued = await until(async () => (await runtime.db.outbox.toArray()).find((row) => row.text === 'Deploy the docs'), 'the message in the outbox');
+    expect(queued).toMatchObject({ lane: 'work', chat_id: 'work', state: 'queued' });
+    const bubble = await until(async () => (await runtime.db.messages.toArray()).find((m) => m.client_id === queued.client_id));
+    expect(bubble).toMatchObject({ role: 'user', status: 'pending', text: 'Deploy the docs' });
+    await until(() => field.value === '', 'the field emptied');
+  });
+});
