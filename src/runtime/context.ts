@@ -9,6 +9,6 @@ export const IrisContext = createContext<IrisRuntime>();
 /** The runtime of the component being created (call it in a component's or hook's body, not later). */
 export function useIris(): IrisRuntime {
   const runtime = useContext(IrisContext);
-  if (!runtime) throw new Error('useIris: no runtime here (mount under <IrisContext.Provider value={runtime}>)');
+  if (!runtime) throw new Error('useIris() outside <IrisContext.Provider>');
   return runtime;
 }
