@@ -1,6 +1,7 @@
 import { useLocation } from '@solidjs/router';
 import { Show, createEffect, createMemo, createSignal, on, type ParentProps } from 'solid-js';
 import { live } from '../store/live';
+import { getChannel } from '../store/models/channels';
 import { ChannelNav } from './components/channels/ChannelNav';
 import { useAutoThread } from './components/channels/useAutoThread';
 import { Drawer } from './components/shell/Drawer';
@@ -30,12 +31,12 @@ export function AppFrame(props: ParentProps) {
 
   const laneChannel = createMemo(() => {
     const current = lane();
-    return current ? live(() => db.channels.get(current), undefined) : () => undefined;
+    return current ? live(() => getChannel(db, current), undefined) : () => undefined;
   });
   // A thread names its channel and leads back to it.
   const parentChannel = createMemo(() => {
     const at = laneLocation();
-    return at?.threadId ? live(() => db.channels.get(at.chatId), undefined) : () => undefined;
+    return at?.threadId ? live(() => getChannel(db, at.chatId), undefined) : () => undefined;
   });
   // Search and Settings lead back (on phones, where no sidebar does) to the lane last open.
   let lastLane: string | undefined;

@@ -2,12 +2,12 @@
 // settings table; a copy in localStorage lets us set `data-theme` synchronously at start-up, before
 // the first paint, since IndexedDB can only be read asynchronously.
 import type { IrisDB } from '../store/db';
+import { getSetting, setSetting } from '../store/models/settings';
 
 export type ThemeChoice = 'system' | 'light' | 'dark';
 
 export const THEME_CHOICES: readonly ThemeChoice[] = ['system', 'light', 'dark'];
 const STORAGE_KEY = 'iris.theme';
-const SETTINGS_KEY = 'theme';
 
 // Must match --bg in styles/theme.css: the browser's bar colour follows the page.
 const THEME_COLOR: Record<'light' | 'dark', string> = { light: '#f6f7f9', dark: '#15171c' };
@@ -57,14 +57,13 @@ function cacheChoice(choice: ThemeChoice): void {
 /** Applies the cached choice at once (call before rendering), then reconciles with the DB copy. */
 export function initTheme(db: IrisDB): void {
   applyTheme(readCachedChoice());
-  void db.settings
-    .get(SETTINGS_KEY)
-    .then((row) => {
+  void getSetting(db, 'theme')
+    .then((stored) => {
       // No DB copy (a fresh or just-forgotten cache): the local copy is the truth.
-      if (!isThemeChoice(row?.value)) return;
-      if (row.value !== readCachedChoice()) {
-        cacheChoice(row.value);
-        applyTheme(row.value);
+      if (!isThemeChoice(stored)) return;
+      if (stored !== readCachedChoice()) {
+        cacheChoice(stored);
+        applyTheme(stored);
       }
     })
     .catch(() => undefined);
@@ -74,13 +73,13 @@ export function initTheme(db: IrisDB): void {
 export async function setTheme(db: IrisDB, choice: ThemeChoice): Promise<void> {
   cacheChoice(choice);
   applyTheme(choice);
-  await db.settings.put({ key: SETTINGS_KEY, value: choice });
+  await setSetting(db, 'theme', choice);
 }
 
 /** Reads the persisted choice. */
 export async function getTheme(db: IrisDB): Promise<ThemeChoice> {
-  const row = await db.settings.get(SETTINGS_KEY);
-  return isThemeChoice(row?.value) ? row.value : readCachedChoice();
+  const stored = await getSetting(db, 'theme');
+  return isThemeChoice(stored) ? stored : readCachedChoice();
 }
 
 // Applied when this module is first evaluated, which is before the app renders its first frame.

@@ -158,13 +158,17 @@ describe('commands', () => {
     // Nothing running: steering is refused in words.
     const err = await c.steer(lane, 'too late').catch((e: unknown) => e);
     expect((err as ProtocolError).code).toBe('not_found');
+    // Words meant for a reply that has ended go as a plain message.
+    await c.steerOrSend(lane, 'after the end');
+    await until(() => gw.gateway.store.messages(lane).some((m) => m.role === 'user' && m.text === 'after the end'), 'sent instead');
+    await finalReply(db, lane, 2);
 
     await c.send(lane, '/confirm');
     const picker = await until(async () => (await db.pickers.toArray()).find((p) => p.state === 'open'), 'picker');
     await c.selectPicker(picker.picker_id, 'yes');
     expect((await db.pickers.get(picker.picker_id))?.state).not.toBe('open');
     await expect(c.selectPicker(picker.picker_id, 'no')).rejects.toThrow(/already answered/);
-    await finalReply(db, lane, 2);
+    await finalReply(db, lane, 3);
   });
 
   it('commands fail at once when offline, but send still queues', async () => {

@@ -1,15 +1,14 @@
 // What the UI can ask for. Every command goes through the transport (this tab's session or the
 // leader tab's); results land in the DB through the reducer, or are returned when transient.
-import Dexie from 'dexie';
 import type { Channel, ClientFrame, CommandInfo, FcmRegisterFrame, SearchHit, SearchScope, ServerFrame } from '../protocol';
 import type { IrisDB } from '../store/db';
 import { channel, LOCAL_ID_PREFIX } from '../store/guards';
 import { keepAcknowledgedChange, laneScope } from '../store/models/channels';
 import { markRead as markLaneRead, getLane, setFollowing } from '../store/models/lanes';
-import { newestMessage, newestServerMessage } from '../store/models/messages';
+import { newestMessage, newestServerMessage, oldestServerMessage } from '../store/models/messages';
 import { discardSend, retry as retrySend } from '../store/models/outbox';
 import { queueSendWithMedia } from '../media/outgoing';
-import { answerPicker, getPicker } from '../store/models/pickers';
+import { answerPicker, closePicker, getPicker, reopenPicker } from '../store/models/pickers';
 import { getSetting } from '../store/models/settings';
 import { ConnectionLostError, ProtocolError, RequestTimeoutError } from '../net/errors';
 import type { UploadMeta } from '../net/transfers';
@@ -34,6 +33,11 @@ export interface Commands {
   stopReading(lane: string): Promise<void>;
   stopAgent(lane: string): Promise<void>;
   steer(lane: string, text: string): Promise<void>;
+  /**
+   * Words for the reply being written. The turn may end between the keypress and the gateway
+   * (`not_found`): then they go as a plain message instead.
+   */
+  steerOrSend(lane: string, text: string): Promise<void>;
   /** Answers a picker once; throws if it is not open. */
   selectPicker(pickerId: string, value: string): Promise<void>;
   createChannel(name: string, kind: 'channel' | 'thread', parentChatId?: string): Promise<Channel>;
@@ -90,7 +94,7 @@ export function createCommands(db: IrisDB, transport: () => Transport): Commands
     }
   };
 
-  return {
+  const commands: Commands = {
     async send(lane, text, options = {}) {
       if (text.trim() === '' && !options.attachments?.length) throw new Error('A message needs text or an attachment.');
       const scope = await laneScope(db, lane);
@@ -145,6 +149,15 @@ export function createCommands(db: IrisDB, transport: () => Transport): Commands
       await act(await scoped(lane, { type: 'agent.steer', payload: { text } }));
     },
 
+    async steerOrSend(lane, text) {
+      try {
+        await commands.steer(lane, text);
+      } catch (err) {
+        if (!(err instanceof ProtocolError && err.code === 'not_found')) throw err;
+        await commands.send(lane, text);
+      }
+    },
+
     async selectPicker(pickerId, value) {
       const picker = await getPicker(db, pickerId);
       if (!picker) throw new Error('That question is no longer open.');
@@ -155,11 +168,11 @@ export function createCommands(db: IrisDB, transport: () => Transport): Commands
         await act(frame);
       } catch (err) {
         // Never reached the gateway: the question stays answerable.
-        if (err instanceof ConnectionLostError) await db.pickers.update(pickerId, { state: 'open', answer: undefined });
+        if (err instanceof ConnectionLostError) await reopenPicker(db, pickerId);
         // Refused: an invalid value leaves the question open at the gateway (answer it again); any other
         // refusal (not_found: answered on another device) means it is gone there, so it closes here too.
         if (err instanceof ProtocolError) {
-          await db.pickers.update(pickerId, err.code === 'unsupported' ? { state: 'open', answer: undefined } : { state: 'closed' });
+          await (err.code === 'unsupported' ? reopenPicker(db, pickerId) : closePicker(db, pickerId));
         }
         throw err;
       }
@@ -241,7 +254,7 @@ export function createCommands(db: IrisDB, transport: () => Transport): Commands
     async loadOlder(lane) {
       const row = await getLane(db, lane);
       if (row.hasMore === false) return { hasMore: false };
-      const before = row.oldestMessageId ?? (await oldestServerMessageId(db, lane));
+      const before = row.oldestMessageId ?? (await oldestServerMessage(db, lane))?.message_id;
       const page = await t().fetchHistory(lane, before);
       return { hasMore: historyHasMore(page) };
     },
@@ -258,15 +271,7 @@ export function createCommands(db: IrisDB, transport: () => Transport): Commands
       await t().notify({ v: 1, type: 'fcm.register', payload });
     },
   };
-}
-
-async function oldestServerMessageId(db: IrisDB, lane: string): Promise<string | undefined> {
-  const oldest = await db.messages
-    .where('[lane+ts]')
-    .between([lane, Dexie.minKey], [lane, Dexie.maxKey])
-    .filter((m) => !m.message_id.startsWith(LOCAL_ID_PREFIX))
-    .first();
-  return oldest?.message_id;
+  return commands;
 }
 
 function historyHasMore(page: ServerFrame): boolean {

@@ -1,13 +1,8 @@
 // What another app shared into Iris, kept until the user picks a lane for it.
-export const PENDING_SHARE_KEY = 'share:pending';
+import type { PendingShare } from '../store/models/share';
 
-export interface PendingShare {
-  title: string;
-  text: string;
-  url: string;
-  files: { name: string; type: string; size: number; blob: Blob }[];
-  ts: number;
-}
+// The row itself (key, shape, reads and writes) belongs to the store.
+export { PENDING_SHARE_KEY, type PendingShare } from '../store/models/share';
 
 /** The composer text for a share: its text and link, without repeating a link already in the text. */
 export function shareToText(share: Pick<PendingShare, 'title' | 'text' | 'url'>): string {

@@ -1,6 +1,7 @@
 import { Navigate } from '@solidjs/router';
 import { Match, Switch } from 'solid-js';
 import { live } from '../../store/live';
+import { channelsInOrder } from '../../store/models/channels';
 import { getSetting } from '../../store/models/settings';
 import { defaultChannelId, laneHref } from '../components/channels/channelTree';
 import { useIris } from '../../runtime';
@@ -12,7 +13,7 @@ export function HomePage() {
   const { db } = useIris();
   const home = live(async (): Promise<Home> => {
     if (!(await getSetting(db, 'token'))) return { kind: 'pair' };
-    const channels = (await db.channels.orderBy('order').toArray()).filter((c) => !c.archived);
+    const channels = (await channelsInOrder(db)).filter((c) => !c.archived);
     const id = defaultChannelId(channels);
     const target = channels.find((c) => c.chat_id === id) ?? channels.find((c) => c.kind !== 'thread') ?? channels[0];
     return target ? { kind: 'lane', href: laneHref(target) } : { kind: 'waiting' };

@@ -1,8 +1,11 @@
 import { useParams, useSearchParams } from '@solidjs/router';
 import { Show, onCleanup, onMount } from 'solid-js';
 import { live } from '../../store/live';
+import { getChannel } from '../../store/models/channels';
+import { storedLane } from '../../store/models/lanes';
+import { newestMessage } from '../../store/models/messages';
 import { Composer } from '../components/composer/Composer';
-import { newestMessage, replyEnded } from '../components/composer/composerMode';
+import { replyEnded } from '../components/composer/composerMode';
 import { MessageList } from '../components/messages/MessageList';
 import { PickerHost } from '../components/pickers/PickerHost';
 import { ThinkingIndicator } from '../components/messages/ThinkingIndicator';
@@ -33,8 +36,8 @@ export default function LanePage() {
 
 function LaneView(props: { lane: string; focusId?: string }) {
   const { db, client } = useIris();
-  const channel = live(() => db.channels.get(props.lane));
-  const laneState = live(() => db.lanes.get(props.lane));
+  const channel = live(() => getChannel(db, props.lane));
+  const laneState = live(() => storedLane(db, props.lane));
   const newest = live(() => newestMessage(db, props.lane), undefined);
   onMount(() => client.setActiveLane(props.lane));
   // Only if no other lane took over meanwhile (moving between lanes mounts the next one first).

@@ -3,6 +3,7 @@ import { Show, createEffect, createSignal, on, onMount } from 'solid-js';
 import { requestPersistentStorage } from '../../pwa/register';
 import { loadSessionCode, normalizeGatewayUrl } from '../../client';
 import { live } from '../../store/live';
+import { channelsInOrder } from '../../store/models/channels';
 import { getSetting } from '../../store/models/settings';
 import { ReplacePairingDialog, type PendingPairing } from '../components/settings/ReplacePairingDialog';
 import { useIris } from '../../runtime';
@@ -37,7 +38,7 @@ export function PairPage() {
   const [submitted, setSubmitted] = createSignal(false);
   const [reconnected, setReconnected] = createSignal(false);
   const [replacing, setReplacing] = createSignal<PendingPairing>();
-  const channels = live(() => db.channels.orderBy('order').toArray(), []);
+  const channels = live(() => channelsInOrder(db), []);
 
   const attempt = watchPairingAttempt(client.state);
   const problem = attempt.problem;

@@ -4,6 +4,8 @@ import type { SearchScope } from '../../protocol';
 import { searchLocal, localIndexBuilt, startLocalIndex } from '../../search/appIndex';
 import { fromGatewayHit, fromLocalRow, laneLabel, resultPath, type SearchResultItem } from '../../search/results';
 import { live } from '../../store/live';
+import { channelsInOrder } from '../../store/models/channels';
+import { getMessages } from '../../store/models/messages';
 import { useIris } from '../../runtime';
 import './SearchPage.css';
 
@@ -48,7 +50,7 @@ export default function SearchPage() {
   const scope = (): SearchScope => (param(params.scope) === 'chat' && lane() ? 'chat' : 'all');
   const online = () => client.state() === 'online';
 
-  const channels = live(() => db.channels.toArray(), []);
+  const channels = live(() => channelsInOrder(db), []);
   const byId = createMemo(() => new Map(channels().map((c) => [c.chat_id, c])));
   const laneName = () => {
     const current = lane();
@@ -78,7 +80,7 @@ export default function SearchPage() {
         try {
           const hits = (await client.search(trimmed, where, where === 'chat' ? inLane : undefined)).slice(0, LIMIT);
           // A hit this device has cached gets its snippet from the whole message, not the gateway's window.
-          const cached = await db.messages.bulkGet(hits.map((h) => h.message_id)).catch(() => []);
+          const cached = await getMessages(db, hits.map((h) => h.message_id)).catch(() => []);
           const items = hits.map((h, i) => {
             const row = cached[i];
             return row && row.text !== '' ? { ...fromLocalRow(row, trimmed), ts: fromGatewayHit(h, trimmed).ts || row.ts } : fromGatewayHit(h, trimmed);

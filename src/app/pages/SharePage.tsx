@@ -4,7 +4,9 @@ import { addToast } from '../../store/models/toasts';
 import { ERROR_TOAST_KIND } from '../components/status/toastWrites';
 import { stageAttachment } from '../../media/outgoing';
 import { live } from '../../store/live';
-import { PENDING_SHARE_KEY, shareToText, type PendingShare } from '../../share/pendingShare';
+import { channelsInOrder } from '../../store/models/channels';
+import { getPendingShare, takeShareIntoDraft } from '../../store/models/share';
+import { shareToText } from '../../share/pendingShare';
 import { useIris } from '../../runtime';
 import './SharePage.css';
 
@@ -12,9 +14,9 @@ import './SharePage.css';
 export default function SharePage() {
   const { db } = useIris();
   const navigate = useNavigate();
-  const share = live(async () => (await db.settings.get(PENDING_SHARE_KEY))?.value as PendingShare | undefined, undefined);
+  const share = live(() => getPendingShare(db), undefined);
   const lanes = live(async () => {
-    const channels = (await db.channels.orderBy('order').toArray()).filter((c) => !c.archived);
+    const channels = (await channelsInOrder(db)).filter((c) => !c.archived);
     return channels.map((c) => ({
       lane: c.chat_id,
       name: c.name,
@@ -35,12 +37,7 @@ export default function SharePage() {
         await addToast(db, { kind: ERROR_TOAST_KIND, title: 'Not attached', body: e instanceof Error ? e.message : String(e), lane, ts: Date.now() });
       }
     }
-    await db.transaction('rw', db.settings, async () => {
-      const draft = (await db.settings.get(`draft:${lane}`))?.value;
-      const before = typeof draft === 'string' && draft.trim() ? draft + '\n' : '';
-      await db.settings.put({ key: `draft:${lane}`, value: before + text });
-      await db.settings.delete(PENDING_SHARE_KEY);
-    });
+    await takeShareIntoDraft(db, lane, text);
     navigate(href, { replace: true });
   }
 

@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import type { ChannelRow } from '../schema';
 import { freshDb } from '../../testing/db';
-import { buildTree, defaultChannel, directory, laneScope } from './channels';
+import { buildTree, channelsInOrder, defaultChannel, directory, laneScope } from './channels';
 
 const rows: ChannelRow[] = [
   { chat_id: 'work', name: 'Work', kind: 'channel', order: 0 },
@@ -48,6 +48,13 @@ describe('channels model', () => {
     expect(await laneScope(db, 'unknown')).toEqual({ lane: 'unknown', chat_id: 'unknown' });
     await db.channels.update('home', { archived: true });
     expect((await defaultChannel(db))?.chat_id).toBe('work');
+    db.close();
+  });
+
+  it('lists every entry in the gateway order, archived ones too', async () => {
+    const db = freshDb();
+    await db.channels.bulkPut([...rows].reverse());
+    expect((await channelsInOrder(db)).map((r) => r.chat_id)).toEqual(rows.slice().sort((a, b) => a.order - b.order).map((r) => r.chat_id));
     db.close();
   });
 });

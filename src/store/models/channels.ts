@@ -49,6 +49,11 @@ export async function getChannel(db: IrisDB, chatId: string): Promise<ChannelRow
   return db.channels.get(chatId);
 }
 
+/** Every channel and thread in the gateway's order (archived ones included). */
+export async function channelsInOrder(db: IrisDB): Promise<ChannelRow[]> {
+  return db.channels.orderBy('order').toArray();
+}
+
 /** The gateway's default channel, else the first one not archived. */
 export async function defaultChannel(db: IrisDB): Promise<ChannelRow | undefined> {
   const rows = await db.channels.orderBy('order').toArray();

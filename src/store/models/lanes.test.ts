@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { freshDb } from '../../testing/db';
-import { clearAutoThread, getLane, markRead, openTurn, patchLane } from './lanes';
+import { clearAutoThread, getLane, markRead, openTurn, patchLane, storedLane } from './lanes';
 
 describe('lanes model', () => {
   it('a missing lane reads as an empty one without being stored', async () => {
@@ -39,6 +39,14 @@ describe('lanes model', () => {
     await clearAutoThread(db, 'B');
     expect((await getLane(db, 'A')).autoThread).toBeUndefined();
     expect(await db.lanes.get('B')).toBeUndefined();
+    db.close();
+  });
+
+  it('tells a lane with no row yet from a stored one', async () => {
+    const db = freshDb();
+    expect(await storedLane(db, 'A')).toBeUndefined();
+    await markRead(db, 'A', 'm1', 10);
+    expect(await storedLane(db, 'A')).toMatchObject({ lane: 'A', readTs: 10 });
     db.close();
   });
 });

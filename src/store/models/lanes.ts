@@ -11,6 +11,11 @@ export async function getLane(db: IrisDB, lane: string): Promise<LaneRow> {
   return (await db.lanes.get(lane)) ?? emptyLane(lane);
 }
 
+/** The lane's row as stored: undefined until the lane has one (nothing read or paged yet). */
+export async function storedLane(db: IrisDB, lane: string): Promise<LaneRow | undefined> {
+  return db.lanes.get(lane);
+}
+
 function sameRow(a: LaneRow, b: LaneRow): boolean {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]) as Set<keyof LaneRow>;
   for (const key of keys) if (a[key] !== b[key]) return false;

@@ -1,10 +1,39 @@
 // Media metadata known to the app (bytes live in mediaBlobs; the media issue fills them in).
 import type { MediaRef } from '../../protocol';
 import type { IrisDB } from '../db';
-import type { MediaRow } from '../schema';
+import type { MediaBlobRow, MediaRow } from '../schema';
+import { laneMessagesWithMedia } from './messages';
 
 export async function getMedia(db: IrisDB, mediaId: string): Promise<MediaRow | undefined> {
   return db.media.get(mediaId);
+}
+
+/** The stored bytes of a media item, if this device has them. */
+export async function getMediaBlob(db: IrisDB, mediaId: string): Promise<MediaBlobRow | undefined> {
+  return db.mediaBlobs.get(mediaId);
+}
+
+/** Whether any media is stored for a message (this device's own upload, while its bytes move to the echo). */
+export async function hasMessageMedia(db: IrisDB, messageId: string): Promise<boolean> {
+  return (await db.media.where('message_id').equals(messageId).count()) > 0;
+}
+
+/** The pictures of a lane a viewer can step through: every image with its bytes here, in message order. */
+export async function laneImages(db: IrisDB, lane: string): Promise<MediaRow[]> {
+  const messages = await laneMessagesWithMedia(db, lane, 'image');
+  const ids = messages.flatMap((m) => m.media!.filter((r) => r.kind === 'image').map((r) => r.media_id));
+  const rows = await db.media.bulkGet(ids);
+  return rows.filter((r): r is MediaRow => r !== undefined && (r.state === 'ready' || r.state === 'local'));
+}
+
+/** The media was on screen at `now`: eviction goes least recently used first. */
+export async function touchMedia(db: IrisDB, mediaId: string, now: number): Promise<void> {
+  await db.media.update(mediaId, { lastUsed: now });
+}
+
+/** What playing or showing a file taught about it (its pixel size, its length), kept for next time. */
+export async function learnMediaFacts(db: IrisDB, mediaId: string, facts: Partial<Pick<MediaRow, 'width' | 'height' | 'duration'>>): Promise<void> {
+  await db.media.update(mediaId, facts);
 }
 
 export async function messageMedia(db: IrisDB, messageId: string): Promise<MediaRow[]> {

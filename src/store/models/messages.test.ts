@@ -3,7 +3,20 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { IrisDB } from '../db';
 import { freshDb } from '../../testing/db';
 import { markRead, setFollowing } from './lanes';
-import { addPending, getMessage, laneMessages, markFailed, markPending, newestMessage, newestServerMessage, unreadCount } from './messages';
+import {
+  addPending,
+  getMessage,
+  getMessages,
+  laneGlance,
+  laneMessageIds,
+  laneMessages,
+  markFailed,
+  markPending,
+  newestMessage,
+  newestServerMessage,
+  oldestServerMessage,
+  unreadCount,
+} from './messages';
 
 let db: IrisDB;
 beforeEach(() => {
@@ -88,5 +101,26 @@ describe('messages model', () => {
     await setFollowing(db, 'A', undefined);
     await db.messages.update('next', { status: 'final' });
     expect(await unreadCount(db, 'A')).toBe(1);
+  });
+
+  it('lists a lane\'s ids in time order, and its oldest message from the gateway', async () => {
+    await addPending(db, { client_id: 'c0', lane: 'A', chat_id: 'A', text: 'early local', ts: 1 });
+    await msg('a2', 'A', 20);
+    await msg('a1', 'A', 10);
+    await msg('ab', 'AB', 5);
+    expect(await laneMessageIds(db, 'A')).toEqual(['local:c0', 'a1', 'a2']);
+    expect((await oldestServerMessage(db, 'A'))?.message_id).toBe('a1');
+    expect(await oldestServerMessage(db, 'none')).toBeUndefined();
+    expect((await getMessages(db, ['a2', 'x', 'a1'])).map((m) => m?.message_id)).toEqual(['a2', undefined, 'a1']);
+  });
+
+  it('glances at a lane: its unread count and newest message together', async () => {
+    await msg('a1', 'A', 10);
+    await msg('a2', 'A', 20);
+    await markRead(db, 'A', 'a1', 10);
+    const glance = await laneGlance(db, 'A');
+    expect(glance.unread).toBe(1);
+    expect(glance.newest?.message_id).toBe('a2');
+    expect(await laneGlance(db, 'none')).toEqual({ unread: 0, newest: undefined });
   });
 });

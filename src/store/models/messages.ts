@@ -24,6 +24,30 @@ export async function getMessage(db: IrisDB, messageId: string): Promise<Message
   return db.messages.get(messageId);
 }
 
+/** The rows of `messageIds`, in the same order, undefined where a message is not stored. */
+export async function getMessages(db: IrisDB, messageIds: readonly string[]): Promise<(MessageRow | undefined)[]> {
+  return db.messages.bulkGet([...messageIds]);
+}
+
+/** Every message id of a lane in time order: keys only, from the index (the list's whole length, cheaply). */
+export async function laneMessageIds(db: IrisDB, lane: string): Promise<string[]> {
+  return (await laneRange(db, lane).primaryKeys()) as string[];
+}
+
+/** The lane's oldest message from the gateway (not a local pending one): where an older history page ends. */
+export async function oldestServerMessage(db: IrisDB, lane: string): Promise<MessageRow | undefined> {
+  return laneRange(db, lane)
+    .filter((m) => !m.message_id.startsWith(LOCAL_ID_PREFIX))
+    .first();
+}
+
+/** Messages of a lane that carry media of `kind`, in time order. */
+export async function laneMessagesWithMedia(db: IrisDB, lane: string, kind: MediaRef['kind']): Promise<MessageRow[]> {
+  return laneRange(db, lane)
+    .filter((m) => m.media?.some((r) => r.kind === kind) ?? false)
+    .toArray();
+}
+
 /** The lane's newest message (preview in the channel list; the one a read.receipt names). */
 export async function newestMessage(db: IrisDB, lane: string): Promise<MessageRow | undefined> {
   return laneRange(db, lane).last();
@@ -51,6 +75,14 @@ export async function unreadCount(db: IrisDB, lane: string): Promise<number> {
     return laneRange(db, lane, readTs)
       .filter((m) => m.role !== 'user' && m.status !== 'streaming' && m.message_id !== row?.following)
       .count();
+  });
+}
+
+/** What the channel list shows of a lane, read together: its unread count and newest message. */
+export async function laneGlance(db: IrisDB, lane: string): Promise<{ unread: number; newest: MessageRow | undefined }> {
+  return db.transaction('r', db.messages, db.lanes, async () => {
+    const [unread, newest] = await Promise.all([unreadCount(db, lane), newestMessage(db, lane)]);
+    return { unread, newest };
   });
 }
 

@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import type { PickerRow } from '../schema';
 import { freshDb } from '../../testing/db';
-import { answerPicker, closePickers, getPicker, openPickers, settledPickerPlaces } from './pickers';
+import { answerPicker, closePicker, closePickers, getPicker, openPickers, reopenPicker, settledPickerPlaces } from './pickers';
 
 const picker = (picker_id: string, lane: string, ts: number): PickerRow => ({
   picker_id, lane, ts, type: 'picker.confirm', payload: { picker_id, title: 'Sure?' }, state: 'open',
@@ -40,6 +40,20 @@ describe('pickers model', () => {
       { picker_id: 'early', after: 1 },
       { picker_id: 'late', after: 3 },
     ]);
+    db.close();
+  });
+
+  it('reopens an answer that never arrived, and closes one gone at the gateway', async () => {
+    const db = freshDb();
+    await db.pickers.bulkPut([picker('p1', 'A', 1), picker('p2', 'A', 2)]);
+    await answerPicker(db, 'p1', 'yes');
+    await reopenPicker(db, 'p1');
+    expect(await getPicker(db, 'p1')).toMatchObject({ state: 'open' });
+    expect((await getPicker(db, 'p1'))?.answer).toBeUndefined();
+    expect(await answerPicker(db, 'p1', 'no')).toBe(true);
+    await closePicker(db, 'p2');
+    expect((await openPickers(db, 'A')).map((p) => p.picker_id)).toEqual([]);
+    expect((await getPicker(db, 'p2'))?.state).toBe('closed');
     db.close();
   });
 });

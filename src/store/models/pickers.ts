@@ -26,6 +26,16 @@ export async function answerPicker(db: IrisDB, pickerId: string, value: string):
   });
 }
 
+/** The answer never reached the gateway, or it asks again: the question is open here once more. */
+export async function reopenPicker(db: IrisDB, pickerId: string): Promise<void> {
+  await db.pickers.update(pickerId, { state: 'open', answer: undefined });
+}
+
+/** The question is gone at the gateway (answered on another device, dropped): closed here too. */
+export async function closePicker(db: IrisDB, pickerId: string): Promise<void> {
+  await db.pickers.update(pickerId, { state: 'closed' });
+}
+
 /** Close every open picker of a lane (answered on another device). */
 export async function closePickers(db: IrisDB, lane: string): Promise<number> {
   return db.pickers

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { freshDb } from '../../testing/db';
-import { deleteSetting, getDeviceId, getDraft, getSetting, setDraft, setSetting } from './settings';
+import { deleteSetting, getDeviceId, getDraft, getSetting, rawSetting, setDraft, setSetting } from './settings';
 
 describe('settings model', () => {
   it('stores typed values and reads a wrong-typed row as absent', async () => {
@@ -39,6 +39,15 @@ describe('settings model', () => {
     expect(await getDraft(db, 'A')).toBe('');
     expect(await db.settings.get('draft:A')).toBeUndefined();
     expect(await getDraft(db, 'B')).toBe('other');
+    db.close();
+  });
+
+  it('hands a row as stored to a reader that checks the shape itself', async () => {
+    const db = freshDb();
+    expect(await rawSetting(db, 'gatewayStatus')).toBeUndefined();
+    await db.settings.put({ key: 'gatewayStatus', value: 'restarting' });
+    expect(await getSetting(db, 'gatewayStatus')).toBeUndefined();
+    expect(await rawSetting(db, 'gatewayStatus')).toBe('restarting');
     db.close();
   });
 });

@@ -48,6 +48,14 @@ export async function setSetting<K extends SettingKey>(db: IrisDB, key: K, value
   await db.settings.put({ key, value });
 }
 
+/**
+ * A settings row's value exactly as stored, unchecked: for a reader that accepts more than one shape
+ * and checks it itself (the gateway status, which older gateways sent as a bare string).
+ */
+export async function rawSetting(db: IrisDB, key: SettingKey): Promise<unknown> {
+  return (await db.settings.get(key))?.value;
+}
+
 export async function deleteSetting(db: IrisDB, key: SettingKey): Promise<void> {
   await db.settings.delete(key);
 }
@@ -64,7 +72,7 @@ export async function getDeviceId(db: IrisDB): Promise<string> {
 }
 
 /** Drafts live one row per lane (`draft:<lane>`), so typing in one lane never rewrites another's. */
-function draftKey(lane: string): string {
+export function draftKey(lane: string): string {
   return `draft:${lane}`;
 }
 

@@ -1,6 +1,7 @@
 import { useNavigate } from '@solidjs/router';
 import { For, Show, createMemo, createSignal } from 'solid-js';
 import { live } from '../../../store/live';
+import { channelsInOrder } from '../../../store/models/channels';
 import type { ChannelRow } from '../../../store/schema';
 import { useIris } from '../../../runtime';
 import { Icon } from '../shell/Icon';
@@ -25,7 +26,7 @@ export function ChannelNav(props: ChannelNavProps) {
   const [showArchived, setShowArchived] = createSignal(false);
   const [action, setAction] = createSignal<ChannelAction>();
 
-  const channels = live(() => db.channels.orderBy('order').toArray(), [] as ChannelRow[]);
+  const channels = live(() => channelsInOrder(db), [] as ChannelRow[]);
   const tree = createMemo(() => channelTree(channels(), showArchived()));
   // Rows are keyed by chat_id (strings compare by value), so a directory update re-renders only what
   // changed and an open menu or focused row survives it.

@@ -1,6 +1,6 @@
 // Per-lane figures for the sidebar, read from the cache: unread count and last message preview.
 import type { IrisDB } from '../../../store/db';
-import { newestMessage, unreadCount } from '../../../store/models/messages';
+import { laneGlance } from '../../../store/models/messages';
 import type { MessageRow } from '../../../store/schema';
 
 export interface LaneSummary {
@@ -29,14 +29,12 @@ export function plainPreview(text: string, max = PREVIEW_CHARS): string {
   return plain.length > max ? `${plain.slice(0, max - 1).trimEnd()}…` : plain;
 }
 
-/** Unread count and preview of one lane, in one read transaction (the store's own definitions). */
+/** Unread count and preview of one lane, read together (the store's own definitions). */
 export async function laneSummary(db: IrisDB, lane: string): Promise<LaneSummary> {
-  return db.transaction('r', db.messages, db.lanes, async () => {
-    const [unread, last] = await Promise.all([unreadCount(db, lane), newestMessage(db, lane)]);
-    return {
-      unread,
-      preview: last ? plainPreview(last.text || (last.media?.length ? 'Attachment' : '')) : '',
-      previewRole: last?.role,
-    };
-  });
+  const { unread, newest: last } = await laneGlance(db, lane);
+  return {
+    unread,
+    preview: last ? plainPreview(last.text || (last.media?.length ? 'Attachment' : '')) : '',
+    previewRole: last?.role,
+  };
 }

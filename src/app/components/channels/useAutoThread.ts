@@ -3,7 +3,8 @@
 import { useNavigate } from '@solidjs/router';
 import { createEffect, createMemo, on, type Accessor } from 'solid-js';
 import { live } from '../../../store/live';
-import { clearAutoThread } from '../../../store/models/lanes';
+import { getChannel } from '../../../store/models/channels';
+import { clearAutoThread, storedLane } from '../../../store/models/lanes';
 import { useIris } from '../../../runtime';
 import type { LaneLocation } from '../shell/laneRoute';
 import { laneHref } from './channelTree';
@@ -22,9 +23,9 @@ export function useAutoThread(location: Accessor<LaneLocation | undefined>): voi
     const lane = location()?.lane;
     if (!lane) return () => null;
     return live<Hint | undefined | null>(async () => {
-      const row = await db.lanes.get(lane);
+      const row = await storedLane(db, lane);
       if (!row?.autoThread) return undefined;
-      const thread = await db.channels.get(row.autoThread);
+      const thread = await getChannel(db, row.autoThread);
       return { lane, thread: row.autoThread, href: thread ? laneHref(thread) : undefined };
     }, null);
   });

@@ -1,8 +1,9 @@
 import { Show, createEffect, createSignal, createUniqueId, on, onCleanup, onMount } from 'solid-js';
-import { ProtocolError } from '../../../client';
 import type { CommandInfo } from '../../../protocol';
 import type { IrisDB } from '../../../store/db';
 import { live } from '../../../store/live';
+import { storedLane } from '../../../store/models/lanes';
+import { newestMessage } from '../../../store/models/messages';
 import { setDraft } from '../../../store/models/settings';
 import { formatBytes } from '../../../media/format';
 import { stageAttachment, unstageAttachment } from '../../../media/outgoing';
@@ -15,7 +16,7 @@ import { DropOverlay } from '../media/DropOverlay';
 import { RecordButton } from '../media/RecordButton';
 import { useComposerMedia } from '../media/composerMedia';
 import { SlashMenu } from './SlashMenu';
-import { agentWorking, composerMode, newestMessage, replyEnded, type ComposerMode } from './composerMode';
+import { agentWorking, composerMode, replyEnded, type ComposerMode } from './composerMode';
 import { createComposerText } from './composerText';
 import { createDraftWriter, type DraftWriter } from './draftWriter';
 import { LONG_TEXT_FILENAME, planOutgoing } from './longText';
@@ -65,7 +66,7 @@ function LaneComposer(props: { lane: string }) {
   const { db, client } = iris;
   const lane = props.lane;
   const writer = iris.shared(startDraftWriter);
-  const laneRow = live(() => db.lanes.get(lane), undefined);
+  const laneRow = live(() => storedLane(db, lane), undefined);
   // Offline, a busy mark may be stale and a steer or stop could not reach the agent: just queue messages.
   const newest = live(() => newestMessage(db, lane), undefined);
   const working = () => client.state() === 'online' && agentWorking(laneRow()) && !replyEnded(newest());
@@ -194,15 +195,7 @@ function LaneComposer(props: { lane: string }) {
     };
     if (current === 'steer') {
       await input.clearDrafts();
-      // The turn may end between the keypress and the gateway: then the words become a plain message.
-      await run(
-        () =>
-          client.steer(lane, value).catch((e: unknown) => {
-            if (e instanceof ProtocolError && e.code === 'not_found') return client.send(lane, value).then(() => undefined);
-            throw e;
-          }),
-        restore,
-      );
+      await run(() => client.steerOrSend(lane, value), restore);
     } else {
       setReplyTarget(lane, undefined);
       await input.clearDrafts();

@@ -1,6 +1,4 @@
 // What the composer's main button does: send, steer a running turn, or stop it.
-import Dexie from 'dexie';
-import type { IrisDB } from '../../../store/db';
 import type { LaneRow, MessageRow } from '../../../store/schema';
 
 export type ComposerMode = 'send' | 'steer' | 'stop';
@@ -24,9 +22,4 @@ export function composerMode(working: boolean, text: string): ComposerMode {
  */
 export function replyEnded(newest: Pick<MessageRow, 'role' | 'status'> | undefined): boolean {
   return newest?.role === 'assistant' && newest.status === 'final';
-}
-
-/** The lane's newest message (by time), for replyEnded. */
-export function newestMessage(db: IrisDB, lane: string): Promise<MessageRow | undefined> {
-  return db.messages.where('[lane+ts]').between([lane, Dexie.minKey], [lane, Dexie.maxKey]).last();
 }

@@ -2,6 +2,7 @@ import { For, Show, createEffect, createSignal, onCleanup } from 'solid-js';
 import { formatBytes, formatDuration } from '../../../media/format';
 import { typedBlob } from '../../../media/kind';
 import { liveOn } from '../../../store/live';
+import { getMedia, getMediaBlob } from '../../../store/models/media';
 import type { MediaRow } from '../../../store/schema';
 import { useIris } from '../../../runtime';
 import { MediaIcon, type MediaIconName } from './MediaIcon';
@@ -28,7 +29,7 @@ export function AttachmentChips(props: { ids: string[]; onRemove: (mediaId: stri
 
 function Chip(props: { id: string; onRemove: () => void }) {
   const { db } = useIris();
-  const row = liveOn(() => props.id, (id) => db.media.get(id));
+  const row = liveOn(() => props.id, (id) => getMedia(db, id));
   const [thumb, setThumb] = createSignal<string>();
   // The picture itself, from the stored bytes (an object URL, released with the chip).
   createEffect(() => {
@@ -36,7 +37,7 @@ function Chip(props: { id: string; onRemove: () => void }) {
     if (r?.kind !== 'image') return;
     let url: string | undefined;
     let live = true;
-    void db.mediaBlobs.get(r.media_id).then((stored) => {
+    void getMediaBlob(db, r.media_id).then((stored) => {
       if (!live || !stored) return;
       url = URL.createObjectURL(typedBlob(stored.blob, r.mime));
       setThumb(url);

@@ -1,5 +1,6 @@
 import { Show, createSignal, onCleanup } from 'solid-js';
 import { formatBytes, formatDuration } from '../../../media/format';
+import { learnMediaFacts } from '../../../store/models/media';
 import type { MediaRow } from '../../../store/schema';
 import { useIris } from '../../../runtime';
 import { MediaFetch, type FetchMode } from './MediaFetch';
@@ -31,7 +32,7 @@ export function AudioPlayer(props: { row: MediaRow; src: string | undefined; mod
         audio.currentTime = 0;
       }
       if (props.row.duration === undefined || Math.abs(props.row.duration - d) > 0.5) {
-        void db.media.update(props.row.media_id, { duration: d }).catch(() => undefined);
+        void learnMediaFacts(db, props.row.media_id, { duration: d }).catch(() => undefined);
       }
     } else if (d === Infinity && !probing) {
       probing = true;

@@ -1,9 +1,9 @@
 import { Show, createMemo, createSignal, onCleanup, onMount } from 'solid-js';
 import { formatBytes } from '../../../media/format';
 import { live } from '../../../store/live';
+import { laneImages } from '../../../store/models/media';
 import type { MediaRow } from '../../../store/schema';
 import { useIris } from '../../../runtime';
-import { laneImages } from './gallery';
 import { MediaIcon } from './MediaIcon';
 import { createMediaSrc } from './mediaSrc';
 

@@ -2,8 +2,9 @@ import { Match, Show, Switch, createEffect, createSignal, onCleanup, onMount } f
 import type { MediaRef } from '../../../protocol';
 import { downloadsByItself } from '../../../media/puller';
 import { startMediaPuller } from '../../../media/runtime';
-import { AUTO_DOWNLOAD_KEY } from '../../../media/settings';
+import { getMediaSettings } from '../../../media/settings';
 import { liveOn, live } from '../../../store/live';
+import { getMedia, hasMessageMedia, touchMedia } from '../../../store/models/media';
 import { localMessageId } from '../../../store/models/messages';
 import type { MediaRow, MessageRow } from '../../../store/schema';
 import { useIris } from '../../../runtime';
@@ -29,8 +30,8 @@ export function MediaView(props: MediaViewProps) {
   const { db } = iris;
   const puller = iris.shared(startMediaPuller);
   const id = () => props.item.media_id;
-  const stored = liveOn(id, (mediaId) => db.media.get(mediaId));
-  const autoSetting = live(async () => (await db.settings.get(AUTO_DOWNLOAD_KEY))?.value !== false, true);
+  const stored = liveOn(id, (mediaId) => getMedia(db, mediaId));
+  const autoSetting = live(async () => (await getMediaSettings(db)).autoDownload, true);
   const row = (): MediaRow => stored() ?? { ...props.item, state: 'remote', lastUsed: 0 };
   const available = () => row().state === 'ready' || row().state === 'local';
   const src = createMediaSrc(id, available);
@@ -38,7 +39,7 @@ export function MediaView(props: MediaViewProps) {
   const ownClientId = () => (props.message.role === 'user' ? props.message.client_id : undefined);
   const ownEcho = liveOn(
     ownClientId,
-    async (clientId) => clientId !== undefined && (await db.media.where('message_id').equals(localMessageId(clientId)).count()) > 0,
+    async (clientId) => clientId !== undefined && (await hasMessageMedia(db, localMessageId(clientId))),
     false,
   );
   const mode = (): FetchMode => (ownEcho() || downloadsByItself(row(), { autoDownload: autoSetting() }) ? 'auto' : 'tap');
@@ -58,7 +59,7 @@ export function MediaView(props: MediaViewProps) {
   createEffect(() => {
     const r = stored();
     if (visible() && r?.state === 'ready' && Date.now() - r.lastUsed > TOUCH_EVERY_MS) {
-      void db.media.update(r.media_id, { lastUsed: Date.now() }).catch(() => undefined);
+      void touchMedia(db, r.media_id, Date.now()).catch(() => undefined);
     }
   });
 

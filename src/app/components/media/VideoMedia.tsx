@@ -1,5 +1,6 @@
 import { Show, createSignal } from 'solid-js';
 import { formatBytes } from '../../../media/format';
+import { learnMediaFacts } from '../../../store/models/media';
 import type { MediaRow } from '../../../store/schema';
 import { useIris } from '../../../runtime';
 import { MediaFetch, type FetchMode } from './MediaFetch';
@@ -14,10 +15,10 @@ export function VideoMedia(props: { row: MediaRow; src: string | undefined; mode
   const [failed, setFailed] = createSignal(false);
   const box = () => mediaBox(props.row.width, props.row.height, UNKNOWN);
   const learn = (video: HTMLVideoElement) => {
-    const patch: Partial<MediaRow> = {};
+    const patch: Parameters<typeof learnMediaFacts>[2] = {};
     if (props.row.width === undefined && video.videoWidth > 0) Object.assign(patch, { width: video.videoWidth, height: video.videoHeight });
     if (props.row.duration === undefined && Number.isFinite(video.duration)) patch.duration = video.duration;
-    if (Object.keys(patch).length > 0) void db.media.update(props.row.media_id, patch).catch(() => undefined);
+    if (Object.keys(patch).length > 0) void learnMediaFacts(db, props.row.media_id, patch).catch(() => undefined);
   };
   return (
     <Show

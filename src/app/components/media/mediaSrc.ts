@@ -6,6 +6,7 @@
 import { createEffect, createSignal, onCleanup, type Accessor } from 'solid-js';
 import { typedBlob } from '../../../media/kind';
 import { mediaPath } from '../../../media/worker-messages';
+import { getMedia, getMediaBlob } from '../../../store/models/media';
 import { useIris } from '../../../runtime';
 
 const hasWorker = typeof navigator !== 'undefined' && 'serviceWorker' in navigator;
@@ -28,7 +29,7 @@ export function createMediaSrc(id: () => string, available: () => boolean): Acce
     }
     let url: string | undefined;
     let cancelled = false;
-    void Promise.all([db.mediaBlobs.get(mediaId), db.media.get(mediaId)])
+    void Promise.all([getMediaBlob(db, mediaId), getMedia(db, mediaId)])
       .then(([row, media]) => {
         if (cancelled || !row) return;
         url = URL.createObjectURL(typedBlob(row.blob, media?.mime));

@@ -1,12 +1,13 @@
 import { Show } from 'solid-js';
 import { live } from '../../../store/live';
+import { getPicker } from '../../../store/models/pickers';
 import { useIris } from '../../../runtime';
 import { pickerOutcome } from '../pickers/pickerText';
 
 /** A question the agent asked, left in the conversation once answered: "Approval: make deploy --prod → Approved once". */
 export function PickerCard(props: { pickerId: string }) {
   const { db } = useIris();
-  const picker = live(() => db.pickers.get(props.pickerId));
+  const picker = live(() => getPicker(db, props.pickerId));
   return (
     <Show when={picker()} fallback={<div class="msg-placeholder" aria-hidden="true" />}>
       {(row) => {

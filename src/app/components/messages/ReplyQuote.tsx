@@ -1,6 +1,7 @@
 import { Show, createMemo } from 'solid-js';
 import { markdownToText } from '../../../lib/markdown';
 import { live } from '../../../store/live';
+import { getMessage } from '../../../store/models/messages';
 import { useIris } from '../../../runtime';
 import { authorName, firstLine } from './author';
 import { useMessageList } from './listContext';
@@ -9,7 +10,7 @@ import { useMessageList } from './listContext';
 export function ReplyQuote(props: { messageId: string }) {
   const { db } = useIris();
   const list = useMessageList();
-  const quoted = live(() => db.messages.get(props.messageId));
+  const quoted = live(() => getMessage(db, props.messageId));
   const text = createMemo(() => {
     const q = quoted();
     return q ? firstLine(markdownToText(q.text)) : '';

@@ -1,11 +1,13 @@
 // The lane's messages as the list needs them: every message id in time order (cheap: keys only, from the
 // [lane+ts] index), and the full rows of a window around what is on screen. The window is the only
 // copy of message rows in memory; it follows the scroll position and the DB (through live()).
-import Dexie from 'dexie';
 import { createComputed, createMemo, type Accessor } from 'solid-js';
 import { createStore, reconcile } from 'solid-js/store';
 import { live } from '../../../store/live';
 import type { IrisDB } from '../../../store/db';
+import { activityOfTurns, orphanTurn as findOrphanTurn } from '../../../store/models/activity';
+import { storedLane } from '../../../store/models/lanes';
+import { getMessages, laneMessageIds as storedMessageIds } from '../../../store/models/messages';
 import type { ActivityRow, LaneRow, MessageRow } from '../../../store/schema';
 
 /** Rows kept on each side of the visible range, so a scroll step rarely waits for the DB. */
@@ -20,33 +22,18 @@ export interface LaneWindow {
 }
 
 export function laneMessageIds(db: IrisDB, lane: string): Accessor<string[] | undefined> {
-  return live(
-    () =>
-      db.messages
-        .where('[lane+ts]')
-        .between([lane, Dexie.minKey], [lane, Dexie.maxKey], true, true)
-        .primaryKeys() as Promise<string[]>,
-  );
+  return live(() => storedMessageIds(db, lane));
 }
 
 export function laneRow(db: IrisDB, lane: string): Accessor<LaneRow | undefined> {
-  return live(() => db.lanes.get(lane));
+  return live(() => storedLane(db, lane));
 }
 
 /**
  * The turn in progress whose activity has no assistant message yet: its cards show at the lane's end.
  */
 export function orphanTurn(db: IrisDB, lane: string): Accessor<string | undefined> {
-  return live(async () => {
-    const row = await db.lanes.get(lane);
-    const turn = row?.turn;
-    if (!turn) return undefined;
-    const [messages, activity] = await Promise.all([
-      db.messages.where('turn').equals(turn).count(),
-      db.activity.where('turn').equals(turn).count(),
-    ]);
-    return messages === 0 && activity > 0 ? turn : undefined;
-  });
+  return live(() => findOrphanTurn(db, lane));
 }
 
 export function windowRange(first: number, last: number, count: number): [number, number] {
@@ -80,11 +67,11 @@ export function createLaneWindow(
     const turnExtra = extraTurn();
     // A fresh live query per window; the previous one ends with this computation's re-run.
     const result = live(async () => {
-      const rows = (await db.messages.bulkGet(wanted)).filter((r): r is MessageRow => !!r);
+      const rows = (await getMessages(db, wanted)).filter((r): r is MessageRow => !!r);
       const turns = new Set<string>();
       for (const r of rows) if (r.turn) turns.add(r.turn);
       if (turnExtra) turns.add(turnExtra);
-      const activity = turns.size ? await db.activity.where('turn').anyOf([...turns]).toArray() : [];
+      const activity = await activityOfTurns(db, [...turns]);
       return { rows, activity };
     });
     createComputed(() => {

@@ -1,7 +1,7 @@
 import { A } from '@solidjs/router';
 import { Show, createEffect, createSignal, onCleanup } from 'solid-js';
 import { live } from '../../../store/live';
-import { getSetting } from '../../../store/models/settings';
+import { getSetting, rawSetting } from '../../../store/models/settings';
 import { useIris } from '../../../runtime';
 import { agentInfo } from './agentInfo';
 import { bannerMessage, gatewayHealth, type BannerMessage } from './connectionBannerText';
@@ -19,7 +19,7 @@ const FIRST_CONNECT_MS = 4000;
 /** The bar under the top bar that says when the app is offline, reconnecting, unpaired, or the gateway is unwell. */
 export function ConnectionBanner() {
   const { db, client } = useIris();
-  const status = live(async () => (await db.settings.get('gatewayStatus'))?.value, undefined);
+  const status = live(() => rawSetting(db, 'gatewayStatus'), undefined);
   const health = () => gatewayHealth(status());
   // An app that is not paired is not "offline": it has nowhere to connect (the settings say so).
   const paired = live(async () => !!(await getSetting(db, 'token')), false);

@@ -1,6 +1,7 @@
 import { useNavigate } from '@solidjs/router';
 import { For, Show, createSignal, onCleanup, onMount } from 'solid-js';
 import { liveOnKeeping } from '../../../store/live';
+import { getChannel } from '../../../store/models/channels';
 import { dismissToast, toastLifetime, visibleToasts } from '../../../store/models/toasts';
 import type { ToastRow } from '../../../store/schema';
 import { useIris } from '../../../runtime';
@@ -93,7 +94,7 @@ export function Toasts() {
   const open = async (toast: ToastRow) => {
     dismiss(toast);
     if (!toast.lane) return;
-    const channel = await db.channels.get(toast.lane);
+    const channel = await getChannel(db, toast.lane);
     navigate(channel ? laneHref(channel) : `/c/${encodeURIComponent(toast.lane)}`);
   };
 

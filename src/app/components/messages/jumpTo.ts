@@ -1,0 +1,151 @@
+// Jumping to a message (a search result, a quote, a link): older pages are fetched until it is in the
+// list, then it is centred, highlighted for a while and given keyboard focus.
+import type { Virtualizer } from '@tanstack/solid-virtual';
+import { createEffect, createSignal, on, onCleanup, untrack, type Accessor } from 'solid-js';
+import type { LaneRow } from '../../../store/schema';
+import type { OlderPages } from './olderPages';
+
+const HIGHLIGHT_MS = 5000;
+
+export interface JumpTo {
+  jumpTo(messageId: string): void;
+  /** The message jumped to, while it is highlighted. */
+  highlighted: Accessor<string | undefined>;
+  /** Why a jump could not land, in words. */
+  notice: Accessor<string | undefined>;
+  dismissNotice(): void;
+}
+
+export function useJumpTo(options: {
+  /** The message asked for by the route: the list opens there, and moves there when it changes. */
+  focusId: () => string | undefined;
+  scroller: () => HTMLElement;
+  virtualizer: Virtualizer<HTMLDivElement, HTMLDivElement>;
+  ids: Accessor<string[] | undefined>;
+  keys: Accessor<string[]>;
+  laneRow: Accessor<LaneRow | undefined>;
+  pages: Pick<OlderPages, 'loading' | 'loadOlder'>;
+  /** The jump takes the reader away from the bottom. */
+  leaveBottom: () => void;
+  /** The reader has been placed (paging and read marks may start). */
+  placed: () => void;
+}): JumpTo {
+  const { virtualizer, ids, keys, laneRow, pages } = options;
+  const [jumpTarget, setJumpTarget] = createSignal<string>();
+  const [jumpTick, setJumpTick] = createSignal(0);
+  const [highlighted, setHighlighted] = createSignal<string>();
+  const [notice, setNotice] = createSignal<string>();
+  let highlightTimer: ReturnType<typeof setTimeout> | undefined;
+  onCleanup(() => clearTimeout(highlightTimer));
+
+  let lastLook = false;
+  function jumpTo(messageId: string) {
+    lastLook = false;
+    setNotice(undefined);
+    setJumpTarget(messageId);
+  }
+
+  // Open at the newest message (the bottom pin), or at the message asked for.
+  let opened = false;
+  createEffect(() => {
+    if (ids() === undefined || opened) return;
+    opened = true;
+    untrack(() => {
+      const focusId = options.focusId();
+      if (focusId) jumpTo(focusId);
+    });
+  });
+
+  createEffect(() => {
+    const target = jumpTarget();
+    jumpTick();
+    if (!target) return;
+    const index = keys().indexOf(target);
+    const hasMore = laneRow()?.hasMore;
+    const busy = pages.loading();
+    untrack(() => {
+      if (index >= 0) {
+        setJumpTarget(undefined);
+        // Leaving the bottom: the pin must not pull the reader back while the rows get measured.
+        options.leaveBottom();
+        virtualizer.scrollToIndex(index, { align: 'center' });
+        centreWhenMeasured(options.scroller(), target);
+        setHighlighted(target);
+        clearTimeout(highlightTimer);
+        highlightTimer = setTimeout(() => setHighlighted(undefined), HIGHLIGHT_MS);
+        focusMessage(options.scroller(), target);
+        options.placed();
+        return;
+      }
+      if (hasMore === false) {
+        // The lane's paging state can land before the page's rows reach the list: look once more.
+        if (!lastLook) {
+          lastLook = true;
+          setTimeout(() => setJumpTick((t) => t + 1), 500);
+          return;
+        }
+        setJumpTarget(undefined);
+        setNotice('That message is no longer in this conversation.');
+        return;
+      }
+      if (busy) return;
+      void pages.loadOlder().then((loaded) => {
+        if (!loaded) {
+          setJumpTarget(undefined);
+          setNotice('Could not load older messages to find that one.');
+        } else setJumpTick((t) => t + 1);
+      });
+    });
+  });
+  createEffect(
+    on(
+      options.focusId,
+      (id) => id && opened && jumpTo(id),
+      { defer: true },
+    ),
+  );
+
+  return { jumpTo, highlighted, notice, dismissNotice: () => setNotice(undefined) };
+}
+
+/**
+ * scrollToIndex centres on estimated row heights; as the rows around the target get measured it
+ * drifts (on a phone, out of view behind the composer). Re-centre on the real row until it holds
+ * still for a few frames, or the reader scrolls.
+ */
+function centreWhenMeasured(scroller: HTMLElement, messageId: string) {
+  let frames = 0;
+  let still = 0;
+  let cancelled = false;
+  const cancel = () => (cancelled = true);
+  const events = ['wheel', 'touchstart', 'keydown', 'pointerdown'] as const;
+  for (const type of events) scroller.addEventListener(type, cancel, { once: true, passive: true });
+  const step = () => {
+    const el = scroller.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(messageId)}"]`);
+    if (cancelled || frames++ > 90 || still >= 4) {
+      for (const type of events) scroller.removeEventListener(type, cancel);
+      return;
+    }
+    if (el) {
+      const view = scroller.getBoundingClientRect();
+      const box = el.getBoundingClientRect();
+      // A message taller than the view starts at its top instead.
+      const delta = box.height > view.height - 16 ? box.top - view.top - 8 : box.top + box.height / 2 - (view.top + view.height / 2);
+      if (Math.abs(delta) > 2) {
+        scroller.scrollTop += delta;
+        still = 0;
+      } else still++;
+    }
+    requestAnimationFrame(step);
+  };
+  requestAnimationFrame(step);
+}
+
+/** Moves keyboard focus to a message once the virtualizer has rendered it. */
+function focusMessage(scroller: HTMLElement, messageId: string, tries = 20) {
+  requestAnimationFrame(() => {
+    const el = scroller.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(messageId)}"]`);
+    if (el) el.focus({ preventScroll: true });
+    else if (tries > 0) setTimeout(() => focusMessage(scroller, messageId, tries - 1), 50);
+  });
+}
