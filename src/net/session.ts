@@ -8,7 +8,7 @@ import { laneScope } from '../store/models/channels';
 import { forgetCursor } from '../store/models/sync';
 import { FramePipeline, type FlushScheduler } from './coalescer';
 import {
-  Connection,
+  GatewayConnection,
   type ConnectionState,
   type PushHello,
   type RequestOptions,
@@ -33,7 +33,7 @@ export interface GatewayConfig {
   deviceId: string;
   deviceName: string;
   push?: PushMode;
-  /** Read at every hello: how this device wants to be woken now (see Connection). */
+  /** Read at every hello: how this device wants to be woken now (see GatewayConnection). */
   pushHello?: () => Promise<PushHello>;
 }
 
@@ -66,7 +66,7 @@ const RESYNC_FIRST_MS = 1000;
 const RESYNC_MAX_MS = 30_000;
 
 export class GatewaySession {
-  readonly connection: Connection;
+  readonly connection: GatewayConnection;
   readonly pipeline: FramePipeline;
   readonly sender: Sender;
   readonly transfers: Transfers;
@@ -93,7 +93,7 @@ export class GatewaySession {
       onError: opts.onApplyError ?? ((err) => console.error('iris: could not store a frame', err)),
       onCursorHeld: () => this.scheduleResync(),
     });
-    this.connection = new Connection({
+    this.connection = new GatewayConnection({
       url: config.url,
       token: config.token,
       deviceId: config.deviceId,
