@@ -98,7 +98,9 @@ export type WakeSource = (wake: () => void) => () => void;
  * 10 s liveness window instead of the next 25 s heartbeat.
  */
 export const browserWakeSource: WakeSource = (wake) => {
-  const g = globalThis as { addEventListener?: typeof addEventListener; removeEventListener?: typeof removeEventListener; document?: Document };
+  // Typed by hand: the service worker's build has no DOM types, and no document.
+  type Listening = { addEventListener(type: string, fn: () => void): void; removeEventListener(type: string, fn: () => void): void };
+  const g = globalThis as Partial<Listening> & { document?: Listening & { visibilityState: string } };
   const onVisible = () => {
     if (g.document?.visibilityState === 'visible') wake();
   };

@@ -1,15 +1,15 @@
 /// <reference lib="webworker" />
 // Web Push in the service worker (issue 7): show what the gateway (or the ntfy relay) pushed, open the
 // lane on a click, carry out a question's answer from its buttons, and renew a changed subscription.
-import { IrisDB } from '../src/store/db';
-import { relaySubscribe, relayUnsubscribe } from '../src/push/relay';
-import { addPushUnread } from '../src/push/unread';
-import { totalUnread } from '../src/pwa/badge';
-import { answerOverOwnConnection, helloOverOwnConnection, type CallResult } from './push/gateway-call';
-import { buildNotification, notificationTag, outcomeNotification, previousCount, readNotificationData, type NotificationData } from './push/notification';
-import { parsePush, readPushData } from './push/payload';
-import { renewSubscription } from './push/renew';
-import { answerThroughWindow, appWindows, laneIsVisible, openInWindow } from './push/windows';
+import { IrisDB } from '../../src/store/db';
+import { relaySubscribe, relayUnsubscribe } from '../../src/push/relay';
+import { addPushUnread } from '../../src/push/unread';
+import { totalUnread } from '../../src/pwa/badge';
+import { answerOverOwnConnection, helloOverOwnConnection, type CallResult } from './gateway-call';
+import { buildNotification, notificationTag, outcomeNotification, previousCount, readNotificationData, type NotificationData } from './notification';
+import { parsePush, readPushData } from './payload';
+import { renewSubscription } from './renew';
+import { answerThroughWindow, appWindows, laneIsVisible, openInWindow } from './windows';
 
 declare const self: ServiceWorkerGlobalScope;
 
