@@ -67,7 +67,7 @@ export function initTheme(db: IrisDB): void {
         applyTheme(row.value);
       }
     })
-    .catch(() => undefined);
+    .catch((err: unknown) => console.warn('iris: could not read the theme from the DB; the cached one stays', err));
 }
 
 /** Persists and applies a theme choice. */

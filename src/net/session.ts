@@ -229,7 +229,7 @@ export class GatewaySession {
         { timeoutMs: this.opts.syncTimeoutMs ?? 60_000, matchWithoutId: true },
       );
     } catch (err) {
-      if (this.pipeline.batching) await this.pipeline.endBatch(undefined).catch(() => {});
+      if (this.pipeline.batching) await this.pipeline.endBatch(undefined).catch(() => {}); // reported through the pipeline's onError
       if (epoch !== this.epoch) return;
       if (err instanceof RequestTimeoutError) {
         // A gateway that cannot finish a replay is treated as a dead connection.
@@ -277,7 +277,7 @@ export class GatewaySession {
         { timeoutMs: this.opts.syncTimeoutMs ?? 60_000, matchWithoutId: true },
       );
     } catch (err) {
-      if (this.pipeline.batching) await this.pipeline.endBatch(undefined).catch(() => {});
+      if (this.pipeline.batching) await this.pipeline.endBatch(undefined).catch(() => {}); // reported through the pipeline's onError
       if (epoch === this.epoch && err instanceof RequestTimeoutError) this.connection.reconnect();
     }
   }
@@ -317,7 +317,7 @@ export class GatewaySession {
     this.synced = false;
     this.epoch++;
     this.transfers.connectionLost();
-    if (this.pipeline.batching) void this.pipeline.endBatch(undefined).catch(() => {});
+    if (this.pipeline.batching) void this.pipeline.endBatch(undefined).catch(() => {}); // reported through the pipeline's onError
     for (const w of this.waiters.splice(0)) w.reject(new ConnectionLostError());
   }
 

@@ -57,7 +57,7 @@ export function MediaView(props: MediaViewProps) {
   createEffect(() => {
     const r = stored();
     if (visible() && r?.state === 'ready' && Date.now() - r.lastUsed > TOUCH_EVERY_MS) {
-      void db.media.update(r.media_id, { lastUsed: Date.now() }).catch(() => undefined);
+      void db.media.update(r.media_id, { lastUsed: Date.now() }).catch(() => undefined); // only ages the eviction order; the next view touches it
     }
   });
 

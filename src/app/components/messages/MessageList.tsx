@@ -18,6 +18,7 @@ import { MessageListContext, useMessageList, type MessageListContextValue } from
 import { EmptyLane } from './EmptyLane';
 import { MessageItem, PendingTurn } from './MessageItem';
 import { PickerCard } from './PickerCard';
+import { showErrorToast } from '../status/toastWrites';
 import { live } from '../../../store/live';
 import { settledPickerPlaces } from '../../../store/models/pickers';
 import { dayLabel, sameDay } from './time';
@@ -174,7 +175,7 @@ export function MessageList(props: { lane: string; focusId?: string }) {
     const newest = list?.[list.length - 1];
     if (!newest || !atEnd() || !pageVisible() || !ready()) {
       // No longer on the newest message: a reply it was following counts as unread once it ends.
-      if (markedFor !== undefined) void Promise.resolve(client.stopReading(props.lane)).catch(() => undefined);
+      if (markedFor !== undefined) void Promise.resolve(client.stopReading(props.lane)).catch((err: unknown) => console.warn('iris: could not stop following the reply', err));
       markedFor = undefined;
       return;
     }
@@ -183,10 +184,10 @@ export function MessageList(props: { lane: string; focusId?: string }) {
     const mark = `${newest}:${row?.ts}:${row?.status}`;
     if (mark === markedFor) return;
     markedFor = mark;
-    void Promise.resolve(client.markRead(props.lane)).catch(() => undefined);
+    void Promise.resolve(client.markRead(props.lane)).catch((err: unknown) => console.warn('iris: could not mark the lane read', err));
   });
 
-  onCleanup(() => void Promise.resolve(client.stopReading(props.lane)).catch(() => undefined));
+  onCleanup(() => void Promise.resolve(client.stopReading(props.lane)).catch((err: unknown) => console.warn('iris: could not stop following the reply', err)));
 
   // ---- older history ---------------------------------------------------------------------------
   const [loadingOlder, setLoadingOlder] = createSignal(false);
@@ -357,7 +358,7 @@ export function MessageList(props: { lane: string; focusId?: string }) {
   const confirmDelete = () => {
     const message = toDelete();
     setToDelete(undefined);
-    if (message) void Promise.resolve(client.deleteMessages(props.lane, [message.message_id])).catch(() => undefined);
+    if (message) void Promise.resolve(client.deleteMessages(props.lane, [message.message_id])).catch((error: unknown) => showErrorToast(db, 'Could not delete the message', error));
     scroller.focus({ preventScroll: true });
   };
 
