@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { backoffDelay } from './backoff';
-import { GatewayConnection, nextPhase, stateOf, type ConnectionOptions, type LifecycleEvent, type Phase, type WebSocketConstructor } from './connection';
+import { GatewayConnection, helloFrame, nextPhase, stateOf, type ConnectionOptions, type LifecycleEvent, type Phase, type WebSocketConstructor } from './connection';
 import { ConnectionLostError, ProtocolError, RequestTimeoutError } from './errors';
 import { ScriptedServer, until } from './testing/scriptedServer';
 import { VirtualTimers } from './testing/virtualTimers';
@@ -92,6 +92,22 @@ describe('the lifecycle table', () => {
     expect(timers.pending()).toEqual([]);
     c.wake();
     expect(c.phase).toBe('closed');
+  });
+});
+
+describe('hello', () => {
+  it('one builder for the app and the service worker: push details when given, the name only when known', () => {
+    const webpush = { endpoint: 'https://push.example/1', expirationTime: null, keys: { p256dh: 'k', auth: 'a' } };
+    expect(helloFrame({ token: 't', deviceId: 'd', deviceName: 'Phone' }, { push: 'none' })).toEqual({
+      type: 'hello',
+      payload: { token: 't', device_id: 'd', device_name: 'Phone', caps: { min_protocol: 1, media: true, push: 'none' } },
+    });
+    expect(helloFrame({ token: 't', deviceId: 'd' }, { push: 'webpush', webpush }).payload).toEqual({
+      token: 't',
+      device_id: 'd',
+      caps: { min_protocol: 1, media: true, push: 'webpush' },
+      webpush,
+    });
   });
 });
 
