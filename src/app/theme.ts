@@ -66,7 +66,7 @@ export function initTheme(db: IrisDB): void {
         applyTheme(stored);
       }
     })
-    .catch(() => undefined);
+    .catch((err: unknown) => console.warn('iris: could not read the theme from the DB; the cached one stays', err));
 }
 
 /** Persists and applies a theme choice. */

@@ -69,7 +69,7 @@ function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T>
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new RequestTimeoutError(what, ms)), ms);
   });
-  work.catch(() => undefined);
+  work.catch(() => undefined); // its error still reaches the caller through the race; this marks it handled if the deadline wins
   return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
 

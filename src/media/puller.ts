@@ -87,7 +87,7 @@ export class MediaPuller {
       // Pulls run in the tab holding the connection: when that is this one, a pull that a closed tab
       // (or a reload) left half-done shows as not downloaded again; its bytes never landed.
       this.recovered = true;
-      await this.db.media.where('state').equals('downloading').modify({ state: 'remote', progress: 0 }).catch(() => undefined);
+      await this.db.media.where('state').equals('downloading').modify({ state: 'remote', progress: 0 }).catch((err: unknown) => console.warn('iris: could not reset downloads a closed tab left half-done', err));
     }
     do {
       this.again = false;

@@ -1,13 +1,13 @@
 // The media machinery of one window, started on first use: the background puller, what wakes it
 // (new media, the connection coming back), the service worker's requests, and settling the files of
 // sent messages as their echoes land.
-import { liveQuery } from 'dexie';
 import { createEffect, createRoot } from 'solid-js';
 import type { IrisClient } from '../client';
 import type { IrisDB } from '../store/db';
 import { unsettledSignature } from './adopt';
 import { enforceCacheCap } from './eviction';
 import { MediaPuller } from './puller';
+import { watchLive } from './watch';
 import { isMediaNeed } from './worker-messages';
 
 /**
@@ -28,17 +28,11 @@ export function startMediaPuller({ db, client }: { db: IrisDB; client: IrisClien
     });
   });
   // New media offered, a row back to remote, a setting changed.
-  liveQuery(() => db.media.where('state').anyOf('remote', 'downloading').primaryKeys()).subscribe({
-    next: () => started.kick(),
-    error: (err: unknown) => console.error('iris: media watch failed', err),
-  });
-  liveQuery(() => db.settings.get('media.autoDownload')).subscribe({ next: () => started.kick(), error: () => undefined });
+  watchLive('the watch for media to download', () => db.media.where('state').anyOf('remote', 'downloading').primaryKeys(), () => started.kick());
+  watchLive('the watch of the auto-download setting', () => db.settings.get('media.autoDownload'), () => started.kick());
   // An echo of a message with files: move the bytes under the gateway's ids at once.
-  liveQuery(() => unsettledSignature(db)).subscribe({
-    next: (signature) => {
-      if (signature.includes(':echo') || signature.includes(':gone')) started.kick(); // settles first, then pulls
-    },
-    error: () => undefined,
+  watchLive('the watch for echoes of sent files', () => unsettledSignature(db), (signature) => {
+    if (signature.includes(':echo') || signature.includes(':gone')) started.kick(); // settles first, then pulls
   });
   if (typeof navigator !== 'undefined' && 'serviceWorker' in navigator) {
     navigator.serviceWorker.addEventListener('message', (event) => {
@@ -46,6 +40,6 @@ export function startMediaPuller({ db, client }: { db: IrisDB; client: IrisClien
     });
     navigator.serviceWorker.startMessages();
   }
-  void enforceCacheCap(db).catch(() => undefined);
+  void enforceCacheCap(db).catch((err: unknown) => console.warn('iris: could not trim the media cache', err));
   return started;
 }

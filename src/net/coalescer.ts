@@ -102,7 +102,7 @@ export class FramePipeline {
     if (frame.type === 'message.update') return this.holdUpdate(frame);
     const superseded = READS_MESSAGES.has(frame.type) ? this.settleUpdatesBefore(frame) : [];
     const stored = this.enqueueFrame(frame);
-    if (superseded.length) void stored.finally(() => superseded.forEach((w) => w())).catch(() => {});
+    if (superseded.length) void stored.finally(() => superseded.forEach((w) => w())).catch(() => {}); // a failed write is reported through onError
     return stored;
   }
 
@@ -134,6 +134,7 @@ export class FramePipeline {
       if (cursor !== undefined) this.cursorHeld = false;
     };
     const done = this.enqueue(write, undefined);
+    // The caller gets `done` itself; this copy only wakes the waiters (its failure reaches onError).
     void done.finally(() => waiters.forEach((w) => w())).catch(() => {});
     return done;
   }
@@ -235,6 +236,7 @@ export class FramePipeline {
         return;
       }
       const group: FrameGroup = { entries: [{ frame, resolve, reject }] };
+      // writeGroup settles each entry itself, and enqueue reports a failure through onError.
       void this.enqueue(() => this.writeGroup(group), undefined).catch(() => {});
       this.openGroup = group;
     });

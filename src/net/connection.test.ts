@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { backoffDelay } from './backoff';
-import { Connection, type ConnectionOptions, type WebSocketConstructor } from './connection';
+import { GatewayConnection, helloFrame, nextPhase, stateOf, type ConnectionOptions, type LifecycleEvent, type Phase, type WebSocketConstructor } from './connection';
 import { ConnectionLostError, ProtocolError, RequestTimeoutError } from './errors';
 import { ScriptedServer } from '../testing/scriptedServer';
 import { until } from '../testing/until';
@@ -12,7 +12,7 @@ import { VirtualTimers } from '../testing/virtualTimers';
 const WS = WebSocket as unknown as WebSocketConstructor;
 let server: ScriptedServer;
 let timers: VirtualTimers;
-let conn: Connection | undefined;
+let conn: GatewayConnection | undefined;
 
 beforeEach(async () => {
   server = await ScriptedServer.start();
@@ -25,8 +25,8 @@ afterEach(async () => {
   await server.close();
 });
 
-function connect(extra: Partial<ConnectionOptions> = {}): Connection {
-  conn = new Connection({
+function connect(extra: Partial<ConnectionOptions> = {}): GatewayConnection {
+  conn = new GatewayConnection({
     url: server.url,
     token: 'secret-token',
     deviceId: 'device-1',
@@ -40,6 +40,77 @@ function connect(extra: Partial<ConnectionOptions> = {}): Connection {
   conn.start();
   return conn;
 }
+
+describe('the lifecycle table', () => {
+  const phases: Phase[] = ['closed', 'connecting', 'hello-sent', 'live', 'backing-off', 'auth-failed'];
+  const events: LifecycleEvent['type'][] = ['start', 'opened', 'acked', 'refused', 'lost', 'retry', 'stop'];
+  const table = (reconnects: boolean) =>
+    Object.fromEntries(phases.map((p) => [p, Object.fromEntries(events.flatMap((e) => (nextPhase(p, e, reconnects) ? [[e, nextPhase(p, e, reconnects)]] : [])))]));
+
+  it('moves only along the documented transitions; every other event is ignored', () => {
+    expect(table(true)).toEqual({
+      closed: { start: 'connecting' },
+      connecting: { opened: 'hello-sent', lost: 'backing-off', stop: 'closed' },
+      'hello-sent': { acked: 'live', refused: 'auth-failed', lost: 'backing-off', stop: 'closed' },
+      live: { refused: 'auth-failed', lost: 'backing-off', stop: 'closed' },
+      'backing-off': { retry: 'connecting', stop: 'closed' },
+      'auth-failed': { stop: 'closed' },
+    });
+  });
+
+  it('a one-shot connection closes where another backs off, and so never retries', () => {
+    const oneShot = table(false);
+    expect(oneShot.connecting).toEqual({ opened: 'hello-sent', lost: 'closed', stop: 'closed' });
+    expect(oneShot.live).toEqual({ refused: 'auth-failed', lost: 'closed', stop: 'closed' });
+    expect(Object.values(oneShot).some((to) => Object.values(to).includes('backing-off'))).toBe(false);
+  });
+
+  it('each phase shows as one connection state', () => {
+    expect(phases.map(stateOf)).toEqual(['offline', 'connecting', 'pairing', 'online', 'offline', 'auth-failed']);
+  });
+
+  it('a connection walks the phases: connecting, hello sent, live, backing off, and closed on stop', async () => {
+    server.acceptHello();
+    const seen: Phase[] = [];
+    // `conn` is set before start(), so the handler sees it from the first transition.
+    const c = connect({ handlers: { state: () => void seen.push(conn!.phase) } });
+    await until(() => c.phase === 'live', 'live');
+    server.last!.ws.terminate();
+    await until(() => c.phase === 'backing-off', 'backing off');
+    c.stop();
+    expect(c.phase).toBe('closed');
+    expect(seen).toEqual(['connecting', 'hello-sent', 'live', 'backing-off']);
+    expect(timers.pending()).toEqual([]);
+  });
+
+  it('one-shot: a dropped socket closes it, with no reconnect scheduled', async () => {
+    server.acceptHello();
+    const c = connect({ reconnects: false });
+    await until(() => c.phase === 'live', 'live');
+    server.last!.ws.terminate();
+    await until(() => c.phase === 'closed', 'closed');
+    expect(c.state()).toBe('offline');
+    expect(timers.pending()).toEqual([]);
+    c.wake();
+    expect(c.phase).toBe('closed');
+  });
+});
+
+describe('hello', () => {
+  it('one builder for the app and the service worker: push details when given, the name only when known', () => {
+    const webpush = { endpoint: 'https://push.example/1', expirationTime: null, keys: { p256dh: 'k', auth: 'a' } };
+    expect(helloFrame({ token: 't', deviceId: 'd', deviceName: 'Phone' }, { push: 'none' })).toEqual({
+      type: 'hello',
+      payload: { token: 't', device_id: 'd', device_name: 'Phone', caps: { min_protocol: 1, media: true, push: 'none' } },
+    });
+    expect(helloFrame({ token: 't', deviceId: 'd' }, { push: 'webpush', webpush }).payload).toEqual({
+      token: 't',
+      device_id: 'd',
+      caps: { min_protocol: 1, media: true, push: 'webpush' },
+      webpush,
+    });
+  });
+});
 
 describe('pairing', () => {
   it('sends hello first with token, device and caps, and nothing else before hello.ack', async () => {

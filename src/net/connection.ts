@@ -1,22 +1,75 @@
-// The one owner of the WebSocket to the gateway: pairing (hello first, nothing before hello.ack),
-// numbered requests settled by their answers, heartbeat and reconnection (spec README §2, §3, §14).
+// The one owner of the WebSocket to the gateway, as an explicit state machine: pairing (hello first,
+// nothing before hello.ack), numbered requests settled by their answers, heartbeat and reconnection
+// (spec README §2, §3, §14). The lifecycle is written down in ./README.md.
 import { createSignal, type Accessor } from 'solid-js';
 import {
   encodeFrame,
   parseServerFrame,
   type ClientFrame,
-  type ClientFrameType,
   type HelloAckFrame,
   type HelloFrame,
   type PushMode,
   type ServerFrame,
-  type ServerFrameType,
 } from '../protocol';
+import { answersById, answersWithoutId } from './answers';
 import { backoffDelay, BACKOFF_BASE_MS, BACKOFF_MAX_MS } from './backoff';
 import { ConnectionLostError, ProtocolError, RequestTimeoutError } from './errors';
 import { realTimers, type Timers } from './timers';
 
+/** What the app shows of the connection (each phase maps onto one, see `stateOf`). */
 export type ConnectionState = 'offline' | 'connecting' | 'pairing' | 'online' | 'auth-failed';
+
+/**
+ * Where the connection is in its lifecycle. Each phase owns what runs in it: a socket (connecting,
+ * hello-sent, live), the heartbeat (live), the reconnect timer (backing-off); nothing else holds state.
+ */
+export type Phase = 'closed' | 'connecting' | 'hello-sent' | 'live' | 'backing-off' | 'auth-failed';
+
+/** What moves the connection from one phase to another. */
+export type LifecycleEvent =
+  /** start(): connect, and keep reconnecting. */
+  | { type: 'start' }
+  /** The socket opened: say hello. */
+  | { type: 'opened' }
+  /** hello.ack arrived: requests may be sent. */
+  | { type: 'acked'; ack: HelloAckFrame }
+  /** The gateway refused the token (before hello.ack, or mid-session). */
+  | { type: 'refused'; message?: string }
+  /** The socket is gone: closed, could not be made, refused for another reason, or silent too long. */
+  | { type: 'lost'; reason?: string }
+  /** The backoff ran out, or the browser says the network or the page is back. */
+  | { type: 'retry' }
+  /** stop(): close for good. */
+  | { type: 'stop' };
+
+/**
+ * The transition table: the phase an event leads to, or undefined when the event means nothing in
+ * that phase (a late socket event, a wake while connecting, a second start()). `reconnects` is false
+ * for a one-shot connection (the service worker's): a loss closes it instead of backing off.
+ */
+export function nextPhase(phase: Phase, event: LifecycleEvent['type'], reconnects = true): Phase | undefined {
+  const lost = reconnects ? 'backing-off' : 'closed';
+  switch (phase) {
+    case 'closed':
+      return event === 'start' ? 'connecting' : undefined;
+    case 'connecting':
+      return ({ opened: 'hello-sent', lost, stop: 'closed' } as const)[event as 'opened' | 'lost' | 'stop'];
+    case 'hello-sent':
+      return ({ acked: 'live', refused: 'auth-failed', lost, stop: 'closed' } as const)[event as 'acked' | 'refused' | 'lost' | 'stop'];
+    case 'live':
+      return ({ refused: 'auth-failed', lost, stop: 'closed' } as const)[event as 'refused' | 'lost' | 'stop'];
+    case 'backing-off':
+      return ({ retry: 'connecting', stop: 'closed' } as const)[event as 'retry' | 'stop'];
+    case 'auth-failed':
+      // Only a new start() (after stop) tries the token again.
+      return event === 'stop' ? 'closed' : undefined;
+  }
+}
+
+/** The state the app sees in each phase. */
+export function stateOf(phase: Phase): ConnectionState {
+  return ({ closed: 'offline', connecting: 'connecting', 'hello-sent': 'pairing', live: 'online', 'backing-off': 'offline', 'auth-failed': 'auth-failed' } as const)[phase];
+}
 
 /** How this device wants to be woken, repeated in every hello (spec README §13): caps.push and its address. */
 export type PushHello = { push: PushMode } & Pick<HelloFrame['payload'], 'webpush' | 'ntfy_topic'>;
@@ -45,7 +98,9 @@ export type WakeSource = (wake: () => void) => () => void;
  * 10 s liveness window instead of the next 25 s heartbeat.
  */
 export const browserWakeSource: WakeSource = (wake) => {
-  const g = globalThis as { addEventListener?: typeof addEventListener; removeEventListener?: typeof removeEventListener; document?: Document };
+  // Typed by hand: the service worker's build has no DOM types, and no document.
+  type Listening = { addEventListener(type: string, fn: () => void): void; removeEventListener(type: string, fn: () => void): void };
+  const g = globalThis as Partial<Listening> & { document?: Listening & { visibilityState: string } };
   const onVisible = () => {
     if (g.document?.visibilityState === 'visible') wake();
   };
@@ -57,30 +112,6 @@ export const browserWakeSource: WakeSource = (wake) => {
     g.removeEventListener?.('offline', wake);
     g.document?.removeEventListener('visibilitychange', onVisible);
   };
-};
-
-/** Which answers settle a request of each type (an `error` with its id always does). */
-const ANSWERS: Partial<Record<ClientFrameType, readonly ServerFrameType[]>> = {
-  'message.send': ['message'],
-  'message.delete': ['message.deleted'],
-  history: ['history'],
-  search: ['search.results'],
-  sync: ['sync.done'],
-  'commands.catalog': ['commands.catalog'],
-  'commands.complete': ['commands.complete'],
-  'channel.create': ['channel.created'],
-  'channel.rename': ['channel.renamed'],
-  'channel.set_default': ['channel.renamed'],
-  'channel.favorite': ['channel.renamed'],
-  'channel.icon': ['channel.renamed'],
-  'channel.delete': ['channel.deleted'],
-  'channel.list': ['channel.list'],
-  'media.upload.start': ['media.upload.ack'],
-  'media.pull': ['media.pull.end'],
-  // The reference gateway acknowledges these with the request id; others may stay silent.
-  'agent.stop': ['agent.idle'],
-  'agent.steer': ['commentary'],
-  'picker.select': ['agent.busy'],
 };
 
 export interface RequestOptions {
@@ -113,7 +144,8 @@ export interface ConnectionOptions {
   url: string;
   token: string;
   deviceId: string;
-  deviceName: string;
+  /** Sent in hello when given (the service worker's one-shot connection has none of its own). */
+  deviceName?: string;
   push?: PushMode;
   /** Read at every hello (push can be turned on or renewed while connected); overrides `push`. */
   pushHello?: () => Promise<PushHello>;
@@ -126,13 +158,14 @@ export interface ConnectionOptions {
   deadAfterMs?: number;
   backoffBaseMs?: number;
   backoffMaxMs?: number;
+  /** False for a one-shot connection: a lost socket closes it instead of backing off (default true). */
+  reconnects?: boolean;
   wakeSource?: WakeSource;
   handlers?: ConnectionHandlers;
 }
 
 interface Pending {
   frame: ClientFrame;
-  answers?: readonly ServerFrameType[];
   matchWithoutId: boolean;
   resolve(frame: ServerFrame): void;
   reject(error: unknown): void;
@@ -141,22 +174,42 @@ interface Pending {
 
 const OPEN = 1;
 
-export class Connection {
+/** The hello frame (spec README §3): the same from the app and the service worker. */
+export function helloFrame(
+  who: { token: string; deviceId: string; deviceName?: string },
+  push: PushHello | { push: PushMode },
+): { type: 'hello'; payload: HelloFrame['payload'] } {
+  const { webpush, ntfy_topic } = push as PushHello;
+  return {
+    type: 'hello',
+    payload: {
+      token: who.token,
+      device_id: who.deviceId,
+      ...(who.deviceName !== undefined && { device_name: who.deviceName }),
+      caps: { min_protocol: 1, media: true, push: push.push },
+      ...(webpush && { webpush }),
+      ...(ntfy_topic && { ntfy_topic }),
+    },
+  };
+}
+
+export class GatewayConnection {
   readonly state: Accessor<ConnectionState>;
   /** The last reason the connection is not online, in words (auth refusal, socket error). */
   readonly lastError: Accessor<string | undefined>;
   private readonly setStateSignal: (s: ConnectionState) => void;
   private readonly setLastError: (e: string | undefined) => void;
-  private readonly opts: Required<Omit<ConnectionOptions, 'push' | 'pushHello' | 'handlers' | 'WebSocketImpl'>> &
-    Pick<ConnectionOptions, 'push' | 'pushHello' | 'handlers'> & { WebSocketImpl?: WebSocketConstructor };
+  private readonly opts: Required<Omit<ConnectionOptions, 'deviceName' | 'push' | 'pushHello' | 'handlers' | 'WebSocketImpl'>> &
+    Pick<ConnectionOptions, 'deviceName' | 'push' | 'pushHello' | 'handlers'> & { WebSocketImpl?: WebSocketConstructor };
+  private current: Phase = 'closed';
+  /** The socket of the connecting, hello-sent and live phases; null in the others. */
   private ws: WebSocketLike | null = null;
   /** Bumped whenever a socket is abandoned, so its late events are ignored. */
   private epoch = 0;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
+  /** Reconnect attempts since the last hello.ack (the backoff's exponent). */
   private attempt = 0;
-  private started = false;
-  private authFailed = false;
   private reconnectTimer: unknown;
   private pingTimer: unknown;
   private deadTimer: unknown;
@@ -172,6 +225,7 @@ export class Connection {
       deadAfterMs: 10_000,
       backoffBaseMs: BACKOFF_BASE_MS,
       backoffMaxMs: BACKOFF_MAX_MS,
+      reconnects: true,
       wakeSource: browserWakeSource,
       ...options,
     };
@@ -187,42 +241,30 @@ export class Connection {
     return this.opts.url;
   }
 
+  /** Where the lifecycle is (tests and diagnostics). */
+  get phase(): Phase {
+    return this.current;
+  }
+
   /** Connects, and keeps reconnecting until stop() or an auth refusal. */
   start(): void {
-    if (this.started) return;
-    this.started = true;
-    this.authFailed = false;
-    this.attempt = 0;
-    this.unsubscribeWake = this.opts.wakeSource(() => this.wake());
-    this.connect();
+    this.emit({ type: 'start' });
   }
 
   /** Closes for good: pending requests reject, no reconnect. */
   stop(): void {
-    if (!this.started) return;
-    this.started = false;
-    this.unsubscribeWake?.();
-    this.unsubscribeWake = undefined;
-    this.opts.timers.clearTimeout(this.reconnectTimer);
-    this.dropSocket('Disconnected.');
-    this.setState(this.authFailed ? 'auth-failed' : 'offline');
+    this.emit({ type: 'stop' });
   }
 
   /** Retry now if waiting to reconnect; if online, check the connection is still alive. */
   wake(): void {
-    if (!this.started || this.authFailed) return;
-    if (this.ws === null) {
-      this.opts.timers.clearTimeout(this.reconnectTimer);
-      this.connect();
-    } else if (this.state() === 'online') {
-      this.ping();
-    }
+    if (this.current === 'live') this.ping();
+    else this.emit({ type: 'retry' });
   }
 
   /** Drops the socket as dead (e.g. a sync that never finishes) and reconnects with backoff. */
   reconnect(reason = 'The gateway stopped answering.'): void {
-    if (!this.started || this.authFailed || !this.ws) return;
-    this.lose(reason);
+    this.emit({ type: 'lost', reason });
   }
 
   /**
@@ -230,14 +272,13 @@ export class Connection {
    * Rejects with ProtocolError on an `error` answer, RequestTimeoutError, or ConnectionLostError.
    */
   request(frame: ClientFrame, options: RequestOptions = {}): Promise<ServerFrame> {
-    if (this.state() !== 'online' || !this.ws) return Promise.reject(new ConnectionLostError());
+    if (this.current !== 'live') return Promise.reject(new ConnectionLostError());
     if (options.signal?.aborted) return Promise.reject(options.signal.reason);
     const id = this.nextId++;
     return new Promise<ServerFrame>((resolve, reject) => {
       const timeoutMs = options.timeoutMs === undefined ? this.opts.requestTimeoutMs : options.timeoutMs;
       const entry: Pending = {
         frame: { ...frame, id } as ClientFrame,
-        answers: ANSWERS[frame.type],
         matchWithoutId: options.matchWithoutId ?? false,
         resolve,
         reject,
@@ -266,13 +307,13 @@ export class Connection {
    * `id` names the request it continues (media.upload.end carries its upload's id).
    */
   notify(frame: ClientFrame, id?: number): void {
-    if (this.state() !== 'online' || !this.ws) throw new ConnectionLostError();
+    if (this.current !== 'live') throw new ConnectionLostError();
     this.sendRaw(encodeFrame({ ...frame, id: id ?? this.nextId++ }));
   }
 
   /** Sends media bytes (an upload's chunk). Throws if not online. */
   sendBinary(data: ArrayBuffer | ArrayBufferView): void {
-    if (this.state() !== 'online' || !this.ws) throw new ConnectionLostError();
+    if (this.current !== 'live' || !this.ws) throw new ConnectionLostError();
     this.ws.send(data);
   }
 
@@ -281,36 +322,37 @@ export class Connection {
     return this.ws?.bufferedAmount ?? 0;
   }
 
-  // ---------------------------------------------------------------------------
+  // --- the state machine ------------------------------------------------------
 
-  private setState(state: ConnectionState): void {
-    if (this.state() === state) return;
-    this.setStateSignal(state);
-    this.opts.handlers?.state?.(state);
+  /** Moves to the phase the event leads to and runs that phase's entry; ignored where it means nothing. */
+  private emit(event: LifecycleEvent): void {
+    const from = this.current;
+    const to = nextPhase(from, event.type, this.opts.reconnects);
+    if (to === undefined) return;
+    this.current = to;
+    switch (to) {
+      case 'connecting':
+        return this.enterConnecting(from);
+      case 'hello-sent':
+        return this.enterHelloSent();
+      case 'live':
+        return this.enterLive((event as Extract<LifecycleEvent, { type: 'acked' }>).ack);
+      case 'auth-failed':
+        return this.enterAuthFailed((event as Extract<LifecycleEvent, { type: 'refused' }>).message);
+      case 'backing-off':
+        return this.enterBackingOff((event as Extract<LifecycleEvent, { type: 'lost' }>).reason);
+      case 'closed':
+        return this.enterClosed(from, event);
+    }
   }
 
-  private sendHello(epoch: number, push: PushHello | undefined): void {
-    this.sendRaw(
-      encodeFrame({
-        type: 'hello',
-        payload: {
-          token: this.opts.token,
-          device_id: this.opts.deviceId,
-          device_name: this.opts.deviceName,
-          caps: { min_protocol: 1, media: true, push: push?.push ?? this.opts.push ?? 'none' },
-          ...(push?.webpush && { webpush: push.webpush }),
-          ...(push?.ntfy_topic && { ntfy_topic: push.ntfy_topic }),
-        },
-      }),
-    );
-    // A gateway that accepts the socket but never answers hello is as good as dead.
-    this.handshakeTimer = this.opts.timers.setTimeout(() => {
-      if (epoch === this.epoch) this.lose('The gateway did not answer.');
-    }, this.opts.requestTimeoutMs);
-  }
-
-  private connect(): void {
-    if (!this.started || this.ws) return;
+  private enterConnecting(from: Phase): void {
+    if (from === 'closed') {
+      this.attempt = 0;
+      this.unsubscribeWake = this.opts.wakeSource(() => this.wake());
+    }
+    // A wake during the backoff retries at once.
+    this.opts.timers.clearTimeout(this.reconnectTimer);
     this.setState('connecting');
     const epoch = ++this.epoch;
     this.nextId = 1; // ids count per connection (spec README §2)
@@ -320,23 +362,12 @@ export class Connection {
       if (!Impl) throw new Error('No WebSocket implementation available.');
       ws = new Impl(this.opts.url);
     } catch (err) {
-      this.setLastError(err instanceof Error ? err.message : String(err));
-      this.setState('offline');
-      this.scheduleReconnect();
-      return;
+      return this.emit({ type: 'lost', reason: err instanceof Error ? err.message : String(err) });
     }
     this.ws = ws;
     ws.binaryType = 'arraybuffer';
     ws.onopen = () => {
-      if (epoch !== this.epoch) return;
-      this.setState('pairing');
-      if (!this.opts.pushHello) return this.sendHello(epoch, undefined);
-      void this.opts
-        .pushHello()
-        .catch(() => undefined)
-        .then((push) => {
-          if (epoch === this.epoch) this.sendHello(epoch, push);
-        });
+      if (epoch === this.epoch) this.emit({ type: 'opened' });
     };
     ws.onmessage = (ev: { data: unknown }) => {
       if (epoch === this.epoch) this.receive(ev.data);
@@ -345,8 +376,81 @@ export class Connection {
       if (epoch === this.epoch) this.setLastError('Could not reach the gateway.');
     };
     ws.onclose = () => {
-      if (epoch === this.epoch) this.lose();
+      if (epoch === this.epoch) this.emit({ type: 'lost' });
     };
+  }
+
+  private enterHelloSent(): void {
+    this.setState('pairing');
+    const epoch = this.epoch;
+    if (!this.opts.pushHello) return this.sendHello(epoch, undefined);
+    void this.opts
+      .pushHello()
+      .catch((err: unknown) => {
+        // Hello goes without the push details rather than not at all; the gateway keeps the last ones.
+        console.warn('iris: could not read the push details for hello', err);
+        return undefined;
+      })
+      .then((push) => {
+        if (epoch === this.epoch) this.sendHello(epoch, push);
+      });
+  }
+
+  private sendHello(epoch: number, push: PushHello | undefined): void {
+    this.sendRaw(encodeFrame(helloFrame(this.opts, push ?? { push: this.opts.push ?? 'none' })));
+    // A gateway that accepts the socket but never answers hello is as good as dead.
+    this.handshakeTimer = this.opts.timers.setTimeout(() => {
+      if (epoch === this.epoch) this.emit({ type: 'lost', reason: 'The gateway did not answer.' });
+    }, this.opts.requestTimeoutMs);
+  }
+
+  private enterLive(ack: HelloAckFrame): void {
+    this.opts.timers.clearTimeout(this.handshakeTimer);
+    this.attempt = 0;
+    this.setLastError(undefined);
+    this.setState('online');
+    this.schedulePing();
+    this.opts.handlers?.opened?.(ack);
+  }
+
+  private enterAuthFailed(message: string | undefined): void {
+    this.setLastError(message ? String(message) : 'The gateway refused the token.');
+    this.opts.timers.clearTimeout(this.reconnectTimer);
+    this.dropSocket('The gateway refused the token.');
+    this.setState('auth-failed');
+  }
+
+  /** The socket is gone (closed, dead or refused): clean up and schedule a reconnect. */
+  private enterBackingOff(reason: string | undefined): void {
+    if (reason) this.setLastError(reason);
+    this.dropSocket('The connection to the gateway was lost.');
+    this.setState('offline');
+    this.opts.timers.clearTimeout(this.reconnectTimer);
+    const delay = backoffDelay(this.attempt++, this.opts.random, this.opts.backoffBaseMs, this.opts.backoffMaxMs);
+    this.reconnectTimer = this.opts.timers.setTimeout(() => this.emit({ type: 'retry' }), delay);
+  }
+
+  private enterClosed(from: Phase, event: LifecycleEvent): void {
+    this.unsubscribeWake?.();
+    this.unsubscribeWake = undefined;
+    this.opts.timers.clearTimeout(this.reconnectTimer);
+    if (event.type === 'lost') {
+      // A one-shot connection ends where another would back off.
+      if (event.reason) this.setLastError(event.reason);
+      this.dropSocket('The connection to the gateway was lost.');
+    } else {
+      this.dropSocket('Disconnected.');
+    }
+    // A refused token stays shown as such.
+    this.setState(from === 'auth-failed' ? 'auth-failed' : 'offline');
+  }
+
+  // --- frames -----------------------------------------------------------------
+
+  private setState(state: ConnectionState): void {
+    if (this.state() === state) return;
+    this.setStateSignal(state);
+    this.opts.handlers?.state?.(state);
   }
 
   private receive(data: unknown): void {
@@ -355,17 +459,17 @@ export class Connection {
     this.deadTimer = undefined;
     if (typeof data !== 'string') {
       const bytes = toArrayBuffer(data);
-      if (bytes && this.state() === 'online') this.opts.handlers?.binary?.(bytes);
+      if (bytes && this.current === 'live') this.opts.handlers?.binary?.(bytes);
       return;
     }
     const frame = parseServerFrame(data);
     if (!frame) return; // malformed or unknown: ignored (spec README §1)
-    if (this.state() === 'pairing') {
-      if (frame.type === 'hello.ack') this.paired(frame);
-      else if (frame.type === 'error') this.refused(frame.payload.code, frame.payload.message);
+    if (this.current === 'hello-sent') {
+      if (frame.type === 'hello.ack') this.emit({ type: 'acked', ack: frame });
+      else if (frame.type === 'error') this.refused(String(frame.payload.code), frame.payload.message);
       return; // nothing else is meaningful before hello.ack
     }
-    if (this.state() !== 'online') return;
+    if (this.current !== 'live') return;
     if (frame.type === 'error' && frame.payload.code === 'auth' && !this.pending.has(frame.id ?? -1)) {
       this.refused('auth', frame.payload.message); // the token was revoked mid-session
       return;
@@ -389,60 +493,25 @@ export class Connection {
 
   /** The pending request this frame answers, removed from the table; undefined for events. */
   private takePending(frame: ServerFrame): Pending | undefined {
-    const fits = (p: Pending) =>
-      frame.type === 'error' || !p.answers || p.answers.includes(frame.type);
     if (frame.id !== undefined) {
       const p = this.pending.get(frame.id);
-      // A replayed frame can carry an id from an older connection: the type must fit too, and an
-      // echo with a client_id must be the echo of this very send.
-      if (p && fits(p) && sameSend(p.frame, frame)) {
+      if (p && answersById(p.frame, frame)) {
         this.pending.delete(frame.id);
         return p;
       }
     }
-    if (frame.type !== 'error') {
-      for (const [id, p] of this.pending) {
-        if (p.matchWithoutId && p.answers?.includes(frame.type) && frame.id === undefined) {
-          this.pending.delete(id);
-          return p;
-        }
+    for (const [id, p] of this.pending) {
+      if (answersWithoutId(p, frame)) {
+        this.pending.delete(id);
+        return p;
       }
     }
     return undefined;
   }
 
-  private paired(ack: HelloAckFrame): void {
-    this.opts.timers.clearTimeout(this.handshakeTimer);
-    this.attempt = 0;
-    this.setLastError(undefined);
-    this.setState('online');
-    this.schedulePing();
-    this.opts.handlers?.opened?.(ack);
-  }
-
   private refused(code: string, message: string | undefined): void {
-    if (code === 'auth') {
-      this.authFailed = true;
-      this.setLastError(message ? String(message) : 'The gateway refused the token.');
-      this.opts.timers.clearTimeout(this.reconnectTimer);
-      this.dropSocket('The gateway refused the token.');
-      this.setState('auth-failed');
-      return;
-    }
-    this.lose(message ? String(message) : `The gateway refused the connection (${code}).`);
-  }
-
-  /** The socket is gone (closed, dead or refused): clean up and schedule a reconnect. */
-  private lose(reason?: string): void {
-    if (reason) this.setLastError(reason);
-    this.dropSocket('The connection to the gateway was lost.');
-    if (!this.started) return;
-    if (this.authFailed) {
-      this.setState('auth-failed');
-      return;
-    }
-    this.setState('offline');
-    this.scheduleReconnect();
+    if (code === 'auth') return this.emit({ type: 'refused', ...(message && { message: String(message) }) });
+    this.emit({ type: 'lost', reason: message ? String(message) : `The gateway refused the connection (${code}).` });
   }
 
   private dropSocket(reason: string): void {
@@ -471,11 +540,7 @@ export class Connection {
     if (hadSocket) this.opts.handlers?.closed?.();
   }
 
-  private scheduleReconnect(): void {
-    this.opts.timers.clearTimeout(this.reconnectTimer);
-    const delay = backoffDelay(this.attempt++, this.opts.random, this.opts.backoffBaseMs, this.opts.backoffMaxMs);
-    this.reconnectTimer = this.opts.timers.setTimeout(() => this.connect(), delay);
-  }
+  // --- heartbeat --------------------------------------------------------------
 
   private schedulePing(): void {
     this.opts.timers.clearTimeout(this.pingTimer);
@@ -488,12 +553,12 @@ export class Connection {
   }
 
   private ping(): void {
-    if (this.state() !== 'online') return;
+    if (this.current !== 'live') return;
     this.sendRaw(encodeFrame({ type: 'ping', payload: { ts: this.opts.timers.now() } }));
     if (this.deadTimer === undefined) {
       const epoch = this.epoch;
       this.deadTimer = this.opts.timers.setTimeout(() => {
-        if (epoch === this.epoch) this.lose('The gateway stopped answering.');
+        if (epoch === this.epoch) this.emit({ type: 'lost', reason: 'The gateway stopped answering.' });
       }, this.opts.deadAfterMs);
     }
   }
@@ -507,14 +572,6 @@ export class Connection {
       // The close event follows and handles it.
     }
   }
-}
-
-/** An echo carrying a client_id answers only the send with that client_id. */
-function sameSend(request: ClientFrame, answer: ServerFrame): boolean {
-  if (request.type !== 'message.send' || answer.type !== 'message') return true;
-  const sent = request.payload.client_id;
-  const echoed = (answer.payload as { client_id?: unknown }).client_id;
-  return echoed === undefined || sent === undefined || echoed === sent;
 }
 
 function toArrayBuffer(data: unknown): ArrayBuffer | null {

@@ -1,5 +1,5 @@
 // Errors a request can end with, and the words a person sees for each (spec README §15).
-import type { ErrorCode } from '../protocol';
+import type { ClientFrameType, ErrorCode } from '../protocol';
 
 const ERROR_WORDS: Record<ErrorCode, string> = {
   auth: 'The gateway did not accept this device. Pair it again.',
@@ -13,6 +13,16 @@ const ERROR_WORDS: Record<ErrorCode, string> = {
 /** Plain-English text for an error code; unknown codes (a newer gateway) get a generic sentence. */
 export function describeError(code: string): string {
   return (ERROR_WORDS as Record<string, string>)[code] ?? 'The gateway reported an unexpected problem.';
+}
+
+/** Where the code's sentence would mislead for one kind of request, the words for that request. */
+const REQUEST_ERROR_WORDS: Partial<Record<ClientFrameType, Partial<Record<ErrorCode, string>>>> = {
+  'picker.select': { not_found: 'This question was already answered or has closed.' },
+};
+
+/** Plain-English text for an error answering a request of type `request`. */
+export function describeRequestError(request: ClientFrameType, code: string): string {
+  return (REQUEST_ERROR_WORDS[request] as Record<string, string> | undefined)?.[code] ?? describeError(code);
 }
 
 /** The gateway answered a request with an `error` frame. */

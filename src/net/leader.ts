@@ -19,7 +19,7 @@ export function electLeader(lockName: string, lead: () => void): () => void {
       lead();
       return new Promise<void>((resolve) => (release = resolve));
     })
-    .catch(() => {});
+    .catch((err: unknown) => console.warn('iris: could not take part in electing the tab that connects', err));
   return () => {
     released = true;
     release?.();

@@ -8,7 +8,7 @@ import { laneScope } from '../store/models/channels';
 import { forgetCursor } from '../store/models/sync';
 import { FramePipeline, type FlushScheduler } from './coalescer';
 import {
-  Connection,
+  GatewayConnection,
   type ConnectionState,
   type PushHello,
   type RequestOptions,
@@ -33,7 +33,7 @@ export interface GatewayConfig {
   deviceId: string;
   deviceName: string;
   push?: PushMode;
-  /** Read at every hello: how this device wants to be woken now (see Connection). */
+  /** Read at every hello: how this device wants to be woken now (see GatewayConnection). */
   pushHello?: () => Promise<PushHello>;
 }
 
@@ -66,7 +66,7 @@ const RESYNC_FIRST_MS = 1000;
 const RESYNC_MAX_MS = 30_000;
 
 export class GatewaySession {
-  readonly connection: Connection;
+  readonly connection: GatewayConnection;
   readonly pipeline: FramePipeline;
   readonly sender: Sender;
   readonly transfers: Transfers;
@@ -93,7 +93,7 @@ export class GatewaySession {
       onError: opts.onApplyError ?? ((err) => console.error('iris: could not store a frame', err)),
       onCursorHeld: () => this.scheduleResync(),
     });
-    this.connection = new Connection({
+    this.connection = new GatewayConnection({
       url: config.url,
       token: config.token,
       deviceId: config.deviceId,
@@ -229,7 +229,7 @@ export class GatewaySession {
         { timeoutMs: this.opts.syncTimeoutMs ?? 60_000, matchWithoutId: true },
       );
     } catch (err) {
-      if (this.pipeline.batching) await this.pipeline.endBatch(undefined).catch(() => {});
+      if (this.pipeline.batching) await this.pipeline.endBatch(undefined).catch(() => {}); // reported through the pipeline's onError
       if (epoch !== this.epoch) return;
       if (err instanceof RequestTimeoutError) {
         // A gateway that cannot finish a replay is treated as a dead connection.
@@ -277,7 +277,7 @@ export class GatewaySession {
         { timeoutMs: this.opts.syncTimeoutMs ?? 60_000, matchWithoutId: true },
       );
     } catch (err) {
-      if (this.pipeline.batching) await this.pipeline.endBatch(undefined).catch(() => {});
+      if (this.pipeline.batching) await this.pipeline.endBatch(undefined).catch(() => {}); // reported through the pipeline's onError
       if (epoch === this.epoch && err instanceof RequestTimeoutError) this.connection.reconnect();
     }
   }
@@ -317,7 +317,7 @@ export class GatewaySession {
     this.synced = false;
     this.epoch++;
     this.transfers.connectionLost();
-    if (this.pipeline.batching) void this.pipeline.endBatch(undefined).catch(() => {});
+    if (this.pipeline.batching) void this.pipeline.endBatch(undefined).catch(() => {}); // reported through the pipeline's onError
     for (const w of this.waiters.splice(0)) w.reject(new ConnectionLostError());
   }
 

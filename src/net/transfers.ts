@@ -85,7 +85,7 @@ export class Transfers {
   upload(file: Blob, meta: UploadMeta): Promise<string> {
     const run = () => this.runUpload(file, meta);
     const result = this.uploadChain.then(run, run);
-    this.uploadChain = result.catch(() => undefined);
+    this.uploadChain = result.catch(() => undefined); // only orders the uploads: the caller gets `result`'s error
     return result;
   }
 
@@ -108,7 +108,7 @@ export class Transfers {
     open.job.onProgress?.(fraction);
     if (fraction - open.lastWritten >= 0.1) {
       open.lastWritten = fraction;
-      void this.opts.db.media.update(open.job.media_id, { progress: fraction }).catch(() => {});
+      void this.opts.db.media.update(open.job.media_id, { progress: fraction }).catch(() => {}); // a lost mark: the next one or the end rewrites it
     }
   }
 
@@ -171,7 +171,7 @@ export class Transfers {
     const onCancel = () => abort.abort(meta.signal?.reason ?? new Error('The upload was cancelled.'));
     meta.signal?.addEventListener('abort', onCancel, { once: true });
     // No byte may precede the start frame (the request may wait for the sync to finish).
-    await Promise.race([sent, ack.catch(() => undefined)]);
+    await Promise.race([sent, ack.catch(() => undefined)]); // its error is kept in `failure` above
     const progress = new ProgressWriter(this.opts.db, media_ref, meta.onProgress);
     const cancelled = () => {
       if (meta.signal?.aborted) failure ??= meta.signal.reason ?? new Error('The upload was cancelled.');
@@ -202,7 +202,7 @@ export class Transfers {
     if (failure !== undefined) {
       meta.signal?.removeEventListener('abort', onCancel);
       abort.abort(failure);
-      await ack.catch(() => undefined);
+      await ack.catch(() => undefined); // `failure` is what is thrown
       throw failure;
     }
     const timer = this.timers.setTimeout(
@@ -313,7 +313,7 @@ export class Transfers {
   }
 
   private async failPull(job: PullJob, message: string): Promise<void> {
-    await this.opts.db.media.update(job.media_id, { state: 'failed', progress: 0, error: message }).catch(() => {});
+    await this.opts.db.media.update(job.media_id, { state: 'failed', progress: 0, error: message }).catch((err: unknown) => console.warn('iris: could not mark a download failed', err));
   }
 }
 
@@ -330,7 +330,7 @@ class ProgressWriter {
     this.callback?.(fraction);
     if (fraction - this.written >= 0.1 || (fraction === 1 && this.written < 1)) {
       this.written = fraction;
-      void this.db.media.update(this.media_id, { progress: fraction }).catch(() => {});
+      void this.db.media.update(this.media_id, { progress: fraction }).catch(() => {}); // a lost mark: the next one or the end rewrites it
     }
   }
 }

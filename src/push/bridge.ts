@@ -19,7 +19,7 @@ export function startPushBridge({ db, client }: { db: IrisDB; client: IrisClient
   navigator.serviceWorker.addEventListener('message', (event) => onWorkerMessage(client, event));
   navigator.serviceWorker.startMessages();
   // The app is open: it syncs what was pushed, and counts unread from the DB again.
-  void clearPushUnread(db).catch(() => undefined);
+  void clearPushUnread(db).catch((err: unknown) => console.warn('iris: could not reset the count of pushes since the app was last open', err));
   keepBadgeUpdated(db);
   closeSeenNotifications(db);
   void navigator.serviceWorker.ready
@@ -44,7 +44,7 @@ function closeSeenNotifications(db: IrisDB): void {
       }
     }
   };
-  const run = () => void sweep().catch(() => undefined);
+  const run = () => void sweep().catch((err: unknown) => console.warn('iris: could not close notifications already seen', err));
   window.addEventListener('hashchange', run);
   document.addEventListener('visibilitychange', run);
   liveQuery(() => db.pickers.where('state').notEqual('open').primaryKeys()).subscribe({ next: run, error: () => undefined });

@@ -18,7 +18,7 @@ async function call(url: string, init: RequestInit = {}): Promise<Response> {
 }
 
 async function errorText(res: Response): Promise<string> {
-  const text = (await res.text().catch(() => '')).trim();
+  const text = (await res.text().catch(() => '')).trim(); // no body: the HTTP status says it
   try {
     const message = (JSON.parse(text) as { error?: unknown }).error;
     if (typeof message === 'string') return message.slice(0, 200);
@@ -33,7 +33,7 @@ export async function fetchVapidKey(): Promise<string> {
   const res = await call(VAPID_KEY_URL);
   if (res.status === 404) throw new Error('This Iris server does not offer notifications (no push endpoint).');
   if (!res.ok) throw new Error(`The Iris server could not hand out its push key (${await errorText(res)}).`);
-  const body = (await res.json().catch(() => null)) as { publicKey?: unknown } | null;
+  const body = (await res.json().catch(() => null)) as { publicKey?: unknown } | null; // not JSON: an unusable key, below
   const key = body?.publicKey;
   if (typeof key !== 'string' || !/^[A-Za-z0-9_-]{80,100}$/.test(key)) throw new Error('The Iris server sent an unusable push key.');
   return key;

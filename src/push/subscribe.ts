@@ -108,7 +108,7 @@ export async function enablePush(deps: PushDeps): Promise<{ registration: PushRe
 
   let browserSubscription = await worker.pushManager.getSubscription();
   if (browserSubscription && !sameKey(browserSubscription, vapidKey)) {
-    await browserSubscription.unsubscribe().catch(() => false);
+    await browserSubscription.unsubscribe().catch(() => false); // subscribing anew replaces it anyway
     browserSubscription = null;
   }
   browserSubscription ??= await worker.pushManager
@@ -125,11 +125,11 @@ export async function enablePush(deps: PushDeps): Promise<{ registration: PushRe
     const topic = previous?.topic ?? randomTopic();
     await relaySubscribe(topic, subscription);
     if (previous?.mode === 'ntfy' && previous.subscription.endpoint !== subscription.endpoint) {
-      await relayUnsubscribe(topic, previous.subscription.endpoint).catch(() => undefined);
+      await relayUnsubscribe(topic, previous.subscription.endpoint).catch((err: unknown) => console.warn('iris: the relay kept an old subscription', err));
     }
     registration = { mode, subscription, vapidKey, topic };
   } else {
-    if (previous?.mode === 'ntfy') await relayUnsubscribe(previous.topic!, previous.subscription.endpoint).catch(() => undefined);
+    if (previous?.mode === 'ntfy') await relayUnsubscribe(previous.topic!, previous.subscription.endpoint).catch((err: unknown) => console.warn('iris: the relay kept an old subscription', err));
     registration = { mode, subscription, vapidKey };
   }
   await setPushRegistration(db, registration);
@@ -144,11 +144,11 @@ export async function enablePush(deps: PushDeps): Promise<{ registration: PushRe
 export async function disablePush(deps: PushDeps): Promise<{ gatewayTold: boolean }> {
   const { db } = deps;
   const registration = await getPushRegistration(db);
-  const worker = pushSupported() ? await navigator.serviceWorker.getRegistration().catch(() => undefined) : undefined;
-  const browserSubscription = await worker?.pushManager.getSubscription().catch(() => null);
+  const worker = pushSupported() ? await navigator.serviceWorker.getRegistration().catch(() => undefined) : undefined; // no worker: no browser subscription to end
+  const browserSubscription = await worker?.pushManager.getSubscription().catch(() => null); // none readable: none to end
   if (!registration && !browserSubscription) return { gatewayTold: true };
-  if (registration?.mode === 'ntfy') await relayUnsubscribe(registration.topic!, registration.subscription.endpoint).catch(() => undefined);
-  await browserSubscription?.unsubscribe().catch(() => false);
+  if (registration?.mode === 'ntfy') await relayUnsubscribe(registration.topic!, registration.subscription.endpoint).catch((err: unknown) => console.warn('iris: the relay kept the subscription', err));
+  await browserSubscription?.unsubscribe().catch((err: unknown) => console.warn('iris: the browser kept its push subscription', err));
   await clearPushRegistration(db);
   const gatewayTold = await deps.register(registerPayload(undefined)).then(
     () => true,
@@ -176,11 +176,11 @@ export async function reconcilePush(deps: PushDeps): Promise<void> {
   if (!subscription || subscription.endpoint === registration.subscription.endpoint) return;
   if (registration.mode === 'ntfy') {
     await relaySubscribe(registration.topic!, subscription);
-    await relayUnsubscribe(registration.topic!, registration.subscription.endpoint).catch(() => undefined);
+    await relayUnsubscribe(registration.topic!, registration.subscription.endpoint).catch((err: unknown) => console.warn('iris: the relay kept an old subscription', err));
   }
   const renewed = { ...registration, subscription };
   await setPushRegistration(db, renewed);
-  await deps.register(registerPayload(renewed)).catch(() => undefined);
+  await deps.register(registerPayload(renewed)).catch((err: unknown) => console.warn('iris: the gateway was not told the renewed subscription (the next hello tells it)', err));
 }
 
 /** A local notification through the service worker, exactly as a push would look. */

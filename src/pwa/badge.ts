@@ -17,6 +17,7 @@ export function keepBadgeUpdated(db: IrisDB): void {
   const nav = navigator as BadgeNavigator;
   if (!nav.setAppBadge) return;
   liveQuery(() => totalUnread(db)).subscribe({
-    next: (n) => void (n > 0 ? nav.setAppBadge!(n) : nav.clearAppBadge?.())?.catch(() => undefined),
+    next: (n) => void (n > 0 ? nav.setAppBadge!(n) : nav.clearAppBadge?.())?.catch((err: unknown) => console.warn('iris: could not set the app badge', err)),
+    error: (err: unknown) => console.warn('iris: the unread badge stopped updating', err),
   });
 }

@@ -21,7 +21,7 @@ export function registerServiceWorker(): void {
     })
     .then((registration) => {
       // Look for a new version now and then, and whenever the app comes back to the foreground.
-      const check = () => void registration?.update().catch(() => undefined);
+      const check = () => void registration?.update().catch(() => undefined); // offline or the server away: the next check looks again
       setInterval(check, 60 * 60 * 1000);
       document.addEventListener('visibilitychange', () => {
         if (document.visibilityState === 'visible') check();

@@ -1,9 +1,11 @@
 // The service worker's own short connection to the gateway, as this same device, when no window can
-// answer a question: hello (with the same push details, so the gateway keeps waking us), picker.select,
+// answer a question: the app's GatewayConnection, one-shot (no reconnect), so the same hello (with the
+// same push details, so the gateway keeps waking us), request matching and error words; picker.select,
 // every frame received applied to the DB with the app's reducer, then close. No sync: the cursor stays
 // where the app left it, so the app later replays these frames too (the reducer is idempotent).
-import { encodeFrame, parseServerFrame, type ServerFrame } from '../../src/protocol';
-import { describeError } from '../../src/net/errors';
+import type { ServerFrame } from '../../src/protocol';
+import { GatewayConnection, type WebSocketConstructor } from '../../src/net/connection';
+import { describeError, describeRequestError, ProtocolError } from '../../src/net/errors';
 import { pushHello } from '../../src/push/registration';
 import type { IrisDB } from '../../src/store/db';
 import { answerPicker } from '../../src/store/models/pickers';
@@ -21,30 +23,12 @@ export interface PickerAnswer {
   lane?: string;
 }
 
-interface SocketLike {
-  readyState: number;
-  send(data: string): void;
-  close(code?: number): void;
-  onopen: ((ev: unknown) => void) | null;
-  onmessage: ((ev: { data: unknown }) => void) | null;
-  onclose: ((ev: unknown) => void) | null;
-  onerror: ((ev: unknown) => void) | null;
-}
-
 export interface CallOptions {
-  WebSocketImpl?: new (url: string) => SocketLike;
+  WebSocketImpl?: WebSocketConstructor;
   /** The whole exchange, from connecting to the answer's acknowledgement. */
   timeoutMs?: number;
   /** After the acknowledgement, how long to keep applying frames while waiting for the agent to go idle. */
   lingerMs?: number;
-}
-
-const SELECT_ID = 1;
-
-function errorWords(frame: Extract<ServerFrame, { type: 'error' }>): string {
-  const code = typeof frame.payload.code === 'string' ? frame.payload.code : 'internal';
-  if (code === 'not_found') return 'This question was already answered or has closed.';
-  return describeError(code);
 }
 
 /** Answers a question over the worker's own connection. */
@@ -63,79 +47,87 @@ async function callGateway(db: IrisDB, answer: PickerAnswer | undefined, options
   const push = await pushHello(db);
   const picker = answer && (await db.pickers.get(answer.picker_id));
   const lane = picker?.lane ?? answer?.lane ?? answer?.thread_id ?? answer?.chat_id;
-  const Impl = options.WebSocketImpl ?? (globalThis.WebSocket as unknown as new (url: string) => SocketLike);
+  if (!isSocketUrl(url)) return { ok: false, error: 'The gateway address is not valid. Open Iris to pair again.' };
+  const timeoutMs = options.timeoutMs ?? 15_000;
 
   return new Promise<CallResult>((resolve) => {
-    let ws: SocketLike;
-    try {
-      ws = new Impl(url);
-    } catch {
-      resolve({ ok: false, error: 'The gateway address is not valid. Open Iris to pair again.' });
-      return;
-    }
     let paired = false;
     let done = false;
     let result: CallResult | undefined;
     let applying: Promise<void> = Promise.resolve();
     let linger: ReturnType<typeof setTimeout> | undefined;
 
-    const finish = (outcome: CallResult) => {
+    /** Every received frame goes to the DB in order; one that fails is reported and the rest go on. */
+    const store = (frame: ServerFrame): Promise<void> =>
+      (applying = applying.then(() => applyFrame(db, frame, { gateway: url })).catch((err: unknown) => console.warn('iris push: could not store', frame.type, err)));
+
+    const connection = new GatewayConnection({
+      url,
+      token,
+      deviceId,
+      pushHello: () => Promise.resolve(push),
+      reconnects: false,
+      requestTimeoutMs: timeoutMs,
+      wakeSource: () => () => {},
+      ...(options.WebSocketImpl && { WebSocketImpl: options.WebSocketImpl }),
+      handlers: {
+        opened: (ack) => {
+          paired = true;
+          void store(ack);
+          if (!answer) return finish({ ok: true });
+          const select = { v: 1 as const, type: 'picker.select' as const, ...(answer.chat_id && { chat_id: answer.chat_id }), ...(answer.thread_id && { thread_id: answer.thread_id }), payload: { picker_id: answer.picker_id, value: answer.value } };
+          // No timeout of its own: the whole exchange has one.
+          connection.request(select, { timeoutMs: null }).then(answered, (err: unknown) => {
+            if (err instanceof ProtocolError) finish({ ok: false, error: describeRequestError('picker.select', err.code) });
+            // A lost connection ends through the state below.
+          });
+        },
+        frame: (frame) => {
+          const stored = store(frame);
+          const frameLane = frame.thread_id ?? frame.chat_id;
+          if (result && frame.type === 'agent.idle' && (!lane || frameLane === lane)) finish(result);
+          return stored;
+        },
+        state: (state) => {
+          if (state === 'auth-failed') finish({ ok: false, error: describeError('auth') });
+          else if (state === 'offline') finish(result ?? { ok: false, error: paired ? 'The connection to the gateway closed before it confirmed the answer.' : 'The gateway could not be reached.' });
+        },
+      },
+    });
+
+    const answered = () => {
+      if (done || !answer) return;
+      result = { ok: true };
+      void answerPicker(db, answer.picker_id, answer.value).catch((err: unknown) => console.warn('iris push: could not close the answered question here', err));
+      clearTimeout(deadline);
+      // Stay a moment for the agent's reply, so the app shows it at once when opened.
+      linger = setTimeout(() => finish(result!), options.lingerMs ?? 3_000);
+    };
+
+    function finish(outcome: CallResult): void {
       if (done) return;
       done = true;
       result ??= outcome;
       clearTimeout(deadline);
       clearTimeout(linger);
-      if (ws.readyState <= 1) ws.close(1000);
+      connection.stop();
       // Resolve once every received frame is in the DB.
       void applying.then(() => resolve(result!));
-    };
+    }
+
     const deadline = setTimeout(
       () => finish({ ok: false, error: paired ? 'The gateway did not confirm the answer in time.' : 'The gateway could not be reached.' }),
-      options.timeoutMs ?? 15_000,
+      timeoutMs,
     );
-
-    ws.onopen = () => {
-      ws.send(
-        encodeFrame({
-          type: 'hello',
-          payload: {
-            token,
-            device_id: deviceId,
-            caps: { min_protocol: 1, media: true, push: push.push },
-            ...(push.webpush && { webpush: push.webpush }),
-            ...(push.ntfy_topic && { ntfy_topic: push.ntfy_topic }),
-          },
-        }),
-      );
-    };
-    ws.onerror = () => undefined; // onclose follows
-    ws.onclose = () => finish(result ?? { ok: false, error: paired ? 'The connection to the gateway closed before it confirmed the answer.' : 'The gateway could not be reached.' });
-    ws.onmessage = (event) => {
-      if (done || typeof event.data !== 'string') return;
-      const frame = parseServerFrame(event.data);
-      if (!frame) return;
-      if (!paired) {
-        if (frame.type === 'error') return finish({ ok: false, error: describeError('auth') });
-        if (frame.type !== 'hello.ack') return;
-        paired = true;
-      }
-      applying = applying.then(() => applyFrame(db, frame, { gateway: url })).catch(() => undefined);
-      if (frame.type === 'hello.ack') {
-        if (!answer) return finish({ ok: true });
-        ws.send(encodeFrame({ type: 'picker.select', id: SELECT_ID, ...(answer.chat_id && { chat_id: answer.chat_id }), ...(answer.thread_id && { thread_id: answer.thread_id }), payload: { picker_id: answer.picker_id, value: answer.value } }));
-        return;
-      }
-      if (answer && frame.id === SELECT_ID && !result) {
-        if (frame.type === 'error') return finish({ ok: false, error: errorWords(frame) });
-        result = { ok: true };
-        void answerPicker(db, answer.picker_id, answer.value).catch(() => undefined);
-        clearTimeout(deadline);
-        // Stay a moment for the agent's reply, so the app shows it at once when opened.
-        linger = setTimeout(() => finish(result!), options.lingerMs ?? 3_000);
-        return;
-      }
-      const frameLane = frame.thread_id ?? frame.chat_id;
-      if (result && frame.type === 'agent.idle' && (!lane || frameLane === lane)) finish(result);
-    };
+    connection.start();
   });
+}
+
+/** What the WebSocket constructor accepts (it throws on anything else). */
+function isSocketUrl(url: string): boolean {
+  try {
+    return /^wss?:$/.test(new URL(url).protocol);
+  } catch {
+    return false;
+  }
 }

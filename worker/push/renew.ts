@@ -25,7 +25,7 @@ export async function renewSubscription(deps: RenewDeps, offered?: { toJSON(): u
   const oldEndpoint = registration.subscription.endpoint;
   if (registration.mode === 'ntfy') {
     await deps.relaySubscribe(registration.topic!, subscription);
-    if (oldEndpoint !== subscription.endpoint) await deps.relayUnsubscribe(registration.topic!, oldEndpoint).catch(() => undefined);
+    if (oldEndpoint !== subscription.endpoint) await deps.relayUnsubscribe(registration.topic!, oldEndpoint).catch((err: unknown) => console.warn('iris push: the relay kept an old subscription', err));
   }
   await setPushRegistration(deps.db, { ...registration, subscription });
   // The app's next hello would carry it too; telling the gateway now means no push is lost meanwhile.

@@ -65,10 +65,10 @@ export async function openInWindow(url: string): Promise<void> {
     return;
   }
   // Focus first: it needs the click's user activation, which a slow answer would outlive.
-  const focused = await win.focus().catch(() => win);
+  const focused = await win.focus().catch(() => win); // not focusable now: it is still the window to open the lane in
   // The app changes its hash route itself (no reload); a window without the bridge is navigated.
   if ((await ask(focused, { type: 'iris:push:open', url: target }, isOpenReply, WINDOW_REPLY_MS))?.opened) return;
-  await focused.navigate(target).catch(() => null);
+  await focused.navigate(target).catch((err: unknown) => console.warn('iris push: could not open the lane in the window', err));
 }
 
 /**

@@ -80,7 +80,7 @@ export default function SearchPage() {
         try {
           const hits = (await client.search(trimmed, where, where === 'chat' ? inLane : undefined)).slice(0, LIMIT);
           // A hit this device has cached gets its snippet from the whole message, not the gateway's window.
-          const cached = await getMessages(db, hits.map((h) => h.message_id)).catch(() => []);
+          const cached = await getMessages(db, hits.map((h) => h.message_id)).catch(() => []); // the gateway's snippets stand in
           const items = hits.map((h, i) => {
             const row = cached[i];
             return row && row.text !== '' ? { ...fromLocalRow(row, trimmed), ts: fromGatewayHit(h, trimmed).ts || row.ts } : fromGatewayHit(h, trimmed);

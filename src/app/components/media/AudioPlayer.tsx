@@ -32,7 +32,7 @@ export function AudioPlayer(props: { row: MediaRow; src: string | undefined; mod
         audio.currentTime = 0;
       }
       if (props.row.duration === undefined || Math.abs(props.row.duration - d) > 0.5) {
-        void learnMediaFacts(db, props.row.media_id, { duration: d }).catch(() => undefined);
+        void learnMediaFacts(db, props.row.media_id, { duration: d }).catch(() => undefined); // learnt again at the next load
       }
     } else if (d === Infinity && !probing) {
       probing = true;

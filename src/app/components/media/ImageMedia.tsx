@@ -20,7 +20,7 @@ export function ImageMedia(props: { row: MediaRow; src: string | undefined; lane
   const loaded = (img: HTMLImageElement) => {
     // A picture whose size was not known (an older row, a decoder the worker lacks): keep it for next time.
     if (props.row.width === undefined && img.naturalWidth > 0) {
-      void learnMediaFacts(db, props.row.media_id, { width: img.naturalWidth, height: img.naturalHeight }).catch(() => undefined);
+      void learnMediaFacts(db, props.row.media_id, { width: img.naturalWidth, height: img.naturalHeight }).catch(() => undefined); // learnt again at the next load
     }
   };
 

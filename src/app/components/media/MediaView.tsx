@@ -59,7 +59,7 @@ export function MediaView(props: MediaViewProps) {
   createEffect(() => {
     const r = stored();
     if (visible() && r?.state === 'ready' && Date.now() - r.lastUsed > TOUCH_EVERY_MS) {
-      void touchMedia(db, r.media_id, Date.now()).catch(() => undefined);
+      void touchMedia(db, r.media_id, Date.now()).catch(() => undefined); // only ages the eviction order; the next view touches it
     }
   });
 

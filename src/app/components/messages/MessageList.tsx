@@ -11,6 +11,7 @@ import { EmptyLane } from './EmptyLane';
 import { MessageItem, PendingTurn } from './MessageItem';
 import { useOlderPages } from './olderPages';
 import { PickerCard } from './PickerCard';
+import { showErrorToast } from '../status/toastWrites';
 import { useReadMarks } from './readMarks';
 import { live } from '../../../store/live';
 import { settledPickerPlaces } from '../../../store/models/pickers';
@@ -111,7 +112,7 @@ export function MessageList(props: { lane: string; focusId?: string }) {
   const confirmDelete = () => {
     const message = toDelete();
     setToDelete(undefined);
-    if (message) void Promise.resolve(client.deleteMessages(props.lane, [message.message_id])).catch(() => undefined);
+    if (message) void Promise.resolve(client.deleteMessages(props.lane, [message.message_id])).catch((error: unknown) => showErrorToast(db, 'Could not delete the message', error));
     scroller.focus({ preventScroll: true });
   };
 

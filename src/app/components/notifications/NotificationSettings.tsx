@@ -43,7 +43,7 @@ export function NotificationSettings() {
         status = s;
         s.addEventListener('change', update);
       })
-      .catch(() => undefined);
+      .catch(() => undefined); // no permission events here: the state shown is read on each visit
     onCleanup(() => status?.removeEventListener('change', update));
   });
 

@@ -58,10 +58,10 @@ export function ScanPairingCode(props: { onScanned: (fields: PairingLinkFields) 
       stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: 'environment' }, audio: false });
       if (!scanning() || !video) return stop();
       video.srcObject = stream;
-      await video.play().catch(() => undefined);
+      await video.play().catch(() => undefined); // autoplay refused: the detector still reads the frames
       const tick = async () => {
         if (!scanning() || !video) return;
-        const codes = await detector.detect(video).catch(() => [] as DetectedCode[]);
+        const codes = await detector.detect(video).catch(() => [] as DetectedCode[]); // a frame not ready yet: the next tick reads again
         for (const code of codes) {
           const fields = readPairingLink(code.rawValue);
           if (fields) {

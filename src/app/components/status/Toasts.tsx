@@ -89,7 +89,7 @@ export function Toasts() {
   const ids = () => toasts().map((t) => t.id!);
 
   const dismiss = (toast: ToastRow) => {
-    if (toast.id !== undefined) void dismissToast(db, toast.id).catch(() => undefined);
+    if (toast.id !== undefined) void dismissToast(db, toast.id).catch((err: unknown) => console.warn('iris: could not dismiss a toast', err));
   };
   const open = async (toast: ToastRow) => {
     dismiss(toast);

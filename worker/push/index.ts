@@ -1,15 +1,15 @@
 /// <reference lib="webworker" />
 // Web Push in the service worker (issue 7): show what the gateway (or the ntfy relay) pushed, open the
 // lane on a click, carry out a question's answer from its buttons, and renew a changed subscription.
-import { IrisDB } from '../src/store/db';
-import { relaySubscribe, relayUnsubscribe } from '../src/push/relay';
-import { addPushUnread } from '../src/push/unread';
-import { totalUnread } from '../src/pwa/badge';
-import { answerOverOwnConnection, helloOverOwnConnection, type CallResult } from './push/gateway-call';
-import { buildNotification, notificationTag, outcomeNotification, previousCount, readNotificationData, type NotificationData } from './push/notification';
-import { parsePush, readPushData } from './push/payload';
-import { renewSubscription } from './push/renew';
-import { answerThroughWindow, appWindows, laneIsVisible, openInWindow } from './push/windows';
+import { IrisDB } from '../../src/store/db';
+import { relaySubscribe, relayUnsubscribe } from '../../src/push/relay';
+import { addPushUnread } from '../../src/push/unread';
+import { totalUnread } from '../../src/pwa/badge';
+import { answerOverOwnConnection, helloOverOwnConnection, type CallResult } from './gateway-call';
+import { buildNotification, notificationTag, outcomeNotification, previousCount, readNotificationData, type NotificationData } from './notification';
+import { parsePush, readPushData } from './payload';
+import { renewSubscription } from './renew';
+import { answerThroughWindow, appWindows, laneIsVisible, openInWindow } from './windows';
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -26,7 +26,7 @@ let showing: Promise<void> = Promise.resolve();
 export function installPush(): void {
   self.addEventListener('push', (event) => {
     const data = readPushData(event.data);
-    showing = showing.catch(() => undefined).then(() => showPush(data));
+    showing = showing.catch(() => undefined).then(() => showPush(data)); // the last push's failure was logged by keepAlive
     keepAlive(event, showing);
   });
   self.addEventListener('notificationclick', (event) => keepAlive(event, onClick(event.notification, event.action)));
@@ -59,11 +59,11 @@ async function showPush(data: unknown): Promise<void> {
   const tag = notificationTag(push);
   const [existing] = await self.registration.getNotifications({ tag });
   await withDb(async (db) => {
-    const picker = push.picker_id ? await db.pickers.get(push.picker_id).catch(() => undefined) : undefined;
+    const picker = push.picker_id ? await db.pickers.get(push.picker_id).catch(() => undefined) : undefined; // unreadable: shown without its buttons
     const maxActions = (Notification as unknown as { maxActions?: number }).maxActions ?? 2;
     const built = buildNotification(push, { previous: previousCount(existing?.data), picker, maxActions, origin: self.location.origin });
     await self.registration.showNotification(built.title, built.options);
-    await updateBadge(db).catch(() => undefined);
+    await updateBadge(db).catch((err: unknown) => console.warn('iris push: could not update the badge', err));
   });
 }
 
