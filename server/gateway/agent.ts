@@ -1,11 +1,27 @@
 // What the gateway asks of the agent behind it. The gateway keeps channels, messages, outboxes, media,
 // search and push; an agent only does the agent's side of a turn. DemoAgent (agent/demo.ts) and
-// HermesAgent (hermes/agent.ts) implement it; the handlers know only this interface.
+// HermesAgent (hermes/agent.ts) implement it; the handlers know only this interface. It imports only
+// what an agent is handed (AgentHost), never the gateway's context or its sessions, so nothing circles back.
 import type { ClientFrameOf, CommandsCatalogFrame, CommandsCompleteFrame } from '../../src/protocol';
-import type { Connection } from './connection';
-import type { GatewayContext } from './context';
 import type { StoredMessage } from './conversations';
 import type { LaneAddress } from './directory';
+import type { Hub } from './hub';
+import type { Requester } from './peer';
+import type { PushDispatcher } from './push';
+import type { GatewayQuirks } from './quirks';
+import type { GatewayStore } from './store';
+
+/** What the gateway hands an agent in attach(): where to keep state, deliver frames, push and log. */
+export interface AgentHost {
+  readonly store: GatewayStore;
+  readonly hub: Hub;
+  readonly push: PushDispatcher;
+  readonly log: (line: string) => void;
+  /** Delay between the demo's stream steps (ms). */
+  readonly streamDelayMs: number;
+  /** Test only: the readings of other gateways in force (quirks.ts). */
+  readonly quirks?: GatewayQuirks;
+}
 
 /**
  * Which agent is behind the gateway, as the app shows it (Settings → Gateway) and the start-up lines
@@ -25,16 +41,16 @@ export interface AgentDescription {
 
 export interface Agent {
   /** Called once by createGateway, before any connection. */
-  attach(ctx: GatewayContext): void;
+  attach(host: AgentHost): void;
   /** Close or resume the turns a previous process left open (after attach). */
   recover(): void;
   /** Where an incoming message belongs (an agent may open a thread for it). */
   laneFor(addr: LaneAddress, text: string): LaneAddress;
   /** A user message is stored and echoed: the agent's work on it starts in its lane. */
   onUserMessage(addr: LaneAddress, msg: StoredMessage, senderDevice: string): void;
-  stop(conn: Connection, frame: ClientFrameOf<'agent.stop'>): void;
-  steer(conn: Connection, frame: ClientFrameOf<'agent.steer'>): void;
-  select(conn: Connection, frame: ClientFrameOf<'picker.select'>): void;
+  stop(requester: Requester, frame: ClientFrameOf<'agent.stop'>): void;
+  steer(requester: Requester, frame: ClientFrameOf<'agent.steer'>): void;
+  select(requester: Requester, frame: ClientFrameOf<'picker.select'>): void;
   catalog(): CommandsCatalogFrame;
   complete(prefix: unknown): CommandsCompleteFrame;
   describe(): AgentDescription;

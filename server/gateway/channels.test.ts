@@ -1,24 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startGateway, type StandaloneGateway } from './standalone';
-import { TestClient } from './testclient';
+import { describe, expect, it } from 'vitest';
+import { useGateway } from './testing';
 
 const token = 'channel-token';
-let gw: StandaloneGateway;
-const clients: TestClient[] = [];
-
-beforeEach(async () => {
-  gw = await startGateway({ token, streamDelayMs: 0 });
-});
-afterEach(async () => {
-  for (const c of clients.splice(0)) await c.close();
-  await gw.close();
-});
-
-async function device(id: string): Promise<TestClient> {
-  const c = await TestClient.paired(gw.url, { token, device_id: id });
-  clients.push(c);
-  return c;
-}
+const fixture = useGateway({ token, streamDelayMs: 0 });
+const { device } = fixture;
 
 describe('channels', () => {
   it('starts with General (default) and a demo channel; channel.list answers the directory', async () => {
@@ -111,6 +96,6 @@ describe('channels', () => {
     expect(stop).toMatchObject({ chat_id: 'web:demo', thread_id: thread });
     expect(stop.payload.final_text).toContain('**Echo:** plan the trip to Rome in May');
     expect(c.frames.indexOf(stop)).toBeLessThan(c.frames.indexOf(renamed));
-    expect(gw.gateway.store.messages(thread).map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect(fixture.gw.gateway.store.messages(thread).map((m) => m.role)).toEqual(['user', 'assistant']);
   });
 });

@@ -2,99 +2,99 @@
 // requester's copy carries its request id. favorite/icon/set_default answer with channel.renamed
 // carrying the whole entry, as protocol.py's channel_renamed(entry) does (spec README §12).
 import type { Channel, ClientFrameOf } from '../../src/protocol';
-import type { Connection } from './connection';
+import type { ClientSession } from './clientsession';
 import { cleanName } from './directory';
 
 const MAX_ICON = 32;
 const COLOR = /^#[0-9a-fA-F]{3,8}$|^[a-z]{3,20}$/;
 
-function target(conn: Connection, frame: { chat_id?: string; thread_id?: string; id?: number }): Channel | undefined {
+function target(client: ClientSession, frame: { chat_id?: string; thread_id?: string; id?: number }): Channel | undefined {
   const key = frame.thread_id ?? frame.chat_id;
-  const entry = key === undefined ? undefined : conn.ctx.store.channels.get(key);
-  if (!entry) conn.error('not_found', 'No such channel or thread.', frame.id);
+  const entry = key === undefined ? undefined : client.ctx.store.channels.get(key);
+  if (!entry) client.error('not_found', 'No such channel or thread.', frame.id);
   return entry;
 }
 
-function renamed(conn: Connection, entry: Channel, id?: number): void {
-  conn.ctx.hub.emit({ v: 1, type: 'channel.renamed', payload: entry }, { reply: { peer: conn, id } });
+function renamed(client: ClientSession, entry: Channel, id?: number): void {
+  client.ctx.hub.emit({ v: 1, type: 'channel.renamed', payload: entry }, { reply: { peer: client, id } });
 }
 
-export function create(conn: Connection, frame: ClientFrameOf<'channel.create'>): void {
-  const { store, hub } = conn.ctx;
+export function create(client: ClientSession, frame: ClientFrameOf<'channel.create'>): void {
+  const { store, hub } = client.ctx;
   const p = frame.payload as Record<string, unknown>;
   const name = cleanName(p.name);
-  if (name === '') return conn.error('unsupported', 'A channel needs a name.', frame.id);
+  if (name === '') return client.error('unsupported', 'A channel needs a name.', frame.id);
   const kind = p.kind === 'thread' ? 'thread' : 'channel';
   let parent: string | undefined;
   if (kind === 'thread') {
     const parentEntry = typeof p.parent_chat_id === 'string' ? store.channels.get(p.parent_chat_id) : undefined;
-    if (!parentEntry) return conn.error('not_found', 'A thread needs an existing parent_chat_id.', frame.id);
+    if (!parentEntry) return client.error('not_found', 'A thread needs an existing parent_chat_id.', frame.id);
     // Threads do not nest: a thread of a thread belongs to the same channel.
     parent = parentEntry.kind === 'thread' ? parentEntry.parent_chat_id ?? undefined : parentEntry.chat_id;
   }
   const entry = store.channels.create(name, kind, parent);
   store.flush();
-  hub.emit({ v: 1, type: 'channel.created', payload: entry }, { reply: { peer: conn, id: frame.id } });
+  hub.emit({ v: 1, type: 'channel.created', payload: entry }, { reply: { peer: client, id: frame.id } });
 }
 
-export function rename(conn: Connection, frame: ClientFrameOf<'channel.rename'>): void {
-  const entry = target(conn, frame);
+export function rename(client: ClientSession, frame: ClientFrameOf<'channel.rename'>): void {
+  const entry = target(client, frame);
   if (!entry) return;
   const name = cleanName(frame.payload.name);
-  if (name === '') return conn.error('unsupported', 'A channel needs a name.', frame.id);
-  renamed(conn, conn.ctx.store.channels.update(entry.chat_id, { name })!, frame.id);
+  if (name === '') return client.error('unsupported', 'A channel needs a name.', frame.id);
+  renamed(client, client.ctx.store.channels.update(entry.chat_id, { name })!, frame.id);
 }
 
-export function setDefault(conn: Connection, frame: ClientFrameOf<'channel.set_default'>): void {
-  const entry = target(conn, frame);
+export function setDefault(client: ClientSession, frame: ClientFrameOf<'channel.set_default'>): void {
+  const entry = target(client, frame);
   if (!entry) return;
-  if (entry.kind === 'thread' || entry.archived) return conn.error('unsupported', 'Only an active channel can be the default.', frame.id);
-  const changed = conn.ctx.store.channels.setDefault(entry.chat_id);
-  const chosen = changed.find((c) => c.chat_id === entry.chat_id) ?? conn.ctx.store.channels.get(entry.chat_id)!;
-  for (const c of changed) if (c.chat_id !== entry.chat_id) renamed(conn, c);
-  renamed(conn, chosen, frame.id);
+  if (entry.kind === 'thread' || entry.archived) return client.error('unsupported', 'Only an active channel can be the default.', frame.id);
+  const changed = client.ctx.store.channels.setDefault(entry.chat_id);
+  const chosen = changed.find((c) => c.chat_id === entry.chat_id) ?? client.ctx.store.channels.get(entry.chat_id)!;
+  for (const c of changed) if (c.chat_id !== entry.chat_id) renamed(client, c);
+  renamed(client, chosen, frame.id);
 }
 
 /** Delete = archive (soft delete): the entry stays, archived, and its threads with it. */
-export function archive(conn: Connection, frame: ClientFrameOf<'channel.delete'>): void {
-  const { store, hub } = conn.ctx;
-  const entry = target(conn, frame);
+export function archive(client: ClientSession, frame: ClientFrameOf<'channel.delete'>): void {
+  const { store, hub } = client.ctx;
+  const entry = target(client, frame);
   if (!entry) return;
-  if (entry.is_default) return conn.error('unsupported', 'The default channel cannot be deleted; make another channel the default first.', frame.id);
+  if (entry.is_default) return client.error('unsupported', 'The default channel cannot be deleted; make another channel the default first.', frame.id);
   for (const thread of store.channels.threadsOf(entry.chat_id)) {
     if (thread.archived) continue;
     store.channels.update(thread.chat_id, { archived: true });
     hub.emit({ v: 1, type: 'channel.deleted', payload: { chat_id: thread.chat_id } });
   }
   store.channels.update(entry.chat_id, { archived: true });
-  hub.emit({ v: 1, type: 'channel.deleted', payload: { chat_id: entry.chat_id } }, { reply: { peer: conn, id: frame.id } });
+  hub.emit({ v: 1, type: 'channel.deleted', payload: { chat_id: entry.chat_id } }, { reply: { peer: client, id: frame.id } });
 }
 
-export function favorite(conn: Connection, frame: ClientFrameOf<'channel.favorite'>): void {
-  const entry = target(conn, frame);
+export function favorite(client: ClientSession, frame: ClientFrameOf<'channel.favorite'>): void {
+  const entry = target(client, frame);
   if (!entry) return;
-  renamed(conn, conn.ctx.store.channels.update(entry.chat_id, { favorite: frame.payload.favorite === true })!, frame.id);
+  renamed(client, client.ctx.store.channels.update(entry.chat_id, { favorite: frame.payload.favorite === true })!, frame.id);
 }
 
-export function icon(conn: Connection, frame: ClientFrameOf<'channel.icon'>): void {
-  const entry = target(conn, frame);
+export function icon(client: ClientSession, frame: ClientFrameOf<'channel.icon'>): void {
+  const entry = target(client, frame);
   if (!entry) return;
   const p = frame.payload as Record<string, unknown>;
   const change: Partial<Channel> = {};
   if ('icon' in p) {
     if (p.icon !== null && (typeof p.icon !== 'string' || p.icon.length > MAX_ICON))
-      return conn.error('unsupported', `icon must be a string of at most ${MAX_ICON} characters.`, frame.id);
+      return client.error('unsupported', `icon must be a string of at most ${MAX_ICON} characters.`, frame.id);
     change.icon = (p.icon as string | null) ?? undefined;
     if (change.icon === undefined) change.icon = '';
   }
   if ('color' in p) {
     if (p.color !== null && p.color !== '' && (typeof p.color !== 'string' || !COLOR.test(p.color)))
-      return conn.error('unsupported', 'color must be #rgb, #rrggbb(aa) or a CSS colour name.', frame.id);
+      return client.error('unsupported', 'color must be #rgb, #rrggbb(aa) or a CSS colour name.', frame.id);
     change.color = typeof p.color === 'string' ? p.color : '';
   }
-  renamed(conn, conn.ctx.store.channels.update(entry.chat_id, change)!, frame.id);
+  renamed(client, client.ctx.store.channels.update(entry.chat_id, change)!, frame.id);
 }
 
-export function list(conn: Connection, frame: ClientFrameOf<'channel.list'>): void {
-  conn.send({ v: 1, type: 'channel.list', id: frame.id, payload: { channels: conn.ctx.store.channels.list() } });
+export function list(client: ClientSession, frame: ClientFrameOf<'channel.list'>): void {
+  client.send({ v: 1, type: 'channel.list', id: frame.id, payload: { channels: client.ctx.store.channels.list() } });
 }

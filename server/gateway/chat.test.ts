@@ -1,24 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startGateway, type StandaloneGateway } from './standalone';
-import { TestClient } from './testclient';
+import { describe, expect, it } from 'vitest';
+import { useGateway } from './testing';
 
 const token = 'chat-token';
-let gw: StandaloneGateway;
-const clients: TestClient[] = [];
-
-beforeEach(async () => {
-  gw = await startGateway({ token, streamDelayMs: 2 });
-});
-afterEach(async () => {
-  for (const c of clients.splice(0)) await c.close();
-  await gw.close();
-});
-
-async function device(id: string): Promise<TestClient> {
-  const c = await TestClient.paired(gw.url, { token, device_id: id });
-  clients.push(c);
-  return c;
-}
+const fixture = useGateway({ token, streamDelayMs: 2 });
+const { device } = fixture;
 
 const EXPECTED_FINAL =
   '**Echo:** hello *world*\n\nYour message has **2** words and **13** characters.\n\n```text\nhello *world*\n```\n\n_— Iris demo agent_';
@@ -65,7 +50,7 @@ describe('message.send and the streamed reply', () => {
     expect(c.ofType('tool.start', from)[0].payload).toMatchObject({ index: 0, name: 'word_count', args: { text: 'hello *world*' } });
     const typing = c.ofType('typing', from).map((f) => f.payload.on);
     expect(typing).toEqual([true, false]);
-    const stored = gw.gateway.store.messages('web:default');
+    const stored = fixture.gw.gateway.store.messages('web:default');
     expect(stored.map((m) => [m.role, m.text])).toEqual([
       ['user', 'hello *world*'],
       ['assistant', EXPECTED_FINAL],
@@ -83,7 +68,7 @@ describe('message.send and the streamed reply', () => {
     expect(again.payload).toEqual(first.echo.payload);
     await new Promise((r) => setTimeout(r, 50));
     expect(c.frames.slice(from).map((f) => f.type)).toEqual(['message']);
-    expect(gw.gateway.store.messages('web:default').filter((m) => m.role === 'user')).toHaveLength(1);
+    expect(fixture.gw.gateway.store.messages('web:default').filter((m) => m.role === 'user')).toHaveLength(1);
   });
 
   it('broadcasts the echo and the reply to the other devices, without the request id', async () => {
@@ -109,15 +94,15 @@ describe('message.send and the streamed reply', () => {
     expect(r1.stop).toMatchObject({ chat_id: 'web:demo', thread_id: thread });
     const r2 = await c.chat('bare id', { chat_id: thread });
     expect(r2.echo).toMatchObject({ chat_id: 'web:demo', thread_id: thread });
-    expect(gw.gateway.store.messages(thread).map((m) => m.text).filter((t) => !t.startsWith('**'))).toEqual(['in thread', 'bare id']);
-    expect(gw.gateway.store.messages('web:demo')).toHaveLength(0);
+    expect(fixture.gw.gateway.store.messages(thread).map((m) => m.text).filter((t) => !t.startsWith('**'))).toEqual(['in thread', 'bare id']);
+    expect(fixture.gw.gateway.store.messages('web:demo')).toHaveLength(0);
   });
 
   it('rejects an unknown lane, and a message with neither text nor media', async () => {
     const c = await device('dev-a');
     expect((await c.request('message.send', { text: 'x' }, { chat_id: 'web:nope' })).payload.code).toBe('not_found');
     expect((await c.request('message.send', { text: '  ' }, { chat_id: 'web:default' })).payload.code).toBe('unsupported');
-    expect(gw.gateway.store.messages('web:default')).toHaveLength(0);
+    expect(fixture.gw.gateway.store.messages('web:default')).toHaveLength(0);
   });
 
   it('queues messages in one lane and answers each in order', async () => {
@@ -126,7 +111,7 @@ describe('message.send and the streamed reply', () => {
     c.send('message.send', { text: 'one', client_id: 'q1' }, { id: c.takeId(), chat_id: 'web:default' });
     c.send('message.send', { text: 'two', client_id: 'q2' }, { id: c.takeId(), chat_id: 'web:default' });
     await c.waitFor(() => c.ofType('agent.idle', from).length >= 2, { from, timeoutMs: 5000 });
-    const texts = gw.gateway.store.messages('web:default').map((m) => `${m.role}:${m.text.split('\n')[0]}`);
+    const texts = fixture.gw.gateway.store.messages('web:default').map((m) => `${m.role}:${m.text.split('\n')[0]}`);
     expect(texts).toEqual(['user:one', 'user:two', 'assistant:**Echo:** one', 'assistant:**Echo:** two']);
   });
 });
@@ -144,7 +129,7 @@ describe('agent.stop and agent.steer', () => {
     const lastUpdate = c.ofType('message.update', from).at(-1)!;
     expect(stop.payload.final_text).toBe(lastUpdate.payload.text);
     expect(stop.payload.final_text).not.toContain('Line 40');
-    const stored = gw.gateway.store.messages('web:default').at(-1)!;
+    const stored = fixture.gw.gateway.store.messages('web:default').at(-1)!;
     expect(stored).toMatchObject({ role: 'assistant', text: stop.payload.final_text });
     await new Promise((r) => setTimeout(r, 30));
     expect(c.ofType('message.update', stopFrom)).toHaveLength(0);
@@ -195,19 +180,17 @@ describe('robustness', () => {
   });
 
   it('ignores a text frame over the frame limit with an error', async () => {
-    await gw.close();
-    gw = await startGateway({ token, streamDelayMs: 0, maxFrameBytes: 1000 });
+    await fixture.restart({ streamDelayMs: 0, maxFrameBytes: 1000 });
     const c = await device('dev-a');
     c.send('message.send', { text: 'x'.repeat(2000) }, { id: 50, chat_id: 'web:default' });
     const err = await c.waitType('error');
     expect(err.payload.code).toBe('unsupported');
-    expect(gw.gateway.store.messages('web:default')).toHaveLength(0);
+    expect(fixture.gw.gateway.store.messages('web:default')).toHaveLength(0);
     expect((await c.request('ping', {})).type).toBe('pong');
   });
 
   it('rate-limits a flood with error rate_limited and keeps serving', async () => {
-    await gw.close();
-    gw = await startGateway({ token, streamDelayMs: 0, rateLimit: { burst: 5, perSecond: 5 } });
+    await fixture.restart({ streamDelayMs: 0, rateLimit: { burst: 5, perSecond: 5 } });
     const c = await device('dev-a');
     const from = c.mark();
     for (let i = 0; i < 30; i++) c.send('ping', { ts: i }, { id: 100 + i });

@@ -1,18 +1,11 @@
-// What every handler needs: the options, the store, delivery, the agent and push.
+// What every handler needs: the options, the store, delivery, the agent and push. Nothing below the
+// handlers imports it: the agent gets its own narrower AgentHost (agent.ts).
 import type { Agent } from './agent';
 import type { HelloBackoff } from './hello-backoff';
 import type { Hub } from './hub';
+import type { GatewayOptions, ResolvedOptions } from './options';
 import type { PushDispatcher } from './push';
 import type { GatewayStore } from './store';
-import type { GatewayOptions } from './types';
-
-export interface ResolvedOptions {
-  token: string;
-  streamDelayMs: number;
-  maxMediaBytes: number;
-  maxFrameBytes: number;
-  rateLimit: { burst: number; perSecond: number };
-}
 
 export interface GatewayContext {
   opts: ResolvedOptions;

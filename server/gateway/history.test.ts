@@ -1,28 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startGateway, type StandaloneGateway } from './standalone';
-import { TestClient } from './testclient';
+import { describe, expect, it } from 'vitest';
+import { useGateway } from './testing';
 
 const token = 'history-token';
-let gw: StandaloneGateway;
-const clients: TestClient[] = [];
-
-beforeEach(async () => {
-  gw = await startGateway({ token, streamDelayMs: 0 });
-});
-afterEach(async () => {
-  for (const c of clients.splice(0)) await c.close();
-  await gw.close();
-});
-
-async function device(id: string): Promise<TestClient> {
-  const c = await TestClient.paired(gw.url, { token, device_id: id });
-  clients.push(c);
-  return c;
-}
+const fixture = useGateway({ token, streamDelayMs: 0 });
+const { device } = fixture;
 
 function seed(lane: string, n: number): string[] {
   const ids: string[] = [];
-  for (let i = 1; i <= n; i++) ids.push(gw.gateway.store.conversations.append({ lane, role: i % 2 ? 'user' : 'assistant', text: `note ${i}` }).message_id);
+  for (let i = 1; i <= n; i++) ids.push(fixture.gw.gateway.store.conversations.append({ lane, role: i % 2 ? 'user' : 'assistant', text: `note ${i}` }).message_id);
   return ids;
 }
 
@@ -66,8 +51,8 @@ describe('search', () => {
   it('finds messages in all lanes or one lane, newest first, with snippets', async () => {
     const c = await device('dev-a');
     const long = 'x'.repeat(100) + ' the Purple elephant sat down ' + 'y'.repeat(100);
-    const m1 = gw.gateway.store.conversations.append({ lane: 'web:default', role: 'user', text: long });
-    const m2 = gw.gateway.store.conversations.append({ lane: 'web:demo', role: 'assistant', text: 'a purple sky' });
+    const m1 = fixture.gw.gateway.store.conversations.append({ lane: 'web:default', role: 'user', text: long });
+    const m2 = fixture.gw.gateway.store.conversations.append({ lane: 'web:demo', role: 'assistant', text: 'a purple sky' });
     const all = await c.request('search', { query: 'PURPLE', scope: 'all' });
     expect(all).toMatchObject({ type: 'search.results', payload: { query: 'PURPLE', scope: 'all' } });
     expect(all.payload.hits.map((h: { message_id: string }) => h.message_id)).toEqual([m2.message_id, m1.message_id]);
@@ -99,7 +84,7 @@ describe('message.delete', () => {
     const { echo, stop } = await a.chat('delete me', { chat_id: 'web:default' });
     const del = await a.request('message.delete', { message_ids: [echo.payload.message_id, 'msg_unknown'] }, { chat_id: 'web:default' });
     expect(del).toMatchObject({ type: 'message.deleted', chat_id: 'web:default', payload: { message_ids: [echo.payload.message_id] } });
-    expect(gw.gateway.store.messages('web:default').map((m) => m.message_id)).toEqual([stop!.payload.message_id]);
+    expect(fixture.gw.gateway.store.messages('web:default').map((m) => m.message_id)).toEqual([stop!.payload.message_id]);
     const b2 = await device('dev-b');
     const from = b2.mark();
     await b2.request('sync', { cursor: 0 });
@@ -121,11 +106,11 @@ describe('read receipts from the app', () => {
     a.send('read.receipt', { chat_id: 'web:default', message_id: r1.stop!.payload.message_id });
     const got = await b.waitFor((f) => f.type === 'read.receipt', { from: fromB });
     expect(got).toMatchObject({ chat_id: 'web:default', payload: { chat_id: 'web:default', message_id: r1.stop!.payload.message_id } });
-    expect(gw.gateway.store.conversations.readReceipt('web:default')).toBe(r1.stop!.payload.message_id);
+    expect(fixture.gw.gateway.store.conversations.readReceipt('web:default')).toBe(r1.stop!.payload.message_id);
     // An older mark does not move it back.
     a.send('read.receipt', { chat_id: 'web:default', message_id: r1.echo.payload.message_id });
     await a.request('ping', {});
-    expect(gw.gateway.store.conversations.readReceipt('web:default')).toBe(r1.stop!.payload.message_id);
+    expect(fixture.gw.gateway.store.conversations.readReceipt('web:default')).toBe(r1.stop!.payload.message_id);
     expect(a.ofType('read.receipt', fromA)).toHaveLength(0);
   });
 });

@@ -1,6 +1,6 @@
 // history paging (spec README §9) and search with snippets.
 import type { ClientFrameOf, SearchHit } from '../../src/protocol';
-import type { Connection } from './connection';
+import type { ClientSession } from './clientsession';
 import { toWire, type StoredMessage } from './conversations';
 import { at } from './frames';
 
@@ -9,10 +9,10 @@ const MAX_LIMIT = 200;
 const MAX_HITS = 50;
 const SNIPPET_RADIUS = 40;
 
-export function page(conn: Connection, frame: ClientFrameOf<'history'>): void {
-  const { store } = conn.ctx;
+export function page(client: ClientSession, frame: ClientFrameOf<'history'>): void {
+  const { store } = client.ctx;
   const addr = store.channels.resolve(frame.chat_id, frame.thread_id);
-  if (!addr) return conn.error('not_found', 'No such channel or thread.', frame.id);
+  if (!addr) return client.error('not_found', 'No such channel or thread.', frame.id);
   const rawLimit = frame.payload.limit;
   const limit =
     typeof rawLimit === 'number' && Number.isFinite(rawLimit) ? Math.min(MAX_LIMIT, Math.max(1, Math.floor(rawLimit))) : DEFAULT_LIMIT;
@@ -21,11 +21,11 @@ export function page(conn: Connection, frame: ClientFrameOf<'history'>): void {
   const before = frame.payload.before_message_id;
   if (typeof before === 'string') {
     end = all.findIndex((m) => m.message_id === before);
-    if (end < 0) return conn.error('not_found', 'before_message_id is not in this lane.', frame.id);
+    if (end < 0) return client.error('not_found', 'before_message_id is not in this lane.', frame.id);
   }
   const start = Math.max(0, end - limit);
   const messages = all.slice(start, end).map(toWire);
-  conn.send({
+  client.send({
     v: 1,
     type: 'history',
     id: frame.id,
@@ -38,8 +38,8 @@ export function page(conn: Connection, frame: ClientFrameOf<'history'>): void {
   });
 }
 
-export function search(conn: Connection, frame: ClientFrameOf<'search'>): void {
-  const { store } = conn.ctx;
+export function search(client: ClientSession, frame: ClientFrameOf<'search'>): void {
+  const { store } = client.ctx;
   const p = frame.payload as Record<string, unknown>;
   const query = typeof p.query === 'string' ? p.query.trim().slice(0, 500) : '';
   const scope = p.scope === 'chat' ? 'chat' : 'all';
@@ -48,7 +48,7 @@ export function search(conn: Connection, frame: ClientFrameOf<'search'>): void {
     const chatId = typeof p.chat_id === 'string' ? p.chat_id : frame.chat_id;
     const threadId = typeof p.thread_id === 'string' ? p.thread_id : frame.thread_id;
     const addr = store.channels.resolve(chatId, threadId);
-    if (!addr) return conn.error('not_found', 'No such channel or thread.', frame.id);
+    if (!addr) return client.error('not_found', 'No such channel or thread.', frame.id);
     lanes = [addr.lane];
   }
   const hits: SearchHit[] = [];
@@ -69,7 +69,7 @@ export function search(conn: Connection, frame: ClientFrameOf<'search'>): void {
       });
     }
   }
-  conn.send({ v: 1, type: 'search.results', id: frame.id, payload: { query, scope, hits } });
+  client.send({ v: 1, type: 'search.results', id: frame.id, payload: { query, scope, hits } });
 }
 
 /** The text around the first match, with ellipses where it was cut. */

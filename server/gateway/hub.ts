@@ -4,14 +4,8 @@
 // outbox copy, carries none.
 import { COALESCABLE_TYPES, encodeFrame, type ServerFrame } from '../../src/protocol';
 import type { Devices, OutboxEntry } from './devices';
+import type { Peer } from './peer';
 import { quirkFrames, type GatewayQuirks } from './quirks';
-
-/** A live, paired socket. */
-export interface Peer {
-  readonly deviceId: string;
-  /** Send an encoded frame; coalescable frames may be skipped when the socket is backed up. */
-  sendEncoded(text: string, coalescable: boolean): void;
-}
 
 export interface EmitOptions {
   /** Deliver only to these devices (default: every known device). */

@@ -4,17 +4,19 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { DemoAgent } from './agent/demo';
 import { clientIp } from '../http/client-ip';
-import { Connection } from './connection';
+import { ClientSession } from './clientsession';
 import { HelloBackoff } from './hello-backoff';
 import type { Agent } from './agent';
-import type { GatewayContext, ResolvedOptions } from './context';
+import type { GatewayContext } from './context';
 import { Hub } from './hub';
+import { resolveOptions, type GatewayOptions } from './options';
 import { PushDispatcher } from './push';
+import { route } from './router';
 import { GatewayStore } from './store';
-import type { GatewayOptions } from './types';
 
-export type { Agent, AgentDescription } from './agent';
-export type { GatewayOptions, PushMode, PushPayload, PushSink, PushTarget } from './types';
+export type { Agent, AgentDescription, AgentHost } from './agent';
+export type { GatewayOptions } from './options';
+export type { PushMode, PushPayload, PushSink, PushTarget } from './types';
 export type { GatewayQuirks } from './quirks';
 export { GatewayStore } from './store';
 export type { StoredMessage } from './conversations';
@@ -38,17 +40,6 @@ export interface Gateway {
 
 const MiB = 1024 * 1024;
 
-function resolveOptions(opts: GatewayOptions): ResolvedOptions {
-  if (typeof opts.token !== 'string' || opts.token === '') throw new Error('createGateway: a non-empty token is required');
-  return {
-    token: opts.token,
-    streamDelayMs: Math.max(0, opts.streamDelayMs ?? 40),
-    maxMediaBytes: opts.maxMediaBytes ?? 20 * MiB,
-    maxFrameBytes: opts.maxFrameBytes ?? MiB,
-    rateLimit: opts.rateLimit ?? { burst: 300, perSecond: 100 },
-  };
-}
-
 export function createGateway(options: GatewayOptions): Gateway {
   const opts = resolveOptions(options);
   const log = options.log ?? (() => {});
@@ -57,13 +48,13 @@ export function createGateway(options: GatewayOptions): Gateway {
   const agent = options.agent ?? new DemoAgent();
   const push = new PushDispatcher(options.push, store.devices, hub, log);
   const ctx: GatewayContext = { opts, raw: options, store, hub, agent, push, helloBackoff: new HelloBackoff(options.helloBackoff), log };
-  agent.attach(ctx);
+  agent.attach({ store, hub, push, log, streamDelayMs: opts.streamDelayMs, quirks: options.quirks });
   agent.recover();
 
   // Text frames over the limit are answered with an error and ignored; the socket limit sits well
   // above it (and above a 256 KiB media chunk) so only absurd frames close the socket (1009).
   const wss = new WebSocketServer({ noServer: true, maxPayload: Math.max(4 * opts.maxFrameBytes, 2 * MiB), perMessageDeflate: false });
-  const connections = new Set<Connection>();
+  const sessions = new Set<ClientSession>();
   let closed = false;
 
   return {
@@ -75,9 +66,9 @@ export function createGateway(options: GatewayOptions): Gateway {
         return;
       }
       wss.handleUpgrade(req, socket, head, (ws) => {
-        const conn = new Connection(ws, ctx, clientIp(req));
-        connections.add(conn);
-        ws.on('close', () => connections.delete(conn));
+        const session = new ClientSession(ws, ctx, route, clientIp(req));
+        sessions.add(session);
+        ws.on('close', () => sessions.delete(session));
       });
     },
     connectionCount: () => hub.count(),
@@ -85,7 +76,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (closed) return;
       closed = true;
       agent.close();
-      for (const c of connections) c.close();
+      for (const s of sessions) s.close();
       store.persistence.close();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
       for (const ws of wss.clients) ws.terminate();

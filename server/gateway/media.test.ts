@@ -1,28 +1,14 @@
 import { createHash } from 'node:crypto';
 import { inflateSync } from 'node:zlib';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { crc32, makePng } from './agent/png';
-import { startGateway, type StandaloneGateway } from './standalone';
 import { TestClient } from './testclient';
+import { useGateway } from './testing';
 
 const token = 'media-token';
-let gw: StandaloneGateway;
-const clients: TestClient[] = [];
 const CHUNK = 256 * 1024;
-
-beforeEach(async () => {
-  gw = await startGateway({ token, streamDelayMs: 0, maxMediaBytes: 1024 * 1024 });
-});
-afterEach(async () => {
-  for (const c of clients.splice(0)) await c.close();
-  await gw.close();
-});
-
-async function device(id: string): Promise<TestClient> {
-  const c = await TestClient.paired(gw.url, { token, device_id: id });
-  clients.push(c);
-  return c;
-}
+const fixture = useGateway({ token, streamDelayMs: 0, maxMediaBytes: 1024 * 1024 });
+const { device } = fixture;
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
@@ -49,9 +35,9 @@ describe('media upload', () => {
     for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7) & 0xff;
     const ack = await upload(c, bytes, { ref: 'ref-1', filename: '../../etc/passwd' });
     expect(ack).toMatchObject({ type: 'media.upload.ack', id: 2, payload: { ok: true, media_ref: 'ref-1' } });
-    const record = gw.gateway.store.media.byRef('ref-1')!;
+    const record = fixture.gw.gateway.store.media.byRef('ref-1')!;
     expect(record).toMatchObject({ size: bytes.length, sha256: sha(bytes), filename: 'passwd', kind: 'image' });
-    expect(gw.gateway.store.mediaBytes(record.media_id)!.equals(bytes)).toBe(true);
+    expect(fixture.gw.gateway.store.mediaBytes(record.media_id)!.equals(bytes)).toBe(true);
     const from = c.mark();
     const echo = await c.request('message.send', { text: 'look', media_refs: ['ref-1'], client_id: 'm1' }, { chat_id: 'web:default' });
     expect(echo.payload.media).toEqual([{ media_id: record.media_id, kind: 'image', mime: 'image/png', size: bytes.length, filename: 'passwd' }]);
@@ -76,7 +62,7 @@ describe('media upload', () => {
     const from = c.mark();
     const err = await upload(c, bytes, { ref: 'liar', size: 1000 });
     expect(err.payload.code).toBe('media_too_large');
-    expect(gw.gateway.store.media.byRef('liar')).toBeUndefined();
+    expect(fixture.gw.gateway.store.media.byRef('liar')).toBeUndefined();
     await c.request('ping', {});
     expect(c.frames.slice(from).map((f) => f.type)).toEqual(['error', 'pong']); // the refused upload's end is ignored
   });
@@ -86,14 +72,14 @@ describe('media upload', () => {
     const bytes = Buffer.from('hello media');
     expect((await upload(c, bytes, { ref: 'r1', size: 99 })).payload.code).toBe('internal');
     expect((await upload(c, bytes, { ref: 'r2', sha: 'ab'.repeat(32) })).payload.code).toBe('internal');
-    expect(gw.gateway.store.media.list()).toHaveLength(0);
+    expect(fixture.gw.gateway.store.media.list()).toHaveLength(0);
   });
 
   it('rejects message.send with an unknown media_ref and stores nothing', async () => {
     const c = await device('dev-a');
     const err = await c.request('message.send', { text: 'x', media_refs: ['nope'] }, { chat_id: 'web:default' });
     expect(err.payload.code).toBe('not_found');
-    expect(gw.gateway.store.messages('web:default')).toHaveLength(0);
+    expect(fixture.gw.gateway.store.messages('web:default')).toHaveLength(0);
   });
 });
 
@@ -103,7 +89,7 @@ describe('media pull', () => {
     const bytes = Buffer.alloc(700 * 1024, 3);
     await upload(c, bytes, { ref: 'r' });
     const before = c.binaries.length;
-    const { end, bytes: got } = await pull(c, gw.gateway.store.media.byRef('r')!.media_id);
+    const { end, bytes: got } = await pull(c, fixture.gw.gateway.store.media.byRef('r')!.media_id);
     expect(end).toMatchObject({ type: 'media.pull.end', payload: { ok: true } });
     expect(c.binaries.length - before).toBe(3);
     expect(c.binaries.slice(before).every((b) => b.length <= CHUNK)).toBe(true);
@@ -124,7 +110,7 @@ describe('media pull', () => {
     expect(bytes.length).toBe(offer.payload.size);
     expect(bytes.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
     expect(bytes.readUInt32BE(16)).toBe(64); // IHDR width
-    const stored = gw.gateway.store.messages('web:default').at(-1)!;
+    const stored = fixture.gw.gateway.store.messages('web:default').at(-1)!;
     expect(stored.media?.[0].media_id).toBe(offer.payload.media_id);
   });
 });

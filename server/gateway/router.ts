@@ -2,60 +2,60 @@
 import type { ClientFrame } from '../../src/protocol';
 import * as channels from './channels';
 import * as chat from './chat';
-import type { Connection } from './connection';
+import type { ClientSession } from './clientsession';
 import * as history from './history';
 import * as session from './session';
 
-export function route(conn: Connection, frame: ClientFrame): void {
-  const { agent } = conn.ctx;
+export function route(client: ClientSession, frame: ClientFrame): void {
+  const { agent } = client.ctx;
   switch (frame.type) {
     case 'hello':
       return; // handled by the connection before anything else
     case 'ping':
-      return session.ping(conn, frame);
+      return session.ping(client, frame);
     case 'sync':
-      return session.sync(conn, frame);
+      return session.sync(client, frame);
     case 'fcm.register':
-      return session.fcmRegister(conn, frame);
+      return session.fcmRegister(client, frame);
     case 'message.send':
-      return chat.send(conn, frame);
+      return chat.send(client, frame);
     case 'read.receipt':
-      return chat.readReceipt(conn, frame);
+      return chat.readReceipt(client, frame);
     case 'message.delete':
-      return chat.deleteMessages(conn, frame);
+      return chat.deleteMessages(client, frame);
     case 'history':
-      return history.page(conn, frame);
+      return history.page(client, frame);
     case 'search':
-      return history.search(conn, frame);
+      return history.search(client, frame);
     case 'channel.create':
-      return channels.create(conn, frame);
+      return channels.create(client, frame);
     case 'channel.rename':
-      return channels.rename(conn, frame);
+      return channels.rename(client, frame);
     case 'channel.set_default':
-      return channels.setDefault(conn, frame);
+      return channels.setDefault(client, frame);
     case 'channel.delete':
-      return channels.archive(conn, frame);
+      return channels.archive(client, frame);
     case 'channel.favorite':
-      return channels.favorite(conn, frame);
+      return channels.favorite(client, frame);
     case 'channel.icon':
-      return channels.icon(conn, frame);
+      return channels.icon(client, frame);
     case 'channel.list':
-      return channels.list(conn, frame);
+      return channels.list(client, frame);
     case 'commands.catalog':
-      return conn.send({ ...agent.catalog(), id: frame.id });
+      return client.send({ ...agent.catalog(), id: frame.id });
     case 'commands.complete':
-      return conn.send({ ...agent.complete(frame.payload.prefix), id: frame.id });
+      return client.send({ ...agent.complete(frame.payload.prefix), id: frame.id });
     case 'agent.stop':
-      return agent.stop(conn, frame);
+      return agent.stop(client, frame);
     case 'agent.steer':
-      return agent.steer(conn, frame);
+      return agent.steer(client, frame);
     case 'picker.select':
-      return agent.select(conn, frame);
+      return agent.select(client, frame);
     case 'media.upload.start':
-      return conn.media.start(frame);
+      return client.media.start(frame);
     case 'media.upload.end':
-      return conn.media.end(frame);
+      return client.media.end(frame);
     case 'media.pull':
-      return conn.media.pull(frame);
+      return client.media.pull(frame);
   }
 }

@@ -1,24 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startGateway, type StandaloneGateway } from './standalone';
-import { TestClient } from './testclient';
+import { describe, expect, it } from 'vitest';
+import { useGateway } from './testing';
 
 const token = 'sync-token';
-let gw: StandaloneGateway;
-const clients: TestClient[] = [];
-
-beforeEach(async () => {
-  gw = await startGateway({ token, streamDelayMs: 0 });
-});
-afterEach(async () => {
-  for (const c of clients.splice(0)) await c.close();
-  await gw.close();
-});
-
-async function device(id: string): Promise<TestClient> {
-  const c = await TestClient.paired(gw.url, { token, device_id: id });
-  clients.push(c);
-  return c;
-}
+const fixture = useGateway({ token, streamDelayMs: 0 });
+const { device } = fixture;
 
 describe('outbox and sync', () => {
   it('keeps what an offline device missed and replays it in order after its cursor', async () => {
@@ -26,17 +11,16 @@ describe('outbox and sync', () => {
     const sync0 = await b0.request('sync', { cursor: 0 });
     expect(sync0).toMatchObject({ type: 'sync.done', payload: { cursor: 0 } });
     await b0.close();
-    expect(gw.gateway.connectionCount()).toBe(0);
+    expect(fixture.gw.gateway.connectionCount()).toBe(0);
 
     const a = await device('dev-a');
     const { echo, stop } = await a.chat('while b is away', { chat_id: 'web:default' });
     await a.request('channel.create', { name: 'New room', kind: 'channel' });
 
-    const b = await TestClient.connect(gw.url);
-    clients.push(b);
+    const b = await fixture.connect();
     const ack = await b.hello({ token, device_id: 'dev-b' });
     expect(ack.payload.sync_cursor).toBeGreaterThan(0);
-    expect(ack.payload.sync_cursor).toBe(gw.gateway.store.cursor('dev-b'));
+    expect(ack.payload.sync_cursor).toBe(fixture.gw.gateway.store.cursor('dev-b'));
     const from = b.mark();
     const done = await b.request('sync', { cursor: 0 });
     expect(done).toMatchObject({ type: 'sync.done', payload: { cursor: ack.payload.sync_cursor } });
@@ -67,7 +51,7 @@ describe('outbox and sync', () => {
     const a = await device('dev-a');
     const from = a.mark();
     const { echo } = await a.chat('carry the cursor', { chat_id: 'web:default' });
-    const outbox = gw.gateway.store.devices.get('dev-a')!.outbox;
+    const outbox = fixture.gw.gateway.store.devices.get('dev-a')!.outbox;
     const live = a.frames.slice(from).filter((f) => f.type !== 'message.update' && f.type !== 'tool.progress');
     // Every live frame is an outbox entry, in order, carrying that entry's cursor; the echo too (with its id).
     expect(live.map((f) => f.cursor)).toEqual(outbox.map((e) => e.cursor));
@@ -89,13 +73,13 @@ describe('outbox and sync', () => {
   it('an acknowledging sync drops what the device has; the next replays only what came after', async () => {
     const a = await device('dev-a');
     await a.chat('one', { chat_id: 'web:default' });
-    const first = gw.gateway.store.cursor('dev-a');
+    const first = fixture.gw.gateway.store.cursor('dev-a');
     await a.request('sync', { cursor: first });
-    expect(gw.gateway.store.devices.get('dev-a')!.outbox).toEqual([]);
+    expect(fixture.gw.gateway.store.devices.get('dev-a')!.outbox).toEqual([]);
     const from = a.mark();
     await a.chat('two', { chat_id: 'web:default' });
-    const newest = gw.gateway.store.cursor('dev-a');
-    expect(gw.gateway.store.devices.get('dev-a')!.outbox.map((e) => e.cursor)).toEqual(Array.from({ length: newest - first }, (_, i) => first + 1 + i));
+    const newest = fixture.gw.gateway.store.cursor('dev-a');
+    expect(fixture.gw.gateway.store.devices.get('dev-a')!.outbox.map((e) => e.cursor)).toEqual(Array.from({ length: newest - first }, (_, i) => first + 1 + i));
     // A reconnect from the acknowledged cursor gets exactly the frames after it.
     const b = await device('dev-a');
     const from2 = b.mark();
@@ -112,11 +96,11 @@ describe('outbox and sync', () => {
 
   it('outboxes frames for live devices too, so the cursor covers everything they got', async () => {
     const a = await device('dev-a');
-    expect(gw.gateway.store.cursor('dev-a')).toBe(0);
+    expect(fixture.gw.gateway.store.cursor('dev-a')).toBe(0);
     await a.chat('live', { chat_id: 'web:default' });
-    const cursor = gw.gateway.store.cursor('dev-a');
+    const cursor = fixture.gw.gateway.store.cursor('dev-a');
     expect(cursor).toBeGreaterThan(5);
-    const outbox = gw.gateway.store.devices.get('dev-a')!.outbox;
+    const outbox = fixture.gw.gateway.store.devices.get('dev-a')!.outbox;
     expect(outbox.map((e) => e.cursor)).toEqual(Array.from({ length: outbox.length }, (_, i) => i + 1));
     expect(outbox.some((e) => e.frame.includes('"read.receipt"'))).toBe(true);
     expect(outbox.some((e) => e.frame.includes('"message.update"'))).toBe(false);
@@ -126,7 +110,7 @@ describe('outbox and sync', () => {
   it('replays everything when the app holds a cursor beyond the newest (the gateway lost its state)', async () => {
     const a = await device('dev-a');
     await a.chat('x', { chat_id: 'web:default' });
-    const newest = gw.gateway.store.cursor('dev-a');
+    const newest = fixture.gw.gateway.store.cursor('dev-a');
     const from = a.mark();
     const done = await a.request('sync', { cursor: newest + 1000 });
     expect(done.payload.cursor).toBe(newest);
@@ -136,18 +120,18 @@ describe('outbox and sync', () => {
   it('accumulates an outbox for a known device that is not connected', async () => {
     const b = await device('dev-b');
     await b.close();
-    const before = gw.gateway.store.cursor('dev-b');
+    const before = fixture.gw.gateway.store.cursor('dev-b');
     const a = await device('dev-a');
     await a.chat('hi', { chat_id: 'web:default' });
-    expect(gw.gateway.store.cursor('dev-b')).toBeGreaterThan(before);
+    expect(fixture.gw.gateway.store.cursor('dev-b')).toBeGreaterThan(before);
   });
 
   it('counts live sockets', async () => {
     const a = await device('dev-a');
     await device('dev-b');
-    expect(gw.gateway.connectionCount()).toBe(2);
+    expect(fixture.gw.gateway.connectionCount()).toBe(2);
     await a.close();
     await new Promise((r) => setTimeout(r, 20));
-    expect(gw.gateway.connectionCount()).toBe(1);
+    expect(fixture.gw.gateway.connectionCount()).toBe(1);
   });
 });

@@ -2,12 +2,11 @@
 // commands, steering and stopping, picker answers, auto-threading, and recovery of turns a crash
 // left open.
 import type { ClientFrameOf, Role } from '../../../src/protocol';
-import type { Agent, AgentDescription } from '../agent';
-import type { Connection } from '../connection';
-import type { GatewayContext } from '../context';
+import type { Agent, AgentDescription, AgentHost } from '../agent';
 import type { StoredMessage } from '../conversations';
 import type { LaneAddress } from '../directory';
 import { at, messageFrame } from '../frames';
+import type { Requester } from '../peer';
 import { makePng } from './png';
 import { catalogFrame, completeFrame, parseCommand } from './commands';
 import { answerText, postPicker, type PickerCommand } from './pickers';
@@ -26,18 +25,18 @@ interface LaneQueue {
 const MAX_REMIND_SECONDS = 24 * 3600;
 
 export class DemoAgent implements Agent {
-  private ctxRef: GatewayContext | undefined;
+  private ctxRef: AgentHost | undefined;
   private readonly lanes = new Map<string, LaneQueue>();
   private readonly timers = new Set<NodeJS.Timeout>();
   /** Threads this agent minted and will give a better title once it has answered. */
   private readonly autoThreads = new Set<string>();
   private closed = false;
 
-  attach(ctx: GatewayContext): void {
+  attach(ctx: AgentHost): void {
     this.ctxRef = ctx;
   }
 
-  private get ctx(): GatewayContext {
+  private get ctx(): AgentHost {
     if (!this.ctxRef) throw new Error('DemoAgent used before attach()');
     return this.ctxRef;
   }
@@ -109,42 +108,42 @@ export class DemoAgent implements Agent {
     });
   }
 
-  stop(conn: Connection, frame: ClientFrameOf<'agent.stop'>): void {
+  stop(requester: Requester, frame: ClientFrameOf<'agent.stop'>): void {
     const addr = this.ctx.store.channels.resolve(frame.chat_id, frame.thread_id);
-    if (!addr) return conn.error('not_found', 'No such channel or thread.', frame.id);
+    if (!addr) return requester.error('not_found', 'No such channel or thread.', frame.id);
     const turn = this.lanes.get(addr.lane)?.active;
     if (!turn || turn.finished) {
       // Nothing is running: the agent is idle, which is what the app asked for.
-      return conn.send({ v: 1, type: 'agent.idle', id: frame.id, ...at(addr), payload: {} });
+      return requester.send({ v: 1, type: 'agent.idle', id: frame.id, ...at(addr), payload: {} });
     }
-    this.stopReply = { peer: conn, id: frame.id };
+    this.stopReply = { peer: requester, id: frame.id };
     turn.stop();
   }
 
-  steer(conn: Connection, frame: ClientFrameOf<'agent.steer'>): void {
+  steer(requester: Requester, frame: ClientFrameOf<'agent.steer'>): void {
     const addr = this.ctx.store.channels.resolve(frame.chat_id, frame.thread_id);
-    if (!addr) return conn.error('not_found', 'No such channel or thread.', frame.id);
+    if (!addr) return requester.error('not_found', 'No such channel or thread.', frame.id);
     const text = typeof frame.payload.text === 'string' ? frame.payload.text.trim() : '';
-    if (text === '') return conn.error('unsupported', 'agent.steer needs text.', frame.id);
+    if (text === '') return requester.error('unsupported', 'agent.steer needs text.', frame.id);
     const turn = this.lanes.get(addr.lane)?.active;
-    if (!turn || turn.finished) return conn.error('not_found', 'No turn is in progress in this lane to steer.', frame.id);
-    turn.steer(text, { peer: conn, id: frame.id });
+    if (!turn || turn.finished) return requester.error('not_found', 'No turn is in progress in this lane to steer.', frame.id);
+    turn.steer(text, { peer: requester, id: frame.id });
   }
 
-  select(conn: Connection, frame: ClientFrameOf<'picker.select'>): void {
+  select(requester: Requester, frame: ClientFrameOf<'picker.select'>): void {
     const { store, hub } = this.ctx;
     const pickerId = frame.payload.picker_id;
     const picker = typeof pickerId === 'string' ? store.agent.pickers.get(pickerId) : undefined;
-    if (!picker) return conn.error('not_found', 'That question was already answered or no longer exists.', frame.id);
+    if (!picker) return requester.error('not_found', 'That question was already answered or no longer exists.', frame.id);
     const answer = answerText(this.ctx, picker, frame.payload.value);
-    if ('error' in answer) return conn.error('unsupported', `Invalid answer: ${answer.error}`, frame.id);
+    if ('error' in answer) return requester.error('unsupported', `Invalid answer: ${answer.error}`, frame.id);
     store.agent.pickers.delete(picker.picker_id);
     store.agent.save();
     const addr = store.channels.address(picker.lane) ?? { lane: picker.lane, chat_id: picker.lane };
     // agent.busy closes the picker on every device; the answering socket's copy acknowledges its request.
     // (The stalePickers quirk tells only the answering device, so the others keep a stale picker.)
-    const closing = this.ctx.raw.quirks?.stalePickers ? { only: [conn.deviceId] } : {};
-    hub.emit({ v: 1, type: 'agent.busy', ...at(addr), payload: { reason: 'processing' } }, { ...closing, reply: { peer: conn, id: frame.id } });
+    const closing = this.ctx.quirks?.stalePickers ? { only: [requester.deviceId] } : {};
+    hub.emit({ v: 1, type: 'agent.busy', ...at(addr), payload: { reason: 'processing' } }, { ...closing, reply: { peer: requester, id: frame.id } });
     this.say(addr, 'assistant', answer.text);
     hub.emit({ v: 1, type: 'agent.idle', ...at(addr), payload: {} }, closing);
   }
@@ -176,7 +175,7 @@ export class DemoAgent implements Agent {
     }
   }
 
-  private stopReply: { peer: Connection; id?: number } | undefined;
+  private stopReply: { peer: Requester; id?: number } | undefined;
 
   private enqueue(lane: string, job: Job): void {
     let q = this.lanes.get(lane);

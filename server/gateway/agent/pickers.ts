@@ -2,7 +2,7 @@
 // Approval and clarify also raise a notification of that kind (pushed even to live devices).
 import { randomUUID } from 'node:crypto';
 import type { Choice, ModelProvider, NotificationKind, PickerFrame } from '../../../src/protocol';
-import type { GatewayContext } from '../context';
+import type { AgentHost } from '../agent';
 import type { LaneAddress } from '../directory';
 import { at } from '../frames';
 import { quote } from './script';
@@ -36,7 +36,7 @@ export type PickerCommand = 'model' | 'choose' | 'clarify' | 'approve' | 'confir
 const MAX_ANSWER = 2000;
 
 /** Post a picker in a lane: agent.busy{waiting_input}, the picker frame, and a notification for approval/clarify. */
-export function postPicker(ctx: GatewayContext, addr: LaneAddress, command: PickerCommand, args: string): string {
+export function postPicker(ctx: AgentHost, addr: LaneAddress, command: PickerCommand, args: string): string {
   const { store, hub } = ctx;
   const picker_id = `pick_${randomUUID()}`;
   const scope = at(addr);
@@ -83,7 +83,7 @@ export function postPicker(ctx: GatewayContext, addr: LaneAddress, command: Pick
 }
 
 /** The agent's sentence for an answer, or an error message when the value is not one the picker offers. */
-export function answerText(ctx: GatewayContext, picker: PendingPicker, rawValue: unknown): { text: string } | { error: string } {
+export function answerText(ctx: AgentHost, picker: PendingPicker, rawValue: unknown): { text: string } | { error: string } {
   const value = typeof rawValue === 'string' ? rawValue.trim() : '';
   switch (picker.type) {
     case 'picker.model': {

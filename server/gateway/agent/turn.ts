@@ -1,10 +1,10 @@
 // One streamed assistant turn (spec README §7): message.start, message.update with the full text so
 // far, commentary and tool frames between them, then message.stop with the authoritative text. The
 // final message is stored under the same message_id. stop() ends it at once with the text so far.
-import type { GatewayContext } from '../context';
+import type { AgentHost } from '../agent';
 import type { LaneAddress } from '../directory';
 import { at } from '../frames';
-import type { Peer } from '../hub';
+import type { Peer } from '../peer';
 import { quote, steerText, wordCount, type Script, type Step } from './script';
 
 export interface TurnEnd {
@@ -21,7 +21,7 @@ export class Turn {
   private done = false;
 
   constructor(
-    private readonly ctx: GatewayContext,
+    private readonly ctx: AgentHost,
     readonly addr: LaneAddress,
     private readonly script: Script,
     private readonly onEnd: (end: TurnEnd) => void,
@@ -66,7 +66,7 @@ export class Turn {
   }
 
   private schedule(): void {
-    const delay = this.ctx.opts.streamDelayMs;
+    const delay = this.ctx.streamDelayMs;
     const run = () => {
       this.timer = undefined;
       try {

@@ -5,13 +5,12 @@
 // app gets status{degraded} with the reason, and a message sent then is answered in words.
 import { randomUUID } from 'node:crypto';
 import type { ClientFrameOf, CommandInfo, CommandsCatalogFrame, CommandsCompleteFrame, ModelProvider, Role } from '../../../src/protocol';
-import type { Agent, AgentDescription } from '../agent';
+import type { Agent, AgentDescription, AgentHost } from '../agent';
 import { statusFrame } from '../agentstatus';
-import type { Connection } from '../connection';
-import type { GatewayContext } from '../context';
 import type { StoredMessage } from '../conversations';
 import type { LaneAddress } from '../directory';
 import { at, messageFrame } from '../frames';
+import type { Requester } from '../peer';
 import { HermesClient, HermesError } from './client';
 import { HermesState, type PendingApproval } from './state';
 import { HermesTurn, type TurnHooks } from './turn';
@@ -42,7 +41,7 @@ const COMMANDS: readonly CommandInfo[] = [
 type Job = (done: () => void) => void;
 
 export class HermesAgent implements Agent {
-  private ctxRef: GatewayContext | undefined;
+  private ctxRef: AgentHost | undefined;
   private stateRef: HermesState | undefined;
   readonly client: HermesClient;
   private description: AgentDescription;
@@ -62,7 +61,7 @@ export class HermesAgent implements Agent {
     this.description = { kind: 'hermes', name: 'Hermes', url: this.client.url, problem: 'Not checked yet.' };
   }
 
-  private get ctx(): GatewayContext {
+  private get ctx(): AgentHost {
     if (!this.ctxRef) throw new Error('HermesAgent used before attach()');
     return this.ctxRef;
   }
@@ -72,7 +71,7 @@ export class HermesAgent implements Agent {
     return this.stateRef;
   }
 
-  attach(ctx: GatewayContext): void {
+  attach(ctx: AgentHost): void {
     this.ctxRef = ctx;
     this.stateRef = new HermesState(ctx.store.persistence);
     this.probeTimer = setInterval(() => void this.probe(), this.probeIntervalMs);
@@ -237,58 +236,58 @@ export class HermesAgent implements Agent {
     await turn.over;
   }
 
-  stop(conn: Connection, frame: ClientFrameOf<'agent.stop'>): void {
+  stop(requester: Requester, frame: ClientFrameOf<'agent.stop'>): void {
     const addr = this.ctx.store.channels.resolve(frame.chat_id, frame.thread_id);
-    if (!addr) return conn.error('not_found', 'No such channel or thread.', frame.id);
+    if (!addr) return requester.error('not_found', 'No such channel or thread.', frame.id);
     const turn = this.lanes.get(addr.lane)?.active;
-    if (!turn || turn.finished) return conn.send({ v: 1, type: 'agent.idle', id: frame.id, ...at(addr), payload: {} });
-    turn.stop({ peer: conn, id: frame.id });
+    if (!turn || turn.finished) return requester.send({ v: 1, type: 'agent.idle', id: frame.id, ...at(addr), payload: {} });
+    turn.stop({ peer: requester, id: frame.id });
   }
 
-  steer(conn: Connection, frame: ClientFrameOf<'agent.steer'>): void {
+  steer(requester: Requester, frame: ClientFrameOf<'agent.steer'>): void {
     const addr = this.ctx.store.channels.resolve(frame.chat_id, frame.thread_id);
-    if (!addr) return conn.error('not_found', 'No such channel or thread.', frame.id);
+    if (!addr) return requester.error('not_found', 'No such channel or thread.', frame.id);
     const turn = this.lanes.get(addr.lane)?.active;
-    if (!turn || turn.finished) return conn.error('not_found', 'No turn is in progress in this lane to steer.', frame.id);
-    conn.error('unsupported', `${this.description.name} cannot be steered: its API server has no steer endpoint. Stop the reply and send a new message instead.`, frame.id);
+    if (!turn || turn.finished) return requester.error('not_found', 'No turn is in progress in this lane to steer.', frame.id);
+    requester.error('unsupported', `${this.description.name} cannot be steered: its API server has no steer endpoint. Stop the reply and send a new message instead.`, frame.id);
   }
 
-  select(conn: Connection, frame: ClientFrameOf<'picker.select'>): void {
+  select(requester: Requester, frame: ClientFrameOf<'picker.select'>): void {
     const { store, hub } = this.ctx;
     const pickerId = frame.payload.picker_id;
     const picker = typeof pickerId === 'string' ? this.state.pickers.get(pickerId) : undefined;
-    if (!picker) return conn.error('not_found', 'That question was already answered or no longer exists.', frame.id);
+    if (!picker) return requester.error('not_found', 'That question was already answered or no longer exists.', frame.id);
     const value = typeof frame.payload.value === 'string' ? frame.payload.value.trim() : '';
     const addr = store.channels.address(picker.lane) ?? { lane: picker.lane, chat_id: picker.lane };
     if (picker.kind === 'model') {
       const model = value.startsWith(`${PROVIDER_ID}:`) ? value.slice(PROVIDER_ID.length + 1) : '';
-      if (!picker.models?.includes(model)) return conn.error('unsupported', 'Invalid answer: value must be "hermes:<model id>" of an offered model.', frame.id);
+      if (!picker.models?.includes(model)) return requester.error('unsupported', 'Invalid answer: value must be "hermes:<model id>" of an offered model.', frame.id);
       this.state.pickers.delete(picker.picker_id);
       this.state.models.set(picker.lane, model);
       this.state.save('self');
-      hub.emit({ v: 1, type: 'agent.busy', ...at(addr), payload: { reason: 'processing' } }, { reply: { peer: conn, id: frame.id } });
+      hub.emit({ v: 1, type: 'agent.busy', ...at(addr), payload: { reason: 'processing' } }, { reply: { peer: requester, id: frame.id } });
       this.say(addr, 'assistant', `This channel's next replies ask Hermes for the model **${model}**.`);
       hub.emit({ v: 1, type: 'agent.idle', ...at(addr), payload: {} });
       return;
     }
     if (!picker.choices?.includes(value)) {
-      return conn.error('unsupported', `Invalid answer: Hermes offers ${(picker.choices ?? []).join(', ')} for this approval.`, frame.id);
+      return requester.error('unsupported', `Invalid answer: Hermes offers ${(picker.choices ?? []).join(', ')} for this approval.`, frame.id);
     }
     // Answered once: a second answer (another device, a double tap) finds no picker.
     this.state.pickers.delete(picker.picker_id);
     this.state.save('self');
     this.client.approve(picker.run_id!, value).then(
-      () => hub.emit({ v: 1, type: 'agent.busy', ...at(addr), payload: { reason: 'processing' } }, { reply: { peer: conn, id: frame.id } }),
+      () => hub.emit({ v: 1, type: 'agent.busy', ...at(addr), payload: { reason: 'processing' } }, { reply: { peer: requester, id: frame.id } }),
       (err: unknown) => {
         const status = err instanceof HermesError ? err.status : undefined;
         if (status === 404 || status === 409) {
           hub.emit({ v: 1, type: 'agent.busy', ...at(addr), payload: { reason: 'processing' } });
-          return conn.error('not_found', 'Hermes no longer waits for this answer (the run ended or was stopped).', frame.id);
+          return requester.error('not_found', 'Hermes no longer waits for this answer (the run ended or was stopped).', frame.id);
         }
         // Not delivered: the question stays open, so it can be answered again.
         this.state.pickers.set(picker.picker_id, picker);
         this.state.save('self');
-        conn.error('internal', `Hermes did not take the answer: ${(err as Error).message}`, frame.id);
+        requester.error('internal', `Hermes did not take the answer: ${(err as Error).message}`, frame.id);
       },
     );
   }

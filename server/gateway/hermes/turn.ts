@@ -3,10 +3,10 @@
 // the whole reply by sync. When the event stream drops, or after our own restart, the run is
 // followed by polling GET /v1/runs/{id} (hermes-agent 0.19.0 lets one subscriber read a run's events
 // and drops them once it disconnects) and closed with Hermes's final output.
-import type { GatewayContext } from '../context';
+import type { AgentHost } from '../agent';
 import type { LaneAddress } from '../directory';
 import { at } from '../frames';
-import type { Peer } from '../hub';
+import type { Peer } from '../peer';
 import { HermesError, type HermesClient, type RunStatus } from './client';
 import type { HermesEvent } from './events';
 import type { HermesState, InflightRun } from './state';
@@ -24,7 +24,7 @@ export interface TurnHooks {
 }
 
 export interface TurnDeps {
-  ctx: GatewayContext;
+  ctx: AgentHost;
   client: HermesClient;
   state: HermesState;
   hooks: TurnHooks;

@@ -1,15 +1,16 @@
-// One WebSocket: pairing first (spec README §3), then rate-limited dispatch of text frames and
-// routing of binary frames to the open media transfer. Malformed input is ignored, never fatal.
+// One client's session on one WebSocket: pairing first (spec README §3), then rate-limited dispatch of
+// text frames and routing of binary frames to the open media transfer. Malformed input is ignored,
+// never fatal. The router is passed in (index.ts), so the handlers it calls can know this class
+// without importing it back.
 import type { WebSocket } from 'ws';
 import { CLIENT_FRAME_TYPES, encodeFrame, parseFrame, type ClientFrame, type ErrorCode, type ServerFrame } from '../../src/protocol';
 import { statusFrame } from './agentstatus';
 import { tokenMatches } from './auth';
 import type { GatewayContext } from './context';
-import type { Peer } from './hub';
 import { MediaSession } from './media';
+import type { Requester } from './peer';
 import { quirkFrames } from './quirks';
 import { TokenBucket } from './ratelimit';
-import { route } from './router';
 
 const HELLO_TIMEOUT_MS = 10_000;
 /** Before hello nobody is known: frames are small (a hello with a push subscription is ~1 KiB). */
@@ -18,7 +19,10 @@ export const PRE_HELLO_MAX_BYTES = 16 * 1024;
 const BACKPRESSURE_BYTES = 4 * 1024 * 1024;
 const clientTypes: ReadonlySet<string> = new Set(CLIENT_FRAME_TYPES);
 
-export class Connection implements Peer {
+/** Hands a paired session's request to its handler (router.ts). */
+export type Route = (session: ClientSession, frame: ClientFrame) => void;
+
+export class ClientSession implements Requester {
   deviceId = '';
   private paired = false;
   private readonly bucket: TokenBucket;
@@ -32,6 +36,7 @@ export class Connection implements Peer {
   constructor(
     private readonly ws: WebSocket,
     readonly ctx: GatewayContext,
+    private readonly route: Route,
     private readonly ip = 'unknown',
   ) {
     this.bucket = new TokenBucket(ctx.opts.rateLimit.burst, ctx.opts.rateLimit.perSecond);
@@ -102,7 +107,7 @@ export class Connection implements Peer {
     if (!clientTypes.has(frame.type)) return this.error('unsupported', `Unknown frame type "${frame.type.slice(0, 64)}".`, frame.id);
     if (frame.type === 'hello') return this.error('unsupported', 'Already paired on this connection.', frame.id);
     try {
-      route(this, frame as ClientFrame);
+      this.route(this, frame as ClientFrame);
     } catch (err) {
       // A bug must not leave the app waiting: it gets an answer, the gateway keeps running.
       this.ctx.log(`gateway: ${frame.type} failed: ${(err as Error).stack ?? err}`);
