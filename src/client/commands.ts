@@ -3,7 +3,7 @@
 import Dexie from 'dexie';
 import type { Channel, ClientFrame, CommandInfo, FcmRegisterFrame, SearchHit, SearchScope, ServerFrame } from '../protocol';
 import type { IrisDB } from '../store/db';
-import { channel, LOCAL_ID_PREFIX } from '../store/guards';
+import { channel, LOCAL_ID_PREFIX } from '../protocol/guards';
 import { keepAcknowledgedChange, laneScope } from '../store/models/channels';
 import { markRead as markLaneRead, getLane, setFollowing } from '../store/models/lanes';
 import { newestMessage, newestServerMessage } from '../store/models/messages';

@@ -3,7 +3,7 @@
 // the app never downloads what it uploaded. Local files of a send that no longer exists are dropped.
 import type { MediaRef } from '../protocol';
 import type { IrisDB } from '../store/db';
-import { LOCAL_ID_PREFIX } from '../store/guards';
+import { LOCAL_ID_PREFIX } from '../protocol/guards';
 import { localMessageId } from '../store/models/messages';
 import type { MediaRow, MessageRow } from '../store/schema';
 import { withQuotaRetry } from './eviction';

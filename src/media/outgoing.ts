@@ -10,7 +10,7 @@ import { imageSize } from './dimensions';
 import { withQuotaRetry } from './eviction';
 import { sanitizeFilename } from './filename';
 import { tooLargeText } from './format';
-import { baseMime, kindFromMime } from './kind';
+import { baseMime, kindFromMime } from '../protocol/mime';
 import { MAX_UPLOAD_BYTES } from './limits';
 
 /** A file that cannot be attached; the message says why, in words. */

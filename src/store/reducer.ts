@@ -4,7 +4,7 @@
 import type { Table } from 'dexie';
 import type { ServerFrame } from '../protocol';
 import type { IrisDB } from './db';
-import { id, isObject } from './guards';
+import { id, isObject } from '../protocol/guards';
 import { setCursor } from './models/sync';
 import { commentary, toolEnd, toolProgress, toolStart } from './reduce/activity';
 import { agentBusy, agentIdle, typing } from './reduce/agent';

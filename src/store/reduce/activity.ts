@@ -2,7 +2,7 @@
 // Ids are deterministic (`${turn}:tool:${index}`, `${turn}:commentary:${message_id}:<text key>`), so a replayed
 // frame lands on the same row.
 import type { IrisDB } from '../db';
-import { finite, id, int, isObject, str } from '../guards';
+import { finite, id, int, isObject, str } from '../../protocol/guards';
 import { openTurn } from '../models/lanes';
 import type { ActivityRow } from '../schema';
 import { frameLane } from './scope';

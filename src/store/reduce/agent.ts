@@ -1,5 +1,5 @@
 // agent.busy, agent.idle, typing: the lane's thinking indicator and its turn (spec README §7, §11).
-import { bool, str } from '../guards';
+import { bool, str } from '../../protocol/guards';
 import { ensureTurn, patchLane } from '../models/lanes';
 import { closePickers } from '../models/pickers';
 import { finalStatus } from './messages';

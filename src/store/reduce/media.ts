@@ -3,7 +3,7 @@
 import Dexie from 'dexie';
 import type { MediaRef } from '../../protocol';
 import type { IrisDB } from '../db';
-import { mediaRef, serverMessageId } from '../guards';
+import { mediaRef, serverMessageId } from '../../protocol/guards';
 import { recordRemoteMedia } from '../models/media';
 import type { MessageRow } from '../schema';
 import { frameLane } from './scope';

@@ -1,5 +1,5 @@
 // notification, sync.done, commands.catalog, status: frames that leave a small trace in the DB.
-import { command, finite, id, isObject, int, str } from '../guards';
+import { command, finite, id, isObject, int, str } from '../../protocol/guards';
 import { setSetting } from '../models/settings';
 import { setCursor } from '../models/sync';
 import { addToast } from '../models/toasts';

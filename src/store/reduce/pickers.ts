@@ -1,5 +1,5 @@
 // picker.*: an open question in its lane until answered here or closed by the agent moving on (§11).
-import { isPickerType, pickerPayload } from '../guards';
+import { isPickerType, pickerPayload } from '../../protocol/guards';
 import { defaultChannel } from '../models/channels';
 import type { PickerRow } from '../schema';
 import { frameLane } from './scope';

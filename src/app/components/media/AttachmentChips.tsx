@@ -1,6 +1,6 @@
 import { For, Show, createEffect, createSignal, onCleanup } from 'solid-js';
 import { formatBytes, formatDuration } from '../../../media/format';
-import { typedBlob } from '../../../media/kind';
+import { typedBlob } from '../../../protocol/mime';
 import { liveOn } from '../../../store/live';
 import type { MediaRow } from '../../../store/schema';
 import { iris } from '../../context';
