@@ -4,7 +4,7 @@ import { setSetting } from '../models/settings';
 import { setCursor } from '../models/sync';
 import { addToast } from '../models/toasts';
 import type { CommandInfo } from '../../protocol';
-import { frameLane } from './scope';
+import { laneOf } from '../../protocol/lanes';
 import type { Handler } from './types';
 
 export const notification: Handler = async (db, frame, ctx) => {
@@ -14,7 +14,7 @@ export const notification: Handler = async (db, frame, ctx) => {
   if (title === undefined && body === undefined) return;
   const ts = finite(p.ts);
   const toast = { kind: id(p.kind) ?? 'generic', title: title ?? '', body: body ?? '', ts: ts ?? ctx.now };
-  const lane = frameLane(frame);
+  const lane = laneOf(frame);
   // A replayed notification was shown when it happened, or is stale by now: recorded, never shown.
   await addToast(db, lane === undefined ? toast : { ...toast, lane }, ts !== undefined, ctx.replay === true);
 };
