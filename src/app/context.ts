@@ -2,16 +2,13 @@
 // see the socket.
 import { IrisDB } from '../store/db';
 import { createClient, type IrisClient } from '../client';
-import { lazyReducer } from '../client/lazyReducer';
 
 let instance: { db: IrisDB; client: IrisClient } | undefined;
 
 export function iris(): { db: IrisDB; client: IrisClient } {
   if (!instance) {
     const db = new IrisDB();
-    // The reducer loads with the first frame (see lazyReducer): not on an unpaired first screen.
-    const reducer = lazyReducer(() => import('./components/status/gatewayErrorToasts').then((m) => m.reducerWithErrorToasts()));
-    const client = createClient({ db, reducer });
+    const client = createClient({ db });
     void client.start();
     instance = { db, client };
   }

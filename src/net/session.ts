@@ -6,7 +6,7 @@ import type { ClientFrame, HelloAckFrame, PushMode, ServerFrame } from '../proto
 import type { IrisDB } from '../store/db';
 import { laneScope } from '../store/models/channels';
 import { forgetCursor } from '../store/models/sync';
-import { FramePipeline, type FlushScheduler } from './coalescer';
+import { FramePipeline, type FlushScheduler } from './framePipeline';
 import {
   Connection,
   type ConnectionState,

@@ -8,9 +8,9 @@ import { answerPicker } from './models/pickers';
 import { getSetting } from './models/settings';
 import { getCursor } from './models/sync';
 import { visibleToasts } from './models/toasts';
-import { applyFrame, applyFrames } from './reducer';
+import { applyFrame, applyFrames, READS_MESSAGES } from './reducer';
 import { dump, freshDb, frame } from './test-support';
-import { FramePipeline } from '../net/coalescer';
+import { FramePipeline } from '../net/framePipeline';
 import type { ServerFrame } from '../protocol';
 
 let db: IrisDB;
@@ -488,7 +488,7 @@ describe('notifications, history, media, sync, settings', () => {
     expect(await getSetting(db, 'gatewayStatus')).toEqual({ state: 'restarting', session: { id: 1 } });
 
     const before = await dump(db);
-    for (const type of ['pong', 'error', 'search.results', 'commands.complete', 'media.upload.ack', 'media.pull.end', 'made.up']) {
+    for (const type of ['pong', 'search.results', 'commands.complete', 'media.upload.ack', 'media.pull.end', 'made.up']) {
       await apply(type, { message_id: 'm1', role: 'assistant', text: 'x', code: 'auth' });
     }
     expect(await dump(db)).toEqual(before);
@@ -542,5 +542,13 @@ describe('untrusted payloads', () => {
     }
     await expect(applyFrames(db, [null, { type: 'agent.idle' }] as never)).resolves.toBeUndefined();
     expect(await dump(db)).toEqual(before);
+  });
+});
+
+describe('the rules', () => {
+  it('name the frames the pipeline writes held updates before: those whose handlers touch message rows', () => {
+    expect([...READS_MESSAGES].sort()).toEqual(
+      ['agent.idle', 'history', 'media.offer', 'message', 'message.deleted', 'message.start', 'message.stop', 'read.receipt'].sort(),
+    );
   });
 });

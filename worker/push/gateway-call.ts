@@ -119,7 +119,8 @@ async function callGateway(db: IrisDB, answer: PickerAnswer | undefined, options
         if (frame.type !== 'hello.ack') return;
         paired = true;
       }
-      applying = applying.then(() => applyFrame(db, frame, { gateway: url })).catch(() => undefined);
+      // An error is this one-shot's to report (its result says why), not a toast for the app to show later.
+      if (frame.type !== 'error') applying = applying.then(() => applyFrame(db, frame, { gateway: url })).catch(() => undefined);
       if (frame.type === 'hello.ack') {
         if (!answer) return finish({ ok: true });
         ws.send(encodeFrame({ type: 'picker.select', id: SELECT_ID, ...(answer.chat_id && { chat_id: answer.chat_id }), ...(answer.thread_id && { thread_id: answer.thread_id }), payload: { picker_id: answer.picker_id, value: answer.value } }));
