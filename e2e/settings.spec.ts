@@ -2,7 +2,7 @@
 // the version — each checked the way a person sees it, and across a reload where it must persist.
 import type { Page } from '@playwright/test';
 import { qrMatrix } from '../src/lib/qrcode';
-import { qrPath } from '../src/app/components/settings/qrPath';
+import { qrPath } from '../src/lib/qrPath';
 import { expect, test } from './fixtures';
 import { DESKTOP, channelsNav, pageTitle, pairAndOpen } from './shell.helpers';
 

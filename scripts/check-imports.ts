@@ -18,6 +18,7 @@ export const LAYERS: Record<string, number> = {
   'src/share': 2, // the share target's inbox (files handed over by the service worker)
   'src/pwa': 2, // service-worker registration and updates
   'src/runtime': 3, // built once from main.tsx
+  'src/testing': 3, // unit-test support (fresh databases, a test runtime): imported by tests only
   'src/app': 4, // components, pages, via a Solid context
   'src/main.tsx': 5, // composition root: builds the runtime, renders the app
 };
@@ -49,26 +50,6 @@ export interface Allowed {
 
 // Filled from `npm run check:imports` on 2026-12-01; each entry is removed when its import is.
 export const ALLOWLIST: Allowed[] = [
-  { rule: 'app-private', from: 'src/lib/markdown.ts', to: 'src/app/components/settings/pairingLink.ts',
-    why: 'markdown refuses pairing links; isPairingUrl belongs below the app (protocol or lib)' },
-  { rule: 'app-private', from: 'src/media/runtime.ts', to: 'src/app/context.ts',
-    why: 'the media runtime reaches the iris() singleton; it is to be passed what it needs by src/runtime' },
-  { rule: 'app-private', from: 'src/push/bridge.ts', to: 'src/app/components/shell/laneRoute.ts',
-    why: 'lane routing lives in a component folder; one laneOf moves to src/protocol' },
-  { rule: 'app-private', from: 'src/push/bridge.ts', to: 'src/app/context.ts',
-    why: 'the push bridge reaches the iris() singleton; src/runtime passes it in' },
-  { rule: 'app-private', from: 'src/push/startWhenPaired.ts', to: 'src/app/context.ts',
-    why: 'starts push from the iris() singleton; src/runtime passes it in' },
-  { rule: 'app-private', from: 'worker/push/links.ts', to: 'src/app/components/settings/pairingLink.ts',
-    why: 'the worker refuses pairing links in notifications; isPairingUrl moves below the app' },
-  { rule: 'app-private', from: 'worker/push/links.ts', to: 'src/app/components/shell/laneRoute.ts',
-    why: 'the worker builds lane URLs with the app\'s route code; one laneOf moves to src/protocol' },
-  { rule: 'app-private', from: 'e2e/settings.spec.ts', to: 'src/app/components/settings/qrPath.ts',
-    why: 'the browser test draws the QR code the way Settings does; qrPath belongs in src/lib' },
-  { rule: 'upward', from: 'src/store/guards.ts', to: 'src/media/kind.ts',
-    why: 'frame guards (moving to src/protocol) classify media kinds with a media helper' },
-  { rule: 'upward', from: 'src/store/reducer.test.ts', to: 'src/net/coalescer.ts',
-    why: 'a store test drives the reducer through the coalescer; it belongs with the pipeline' },
 ];
 
 const EXTS = ['.ts', '.tsx', '.mts', '.js'];
@@ -216,11 +197,18 @@ function cycles(graph: Graph, inside: (file: string) => boolean): Violation[] {
   return out;
 }
 
+const isTest = (file: string): boolean => /\.test\.tsx?$/.test(file);
+
 export function findViolations(graph: Graph): Violation[] {
   const out: Violation[] = [];
   for (const top of CYCLE_ROOTS) out.push(...cycles(graph, (f) => under(f, top)));
   for (const [from, targets] of graph) {
     for (const to of targets) {
+      // Test support is for tests, from any layer; shipped code never reaches it.
+      if (under(to, 'src/testing') && !under(from, 'src/testing')) {
+        if (!isTest(from)) out.push({ rule: 'upward', from, to, detail: 'src/testing is imported by tests only' });
+        continue;
+      }
       if (under(to, 'src/app') && !under(from, 'src/app') && from !== 'src/main.tsx') {
         out.push({ rule: 'app-private', from, to, detail: 'src/app is imported by nothing outside it' });
         continue; // one line per import: the app rule says it all

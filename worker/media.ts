@@ -3,7 +3,7 @@
 // work offline and seek. Bytes not here yet: a window is asked to pull them, and the answer waits
 // for them (504 after a timeout).
 import { IrisDB } from '../src/store/db';
-import { WORKER_PULL_TIMEOUT_MS } from '../src/media/limits';
+import { WORKER_PULL_TIMEOUT_MS } from '../src/protocol/mediaLimits';
 import { mediaIdFromPath, type MediaNeed } from '../src/media/worker-messages';
 import { mediaError, mediaResponse } from './media/response';
 import { waitForBytes } from './media/wait';

@@ -75,7 +75,7 @@ function attribute(tag: string, name: string): string | undefined {
 }
 
 /** The lazily loaded chunks a paired person's lane needs besides the first load (see App.tsx, Root.tsx, client/index.ts, context.ts). */
-const LANE_CHUNKS = ['Shell', 'LanePage', 'session', 'quotaReducer', 'gatewayErrorToasts', 'reducer'];
+const LANE_CHUNKS = ['Shell', 'LanePage', 'session', 'reducer'];
 
 /** A lazily loaded chunk and the CSS Vite preloads with it (its __vite__mapDeps list), from whichever of `modules` imports it. */
 function lazyChunk(appDir: string, modules: Iterable<string>, name: string): { js: string; css: string[] } {

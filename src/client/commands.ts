@@ -2,7 +2,7 @@
 // leader tab's); results land in the DB through the reducer, or are returned when transient.
 import type { Channel, ClientFrame, CommandInfo, FcmRegisterFrame, SearchHit, SearchScope, ServerFrame } from '../protocol';
 import type { IrisDB } from '../store/db';
-import { channel, LOCAL_ID_PREFIX } from '../store/guards';
+import { channel, LOCAL_ID_PREFIX } from '../protocol/guards';
 import { keepAcknowledgedChange, laneScope } from '../store/models/channels';
 import { markRead as markLaneRead, getLane, setFollowing } from '../store/models/lanes';
 import { newestMessage, newestServerMessage, oldestServerMessage } from '../store/models/messages';

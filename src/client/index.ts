@@ -3,7 +3,7 @@
 import { createSignal, type Accessor } from 'solid-js';
 import type { IrisDB } from '../store/db';
 import { getDeviceId, getSetting, setSetting } from '../store/models/settings';
-import type { FlushScheduler } from '../net/coalescer';
+import type { FlushScheduler } from '../net/framePipeline';
 import type { ConnectionState, WakeSource, WebSocketConstructor } from '../net/connection';
 import { defaultDeviceName } from '../net/deviceName';
 import { electLeader, TabBus, type BusMessage } from '../net/leader';
@@ -54,6 +54,7 @@ export interface ClientOptions {
   deviceName?: string;
 }
 
+// The store's reducer loads with the first frame (see lazyReducer): not on an unpaired first screen.
 const storeReducer: Reducer = lazyReducer(async () => {
   const { applyFrame, applyFrames } = await import('../store/reducer');
   return { apply: applyFrame, applyBatch: applyFrames };
@@ -64,7 +65,7 @@ const storeReducer: Reducer = lazyReducer(async () => {
  * works even when the server that served the page has stopped answering by then.
  */
 export function loadSessionCode() {
-  return Promise.all([import('../net/session'), import('./quotaReducer')]);
+  return import('../net/session');
 }
 
 export function createClient(options: ClientOptions): IrisClient {
@@ -119,12 +120,12 @@ export function createClient(options: ClientOptions): IrisClient {
       }
       // The session's code (socket, pipeline, transfers) loads only once there is a gateway to talk
       // to: an unpaired browser's first screen goes without it.
-      const [{ GatewaySession }, { evictingMediaWhenFull }] = await loadSessionCode();
+      const { GatewaySession } = await loadSessionCode();
       if (!started || !isLeader()) return;
       const s = new GatewaySession({
         db,
         config,
-        reducer: evictingMediaWhenFull(options.reducer ?? storeReducer),
+        reducer: options.reducer ?? storeReducer,
         WebSocketImpl: options.WebSocketImpl,
         timers: options.timers,
         random: options.random,

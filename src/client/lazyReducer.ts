@@ -1,5 +1,6 @@
-// A reducer whose code loads with the first frame to apply: the store's reducer (every frame type's
-// rules) is not needed until a gateway answers, so the pairing screen goes without it.
+// A reducer whose code loads when first needed: the store's reducer (every frame type's rules)
+// comes with the session code (whose frame pipeline orders writes by those rules), never with the
+// app's first screen.
 import type { Reducer } from '../net/session';
 
 export function lazyReducer(load: () => Promise<Reducer>): Reducer {

@@ -4,7 +4,7 @@
 // `/media/...` images).
 import { Marked, type Tokens } from 'marked';
 import createDOMPurify, { type Config } from 'dompurify';
-import { isPairingUrl } from '../app/components/settings/pairingLink';
+import { isPairingUrl } from './pairingLink';
 
 /** Languages a code block may name; anything else is dropped from the class (it only picks a highlighter). */
 const LANG_PATTERN = /^[a-z0-9_+#.-]{1,32}$/i;

@@ -3,10 +3,10 @@
 // the app never downloads what it uploaded. Local files of a send that no longer exists are dropped.
 import type { MediaRef } from '../protocol';
 import type { IrisDB } from '../store/db';
-import { LOCAL_ID_PREFIX } from '../store/guards';
+import { LOCAL_ID_PREFIX } from '../protocol/guards';
 import { localMessageId } from '../store/models/messages';
 import type { MediaRow, MessageRow } from '../store/schema';
-import { withQuotaRetry } from './eviction';
+import { withQuotaRetry } from '../store/models/mediaCache';
 
 /** Local attachments given to a send, grouped by its client_id, each group in message order. */
 async function claimedGroups(db: IrisDB): Promise<Map<string, MediaRow[]>> {

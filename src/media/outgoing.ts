@@ -7,11 +7,11 @@ import { localMessageId } from '../store/models/messages';
 import { queueSend, type SendInput } from '../store/models/outbox';
 import type { MediaRow } from '../store/schema';
 import { imageSize } from './dimensions';
-import { withQuotaRetry } from './eviction';
+import { withQuotaRetry } from '../store/models/mediaCache';
 import { sanitizeFilename } from './filename';
-import { tooLargeText } from './format';
-import { baseMime, kindFromMime } from './kind';
-import { MAX_UPLOAD_BYTES } from './limits';
+import { tooLargeText } from '../lib/format';
+import { baseMime, kindFromMime } from '../protocol/mime';
+import { MAX_UPLOAD_BYTES } from '../protocol/mediaLimits';
 
 /** A file that cannot be attached; the message says why, in words. */
 export class AttachmentRefusedError extends Error {

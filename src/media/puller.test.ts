@@ -4,7 +4,7 @@ import { freshDb } from '../testing/db';
 import type { IrisDB } from '../store/db';
 import type { MediaRow } from '../store/schema';
 import { MediaPuller, downloadsByItself, type PullClient } from './puller';
-import { setAutoDownload, setCacheCap } from './settings';
+import { setAutoDownload, setCacheCap } from '../store/models/mediaSettings';
 
 const MiB = 1024 * 1024;
 

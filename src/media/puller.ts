@@ -6,9 +6,9 @@ import type { IrisDB } from '../store/db';
 import type { MediaRow } from '../store/schema';
 import { settleSentAttachments } from './adopt';
 import { imageSize } from './dimensions';
-import { enforceCacheCap, evictForSpace, isQuotaError, reportEvicted, storageShort } from './eviction';
-import { AUTO_DOWNLOAD_MAX_BYTES } from './limits';
-import { getMediaSettings, type MediaSettings } from './settings';
+import { enforceCacheCap, evictForSpace, isQuotaError, reportEvicted, storageShort } from '../store/models/mediaCache';
+import { AUTO_DOWNLOAD_MAX_BYTES } from '../protocol/mediaLimits';
+import { getMediaSettings, type MediaSettings } from '../store/models/mediaSettings';
 
 export interface PullClient {
   pull(mediaId: string): Promise<void>;

@@ -5,7 +5,7 @@ import { createEffect, createRoot } from 'solid-js';
 import type { IrisClient } from '../client';
 import type { IrisDB } from '../store/db';
 import { unsettledSignature } from './adopt';
-import { enforceCacheCap } from './eviction';
+import { enforceCacheCap } from '../store/models/mediaCache';
 import { MediaPuller } from './puller';
 import { watchLive } from './watch';
 import { isMediaNeed } from './worker-messages';

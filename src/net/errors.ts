@@ -1,19 +1,8 @@
-// Errors a request can end with, and the words a person sees for each (spec README §15).
+// Errors a request can end with (spec README §15); their words are the protocol's (protocol/errors.ts).
 import type { ClientFrameType, ErrorCode } from '../protocol';
+import { describeError } from '../protocol/errors';
 
-const ERROR_WORDS: Record<ErrorCode, string> = {
-  auth: 'The gateway did not accept this device. Pair it again.',
-  not_found: 'That no longer exists on the gateway.',
-  rate_limited: 'The gateway is busy. Trying again in a moment.',
-  media_too_large: 'That file is too large for the gateway.',
-  unsupported: 'The gateway does not support this.',
-  internal: 'Something went wrong on the gateway. Try again.',
-};
-
-/** Plain-English text for an error code; unknown codes (a newer gateway) get a generic sentence. */
-export function describeError(code: string): string {
-  return (ERROR_WORDS as Record<string, string>)[code] ?? 'The gateway reported an unexpected problem.';
-}
+export { describeError };
 
 /** Where the code's sentence would mislead for one kind of request, the words for that request. */
 const REQUEST_ERROR_WORDS: Partial<Record<ClientFrameType, Partial<Record<ErrorCode, string>>>> = {

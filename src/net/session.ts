@@ -6,7 +6,7 @@ import type { ClientFrame, HelloAckFrame, PushMode, ServerFrame } from '../proto
 import type { IrisDB } from '../store/db';
 import { laneScope } from '../store/models/channels';
 import { forgetCursor } from '../store/models/sync';
-import { FramePipeline, type FlushScheduler } from './coalescer';
+import { FramePipeline, type FlushScheduler } from './framePipeline';
 import {
   GatewayConnection,
   type ConnectionState,
@@ -15,7 +15,7 @@ import {
   type WakeSource,
   type WebSocketConstructor,
 } from './connection';
-import { gatewayTooLargeText } from '../media/format';
+import { gatewayTooLargeText } from '../lib/format';
 import { ConnectionLostError, ProtocolError, RequestTimeoutError } from './errors';
 import { Sender } from './sender';
 import { realTimers, type Timers } from './timers';

@@ -7,7 +7,7 @@ import type { MediaRow } from '../store/schema';
 import type { RequestOptions } from './connection';
 import { ConnectionLostError, RequestTimeoutError } from './errors';
 import { realTimers, sleep, type Timers } from './timers';
-import { servedMime } from '../media/kind';
+import { servedMime } from '../protocol/mime';
 
 export const CHUNK_BYTES = 256 * 1024;
 

@@ -332,8 +332,3 @@ export const CLIENT_FRAME_TYPES: Exhaustive<ClientFrameType, typeof clientTypes>
 export const HIGH_PRIORITY_NOTIF_KINDS: readonly NotificationKind[] = ['approval', 'clarify', 'cron'];
 /** Frames a gateway may drop under backpressure and never outboxes (spec README §8). */
 export const COALESCABLE_TYPES: readonly ServerFrameType[] = ['message.update', 'tool.progress'];
-
-/** The lane a frame belongs to (spec README §4): thread_id ?? chat_id. */
-export function laneOf(frame: { chat_id?: string; thread_id?: string }): string | undefined {
-  return frame.thread_id ?? frame.chat_id;
-}

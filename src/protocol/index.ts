@@ -1,3 +1,4 @@
 export * from './frames';
 export * from './codec';
 export * from './limits';
+export * from './lanes';

@@ -2,7 +2,7 @@
 // question's answer over the app's connection, show a route), keeps the icon badge to the unread
 // total, and brings the stored subscription in line with the browser's at start.
 import { liveQuery } from 'dexie';
-import { laneFromPath } from '../app/components/shell/laneRoute';
+import { laneOfPath } from '../protocol/lanes';
 import { keepBadgeUpdated } from '../pwa/badge';
 import type { IrisClient } from '../client';
 import type { IrisDB } from '../store/db';
@@ -61,7 +61,7 @@ function onWorkerMessage(client: IrisClient, event: MessageEvent): void {
 
 function currentLane(): LaneReply {
   const path = location.hash.replace(/^#/, '').split('?', 1)[0] ?? '';
-  const lane = laneFromPath(path)?.lane;
+  const lane = laneOfPath(path)?.lane;
   return { ...(lane !== undefined && { lane }), visible: document.visibilityState === 'visible' };
 }
 

@@ -3,7 +3,7 @@
 // Shared by the app, the client facade and the service worker; IndexedDB only, no browser push APIs here.
 import type { FcmRegisterFrame, HelloFrame, PushMode, WebPushSubscription } from '../protocol';
 import type { IrisDB } from '../store/db';
-import { isObject } from '../store/guards';
+import { isObject } from '../protocol/guards';
 
 /** The settings row (this module's own key; forgetting the gateway clears it with the other settings). */
 export const PUSH_REGISTRATION_KEY = 'pushRegistration';

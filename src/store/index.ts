@@ -3,7 +3,7 @@ export { DB_NAME, IrisDB } from './db';
 export type * from './schema';
 export { applyFrame, applyFrames, type ApplyContext } from './reducer';
 export { live, liveOn } from './live';
-export { LOCAL_ID_PREFIX } from './guards';
+export { LOCAL_ID_PREFIX } from '../protocol/guards';
 export * as activity from './models/activity';
 export * as channels from './models/channels';
 export * as lanes from './models/lanes';

@@ -8,9 +8,8 @@ import { answerPicker } from './models/pickers';
 import { getSetting } from './models/settings';
 import { getCursor } from './models/sync';
 import { visibleToasts } from './models/toasts';
-import { applyFrame, applyFrames } from './reducer';
+import { applyFrame, applyFrames, READS_MESSAGES } from './reducer';
 import { dump, freshDb, frame } from '../testing/db';
-import { FramePipeline } from '../net/coalescer';
 import type { ServerFrame } from '../protocol';
 
 let db: IrisDB;
@@ -439,48 +438,6 @@ describe('notifications, history, media, sync, settings', () => {
     expect(await getCursor(db, gw)).toBe(0);
   });
 
-  it('the stored cursor never passes a frame that failed to store (live cursor, spec README §16)', async () => {
-    const gw = 'ws://gw';
-    const put = db.messages.put.bind(db.messages);
-    for (const failAt of [1, 3, 6]) {
-      for (const pattern of ['one by one', 'in a burst']) {
-        await db.messages.clear();
-        await db.sync.clear();
-        let full = true;
-        // A full disk for one frame's row, thrown inside the reducer's transaction as the browser does.
-        db.messages.put = ((row: { message_id: string }, ...rest: unknown[]) =>
-          full && row.message_id === `m${failAt}` ? Promise.reject(new DOMException('full', 'QuotaExceededError')) : put(row as never, ...(rest as []))) as unknown as typeof put;
-        const pipeline = new FramePipeline({
-          apply: (f, cursor) => applyFrame(db, f, cursor === undefined ? { gateway: gw } : { gateway: gw, cursor }),
-          applyBatch: (fs, cursor) => applyFrames(db, fs, cursor === undefined ? { gateway: gw } : { gateway: gw, cursor }),
-          schedule: (run) => run(),
-          onError: () => {},
-        });
-        const live = (c: number) => ({ ...frame('message', { message_id: `m${c}`, role: 'assistant', text: `t${c}`, ts: c }, A), cursor: c }) as ServerFrame;
-        const pushes: Promise<void>[] = [];
-        for (let c = 1; c <= 8; c++) {
-          const p = pipeline.push(live(c)).catch(() => {});
-          if (pattern === 'one by one') await p;
-          else pushes.push(p);
-        }
-        await Promise.all(pushes);
-        await pipeline.flush();
-        const stored = await getCursor(db, gw);
-        expect(stored, `${pattern}, m${failAt} failing`).toBe(failAt - 1);
-        // Every frame after it was still applied (nothing is skipped), except the one that failed.
-        expect((await db.messages.toArray()).map((m) => m.message_id).sort()).toEqual([1, 2, 3, 4, 5, 6, 7, 8].filter((c) => c !== failAt).map((c) => `m${c}`).sort());
-        // The sync from the stored cursor brings it again; with room, it lands with sync.done's cursor.
-        full = false;
-        pipeline.beginBatch();
-        for (let c = stored + 1; c <= 8; c++) void pipeline.push(live(c));
-        await pipeline.endBatch(8);
-        expect(await db.messages.count()).toBe(8);
-        expect(await getCursor(db, gw)).toBe(8);
-      }
-    }
-    db.messages.put = put;
-  });
-
   it('commands.catalog and status are kept in settings; answers like pong change nothing', async () => {
     await apply('commands.catalog', { commands: [{ name: 'model', description: 'switch', args_hint: '<name>' }, { description: 'nameless' }, 5] }, {});
     expect(await getSetting(db, 'commands')).toEqual([{ name: 'model', description: 'switch', args_hint: '<name>' }]);
@@ -488,7 +445,7 @@ describe('notifications, history, media, sync, settings', () => {
     expect(await getSetting(db, 'gatewayStatus')).toEqual({ state: 'restarting', session: { id: 1 } });
 
     const before = await dump(db);
-    for (const type of ['pong', 'error', 'search.results', 'commands.complete', 'media.upload.ack', 'media.pull.end', 'made.up']) {
+    for (const type of ['pong', 'search.results', 'commands.complete', 'media.upload.ack', 'media.pull.end', 'made.up']) {
       await apply(type, { message_id: 'm1', role: 'assistant', text: 'x', code: 'auth' });
     }
     expect(await dump(db)).toEqual(before);
@@ -542,5 +499,13 @@ describe('untrusted payloads', () => {
     }
     await expect(applyFrames(db, [null, { type: 'agent.idle' }] as never)).resolves.toBeUndefined();
     expect(await dump(db)).toEqual(before);
+  });
+});
+
+describe('the rules', () => {
+  it('name the frames the pipeline writes held updates before: those whose handlers touch message rows', () => {
+    expect([...READS_MESSAGES].sort()).toEqual(
+      ['agent.idle', 'history', 'media.offer', 'message', 'message.deleted', 'message.start', 'message.stop', 'read.receipt'].sort(),
+    );
   });
 });

@@ -1,10 +1,10 @@
 // The frame reducer: applies server frames to the DB, each in one transaction, idempotently
 // (the same frame applied twice leaves the same state: sync replays what may already be here).
 // Every field of a frame is untrusted; a frame that does not make sense changes nothing.
-import type { Table } from 'dexie';
-import type { ServerFrame } from '../protocol';
+import type { ServerFrame, ServerFrameType } from '../protocol';
+import { id, isObject } from '../protocol/guards';
+import { withQuotaRetry } from './models/mediaCache';
 import type { IrisDB } from './db';
-import { id, isObject } from './guards';
 import { setCursor } from './models/sync';
 import { commentary, toolEnd, toolProgress, toolStart } from './reduce/activity';
 import { agentBusy, agentIdle, typing } from './reduce/agent';
@@ -12,8 +12,10 @@ import { channelCreated, channelDeleted, channelList, channelRenamed, helloAck }
 import { history } from './reduce/history';
 import { mediaOffer } from './reduce/media';
 import { message, messageDeleted, messageStart, messageStop, messageUpdate, readReceipt } from './reduce/messages';
-import { commandsCatalog, notification, status, syncDone } from './reduce/misc';
 import { picker } from './reduce/pickers';
+import { commandsCatalog, status } from './reduce/settings';
+import { syncDone } from './reduce/sync';
+import { gatewayError, notification } from './reduce/toasts';
 import type { Handler, Incoming } from './reduce/types';
 
 export interface ApplyContext {
@@ -32,36 +34,43 @@ export interface ApplyContext {
   replay?: boolean;
 }
 
-type Tables = (db: IrisDB) => Table[];
+/** A table of the DB, by name (Dexie takes names as a transaction's scope). */
+type TableName = 'settings' | 'channels' | 'lanes' | 'messages' | 'activity' | 'outbox' | 'media' | 'mediaBlobs' | 'sync' | 'pickers' | 'toasts';
 
 interface Rule {
   handle: Handler;
   /** The tables the handler touches: the transaction's scope. */
-  tables: Tables;
+  tables: readonly TableName[];
 }
 
-const messageTables: Tables = (db) => [db.messages, db.outbox, db.lanes, db.channels, db.media];
-const laneActivity: Tables = (db) => [db.lanes, db.activity];
-const pickerTables: Tables = (db) => [db.pickers, db.channels];
+/** A frame the reducer leaves alone, and why (it is an answer for the caller, not state). */
+interface Ignored {
+  ignored: string;
+}
 
-const RULES: Record<string, Rule> = {
-  'hello.ack': { handle: helloAck, tables: (db) => [db.channels, db.settings] },
-  'channel.list': { handle: channelList, tables: (db) => [db.channels] },
-  'channel.created': { handle: channelCreated, tables: (db) => [db.channels, db.lanes] },
-  'channel.renamed': { handle: channelRenamed, tables: (db) => [db.channels] },
-  'channel.deleted': { handle: channelDeleted, tables: (db) => [db.channels] },
+const messageTables: readonly TableName[] = ['messages', 'outbox', 'lanes', 'channels', 'media'];
+const laneActivity: readonly TableName[] = ['lanes', 'activity'];
+const pickerTables: readonly TableName[] = ['pickers', 'channels'];
+
+/**
+ * What each server frame does to the DB. Every frame type of the protocol has an entry: a new one
+ * that nobody handles fails to compile. Search a frame's type name to find its whole effect.
+ */
+const RULES: { readonly [T in ServerFrameType]: Rule | Ignored } = {
+  'hello.ack': { handle: helloAck, tables: ['channels', 'settings'] },
+  'channel.list': { handle: channelList, tables: ['channels'] },
+  'channel.created': { handle: channelCreated, tables: ['channels', 'lanes'] },
+  'channel.renamed': { handle: channelRenamed, tables: ['channels'] },
+  'channel.deleted': { handle: channelDeleted, tables: ['channels'] },
   message: { handle: message, tables: messageTables },
-  'message.start': { handle: messageStart, tables: (db) => [db.messages, db.lanes, db.channels] },
-  'message.update': { handle: messageUpdate, tables: (db) => [db.messages] },
-  'message.stop': { handle: messageStop, tables: (db) => [db.messages, db.lanes, db.channels] },
-  'message.deleted': {
-    handle: messageDeleted,
-    tables: (db) => [db.messages, db.activity, db.media, db.mediaBlobs, db.lanes],
-  },
-  'read.receipt': { handle: readReceipt, tables: (db) => [db.messages, db.lanes] },
-  'agent.busy': { handle: agentBusy, tables: (db) => [db.lanes, db.pickers] },
-  'agent.idle': { handle: agentIdle, tables: (db) => [db.lanes, db.pickers, db.messages] },
-  typing: { handle: typing, tables: (db) => [db.lanes] },
+  'message.start': { handle: messageStart, tables: ['messages', 'lanes', 'channels'] },
+  'message.update': { handle: messageUpdate, tables: ['messages'] },
+  'message.stop': { handle: messageStop, tables: ['messages', 'lanes', 'channels'] },
+  'message.deleted': { handle: messageDeleted, tables: ['messages', 'activity', 'media', 'mediaBlobs', 'lanes'] },
+  'read.receipt': { handle: readReceipt, tables: ['messages', 'lanes'] },
+  'agent.busy': { handle: agentBusy, tables: ['lanes', 'pickers'] },
+  'agent.idle': { handle: agentIdle, tables: ['lanes', 'pickers', 'messages'] },
+  typing: { handle: typing, tables: ['lanes'] },
   'tool.start': { handle: toolStart, tables: laneActivity },
   'tool.progress': { handle: toolProgress, tables: laneActivity },
   'tool.end': { handle: toolEnd, tables: laneActivity },
@@ -71,21 +80,41 @@ const RULES: Record<string, Rule> = {
   'picker.clarify': { handle: picker, tables: pickerTables },
   'picker.approval': { handle: picker, tables: pickerTables },
   'picker.confirm': { handle: picker, tables: pickerTables },
-  notification: { handle: notification, tables: (db) => [db.toasts] },
+  notification: { handle: notification, tables: ['toasts'] },
+  // One that answers a pending request is settled by the connection and never comes here.
+  error: { handle: gatewayError, tables: ['toasts'] },
   history: { handle: history, tables: messageTables },
-  'media.offer': { handle: mediaOffer, tables: (db) => [db.media, db.messages] },
-  'sync.done': { handle: syncDone, tables: (db) => [db.sync] },
-  'commands.catalog': { handle: commandsCatalog, tables: (db) => [db.settings] },
-  status: { handle: status, tables: (db) => [db.settings] },
-  // pong, error, search.results, commands.complete, media.upload.ack, media.pull.end and unknown
-  // types are answers for the caller, not state: no rule.
+  'media.offer': { handle: mediaOffer, tables: ['media', 'messages'] },
+  'sync.done': { handle: syncDone, tables: ['sync'] },
+  'commands.catalog': { handle: commandsCatalog, tables: ['settings'] },
+  status: { handle: status, tables: ['settings'] },
+  pong: { ignored: 'the heartbeat, read by the connection' },
+  'search.results': { ignored: 'the answer to a search, returned to its caller (online search is never stored)' },
+  'commands.complete': { ignored: 'the answer to an autocomplete request, returned to its caller' },
+  'media.upload.ack': { ignored: 'read by the upload that asked (net/transfers)' },
+  'media.pull.end': { ignored: 'read by the download that asked (net/transfers), which stores the bytes' },
 };
+
+function ruleFor(type: string): Rule | undefined {
+  if (!Object.hasOwn(RULES, type)) return undefined; // unknown types (a newer gateway) change nothing
+  const rule = RULES[type as ServerFrameType];
+  return 'handle' in rule ? rule : undefined;
+}
+
+/**
+ * Frame types whose effect depends on a message's text or streaming state (their handlers read or
+ * replace message rows): the frame pipeline writes held `message.update`s of their lane before them.
+ */
+export const READS_MESSAGES: ReadonlySet<string> = new Set(
+  Object.keys(RULES).filter((type) => type !== 'message.update' && ruleFor(type)?.tables.includes('messages')),
+);
 
 /** The frame's envelope checked, or undefined if it is not a frame this reducer acts on. */
 function incoming(frame: unknown): { frame: Incoming; rule: Rule } | undefined {
   if (!isObject(frame)) return undefined;
   const type = id(frame.type);
-  if (type === undefined || !Object.hasOwn(RULES, type)) return undefined;
+  const rule = type === undefined ? undefined : ruleFor(type);
+  if (type === undefined || rule === undefined) return undefined;
   return {
     frame: {
       type,
@@ -93,7 +122,7 @@ function incoming(frame: unknown): { frame: Incoming; rule: Rule } | undefined {
       thread_id: id(frame.thread_id),
       payload: isObject(frame.payload) ? frame.payload : {},
     },
-    rule: RULES[type],
+    rule,
   };
 }
 
@@ -103,24 +132,29 @@ function validCursor(ctx: ApplyContext): ctx is ApplyContext & { gateway: string
 
 /**
  * Apply one server frame in one transaction. Never throws because of what the frame contains
- * (storage failures, e.g. a full disk, do reject, so the caller keeps its cursor).
+ * (storage failures do reject, so the caller keeps its cursor). A frame the disk has no room for is
+ * not lost: downloaded media (which can be fetched again) makes room, the person is told, and the
+ * write is tried once more; only when no media is left to evict does it fail.
  */
 export async function applyFrame(db: IrisDB, frame: ServerFrame, ctx: ApplyContext = {}): Promise<void> {
   const found = incoming(frame);
   const storeCursor = validCursor(ctx);
   if (!found && !storeCursor) return;
-  const tables = found ? found.rule.tables(db) : [];
-  if (storeCursor) tables.push(db.sync);
+  const tables: TableName[] = found ? [...found.rule.tables] : [];
+  if (storeCursor) tables.push('sync');
   const reduceCtx = { now: ctx.now ?? Date.now(), gateway: ctx.gateway, clientId: ctx.clientId };
-  await db.transaction('rw', tables, async () => {
-    if (found) await found.rule.handle(db, found.frame, reduceCtx);
-    if (storeCursor) await setCursor(db, ctx.gateway!, ctx.cursor!);
-  });
+  await withQuotaRetry(db, () =>
+    db.transaction('rw', tables, async () => {
+      if (found) await found.rule.handle(db, found.frame, reduceCtx);
+      if (storeCursor) await setCursor(db, ctx.gateway!, ctx.cursor!);
+    }),
+  );
 }
 
 /**
  * Apply a batch of frames (a sync replay) in one transaction, in order, then store `ctx.cursor`
  * for `ctx.gateway` in that same transaction: either all of it lands with the cursor, or none.
+ * A full disk is met as in applyFrame.
  */
 export async function applyFrames(
   db: IrisDB,
@@ -130,10 +164,12 @@ export async function applyFrames(
   const found = frames.map(incoming).filter((f) => f !== undefined);
   const storeCursor = validCursor(ctx);
   if (found.length === 0 && !storeCursor) return;
-  const tables = [...new Set([...found.flatMap((f) => f.rule.tables(db)), ...(storeCursor ? [db.sync] : [])])];
+  const tables = [...new Set<TableName>([...found.flatMap((f) => f.rule.tables), ...(storeCursor ? (['sync'] as const) : [])])];
   const now = ctx.now ?? Date.now();
-  await db.transaction('rw', tables, async () => {
-    for (const f of found) await f.rule.handle(db, f.frame, { now, gateway: ctx.gateway, replay: ctx.replay });
-    if (storeCursor) await setCursor(db, ctx.gateway!, ctx.cursor!);
-  });
+  await withQuotaRetry(db, () =>
+    db.transaction('rw', tables, async () => {
+      for (const f of found) await f.rule.handle(db, f.frame, { now, gateway: ctx.gateway, replay: ctx.replay });
+      if (storeCursor) await setCursor(db, ctx.gateway!, ctx.cursor!);
+    }),
+  );
 }

@@ -3,7 +3,7 @@
 // whose text was a number, or one channel whose name was an object, blanked the whole message list or
 // channel list. Each table's rows are checked as Dexie reads them ('reading' hook): a valid row is
 // returned as it is (same object); a broken one is repaired into something every component can show.
-import { CHANNEL_KINDS as CHANNEL_KIND_LIST, MEDIA_KINDS as MEDIA_KIND_LIST, isPickerType, mediaRefs, pickerPayload, role } from './guards';
+import { CHANNEL_KINDS as CHANNEL_KIND_LIST, MEDIA_KINDS as MEDIA_KIND_LIST, isPickerType, mediaRefs, pickerPayload, role } from '../protocol/guards';
 import type { ActivityRow, ChannelRow, LaneRow, MediaRow, MessageRow, PickerRow, ToastRow } from './schema';
 
 type Loose = Record<string, unknown>;

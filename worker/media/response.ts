@@ -3,7 +3,7 @@
 // Everything in the row came from the gateway and is untrusted: only raster images, audio and video
 // are ever shown inline, and nothing served here may run script in the app's origin.
 import { contentDisposition } from '../../src/media/filename';
-import { isInlineMime, servedMime } from '../../src/media/kind';
+import { isInlineMime, servedMime } from '../../src/protocol/mime';
 import { parseRange } from '../../src/media/range';
 import type { MediaRow } from '../../src/store/schema';
 

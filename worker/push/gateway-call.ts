@@ -83,7 +83,8 @@ async function callGateway(db: IrisDB, answer: PickerAnswer | undefined, options
           });
         },
         frame: (frame) => {
-          const stored = store(frame);
+          // An error is this one-shot's to report (its result says why), not a toast for the app to show later.
+          const stored = frame.type === 'error' ? Promise.resolve() : store(frame);
           const frameLane = frame.thread_id ?? frame.chat_id;
           if (result && frame.type === 'agent.idle' && (!lane || frameLane === lane)) finish(result);
           return stored;

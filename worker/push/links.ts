@@ -1,6 +1,6 @@
 // Addresses the service worker opens and reads: the app routes lanes in the hash (#/c/<chat>[/t/<thread>]).
-import { isPairingUrl } from '../../src/app/components/settings/pairingLink';
-import { laneFromPath } from '../../src/app/components/shell/laneRoute';
+import { isPairingUrl } from '../../src/lib/pairingLink';
+import { laneAddress, laneOfPath, lanePath } from '../../src/protocol/lanes';
 
 export interface LaneTarget {
   chat_id?: string;
@@ -11,12 +11,9 @@ export interface LaneTarget {
 
 /** `/#/c/<chat>[/t/<thread>][?m=<message>]`, or the app's start when the push names no lane. */
 export function laneUrl(target: LaneTarget): string {
-  const chat = target.chat_id ?? target.lane;
-  if (!chat) return '/';
-  // A gateway that sends only the thread's own id in `lane` (spec README §4, tolerated).
-  const thread = target.thread_id ?? (target.lane && target.lane !== chat ? target.lane : undefined);
-  let path = `/c/${encodeURIComponent(chat)}`;
-  if (thread) path += `/t/${encodeURIComponent(thread)}`;
+  const address = laneAddress(target);
+  if (!address) return '/';
+  let path = lanePath(address);
   if (target.message_id) path += `?m=${encodeURIComponent(target.message_id)}`;
   return `/#${path}`;
 }
@@ -30,7 +27,7 @@ export function laneOfWindowUrl(url: string): string | undefined {
     return undefined;
   }
   const path = hash.replace(/^#/, '').split('?', 1)[0] ?? '';
-  return laneFromPath(path)?.lane;
+  return laneOfPath(path)?.lane;
 }
 
 /**

@@ -1,7 +1,7 @@
 // What a push carries (server/push/payload.ts writes it): a small JSON object, from the gateway
 // ({kind, title, body, ts, lane, chat_id, thread_id, message_id, picker_id}) or from the ntfy relay
 // ({source: 'ntfy', kind, title, body, ts, click?, tags?, priority?}). Untrusted: every field is checked.
-import { finite, id, isObject, str } from '../../src/store/guards';
+import { finite, id, isObject, str } from '../../src/protocol/guards';
 
 export interface IncomingPush {
   kind: string;

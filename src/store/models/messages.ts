@@ -2,7 +2,7 @@
 import Dexie from 'dexie';
 import type { MediaRef } from '../../protocol';
 import type { IrisDB } from '../db';
-import { LOCAL_ID_PREFIX } from '../guards';
+import { LOCAL_ID_PREFIX } from '../../protocol/guards';
 import type { MessageRow } from '../schema';
 
 /** The id a message the user is sending lives under until the gateway's echo replaces it. */

@@ -2,7 +2,7 @@
 // corrupted or foreign row reads as absent rather than crashing the UI.
 import type { CommandInfo, ServerCaps, StatusState } from '../../protocol';
 import type { IrisDB } from '../db';
-import { isObject } from '../guards';
+import { isObject } from '../../protocol/guards';
 
 export type Theme = 'system' | 'light' | 'dark';
 

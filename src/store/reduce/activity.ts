@@ -2,10 +2,10 @@
 // Ids are deterministic (`${turn}:tool:${index}`, `${turn}:commentary:${message_id}:<text key>`), so a replayed
 // frame lands on the same row.
 import type { IrisDB } from '../db';
-import { finite, id, int, isObject, str } from '../guards';
+import { finite, id, int, isObject, str } from '../../protocol/guards';
 import { openTurn } from '../models/lanes';
 import type { ActivityRow } from '../schema';
-import { frameLane } from './scope';
+import { laneOf } from '../../protocol/lanes';
 import type { Handler, Incoming, ReduceContext } from './types';
 
 /** Tool arguments are stored and shown as JSON; beyond these they are replaced by a note. */
@@ -43,7 +43,7 @@ async function changeTool(
   ctx: ReduceContext,
   change: (row: ActivityRow) => void,
 ): Promise<void> {
-  const lane = frameLane(frame);
+  const lane = laneOf(frame);
   const index = int(frame.payload.index);
   if (lane === undefined || index === undefined || index < 0) return;
   const turn = await openTurn(db, lane);
@@ -96,7 +96,7 @@ export const toolEnd: Handler = (db, frame, ctx) =>
   });
 
 export const commentary: Handler = async (db, frame, ctx) => {
-  const lane = frameLane(frame);
+  const lane = laneOf(frame);
   const messageId = id(frame.payload.message_id);
   const text = str(frame.payload.text);
   if (lane === undefined || messageId === undefined || text === undefined) return;

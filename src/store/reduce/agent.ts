@@ -1,13 +1,13 @@
 // agent.busy, agent.idle, typing: the lane's thinking indicator and its turn (spec README §7, §11).
-import { bool, str } from '../guards';
+import { bool, str } from '../../protocol/guards';
 import { ensureTurn, patchLane } from '../models/lanes';
 import { closePickers } from '../models/pickers';
 import { finalStatus } from './messages';
-import { frameLane } from './scope';
+import { laneOf } from '../../protocol/lanes';
 import type { Handler } from './types';
 
 export const agentBusy: Handler = async (db, frame) => {
-  const lane = frameLane(frame);
+  const lane = laneOf(frame);
   if (lane === undefined) return;
   const reason = str(frame.payload.reason);
   await patchLane(db, lane, (row) => {
@@ -22,7 +22,7 @@ export const agentBusy: Handler = async (db, frame) => {
 };
 
 export const agentIdle: Handler = async (db, frame) => {
-  const lane = frameLane(frame);
+  const lane = laneOf(frame);
   if (lane === undefined) return;
   await patchLane(db, lane, (row) => {
     row.busy = false;
@@ -42,7 +42,7 @@ export const agentIdle: Handler = async (db, frame) => {
 };
 
 export const typing: Handler = async (db, frame) => {
-  const lane = frameLane(frame);
+  const lane = laneOf(frame);
   const on = bool(frame.payload.on);
   if (lane === undefined || on === undefined) return;
   await patchLane(db, lane, (row) => {

@@ -1,7 +1,7 @@
 // hello.ack, channel.list/created/renamed/deleted: the channel directory (spec README §4, §12).
 import type { Channel, ServerCaps } from '../../protocol';
 import type { IrisDB } from '../db';
-import { channel, id, isObject, str } from '../guards';
+import { channel, id, isObject, str } from '../../protocol/guards';
 import { patchLane } from '../models/lanes';
 import { setSetting } from '../models/settings';
 import type { ChannelRow } from '../schema';

@@ -1,5 +1,5 @@
 // history: a page of final messages, oldest to newest (spec README §9).
-import { bool, isObject, serverMessageId } from '../guards';
+import { bool, isObject, serverMessageId } from '../../protocol/guards';
 import { patchLane } from '../models/lanes';
 import { putFinal } from './messages';
 import { frameScope } from './scope';

@@ -3,10 +3,10 @@
 import Dexie from 'dexie';
 import type { MediaRef } from '../../protocol';
 import type { IrisDB } from '../db';
-import { mediaRef, serverMessageId } from '../guards';
+import { mediaRef, serverMessageId } from '../../protocol/guards';
 import { recordRemoteMedia } from '../models/media';
 import type { MessageRow } from '../schema';
-import { frameLane } from './scope';
+import { laneOf } from '../../protocol/lanes';
 import type { Handler } from './types';
 
 /** `refs` plus those of `extra` it lacks, in order. */
@@ -39,7 +39,7 @@ export const mediaOffer: Handler = async (db, frame, ctx) => {
   if (!ref) return;
   const explicit = serverMessageId(frame.payload.message_id);
   const known = await db.media.get(ref.media_id);
-  const frameLaneId = frameLane(frame);
+  const frameLaneId = laneOf(frame);
   let target: MessageRow | undefined;
   if (explicit !== undefined) target = await db.messages.get(explicit);
   else if (known?.message_id !== undefined) target = await db.messages.get(known.message_id);

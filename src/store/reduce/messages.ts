@@ -1,7 +1,7 @@
 // message, message.start/update/stop, message.deleted, read.receipt (spec README §5-§7).
 import Dexie from 'dexie';
 import type { IrisDB } from '../db';
-import { finite, id, int, LOCAL_ID_PREFIX, mediaRefs, role, serverMessageId, str } from '../guards';
+import { finite, id, int, LOCAL_ID_PREFIX, mediaRefs, role, serverMessageId, str } from '../../protocol/guards';
 import type { LaneScope } from '../models/channels';
 import { ensureTurn, markRead, patchLane } from '../models/lanes';
 import { recordRemoteMedia } from '../models/media';

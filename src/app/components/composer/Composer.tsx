@@ -5,7 +5,7 @@ import { live } from '../../../store/live';
 import { storedLane } from '../../../store/models/lanes';
 import { newestMessage } from '../../../store/models/messages';
 import { setDraft } from '../../../store/models/settings';
-import { formatBytes } from '../../../media/format';
+import { formatBytes } from '../../../lib/format';
 import { stageAttachment, unstageAttachment } from '../../../media/outgoing';
 import { useIris, type RuntimeParts } from '../../../runtime';
 import { replyTarget, setReplyTarget } from '../messages/replyTarget';

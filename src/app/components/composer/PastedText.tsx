@@ -1,5 +1,5 @@
 import { createMemo } from 'solid-js';
-import { formatBytes } from '../../../media/format';
+import { formatBytes } from '../../../lib/format';
 import { MediaIcon } from '../media/MediaIcon';
 import { longTextSummary, previewLine } from './longText';
 import './PastedText.css';

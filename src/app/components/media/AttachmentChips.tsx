@@ -1,6 +1,6 @@
 import { For, Show, createEffect, createSignal, onCleanup } from 'solid-js';
-import { formatBytes, formatDuration } from '../../../media/format';
-import { typedBlob } from '../../../media/kind';
+import { formatBytes, formatDuration } from '../../../lib/format';
+import { typedBlob } from '../../../protocol/mime';
 import { liveOn } from '../../../store/live';
 import { getMedia, getMediaBlob } from '../../../store/models/media';
 import type { MediaRow } from '../../../store/schema';

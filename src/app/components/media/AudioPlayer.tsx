@@ -1,5 +1,5 @@
 import { Show, createSignal, onCleanup } from 'solid-js';
-import { formatBytes, formatDuration } from '../../../media/format';
+import { formatBytes, formatDuration } from '../../../lib/format';
 import { learnMediaFacts } from '../../../store/models/media';
 import type { MediaRow } from '../../../store/schema';
 import { useIris } from '../../../runtime';

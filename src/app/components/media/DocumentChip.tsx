@@ -1,5 +1,5 @@
 import { Show } from 'solid-js';
-import { formatBytes } from '../../../media/format';
+import { formatBytes } from '../../../lib/format';
 import type { MediaRow } from '../../../store/schema';
 import { MediaFetch, type FetchMode } from './MediaFetch';
 import { MediaIcon } from './MediaIcon';

@@ -1,5 +1,5 @@
 import { Show, createMemo, createSignal, onCleanup, onMount } from 'solid-js';
-import { formatBytes } from '../../../media/format';
+import { formatBytes } from '../../../lib/format';
 import { live } from '../../../store/live';
 import { laneImages } from '../../../store/models/media';
 import type { MediaRow } from '../../../store/schema';

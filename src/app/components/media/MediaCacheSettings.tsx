@@ -1,9 +1,9 @@
 import { For, createSignal } from 'solid-js';
-import { cacheSize, clearMediaCache, enforceCacheCap } from '../../../media/eviction';
-import { formatBytes } from '../../../media/format';
-import { AUTO_DOWNLOAD_MAX_BYTES, DEFAULT_CACHE_CAP_BYTES } from '../../../media/limits';
+import { cacheSize, clearMediaCache, enforceCacheCap } from '../../../store/models/mediaCache';
+import { formatBytes } from '../../../lib/format';
+import { AUTO_DOWNLOAD_MAX_BYTES, DEFAULT_CACHE_CAP_BYTES } from '../../../protocol/mediaLimits';
 import { startMediaPuller } from '../../../media/runtime';
-import { getMediaSettings, setAutoDownload, setCacheCap } from '../../../media/settings';
+import { getMediaSettings, setAutoDownload, setCacheCap } from '../../../store/models/mediaSettings';
 import { live } from '../../../store/live';
 import { useIris } from '../../../runtime';
 import { SettingsSection } from '../settings/SettingsSection';

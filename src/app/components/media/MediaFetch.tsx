@@ -1,5 +1,5 @@
 import { Match, Switch, createSignal } from 'solid-js';
-import { formatBytes } from '../../../media/format';
+import { formatBytes } from '../../../lib/format';
 import type { MediaRow } from '../../../store/schema';
 import { useIris } from '../../../runtime';
 import { MediaIcon } from './MediaIcon';

@@ -2,7 +2,7 @@ import { Match, Show, Switch, createEffect, createSignal, onCleanup, onMount } f
 import type { MediaRef } from '../../../protocol';
 import { downloadsByItself } from '../../../media/puller';
 import { startMediaPuller } from '../../../media/runtime';
-import { getMediaSettings } from '../../../media/settings';
+import { getMediaSettings } from '../../../store/models/mediaSettings';
 import { liveOn, live } from '../../../store/live';
 import { getMedia, hasMessageMedia, touchMedia } from '../../../store/models/media';
 import { localMessageId } from '../../../store/models/messages';

@@ -1,5 +1,5 @@
 import { Show, createSignal, onCleanup } from 'solid-js';
-import { formatDuration } from '../../../media/format';
+import { formatDuration } from '../../../lib/format';
 import { VoiceRecorder, canRecord, type Recording } from '../../../media/recorder';
 import { MediaIcon } from './MediaIcon';
 

@@ -1,5 +1,5 @@
 import { Show, createSignal } from 'solid-js';
-import { formatBytes } from '../../../media/format';
+import { formatBytes } from '../../../lib/format';
 import { learnMediaFacts } from '../../../store/models/media';
 import type { MediaRow } from '../../../store/schema';
 import { useIris } from '../../../runtime';

@@ -2,7 +2,7 @@
 // at once (so a reload keeps them: they come back as chips), refused in words when too large.
 import { createSignal, onCleanup, onMount, type Accessor, type Setter } from 'solid-js';
 import { AttachmentRefusedError, stageAttachment, stagedAttachments, unstageAttachment, voiceFilename } from '../../../media/outgoing';
-import { baseMime } from '../../../media/kind';
+import { baseMime } from '../../../protocol/mime';
 import type { Recording } from '../../../media/recorder';
 import { startMediaPuller } from '../../../media/runtime';
 import { useIris } from '../../../runtime';

@@ -4,7 +4,7 @@
 // own (a new tab, a pasted link), a blob: URL is a page in the app's origin, so an SVG or HTML file
 // must be a download there, never a document.
 import { createEffect, createSignal, onCleanup, type Accessor } from 'solid-js';
-import { typedBlob } from '../../../media/kind';
+import { typedBlob } from '../../../protocol/mime';
 import { mediaPath } from '../../../media/worker-messages';
 import { getMedia, getMediaBlob } from '../../../store/models/media';
 import { useIris } from '../../../runtime';

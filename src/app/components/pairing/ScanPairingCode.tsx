@@ -1,5 +1,5 @@
 import { Show, createSignal, onCleanup } from 'solid-js';
-import { readPairingLink, type PairingLinkFields } from '../settings/pairingLink';
+import { readPairingLink, type PairingLinkFields } from '../../../lib/pairingLink';
 import './ScanPairingCode.css';
 
 // The Shape Detection API is not in TypeScript's DOM library yet.

@@ -2,7 +2,7 @@ import { Show, createSignal } from 'solid-js';
 import { live } from '../../../store/live';
 import { getSetting } from '../../../store/models/settings';
 import { useIris } from '../../../runtime';
-import { isLocalOnly, pairingLink } from './pairingLink';
+import { isLocalOnly, pairingLink } from '../../../lib/pairingLink';
 import { QrCode } from './QrCode';
 import { SettingsSection } from './SettingsSection';
 

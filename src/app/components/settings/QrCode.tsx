@@ -1,6 +1,6 @@
 import { createMemo } from 'solid-js';
 import { qrMatrix } from '../../../lib/qrcode';
-import { qrPath } from './qrPath';
+import { qrPath } from '../../../lib/qrPath';
 import './QrCode.css';
 
 const MARGIN = 4; // the quiet zone the QR standard asks for

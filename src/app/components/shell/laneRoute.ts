@@ -1,4 +1,5 @@
 // Which lane the address shows. The Shell is the router's root, so it reads the path itself.
+import { laneOfPath } from '../../../protocol/lanes';
 
 export interface LaneLocation {
   chatId: string;
@@ -7,19 +8,7 @@ export interface LaneLocation {
   lane: string;
 }
 
-function decode(part: string): string | undefined {
-  try {
-    return decodeURIComponent(part);
-  } catch {
-    return undefined; // a malformed address shows no lane rather than throwing
-  }
-}
-
 export function laneFromPath(pathname: string): LaneLocation | undefined {
-  const match = /^\/c\/([^/]+)(?:\/t\/([^/]+))?\/?$/.exec(pathname);
-  if (!match) return undefined;
-  const chatId = decode(match[1]!);
-  const threadId = match[2] !== undefined ? decode(match[2]) : undefined;
-  if (!chatId || (match[2] !== undefined && !threadId)) return undefined;
-  return { chatId, threadId, lane: threadId ?? chatId };
+  const address = laneOfPath(pathname);
+  return address && { chatId: address.chat_id, threadId: address.thread_id, lane: address.lane };
 }

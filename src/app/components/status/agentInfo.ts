@@ -1,7 +1,7 @@
 // Which agent is behind the gateway, as the gateway's `status.session.agent` describes it (the
 // reference gateway's extension, server/gateway/README.md "Which agent"). Untrusted: only bounded
 // strings are kept; a gateway that sends nothing gets nothing shown.
-import { isObject } from '../../../store/guards';
+import { isObject } from '../../../protocol/guards';
 
 export interface AgentInfo {
   name: string;

@@ -4,6 +4,7 @@
 // written together, in one transaction, when it ends. Each write stores, in its own transaction, the
 // live cursor of the frames it carries (spec README §16) unless a frame before them failed to store.
 import { laneOf, type ServerFrame } from '../protocol';
+import { READS_MESSAGES } from '../store/reducer';
 
 /** Schedules `run` for the next paint (or ~50 ms when hidden / no DOM). */
 export type FlushScheduler = (run: () => void) => void;
@@ -65,15 +66,6 @@ const MAX_GROUP = 100;
 /** Frames that make an earlier update of the same message obsolete. */
 const FINALIZING = new Set(['message', 'message.stop']);
 
-/**
- * Frames whose effect on the DB depends on a message's text or streaming state (their handlers read
- * or replace message rows): held updates of their lane are written before them. Any other frame
- * (typing, tool and picker frames, unknown types…) leaves held updates waiting, so a stream that mixes
- * them with updates is still coalesced; writing each update before each of them made every update a
- * write of its own. A new frame type that touches message rows belongs here.
- */
-const READS_MESSAGES = new Set(['message', 'message.start', 'message.stop', 'message.deleted', 'read.receipt', 'agent.idle', 'history', 'media.offer']);
-
 export class FramePipeline {
   private chain: Promise<void> = Promise.resolve();
   private readonly updates = new Map<string, PendingUpdate>();
@@ -100,6 +92,10 @@ export class FramePipeline {
       return new Promise((resolve) => this.batchWaiters.push(resolve));
     }
     if (frame.type === 'message.update') return this.holdUpdate(frame);
+    // A frame whose handler reads or replaces message rows (the store's rules say which) finds held
+    // updates of its lane written before it. Any other frame (typing, tool and picker frames, unknown
+    // types…) leaves them waiting, so a stream that mixes them with updates is still coalesced;
+    // writing each update before each of them made every update a write of its own.
     const superseded = READS_MESSAGES.has(frame.type) ? this.settleUpdatesBefore(frame) : [];
     const stored = this.enqueueFrame(frame);
     if (superseded.length) void stored.finally(() => superseded.forEach((w) => w())).catch(() => {}); // a failed write is reported through onError

@@ -2,7 +2,7 @@
 // the final text never overwritten by a stale update.
 import { describe, expect, it } from 'vitest';
 import type { ServerFrame } from '../protocol';
-import { FramePipeline } from './coalescer';
+import { FramePipeline } from './framePipeline';
 
 function update(id: string, text: string, lane = 'web:default'): ServerFrame {
   return { v: 1, type: 'message.update', chat_id: lane, payload: { message_id: id, text } };

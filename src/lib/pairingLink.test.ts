@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { qrMatrix } from '../../../lib/qrcode';
+import { qrMatrix } from './qrcode';
 import { isLocalOnly, isPairingUrl, pairingLink, readPairingLink } from './pairingLink';
 import { qrPath } from './qrPath';
 

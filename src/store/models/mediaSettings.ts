@@ -1,6 +1,6 @@
 // The media settings, one settings row each (keys of their own, so the store's typed settings stay as they are).
-import type { IrisDB } from '../store/db';
-import { DEFAULT_CACHE_CAP_BYTES } from './limits';
+import type { IrisDB } from '../db';
+import { DEFAULT_CACHE_CAP_BYTES } from '../../protocol/mediaLimits';
 
 export const AUTO_DOWNLOAD_KEY = 'media.autoDownload';
 export const CACHE_CAP_KEY = 'media.cacheCap';

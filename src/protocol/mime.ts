@@ -2,7 +2,7 @@
 // image, audio, video, document, voice). One rule for the app and the service worker: a gateway's
 // MIME type and kind are only claims, and only the types listed here are ever shown inline or given
 // to a Blob; every other file (HTML, SVG, any *+xml, scripts, PDFs…) is bytes to save.
-import type { MediaKind } from '../protocol';
+import type { MediaKind } from './frames';
 
 /** The MIME type without parameters, lower-cased ("audio/webm;codecs=opus" → "audio/webm"); "" when not a type. */
 export function baseMime(mime: string | undefined): string {

@@ -8,10 +8,10 @@ import type {
   MediaKind,
   MediaRef,
   ModelProvider,
+  PickerFrame,
   Role,
-} from '../protocol';
-import type { PickerRow, PickerType } from './schema';
-import { mediaKindFor } from '../media/kind';
+} from './frames';
+import { mediaKindFor } from './mime';
 
 /** Ids of messages the user is sending live under this prefix until the gateway's echo replaces them. */
 export const LOCAL_ID_PREFIX = 'local:';
@@ -161,14 +161,14 @@ const PICKER_TYPES: readonly string[] = [
   'picker.clarify',
   'picker.approval',
   'picker.confirm',
-] satisfies PickerType[];
+] satisfies PickerFrame['type'][];
 
-export function isPickerType(type: unknown): type is PickerType {
+export function isPickerType(type: unknown): type is PickerFrame['type'] {
   return typeof type === 'string' && PICKER_TYPES.includes(type);
 }
 
 /** The payload of a picker frame, reduced to the fields its dialog shows; undefined without a picker_id. */
-export function pickerPayload(type: PickerType, p: Record<string, unknown>): PickerRow['payload'] | undefined {
+export function pickerPayload(type: PickerFrame['type'], p: Record<string, unknown>): PickerFrame['payload'] | undefined {
   const pickerId = id(p.picker_id);
   if (pickerId === undefined) return undefined;
   switch (type) {

@@ -1,11 +1,11 @@
 // The media cache: downloaded bytes are kept for offline reading, least recently used first out
 // beyond a size cap, and first of all when the browser says storage is full. Only media bytes are
 // ever evicted: messages stay, and an evicted file can be downloaded again.
-import type { IrisDB } from '../store/db';
-import { addToast } from '../store/models/toasts';
-import type { MediaRow } from '../store/schema';
-import { formatBytes } from './format';
-import { getMediaSettings } from './settings';
+import type { IrisDB } from '../db';
+import { addToast } from './toasts';
+import type { MediaRow } from '../schema';
+import { formatBytes } from '../../lib/format';
+import { getMediaSettings } from './mediaSettings';
 
 export interface Evicted {
   count: number;

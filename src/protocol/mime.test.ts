@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { baseMime, isInlineMime, kindFromMime, mediaKindFor, servedMime, typedBlob } from './kind';
+import { baseMime, isInlineMime, kindFromMime, mediaKindFor, servedMime, typedBlob } from './mime';
 
 describe('kind from MIME', () => {
   it('images, audio and video by their type; everything else is a document', () => {

@@ -1,8 +1,8 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { freshDb } from '../testing/db';
-import type { MediaRow } from '../store/schema';
-import type { IrisDB } from '../store/db';
+import { freshDb } from '../../testing/db';
+import type { MediaRow } from '../schema';
+import type { IrisDB } from '../db';
 import {
   cacheSize,
   clearMediaCache,
@@ -11,8 +11,8 @@ import {
   pickEvictions,
   pickOldest,
   withQuotaRetry,
-} from './eviction';
-import { setCacheCap } from './settings';
+} from './mediaCache';
+import { setCacheCap } from './mediaSettings';
 
 const MiB = 1024 * 1024;
 

@@ -1,0 +1,34 @@
+// notification and error: frames that reach the person as a toast, and leave nothing else behind.
+import { finite, id, str } from '../../protocol/guards';
+import { describeError } from '../../protocol/errors';
+import { laneOf } from '../../protocol/lanes';
+import { addToast, ERROR_TOAST_KIND } from '../models/toasts';
+import type { Handler } from './types';
+
+/** The longest gateway error message shown (its own words, untrusted: shown as text only). */
+const MAX_ERROR_WORDS = 300;
+
+export const notification: Handler = async (db, frame, ctx) => {
+  const p = frame.payload;
+  const title = str(p.title);
+  const body = str(p.body);
+  if (title === undefined && body === undefined) return;
+  const ts = finite(p.ts);
+  const toast = { kind: id(p.kind) ?? 'generic', title: title ?? '', body: body ?? '', ts: ts ?? ctx.now };
+  const lane = laneOf(frame);
+  // A replayed notification was shown when it happened, or is stale by now: recorded, never shown.
+  await addToast(db, lane === undefined ? toast : { ...toast, lane }, ts !== undefined, ctx.replay === true);
+};
+
+/**
+ * An `error` that answers no pending request (a steer with no turn in progress, a question already
+ * answered on another device, rate limiting…): the connection settles those that do, and the rest
+ * reach the reducer, which would otherwise keep no trace of them. The gateway's own words say what
+ * happened ("No turn is in progress"); the code's generic sentence only stands in when it sent none.
+ */
+export const gatewayError: Handler = async (db, frame, ctx) => {
+  const code = str(frame.payload.code) ?? '';
+  const message = str(frame.payload.message);
+  const words = message !== undefined ? message.replace(/\s+/g, ' ').trim().slice(0, MAX_ERROR_WORDS) : '';
+  await addToast(db, { kind: ERROR_TOAST_KIND, title: words || describeError(code), body: '', ts: ctx.now }, false);
+};
