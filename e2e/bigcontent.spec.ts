@@ -2,7 +2,7 @@
 // person sees and what reaches the gateway; the timings are in `npm run bench` (paste, big answer).
 import type { Page } from '@playwright/test';
 import { fileLine } from '../server/gateway/agent/script';
-import { expect, pair, test, type IrisServer } from './fixtures';
+import { expect, pair, test, type IrisServer } from './support';
 
 const LANE = 'web:default';
 const messageBox = (page: Page) => page.getByRole('textbox', { name: 'Message' });

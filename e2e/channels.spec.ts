@@ -1,20 +1,7 @@
 // Channels: the list a person sees (order, nesting, unread, archived) and every action on a
 // channel, each checked on this device and on a second device paired with the same link.
 import { rmSync } from 'node:fs';
-import { expect, launchServer, test } from './fixtures';
-import {
-  DESKTOP,
-  anotherDeviceSays,
-  channelAction,
-  channelLink,
-  channelRow,
-  channelsNav,
-  pageTitle,
-  pairAndOpen,
-  secondDevice,
-  sendMessage,
-  topLevelNames,
-} from './shell.helpers';
+import { expect, launchServer, test, DESKTOP, anotherDeviceSays, channelAction, channelLink, channelRow, channelsNav, pageTitle, pairAndOpen, secondDevice, sendMessage, topLevelNames } from './support';
 
 test.use({ viewport: DESKTOP });
 

@@ -2,7 +2,7 @@
 // gets the width, a full-width command list, plain words while the agent works, "thinking" and Stop
 // ending with the reply, and a disabled Send that still looks like a button.
 import type { Page } from '@playwright/test';
-import { expect, pair, test, type IrisServer } from './fixtures';
+import { expect, pair, test, type IrisServer } from './support';
 
 const LANE = 'web:default';
 const PHONE = { width: 360, height: 740 };

@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page, WebSocketRoute } from '@playwright/test';
 import { TestClient } from '../server/gateway/testclient';
-import { expect, launchServer, pair, test, type IrisServer } from './fixtures';
+import { expect, launchServer, pair, test, type IrisServer } from './support';
 
 const LANE = 'web:default';
 const DAY = 24 * 3600 * 1000;

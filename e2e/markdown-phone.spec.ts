@@ -1,7 +1,7 @@
 // Issue 16.5, Markdown on a phone: list numbers from 10 up stay inside the message, a wide table keeps
 // its words whole and scrolls sideways, and a table header in the user's own bubble is readable.
 import type { Page } from '@playwright/test';
-import { expect, pair, test } from './fixtures';
+import { expect, pair, test } from './support';
 import { RICH_ANSWER, USER_TABLE } from './screens';
 
 test.use({ viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true });

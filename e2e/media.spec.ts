@@ -5,7 +5,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { makePng } from '../server/gateway/agent/png';
 import { CHROMIUM_ARGS, chromiumExecutable } from './browser';
-import { expect, launchServer, pair, test, type IrisServer } from './fixtures';
+import { expect, launchServer, pair, test, type IrisServer } from './support';
 
 const LANE = 'web:default';
 const MiB = 1024 * 1024;

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expect, expectLanded, pair, test } from './fixtures';
+import { expect, expectLanded, pair, test } from './support';
 
 const DESKTOP = { width: 1440, height: 900 };
 

@@ -1,7 +1,7 @@
 // Issue 4, "Pickers": every picker kind from the demo agent, answered in its dialog, and the agent's answer in the lane.
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
-import { expect, pair, test, type IrisServer } from './fixtures';
+import { expect, pair, test, type IrisServer } from './support';
 
 const LANE = 'web:default';
 const PHONE = { width: 390, height: 844 };

@@ -3,7 +3,7 @@
 // explained in words instead of the browser's raw message.
 import type { Page } from '@playwright/test';
 import { smallTargets } from './audit';
-import { expect, pair, test, type IrisServer } from './fixtures';
+import { expect, pair, test, type IrisServer } from './support';
 
 test.use({ viewport: { width: 412, height: 915 }, hasTouch: true, isMobile: true, locale: 'en-US', timezoneId: 'UTC' });
 

@@ -5,7 +5,7 @@ import { rmSync } from 'node:fs';
 import type { Browser, Locator, Page } from '@playwright/test';
 import { makePng } from '../server/gateway/agent/png';
 import type { GatewayQuirks } from '../server/gateway/quirks';
-import { expect, expectLanded, launchServer, test, type IrisServer } from './fixtures';
+import { expect, expectLanded, launchServer, test, type IrisServer } from './support';
 
 const LANE = 'web:default';
 const DESKTOP = { width: 1280, height: 800 };

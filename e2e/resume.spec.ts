@@ -3,7 +3,7 @@
 import type { Page } from '@playwright/test';
 import { TestClient } from '../server/gateway/testclient';
 import { observeWire, readApp, readWire, storedCursor } from './faults/app';
-import { expect, pair, test, type IrisServer } from './fixtures';
+import { expect, pair, test, type IrisServer } from './support';
 
 const LANE = 'web:default';
 

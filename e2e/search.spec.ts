@@ -2,7 +2,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { rmSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { expect, launchServer, pair, test, type IrisServer } from './fixtures';
+import { expect, launchServer, pair, test, type IrisServer } from './support';
 
 const GENERAL = 'web:default';
 const DEMO = 'web:demo';

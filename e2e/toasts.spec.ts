@@ -1,8 +1,7 @@
 // Issue 16, point 2, "Toasts come back and never leave": what a person sees of notifications and
 // errors. Fading is checked with Playwright's clock (time jumps ahead; nothing sleeps).
 import type { Page, WebSocketRoute } from '@playwright/test';
-import { expect, test } from './fixtures';
-import { DESKTOP, channelLink, pageTitle, pairAndOpen, sendMessage } from './shell.helpers';
+import { expect, test, DESKTOP, channelLink, pageTitle, pairAndOpen, sendMessage } from './support';
 
 test.use({ viewport: DESKTOP });
 

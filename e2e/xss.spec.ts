@@ -3,7 +3,7 @@
 // fails on any dialog, any script run (a sentinel), any request to another host, or any CSP violation.
 import type { Page, WebSocketRoute } from '@playwright/test';
 import { TestClient } from '../server/gateway/testclient';
-import { expect, pair, test, type IrisServer } from './fixtures';
+import { expect, pair, test, type IrisServer } from './support';
 
 const LANE = 'web:default';
 

@@ -2,7 +2,7 @@
 // IndexedDB), hand-over when the leader tab closes, and no reconnect loop after an auth refusal.
 import { rmSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { expect, launchServer, pair, test, type IrisServer } from '../fixtures';
+import { expect, launchServer, pair, test, type IrisServer } from '../support';
 
 const LANE = 'web:default';
 

@@ -3,7 +3,7 @@
 // tells the person; and records that cannot be read (wrong field types) never blank a screen.
 import { expect, test, type Page } from '@playwright/test';
 import { startHostile, type HostileSetup, type Json } from '../hostile/hostile-gateway';
-import { pairAndOpen as pairAndOpenLane } from './app';
+import { pairAndOpen as pairAndOpenLane } from '../support';
 
 const LANE = 'web:default';
 const MiB = 1024 * 1024;
@@ -15,7 +15,7 @@ test.afterEach(async () => {
 
 async function pairAndOpen(page: Page): Promise<void> {
   await page.setViewportSize({ width: 1280, height: 900 });
-  await pairAndOpenLane(page, hostile.origin, hostile.token);
+  await pairAndOpenLane(page, hostile);
 }
 
 function rows<T>(page: Page, store: string): Promise<T[]> {

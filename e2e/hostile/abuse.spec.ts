@@ -3,7 +3,7 @@
 // one message id with two texts, unknown lanes. The app stays responsive (a click answers within a
 // second during the flood), ignores what it must, and its DB stays consistent.
 import { expect, test, type Page } from '@playwright/test';
-import { openLane, pairAndOpen as pairAndOpenLane } from '../faults/app';
+import { openLane, pairAndOpen as pairAndOpenLane } from '../support';
 import { startHostile, type Frame, type HostileSetup, type Json } from './hostile-gateway';
 
 const LANE = 'web:default';
@@ -124,11 +124,11 @@ async function clickAnswersIn(page: Page): Promise<number> {
 async function pairAndOpen(page: Page): Promise<void> {
   await installClickTimer(page);
   await page.setViewportSize({ width: 1280, height: 900 });
-  await pairAndOpenLane(page, hostile.origin, hostile.token);
+  await pairAndOpenLane(page, hostile);
   // Settings once, so its code is loaded before anything is timed.
   await page.goto(`${hostile.origin}/#/settings`);
   await expect(page.getByRole('heading', { name: 'Gateway' })).toBeVisible();
-  await openLane(page, hostile.origin);
+  await openLane(page, hostile);
 }
 
 test('a flood of 100,000 frames: every click answers within a second, and the final text lands', async ({ page }) => {
