@@ -165,7 +165,10 @@ test('a thread minted while the user was in another lane does not pull them in l
 
   await channelLink(page, 'General').click();
   await expect(pageTitle(page)).toHaveText('General');
-  await page.waitForTimeout(1000);
+  // A later turn in General, seen on screen, proves every frame before it has been applied: the
+  // thread's frames had their chance to pull the person away, and did not.
+  await anotherDeviceSays(iris, 'web:default', 'one more in General');
+  await expect(page.getByRole('log', { name: 'Messages' }).getByText('one more in General').first()).toBeVisible();
   await expect(pageTitle(page)).toHaveText('General');
   await expect(page).toHaveURL(/#\/c\/web%3Adefault$/);
 });
