@@ -2,10 +2,8 @@
 // person sees and what reaches the gateway; the timings are in `npm run bench` (paste, big answer).
 import type { Page } from '@playwright/test';
 import { fileLine } from '../server/gateway/agent/script';
-import { expect, pair, test, type IrisServer } from './fixtures';
+import { expect, LANE, messageBox, pairAndOpen, test } from './support';
 
-const LANE = 'web:default';
-const messageBox = (page: Page) => page.getByRole('textbox', { name: 'Message' });
 const pastedCard = (page: Page) => page.getByRole('group', { name: /^Pasted text/ });
 
 /** A log of `bytes` characters (ASCII, one request per line). */
@@ -18,12 +16,6 @@ function logText(bytes: number): string {
     total += line.length + 1;
   }
   return lines.join('\n').slice(0, bytes);
-}
-
-async function openLane(page: Page, iris: IrisServer): Promise<void> {
-  await pair(page, iris);
-  await page.goto(`${iris.baseURL}/#/c/${encodeURIComponent(LANE)}`);
-  await expect(messageBox(page)).toBeVisible();
 }
 
 /** Pastes `text` the way a person does: through the clipboard, with the keyboard's paste. */
@@ -52,7 +44,7 @@ test.describe('composer', () => {
   test.use({ viewport: { width: 412, height: 915 } });
 
   test('a 1 MB paste is kept collapsed with its line count, survives a reload, and is sent whole', async ({ page, iris }) => {
-    await openLane(page, iris);
+    await pairAndOpen(page, iris);
     const log = logText(1_000_000);
     const lines = log.split('\n').length;
     await paste(page, log);
@@ -85,7 +77,7 @@ test.describe('composer', () => {
   });
 
   test('a text over the gateway frame limit is sent as a text file, and the person is told', async ({ page, iris }) => {
-    await openLane(page, iris);
+    await pairAndOpen(page, iris);
     const log = logText(1_300_000);
     await paste(page, log);
     await expect(pastedCard(page)).toBeVisible();
@@ -102,7 +94,7 @@ test.describe('composer', () => {
   });
 
   test('Edit puts a collapsed text into the textbox; Remove drops it', async ({ page, iris }) => {
-    await openLane(page, iris);
+    await pairAndOpen(page, iris);
     const log = logText(8_000);
     await messageBox(page).fill('Look:');
     await paste(page, log);
@@ -125,7 +117,7 @@ test.describe('answers that are whole files', () => {
   test.use({ viewport: { width: 412, height: 915 } });
 
   test('a 3,000-line code block shows its first lines and "Show all 3,000 lines"; Copy copies every line', async ({ page, iris }) => {
-    await openLane(page, iris);
+    await pairAndOpen(page, iris);
     await messageBox(page).fill('/file 3000 300');
     await page.getByRole('button', { name: 'Send' }).click();
     const answer = page.getByRole('article', { name: /^Hermes/ }).filter({ hasText: 'big.ts' });
@@ -151,7 +143,7 @@ test.describe('answers that are whole files', () => {
   });
 
   test('a short code block is shown whole, with no Show all', async ({ page, iris }) => {
-    await openLane(page, iris);
+    await pairAndOpen(page, iris);
     await messageBox(page).fill('/file 12');
     await page.getByRole('button', { name: 'Send' }).click();
     const answer = page.getByRole('article', { name: /^Hermes/ }).filter({ hasText: 'big.ts' });
@@ -162,7 +154,7 @@ test.describe('answers that are whole files', () => {
 
 test('screenshots: a collapsed paste in the composer and a collapsed 3,000-line answer, phone and desktop, light and dark', async ({ page, iris }) => {
   const dir = process.env.SCREENSHOT_DIR ?? '/tmp/look';
-  await openLane(page, iris);
+  await pairAndOpen(page, iris);
   await messageBox(page).fill('/file 3000 30');
   await page.getByRole('button', { name: 'Send' }).click();
   await expect(page.getByRole('button', { name: 'Show all 3,000 lines' })).toBeVisible({ timeout: 30_000 });

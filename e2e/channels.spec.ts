@@ -1,20 +1,7 @@
 // Channels: the list a person sees (order, nesting, unread, archived) and every action on a
 // channel, each checked on this device and on a second device paired with the same link.
 import { rmSync } from 'node:fs';
-import { expect, launchServer, test } from './fixtures';
-import {
-  DESKTOP,
-  anotherDeviceSays,
-  channelAction,
-  channelLink,
-  channelRow,
-  channelsNav,
-  pageTitle,
-  pairAndOpen,
-  secondDevice,
-  sendMessage,
-  topLevelNames,
-} from './shell.helpers';
+import { expect, launchServer, test, DESKTOP, anotherDeviceSays, channelAction, channelLink, channelRow, channelsNav, pageTitle, pairAndOpen, secondDevice, sendMessage, topLevelNames } from './support';
 
 test.use({ viewport: DESKTOP });
 
@@ -178,7 +165,10 @@ test('a thread minted while the user was in another lane does not pull them in l
 
   await channelLink(page, 'General').click();
   await expect(pageTitle(page)).toHaveText('General');
-  await page.waitForTimeout(1000);
+  // A later turn in General, seen on screen, proves every frame before it has been applied: the
+  // thread's frames had their chance to pull the person away, and did not.
+  await anotherDeviceSays(iris, 'web:default', 'one more in General');
+  await expect(page.getByRole('log', { name: 'Messages' }).getByText('one more in General').first()).toBeVisible();
   await expect(pageTitle(page)).toHaveText('General');
   await expect(page).toHaveURL(/#\/c\/web%3Adefault$/);
 });

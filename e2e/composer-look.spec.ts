@@ -1,21 +1,11 @@
 // Issue 16.7, the composer on a phone: icon buttons that keep their names (Send, Stop), the text field
 // gets the width, a full-width command list, plain words while the agent works, "thinking" and Stop
 // ending with the reply, and a disabled Send that still looks like a button.
-import type { Page } from '@playwright/test';
-import { expect, pair, test, type IrisServer } from './fixtures';
+import { expect, messageBox, messages, pairAndOpen, test } from './support';
 
-const LANE = 'web:default';
 const PHONE = { width: 360, height: 740 };
-const messageBox = (page: Page) => page.getByRole('textbox', { name: 'Message' });
-const log = (page: Page) => page.getByRole('log', { name: 'Messages' });
 
 test.use({ viewport: PHONE, hasTouch: true, isMobile: true });
-
-async function openLane(page: Page, iris: IrisServer) {
-  await pair(page, iris);
-  await page.goto(`${iris.baseURL}/#/c/${encodeURIComponent(LANE)}`);
-  await expect(messageBox(page)).toBeVisible();
-}
 
 /** WCAG contrast ratio of two computed rgb() colours. */
 function contrast(a: string, b: string): number {
@@ -31,7 +21,7 @@ function contrast(a: string, b: string): number {
 }
 
 test('on a 360 px phone the text gets the width; Send is a named round icon, disabled it still reads as a button', async ({ page, iris }) => {
-  await openLane(page, iris);
+  await pairAndOpen(page, iris);
   const send = page.getByRole('button', { name: 'Send' });
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
@@ -61,7 +51,7 @@ test('on a 360 px phone the text gets the width; Send is a named round icon, dis
 });
 
 test('the command list is as wide as the screen on a phone', async ({ page, iris }) => {
-  await openLane(page, iris);
+  await pairAndOpen(page, iris);
   await messageBox(page).click();
   await messageBox(page).press('/');
   const menu = page.getByRole('listbox', { name: 'Commands' });
@@ -82,7 +72,7 @@ test('while the agent works: plain words, Stop as a named icon, and "thinking" a
       ws.send(m);
     });
   });
-  await openLane(page, iris);
+  await pairAndOpen(page, iris);
   await messageBox(page).fill('Plan my week');
   await page.getByRole('button', { name: 'Send' }).click();
   // While it works: the field says what typing does in plain words; no paragraph explaining it.
@@ -90,7 +80,7 @@ test('while the agent works: plain words, Stop as a named icon, and "thinking" a
   await expect(messageBox(page)).toHaveAttribute('placeholder', 'Tell Hermes what to change…');
   await expect(page.getByText('A message now steers')).toHaveCount(0);
 
-  await expect(log(page).getByText('— Iris demo agent').last()).toBeVisible({ timeout: 30_000 });
+  await expect(messages(page).getByText('— Iris demo agent').last()).toBeVisible({ timeout: 30_000 });
   await expect(page.getByRole('button', { name: 'Stop' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
   await expect(page.getByRole('status').filter({ hasText: /Hermes is (thinking|using tools|typing)/ })).toHaveCount(0);

@@ -2,20 +2,10 @@
 import AxeBuilder from '@axe-core/playwright';
 import { rmSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { expect, launchServer, pair, test, type IrisServer } from './fixtures';
+import { expect, type IrisServer, LANE, launchServer, messageBox, messages, openLane, pair, pairAndOpen, storeRows, test } from './support';
 
-const LANE = 'web:default';
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
-
-async function openLane(page: Page, iris: IrisServer, lane = LANE): Promise<void> {
-  await page.goto(`${iris.baseURL}/#/c/${encodeURIComponent(lane)}`);
-  await expect(page.getByRole('log', { name: 'Messages' })).toBeVisible();
-  await expect(messageBox(page)).toBeVisible();
-}
-
-const messageBox = (page: Page) => page.getByRole('textbox', { name: 'Message' });
-const log = (page: Page) => page.getByRole('log', { name: 'Messages' });
 
 interface OwnGateway {
   iris: IrisServer;
@@ -50,14 +40,18 @@ async function withGateway(options: { streamDelayMs?: number }, run: (gw: OwnGat
 /** A gateway whose demo agent streams slowly enough to stop or steer it mid-reply. */
 const withSlowGateway = (run: (iris: IrisServer) => Promise<void>) => withGateway({ streamDelayMs: 150 }, (gw) => run(gw.iris));
 
+/** A row of the app's settings store (drafts are `draft:<lane>`, the command catalog `commands`). */
+async function setting(page: Page, key: string): Promise<unknown> {
+  return (await storeRows<{ key: string; value: unknown }>(page, 'settings')).find((r) => r.key === key)?.value;
+}
+
 const offlineBanner = (page: Page) => page.getByText(/^(Offline|Reconnecting)/).first();
 
 test.describe('desktop', () => {
   test.use({ viewport: DESKTOP });
 
   test('Enter sends, Shift+Enter makes a new line, and the box empties', async ({ page, iris }) => {
-    await pair(page, iris);
-    await openLane(page, iris);
+    await pairAndOpen(page, iris);
     const box = messageBox(page);
     await box.click();
     await box.pressSequentially('first line');
@@ -66,15 +60,14 @@ test.describe('desktop', () => {
     await expect(box).toHaveValue('first line\nsecond line');
     await box.press('Enter');
     await expect(box).toHaveValue('');
-    await expect(log(page).getByRole('article').filter({ hasText: 'first line' }).first()).toContainText('second line');
+    await expect(messages(page).getByRole('article').filter({ hasText: 'first line' }).first()).toContainText('second line');
     // The demo agent answers it.
-    await expect(log(page).getByText('— Iris demo agent').first()).toBeVisible();
+    await expect(messages(page).getByText('— Iris demo agent').first()).toBeVisible();
     await expect(box).toBeFocused();
   });
 
   test('slash autocomplete lists commands with descriptions; arrows and Enter pick /choose', async ({ page, iris }) => {
-    await pair(page, iris);
-    await openLane(page, iris);
+    await pairAndOpen(page, iris);
     const box = messageBox(page);
     await box.click();
     await box.press('/');
@@ -102,8 +95,7 @@ test.describe('desktop', () => {
   });
 
   test('typing narrows the commands; Tab picks; Escape closes the list', async ({ page, iris }) => {
-    await pair(page, iris);
-    await openLane(page, iris);
+    await pairAndOpen(page, iris);
     const box = messageBox(page);
     await box.click();
     await box.pressSequentially('/re');
@@ -129,8 +121,10 @@ test.describe('desktop', () => {
 
   test('slash autocomplete works offline from the cached catalog', async ({ page }) => {
     await withGateway({}, async (gw) => {
-      await pair(page, gw.iris);
-      await openLane(page, gw.iris);
+      await pairAndOpen(page, gw.iris);
+      // The catalog comes after pairing; stopping the gateway before it is stored leaves nothing to
+      // complete from offline (this test's flake): wait until the app has kept it.
+      await expect.poll(async () => (await setting(page, 'commands')) !== undefined).toBe(true);
       await gw.stop();
       await expect(offlineBanner(page)).toBeVisible();
       const box = messageBox(page);
@@ -141,10 +135,10 @@ test.describe('desktop', () => {
   });
 
   test('a draft is kept per lane across a reload and cleared when sent', async ({ page, iris }) => {
-    await pair(page, iris);
-    await openLane(page, iris);
+    await pairAndOpen(page, iris);
     await messageBox(page).fill('half-written thought');
-    await page.waitForTimeout(700); // the draft is saved after a pause in typing
+    // The draft is saved after a pause in typing.
+    await expect.poll(() => setting(page, `draft:${LANE}`)).toBe('half-written thought');
     await page.reload();
     await expect(messageBox(page)).toHaveValue('half-written thought');
 
@@ -156,7 +150,7 @@ test.describe('desktop', () => {
 
     await page.getByRole('button', { name: 'Send' }).click();
     await expect(messageBox(page)).toHaveValue('');
-    await page.waitForTimeout(200);
+    await expect.poll(() => setting(page, `draft:${LANE}`)).toBeUndefined();
     await page.reload();
     await expect(messageBox(page)).toBeVisible();
     await expect(messageBox(page)).toHaveValue('');
@@ -164,44 +158,46 @@ test.describe('desktop', () => {
 
   test('sending works offline: the message waits in the outbox and goes out on reconnect', async ({ page }) => {
     await withGateway({}, async (gw) => {
-      await pair(page, gw.iris);
-      await openLane(page, gw.iris);
+      await pairAndOpen(page, gw.iris);
       await gw.stop();
       await expect(offlineBanner(page)).toBeVisible();
       await messageBox(page).fill('written on the train');
       await messageBox(page).press('Enter');
       await expect(messageBox(page)).toHaveValue('');
-      await expect(log(page).getByRole('article').filter({ hasText: 'written on the train' })).toBeVisible();
+      await expect(messages(page).getByRole('article').filter({ hasText: 'written on the train' })).toBeVisible();
       await gw.restart();
-      await expect(log(page).getByText('— Iris demo agent').first()).toBeVisible({ timeout: 45_000 });
+      await expect(messages(page).getByText('— Iris demo agent').first()).toBeVisible({ timeout: 45_000 });
     });
   });
 
   test('Stop during a streamed reply ends it early', async ({ page }) => {
     await withSlowGateway(async (iris) => {
-      await pair(page, iris);
-      await openLane(page, iris);
+      await pairAndOpen(page, iris);
       await messageBox(page).fill('/long');
       await messageBox(page).press('Enter');
       const stop = page.getByRole('button', { name: 'Stop' });
       await expect(stop).toBeVisible();
-      await expect(log(page).getByText('Line 2 of a long answer')).toBeVisible();
+      await expect(messages(page).getByText('Line 2 of a long answer')).toBeVisible();
       await stop.click();
       await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
-      const reply = log(page).getByRole('article').filter({ hasText: 'Line 2 of a long answer' }).last();
+      const reply = messages(page).getByRole('article').filter({ hasText: 'Line 2 of a long answer' }).last();
+      // The turn's last frame (agent.idle, after message.stop) applied: a gateway that kept streaming
+      // would have sent the rest of the reply before it. And the composer can show Send before the
+      // list has drawn the final reply (its model line comes with it): reading the text while the
+      // bubble was still busy was this test's flake.
+      await expect.poll(async () => (await storeRows<{ lane: string; busy: boolean }>(page, 'lanes')).find((l) => l.lane === LANE)?.busy).toBe(false);
+      await expect(reply).toHaveAttribute('aria-busy', 'false');
       const stoppedAt = await reply.innerText();
-      await page.waitForTimeout(1500);
       // The reply keeps the text streamed so far and stops there: it grows no more.
-      await expect(log(page).getByText('Line 2 of a long answer').first()).toBeVisible();
+      await expect(messages(page).getByText('Line 2 of a long answer').first()).toBeVisible();
       expect(await reply.innerText()).toBe(stoppedAt);
-      await expect(log(page).getByText('Line 40 of a long answer')).toHaveCount(0);
+      await expect(messages(page).getByText('Line 40 of a long answer')).toHaveCount(0);
     });
   });
 
   test('a message while the agent works is a steer, labelled so, and the reply acknowledges it', async ({ page }) => {
     await withSlowGateway(async (iris) => {
-      await pair(page, iris);
-      await openLane(page, iris);
+      await pairAndOpen(page, iris);
       await messageBox(page).fill('/long');
       await messageBox(page).press('Enter');
       await expect(page.getByRole('button', { name: 'Stop' })).toBeVisible();
@@ -212,7 +208,7 @@ test.describe('desktop', () => {
       await page.screenshot({ path: '/tmp/look/composer-steer-desktop.png' });
       await steer.click();
       await expect(messageBox(page)).toHaveValue('');
-      await expect(log(page).getByText('adjusting to "keep it short"')).toBeVisible();
+      await expect(messages(page).getByText('adjusting to "keep it short"')).toBeVisible();
     });
   });
 
@@ -220,9 +216,8 @@ test.describe('desktop', () => {
     const seeded = iris.server.gateway!.store.conversations.append({ lane: LANE, role: 'assistant', text: 'The build is green again.\nSecond line.', ts: Date.now() - 60_000 });
     const frames: { type: string; payload: { reply_to?: string; text?: string } }[] = [];
     page.on('websocket', (ws) => ws.on('framesent', (f) => typeof f.payload === 'string' && frames.push(JSON.parse(f.payload))));
-    await pair(page, iris);
-    await openLane(page, iris);
-    const article = log(page).getByRole('article').filter({ hasText: 'The build is green again.' });
+    await pairAndOpen(page, iris);
+    const article = messages(page).getByRole('article').filter({ hasText: 'The build is green again.' });
     await article.hover();
     await article.getByRole('button', { name: 'Reply' }).click();
     const replying = page.locator('.composer-reply');
@@ -243,8 +238,7 @@ test.describe('desktop', () => {
   });
 
   test('the composer has no serious accessibility problems, light and dark', async ({ page, iris }) => {
-    await pair(page, iris);
-    await openLane(page, iris);
+    await pairAndOpen(page, iris);
     await messageBox(page).click();
     await messageBox(page).press('/');
     await expect(page.getByRole('listbox', { name: 'Commands' })).toBeVisible();
@@ -261,23 +255,21 @@ test.describe('phone', () => {
   test.use({ viewport: PHONE, hasTouch: true, isMobile: true });
 
   test('Enter makes a new line; the Send button sends', async ({ page, iris }) => {
-    await pair(page, iris);
-    await openLane(page, iris);
+    await pairAndOpen(page, iris);
     const box = messageBox(page);
     await box.click();
     await box.pressSequentially('one');
     await box.press('Enter');
     await box.pressSequentially('two');
     await expect(box).toHaveValue('one\ntwo');
-    await expect(log(page).getByRole('article').filter({ hasText: 'one' })).toHaveCount(0);
+    await expect(messages(page).getByRole('article').filter({ hasText: 'one' })).toHaveCount(0);
     await page.getByRole('button', { name: 'Send' }).click();
     await expect(box).toHaveValue('');
-    await expect(log(page).getByRole('article').filter({ hasText: 'one' }).first()).toContainText('two');
+    await expect(messages(page).getByRole('article').filter({ hasText: 'one' }).first()).toContainText('two');
   });
 
   test('the box grows with its text up to a limit', async ({ page, iris }) => {
-    await pair(page, iris);
-    await openLane(page, iris);
+    await pairAndOpen(page, iris);
     const box = messageBox(page);
     const oneLine = (await box.boundingBox())!.height;
     await box.fill('a\nb\nc\nd');
@@ -303,8 +295,8 @@ test('screenshots: composer with the command list, phone and desktop, light and 
     await expect(page.getByRole('listbox', { name: 'Commands' })).toBeVisible();
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
-      await page.waitForTimeout(150);
-      await page.screenshot({ path: `/tmp/look/composer-${name}-${scheme}.png` });
+      // Transitions run to their end before the picture is taken (no pause for the new colours).
+      await page.screenshot({ path: `/tmp/look/composer-${name}-${scheme}.png`, animations: 'disabled' });
     }
   }
 });

@@ -1,11 +1,10 @@
 // Issue 4, "A conversation": the lane view against the demo gateway, as a person sees it.
 import { rmSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import type { Locator, Page, WebSocketRoute } from '@playwright/test';
+import type { Page, WebSocketRoute } from '@playwright/test';
 import { TestClient } from '../server/gateway/testclient';
-import { expect, launchServer, pair, test, type IrisServer } from './fixtures';
+import { expect, hermes, type IrisServer, LANE, launchServer, messages, mine, openLane, pairAndOpen, sendMessage, test } from './support';
 
-const LANE = 'web:default';
 const DAY = 24 * 3600 * 1000;
 
 function gatewayStore(iris: IrisServer) {
@@ -17,36 +16,6 @@ function gatewayStore(iris: IrisServer) {
 /** A second device on the same gateway, speaking the protocol directly. */
 function otherDevice(iris: IrisServer): Promise<TestClient> {
   return TestClient.paired(iris.gatewayUrl, { token: iris.token, device_name: 'other device' });
-}
-
-function messages(page: Page): Locator {
-  return page.getByRole('log', { name: 'Messages' });
-}
-
-async function openLane(page: Page, iris: IrisServer, lane = LANE, query = ''): Promise<void> {
-  await page.goto(`${iris.baseURL}/#/c/${encodeURIComponent(lane)}${query}`);
-  await expect(messages(page)).toBeVisible();
-}
-
-async function pairAndOpen(page: Page, iris: IrisServer, lane = LANE): Promise<void> {
-  await pair(page, iris);
-  await openLane(page, iris, lane);
-}
-
-async function send(page: Page, text: string): Promise<void> {
-  await page.getByRole('textbox', { name: 'Message' }).fill(text);
-  await page.getByRole('button', { name: 'Send' }).click();
-}
-
-/** The person's own bubble containing `text`. */
-function mine(page: Page, text: string): Locator {
-  return messages(page)
-    .getByRole('article', { name: /^You, / })
-    .filter({ has: page.locator('.bubble > .md').getByText(text, { exact: true }) });
-}
-
-function hermes(page: Page, text: string): Locator {
-  return messages(page).getByRole('article', { name: /^Hermes, / }).filter({ hasText: text });
 }
 
 /** Records every delivery state the bubble with `marker` shows, in order (states can be brief). */
@@ -131,7 +100,7 @@ test('a streamed reply grows in place; its tools fold into one "Used 2 tools" li
       }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
     });
 
-    await send(page, 'Count the words in this sentence please');
+    await sendMessage(page, 'Count the words in this sentence please');
     const thinking = page.getByRole('status').filter({ hasText: /Hermes is/ });
     await expect(thinking).toBeVisible();
 
@@ -234,10 +203,10 @@ test('my bubble shows pending, then sent, then read', async ({ page }) => {
   try {
     await routeGateway(page, { holdMs: 700 });
     await pairAndOpen(page, iris);
-    await send(page, '/long');
+    await sendMessage(page, '/long');
     await expect(mine(page, '/long')).toBeVisible();
     const states = await recordDelivery(page, 'second in line');
-    await send(page, 'second in line');
+    await sendMessage(page, 'second in line');
     const bubble = mine(page, 'second in line');
     await expect(bubble).toContainText('Pending');
     await expect(bubble.locator('[data-delivery="read"]')).toBeVisible({ timeout: 30_000 });
@@ -258,7 +227,7 @@ test('a message sent while the gateway is unreachable waits, then goes; a refuse
     await iris.server.close();
     await expect(page.getByRole('status').filter({ hasText: 'Connected' })).toHaveCount(0);
 
-    await send(page, 'written while offline');
+    await sendMessage(page, 'written while offline');
     const offline = mine(page, 'written while offline');
     await expect(offline).toContainText('Pending');
     await page.waitForTimeout(1000);
@@ -270,7 +239,7 @@ test('a message sent while the gateway is unreachable waits, then goes; a refuse
 
     // The gateway refuses a send: the bubble says so, and Retry sends it.
     await expect(hermes(page, 'written while offline')).toBeVisible();
-    await send(page, 'refused once');
+    await sendMessage(page, 'refused once');
     const refused = mine(page, 'refused once');
     await expect(refused).toContainText('Not sent');
     await refused.getByRole('button', { name: 'Retry' }).click();
@@ -286,7 +255,7 @@ test('a message sent while the gateway is unreachable waits, then goes; a refuse
 test('reply quotes the message; copy copies; delete asks first and removes it on every device', async ({ page, iris, browser }) => {
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
   await pairAndOpen(page, iris);
-  await send(page, 'First thought');
+  await sendMessage(page, 'First thought');
   const answer = hermes(page, 'Echo: First thought');
   await expect(answer).toHaveAttribute('aria-busy', 'false');
 
@@ -294,7 +263,7 @@ test('reply quotes the message; copy copies; delete asks first and removes it on
   await answer.hover();
   await answer.getByRole('button', { name: 'Reply' }).click();
   await expect(page.getByText('Replying to Hermes')).toBeVisible();
-  await send(page, 'A follow-up');
+  await sendMessage(page, 'A follow-up');
   const followUp = mine(page, 'A follow-up');
   await expect(followUp.getByRole('button', { name: /^In reply to Hermes: / })).toContainText('Echo: First thought');
   expect(gatewayStore(iris).messages(LANE).find((m) => m.text === 'A follow-up')?.reply_to).toBeTruthy();
@@ -345,7 +314,7 @@ test('day separators, and a /remind message set apart from the conversation', as
   await expect(log.getByText(dateLabel, { exact: true })).toBeVisible();
   await expect(log.getByText('Yesterday', { exact: true })).toBeVisible();
 
-  await send(page, '/remind 1 Stretch your legs');
+  await sendMessage(page, '/remind 1 Stretch your legs');
   await expect(log.getByText('Today', { exact: true })).toBeVisible();
   const reminder = log.getByRole('article', { name: /^Reminder, / });
   await expect(reminder).toContainText('Stretch your legs', { timeout: 15_000 });
@@ -603,7 +572,7 @@ test('the conversation has no serious accessibility problems, in both themes', a
   const store = gatewayStore(iris);
   store.conversations.append({ lane: LANE, role: 'cron', text: 'Water the plants', ts: Date.now() - DAY });
   await pairAndOpen(page, iris);
-  await send(page, 'Check the *contrast* please');
+  await sendMessage(page, 'Check the *contrast* please');
   const reply = hermes(page, 'Iris demo agent');
   await expect(reply).toHaveAttribute('aria-busy', 'false');
   await reply.getByRole('button', { name: /^Thought for / }).click();

@@ -1,7 +1,6 @@
 // The page's first connect on a slow network: no banner comes and goes (it would move the whole page,
 // a layout shift a phone's user sees and Lighthouse counts), and the app still ends up online.
-import { expect, test } from './fixtures';
-import { PHONE, anotherDeviceSays, pageTitle, pairAndOpen } from './shell.helpers';
+import { expect, test, PHONE, anotherDeviceSays, pageTitle, pairAndOpen } from './support';
 
 test.use({ viewport: PHONE });
 

@@ -1,7 +1,7 @@
 // What the first screen of a new visitor downloads: the pairing page arrives with the entry (preloaded
 // by index.html, not fetched after the entry has run), compressed, and none of the paired app's code
 // (the app frame, the lane, the markdown pipeline, settings, the gateway session) comes with it.
-import { expect, test } from './fixtures';
+import { expect, test } from './support';
 
 test('the pairing screen loads only its own code, compressed, in one round trip', async ({ page, iris }) => {
   const scripts: { url: string; encoding: string | undefined }[] = [];

@@ -1,8 +1,7 @@
 // Issue 16, point 9: an empty conversation greets with the agent's name and three starts from the
 // command catalog; an answered question stays in the conversation as a compact card.
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
-import { DESKTOP, channelsNav, pageTitle, pairAndOpen, sendMessage } from './shell.helpers';
+import { expect, test, DESKTOP, channelsNav, pageTitle, pairAndOpen, sendMessage } from './support';
 
 test.use({ viewport: DESKTOP });
 

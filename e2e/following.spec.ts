@@ -3,7 +3,7 @@
 // growth is not the reader scrolling away (the streaming benchmark saw the list stop following and
 // end up far above the reply's end, with no pill).
 import { expect, test } from '@playwright/test';
-import { pairAndOpen } from './faults/app';
+import { pairAndOpen } from './support';
 import { startHostile, type HostileSetup } from './hostile/hostile-gateway';
 
 const LANE = 'web:default';
@@ -21,7 +21,7 @@ for (const viewport of [
     test.setTimeout(90_000);
     hostile = await startHostile();
     await page.setViewportSize({ width: viewport.width, height: viewport.height });
-    await pairAndOpen(page, hostile.origin, hostile.token);
+    await pairAndOpen(page, hostile);
     const log = page.getByRole('log', { name: 'Messages' });
     for (let i = 0; i < 12; i++) {
       hostile.gateway.emit({ type: 'message', chat_id: LANE, payload: { message_id: `before${i}`, role: 'assistant', text: `earlier message ${i}`, ts: 1_000 + i } });

@@ -6,7 +6,7 @@
 import { rmSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { clippedText, horizontalOverflow, seriousAxeViolations, smallTargets } from './audit';
-import { expect, launchServer, test } from './fixtures';
+import { expect, launchServer, test } from './support';
 import { screensFor } from './screens';
 
 const PHONES = [

@@ -3,8 +3,7 @@
 // settings, in light and dark, on a phone and a desktop.
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
-import { DESKTOP, PHONE, channelLink, channelsNav, pageTitle, pairAndOpen } from './shell.helpers';
+import { expect, test, DESKTOP, PHONE, channelLink, channelsNav, pageTitle, pairAndOpen } from './support';
 
 async function expectNoSeriousViolations(page: Page, where: string) {
   const results = await new AxeBuilder({ page }).analyze();

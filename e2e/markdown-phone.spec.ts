@@ -1,12 +1,9 @@
 // Issue 16.5, Markdown on a phone: list numbers from 10 up stay inside the message, a wide table keeps
 // its words whole and scrolls sideways, and a table header in the user's own bubble is readable.
-import type { Page } from '@playwright/test';
-import { expect, pair, test } from './fixtures';
+import { expect, messages, pair, test } from './support';
 import { RICH_ANSWER, USER_TABLE } from './screens';
 
 test.use({ viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true });
-
-const log = (page: Page) => page.getByRole('log', { name: 'Messages' });
 
 test.beforeEach(async ({ page, iris }) => {
   const store = iris.server.gateway!.store.conversations;
@@ -14,11 +11,11 @@ test.beforeEach(async ({ page, iris }) => {
   store.append({ lane: 'web:default', role: 'user', text: USER_TABLE, ts: Date.now() - 30_000 });
   await pair(page, iris);
   await page.goto(`${iris.baseURL}/#/c/web%3Adefault`);
-  await expect(log(page).getByText('Step 12 of the plan')).toBeVisible();
+  await expect(messages(page).getByText('Step 12 of the plan')).toBeVisible();
 });
 
 test('every list number, 1 to 12, is drawn inside the message column, none at the screen edge', async ({ page }) => {
-  const list = log(page).locator('ol').filter({ hasText: 'Step 12 of the plan' });
+  const list = messages(page).locator('ol').filter({ hasText: 'Step 12 of the plan' });
   await list.scrollIntoViewIfNeeded();
   const numbers = await list.evaluate((ol) => {
     const column = ol.closest('.md')!.getBoundingClientRect();
@@ -35,7 +32,7 @@ test('every list number, 1 to 12, is drawn inside the message column, none at th
 });
 
 test('a wide table keeps every word whole and scrolls sideways inside its own region', async ({ page }) => {
-  const region = log(page).getByRole('region', { name: 'Table' }).filter({ hasText: 'Wednesday' });
+  const region = messages(page).getByRole('region', { name: 'Table' }).filter({ hasText: 'Wednesday' });
   await region.scrollIntoViewIfNeeded();
   const look = await region.evaluate((el) => {
     const broken: string[] = [];
@@ -67,7 +64,7 @@ test('a wide table keeps every word whole and scrolls sideways inside its own re
 for (const scheme of ['light', 'dark'] as const) {
   test(`a table header in the user's own bubble is readable (${scheme})`, async ({ page }) => {
     await page.emulateMedia({ colorScheme: scheme });
-    const header = log(page).locator('.msg-user').getByRole('columnheader', { name: 'Plan' });
+    const header = messages(page).locator('.msg-user').getByRole('columnheader', { name: 'Plan' });
     await header.scrollIntoViewIfNeeded();
     const ratio = await header.evaluate((th) => {
       const rgba = (c: string) => c.match(/[\d.]+/g)!.map(Number);

@@ -5,15 +5,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { makePng } from '../server/gateway/agent/png';
 import { CHROMIUM_ARGS, chromiumExecutable } from './browser';
-import { expect, launchServer, pair, test, type IrisServer } from './fixtures';
+import { expect, type IrisServer, LANE, launchServer, messageBox, messages, pair, storeRows, test } from './support';
 
-const LANE = 'web:default';
 const MiB = 1024 * 1024;
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
-const messageBox = (page: Page) => page.getByRole('textbox', { name: 'Message' });
-const log = (page: Page) => page.getByRole('log', { name: 'Messages' });
-const userMessages = (page: Page) => log(page).locator('article.msg-user');
+const userMessages = (page: Page) => messages(page).locator('article.msg-user');
 
 // Chromium's fake microphone (a beep) for the voice test; a browser option, so for the whole file.
 test.use({
@@ -110,9 +107,12 @@ test.describe('sending, more', () => {
     await expect(page.getByRole('alert')).toHaveText('“big.bin” is 25 MB; attachments can be at most 20 MB.');
     await expect(messageBox(page)).toHaveValue('with a big file');
     await expect(page.getByRole('list', { name: 'Attachments' })).toHaveCount(0);
-    await page.waitForTimeout(500);
-    await expect(userMessages(page)).toHaveCount(0);
-    expect(storedUser(iris)).toHaveLength(0);
+    // Nothing sent: proved after a later message has gone all the way to the gateway (anything the
+    // refused file had started would have gone before it).
+    await messageBox(page).fill('a later message');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => storedUser(iris).map((m) => m.text), { timeout: 15_000 }).toEqual(['a later message']);
+    await expect(userMessages(page).filter({ hasText: 'with a big file' })).toHaveCount(0);
     expect(iris.server.gateway!.store.media.list()).toHaveLength(0);
     expect(await page.evaluate(() => new Promise<number>((resolve) => {
       const open = indexedDB.open('iris');
@@ -177,7 +177,8 @@ test.describe('sending, more', () => {
     const records = iris.server.gateway!.store.media.list().filter((r) => r.ref !== undefined);
     expect(records).toHaveLength(1);
     expect(records[0]!.sha256).toBe(sha(bytes));
-    await page.waitForTimeout(500);
+    // Sent once and no more: once the outbox is empty the app has nothing left to send again.
+    await expect.poll(async () => (await storeRows(page, 'outbox')).length, { timeout: 15_000 }).toBe(0);
     expect(storedUser(iris).filter((m) => m.text === 'sent through a cut')).toHaveLength(1);
     const bubble = userMessages(page).filter({ hasText: 'sent through a cut' });
     await expect(bubble).toHaveCount(1);
@@ -231,7 +232,7 @@ test.describe('receiving', () => {
     await ready(page, iris);
     await messageBox(page).fill('/image');
     await messageBox(page).press('Enter');
-    const reply = log(page).locator('article.msg-assistant').filter({ hasText: 'Here is an image' });
+    const reply = messages(page).locator('article.msg-assistant').filter({ hasText: 'Here is an image' });
     const img = reply.locator('.media[data-kind="image"] img');
     await expect(img).toHaveAttribute('src', /^\/media\/med_/, { timeout: 15_000 });
     await expect.poll(() => img.evaluate((i: HTMLImageElement) => i.naturalWidth)).toBe(64);
@@ -302,6 +303,7 @@ test.describe('two devices, offline', () => {
 
     const other = await browser.newContext({ viewport: { width: 390, height: 844 } });
     const second = await other.newPage();
+    const pulls: string[] = [];
     // Its downloads come in slowly (in order), so the progress can be seen.
     await second.routeWebSocket(/\/ws$/, (ws) => {
       const server = ws.connectToServer();
@@ -310,7 +312,10 @@ test.describe('two devices, offline', () => {
         const wait = typeof message === 'string' ? 0 : 60;
         chain = chain.then(() => new Promise((resolve) => setTimeout(resolve, wait))).then(() => ws.send(message));
       });
-      ws.onMessage((message) => server.send(message));
+      ws.onMessage((message) => {
+        if (typeof message === 'string' && message.includes('"media.pull"')) pulls.push(message);
+        server.send(message);
+      });
     });
     try {
       await ready(second, iris);
@@ -319,7 +324,9 @@ test.describe('two devices, offline', () => {
       await expect(bubble.locator('img')).toHaveJSProperty('naturalWidth', 64, { timeout: 15_000 });
       const download = bubble.getByRole('button', { name: 'Download report.pdf' });
       await expect(download).toBeVisible();
-      await second.waitForTimeout(500);
+      // The picture's pull has come back, so the app has decided what to fetch by itself for this
+      // message; it did not ask for the PDF.
+      expect(pulls.some((frame) => frame.includes(reportRef!.media_id))).toBe(false);
       await expect(download).toBeVisible();
       expect(await second.evaluate((id) => document.querySelector(`.media[data-media-id="${id}"]`)?.getAttribute('data-state'), reportRef!.media_id)).toBe('remote');
       // A tap: a progress bar, then the file, saved under its name.
@@ -363,7 +370,8 @@ test.describe('two devices, offline', () => {
       const stored = back.server.gateway!.store.messages(LANE).find((m) => m.text === 'written offline')!;
       expect(back.server.gateway!.store.media.get(stored.media![0]!.media_id)!.sha256).toBe(sha(bytes));
       await expect(pending.locator('img')).toHaveAttribute('src', /^\/media\/med_/, { timeout: 15_000 });
-      await page.waitForTimeout(500);
+      // Stored once and no more: once the outbox is empty the app has nothing left to send again.
+      await expect.poll(async () => (await storeRows(page, 'outbox')).length, { timeout: 15_000 }).toBe(0);
       expect(back.server.gateway!.store.messages(LANE).filter((m) => m.text === 'written offline')).toHaveLength(1);
       expect(back.server.gateway!.store.media.list().filter((r) => r.ref !== undefined)).toHaveLength(1);
     } finally {
@@ -396,7 +404,7 @@ test.describe('two devices, offline', () => {
 
   test('files dropped onto the lane are attached', async ({ page, iris }) => {
     await ready(page, iris);
-    await log(page).evaluate((target) => {
+    await messages(page).evaluate((target) => {
       const data = new DataTransfer();
       data.items.add(new File(['hello'], 'dropped.txt', { type: 'text/plain' }));
       for (const type of ['dragenter', 'dragover', 'drop']) {
@@ -489,19 +497,20 @@ test.describe('looks', () => {
     await messageBox(page).fill('Look at this');
     await page.getByRole('button', { name: 'Send' }).click();
     await page.getByRole('button', { name: 'Record voice message' }).click();
-    await page.waitForTimeout(2200);
+    // Two seconds of voice, by the recorder's own clock.
+    await expect(page.getByRole('timer')).toHaveText(/^0:0[2-9]$/, { timeout: 10_000 });
     await page.getByRole('button', { name: 'Finish recording' }).click();
     await expect(page.getByRole('list', { name: 'Attachments' })).toContainText('Voice message');
     await page.getByRole('button', { name: 'Send' }).click();
     // Once the agent is done with it (a message while it works would steer instead).
-    await expect(log(page).getByText(/Received: voice-.*\(voice, \d+ bytes\)/)).toBeVisible({ timeout: 15_000 });
+    await expect(messages(page).getByText(/Received: voice-.*\(voice, \d+ bytes\)/)).toBeVisible({ timeout: 15_000 });
     await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeVisible();
     await messageBox(page).fill('/image');
     await page.getByRole('button', { name: 'Send' }).click();
     await expect(
-      log(page).locator('article.msg-assistant').filter({ hasText: 'Here is an image' }).locator('.media[data-state="ready"]'),
+      messages(page).locator('article.msg-assistant').filter({ hasText: 'Here is an image' }).locator('.media[data-state="ready"]'),
     ).toBeVisible({ timeout: 15_000 });
-    await expect(log(page).locator('.audio-time').last()).toHaveText(/\/ 0:0\d/);
+    await expect(messages(page).locator('.audio-time').last()).toHaveText(/\/ 0:0\d/);
     // Chips for the next message: a picture and a document.
     await attachThroughPicker(page, [
       { name: 'holiday-photo.png', mimeType: 'image/png', buffer: makePng('chip', 64) },
@@ -516,18 +525,16 @@ test.describe('looks', () => {
       await page.setViewportSize(size);
       for (const scheme of ['light', 'dark'] as const) {
         await page.emulateMedia({ colorScheme: scheme });
-        await page.waitForTimeout(300);
-        await page.screenshot({ path: `/tmp/media-${name}-${scheme}.png` });
+        // Transitions run to their end for each picture (animations: 'disabled'), no pause needed.
+        await page.screenshot({ path: `/tmp/media-${name}-${scheme}.png`, animations: 'disabled' });
         const axe = await new AxeBuilder({ page }).include('.composer').include('.message-media').analyze();
         expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
         await userMessages(page).nth(1).evaluate((el) => el.scrollIntoView({ block: 'center' }));
-        await page.waitForTimeout(200);
-        await page.screenshot({ path: `/tmp/media-${name}-${scheme}-sent.png` });
-        await log(page).locator('.media-image').first().click();
+        await page.screenshot({ path: `/tmp/media-${name}-${scheme}-sent.png`, animations: 'disabled' });
+        await messages(page).locator('.media-image').first().click();
         const viewer = page.getByRole('dialog', { name: /Picture viewer/ });
         await expect(viewer).toBeVisible();
-        await page.waitForTimeout(200);
-        await page.screenshot({ path: `/tmp/media-${name}-${scheme}-viewer.png` });
+        await page.screenshot({ path: `/tmp/media-${name}-${scheme}-viewer.png`, animations: 'disabled' });
         await page.keyboard.press('Escape');
         await expect(viewer).toHaveCount(0);
       }

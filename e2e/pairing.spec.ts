@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expect, expectLanded, pair, test } from './fixtures';
+import { expect, expectLanded, pair, test } from './support';
 
 const DESKTOP = { width: 1440, height: 900 };
 
@@ -131,11 +131,13 @@ test('the pairing card has no serious accessibility problems, with an error show
 test('a wrong token shows the gateway refusal in words and does not retry', async ({ page, iris }) => {
   const sockets: string[] = [];
   page.on('websocket', (ws) => sockets.push(ws.url()));
+  // The page's clock is ours, so "does not retry" is checked over a minute of its time, not a sleep.
+  await page.clock.install();
   await page.goto(iris.baseURL + '/#/pair');
   await page.getByLabel('Token').fill('not-the-token');
   await page.getByRole('button', { name: 'Connect' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'The gateway refused this token' })).toBeVisible();
-  await page.waitForTimeout(2500);
+  await page.clock.runFor(60_000);
   expect(sockets.length).toBe(1);
   expect(iris.server.gateway!.connectionCount()).toBe(0);
 });

@@ -1,19 +1,10 @@
 // Issue 4, "Pickers": every picker kind from the demo agent, answered in its dialog, and the agent's answer in the lane.
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
-import { expect, pair, test, type IrisServer } from './fixtures';
+import { expect, messageBox, messages, openLane, pair, pairAndOpen, test } from './support';
 
-const LANE = 'web:default';
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
-
-const messageBox = (page: Page) => page.getByRole('textbox', { name: 'Message' });
-const log = (page: Page) => page.getByRole('log', { name: 'Messages' });
-
-async function openLane(page: Page, iris: IrisServer): Promise<void> {
-  await page.goto(`${iris.baseURL}/#/c/${encodeURIComponent(LANE)}`);
-  await expect(messageBox(page)).toBeVisible();
-}
 
 /** Sends a slash command and returns the dialog it opens. */
 async function ask(page: Page, command: string, title: string): Promise<Locator> {
@@ -28,7 +19,7 @@ async function ask(page: Page, command: string, title: string): Promise<Locator>
 }
 
 /** The agent's reply in the lane (the last article with this text). */
-const reply = (page: Page, text: string) => log(page).getByRole('article').filter({ hasText: text }).last();
+const reply = (page: Page, text: string) => messages(page).getByRole('article').filter({ hasText: text }).last();
 
 async function noSeriousA11yIssues(page: Page, selector: string): Promise<void> {
   for (const scheme of ['light', 'dark'] as const) {
@@ -43,8 +34,7 @@ async function noSeriousA11yIssues(page: Page, selector: string): Promise<void> 
 test.use({ viewport: DESKTOP });
 
 test('model picker: providers with their models, the current one marked; choosing answers provider:model', async ({ page, iris }) => {
-  await pair(page, iris);
-  await openLane(page, iris);
+  await pairAndOpen(page, iris);
   const dialog = await ask(page, '/model', 'Choose a model');
   await expect(dialog.getByRole('heading', { name: 'Demo' })).toBeVisible();
   await expect(dialog.getByRole('heading', { name: 'Local' })).toBeVisible();
@@ -59,8 +49,7 @@ test('model picker: providers with their models, the current one marked; choosin
 });
 
 test('choice picker: the current choice is marked; the chosen value is answered once', async ({ page, iris }) => {
-  await pair(page, iris);
-  await openLane(page, iris);
+  await pairAndOpen(page, iris);
   const frames: string[] = [];
   page.on('websocket', (ws) => ws.on('framesent', (f) => typeof f.payload === 'string' && frames.push(f.payload)));
   await page.reload();
@@ -78,8 +67,7 @@ test('choice picker: the current choice is marked; the chosen value is answered 
 });
 
 test('clarify picker: answered by a choice', async ({ page, iris }) => {
-  await pair(page, iris);
-  await openLane(page, iris);
+  await pairAndOpen(page, iris);
   const dialog = await ask(page, '/clarify', 'Which format should the summary use?');
   await expect(dialog.getByRole('textbox', { name: 'Or answer in your own words' })).toBeVisible();
   await noSeriousA11yIssues(page, 'dialog[open]');
@@ -89,8 +77,7 @@ test('clarify picker: answered by a choice', async ({ page, iris }) => {
 });
 
 test('clarify picker: answered in free text (empty is refused)', async ({ page, iris }) => {
-  await pair(page, iris);
-  await openLane(page, iris);
+  await pairAndOpen(page, iris);
   const dialog = await ask(page, '/clarify', 'Which format should the summary use?');
   await dialog.getByRole('button', { name: 'Send answer' }).click();
   await expect(dialog.getByRole('alert')).toHaveText('Type an answer, or pick one above.');
@@ -101,8 +88,7 @@ test('clarify picker: answered in free text (empty is refused)', async ({ page, 
 });
 
 test('approval picker: the command in a code block with its description; "Once" approves', async ({ page, iris }) => {
-  await pair(page, iris);
-  await openLane(page, iris);
+  await pairAndOpen(page, iris);
   const dialog = await ask(page, '/approve git push --force <img src=x onerror=alert(1)>', 'Approve this command?');
   await expect(dialog.locator('pre code')).toHaveText('git push --force <img src=x onerror=alert(1)>');
   await expect(dialog.locator('img')).toHaveCount(0);
@@ -115,8 +101,7 @@ test('approval picker: the command in a code block with its description; "Once" 
 });
 
 test('approval picker: "Deny" denies', async ({ page, iris }) => {
-  await pair(page, iris);
-  await openLane(page, iris);
+  await pairAndOpen(page, iris);
   const dialog = await ask(page, '/approve rm -rf /tmp/cache', 'Approve this command?');
   await dialog.getByRole('button', { name: 'Deny' }).click();
   await expect(dialog).toBeHidden();
@@ -124,8 +109,7 @@ test('approval picker: "Deny" denies', async ({ page, iris }) => {
 });
 
 test('confirm picker: title, message and Yes', async ({ page, iris }) => {
-  await pair(page, iris);
-  await openLane(page, iris);
+  await pairAndOpen(page, iris);
   const dialog = await ask(page, '/confirm', 'Archive old messages?');
   await expect(dialog).toContainText('archive messages older than 30 days');
   await noSeriousA11yIssues(page, 'dialog[open]');
@@ -135,8 +119,7 @@ test('confirm picker: title, message and Yes', async ({ page, iris }) => {
 });
 
 test('Escape closes a picker unanswered; the Pending question chip reopens it; it survives a reload', async ({ page, iris }) => {
-  await pair(page, iris);
-  await openLane(page, iris);
+  await pairAndOpen(page, iris);
   let dialog = await ask(page, '/choose', 'Reasoning effort');
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();

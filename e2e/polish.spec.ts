@@ -1,35 +1,24 @@
 // Issue 16.10, polish: finger-sized controls in a conversation, times in the locale's own form, error
 // toasts in the gateway's words, "Notifications" once in Settings, and a failed push subscription
 // explained in words instead of the browser's raw message.
-import type { Page } from '@playwright/test';
 import { smallTargets } from './audit';
-import { expect, pair, test, type IrisServer } from './fixtures';
+import { expect, LANE, messageBox, messages, pair, pairAndOpen, test } from './support';
 
 test.use({ viewport: { width: 412, height: 915 }, hasTouch: true, isMobile: true, locale: 'en-US', timezoneId: 'UTC' });
-
-const LANE = 'web:default';
-const messageBox = (page: Page) => page.getByRole('textbox', { name: 'Message' });
-const log = (page: Page) => page.getByRole('log', { name: 'Messages' });
-
-async function openLane(page: Page, iris: IrisServer) {
-  await pair(page, iris);
-  await page.goto(`${iris.baseURL}/#/c/${encodeURIComponent(LANE)}`);
-  await expect(messageBox(page)).toBeVisible();
-}
 
 test('a conversation: every action is at least 44×44 px, and times read "7:05 AM", not "07:05 AM"', async ({ page, iris }) => {
   const sevenOhFive = new Date();
   sevenOhFive.setUTCHours(7, 5, 0, 0);
   iris.server.gateway!.store.conversations.append({ lane: LANE, role: 'user', text: 'An early question', ts: sevenOhFive.getTime() });
-  await openLane(page, iris);
-  const early = log(page).getByRole('article').filter({ hasText: 'An early question' });
+  await pairAndOpen(page, iris);
+  const early = messages(page).getByRole('article').filter({ hasText: 'An early question' });
   await expect(early.locator('.msg-time')).toHaveText(/^7:05\sAM$/);
 
   await messageBox(page).fill('Plan my week');
   await page.getByRole('button', { name: 'Send' }).click();
-  await expect(log(page).getByText('— Iris demo agent').last()).toBeVisible({ timeout: 30_000 });
+  await expect(messages(page).getByText('— Iris demo agent').last()).toBeVisible({ timeout: 30_000 });
   // Message actions, the turn's reasoning and tools lines, Copy code: all there, all finger-sized.
-  for (const name of ['Reply', 'Copy', /^Thought/, /^Used \d+ tools?/, 'Copy code']) await expect(log(page).getByRole('button', { name }).first()).toBeAttached();
+  for (const name of ['Reply', 'Copy', /^Thought/, /^Used \d+ tools?/, 'Copy code']) await expect(messages(page).getByRole('button', { name }).first()).toBeAttached();
   expect(await smallTargets(page)).toEqual([]);
 });
 
@@ -41,7 +30,7 @@ test('an error from the gateway is titled in its own words, not by its code', as
     server.onMessage((m) => ws.send(m));
     toApp = (frame) => ws.send(frame);
   });
-  await openLane(page, iris);
+  await pairAndOpen(page, iris);
   toApp!(JSON.stringify({ v: 1, type: 'error', payload: { code: 'not_found', message: 'No turn is in progress in this lane to steer.' } }));
   await expect(page.getByText('No turn is in progress in this lane to steer.')).toBeVisible();
   await expect(page.getByText('That no longer exists on the gateway.')).toHaveCount(0);

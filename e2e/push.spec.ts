@@ -12,9 +12,8 @@ import { TestClient } from '../server/gateway/testclient';
 import { startServer } from '../server/http/server';
 import { createTestSubscriber, decryptWebPush, type TestSubscriber } from '../server/push/testing/decrypt';
 import { startFakePushService, type FakePushService } from '../server/push/testing/fake-push-service';
-import { expect, launchServer, pair, pairingLink, test as base, type IrisServer } from './fixtures';
+import { expect, type IrisServer, LANE, launchServer, pair, pairingLink, test as base } from './support';
 
-const LANE = 'web:default';
 /** Push on, retries off, and the test's own fake push service (on 127.0.0.1) reachable. */
 const pushOptions = (service: FakePushService) => ({ testPushOrigins: [service.origin], retries: 0 });
 
@@ -396,6 +395,7 @@ test('proxy mode: a gateway that only knows ntfy gets a relay topic; what it pub
   const baseURL = `http://127.0.0.1:${server.port}`;
   const iris: IrisServer = {
     baseURL,
+    origin: baseURL,
     gatewayUrl: server.wsUrl,
     token,
     pairingLink: pairingLink(baseURL, token),

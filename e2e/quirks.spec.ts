@@ -2,12 +2,11 @@
 // (server/gateway/quirks.ts). One test per quirk, driving the built app in Chromium and asserting what
 // a person sees. The table in server/gateway/README.md says what the app does with each.
 import { rmSync } from 'node:fs';
-import type { Browser, Locator, Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { makePng } from '../server/gateway/agent/png';
 import type { GatewayQuirks } from '../server/gateway/quirks';
-import { expect, expectLanded, launchServer, test, type IrisServer } from './fixtures';
+import { expect, expectLanded, hermes, type IrisServer, LANE, launchServer, messageBox, messages, mine, test } from './support';
 
-const LANE = 'web:default';
 const DESKTOP = { width: 1280, height: 800 };
 
 test.use({ viewport: DESKTOP });
@@ -26,22 +25,9 @@ async function quirkyGateway(quirks: GatewayQuirks): Promise<IrisServer> {
   return iris;
 }
 
-const log = (page: Page) => page.getByRole('log', { name: 'Messages' });
-const messageBox = (page: Page) => page.getByRole('textbox', { name: 'Message' });
 const pageTitle = (page: Page) => page.getByRole('banner').getByRole('heading', { level: 1 });
 const channelsNav = (page: Page) => page.getByRole('navigation', { name: 'Channels' });
 const toasts = (page: Page) => page.getByRole('list', { name: 'Notifications' });
-
-/** The person's own bubbles whose text is exactly `text`. */
-function mine(page: Page, text: string): Locator {
-  return log(page)
-    .getByRole('article', { name: /^You, / })
-    .filter({ has: page.locator('.bubble > .md').getByText(text, { exact: true }) });
-}
-
-function hermes(page: Page, text: string): Locator {
-  return log(page).getByRole('article', { name: /^Hermes, / }).filter({ hasText: text });
-}
 
 /** Pairs by the link (landing in the default channel) and waits for the service worker (it serves /media/). */
 async function pairWith(page: Page, iris: IrisServer, opts: { worker?: boolean } = {}): Promise<void> {
@@ -186,11 +172,11 @@ test('history without oldest_message_id: scrolling up pages by the oldest stored
   store.flush();
   await pairWith(page, iris);
   await page.goto(`${iris.baseURL}/#/c/${encodeURIComponent('web:demo')}`);
-  await expect(log(page).getByText('old line 130', { exact: true })).toBeVisible();
-  const scroller = log(page);
+  await expect(messages(page).getByText('old line 130', { exact: true })).toBeVisible();
+  const scroller = messages(page);
   await expect(async () => {
     await scroller.evaluate((el) => el.scrollTo(0, 0));
-    await expect(log(page).getByText('old line 1', { exact: true })).toBeVisible({ timeout: 1_000 });
+    await expect(messages(page).getByText('old line 1', { exact: true })).toBeVisible({ timeout: 1_000 });
   }).toPass({ timeout: 30_000 });
   // Every message once: no page was skipped or fetched twice into duplicates.
   const count = await page.evaluate(
@@ -212,10 +198,10 @@ test('media.offer without message_id: the image joins the lane’s last assistan
   const iris = await quirkyGateway({ mediaOfferWithoutMessageId: true });
   await pairWith(page, iris, { worker: true });
   await send(page, '/image');
-  const reply = log(page).locator('article.msg-assistant').filter({ hasText: 'Here is an image' });
+  const reply = messages(page).locator('article.msg-assistant').filter({ hasText: 'Here is an image' });
   const img = reply.locator('.media[data-kind="image"] img');
   await expect.poll(() => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth), { timeout: 15_000 }).toBe(64);
-  await expect(log(page).locator('.media[data-kind="image"]')).toHaveCount(1);
+  await expect(messages(page).locator('.media[data-kind="image"]')).toHaveCount(1);
 });
 
 for (const push of ['fcm', 'none'] as const) {

@@ -3,19 +3,12 @@
 import type { Page } from '@playwright/test';
 import { TestClient } from '../server/gateway/testclient';
 import { observeWire, readApp, readWire, storedCursor } from './faults/app';
-import { expect, pair, test, type IrisServer } from './fixtures';
-
-const LANE = 'web:default';
+import { expect, type IrisServer, LANE, openLane, pairAndOpen, test } from './support';
 
 function store(iris: IrisServer) {
   const gateway = iris.server.gateway;
   if (!gateway) throw new Error('the demo gateway is not running');
   return gateway.store;
-}
-
-async function openLane(page: Page, iris: IrisServer): Promise<void> {
-  await page.goto(`${iris.baseURL}/#/c/${encodeURIComponent(LANE)}`);
-  await expect(page.getByRole('log', { name: 'Messages' })).toBeVisible();
 }
 
 function reply(page: Page, text: string) {
@@ -32,8 +25,7 @@ test('a reload after live turns replays no frame; a device away gets exactly wha
   test.setTimeout(90_000);
   await page.context().addInitScript('globalThis.__name = (f) => f;');
   await page.context().addInitScript(observeWire);
-  await pair(page, iris);
-  await openLane(page, iris);
+  await pairAndOpen(page, iris);
   const deviceId = (await readApp(page)).deviceId!;
 
   for (let i = 1; i <= 3; i++) {

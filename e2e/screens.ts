@@ -2,8 +2,7 @@
 // (e2e/layout-audit.spec.ts) and the screenshot command (scripts/make-screenshots.ts). To audit and
 // photograph a new screen, add an entry here.
 import type { Page } from '@playwright/test';
-import { expect, launchServer, pair, type IrisServer } from './fixtures';
-import { anotherDeviceSays } from './shell.helpers';
+import { expect, launchServer, pair, type IrisServer, anotherDeviceSays } from './support';
 
 export type Device = 'phone' | 'desktop';
 

@@ -2,7 +2,7 @@
 // the date stays whole), snippets in the words the conversation shows (no Markdown, no half words), and
 // an opened result in view above the composer, highlighted for a moment.
 import type { Page } from '@playwright/test';
-import { expect, pair, test } from './fixtures';
+import { expect, pair, test } from './support';
 
 test.use({ viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true });
 

@@ -2,7 +2,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { rmSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { expect, launchServer, pair, test, type IrisServer } from './fixtures';
+import { expect, type IrisServer, launchServer, messageBox, pair, pairAndOpen, test } from './support';
 
 const GENERAL = 'web:default';
 const DEMO = 'web:demo';
@@ -23,14 +23,8 @@ function seedFiller(iris: IrisServer, lane: string, count: number, start: number
   }
 }
 
-const messageBox = (page: Page) => page.getByRole('textbox', { name: 'Message' });
 const searchBox = (page: Page) => page.getByRole('searchbox', { name: 'Search messages' });
 const results = (page: Page) => page.getByRole('list', { name: 'Results' });
-
-async function openLane(page: Page, iris: IrisServer, lane: string): Promise<void> {
-  await page.goto(`${iris.baseURL}/#/c/${encodeURIComponent(lane)}`);
-  await expect(page.getByRole('log', { name: 'Messages' })).toBeVisible();
-}
 
 test.use({ viewport: DESKTOP });
 
@@ -38,8 +32,7 @@ test('online: the gateway finds an old message the device never loaded; choosing
   const start = Date.now() - 3 * 24 * 60 * MINUTE;
   const old = store(iris).conversations.append({ lane: GENERAL, role: 'user', text: 'Where did we park the zeppelin blueprints?', ts: start - MINUTE });
   seedFiller(iris, GENERAL, 120, start);
-  await pair(page, iris);
-  await openLane(page, iris, GENERAL);
+  await pairAndOpen(page, iris, GENERAL);
   await page.getByRole('banner').getByRole('button', { name: 'Search' }).click();
   await expect(page).toHaveURL(/#\/search\?lane=web%3Adefault/);
   await expect(searchBox(page)).toBeFocused();
@@ -95,8 +88,7 @@ test('offline: the messages cached on this device are searched locally, and a re
     seedFiller(iris, GENERAL, 30, start);
     const target = store(iris).conversations.append({ lane: GENERAL, role: 'assistant', text: 'The café crème recipe needs two shots of espresso.', ts: start + 40 * MINUTE });
     store(iris).conversations.append({ lane: DEMO, role: 'user', text: 'Unrelated demo chatter', ts: start + 41 * MINUTE });
-    await pair(page, iris);
-    await openLane(page, iris, GENERAL);
+    await pairAndOpen(page, iris, GENERAL);
     const lane = page.getByRole('log', { name: 'Messages' });
     await expect(lane.getByText('two shots of espresso')).toBeVisible();
     await page.getByRole('banner').getByRole('button', { name: 'Search' }).click();

@@ -3,8 +3,7 @@
 import type { Page } from '@playwright/test';
 import { qrMatrix } from '../src/lib/qrcode';
 import { qrPath } from '../src/lib/qrPath';
-import { expect, test } from './fixtures';
-import { DESKTOP, channelsNav, pageTitle, pairAndOpen } from './shell.helpers';
+import { expect, test, DESKTOP, channelsNav, pageTitle, pairAndOpen } from './support';
 
 test.use({ viewport: DESKTOP });
 

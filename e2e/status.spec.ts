@@ -1,8 +1,7 @@
 // Status and notifications: the connection banner (offline, back online, auth failed), the
 // gateway's own health, and notification toasts that open their lane.
 import type { Page, WebSocketRoute } from '@playwright/test';
-import { expect, launchServer, test } from './fixtures';
-import { DESKTOP, channelLink, pageTitle, pairAndOpen, sendMessage } from './shell.helpers';
+import { expect, launchServer, test, DESKTOP, channelLink, pageTitle, pairAndOpen, sendMessage } from './support';
 
 test.use({ viewport: DESKTOP });
 

@@ -1,8 +1,7 @@
 // Issue 16, point 2, "Toasts come back and never leave": what a person sees of notifications and
 // errors. Fading is checked with Playwright's clock (time jumps ahead; nothing sleeps).
 import type { Page, WebSocketRoute } from '@playwright/test';
-import { expect, test } from './fixtures';
-import { DESKTOP, channelLink, pageTitle, pairAndOpen, sendMessage } from './shell.helpers';
+import { expect, test, DESKTOP, channelLink, pageTitle, pairAndOpen, sendMessage, storeRows } from './support';
 
 test.use({ viewport: DESKTOP });
 
@@ -27,29 +26,9 @@ async function speakable(page: Page): Promise<(frame: Record<string, unknown>) =
   return (frame) => socket!.send(JSON.stringify({ v: 1, ...frame }));
 }
 
-/** The rows of one of the app's IndexedDB stores, read as they are. */
-function rowsOf<T>(page: Page, store: string): Promise<T[]> {
-  return page.evaluate(async (name) => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const req = indexedDB.open('iris');
-      req.onsuccess = () => resolve(req.result);
-      req.onerror = () => reject(req.error);
-    });
-    try {
-      return await new Promise<never[]>((resolve, reject) => {
-        const req = db.transaction(name).objectStore(name).getAll();
-        req.onsuccess = () => resolve(req.result as never[]);
-        req.onerror = () => reject(req.error);
-      });
-    } finally {
-      db.close();
-    }
-  }, store);
-}
-
 /** The sync cursor this page has stored (it moves in the same transaction as the replayed frames). */
 async function storedCursor(page: Page): Promise<number> {
-  return Math.max(0, ...(await rowsOf<{ cursor: number }>(page, 'sync')).map((r) => r.cursor));
+  return Math.max(0, ...(await storeRows<{ cursor: number }>(page, 'sync')).map((r) => r.cursor));
 }
 
 test('news fades after ~5 s, errors after ~8 s; a toast asking for an answer stays until it is opened', async ({ page, iris }) => {
@@ -123,7 +102,7 @@ test('a question open as a dialog gets no toast behind it', async ({ page, iris 
   const dialog = page.getByRole('dialog', { name: 'Approve this command?' });
   await expect(dialog).toBeVisible();
   // The notification came (it is recorded), and shows nowhere, not even behind the dialog.
-  await expect.poll(async () => (await rowsOf<{ kind: string }>(page, 'toasts')).some((t) => t.kind === 'approval')).toBe(true);
+  await expect.poll(async () => (await storeRows<{ kind: string }>(page, 'toasts')).some((t) => t.kind === 'approval')).toBe(true);
   await expect(page.locator('.toasts .toast')).toHaveCount(0);
   await dialog.getByRole('button', { name: 'Once' }).click();
   await expect(dialog).toBeHidden();

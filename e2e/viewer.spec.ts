@@ -1,7 +1,7 @@
 // Issue 16.6, the picture viewer: a picture fills the screen (the demo's 64 px one too), pinch zooms on a
 // phone, the wheel zooms on a desktop, a swipe down or Escape closes.
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { expect, test } from './support';
 import { SCREENS } from './screens';
 
 const viewerScreen = SCREENS.find((s) => s.name === 'viewer')!;

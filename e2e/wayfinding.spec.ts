@@ -3,8 +3,7 @@
 // shows no unread count while a reply streams into it.
 import { rmSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { expect, launchServer, test, type IrisServer } from './fixtures';
-import { DESKTOP, PHONE, channelLink, channelsNav, pageTitle, pairAndOpen, sendMessage } from './shell.helpers';
+import { expect, launchServer, test, type IrisServer, DESKTOP, PHONE, channelLink, channelsNav, pageTitle, pairAndOpen, sendMessage } from './support';
 
 const LANE = 'web:default';
 

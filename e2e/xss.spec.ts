@@ -3,9 +3,7 @@
 // fails on any dialog, any script run (a sentinel), any request to another host, or any CSP violation.
 import type { Page, WebSocketRoute } from '@playwright/test';
 import { TestClient } from '../server/gateway/testclient';
-import { expect, pair, test, type IrisServer } from './fixtures';
-
-const LANE = 'web:default';
+import { expect, type IrisServer, LANE, pair, test } from './support';
 
 /** Every vector calls window.__pwned(tag) (or alert) if it ever runs. */
 export const VECTORS: readonly string[] = [

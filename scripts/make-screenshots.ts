@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumExecutable } from '../e2e/browser';
-import { launchServer } from '../e2e/fixtures';
+import { launchServer } from '../e2e/support';
 import { screensFor, type Device } from '../e2e/screens';
 
 const { values } = parseArgs({ options: { out: { type: 'string' }, only: { type: 'string' } } });

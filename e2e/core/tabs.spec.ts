@@ -2,24 +2,12 @@
 // IndexedDB), hand-over when the leader tab closes, and no reconnect loop after an auth refusal.
 import { rmSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { expect, launchServer, pair, test, type IrisServer } from '../fixtures';
-
-const LANE = 'web:default';
+import { expect, type IrisServer, LANE, launchServer, openLane, pairAndOpen, sendMessage, test } from '../support';
 
 function gateway(iris: IrisServer) {
   const g = iris.server.gateway;
   if (!g) throw new Error('the demo gateway is not running');
   return g;
-}
-
-async function openLane(page: Page, iris: IrisServer): Promise<void> {
-  await page.goto(`${iris.baseURL}/#/c/${encodeURIComponent(LANE)}`);
-  await expect(page.getByRole('log', { name: 'Messages' })).toBeVisible();
-}
-
-async function sendFrom(page: Page, text: string): Promise<void> {
-  await page.getByRole('textbox', { name: 'Message' }).fill(text);
-  await page.getByRole('button', { name: 'Send' }).click();
 }
 
 /** The lane's messages as this page's IndexedDB holds them (read with the raw API, no app hooks). */
@@ -46,8 +34,7 @@ async function storedMessages(page: Page): Promise<{ id: string; role: string; t
 test('two tabs hold one socket, show the same messages, and the other tab takes over within 2 s when the leader closes', async ({ context, iris }) => {
   const gw = gateway(iris);
   const leader = await context.newPage();
-  await pair(leader, iris);
-  await openLane(leader, iris);
+  await pairAndOpen(leader, iris);
 
   const follower = await context.newPage();
   const followerSockets: number[] = [];
@@ -58,7 +45,7 @@ test('two tabs hold one socket, show the same messages, and the other tab takes 
   expect(followerSockets).toHaveLength(0); // the second tab never opened a socket of its own
 
   // A message typed in the tab without the socket goes out through the leader.
-  await sendFrom(follower, 'sent from the second tab');
+  await sendMessage(follower, 'sent from the second tab');
   for (const page of [leader, follower]) {
     const log = page.getByRole('log', { name: 'Messages' });
     await expect(log.getByRole('article', { name: /^You/ }).getByText('sent from the second tab', { exact: true })).toBeVisible();
@@ -77,7 +64,7 @@ test('two tabs hold one socket, show the same messages, and the other tab takes 
   await expect.poll(() => gw.connectionCount(), { timeout: 5000 }).toBe(1);
 
   // And it works as the leader now.
-  await sendFrom(follower, 'after the hand-over');
+  await sendMessage(follower, 'after the hand-over');
   await expect(follower.getByRole('log', { name: 'Messages' }).getByRole('article', { name: /^You/ }).getByText('after the hand-over', { exact: true })).toBeVisible();
   await expect.poll(() => gw.store.messages(LANE).filter((m) => m.role === 'user').map((m) => m.text)).toEqual([
     'sent from the second tab',
@@ -90,15 +77,14 @@ test('two tabs hold one socket, show the same messages, and the other tab takes 
 test('three tabs: still one socket; a send from a follower while the leader reloads is delivered once', async ({ context, iris }) => {
   const gw = gateway(iris);
   const a = await context.newPage();
-  await pair(a, iris);
-  await openLane(a, iris);
+  await pairAndOpen(a, iris);
   const b = await context.newPage();
   await openLane(b, iris);
   const c = await context.newPage();
   await openLane(c, iris);
   await c.waitForTimeout(1000);
   expect(gw.connectionCount()).toBe(1);
-  await Promise.all([a.reload(), sendFrom(c, 'during a reload')]);
+  await Promise.all([a.reload(), sendMessage(c, 'during a reload')]);
   await expect(c.getByRole('log', { name: 'Messages' }).getByText('— Iris demo agent')).toBeVisible();
   await expect.poll(() => gw.connectionCount(), { timeout: 5000 }).toBe(1);
   await b.waitForTimeout(500);
@@ -111,8 +97,7 @@ test('a paired tab whose token is no longer accepted stops reconnecting and says
   const port = server.port;
   let second: IrisServer | undefined;
   try {
-    await pair(page, first);
-    await openLane(page, first);
+    await pairAndOpen(page, first);
     const sockets: string[] = [];
     page.on('websocket', (ws) => sockets.push(ws.url()));
     // The gateway restarts with another token (the owner revoked this device's pairing).

@@ -1,9 +1,7 @@
-// What the fault suite does in the app, as a person would (pair, open the lane, type and send), and
-// what it reads back from the app's own IndexedDB ('iris', raw API: no hooks into the app).
-import { expect, type Page } from '@playwright/test';
-import { expectLanded, pairingLink } from '../fixtures';
-
-export const LANE = 'web:default';
+// What the fault suite does in the app beyond the shared helpers (../support): send only once the
+// button reads Send, read the whole DB state in one go ('iris', raw API: no hooks into the app), watch
+// the wire and fill the disk.
+import type { Page } from '@playwright/test';
 
 export interface AppMessage {
   message_id: string;
@@ -21,17 +19,6 @@ export interface AppState {
   cursors: { gateway: string; cursor: number }[];
   lanes: { lane: string; busy: boolean }[];
   deviceId?: string;
-}
-
-export async function pairAndOpen(page: Page, origin: string, token: string): Promise<void> {
-  await page.goto(pairingLink(origin, token));
-  await expectLanded(page);
-  await openLane(page, origin);
-}
-
-export async function openLane(page: Page, origin: string): Promise<void> {
-  if (!page.url().includes(`#/c/${encodeURIComponent(LANE)}`)) await page.goto(`${origin}/#/c/${encodeURIComponent(LANE)}`);
-  await expect(page.getByRole('log', { name: 'Messages' })).toBeVisible({ timeout: 20_000 });
 }
 
 /**

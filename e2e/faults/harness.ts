@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { FaultProxy } from '../../server/faultproxy';
-import { LANE, nudgeOnline, observeWire, openLane, pairAndOpen, readApp, readWire, send, storedCursor, uploadBytes, type AppState, type WireLog } from './app';
+import { LANE, openLane, pairAndOpen } from '../support';
+import { nudgeOnline, observeWire, readApp, readWire, send, storedCursor, uploadBytes, type AppState, type WireLog } from './app';
 import { addVerdict, emptyVerdict, isClean, judge, type DeviceEvidence, type UploadExpectation, type Verdict } from './checks';
 import { GatewayHost } from './gateway-host';
 import { Rng } from './rng';
@@ -89,7 +90,7 @@ export class Run {
     const device: Device = { name, context, pages: [], typed: [], cursorSamples: [], mirrorsLane };
     this.devices.push(device);
     const page = await this.track(device, await context.newPage());
-    await pairAndOpen(page, this.origin, this.token);
+    await pairAndOpen(page, { origin: this.origin, token: this.token });
     this.note(`${name} paired`);
     return device;
   }
@@ -97,8 +98,7 @@ export class Run {
   /** Another tab of the same device, on the lane. */
   async openTab(device: Device): Promise<Page> {
     const page = await this.track(device, await device.context.newPage());
-    await page.goto(`${this.origin}/#/c/${encodeURIComponent(LANE)}`);
-    await openLane(page, this.origin);
+    await openLane(page, this);
     return page;
   }
 

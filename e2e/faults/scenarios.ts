@@ -1,7 +1,8 @@
 // The fault scenarios of issue 9. Each drives the app like a person while the fault proxy and the
 // gateway host misbehave at points chosen by the run's seeded PRNG. The harness then heals every fault
 // and judges the result against the gateway's store.
-import { nudgeOnline, openLane, readApp, setDiskFull, storedCursor, uploadBytes, type WireSync } from './app';
+import { openLane } from '../support';
+import { nudgeOnline, readApp, setDiskFull, storedCursor, uploadBytes, type WireSync } from './app';
 import type { Page } from '@playwright/test';
 import { sleep, type Device, type Run } from './harness';
 import type { Rng } from './rng';
@@ -142,7 +143,7 @@ export const SCENARIOS: Scenario[] = [
           r.note('reload again');
           await page0(a).reload();
         }
-        await openLane(page0(a), r.origin);
+        await openLane(page0(a), r);
       }
     },
   },
@@ -159,7 +160,7 @@ export const SCENARIOS: Scenario[] = [
         if (reloadAfter.has(i)) {
           r.note('reload while offline');
           await page0(a).reload();
-          await openLane(page0(a), r.origin);
+          await openLane(page0(a), r);
         }
       }
       // Back online; the drain and the ten replies run into more faults.

@@ -3,7 +3,7 @@
 // tells the person; and records that cannot be read (wrong field types) never blank a screen.
 import { expect, test, type Page } from '@playwright/test';
 import { startHostile, type HostileSetup, type Json } from '../hostile/hostile-gateway';
-import { pairAndOpen as pairAndOpenLane } from './app';
+import { pairAndOpen, storeRows } from '../support';
 
 const LANE = 'web:default';
 const MiB = 1024 * 1024;
@@ -13,28 +13,9 @@ test.afterEach(async () => {
   await hostile?.close();
 });
 
-async function pairAndOpen(page: Page): Promise<void> {
+async function pairAtDesktop(page: Page): Promise<void> {
   await page.setViewportSize({ width: 1280, height: 900 });
-  await pairAndOpenLane(page, hostile.origin, hostile.token);
-}
-
-function rows<T>(page: Page, store: string): Promise<T[]> {
-  return page.evaluate(async (name) => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const req = indexedDB.open('iris');
-      req.onsuccess = () => resolve(req.result);
-      req.onerror = () => reject(req.error);
-    });
-    try {
-      return await new Promise<unknown[]>((resolve, reject) => {
-        const req = db.transaction(name).objectStore(name).getAll();
-        req.onsuccess = () => resolve(req.result);
-        req.onerror = () => reject(req.error);
-      });
-    } finally {
-      db.close();
-    }
-  }, store) as Promise<T[]>;
+  await pairAndOpen(page, hostile);
 }
 
 test('a small quota: media is evicted first, every message stays, and the person is told', async ({ page }) => {
@@ -57,7 +38,7 @@ test('a small quota: media is evicted first, every message stays, and the person
   const quota = 24 * MiB;
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Storage.overrideQuotaForOrigin', { origin: hostile.origin, quotaSize: quota });
-  await pairAndOpen(page);
+  await pairAtDesktop(page);
 
   // Thirty 2 MiB pictures (60 MiB) for a 24 MiB origin: each downloads by itself when offered.
   for (let i = 0; i < IMAGES; i++) {
@@ -67,17 +48,17 @@ test('a small quota: media is evicted first, every message stays, and the person
   // Toasts are removed once they have been shown: remember every one seen on the way.
   const told = new Set<string>();
   const settled = async () => {
-    for (const t of await rows<{ title: string; body: string }>(page, 'toasts')) told.add(`${t.title}: ${t.body}`);
-    const media = await rows<{ media_id: string; state: string; size: number }>(page, 'media');
+    for (const t of await storeRows<{ title: string; body: string }>(page, 'toasts')) told.add(`${t.title}: ${t.body}`);
+    const media = await storeRows<{ media_id: string; state: string; size: number }>(page, 'media');
     return media.length === IMAGES && media.every((m) => ['ready', 'evicted', 'failed'].includes(m.state)) && media.filter((m) => m.state === 'evicted').length > 0;
   };
   await expect.poll(settled, { timeout: 180_000, intervals: [500], message: 'every picture downloaded once, some evicted' }).toBe(true);
 
   // Media went first: every message is still here, whole.
-  const messages = await rows<{ message_id: string; text: string; status: string }>(page, 'messages');
+  const messages = await storeRows<{ message_id: string; text: string; status: string }>(page, 'messages');
   for (let i = 0; i < IMAGES; i++) expect(messages.find((m) => m.message_id === `pic${i}`)?.text).toBe(`picture number ${i}`);
-  const media = await rows<{ media_id: string; state: string; size: number }>(page, 'media');
-  const blobs = await rows<{ media_id: string }>(page, 'mediaBlobs');
+  const media = await storeRows<{ media_id: string; state: string; size: number }>(page, 'media');
+  const blobs = await storeRows<{ media_id: string }>(page, 'mediaBlobs');
   const ready = media.filter((m) => m.state === 'ready');
   expect(ready.reduce((n, m) => n + m.size, 0)).toBeLessThanOrEqual(quota);
   for (const m of media.filter((x) => x.state === 'evicted')) expect(blobs.some((b) => b.media_id === m.media_id), `${m.media_id} evicted but its bytes stayed`).toBe(false);
@@ -99,7 +80,7 @@ test('a small quota: media is evicted first, every message stays, and the person
   await expect(log.getByText('a message after the cache filled up')).toBeVisible();
   await page.getByRole('textbox', { name: 'Message' }).fill('sent with a full cache');
   await page.getByRole('button', { name: 'Send' }).click();
-  await expect.poll(async () => (await rows<{ text: string; status: string }>(page, 'messages')).find((m) => m.text === 'sent with a full cache')?.status).toBe('sent');
+  await expect.poll(async () => (await storeRows<{ text: string; status: string }>(page, 'messages')).find((m) => m.text === 'sent with a full cache')?.status).toBe('sent');
 });
 
 test('records that cannot be read (wrong field types) never blank the lane, the channel list or the app', async ({ page }) => {
@@ -107,7 +88,7 @@ test('records that cannot be read (wrong field types) never blank the lane, the 
   hostile = await startHostile();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await pairAndOpen(page);
+  await pairAtDesktop(page);
   hostile.gateway.emit({ type: 'message', chat_id: LANE, payload: { message_id: 'good-1', role: 'assistant', text: 'a good message before', ts: 1_000 } });
   hostile.gateway.emit({ type: 'message', chat_id: LANE, payload: { message_id: 'good-2', role: 'user', text: 'a good message after', ts: 3_000 } });
   await expect(page.getByRole('log', { name: 'Messages' }).getByText('a good message after')).toBeVisible();

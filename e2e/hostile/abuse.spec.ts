@@ -3,7 +3,7 @@
 // one message id with two texts, unknown lanes. The app stays responsive (a click answers within a
 // second during the flood), ignores what it must, and its DB stays consistent.
 import { expect, test, type Page } from '@playwright/test';
-import { openLane, pairAndOpen as pairAndOpenLane } from '../faults/app';
+import { openLane, pairAndOpen } from '../support';
 import { startHostile, type Frame, type HostileSetup, type Json } from './hostile-gateway';
 
 const LANE = 'web:default';
@@ -121,20 +121,20 @@ async function clickAnswersIn(page: Page): Promise<number> {
   return page.evaluate((i) => Math.round((window as unknown as { __answers: number[] }).__answers[i]!), before);
 }
 
-async function pairAndOpen(page: Page): Promise<void> {
+async function pairForTiming(page: Page): Promise<void> {
   await installClickTimer(page);
   await page.setViewportSize({ width: 1280, height: 900 });
-  await pairAndOpenLane(page, hostile.origin, hostile.token);
+  await pairAndOpen(page, hostile);
   // Settings once, so its code is loaded before anything is timed.
   await page.goto(`${hostile.origin}/#/settings`);
   await expect(page.getByRole('heading', { name: 'Gateway' })).toBeVisible();
-  await openLane(page, hostile.origin);
+  await openLane(page, hostile);
 }
 
 test('a flood of 100,000 frames: every click answers within a second, and the final text lands', async ({ page }) => {
   test.setTimeout(300_000);
   hostile = await startHostile();
-  await pairAndOpen(page);
+  await pairForTiming(page);
   const { gateway } = hostile;
   gateway.emit({ type: 'message.start', chat_id: LANE, payload: { message_id: 'flood', role: 'assistant' } });
   gateway.emit({ type: 'tool.start', chat_id: LANE, payload: { index: 0, name: 'flood' } });
@@ -219,7 +219,7 @@ test('oversized, deeply nested, stray binary, out-of-order, duplicated and unkno
       return true;
     },
   });
-  await pairAndOpen(page);
+  await pairForTiming(page);
   const { gateway } = hostile;
   const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
   const nestedObject = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { startServer, type RunningServer } from '../../server/http/server';
-import { pairingLink } from '../fixtures';
+import { pairingLink } from '../support/server';
 
 export type Json = Record<string, unknown>;
 export type Frame = { v?: number; type: string; id?: number; chat_id?: string; thread_id?: string; payload?: unknown };

@@ -6,8 +6,7 @@
 // link still saves the file under its own name, byte for byte.
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { openLane } from '../faults/app';
-import { pairingLink } from '../fixtures';
+import { openLane, pairingLink } from '../support';
 import { startHostile, type HostileSetup, type Json } from './hostile-gateway';
 
 const LANE = 'web:default';
@@ -69,7 +68,7 @@ test('without a service worker, offered SVG/HTML/XHTML files open as downloads i
   });
   await page.goto(pairingLink(hostile.origin, hostile.token));
   await expect(page.getByRole('status').filter({ hasText: 'Connected' }).first()).toBeVisible({ timeout: 20_000 });
-  await openLane(page, hostile.origin);
+  await openLane(page, hostile);
   expect(await page.evaluate(() => navigator.serviceWorker?.controller ?? null), 'no service worker controls the page').toBeNull();
 
   hostile.gateway.emit({

@@ -7,8 +7,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, resolve } from 'node:path';
 import type { Page } from '@playwright/test';
-import { anotherDeviceSays, pairAndOpen } from '../shell.helpers';
-import { expect, expectLanded, pair, test } from '../fixtures';
+import { anotherDeviceSays, pairAndOpen, expect, expectLanded, pair, test } from '../support';
 
 /** The gateway URL and token the app has stored (its own IndexedDB, read raw). */
 function storedPairing(page: Page): Promise<{ gatewayUrl?: string; token?: string }> {

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { expectLanded } from '../fixtures';
+import { expectLanded } from '../support';
 
 const TOKEN = `tok-${Math.random().toString(36).slice(2).padEnd(12, '0')}-QzX9`;
 const WRONG = `wrong-${Math.random().toString(36).slice(2)}-Kp7`;

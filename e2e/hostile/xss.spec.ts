@@ -2,8 +2,7 @@
 // every screen that shows it. Nothing may run, open a dialog, leave the origin, violate the CSP, or
 // leave active markup in the DOM.
 import { expect, test, type Page } from '@playwright/test';
-import { pairAndOpen } from '../faults/app';
-import { expectLanded } from '../fixtures';
+import { expectLanded, pairAndOpen } from '../support';
 import { startHostile, type Frame, type HostileSetup, type Json } from './hostile-gateway';
 import { watchForAttacks, type AttackWatch } from './watch';
 import { XSS_VECTORS as V } from './xss-corpus';
@@ -137,7 +136,7 @@ test('the XSS corpus through every rendered field runs nothing, loads nothing an
   const { gateway, origin } = hostile;
   const watch = await watchForAttacks(page, origin);
   await page.setViewportSize({ width: 1280, height: 900 });
-  await pairAndOpen(page, origin, hostile.token);
+  await pairAndOpen(page, hostile);
 
   // --- The lane: message text, reasoning, model, roles; streamed turns with tools and commentary; media. ---
   const frames: Frame[] = [];

@@ -1,8 +1,9 @@
-// Helpers shared by the shell, channel, status and settings specs: find channels the way a person
-// would (by name in the "Channels" navigation) and open a second device on the same gateway.
+// The shell around a lane: find channels the way a person would (by name in the "Channels"
+// navigation), the page title, and other devices on the same gateway.
 import type { Browser, Locator, Page } from '@playwright/test';
-import { TestClient } from '../server/gateway/testclient';
-import { expect, pair, type IrisServer } from './fixtures';
+import { TestClient } from '../../server/gateway/testclient';
+import { pairAndOpen } from './app';
+import type { IrisServer } from './server';
 
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1280, height: 800 };
@@ -45,26 +46,12 @@ export function pageTitle(page: Page): Locator {
   return page.getByRole('banner').getByRole('heading', { level: 1 });
 }
 
-/** Pairs the page and opens the home lane (the default channel). */
-export async function pairAndOpen(page: Page, iris: IrisServer): Promise<void> {
-  await pair(page, iris);
-  await page.goto(iris.baseURL + '/#/');
-  await expect(channelsNav(page).or(page.getByRole('button', { name: 'Channels' })).first()).toBeVisible();
-}
-
 /** Another device: a separate browser context (its own IndexedDB and device id), paired with the same link. */
 export async function secondDevice(browser: Browser, iris: IrisServer, viewport = DESKTOP): Promise<Page> {
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   await pairAndOpen(page, iris);
   return page;
-}
-
-/** Sends a message with the composer in the lane on screen. */
-export async function sendMessage(page: Page, text: string): Promise<void> {
-  const box = page.getByRole('textbox', { name: 'Message' });
-  await box.fill(text);
-  await page.getByRole('button', { name: 'Send' }).click();
 }
 
 /**

@@ -1,11 +1,11 @@
-// Playwright fixtures: a fresh serving process (demo gateway on a free 127.0.0.1 port) per test,
-// and a `pair` helper that opens the pairing link the way a person would.
+// The serving process under test: a fresh one (demo gateway on a free 127.0.0.1 port) per test as the
+// `iris` fixture, or launched by a test that stops and restarts it.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { test as base, expect, type Page } from '@playwright/test';
-import type { GatewayQuirks } from '../server/gateway/quirks';
-import { startServer, type RunningServer, type ServerOptions } from '../server/http/server';
+import { test as base, expect } from '@playwright/test';
+import type { GatewayQuirks } from '../../server/gateway/quirks';
+import { startServer, type RunningServer, type ServerOptions } from '../../server/http/server';
 
 /** The link `npm start` prints: the gateway and token in the fragment, never sent to the server. */
 export function pairingLink(origin: string, token: string): string {
@@ -16,6 +16,8 @@ export function pairingLink(origin: string, token: string): string {
 export interface IrisServer {
   /** http://127.0.0.1:PORT */
   baseURL: string;
+  /** The same as baseURL: the name the app helpers (./app.ts) share with the hostile gateway. */
+  origin: string;
   /** ws://127.0.0.1:PORT/ws */
   gatewayUrl: string;
   token: string;
@@ -52,6 +54,7 @@ export async function launchServer(
   const gatewayUrl = `ws://127.0.0.1:${server.port}/ws`;
   return {
     baseURL,
+    origin: baseURL,
     gatewayUrl,
     token,
     pairingLink: pairingLink(baseURL, token),
@@ -68,17 +71,5 @@ export const test = base.extend<{ iris: IrisServer }>({
     rmSync(iris.dataDir, { recursive: true, force: true });
   },
 });
-
-/** Opens the pairing link and waits until the app has opened the conversation it lands in. */
-export async function pair(page: Page, iris: IrisServer): Promise<void> {
-  await page.goto(iris.pairingLink);
-  await expectLanded(page);
-}
-
-/** After pairing the app opens a lane (the default channel, or the one the link names). */
-export async function expectLanded(page: Page, timeout = 20_000): Promise<void> {
-  await expect(page).toHaveURL(/#\/c\//, { timeout });
-  await expect(page.getByRole('log', { name: 'Messages' })).toBeVisible({ timeout });
-}
 
 export { expect };

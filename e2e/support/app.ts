@@ -1,0 +1,85 @@
+// What every browser test does in the app the way a person would: open a pairing link, land in a lane,
+// open another lane, type and send; and what it reads back from the app's own IndexedDB ('iris', the
+// raw API: no hooks into the app). Works against the demo gateway (./server.ts) and the hostile one.
+import { expect, type Locator, type Page } from '@playwright/test';
+import { pairingLink } from './server';
+
+/** The demo gateway's default channel, where pairing lands. */
+export const LANE = 'web:default';
+
+/** Where the app is served and the token it pairs with (an IrisServer, a hostile gateway's setup…). */
+export interface Pairable {
+  origin: string;
+  token: string;
+}
+
+export const messages = (page: Page): Locator => page.getByRole('log', { name: 'Messages' });
+export const messageBox = (page: Page): Locator => page.getByRole('textbox', { name: 'Message' });
+
+/** Opens the pairing link and waits until the app has opened the conversation it lands in. */
+export async function pair(page: Page, to: Pairable): Promise<void> {
+  await page.goto(pairingLink(to.origin, to.token));
+  await expectLanded(page);
+}
+
+/** After pairing the app opens a lane (the default channel, or the one the link names). */
+export async function expectLanded(page: Page, timeout = 20_000): Promise<void> {
+  await expect(page).toHaveURL(/#\/c\//, { timeout });
+  await expect(messages(page)).toBeVisible({ timeout });
+}
+
+/** Opens a lane by its address (`query`: e.g. `?m=<id>`), unless the page shows it already. */
+export async function openLane(page: Page, at: { origin: string }, lane = LANE, query = ''): Promise<void> {
+  const hash = `#/c/${encodeURIComponent(lane)}${query}`;
+  if (!page.url().endsWith(hash)) await page.goto(`${at.origin}/${hash}`);
+  await expect(messages(page)).toBeVisible({ timeout: 20_000 });
+}
+
+/**
+ * Pairs the page and opens `lane` (by default the default channel, where pairing lands), then waits
+ * for the shell around it: the channel navigation (desktop) or the button that opens it (phone).
+ */
+export async function pairAndOpen(page: Page, to: Pairable, lane = LANE): Promise<void> {
+  await pair(page, to);
+  await openLane(page, to, lane);
+  await expect(page.getByRole('navigation', { name: 'Channels' }).or(page.getByRole('button', { name: 'Channels' })).first()).toBeVisible();
+}
+
+/** Sends a message with the composer in the lane on screen. */
+export async function sendMessage(page: Page, text: string): Promise<void> {
+  await messageBox(page).fill(text);
+  await page.getByRole('button', { name: 'Send' }).click();
+}
+
+/** The person's own bubble containing exactly `text`. */
+export function mine(page: Page, text: string): Locator {
+  return messages(page)
+    .getByRole('article', { name: /^You, / })
+    .filter({ has: page.locator('.bubble > .md').getByText(text, { exact: true }) });
+}
+
+/** A reply of the agent containing `text`. */
+export function hermes(page: Page, text: string): Locator {
+  return messages(page).getByRole('article', { name: /^Hermes, / }).filter({ hasText: text });
+}
+
+/** Every row of one object store of the app's DB ([] while the store does not exist yet). */
+export function storeRows<T>(page: Page, store: string): Promise<T[]> {
+  return page.evaluate(async (name) => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const req = indexedDB.open('iris');
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+    try {
+      if (!db.objectStoreNames.contains(name)) return [];
+      return await new Promise<unknown[]>((resolve, reject) => {
+        const req = db.transaction(name).objectStore(name).getAll();
+        req.onsuccess = () => resolve(req.result);
+        req.onerror = () => reject(req.error);
+      });
+    } finally {
+      db.close();
+    }
+  }, store) as Promise<T[]>;
+}

@@ -1,0 +1,5 @@
+// The browser tests' helpers, in one place: the serving process under test (server.ts), what a person
+// does in the app and what its DB holds (app.ts), and the shell around a lane (shell.ts).
+export * from './server';
+export * from './app';
+export * from './shell';
