@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunkLines, firstLines, lineCount, markdownChars, previewSegments, reuseSegments, segmentMarkdown, type Segment } from './markdownSegments';
+import { chunkLines, firstLines, lineCount, markdownChars, previewSegments, reuseSegments, segmentGrown, segmentMarkdown, type Segment, type Segmentation } from './markdownSegments';
 
 /** The text back from its pieces (code pieces with fences as the scanner saw them). */
 function join(segments: Segment[], fence = '```'): string {
@@ -66,6 +66,40 @@ describe('segmentMarkdown', () => {
       prev = next;
     }
     expect(changedBeforeLast).toBe(0);
+  });
+});
+
+describe('segmentGrown', () => {
+  // Texts whose growing tail changes what a line is: a list marker, a fence, a link definition.
+  const texts = [
+    `${para(0).repeat(8)}\`\`\`js\n${'let x = 1;\n'.repeat(300)}\`\`\`\n\n${para(1).repeat(8)}`,
+    `${para(0).repeat(5)}1. item\n\n2. item ${'y'.repeat(3000)}\n\n- a\n\n\`\`\`\`\n\`\`\`\n\`\`\`\`\n${para(2).repeat(5)}`,
+    `${para(0).repeat(6)}\`\`\`ts\ncode\n\`\`\`\n${para(1).repeat(3)}[docs]: https://example.com\n\nSee [docs].`,
+    `${'line without a blank '.repeat(40)}\n`.repeat(60) + '    ```\n    indented\n\n    ```\n' + para(3).repeat(6),
+    `Here is \`big.ts\`, 200 lines:\n\n\`\`\`ts\n${Array.from({ length: 200 }, (_, i) => `export const v${i} = ${i};`).join('\n')}\n\`\`\`\n\n_— Iris demo agent_`,
+  ];
+
+  it('splits every prefix of a growing text exactly as a full split does', () => {
+    for (const full of texts) {
+      for (const step of [41, 397]) {
+        let prev: Segmentation | undefined;
+        for (let end = 0; end <= full.length; end = end === full.length ? end + 1 : Math.min(full.length, end + step)) {
+          const text = full.slice(0, end);
+          prev = segmentGrown(prev, text);
+          expect(prev.segments).toEqual(segmentMarkdown(text));
+          expect(prev.text).toBe(text);
+        }
+      }
+    }
+  });
+
+  it('keeps the finished pieces as the same objects, and splits a text that is not a continuation afresh', () => {
+    const full = texts[0]!;
+    const half = segmentGrown(undefined, full.slice(0, full.length - 500));
+    const whole = segmentGrown(half, full);
+    expect(whole.segments.slice(0, half.segments.length - 1)).toEqual(half.segments.slice(0, -1));
+    for (let i = 0; i < half.segments.length - 2; i++) expect(whole.segments[i]).toBe(half.segments[i]);
+    expect(segmentGrown(whole, 'Edited.').segments).toEqual([{ kind: 'md', text: 'Edited.' }]);
   });
 });
 

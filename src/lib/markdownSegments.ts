@@ -33,17 +33,58 @@ function startsFreshBlock(line: string): boolean {
 
 /** Splits `text` into pieces whose concatenation (code pieces with their fences) is the text. */
 export function segmentMarkdown(text: string): Segment[] {
-  if (text.length <= MIN_SEGMENT_CHARS && !text.includes('```') && !text.includes('~~~')) return [{ kind: 'md', text }];
-  if (LINK_DEFINITION.test(text)) return [{ kind: 'md', text }];
+  return segmentation(text).segments;
+}
+
+/** The pieces of a text and where each ends in it (for resuming the scan where the text grew). */
+export interface Segmentation {
+  text: string;
+  segments: Segment[];
+  ends: number[];
+}
+
+function segmentation(text: string): Segmentation {
+  if ((text.length <= MIN_SEGMENT_CHARS && !text.includes('```') && !text.includes('~~~')) || LINK_DEFINITION.test(text)) {
+    return { text, segments: [{ kind: 'md', text }], ends: [text.length] };
+  }
+  const tail = scanFrom(text, 0);
+  return tail.segments.length ? tail : { text, segments: [{ kind: 'md', text }], ends: [text.length] };
+}
+
+/**
+ * `text` split as `segmentMarkdown` does, reusing `prev` (the split of an earlier text) when `text`
+ * only grew from it, as a streamed reply does: pieces that end before the earlier text's last line
+ * cannot change (every boundary is decided on the whole line that starts the next piece), so only
+ * the rest is scanned again and the kept pieces are the same objects. Anything else: a full split.
+ */
+export function segmentGrown(prev: Segmentation | undefined, text: string): Segmentation {
+  if (!prev || prev.segments.length < 2 || text.length < prev.text.length || !text.startsWith(prev.text)) return segmentation(text);
+  // The earlier text's last line may still change (a list marker or fence being typed).
+  const stable = prev.text.lastIndexOf('\n') + 1;
+  let keep = 0;
+  while (keep < prev.segments.length - 1 && prev.ends[keep]! < stable) keep++;
+  if (keep === 0) return segmentation(text);
+  const from = prev.ends[keep - 1]!;
+  // A link definition anywhere means no split at all (LINK_DEFINITION); the earlier text had none.
+  if (LINK_DEFINITION.test(text.slice(stable))) return segmentation(text);
+  const tail = scanFrom(text, from);
+  return { text, segments: [...prev.segments.slice(0, keep), ...tail.segments], ends: [...prev.ends.slice(0, keep), ...tail.ends] };
+}
+
+/** Scans `text` from `start` (a piece boundary, or 0) to its end. */
+function scanFrom(text: string, start: number): Segmentation {
   const out: Segment[] = [];
-  let mdStart = 0; // where the current Markdown piece began
-  let pos = 0;
+  const ends: number[] = [];
+  let mdStart = start; // where the current Markdown piece began
+  let pos = start;
   let prevBlank = true;
   // A fence inside the Markdown (indented, in a list): no boundary inside it.
   let innerFence: { char: string; len: number } | undefined;
 
   const pushMd = (end: number) => {
-    if (end > mdStart) out.push({ kind: 'md', text: text.slice(mdStart, end) });
+    if (end <= mdStart) return;
+    out.push({ kind: 'md', text: text.slice(mdStart, end) });
+    ends.push(end);
   };
 
   while (pos < text.length) {
@@ -88,6 +129,7 @@ export function segmentMarkdown(text: string): Segment[] {
       if (code.endsWith('\n')) code = code.slice(0, -1);
       out.push({ kind: 'code', text: code, lang: fence[3]!.trim().split(/\s+/)[0] ?? '', closed });
       pos = closed ? scan : text.length;
+      ends.push(pos);
       mdStart = pos;
       prevBlank = true;
       continue;
@@ -102,7 +144,7 @@ export function segmentMarkdown(text: string): Segment[] {
     pos = end;
   }
   pushMd(text.length);
-  return out.length ? out : [{ kind: 'md', text }];
+  return { text, segments: out, ends };
 }
 
 function closesFence(line: string, open: { char: string; len: number }): boolean {

@@ -1,6 +1,6 @@
 import { Index, Match, Show, Switch, createEffect, createMemo, createSignal, on } from 'solid-js';
 import { renderMarkdown, renderMarkdownCached } from '../../../lib/markdown';
-import { lineCount, markdownChars, previewSegments, reuseSegments, segmentMarkdown, type Segment } from '../../../lib/markdownSegments';
+import { lineCount, markdownChars, previewSegments, reuseSegments, segmentGrown, type Segment, type Segmentation } from '../../../lib/markdownSegments';
 import { highlightCodeIn } from '../../../lib/highlight';
 import { COLLAPSED_LINES, CodeBlock } from './CodeBlock';
 import { copyText } from './copyText';
@@ -23,8 +23,14 @@ export function Markdown(props: { text: string; final?: boolean; class?: string 
   const final = () => props.final !== false;
   // A text the person watched stream in stays whole once it is final.
   const [whole, setWhole] = createSignal(!final());
+  // A streamed update only grows the text: only its tail is split again (segmentGrown), and the
+  // pieces that did not change stay the same objects, so they are not rendered again.
+  let split: Segmentation | undefined;
   let previous: Segment[] = [];
-  const all = createMemo(() => (previous = reuseSegments(previous, segmentMarkdown(props.text))));
+  const all = createMemo(() => {
+    split = segmentGrown(split, props.text);
+    return (previous = reuseSegments(previous, split.segments.slice()));
+  });
   const collapsed = createMemo(() => final() && !whole() && markdownChars(all()) > HUGE_CHARS);
   const segments = createMemo(() => (collapsed() ? previewSegments(all(), HUGE_PREVIEW_LINES, COLLAPSED_LINES) : all()));
   const count = createProgressive(() => segments().length, 3, 2);
