@@ -45,10 +45,6 @@ export async function directory(db: IrisDB, options: { archived?: boolean } = {}
   return buildTree(await db.channels.toArray(), options);
 }
 
-export async function getChannel(db: IrisDB, chatId: string): Promise<ChannelRow | undefined> {
-  return db.channels.get(chatId);
-}
-
 /** The gateway's default channel, else the first one not archived. */
 export async function defaultChannel(db: IrisDB): Promise<ChannelRow | undefined> {
   const rows = await db.channels.orderBy('order').toArray();
