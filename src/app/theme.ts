@@ -16,13 +16,6 @@ export function isThemeChoice(value: unknown): value is ThemeChoice {
   return typeof value === 'string' && (THEME_CHOICES as readonly string[]).includes(value);
 }
 
-/** The theme the page shows right now for a choice (resolving `system` through the media query). */
-export function effectiveTheme(choice: ThemeChoice): 'light' | 'dark' {
-  if (choice !== 'system') return choice;
-  const dark = typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches;
-  return dark ? 'dark' : 'light';
-}
-
 /** Sets `data-theme` on <html> (absent = follow the system) and the browser's theme colour. */
 export function applyTheme(choice: ThemeChoice): void {
   if (typeof document === 'undefined') return;

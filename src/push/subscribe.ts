@@ -80,13 +80,6 @@ function sameKey(subscription: PushSubscription, vapidKey: string): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
-export async function pushStatus(db: IrisDB): Promise<PushStatus> {
-  if (!pushSupported()) return 'unsupported';
-  if (Notification.permission === 'denied') return 'blocked';
-  if (Notification.permission !== 'granted') return 'off';
-  return (await getPushRegistration(db)) ? 'on' : 'off';
-}
-
 /**
  * Turns notifications on: asks for permission (only now, after the user's tap), subscribes, registers the
  * subscription where it must go, and tells the gateway. Returns whether the gateway was told now (false:
