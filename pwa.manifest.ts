@@ -23,12 +23,34 @@ export const manifest: Partial<ManifestOptions> = {
     { src: '/icons/icon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' },
   ],
   screenshots: [
-    { src: '/screenshots/phone.png', sizes: '824x1830', type: 'image/png', form_factor: 'narrow', label: 'A conversation with tools and reasoning' },
-    { src: '/screenshots/desktop.png', sizes: '1440x900', type: 'image/png', form_factor: 'wide', label: 'Channels and a conversation side by side' },
+    {
+      src: '/screenshots/phone.png',
+      sizes: '824x1830',
+      type: 'image/png',
+      form_factor: 'narrow',
+      label: 'A conversation with tools and reasoning',
+    },
+    {
+      src: '/screenshots/desktop.png',
+      sizes: '1440x900',
+      type: 'image/png',
+      form_factor: 'wide',
+      label: 'Channels and a conversation side by side',
+    },
   ],
   shortcuts: [
-    { name: 'New message', short_name: 'New', url: '/#/?compose=1', icons: [{ src: '/icons/icon-192.png', sizes: '192x192' }] },
-    { name: 'Search', short_name: 'Search', url: '/#/search', icons: [{ src: '/icons/icon-192.png', sizes: '192x192' }] },
+    {
+      name: 'New message',
+      short_name: 'New',
+      url: '/#/?compose=1',
+      icons: [{ src: '/icons/icon-192.png', sizes: '192x192' }],
+    },
+    {
+      name: 'Search',
+      short_name: 'Search',
+      url: '/#/search',
+      icons: [{ src: '/icons/icon-192.png', sizes: '192x192' }],
+    },
   ],
   share_target: {
     action: '/share-target',

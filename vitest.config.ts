@@ -7,7 +7,12 @@ export default defineConfig({
   test: {
     projects: [
       {
-        test: { name: 'node', include: ['src/**/*.test.ts', 'server/**/*.test.ts', 'worker/**/*.test.ts', 'scripts/**/*.test.ts'], environment: 'node', ...timeouts },
+        test: {
+          name: 'node',
+          include: ['src/**/*.test.ts', 'server/**/*.test.ts', 'worker/**/*.test.ts', 'scripts/**/*.test.ts'],
+          environment: 'node',
+          ...timeouts,
+        },
       },
       {
         // Components mounted in a DOM (happy-dom), compiled by Solid's JSX transform; vite-plugin-solid

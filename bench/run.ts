@@ -59,7 +59,8 @@ function parseArgs(argv: string[]): Options {
   }
   if (!(options.runs >= 1)) options.runs = options.quick ? 1 : 3;
   for (const id of options.only ?? []) {
-    if (!SCENARIOS.some((s) => s.id === id)) throw new Error(`unknown scenario ${id}; known: ${SCENARIOS.map((s) => s.id).join(', ')}`);
+    if (!SCENARIOS.some((s) => s.id === id))
+      throw new Error(`unknown scenario ${id}; known: ${SCENARIOS.map((s) => s.id).join(', ')}`);
   }
   return options;
 }
@@ -76,7 +77,14 @@ async function main(): Promise<number> {
     for (const scenario of SCENARIOS) {
       if (options.only && !options.only.has(scenario.id)) continue;
       log(`bench: ${scenario.title}${options.quick ? ' (quick)' : ''}`);
-      const ctx = scenarioContext({ browser, site, quick: options.quick, runs: options.runs, timeoutMs: options.quick ? 60_000 : 180_000, log });
+      const ctx = scenarioContext({
+        browser,
+        site,
+        quick: options.quick,
+        runs: options.runs,
+        timeoutMs: options.quick ? 60_000 : 180_000,
+        log,
+      });
       const defs = scenario.defs(options.quick);
       try {
         figures.push(...summarize(scenario.title, defs, await scenario.run(ctx)));
@@ -84,7 +92,11 @@ async function main(): Promise<number> {
         const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
         log(`bench: HARNESS ERROR in ${scenario.title}: ${message}`);
         broken.push({ scenario: scenario.id, error: message.split('\n')[0]! });
-        figures.push(...summarize(scenario.title, defs, [Object.fromEntries(defs.map((d) => [d.key, { missing: 'harness error' }]))]));
+        figures.push(
+          ...summarize(scenario.title, defs, [
+            Object.fromEntries(defs.map((d) => [d.key, { missing: 'harness error' }])),
+          ]),
+        );
       }
     }
   } finally {
@@ -103,14 +115,18 @@ async function main(): Promise<number> {
     table,
   };
   writeFileSync(join(BENCH_DIR, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
-  log(`bench: done in ${results.seconds} s; wrote bench/results.json${broken.length ? `; HARNESS BROKEN in ${broken.map((b) => b.scenario).join(', ')}` : ''}`);
+  log(
+    `bench: done in ${results.seconds} s; wrote bench/results.json${broken.length ? `; HARNESS BROKEN in ${broken.map((b) => b.scenario).join(', ')}` : ''}`,
+  );
   return broken.length ? 1 : 0;
 }
 
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    process.stderr.write(`bench: HARNESS ERROR: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `bench: HARNESS ERROR: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exit(1);
   },
 );

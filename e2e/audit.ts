@@ -21,7 +21,12 @@ export function horizontalOverflow(page: Page): Promise<string[]> {
     };
     for (const el of document.body.querySelectorAll('*')) {
       const box = el.getBoundingClientRect();
-      if (box.width === 0 || box.height === 0 || !el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
+      if (
+        box.width === 0 ||
+        box.height === 0 ||
+        !el.checkVisibility({ visibilityProperty: true, opacityProperty: true })
+      )
+        continue;
       if (el.closest('.visually-hidden')) continue;
       if (box.right > innerWidth + 1 || box.left < -1) {
         if (scrollsSideways(el.parentElement)) continue;
@@ -31,7 +36,8 @@ export function horizontalOverflow(page: Page): Promise<string[]> {
     return found.slice(0, 20);
 
     function describe(el: Element): string {
-      const cls = typeof el.className === 'string' && el.className ? '.' + el.className.trim().split(/\s+/).join('.') : '';
+      const cls =
+        typeof el.className === 'string' && el.className ? '.' + el.className.trim().split(/\s+/).join('.') : '';
       const text = (el.textContent ?? '').trim().slice(0, 30);
       return `<${el.tagName.toLowerCase()}${cls}>${text ? ` "${text}"` : ''}`;
     }
@@ -55,7 +61,8 @@ export function smallTargets(page: Page, min = MIN_TARGET): Promise<string[]> {
       // Behind an open modal dialog nothing can be hit.
       if (topDialog && !topDialog.contains(el)) continue;
       if (el.tagName === 'A' && el.closest('p, li, td, th, blockquote') && !el.matches('[role=button]')) continue;
-      if (el.matches('[role=log], [role=region], [role=listbox], [role=dialog], dialog, pre, main, [role=list]')) continue;
+      if (el.matches('[role=log], [role=region], [role=listbox], [role=dialog], dialog, pre, main, [role=list]'))
+        continue;
       let { left, top, right, bottom } = el.getBoundingClientRect();
       const labels = (el as HTMLInputElement).labels ?? [];
       for (const label of labels) {
@@ -73,7 +80,8 @@ export function smallTargets(page: Page, min = MIN_TARGET): Promise<string[]> {
     return found;
 
     function name(el: HTMLElement): string {
-      const label = el.getAttribute('aria-label') ?? (el as HTMLInputElement).labels?.[0]?.textContent ?? el.textContent ?? '';
+      const label =
+        el.getAttribute('aria-label') ?? (el as HTMLInputElement).labels?.[0]?.textContent ?? el.textContent ?? '';
       const role = el.getAttribute('role') ?? el.tagName.toLowerCase();
       const cls = el.classList[0] ? `.${el.classList[0]}` : '';
       return `${role}${cls} "${label.trim().replace(/\s+/g, ' ').slice(0, 40)}"`;
@@ -101,7 +109,9 @@ export function clippedText(page: Page): Promise<string[]> {
       const tall = el.scrollHeight > el.clientHeight + 1 && !scrolls(style.overflowY) && style.overflowY !== 'visible';
       if (wide || tall) {
         const text = (el.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 40);
-        found.push(`<${el.tagName.toLowerCase()}.${el.classList[0] ?? ''}> "${text}" needs ${el.scrollWidth}×${el.scrollHeight}px, has ${el.clientWidth}×${el.clientHeight}px`);
+        found.push(
+          `<${el.tagName.toLowerCase()}.${el.classList[0] ?? ''}> "${text}" needs ${el.scrollWidth}×${el.scrollHeight}px, has ${el.clientWidth}×${el.clientHeight}px`,
+        );
       }
     }
     return found.slice(0, 20);
@@ -113,5 +123,11 @@ export async function seriousAxeViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).analyze();
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')}`);
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 5)
+          .join(', ')}`,
+    );
 }

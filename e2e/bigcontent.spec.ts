@@ -43,7 +43,10 @@ function setting(page: Page, key: string): Promise<unknown> {
 test.describe('composer', () => {
   test.use({ viewport: { width: 412, height: 915 } });
 
-  test('a 1 MB paste is kept collapsed with its line count, survives a reload, and is sent whole', async ({ page, iris }) => {
+  test('a 1 MB paste is kept collapsed with its line count, survives a reload, and is sent whole', async ({
+    page,
+    iris,
+  }) => {
     await pairAndOpen(page, iris);
     const log = logText(1_000_000);
     const lines = log.split('\n').length;
@@ -56,7 +59,9 @@ test.describe('composer', () => {
     await messageBox(page).pressSequentially('Why is worker 7 slow?');
 
     // Kept across a reload (drafts are written after a pause, off the input path).
-    await expect.poll(() => setting(page, `pasted:${LANE}`).then((v) => (v as string | undefined)?.length)).toBe(log.length);
+    await expect
+      .poll(() => setting(page, `pasted:${LANE}`).then((v) => (v as string | undefined)?.length))
+      .toBe(log.length);
     await expect.poll(() => setting(page, `draft:${LANE}`)).toBe('Why is worker 7 slow?');
     await page.reload();
     await expect(pastedCard(page)).toContainText(`${lines.toLocaleString('en-US')} lines`);
@@ -73,7 +78,9 @@ test.describe('composer', () => {
     // The bubble shows the start of it, collapsed, with the whole length named.
     const bubble = page.getByRole('article', { name: /^You/ }).last();
     await expect(bubble).toContainText('Why is worker 7 slow?');
-    await expect(bubble.getByRole('button', { name: `Show all ${(lines + 2).toLocaleString('en-US')} lines` })).toBeVisible();
+    await expect(
+      bubble.getByRole('button', { name: `Show all ${(lines + 2).toLocaleString('en-US')} lines` }),
+    ).toBeVisible();
   });
 
   test('a text over the gateway frame limit is sent as a text file, and the person is told', async ({ page, iris }) => {
@@ -82,7 +89,9 @@ test.describe('composer', () => {
     await paste(page, log);
     await expect(pastedCard(page)).toBeVisible();
     await page.getByRole('button', { name: 'Send' }).click();
-    await expect(page.getByRole('status').filter({ hasText: 'sent as the file pasted-text.txt' })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole('status').filter({ hasText: 'sent as the file pasted-text.txt' })).toBeVisible({
+      timeout: 30_000,
+    });
     await expect(pastedCard(page)).toBeHidden();
     const gateway = iris.server.gateway!.store;
     const sent = () => gateway.messages(LANE).find((m) => m.role === 'user');
@@ -116,7 +125,10 @@ test.describe('composer', () => {
 test.describe('answers that are whole files', () => {
   test.use({ viewport: { width: 412, height: 915 } });
 
-  test('a 3,000-line code block shows its first lines and "Show all 3,000 lines"; Copy copies every line', async ({ page, iris }) => {
+  test('a 3,000-line code block shows its first lines and "Show all 3,000 lines"; Copy copies every line', async ({
+    page,
+    iris,
+  }) => {
     await pairAndOpen(page, iris);
     await messageBox(page).fill('/file 3000 300');
     await page.getByRole('button', { name: 'Send' }).click();
@@ -147,12 +159,17 @@ test.describe('answers that are whole files', () => {
     await messageBox(page).fill('/file 12');
     await page.getByRole('button', { name: 'Send' }).click();
     const answer = page.getByRole('article', { name: /^Hermes/ }).filter({ hasText: 'big.ts' });
-    await expect(answer.locator('pre code')).toHaveText(Array.from({ length: 12 }, (_, i) => fileLine(i + 1)).join('\n'));
+    await expect(answer.locator('pre code')).toHaveText(
+      Array.from({ length: 12 }, (_, i) => fileLine(i + 1)).join('\n'),
+    );
     await expect(answer.getByRole('button', { name: /^Show all/ })).toHaveCount(0);
   });
 });
 
-test('screenshots: a collapsed paste in the composer and a collapsed 3,000-line answer, phone and desktop, light and dark', async ({ page, iris }) => {
+test('screenshots: a collapsed paste in the composer and a collapsed 3,000-line answer, phone and desktop, light and dark', async ({
+  page,
+  iris,
+}) => {
   const dir = process.env.SCREENSHOT_DIR ?? '/tmp/look';
   await pairAndOpen(page, iris);
   await messageBox(page).fill('/file 3000 30');

@@ -24,13 +24,15 @@ export function chromiumExecutable(): string | undefined {
   if (existsSync('/usr/bin/chromium')) return '/usr/bin/chromium';
   if (existsSync(chromium.executablePath())) return undefined;
   console.error(
-    'iris: no Chromium found at /usr/bin/chromium; installing Playwright\'s Chromium once ' +
+    "iris: no Chromium found at /usr/bin/chromium; installing Playwright's Chromium once " +
       '(on Debian/Ubuntu without network use: apt-get install -y chromium, or set CHROMIUM_PATH).',
   );
   try {
     execSync('npx playwright install chromium', { stdio: 'inherit' });
   } catch {
-    throw new Error('iris: could not install a Chromium. Install one with `apt-get install -y chromium` or set CHROMIUM_PATH.');
+    throw new Error(
+      'iris: could not install a Chromium. Install one with `apt-get install -y chromium` or set CHROMIUM_PATH.',
+    );
   }
   return undefined;
 }

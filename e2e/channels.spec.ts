@@ -1,11 +1,30 @@
 // Channels: the list a person sees (order, nesting, unread, archived) and every action on a
 // channel, each checked on this device and on a second device paired with the same link.
 import { rmSync } from 'node:fs';
-import { expect, launchServer, test, DESKTOP, anotherDeviceSays, channelAction, channelLink, channelRow, channelsNav, pageTitle, pairAndOpen, secondDevice, sendMessage, topLevelNames } from './support';
+import {
+  expect,
+  launchServer,
+  test,
+  DESKTOP,
+  anotherDeviceSays,
+  channelAction,
+  channelLink,
+  channelRow,
+  channelsNav,
+  pageTitle,
+  pairAndOpen,
+  secondDevice,
+  sendMessage,
+  topLevelNames,
+} from './support';
 
 test.use({ viewport: DESKTOP });
 
-test('the default channel comes first, then favorites; another device sees the same order', async ({ page, browser, iris }) => {
+test('the default channel comes first, then favorites; another device sees the same order', async ({
+  page,
+  browser,
+  iris,
+}) => {
   await pairAndOpen(page, iris);
   await expect(channelLink(page, 'General')).toBeVisible();
   expect(await topLevelNames(page)).toEqual(['General', 'Demo']);
@@ -56,7 +75,11 @@ test('create a channel and a thread, rename, icon and colour — on both devices
   await expect(page).toHaveURL(/#\/c\/[^/]+\/t\/[^/]+$/);
   const threads = channelsNav(page).getByRole('list', { name: 'Threads in Trips' });
   await expect(threads.getByRole('link', { name: /^Packing list/ })).toBeVisible();
-  await expect(channelsNav(other).getByRole('list', { name: 'Threads in Trips' }).getByRole('link', { name: /^Packing list/ })).toBeVisible();
+  await expect(
+    channelsNav(other)
+      .getByRole('list', { name: 'Threads in Trips' })
+      .getByRole('link', { name: /^Packing list/ }),
+  ).toBeVisible();
 
   // Rename: the list, the open lane's title, and the other device follow.
   await channelAction(page, 'Packing list', 'Rename');
@@ -143,7 +166,10 @@ test('/thread moves into the thread the gateway creates, and its title updates i
     const url = page.url();
     await expect(pageTitle(page)).toHaveText('plan a trip');
     const threads = channelsNav(page).getByRole('list', { name: 'Threads in General' });
-    await expect(threads.getByRole('link', { name: /^(plan a trip|Re: Plan a trip)/ })).toHaveAttribute('aria-current', 'page');
+    await expect(threads.getByRole('link', { name: /^(plan a trip|Re: Plan a trip)/ })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
     // The gateway's better title arrives after the answer: same lane, new title.
     await expect(pageTitle(page)).toHaveText('Re: Plan a trip', { timeout: 20_000 });
     expect(page.url()).toBe(url);
@@ -173,7 +199,10 @@ test('a thread minted while the user was in another lane does not pull them in l
   await expect(page).toHaveURL(/#\/c\/web%3Adefault$/);
 });
 
-test('offline, a channel action fails in words and keeps what was typed; a favorite fails as a toast', async ({ page, iris }) => {
+test('offline, a channel action fails in words and keeps what was typed; a favorite fails as a toast', async ({
+  page,
+  iris,
+}) => {
   await pairAndOpen(page, iris);
   await expect(channelLink(page, 'Demo')).toBeVisible();
   await iris.server.close();
@@ -188,7 +217,10 @@ test('offline, a channel action fails in words and keeps what was typed; a favor
   await dialog.getByRole('button', { name: 'Cancel' }).click();
 
   await channelAction(page, 'Demo', 'Add to favorites');
-  const toast = page.getByRole('list', { name: 'Notifications' }).getByRole('listitem').filter({ hasText: 'Could not add to favorites' });
+  const toast = page
+    .getByRole('list', { name: 'Notifications' })
+    .getByRole('listitem')
+    .filter({ hasText: 'Could not add to favorites' });
   await expect(toast).toBeVisible({ timeout: 20_000 });
   await expect(channelLink(page, 'Demo')).not.toHaveAccessibleName(/favorite/);
 });

@@ -10,17 +10,23 @@ test.use({ viewport: PHONE, hasTouch: true, isMobile: true });
 /** WCAG contrast ratio of two computed rgb() colours. */
 function contrast(a: string, b: string): number {
   const lum = (c: string) => {
-    const [r, g, bl] = c.match(/[\d.]+/g)!.slice(0, 3).map((v) => {
-      const x = Number(v) / 255;
-      return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
-    });
+    const [r, g, bl] = c
+      .match(/[\d.]+/g)!
+      .slice(0, 3)
+      .map((v) => {
+        const x = Number(v) / 255;
+        return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
+      });
     return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
   };
   const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
   return (hi! + 0.05) / (lo! + 0.05);
 }
 
-test('on a 360 px phone the text gets the width; Send is a named round icon, disabled it still reads as a button', async ({ page, iris }) => {
+test('on a 360 px phone the text gets the width; Send is a named round icon, disabled it still reads as a button', async ({
+  page,
+  iris,
+}) => {
   await pairAndOpen(page, iris);
   const send = page.getByRole('button', { name: 'Send' });
   for (const scheme of ['light', 'dark'] as const) {
@@ -62,7 +68,10 @@ test('the command list is as wide as the screen on a phone', async ({ page, iris
   await expect(menu.getByRole('option').first()).toBeVisible();
 });
 
-test('while the agent works: plain words, Stop as a named icon, and "thinking" and Stop end with the reply even if the gateway never says idle', async ({ page, iris }) => {
+test('while the agent works: plain words, Stop as a named icon, and "thinking" and Stop end with the reply even if the gateway never says idle', async ({
+  page,
+  iris,
+}) => {
   // A gateway that never sends agent.idle (the reply's message.stop is the end the person sees).
   await page.routeWebSocket(/\/ws$/, (ws) => {
     const server = ws.connectToServer();

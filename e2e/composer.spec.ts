@@ -2,7 +2,19 @@
 import AxeBuilder from '@axe-core/playwright';
 import { rmSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { expect, type IrisServer, LANE, launchServer, messageBox, messages, openLane, pair, pairAndOpen, storeRows, test } from './support';
+import {
+  expect,
+  type IrisServer,
+  LANE,
+  launchServer,
+  messageBox,
+  messages,
+  openLane,
+  pair,
+  pairAndOpen,
+  storeRows,
+  test,
+} from './support';
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
@@ -38,7 +50,8 @@ async function withGateway(options: { streamDelayMs?: number }, run: (gw: OwnGat
 }
 
 /** A gateway whose demo agent streams slowly enough to stop or steer it mid-reply. */
-const withSlowGateway = (run: (iris: IrisServer) => Promise<void>) => withGateway({ streamDelayMs: 150 }, (gw) => run(gw.iris));
+const withSlowGateway = (run: (iris: IrisServer) => Promise<void>) =>
+  withGateway({ streamDelayMs: 150 }, (gw) => run(gw.iris));
 
 /** A row of the app's settings store (drafts are `draft:<lane>`, the command catalog `commands`). */
 async function setting(page: Page, key: string): Promise<unknown> {
@@ -60,7 +73,9 @@ test.describe('desktop', () => {
     await expect(box).toHaveValue('first line\nsecond line');
     await box.press('Enter');
     await expect(box).toHaveValue('');
-    await expect(messages(page).getByRole('article').filter({ hasText: 'first line' }).first()).toContainText('second line');
+    await expect(messages(page).getByRole('article').filter({ hasText: 'first line' }).first()).toContainText(
+      'second line',
+    );
     // The demo agent answers it.
     await expect(messages(page).getByText('— Iris demo agent').first()).toBeVisible();
     await expect(box).toBeFocused();
@@ -73,7 +88,9 @@ test.describe('desktop', () => {
     await box.press('/');
     const menu = page.getByRole('listbox', { name: 'Commands' });
     await expect(menu).toBeVisible();
-    await expect(menu.getByRole('option', { name: /\/choose/ })).toContainText('Pick a reasoning effort (choice picker)');
+    await expect(menu.getByRole('option', { name: /\/choose/ })).toContainText(
+      'Pick a reasoning effort (choice picker)',
+    );
     await expect(menu.getByRole('option', { name: /\/remind/ })).toContainText('<seconds> <text>');
     // The textbox points at the listbox it controls.
     await expect(box).toHaveAttribute('aria-controls', (await menu.getAttribute('id'))!);
@@ -130,7 +147,9 @@ test.describe('desktop', () => {
       const box = messageBox(page);
       await box.click();
       await box.pressSequentially('/mo');
-      await expect(page.getByRole('listbox', { name: 'Commands' }).getByRole('option')).toContainText('Choose the model (model picker)');
+      await expect(page.getByRole('listbox', { name: 'Commands' }).getByRole('option')).toContainText(
+        'Choose the model (model picker)',
+      );
     });
   });
 
@@ -185,7 +204,12 @@ test.describe('desktop', () => {
       // would have sent the rest of the reply before it. And the composer can show Send before the
       // list has drawn the final reply (its model line comes with it): reading the text while the
       // bubble was still busy was this test's flake.
-      await expect.poll(async () => (await storeRows<{ lane: string; busy: boolean }>(page, 'lanes')).find((l) => l.lane === LANE)?.busy).toBe(false);
+      await expect
+        .poll(
+          async () =>
+            (await storeRows<{ lane: string; busy: boolean }>(page, 'lanes')).find((l) => l.lane === LANE)?.busy,
+        )
+        .toBe(false);
       await expect(reply).toHaveAttribute('aria-busy', 'false');
       const stoppedAt = await reply.innerText();
       // The reply keeps the text streamed so far and stops there: it grows no more.
@@ -213,9 +237,16 @@ test.describe('desktop', () => {
   });
 
   test('replying: the composer shows the quoted message, can cancel, and sends reply_to', async ({ page, iris }) => {
-    const seeded = iris.server.gateway!.store.conversations.append({ lane: LANE, role: 'assistant', text: 'The build is green again.\nSecond line.', ts: Date.now() - 60_000 });
+    const seeded = iris.server.gateway!.store.conversations.append({
+      lane: LANE,
+      role: 'assistant',
+      text: 'The build is green again.\nSecond line.',
+      ts: Date.now() - 60_000,
+    });
     const frames: { type: string; payload: { reply_to?: string; text?: string } }[] = [];
-    page.on('websocket', (ws) => ws.on('framesent', (f) => typeof f.payload === 'string' && frames.push(JSON.parse(f.payload))));
+    page.on('websocket', (ws) =>
+      ws.on('framesent', (f) => typeof f.payload === 'string' && frames.push(JSON.parse(f.payload))),
+    );
     await pairAndOpen(page, iris);
     const article = messages(page).getByRole('article').filter({ hasText: 'The build is green again.' });
     await article.hover();
@@ -234,7 +265,11 @@ test.describe('desktop', () => {
     await messageBox(page).fill('Great, thanks!');
     await messageBox(page).press('Enter');
     await expect(replying).toBeHidden();
-    await expect.poll(() => frames.find((f) => f.type === 'message.send' && f.payload.text === 'Great, thanks!')?.payload.reply_to).toBe(seeded.message_id);
+    await expect
+      .poll(
+        () => frames.find((f) => f.type === 'message.send' && f.payload.text === 'Great, thanks!')?.payload.reply_to,
+      )
+      .toBe(seeded.message_id);
   });
 
   test('the composer has no serious accessibility problems, light and dark', async ({ page, iris }) => {

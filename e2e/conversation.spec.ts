@@ -3,7 +3,19 @@ import { rmSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page, WebSocketRoute } from '@playwright/test';
 import { TestClient } from '../server/gateway/testclient';
-import { expect, hermes, type IrisServer, LANE, launchServer, messages, mine, openLane, pairAndOpen, sendMessage, test } from './support';
+import {
+  expect,
+  hermes,
+  type IrisServer,
+  LANE,
+  launchServer,
+  messages,
+  mine,
+  openLane,
+  pairAndOpen,
+  sendMessage,
+  test,
+} from './support';
 
 const DAY = 24 * 3600 * 1000;
 
@@ -30,7 +42,12 @@ async function recordDelivery(page: Page, marker: string): Promise<() => Promise
         if (state && seen[seen.length - 1] !== state) seen.push(state);
       }
     };
-    new MutationObserver(look).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+    new MutationObserver(look).observe(document.body, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      characterData: true,
+    });
   }, marker);
   return () => page.evaluate(() => (window as unknown as { __delivery: string[] }).__delivery);
 }
@@ -39,13 +56,17 @@ async function recordDelivery(page: Page, marker: string): Promise<() => Promise
  * Holds the app's `message.send` frames for `holdMs` (so a pending bubble is visible), and answers the
  * first one whose text contains `failMarker` with a gateway error instead of forwarding it.
  */
-async function routeGateway(page: Page, opts: { holdMs?: number; failMarker?: string; historyDelayMs?: number } = {}): Promise<void> {
+async function routeGateway(
+  page: Page,
+  opts: { holdMs?: number; failMarker?: string; historyDelayMs?: number } = {},
+): Promise<void> {
   let failed = false;
   await page.routeWebSocket(/\/ws$/, (ws) => {
     const server = ws.connectToServer();
     if (opts.historyDelayMs) {
       server.onMessage((message) => {
-        if (typeof message === 'string' && message.includes('"type":"history"')) setTimeout(() => ws.send(message), opts.historyDelayMs);
+        if (typeof message === 'string' && message.includes('"type":"history"'))
+          setTimeout(() => ws.send(message), opts.historyDelayMs);
         else ws.send(message);
       });
     }
@@ -60,7 +81,14 @@ async function routeGateway(page: Page, opts: { holdMs?: number; failMarker?: st
         if (frame?.type === 'message.send') {
           if (opts.failMarker && !failed && frame.payload?.text?.includes(opts.failMarker)) {
             failed = true;
-            ws.send(JSON.stringify({ v: 1, type: 'error', id: frame.id, payload: { code: 'internal', message: 'disk full' } }));
+            ws.send(
+              JSON.stringify({
+                v: 1,
+                type: 'error',
+                id: frame.id,
+                payload: { code: 'internal', message: 'disk full' },
+              }),
+            );
             return;
           }
           if (opts.holdMs) await new Promise((r) => setTimeout(r, opts.holdMs));
@@ -71,14 +99,22 @@ async function routeGateway(page: Page, opts: { holdMs?: number; failMarker?: st
   });
 }
 
-test('a streamed reply grows in place; its tools fold into one "Used 2 tools" line, its reasoning into "Thought for", model and tokens into Details', async ({ page }) => {
+test('a streamed reply grows in place; its tools fold into one "Used 2 tools" line, its reasoning into "Thought for", model and tokens into Details', async ({
+  page,
+}) => {
   // A slow stream, so each step can be seen even on a busy machine (the tool runs for ~0.8 s).
   const iris = await launchServer({ streamDelayMs: 400 });
   try {
     await page.setViewportSize({ width: 1280, height: 800 });
     await pairAndOpen(page, iris);
     await page.evaluate(() => {
-      const w = window as unknown as { __texts: string[]; __lines: string[]; __tops: number[]; __cards: number; __node?: Element };
+      const w = window as unknown as {
+        __texts: string[];
+        __lines: string[];
+        __tops: number[];
+        __cards: number;
+        __node?: Element;
+      };
       w.__texts = [];
       w.__lines = [];
       w.__tops = [];
@@ -112,14 +148,27 @@ test('a streamed reply grows in place; its tools fold into one "Used 2 tools" li
     // The text grew in place: several growing versions in the same element, the last one the final text,
     // and never pushed down by what the turn added above it.
     const seen = await page.evaluate(() => {
-      const w = window as unknown as { __texts: string[]; __lines: string[]; __tops: number[]; __cards: number; __node?: Element };
+      const w = window as unknown as {
+        __texts: string[];
+        __lines: string[];
+        __tops: number[];
+        __cards: number;
+        __node?: Element;
+      };
       const final = document.querySelector('article[aria-label^="Hermes"]')!;
       const md = final.querySelector(':scope > .md')!;
       const top = md.getBoundingClientRect().top - final.getBoundingClientRect().top;
-      return { texts: w.__texts, lines: w.__lines, tops: [...w.__tops, top], cards: w.__cards, sameNode: w.__node === final };
+      return {
+        texts: w.__texts,
+        lines: w.__lines,
+        tops: [...w.__tops, top],
+        cards: w.__cards,
+        sameNode: w.__node === final,
+      };
     });
     expect(seen.texts.length).toBeGreaterThanOrEqual(3);
-    for (let i = 1; i < seen.texts.length; i++) expect(seen.texts[i]!.length).toBeGreaterThan(seen.texts[i - 1]!.length);
+    for (let i = 1; i < seen.texts.length; i++)
+      expect(seen.texts[i]!.length).toBeGreaterThan(seen.texts[i - 1]!.length);
     expect(seen.sameNode).toBe(true);
     expect(Math.max(...seen.tops) - Math.min(...seen.tops)).toBeLessThan(1);
     await expect(reply.locator(':scope > .md')).toContainText('Your message has 7 words');
@@ -133,7 +182,10 @@ test('a streamed reply grows in place; its tools fold into one "Used 2 tools" li
     await expect(used).toHaveAttribute('aria-expanded', 'false');
     const thought = reply.getByRole('button', { name: /^Thought for / });
     await expect(thought).toHaveAttribute('aria-expanded', 'false');
-    const [lineBox, textBox] = await Promise.all([reply.locator('.turn-line').boundingBox(), reply.locator(':scope > .md').boundingBox()]);
+    const [lineBox, textBox] = await Promise.all([
+      reply.locator('.turn-line').boundingBox(),
+      reply.locator(':scope > .md').boundingBox(),
+    ]);
     expect(lineBox!.y).toBeLessThan(textBox!.y);
     expect(lineBox!.height).toBeLessThanOrEqual(44);
     await expect(reply.getByRole('group', { name: /^Tool / })).toHaveCount(0);
@@ -218,7 +270,9 @@ test('my bubble shows pending, then sent, then read', async ({ page }) => {
   }
 });
 
-test('a message sent while the gateway is unreachable waits, then goes; a refused one can be retried', async ({ page }) => {
+test('a message sent while the gateway is unreachable waits, then goes; a refused one can be retried', async ({
+  page,
+}) => {
   let iris = await launchServer();
   const { port, dataDir, token } = { port: iris.server.port, dataDir: iris.dataDir, token: iris.token };
   try {
@@ -235,7 +289,11 @@ test('a message sent while the gateway is unreachable waits, then goes; a refuse
 
     iris = await launchServer({ port, dataDir, token });
     await expect(offline.locator('[data-delivery="sent"], [data-delivery="read"]')).toBeVisible({ timeout: 40_000 });
-    expect(gatewayStore(iris).messages(LANE).filter((m) => m.text === 'written while offline')).toHaveLength(1);
+    expect(
+      gatewayStore(iris)
+        .messages(LANE)
+        .filter((m) => m.text === 'written while offline'),
+    ).toHaveLength(1);
 
     // The gateway refuses a send: the bubble says so, and Retry sends it.
     await expect(hermes(page, 'written while offline')).toBeVisible();
@@ -245,14 +303,22 @@ test('a message sent while the gateway is unreachable waits, then goes; a refuse
     await refused.getByRole('button', { name: 'Retry' }).click();
     await expect(refused.locator('[data-delivery="sent"], [data-delivery="read"]')).toBeVisible();
     await expect(refused.getByRole('button', { name: 'Retry' })).toHaveCount(0);
-    expect(gatewayStore(iris).messages(LANE).filter((m) => m.text === 'refused once')).toHaveLength(1);
+    expect(
+      gatewayStore(iris)
+        .messages(LANE)
+        .filter((m) => m.text === 'refused once'),
+    ).toHaveLength(1);
   } finally {
     await iris.server.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
 
-test('reply quotes the message; copy copies; delete asks first and removes it on every device', async ({ page, iris, browser }) => {
+test('reply quotes the message; copy copies; delete asks first and removes it on every device', async ({
+  page,
+  iris,
+  browser,
+}) => {
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
   await pairAndOpen(page, iris);
   await sendMessage(page, 'First thought');
@@ -266,7 +332,11 @@ test('reply quotes the message; copy copies; delete asks first and removes it on
   await sendMessage(page, 'A follow-up');
   const followUp = mine(page, 'A follow-up');
   await expect(followUp.getByRole('button', { name: /^In reply to Hermes: / })).toContainText('Echo: First thought');
-  expect(gatewayStore(iris).messages(LANE).find((m) => m.text === 'A follow-up')?.reply_to).toBeTruthy();
+  expect(
+    gatewayStore(iris)
+      .messages(LANE)
+      .find((m) => m.text === 'A follow-up')?.reply_to,
+  ).toBeTruthy();
 
   // Copy a message (its Markdown source), and a code block (its code).
   await answer.hover();
@@ -297,7 +367,11 @@ test('reply quotes the message; copy copies; delete asks first and removes it on
   await dialog.getByRole('button', { name: 'Delete' }).click();
   await expect(first).toHaveCount(0);
   await expect(mine(other, 'First thought')).toHaveCount(0);
-  expect(gatewayStore(iris).messages(LANE).some((m) => m.text === 'First thought')).toBe(false);
+  expect(
+    gatewayStore(iris)
+      .messages(LANE)
+      .some((m) => m.text === 'First thought'),
+  ).toBe(false);
   await second.close();
 });
 
@@ -310,7 +384,9 @@ test('day separators, and a /remind message set apart from the conversation', as
   const log = messages(page);
   await expect(mine(page, 'Three days ago')).toBeVisible();
   const threeDaysAgo = new Date(now - 3 * DAY);
-  const dateLabel = new Intl.DateTimeFormat('en-US', { weekday: 'long', month: 'long', day: 'numeric' }).format(threeDaysAgo);
+  const dateLabel = new Intl.DateTimeFormat('en-US', { weekday: 'long', month: 'long', day: 'numeric' }).format(
+    threeDaysAgo,
+  );
   await expect(log.getByText(dateLabel, { exact: true })).toBeVisible();
   await expect(log.getByText('Yesterday', { exact: true })).toBeVisible();
 
@@ -324,7 +400,9 @@ test('day separators, and a /remind message set apart from the conversation', as
   const rightGap = list!.x + list!.width - (card!.x + card!.width);
   expect(Math.abs(leftGap - rightGap)).toBeLessThan(24);
   expect(leftGap).toBeGreaterThan(40);
-  const bubble = await mine(page, '/remind 1 Stretch your legs').locator('.bubble').evaluate((el) => getComputedStyle(el).backgroundColor);
+  const bubble = await mine(page, '/remind 1 Stretch your legs')
+    .locator('.bubble')
+    .evaluate((el) => getComputedStyle(el).backgroundColor);
   const cardBg = await reminder.locator('.notice-card').evaluate((el) => getComputedStyle(el).backgroundColor);
   expect(cardBg).not.toBe(bubble);
 });
@@ -335,7 +413,8 @@ function seedLongLane(iris: IrisServer, count: number): string[] {
   const start = Date.now() - count * 60_000;
   const ids: string[] = [];
   for (let i = 1; i <= count; i++) {
-    const long = i % 7 === 0 ? '\n\nA longer paragraph that wraps over a few lines to vary the row heights. '.repeat(3) : '';
+    const long =
+      i % 7 === 0 ? '\n\nA longer paragraph that wraps over a few lines to vary the row heights. '.repeat(3) : '';
     const stored = store.conversations.append({
       lane: LANE,
       role: i % 2 ? 'user' : 'assistant',
@@ -387,7 +466,9 @@ async function watchFrames(page: Page, frames = 60) {
       const tick = () => {
         const current = sample();
         if (!previous) first = [...current.keys()][0] ?? '';
-        else for (const [text, y] of current) if (previous.has(text)) maxShift = Math.max(maxShift, Math.abs(y - previous.get(text)!));
+        else
+          for (const [text, y] of current)
+            if (previous.has(text)) maxShift = Math.max(maxShift, Math.abs(y - previous.get(text)!));
         previous = current;
         if (++count < frames) requestAnimationFrame(tick);
         else resolve({ maxShift, first, last: [...current.keys()][0] ?? '', scrollTop: scroller.scrollTop });
@@ -410,7 +491,10 @@ async function wheelNearTop(page: Page): Promise<void> {
   throw new Error('could not get near the top');
 }
 
-test('a 2,000-message lane opens at the newest message and loads older pages without jumping', async ({ page, iris }) => {
+test('a 2,000-message lane opens at the newest message and loads older pages without jumping', async ({
+  page,
+  iris,
+}) => {
   seedLongLane(iris, 2000);
   // History pages take a moment to arrive, so the reader has stopped scrolling when one lands.
   await routeGateway(page, { historyDelayMs: 400 });
@@ -451,7 +535,10 @@ test('a 2,000-message lane opens at the newest message and loads older pages wit
   await expect(mine(page, 'Message number 1801')).toBeInViewport();
 });
 
-test('a search result opens the lane at that old message, highlighted, loading pages as needed', async ({ page, iris }) => {
+test('a search result opens the lane at that old message, highlighted, loading pages as needed', async ({
+  page,
+  iris,
+}) => {
   const ids = seedLongLane(iris, 400);
   await pairAndOpen(page, iris);
   await expect(hermes(page, 'Message number 400')).toBeInViewport();
@@ -488,7 +575,12 @@ test('a reply arriving while I read older messages shows a pill instead of movin
 test('look: a lane with code, a table, tools and reasoning (screenshots)', async ({ page, iris }) => {
   const store = gatewayStore(iris);
   const now = Date.now();
-  store.conversations.append({ lane: LANE, role: 'user', text: 'How do I read a file in TypeScript?', ts: now - 2 * DAY });
+  store.conversations.append({
+    lane: LANE,
+    role: 'user',
+    text: 'How do I read a file in TypeScript?',
+    ts: now - 2 * DAY,
+  });
   store.conversations.append({
     lane: LANE,
     role: 'assistant',
@@ -521,7 +613,10 @@ test('look: a lane with code, a table, tools and reasoning (screenshots)', async
   await other.close();
 });
 
-test('tool activity before any reply text shows at the end of the lane, with a running timer', async ({ page, iris }) => {
+test('tool activity before any reply text shows at the end of the lane, with a running timer', async ({
+  page,
+  iris,
+}) => {
   let socket: WebSocketRoute | undefined;
   await page.routeWebSocket(/\/ws$/, (ws) => {
     ws.connectToServer();
@@ -530,7 +625,15 @@ test('tool activity before any reply text shows at the end of the lane, with a r
   await pairAndOpen(page, iris);
   const speak = (frame: Record<string, unknown>) => socket!.send(JSON.stringify({ v: 1, chat_id: LANE, ...frame }));
   speak({ type: 'agent.busy', payload: { reason: 'tool' } });
-  speak({ type: 'tool.start', payload: { index: 0, name: 'web_search', preview: 'web_search("solid virtual lists")', args: { q: 'solid virtual lists' } } });
+  speak({
+    type: 'tool.start',
+    payload: {
+      index: 0,
+      name: 'web_search',
+      preview: 'web_search("solid virtual lists")',
+      args: { q: 'solid virtual lists' },
+    },
+  });
   speak({ type: 'tool.progress', payload: { index: 0, name: 'web_search', note: 'fetching 3 pages' } });
   const working = messages(page).getByRole('article', { name: 'Hermes, working' });
   // One live line; opened, the card with its timer and notes.
@@ -543,14 +646,23 @@ test('tool activity before any reply text shows at the end of the lane, with a r
   const timer = card.locator('.tool-timer');
   const first = await timer.textContent();
   await expect(timer).not.toHaveText(first!);
-  speak({ type: 'tool.end', payload: { index: 0, name: 'web_search', ok: false, duration: 2.5, output_preview: 'timed out' } });
+  speak({
+    type: 'tool.end',
+    payload: { index: 0, name: 'web_search', ok: false, duration: 2.5, output_preview: 'timed out' },
+  });
   await expect(card).toContainText('Failed');
   await expect(card).toContainText('2.5 s');
-  await expect(working.getByRole('button', { name: 'Used 1 tool · 1 failed · 2.5 s' })).toHaveAttribute('aria-expanded', 'true');
+  await expect(working.getByRole('button', { name: 'Used 1 tool · 1 failed · 2.5 s' })).toHaveAttribute(
+    'aria-expanded',
+    'true',
+  );
   await card.getByRole('button', { name: 'Show output' }).click();
   await expect(card).toContainText('timed out');
   speak({ type: 'message.start', payload: { message_id: 'live-reply', role: 'assistant' } });
-  speak({ type: 'message.update', payload: { message_id: 'live-reply', text: 'The search timed out, so from memory:' } });
+  speak({
+    type: 'message.update',
+    payload: { message_id: 'live-reply', text: 'The search timed out, so from memory:' },
+  });
   const reply = hermes(page, 'The search timed out');
   // The reply starts: the cards move into it, still open.
   await expect(reply.getByRole('group', { name: 'Tool web_search' })).toContainText('Failed');
@@ -559,7 +671,15 @@ test('tool activity before any reply text shows at the end of the lane, with a r
   speak({ type: 'tool.start', payload: { index: 1, name: 'summarize', preview: 'summarize()' } });
   const unfinished = reply.getByRole('group', { name: 'Tool summarize' });
   await expect(unfinished).toContainText('Running');
-  speak({ type: 'message.stop', payload: { message_id: 'live-reply', final_text: 'The search timed out, so from memory: use a virtualizer.', model: 'demo', tokens: 12 } });
+  speak({
+    type: 'message.stop',
+    payload: {
+      message_id: 'live-reply',
+      final_text: 'The search timed out, so from memory: use a virtualizer.',
+      model: 'demo',
+      tokens: 12,
+    },
+  });
   speak({ type: 'agent.idle', payload: {} });
   await expect(reply).toHaveAttribute('aria-busy', 'false');
   await expect(page.getByRole('status').filter({ hasText: /Hermes is/ })).toHaveCount(0);

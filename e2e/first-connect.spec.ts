@@ -24,7 +24,8 @@ test('a first connect that takes seconds shows no banner and moves nothing on th
     // Shifts of the page under the banner (a new message moving the log is the lane's own business).
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries() as (PerformanceEntry & { sources: { node?: Node | null }[] })[]) {
-        if (entry.sources.some((s) => s.node instanceof Element && s.node.matches('.shell-body, .shell-content'))) seen.shellShifts++;
+        if (entry.sources.some((s) => s.node instanceof Element && s.node.matches('.shell-body, .shell-content')))
+          seen.shellShifts++;
       }
     }).observe({ type: 'layout-shift', buffered: true });
   });
@@ -34,7 +35,9 @@ test('a first connect that takes seconds shows no banner and moves nothing on th
   // Online: what another device says reaches this page live.
   await anotherDeviceSays(iris, 'web:default', 'hello after a slow connect');
   await expect(page.getByRole('log', { name: 'Messages' })).toContainText('hello after a slow connect');
-  const seen = await page.evaluate(() => (window as unknown as { __firstConnect: { banner: boolean; shellShifts: number } }).__firstConnect);
+  const seen = await page.evaluate(
+    () => (window as unknown as { __firstConnect: { banner: boolean; shellShifts: number } }).__firstConnect,
+  );
   expect(seen.banner).toBe(false);
   expect(seen.shellShifts).toBe(0);
 });

@@ -6,7 +6,8 @@ import { expect, test } from './support';
 test('the pairing screen loads only its own code, compressed, in one round trip', async ({ page, iris }) => {
   const scripts: { url: string; encoding: string | undefined }[] = [];
   page.on('response', (response) => {
-    if (response.request().resourceType() === 'script') scripts.push({ url: response.url(), encoding: response.headers()['content-encoding'] });
+    if (response.request().resourceType() === 'script')
+      scripts.push({ url: response.url(), encoding: response.headers()['content-encoding'] });
   });
   await page.goto(`${iris.baseURL}/#/pair`);
   await expect(page.getByRole('button', { name: 'Connect' })).toBeVisible();
@@ -14,7 +15,8 @@ test('the pairing screen loads only its own code, compressed, in one round trip'
 
   const names = scripts.map((s) => new URL(s.url).pathname.replace(/^\/assets\//, '').replace(/-[\w-]{8}\.js$/, ''));
   expect(names).toContain('PairPage');
-  for (const paired of ['Shell', 'LanePage', 'markdown', 'core', 'SettingsPage', 'session', 'reducer', 'bridge']) expect(names).not.toContain(paired);
+  for (const paired of ['Shell', 'LanePage', 'markdown', 'core', 'SettingsPage', 'session', 'reducer', 'bridge'])
+    expect(names).not.toContain(paired);
   for (const script of scripts) expect(script.encoding, script.url).toBe('br');
 
   // index.html itself preloads the pairing chunk and its CSS, so they are fetched alongside the entry

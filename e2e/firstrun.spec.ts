@@ -17,7 +17,10 @@ async function newChannel(page: Page, name: string): Promise<void> {
   await expect(pageTitle(page)).toHaveText(name);
 }
 
-test('a new conversation greets with the agent, offers three commands from the catalog, and says "/" lists them', async ({ page, iris }) => {
+test('a new conversation greets with the agent, offers three commands from the catalog, and says "/" lists them', async ({
+  page,
+  iris,
+}) => {
   await pairAndOpen(page, iris);
   await newChannel(page, 'Fresh start');
   const empty = page.getByRole('region', { name: 'Hermes is here' });
@@ -36,7 +39,10 @@ test('a new conversation greets with the agent, offers three commands from the c
   await expect(empty).toHaveCount(0);
 });
 
-test('an answered question stays in the conversation as a card: "Approval: make deploy --prod → Approved once"', async ({ page, iris }) => {
+test('an answered question stays in the conversation as a card: "Approval: make deploy --prod → Approved once"', async ({
+  page,
+  iris,
+}) => {
   await pairAndOpen(page, iris);
   await sendMessage(page, '/approve make deploy --prod');
   const dialog = page.getByRole('dialog', { name: 'Approve this command?' });
@@ -46,9 +52,13 @@ test('an answered question stays in the conversation as a card: "Approval: make 
   await expect(card).toBeVisible();
   await expect(card).toHaveText('Approval: make deploy --prod→Approved once');
   // Where it was asked: after my command, before the agent's answer to it.
-  const reply = log(page).getByRole('article', { name: /^Hermes, / }).filter({ hasText: 'Approved once: make deploy --prod' });
+  const reply = log(page)
+    .getByRole('article', { name: /^Hermes, / })
+    .filter({ hasText: 'Approved once: make deploy --prod' });
   await expect(reply).toBeVisible();
-  const mine = log(page).getByRole('article', { name: /^You, / }).filter({ hasText: '/approve make deploy --prod' });
+  const mine = log(page)
+    .getByRole('article', { name: /^You, / })
+    .filter({ hasText: '/approve make deploy --prod' });
   const [mineBox, cardBox, replyBox] = await Promise.all([mine.boundingBox(), card.boundingBox(), reply.boundingBox()]);
   expect(mineBox!.y).toBeLessThan(cardBox!.y);
   expect(cardBox!.y).toBeLessThan(replyBox!.y);

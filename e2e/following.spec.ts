@@ -17,14 +17,20 @@ for (const viewport of [
   { name: 'phone', width: 390, height: 780 },
   { name: 'desktop', width: 1280, height: 900 },
 ]) {
-  test(`on a ${viewport.name}, the reader at the bottom follows a reply that grows by screens at a time`, async ({ page }) => {
+  test(`on a ${viewport.name}, the reader at the bottom follows a reply that grows by screens at a time`, async ({
+    page,
+  }) => {
     test.setTimeout(90_000);
     hostile = await startHostile();
     await page.setViewportSize({ width: viewport.width, height: viewport.height });
     await pairAndOpen(page, hostile);
     const log = page.getByRole('log', { name: 'Messages' });
     for (let i = 0; i < 12; i++) {
-      hostile.gateway.emit({ type: 'message', chat_id: LANE, payload: { message_id: `before${i}`, role: 'assistant', text: `earlier message ${i}`, ts: 1_000 + i } });
+      hostile.gateway.emit({
+        type: 'message',
+        chat_id: LANE,
+        payload: { message_id: `before${i}`, role: 'assistant', text: `earlier message ${i}`, ts: 1_000 + i },
+      });
     }
     await expect(log.getByText('earlier message 11')).toBeInViewport();
 
@@ -38,7 +44,11 @@ for (const viewport of [
       if (step % 10 === 0) await expect(log.getByText(`Step ${step} line 29.`)).toBeInViewport();
     }
     text += 'The very end of the reply.';
-    hostile.gateway.emit({ type: 'message.stop', chat_id: LANE, payload: { message_id: 'long', final_text: text, ts: 9_000 } });
+    hostile.gateway.emit({
+      type: 'message.stop',
+      chat_id: LANE,
+      payload: { message_id: 'long', final_text: text, ts: 9_000 },
+    });
     await expect(log.getByText('The very end of the reply.')).toBeInViewport();
     await expect(page.getByRole('button', { name: /New messages/ })).toBeHidden();
   });

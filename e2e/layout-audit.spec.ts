@@ -24,7 +24,9 @@ const CHECKS: [string, (page: Page) => Promise<string[]>][] = [
 test.use({ viewport: PHONES[0], hasTouch: true, isMobile: true });
 
 for (const screen of screensFor('phone')) {
-  test(`${screen.name}: fits 360×740 and 412×915, big targets, no clipped text, axe clean (light and dark)`, async ({ page }) => {
+  test(`${screen.name}: fits 360×740 and 412×915, big targets, no clipped text, axe clean (light and dark)`, async ({
+    page,
+  }) => {
     test.setTimeout(120_000);
     const iris = await launchServer(screen.server);
     try {
@@ -36,7 +38,9 @@ for (const screen of screensFor('phone')) {
           // Laid out again for this size and scheme before measuring.
           await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
           for (const [what, check] of CHECKS) {
-            expect.soft(await check(page), `${what}: ${screen.name} ${viewport.width}×${viewport.height} ${scheme}`).toEqual([]);
+            expect
+              .soft(await check(page), `${what}: ${screen.name} ${viewport.width}×${viewport.height} ${scheme}`)
+              .toEqual([]);
           }
         }
       }

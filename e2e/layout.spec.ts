@@ -15,7 +15,10 @@ async function expectNoSeriousViolations(page: Page, where: string) {
 test.describe('on a phone', () => {
   test.use({ viewport: PHONE });
 
-  test('the channel drawer opens from the top bar, keeps focus inside, and Escape closes it', async ({ page, iris }) => {
+  test('the channel drawer opens from the top bar, keeps focus inside, and Escape closes it', async ({
+    page,
+    iris,
+  }) => {
     await pairAndOpen(page, iris);
     await expect(pageTitle(page)).toHaveText('General');
     const menu = page.getByRole('button', { name: 'Channels' });
@@ -44,7 +47,10 @@ test.describe('on a phone', () => {
     await expect(pageTitle(page)).toHaveText('Demo');
   });
 
-  test('a channel action from the drawer: the menu works by keyboard and its dialog opens over the drawer', async ({ page, iris }) => {
+  test('a channel action from the drawer: the menu works by keyboard and its dialog opens over the drawer', async ({
+    page,
+    iris,
+  }) => {
     await pairAndOpen(page, iris);
     await page.getByRole('button', { name: 'Channels' }).click();
     const actions = channelsNav(page).getByRole('button', { name: 'Actions for Demo' });
@@ -100,7 +106,10 @@ for (const [device, viewport] of [
   ['desktop', DESKTOP],
 ] as const) {
   for (const scheme of ['light', 'dark'] as const) {
-    test(`axe: shell, channels, channel dialogs and settings have no serious violations (${device}, ${scheme})`, async ({ page, iris }) => {
+    test(`axe: shell, channels, channel dialogs and settings have no serious violations (${device}, ${scheme})`, async ({
+      page,
+      iris,
+    }) => {
       test.setTimeout(180_000); // nine full-page axe runs
       await page.setViewportSize(viewport);
       await page.emulateMedia({ colorScheme: scheme });

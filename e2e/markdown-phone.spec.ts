@@ -28,7 +28,10 @@ test('every list number, 1 to 12, is drawn inside the message column, none at th
     });
   });
   expect(numbers).toHaveLength(12);
-  expect(numbers.filter((x) => !x.inside).map((x) => x.n), 'numbers outside the column').toEqual([]);
+  expect(
+    numbers.filter((x) => !x.inside).map((x) => x.n),
+    'numbers outside the column',
+  ).toEqual([]);
 });
 
 test('a wide table keeps every word whole and scrolls sideways inside its own region', async ({ page }) => {
@@ -49,7 +52,12 @@ test('a wide table keeps every word whole and scrolls sideways inside its own re
       }
     }
     const box = el.getBoundingClientRect();
-    return { broken, scrolls: el.scrollWidth > el.clientWidth, right: box.right, pageWidth: document.documentElement.scrollWidth };
+    return {
+      broken,
+      scrolls: el.scrollWidth > el.clientWidth,
+      right: box.right,
+      pageWidth: document.documentElement.scrollWidth,
+    };
   });
   expect(look.broken, 'words broken inside a cell').toEqual([]);
   expect(look.scrolls, 'the table scrolls sideways').toBe(true);

@@ -16,7 +16,12 @@ const userMessages = (page: Page) => messages(page).locator('article.msg-user');
 test.use({
   launchOptions: {
     executablePath: chromiumExecutable(),
-    args: [...CHROMIUM_ARGS, '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', '--autoplay-policy=no-user-gesture-required'],
+    args: [
+      ...CHROMIUM_ARGS,
+      '--use-fake-device-for-media-stream',
+      '--use-fake-ui-for-media-stream',
+      '--autoplay-policy=no-user-gesture-required',
+    ],
   },
 });
 
@@ -28,7 +33,10 @@ async function ready(page: Page, iris: IrisServer): Promise<void> {
   await expect(messageBox(page)).toBeVisible();
 }
 
-async function attachThroughPicker(page: Page, files: { name: string; mimeType: string; buffer: Buffer }[]): Promise<void> {
+async function attachThroughPicker(
+  page: Page,
+  files: { name: string; mimeType: string; buffer: Buffer }[],
+): Promise<void> {
   const chooser = page.waitForEvent('filechooser');
   await page.getByRole('button', { name: 'Attach' }).click();
   await (await chooser).setFiles(files);
@@ -53,7 +61,10 @@ async function mediaIds(article: ReturnType<Page['locator']>): Promise<string[]>
 test.describe('sending', () => {
   test.use({ viewport: { width: 1280, height: 800 } });
 
-  test('an image through the file chooser and one pasted go in one message; both show through /media/ and the gateway has the same bytes', async ({ page, iris }) => {
+  test('an image through the file chooser and one pasted go in one message; both show through /media/ and the gateway has the same bytes', async ({
+    page,
+    iris,
+  }) => {
     await ready(page, iris);
     const chosen = makePng('chosen picture', 64);
     const pasted = makePng('pasted picture', 48);
@@ -70,7 +81,10 @@ test.describe('sending', () => {
     await expect(bubble.locator('img')).toHaveCount(2);
     await expect(async () => {
       const shown = await bubble.locator('img').evaluateAll((imgs) =>
-        imgs.map((i) => ({ src: (i as HTMLImageElement).getAttribute('src'), w: (i as HTMLImageElement).naturalWidth })),
+        imgs.map((i) => ({
+          src: (i as HTMLImageElement).getAttribute('src'),
+          w: (i as HTMLImageElement).naturalWidth,
+        })),
       );
       expect(shown.every((s) => s.src!.startsWith('/media/med_') && s.w > 0)).toBe(true);
     }).toPass();
@@ -84,15 +98,18 @@ test.describe('sending', () => {
     // What the page shows is what the gateway stored (served by the worker from IndexedDB). The bubble
     // is re-rendered when the gateway's echo replaces the pending one: read its files once they are there.
     await expect(bubble.locator('.media')).toHaveCount(2);
-    const served = await page.evaluate(async (ids) => {
-      const out: string[] = [];
-      for (const id of ids) {
-        const res = await fetch(`/media/${id}`);
-        const hash = await crypto.subtle.digest('SHA-256', await res.arrayBuffer());
-        out.push(Array.from(new Uint8Array(hash), (b) => b.toString(16).padStart(2, '0')).join(''));
-      }
-      return out;
-    }, await mediaIds(bubble));
+    const served = await page.evaluate(
+      async (ids) => {
+        const out: string[] = [];
+        for (const id of ids) {
+          const res = await fetch(`/media/${id}`);
+          const hash = await crypto.subtle.digest('SHA-256', await res.arrayBuffer());
+          out.push(Array.from(new Uint8Array(hash), (b) => b.toString(16).padStart(2, '0')).join(''));
+        }
+        return out;
+      },
+      await mediaIds(bubble),
+    );
     expect(served).toEqual([sha(chosen), sha(pasted)]);
   });
 });
@@ -100,10 +117,15 @@ test.describe('sending', () => {
 test.describe('sending, more', () => {
   test.use({ viewport: { width: 1280, height: 800 } });
 
-  test('a 25 MiB file is refused in words before anything starts; the text stays and nothing is sent', async ({ page, iris }) => {
+  test('a 25 MiB file is refused in words before anything starts; the text stays and nothing is sent', async ({
+    page,
+    iris,
+  }) => {
     await ready(page, iris);
     await messageBox(page).fill('with a big file');
-    await attachThroughPicker(page, [{ name: 'big.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(25 * MiB, 1) }]);
+    await attachThroughPicker(page, [
+      { name: 'big.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(25 * MiB, 1) },
+    ]);
     await expect(page.getByRole('alert')).toHaveText('“big.bin” is 25 MB; attachments can be at most 20 MB.');
     await expect(messageBox(page)).toHaveValue('with a big file');
     await expect(page.getByRole('list', { name: 'Attachments' })).toHaveCount(0);
@@ -114,16 +136,24 @@ test.describe('sending, more', () => {
     await expect.poll(() => storedUser(iris).map((m) => m.text), { timeout: 15_000 }).toEqual(['a later message']);
     await expect(userMessages(page).filter({ hasText: 'with a big file' })).toHaveCount(0);
     expect(iris.server.gateway!.store.media.list()).toHaveLength(0);
-    expect(await page.evaluate(() => new Promise<number>((resolve) => {
-      const open = indexedDB.open('iris');
-      open.onsuccess = () => {
-        const count = open.result.transaction('mediaBlobs').objectStore('mediaBlobs').count();
-        count.onsuccess = () => resolve(count.result);
-      };
-    }))).toBe(0);
+    expect(
+      await page.evaluate(
+        () =>
+          new Promise<number>((resolve) => {
+            const open = indexedDB.open('iris');
+            open.onsuccess = () => {
+              const count = open.result.transaction('mediaBlobs').objectStore('mediaBlobs').count();
+              count.onsuccess = () => resolve(count.result);
+            };
+          }),
+      ),
+    ).toBe(0);
   });
 
-  test('a 3 MiB video is served by the worker with Range: bytes=1000-1999 → 206 and exactly those bytes', async ({ page, iris }) => {
+  test('a 3 MiB video is served by the worker with Range: bytes=1000-1999 → 206 and exactly those bytes', async ({
+    page,
+    iris,
+  }) => {
     await ready(page, iris);
     const bytes = randomBytes(3 * MiB);
     await attachThroughPicker(page, [{ name: 'clip.mp4', mimeType: 'video/mp4', buffer: bytes }]);
@@ -145,11 +175,17 @@ test.describe('sending, more', () => {
     expect(answer.range).toBe(`bytes 1000-1999/${bytes.length}`);
     expect(answer.type).toBe('video/mp4');
     expect(Buffer.from(answer.body).equals(bytes.subarray(1000, 2000))).toBe(true);
-    const beyond = await page.evaluate(async (mediaId) => (await fetch(`/media/${mediaId}`, { headers: { Range: 'bytes=99999999-' } })).status, id);
+    const beyond = await page.evaluate(
+      async (mediaId) => (await fetch(`/media/${mediaId}`, { headers: { Range: 'bytes=99999999-' } })).status,
+      id,
+    );
     expect(beyond).toBe(416);
   });
 
-  test('a connection dropped mid-upload: after reconnecting the upload starts over and completes once', async ({ page, iris }) => {
+  test('a connection dropped mid-upload: after reconnecting the upload starts over and completes once', async ({
+    page,
+    iris,
+  }) => {
     // The page's socket goes through a relay that cuts the first connection after two upload chunks.
     let cut = false;
     let binary = 0;
@@ -173,7 +209,9 @@ test.describe('sending, more', () => {
     await messageBox(page).fill('sent through a cut');
     await page.getByRole('button', { name: 'Send' }).click();
     await expect.poll(() => cut, { timeout: 15_000 }).toBe(true);
-    await expect.poll(() => storedUser(iris).filter((m) => m.text === 'sent through a cut').length, { timeout: 30_000 }).toBe(1);
+    await expect
+      .poll(() => storedUser(iris).filter((m) => m.text === 'sent through a cut').length, { timeout: 30_000 })
+      .toBe(1);
     const records = iris.server.gateway!.store.media.list().filter((r) => r.ref !== undefined);
     expect(records).toHaveLength(1);
     expect(records[0]!.sha256).toBe(sha(bytes));
@@ -189,7 +227,10 @@ test.describe('sending, more', () => {
 test.describe('voice', () => {
   test.use({ viewport: { width: 1280, height: 800 }, permissions: ['microphone'] });
 
-  test('a recorded voice message shows its length while recording, is sent as kind voice, and plays', async ({ page, iris }) => {
+  test('a recorded voice message shows its length while recording, is sent as kind voice, and plays', async ({
+    page,
+    iris,
+  }) => {
     await ready(page, iris);
     // Cancelled: nothing is kept.
     await page.getByRole('button', { name: 'Record voice message' }).click();
@@ -221,14 +262,20 @@ test.describe('voice', () => {
     expect(Number.isFinite(duration) && duration > 1).toBe(true);
     await play.click();
     await expect(bubble.getByRole('button', { name: 'Pause voice message' })).toBeVisible();
-    await expect.poll(() => bubble.locator('audio').evaluate((a: HTMLAudioElement) => a.currentTime)).toBeGreaterThan(0.2);
+    await expect
+      .poll(() => bubble.locator('audio').evaluate((a: HTMLAudioElement) => a.currentTime))
+      .toBeGreaterThan(0.2);
   });
 });
 
 test.describe('receiving', () => {
   test.use({ viewport: { width: 1280, height: 800 } });
 
-  test("the agent's offered image is pulled in the background and shown; offline after a reload it still shows", async ({ page, context, iris }) => {
+  test("the agent's offered image is pulled in the background and shown; offline after a reload it still shows", async ({
+    page,
+    context,
+    iris,
+  }) => {
     await ready(page, iris);
     await messageBox(page).fill('/image');
     await messageBox(page).press('Enter');
@@ -246,7 +293,10 @@ test.describe('receiving', () => {
     await expect.poll(() => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth)).toBe(64);
   });
 
-  test('with a small cache cap the oldest files are evicted, messages stay, and "Download again" brings one back', async ({ page, iris }) => {
+  test('with a small cache cap the oldest files are evicted, messages stay, and "Download again" brings one back', async ({
+    page,
+    iris,
+  }) => {
     test.setTimeout(180_000);
     await ready(page, iris);
     await page.getByRole('button', { name: 'Settings' }).click();
@@ -260,12 +310,18 @@ test.describe('receiving', () => {
       await messageBox(page).fill(`file ${name}`);
       await page.getByRole('button', { name: 'Send' }).click();
       // 4 MiB each way on a shared 2-core machine: give the upload time.
-      await expect(userMessages(page).filter({ hasText: `file ${name}` }).getByRole('link', { name: `Save ${name}` })).toBeVisible({ timeout: 45_000 });
+      await expect(
+        userMessages(page)
+          .filter({ hasText: `file ${name}` })
+          .getByRole('link', { name: `Save ${name}` }),
+      ).toBeVisible({ timeout: 45_000 });
     }
     const first = userMessages(page).filter({ hasText: 'file first.bin' });
     await expect(first.getByRole('button', { name: 'Download first.bin again' })).toBeVisible();
     for (const name of files) await expect(userMessages(page).filter({ hasText: `file ${name}` })).toHaveCount(1);
-    await expect(userMessages(page).filter({ hasText: 'file third.bin' }).getByRole('link', { name: 'Save third.bin' })).toBeVisible();
+    await expect(
+      userMessages(page).filter({ hasText: 'file third.bin' }).getByRole('link', { name: 'Save third.bin' }),
+    ).toBeVisible();
 
     await first.getByRole('button', { name: 'Download first.bin again' }).click();
     await expect(first.getByRole('link', { name: 'Save first.bin' })).toBeVisible({ timeout: 15_000 });
@@ -287,7 +343,11 @@ test.describe('receiving', () => {
 test.describe('two devices, offline', () => {
   test.use({ viewport: { width: 1280, height: 800 } });
 
-  test("another device gets a small picture by itself, a large file on a tap with progress, and the worker fetches on demand", async ({ page, browser, iris }) => {
+  test('another device gets a small picture by itself, a large file on a tap with progress, and the worker fetches on demand', async ({
+    page,
+    browser,
+    iris,
+  }) => {
     await ready(page, iris);
     const picture = makePng('from the phone', 64);
     const report = randomBytes(6 * MiB);
@@ -328,7 +388,12 @@ test.describe('two devices, offline', () => {
       // message; it did not ask for the PDF.
       expect(pulls.some((frame) => frame.includes(reportRef!.media_id))).toBe(false);
       await expect(download).toBeVisible();
-      expect(await second.evaluate((id) => document.querySelector(`.media[data-media-id="${id}"]`)?.getAttribute('data-state'), reportRef!.media_id)).toBe('remote');
+      expect(
+        await second.evaluate(
+          (id) => document.querySelector(`.media[data-media-id="${id}"]`)?.getAttribute('data-state'),
+          reportRef!.media_id,
+        ),
+      ).toBe('remote');
       // A tap: a progress bar, then the file, saved under its name.
       await download.click();
       await expect(bubble.getByRole('progressbar', { name: 'Downloading report.pdf' })).toBeVisible();
@@ -336,7 +401,10 @@ test.describe('two devices, offline', () => {
       const served = await second.evaluate(async (id) => {
         const res = await fetch(`/media/${id}`);
         const hash = await crypto.subtle.digest('SHA-256', await res.arrayBuffer());
-        return { disposition: res.headers.get('Content-Disposition'), sha: Array.from(new Uint8Array(hash), (b) => b.toString(16).padStart(2, '0')).join('') };
+        return {
+          disposition: res.headers.get('Content-Disposition'),
+          sha: Array.from(new Uint8Array(hash), (b) => b.toString(16).padStart(2, '0')).join(''),
+        };
       }, reportRef!.media_id);
       expect(served).toEqual({ disposition: 'attachment; filename="report.pdf"', sha: sha(report) });
       // Not downloaded yet: the worker asks the window to pull it and answers when the bytes are here.
@@ -351,7 +419,10 @@ test.describe('two devices, offline', () => {
     }
   });
 
-  test('attached and sent offline, then reloaded: it goes out once when the gateway is back', async ({ page, iris }) => {
+  test('attached and sent offline, then reloaded: it goes out once when the gateway is back', async ({
+    page,
+    iris,
+  }) => {
     await ready(page, iris);
     const port = Number(new URL(iris.baseURL).port);
     await iris.server.close();
@@ -366,7 +437,11 @@ test.describe('two devices, offline', () => {
     await expect(pending.locator('img')).toHaveJSProperty('complete', true);
     const back = await launchServer({ port, dataDir: iris.dataDir, token: iris.token });
     try {
-      await expect.poll(() => back.server.gateway!.store.messages(LANE).filter((m) => m.text === 'written offline').length, { timeout: 30_000 }).toBe(1);
+      await expect
+        .poll(() => back.server.gateway!.store.messages(LANE).filter((m) => m.text === 'written offline').length, {
+          timeout: 30_000,
+        })
+        .toBe(1);
       const stored = back.server.gateway!.store.messages(LANE).find((m) => m.text === 'written offline')!;
       expect(back.server.gateway!.store.media.get(stored.media![0]!.media_id)!.sha256).toBe(sha(bytes));
       await expect(pending.locator('img')).toHaveAttribute('src', /^\/media\/med_/, { timeout: 15_000 });
@@ -390,7 +465,9 @@ test.describe('two devices, offline', () => {
       ws.onMessage((message) => server.send(message));
     });
     await ready(page, iris);
-    await attachThroughPicker(page, [{ name: 'held.bin', mimeType: 'application/octet-stream', buffer: randomBytes(2 * MiB) }]);
+    await attachThroughPicker(page, [
+      { name: 'held.bin', mimeType: 'application/octet-stream', buffer: randomBytes(2 * MiB) },
+    ]);
     await messageBox(page).fill('never sent');
     await page.getByRole('button', { name: 'Send' }).click();
     const bubble = userMessages(page).filter({ hasText: 'never sent' });
@@ -441,7 +518,10 @@ test.describe('phone', () => {
 test.describe('viewer', () => {
   test.use({ viewport: { width: 1280, height: 800 } });
 
-  test('pictures open full screen: arrow keys step through them, zoom, download, Escape closes and focus returns; no serious axe findings', async ({ page, iris }) => {
+  test('pictures open full screen: arrow keys step through them, zoom, download, Escape closes and focus returns; no serious axe findings', async ({
+    page,
+    iris,
+  }) => {
     await ready(page, iris);
     await attachThroughPicker(page, [
       { name: 'one.png', mimeType: 'image/png', buffer: makePng('one', 64) },
@@ -475,7 +555,10 @@ test.describe('viewer', () => {
 test.describe('looks', () => {
   test.use({ viewport: { width: 390, height: 844 }, permissions: ['microphone'] });
 
-  test('screenshots of chips, pictures, the viewer and a voice player (phone and desktop, light and dark)', async ({ page, iris }) => {
+  test('screenshots of chips, pictures, the viewer and a voice player (phone and desktop, light and dark)', async ({
+    page,
+    iris,
+  }) => {
     test.setTimeout(120_000);
     await ready(page, iris);
     // A wide picture drawn in the page, pasted; a voice message; then the agent's picture.
@@ -508,7 +591,10 @@ test.describe('looks', () => {
     await messageBox(page).fill('/image');
     await page.getByRole('button', { name: 'Send' }).click();
     await expect(
-      messages(page).locator('article.msg-assistant').filter({ hasText: 'Here is an image' }).locator('.media[data-state="ready"]'),
+      messages(page)
+        .locator('article.msg-assistant')
+        .filter({ hasText: 'Here is an image' })
+        .locator('.media[data-state="ready"]'),
     ).toBeVisible({ timeout: 15_000 });
     await expect(messages(page).locator('.audio-time').last()).toHaveText(/\/ 0:0\d/);
     // Chips for the next message: a picture and a document.
@@ -529,7 +615,9 @@ test.describe('looks', () => {
         await page.screenshot({ path: `/tmp/media-${name}-${scheme}.png`, animations: 'disabled' });
         const axe = await new AxeBuilder({ page }).include('.composer').include('.message-media').analyze();
         expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
-        await userMessages(page).nth(1).evaluate((el) => el.scrollIntoView({ block: 'center' }));
+        await userMessages(page)
+          .nth(1)
+          .evaluate((el) => el.scrollIntoView({ block: 'center' }));
         await page.screenshot({ path: `/tmp/media-${name}-${scheme}-sent.png`, animations: 'disabled' });
         await messages(page).locator('.media-image').first().click();
         const viewer = page.getByRole('dialog', { name: /Picture viewer/ });

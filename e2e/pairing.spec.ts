@@ -51,10 +51,9 @@ test('a gateway URL the server’s policy blocks says so in words within 5 s', a
   await page.getByLabel('Gateway URL').fill(elsewhere);
   await page.getByLabel('Token').fill(iris.token);
   await page.getByRole('button', { name: 'Connect' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'This server connects only to its own gateway' })).toContainText(
-    `start the server with --gateway ${elsewhere}`,
-    { timeout: 5_000 },
-  );
+  await expect(
+    page.getByRole('status').filter({ hasText: 'This server connects only to its own gateway' }),
+  ).toContainText(`start the server with --gateway ${elsewhere}`, { timeout: 5_000 });
 });
 
 test('an address that is no gateway URL is refused in words at once', async ({ page, iris }) => {
@@ -62,7 +61,9 @@ test('an address that is no gateway URL is refused in words at once', async ({ p
   await page.getByLabel('Gateway URL').fill('ftp://127.0.0.1/ws');
   await page.getByLabel('Token').fill(iris.token);
   await page.getByRole('button', { name: 'Connect' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'The gateway URL must start with wss:// or ws://.' })).toBeVisible({ timeout: 5_000 });
+  await expect(
+    page.getByRole('status').filter({ hasText: 'The gateway URL must start with wss:// or ws://.' }),
+  ).toBeVisible({ timeout: 5_000 });
 });
 
 test('a gateway that does not answer says so in words within 5 s', async ({ page, iris }) => {
@@ -72,7 +73,9 @@ test('a gateway that does not answer says so in words within 5 s', async ({ page
   // The page is loaded; now nothing listens at its gateway any more.
   await iris.server.close();
   await page.getByRole('button', { name: 'Connect' }).click();
-  await expect(page.getByRole('status').filter({ hasText: `Nothing answers at ${iris.gatewayUrl}` })).toBeVisible({ timeout: 5_000 });
+  await expect(page.getByRole('status').filter({ hasText: `Nothing answers at ${iris.gatewayUrl}` })).toBeVisible({
+    timeout: 5_000,
+  });
 });
 
 test('"Scan a pairing code" is there only where the browser can read QR codes', async ({ page, iris }) => {
@@ -114,12 +117,17 @@ test('a scanned pairing code fills the form; connecting opens the lane it names'
   await expect(pageTitle(page)).toHaveText('Demo');
 });
 
-test('the pairing card has no serious accessibility problems, with an error showing, light and dark', async ({ page, iris }) => {
+test('the pairing card has no serious accessibility problems, with an error showing, light and dark', async ({
+  page,
+  iris,
+}) => {
   await page.goto(iris.baseURL + '/#/pair');
   await page.getByLabel('Gateway URL').fill('ws://127.0.0.1:9/ws');
   await page.getByLabel('Token').fill('x');
   await page.getByRole('button', { name: 'Connect' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'This server connects only' })).toBeVisible({ timeout: 5_000 });
+  await expect(page.getByRole('status').filter({ hasText: 'This server connects only' })).toBeVisible({
+    timeout: 5_000,
+  });
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     const results = await new AxeBuilder({ page }).include('.pair-card').analyze();
@@ -144,9 +152,13 @@ test('a wrong token shows the gateway refusal in words and does not retry', asyn
 
 test('`npm start` prints a pairing link that opens the demo in Chromium', async ({ page }) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'iris-cli-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'server/main.ts', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   try {
     const link = await new Promise<string>((resolve, reject) => {
       let out = '';

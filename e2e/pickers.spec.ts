@@ -33,7 +33,10 @@ async function noSeriousA11yIssues(page: Page, selector: string): Promise<void> 
 
 test.use({ viewport: DESKTOP });
 
-test('model picker: providers with their models, the current one marked; choosing answers provider:model', async ({ page, iris }) => {
+test('model picker: providers with their models, the current one marked; choosing answers provider:model', async ({
+  page,
+  iris,
+}) => {
   await pairAndOpen(page, iris);
   const dialog = await ask(page, '/model', 'Choose a model');
   await expect(dialog.getByRole('heading', { name: 'Demo' })).toBeVisible();
@@ -62,7 +65,9 @@ test('choice picker: the current choice is marked; the chosen value is answered 
   await high.dblclick();
   await expect(dialog).toBeHidden();
   await expect(reply(page, 'Reasoning effort set to')).toContainText('High');
-  const selects = frames.map((f) => JSON.parse(f) as { type: string; payload: { value?: string } }).filter((f) => f.type === 'picker.select');
+  const selects = frames
+    .map((f) => JSON.parse(f) as { type: string; payload: { value?: string } })
+    .filter((f) => f.type === 'picker.select');
   expect(selects.map((f) => f.payload.value)).toEqual(['high']);
 });
 
@@ -81,7 +86,9 @@ test('clarify picker: answered in free text (empty is refused)', async ({ page, 
   const dialog = await ask(page, '/clarify', 'Which format should the summary use?');
   await dialog.getByRole('button', { name: 'Send answer' }).click();
   await expect(dialog.getByRole('alert')).toHaveText('Type an answer, or pick one above.');
-  await dialog.getByRole('textbox', { name: 'Or answer in your own words' }).fill('Two short paragraphs, <b>please</b>');
+  await dialog
+    .getByRole('textbox', { name: 'Or answer in your own words' })
+    .fill('Two short paragraphs, <b>please</b>');
   await dialog.getByRole('button', { name: 'Send answer' }).click();
   await expect(dialog).toBeHidden();
   await expect(reply(page, 'you answered')).toContainText('Two short paragraphs, <b>please</b>');
@@ -93,7 +100,8 @@ test('approval picker: the command in a code block with its description; "Once" 
   await expect(dialog.locator('pre code')).toHaveText('git push --force <img src=x onerror=alert(1)>');
   await expect(dialog.locator('img')).toHaveCount(0);
   await expect(dialog).toContainText('The demo agent wants to run this shell command.');
-  for (const name of ['Once', 'This session', 'Always', 'Deny']) await expect(dialog.getByRole('button', { name, exact: true })).toBeVisible();
+  for (const name of ['Once', 'This session', 'Always', 'Deny'])
+    await expect(dialog.getByRole('button', { name, exact: true })).toBeVisible();
   await noSeriousA11yIssues(page, 'dialog[open]');
   await dialog.getByRole('button', { name: 'Once' }).click();
   await expect(dialog).toBeHidden();
@@ -118,7 +126,10 @@ test('confirm picker: title, message and Yes', async ({ page, iris }) => {
   await expect(reply(page, 'Confirmed')).toContainText('Archive old messages?');
 });
 
-test('Escape closes a picker unanswered; the Pending question chip reopens it; it survives a reload', async ({ page, iris }) => {
+test('Escape closes a picker unanswered; the Pending question chip reopens it; it survives a reload', async ({
+  page,
+  iris,
+}) => {
   await pairAndOpen(page, iris);
   let dialog = await ask(page, '/choose', 'Reasoning effort');
   await page.keyboard.press('Escape');
@@ -172,7 +183,9 @@ test('screenshots: each picker kind, phone (bottom sheet) and desktop, light and
     }
     await page.emulateMedia({ colorScheme: null });
     // Leave nothing pending for the next kind.
-    const answer = { model: 'Iris Demo 2 (fast)', choice: 'Low', clarify: 'Prose', approval: 'Deny', confirm: 'No' }[kind];
+    const answer = { model: 'Iris Demo 2 (fast)', choice: 'Low', clarify: 'Prose', approval: 'Deny', confirm: 'No' }[
+      kind
+    ];
     await dialog.getByRole('button', { name: answer, exact: true }).click();
     await expect(dialog).toBeHidden();
   }

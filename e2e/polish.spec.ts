@@ -6,10 +6,18 @@ import { expect, LANE, messageBox, messages, pair, pairAndOpen, test } from './s
 
 test.use({ viewport: { width: 412, height: 915 }, hasTouch: true, isMobile: true, locale: 'en-US', timezoneId: 'UTC' });
 
-test('a conversation: every action is at least 44×44 px, and times read "7:05 AM", not "07:05 AM"', async ({ page, iris }) => {
+test('a conversation: every action is at least 44×44 px, and times read "7:05 AM", not "07:05 AM"', async ({
+  page,
+  iris,
+}) => {
   const sevenOhFive = new Date();
   sevenOhFive.setUTCHours(7, 5, 0, 0);
-  iris.server.gateway!.store.conversations.append({ lane: LANE, role: 'user', text: 'An early question', ts: sevenOhFive.getTime() });
+  iris.server.gateway!.store.conversations.append({
+    lane: LANE,
+    role: 'user',
+    text: 'An early question',
+    ts: sevenOhFive.getTime(),
+  });
   await pairAndOpen(page, iris);
   const early = messages(page).getByRole('article').filter({ hasText: 'An early question' });
   await expect(early.locator('.msg-time')).toHaveText(/^7:05\sAM$/);
@@ -18,7 +26,8 @@ test('a conversation: every action is at least 44×44 px, and times read "7:05 A
   await page.getByRole('button', { name: 'Send' }).click();
   await expect(messages(page).getByText('— Iris demo agent').last()).toBeVisible({ timeout: 30_000 });
   // Message actions, the turn's reasoning and tools lines, Copy code: all there, all finger-sized.
-  for (const name of ['Reply', 'Copy', /^Thought/, /^Used \d+ tools?/, 'Copy code']) await expect(messages(page).getByRole('button', { name }).first()).toBeAttached();
+  for (const name of ['Reply', 'Copy', /^Thought/, /^Used \d+ tools?/, 'Copy code'])
+    await expect(messages(page).getByRole('button', { name }).first()).toBeAttached();
   expect(await smallTargets(page)).toEqual([]);
 });
 
@@ -31,7 +40,13 @@ test('an error from the gateway is titled in its own words, not by its code', as
     toApp = (frame) => ws.send(frame);
   });
   await pairAndOpen(page, iris);
-  toApp!(JSON.stringify({ v: 1, type: 'error', payload: { code: 'not_found', message: 'No turn is in progress in this lane to steer.' } }));
+  toApp!(
+    JSON.stringify({
+      v: 1,
+      type: 'error',
+      payload: { code: 'not_found', message: 'No turn is in progress in this lane to steer.' },
+    }),
+  );
   await expect(page.getByText('No turn is in progress in this lane to steer.')).toBeVisible();
   await expect(page.getByText('That no longer exists on the gateway.')).toHaveCount(0);
 });
@@ -49,11 +64,15 @@ test('Settings says "Notifications" once; the switch keeps that name and is fing
   await page.screenshot({ path: '/tmp/h16b-ux/settings-notifications.png' });
 });
 
-test('a push subscription the browser refuses is explained in words, not "(Registration failed - permission denied)"', async ({ browser, iris }) => {
+test('a push subscription the browser refuses is explained in words, not "(Registration failed - permission denied)"', async ({
+  browser,
+  iris,
+}) => {
   const context = await browser.newContext({ viewport: { width: 412, height: 915 } });
   await context.grantPermissions(['notifications']);
   await context.addInitScript(() => {
-    PushManager.prototype.subscribe = () => Promise.reject(new DOMException('Registration failed - permission denied', 'NotAllowedError'));
+    PushManager.prototype.subscribe = () =>
+      Promise.reject(new DOMException('Registration failed - permission denied', 'NotAllowedError'));
   });
   const page = await context.newPage();
   await pair(page, iris);

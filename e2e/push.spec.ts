@@ -52,8 +52,14 @@ async function fakePushManager(context: BrowserContext, subscriber: TestSubscrib
     });
     PushManager.prototype.subscribe = async function (options?: PushSubscriptionOptionsInit) {
       const key = new Uint8Array(options?.applicationServerKey as ArrayBuffer);
-      const base64url = btoa(String.fromCharCode(...key)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-      localStorage.setItem('iris-test-push-subscribe-options', JSON.stringify({ userVisibleOnly: options?.userVisibleOnly, key: base64url }));
+      const base64url = btoa(String.fromCharCode(...key))
+        .replace(/\+/g, '-')
+        .replace(/\//g, '_')
+        .replace(/=+$/, '');
+      localStorage.setItem(
+        'iris-test-push-subscribe-options',
+        JSON.stringify({ userVisibleOnly: options?.userVisibleOnly, key: base64url }),
+      );
       localStorage.setItem(KEY, JSON.stringify(json));
       return make(json) as unknown as PushSubscription;
     };
@@ -128,25 +134,36 @@ function shown(page: Page, tag?: string): Promise<ShownNotification[]> {
       title: n.title,
       body: n.body,
       tag: n.tag,
-      actions: ((n as unknown as { actions?: { action: string; title: string }[] }).actions ?? []).map((a) => ({ action: a.action, title: a.title })),
+      actions: ((n as unknown as { actions?: { action: string; title: string }[] }).actions ?? []).map((a) => ({
+        action: a.action,
+        title: a.title,
+      })),
       data: n.data as Record<string, unknown>,
     }));
   }, tag);
 }
 
 /** Pushes as a push service would, through DevTools: `ServiceWorker.deliverPushMessage`. */
-async function pushDeliverer(page: Page, iris: IrisServer): Promise<{ deliver(data: unknown): Promise<void>; cdp: CDPSession }> {
+async function pushDeliverer(
+  page: Page,
+  iris: IrisServer,
+): Promise<{ deliver(data: unknown): Promise<void>; cdp: CDPSession }> {
   const cdp = await page.context().newCDPSession(page);
   let registrationId: string | undefined;
   cdp.on('ServiceWorker.workerRegistrationUpdated', (event) => {
-    for (const r of event.registrations) if (!r.isDeleted && r.scopeURL === `${iris.baseURL}/`) registrationId = r.registrationId;
+    for (const r of event.registrations)
+      if (!r.isDeleted && r.scopeURL === `${iris.baseURL}/`) registrationId = r.registrationId;
   });
   await cdp.send('ServiceWorker.enable');
   await expect.poll(() => registrationId).toBeDefined();
   return {
     cdp,
     deliver: async (data) => {
-      await cdp.send('ServiceWorker.deliverPushMessage', { origin: iris.baseURL, registrationId: registrationId!, data: JSON.stringify(data) });
+      await cdp.send('ServiceWorker.deliverPushMessage', {
+        origin: iris.baseURL,
+        registrationId: registrationId!,
+        data: JSON.stringify(data),
+      });
     },
   };
 }
@@ -207,13 +224,17 @@ test('the switch registers the subscription with the gateway; a reply to the clo
   const devices = iris.server.gateway!.store.devices;
   expect(devices.get(id)?.target).toMatchObject({ mode: 'webpush', webpush: subscriber.subscription });
   // Subscribed with the server's own VAPID key, visible-only.
-  const options = JSON.parse((await page.evaluate(() => localStorage.getItem('iris-test-push-subscribe-options')))!) as { userVisibleOnly: boolean; key: string };
+  const options = JSON.parse(
+    (await page.evaluate(() => localStorage.getItem('iris-test-push-subscribe-options')))!,
+  ) as { userVisibleOnly: boolean; key: string };
   expect(options).toEqual({ userVisibleOnly: true, key: iris.server.push!.vapidPublicKey });
   await expect(page.getByText('The gateway, through the browser’s push service')).toBeVisible();
 
   // "Send test notification": shown through the service worker's registration.
   await page.getByRole('button', { name: 'Send test notification' }).click();
-  await expect.poll(async () => (await shown(page, 'iris-test')).map((n) => n.title)).toEqual(['Iris test notification']);
+  await expect
+    .poll(async () => (await shown(page, 'iris-test')).map((n) => n.title))
+    .toEqual(['Iris test notification']);
 
   // The app closes; another device talks in the lane; the agent's reply is pushed to this device.
   await page.close();
@@ -225,7 +246,11 @@ test('the switch registers the subscription with the gateway; a reply to the clo
   const message = decrypted(push!.body, subscriber);
   expect(message).toMatchObject({ kind: 'message', lane: LANE, chat_id: LANE, title: 'Hermes' });
   expect(typeof message.message_id).toBe('string');
-  expect(iris.server.gateway!.store.messages(LANE).some((m) => m.message_id === message.message_id && m.role === 'assistant')).toBe(true);
+  expect(
+    iris.server
+      .gateway!.store.messages(LANE)
+      .some((m) => m.message_id === message.message_id && m.role === 'assistant'),
+  ).toBe(true);
 
   // Back in the app: off unsubscribes and tells the gateway push: none.
   const again = await context.newPage();
@@ -257,7 +282,15 @@ test('a push shows a notification (title, tag, actions); none while its lane is 
   await turnOn(page, iris);
   const { deliver } = await pushDeliverer(page, iris);
 
-  await deliver({ kind: 'approval', title: 'Approval needed', body: 'Run make deploy?', ts: Date.now(), lane: LANE, chat_id: LANE, picker_id: 'pick_1' });
+  await deliver({
+    kind: 'approval',
+    title: 'Approval needed',
+    body: 'Run make deploy?',
+    ts: Date.now(),
+    lane: LANE,
+    chat_id: LANE,
+    picker_id: 'pick_1',
+  });
   await expect.poll(() => shown(page, 'picker:pick_1')).toHaveLength(1);
   const [approval] = await shown(page, 'picker:pick_1');
   expect(approval).toMatchObject({ title: 'Approval needed', body: 'Run make deploy?', tag: 'picker:pick_1' });
@@ -268,16 +301,50 @@ test('a push shows a notification (title, tag, actions); none while its lane is 
   expect(approval!.data).toMatchObject({ kind: 'approval', lane: LANE, picker_id: 'pick_1' });
 
   // Two replies in one lane: one notification, replaced, with a count.
-  await deliver({ kind: 'message', title: 'Iris', body: 'first', ts: Date.now(), lane: 'c-other', chat_id: 'c-other', message_id: 'm1' });
-  await deliver({ kind: 'message', title: 'Iris', body: 'second', ts: Date.now(), lane: 'c-other', chat_id: 'c-other', message_id: 'm2' });
-  await expect.poll(async () => (await shown(page, 'lane:c-other')).map((n) => n.body)).toEqual(['2 new messages\nsecond']);
+  await deliver({
+    kind: 'message',
+    title: 'Iris',
+    body: 'first',
+    ts: Date.now(),
+    lane: 'c-other',
+    chat_id: 'c-other',
+    message_id: 'm1',
+  });
+  await deliver({
+    kind: 'message',
+    title: 'Iris',
+    body: 'second',
+    ts: Date.now(),
+    lane: 'c-other',
+    chat_id: 'c-other',
+    message_id: 'm2',
+  });
+  await expect
+    .poll(async () => (await shown(page, 'lane:c-other')).map((n) => n.body))
+    .toEqual(['2 new messages\nsecond']);
 
   // The lane on screen gets no notification (the in-app toast shows it); another lane still does.
   await page.goto(`${iris.baseURL}/#/c/${encodeURIComponent(LANE)}`);
   await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
   expect(await page.evaluate(() => document.visibilityState)).toBe('visible');
-  await deliver({ kind: 'message', title: 'Iris', body: 'on screen', ts: Date.now(), lane: LANE, chat_id: LANE, message_id: 'm3' });
-  await deliver({ kind: 'message', title: 'Iris', body: 'elsewhere', ts: Date.now(), lane: 'c-third', chat_id: 'c-third', message_id: 'm4' });
+  await deliver({
+    kind: 'message',
+    title: 'Iris',
+    body: 'on screen',
+    ts: Date.now(),
+    lane: LANE,
+    chat_id: LANE,
+    message_id: 'm3',
+  });
+  await deliver({
+    kind: 'message',
+    title: 'Iris',
+    body: 'elsewhere',
+    ts: Date.now(),
+    lane: 'c-third',
+    chat_id: 'c-third',
+    message_id: 'm4',
+  });
   await expect.poll(() => shown(page, 'lane:c-third')).toHaveLength(1);
   expect(await shown(page, `lane:${LANE}`)).toEqual([]);
   // Opening a lane in the app clears its notification.
@@ -312,7 +379,9 @@ test('"Approve once" with no window open: the service worker answers over its ow
 
   await page.goto(`${iris.baseURL}/#/settings`);
   await deliver(approval);
-  await expect.poll(async () => (await shown(page, tag)).map((n) => n.actions.map((a) => a.action))).toEqual([['once', 'deny']]);
+  await expect
+    .poll(async () => (await shown(page, tag)).map((n) => n.actions.map((a) => a.action)))
+    .toEqual([['once', 'deny']]);
 
   // Close the app: no window is left to answer through.
   const worker = serviceWorker(context);
@@ -324,16 +393,36 @@ test('"Approve once" with no window open: the service worker answers over its ow
   await expect.poll(replies, { timeout: 15_000 }).toContain('Approved once: `make deploy`');
   // The notification now says what happened.
   await expect
-    .poll(() => worker.evaluate(async (t) => (await (self as unknown as WorkerScope).registration.getNotifications({ tag: t })).map((n) => [n.title, n.body]), tag))
+    .poll(() =>
+      worker.evaluate(
+        async (t) =>
+          (await (self as unknown as WorkerScope).registration.getNotifications({ tag: t })).map((n) => [
+            n.title,
+            n.body,
+          ]),
+        tag,
+      ),
+    )
     .toEqual([['Approved once', 'Run make deploy?']]);
 
   // The worker applied what it received to the DB: the reopened app shows the reply at once.
   const reopened = await context.newPage();
   await reopened.goto(`${iris.baseURL}/#/c/${encodeURIComponent(LANE)}`);
-  await expect(reopened.getByRole('log', { name: 'Messages' }).getByRole('article').filter({ hasText: 'Approved once: make deploy' })).toBeVisible();
+  await expect(
+    reopened
+      .getByRole('log', { name: 'Messages' })
+      .getByRole('article')
+      .filter({ hasText: 'Approved once: make deploy' }),
+  ).toBeVisible();
 });
 
-test('with a window open, the action goes through the app’s connection; a stale answer ends in words', async ({ page, context, iris, pushService, subscriber }) => {
+test('with a window open, the action goes through the app’s connection; a stale answer ends in words', async ({
+  page,
+  context,
+  iris,
+  pushService,
+  subscriber,
+}) => {
   await setUp(page, iris, subscriber);
   await turnOn(page, iris);
   const { deliver } = await pushDeliverer(page, iris);
@@ -351,7 +440,9 @@ test('with a window open, the action goes through the app’s connection; a stal
   let peak = before;
   const sampler = setInterval(() => (peak = Math.max(peak, gateway.connectionCount())), 5);
   await clickNotification(worker, tag, 'deny');
-  await expect.poll(() => gateway.store.messages(LANE).map((m) => m.text), { timeout: 15_000 }).toContain('Denied: `rm -rf build`');
+  await expect
+    .poll(() => gateway.store.messages(LANE).map((m) => m.text), { timeout: 15_000 })
+    .toContain('Denied: `rm -rf build`');
   await expect.poll(async () => (await shown(page, tag)).map((n) => n.title)).toEqual(['Denied']);
   clearInterval(sampler);
   // Answered through the window's own socket: the worker opened none.
@@ -377,7 +468,9 @@ test('with a window open, the action goes through the app’s connection; a stal
   await expect.poll(() => shown(page, questionTag)).toHaveLength(1);
   await page.goto(`${iris.baseURL}/#/c/${encodeURIComponent(LANE)}`);
   await dialog.getByRole('button', { name: 'Once' }).click();
-  await expect.poll(() => gateway.store.messages(LANE).map((m) => m.text), { timeout: 15_000 }).toContain('Approved once: `make clean`');
+  await expect
+    .poll(() => gateway.store.messages(LANE).map((m) => m.text), { timeout: 15_000 })
+    .toContain('Approved once: `make clean`');
   await expect.poll(() => shown(page, questionTag)).toEqual([]);
 });
 
@@ -391,7 +484,14 @@ test('proxy mode: a gateway that only knows ntfy gets a relay topic; what it pub
   const token = 'proxy-token-' + Math.random().toString(36).slice(2);
   const upstream = await startGateway({ token, streamDelayMs: 1, quirks: { push: 'ntfy' } });
   const dataDir = mkdtempSync(join(tmpdir(), 'iris-e2e-proxy-'));
-  const server = await startServer({ host: '127.0.0.1', port: 0, distDir: resolve('dist'), dataDir, upstream: upstream.url, push: pushOptions(pushService) });
+  const server = await startServer({
+    host: '127.0.0.1',
+    port: 0,
+    distDir: resolve('dist'),
+    dataDir,
+    upstream: upstream.url,
+    push: pushOptions(pushService),
+  });
   const baseURL = `http://127.0.0.1:${server.port}`;
   const iris: IrisServer = {
     baseURL,
@@ -406,7 +506,8 @@ test('proxy mode: a gateway that only knows ntfy gets a relay topic; what it pub
     await setUp(page, iris, subscriber);
     await turnOn(page, iris);
     await expect(page.getByText('This server’s ntfy relay (the gateway publishes to ntfy)')).toBeVisible();
-    const ntfyTopic = () => upstream.gateway.store.devices.list().find((d) => d.target.mode === 'ntfy')?.target.ntfy_topic;
+    const ntfyTopic = () =>
+      upstream.gateway.store.devices.list().find((d) => d.target.mode === 'ntfy')?.target.ntfy_topic;
     await expect.poll(ntfyTopic).toMatch(/^[A-Za-z0-9_-]{22}$/);
     const topic = ntfyTopic()!;
     expect(server.push!.relay.store.list(topic).map((s) => s.endpoint)).toEqual([subscriber.subscription.endpoint]);
@@ -419,7 +520,12 @@ test('proxy mode: a gateway that only knows ntfy gets a relay topic; what it pub
     });
     expect(published.status).toBe(200);
     const [push] = await pushService.waitForPushes(1, 10_000);
-    expect(decrypted(push!.body, subscriber)).toMatchObject({ source: 'ntfy', kind: 'approval', title: 'Approval needed', body: 'Run make deploy?' });
+    expect(decrypted(push!.body, subscriber)).toMatchObject({
+      source: 'ntfy',
+      kind: 'approval',
+      title: 'Approval needed',
+      body: 'Run make deploy?',
+    });
 
     // Off: the relay forgets this browser.
     await notificationSwitch(page).click();
@@ -432,7 +538,10 @@ test('proxy mode: a gateway that only knows ntfy gets a relay topic; what it pub
   }
 });
 
-test('permission is asked only when the switch is turned on; blocked and unsupported are said in words', async ({ browser, iris }) => {
+test('permission is asked only when the switch is turned on; blocked and unsupported are said in words', async ({
+  browser,
+  iris,
+}) => {
   // Not granted: count the prompts (headless Chromium dismisses them; the answer stays "default").
   const asking = await browser.newContext();
   await asking.addInitScript(() => {

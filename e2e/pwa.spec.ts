@@ -18,7 +18,11 @@ async function chat(page: Page, text: string) {
   await expect(page.getByRole('log', { name: 'Messages' }).getByText(`Echo: ${text}`)).toBeVisible();
 }
 
-test('offline: the shell, channels, history, search and drafts work, and a queued message is delivered once', async ({ page, context, iris }) => {
+test('offline: the shell, channels, history, search and drafts work, and a queued message is delivered once', async ({
+  page,
+  context,
+  iris,
+}) => {
   await pair(page, iris);
   await page.goto(iris.baseURL + '/#/');
   await waitForServiceWorker(page);
@@ -74,7 +78,10 @@ test('Chromium reports the app installable, and the manifest is complete', async
   test.setTimeout(120_000);
   // Installability needs a profile on disk: Playwright's default contexts count as incognito.
   const profile = mkdtempSync(join(tmpdir(), 'iris-profile-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: chromiumExecutable(), args: CHROMIUM_ARGS });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: chromiumExecutable(),
+    args: CHROMIUM_ARGS,
+  });
   try {
     const page = context.pages()[0] ?? (await context.newPage());
     await page.goto(iris.baseURL + '/#/pair');
@@ -93,7 +100,13 @@ async function checkManifest(page: Page, baseURL: string) {
   const manifestUrl = await page.locator('link[rel="manifest"]').getAttribute('href');
   expect(manifestUrl).toBeTruthy();
   const manifest = await (await page.request.get(new URL(manifestUrl!, baseURL).href)).json();
-  expect(manifest).toMatchObject({ name: expect.any(String), short_name: 'Iris', display: 'standalone', start_url: '/#/', scope: '/' });
+  expect(manifest).toMatchObject({
+    name: expect.any(String),
+    short_name: 'Iris',
+    display: 'standalone',
+    start_url: '/#/',
+    scope: '/',
+  });
   expect(manifest.description).toBeTruthy();
   expect(manifest.theme_color).toBeTruthy();
   expect(manifest.background_color).toBeTruthy();
@@ -131,7 +144,9 @@ test('the Install action appears when the browser offers it and hides once insta
   await expect(install).toHaveCount(0);
 });
 
-test('a second build deployed over the first offers "Reload", which brings it with the draft intact', async ({ page }) => {
+test('a second build deployed over the first offers "Reload", which brings it with the draft intact', async ({
+  page,
+}) => {
   const distDir = mkdtempSync(join(tmpdir(), 'iris-dist-'));
   const secondDir = mkdtempSync(join(tmpdir(), 'iris-dist2-'));
   cpSync(resolve('dist'), distDir, { recursive: true });
@@ -171,7 +186,10 @@ test('a second build deployed over the first offers "Reload", which brings it wi
   }
 });
 
-test('sharing text and a file from another app opens a composer prefilled in the lane the user picks', async ({ page, iris }) => {
+test('sharing text and a file from another app opens a composer prefilled in the lane the user picks', async ({
+  page,
+  iris,
+}) => {
   await pair(page, iris);
   await page.goto(iris.baseURL + '/#/');
   await waitForServiceWorker(page);
@@ -181,7 +199,11 @@ test('sharing text and a file from another app opens a composer prefilled in the
     form.method = 'POST';
     form.action = '/share-target';
     form.enctype = 'multipart/form-data';
-    for (const [name, value] of [['title', 'A page'], ['text', 'Look at this'], ['url', 'https://example.org/article']]) {
+    for (const [name, value] of [
+      ['title', 'A page'],
+      ['text', 'Look at this'],
+      ['url', 'https://example.org/article'],
+    ]) {
       const input = document.createElement('input');
       input.name = name;
       input.value = value;
@@ -206,8 +228,12 @@ test('sharing text and a file from another app opens a composer prefilled in the
 
   // Sent as one message with the file, which the gateway stores byte for byte.
   await page.getByRole('button', { name: 'Send' }).click();
-  await expect(page.getByRole('log', { name: 'Messages' }).getByText(/Received:.*list\.txt/)).toBeVisible({ timeout: 30_000 });
-  const sent = iris.server.gateway!.store.messages('web:demo').find((m) => m.role === 'user' && m.text.startsWith('Look at this'));
+  await expect(page.getByRole('log', { name: 'Messages' }).getByText(/Received:.*list\.txt/)).toBeVisible({
+    timeout: 30_000,
+  });
+  const sent = iris.server
+    .gateway!.store.messages('web:demo')
+    .find((m) => m.role === 'user' && m.text.startsWith('Look at this'));
   expect(sent?.media?.map((m) => m.filename)).toEqual(['list.txt']);
 });
 
@@ -215,7 +241,10 @@ test('the installed icon badge shows the unread total', async ({ page, iris }) =
   await page.addInitScript(() => {
     const calls: (number | undefined)[] = [];
     (window as unknown as { badgeCalls: typeof calls }).badgeCalls = calls;
-    Object.defineProperty(navigator, 'setAppBadge', { value: async (n?: number) => void calls.push(n), configurable: true });
+    Object.defineProperty(navigator, 'setAppBadge', {
+      value: async (n?: number) => void calls.push(n),
+      configurable: true,
+    });
     Object.defineProperty(navigator, 'clearAppBadge', { value: async () => void calls.push(0), configurable: true });
   });
   await pair(page, iris);
@@ -226,6 +255,8 @@ test('the installed icon badge shows the unread total', async ({ page, iris }) =
   await other.chat('hello from another device', { chat_id: 'web:default' });
   other.close();
   await expect
-    .poll(() => page.evaluate(() => (window as unknown as { badgeCalls: number[] }).badgeCalls.at(-1)), { timeout: 15_000 })
+    .poll(() => page.evaluate(() => (window as unknown as { badgeCalls: number[] }).badgeCalls.at(-1)), {
+      timeout: 15_000,
+    })
     .toBeGreaterThan(0);
 });

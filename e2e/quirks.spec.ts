@@ -5,7 +5,18 @@ import { rmSync } from 'node:fs';
 import type { Browser, Page } from '@playwright/test';
 import { makePng } from '../server/gateway/agent/png';
 import type { GatewayQuirks } from '../server/gateway/quirks';
-import { expect, expectLanded, hermes, type IrisServer, LANE, launchServer, messageBox, messages, mine, test } from './support';
+import {
+  expect,
+  expectLanded,
+  hermes,
+  type IrisServer,
+  LANE,
+  launchServer,
+  messageBox,
+  messages,
+  mine,
+  test,
+} from './support';
 
 const DESKTOP = { width: 1280, height: 800 };
 
@@ -33,7 +44,8 @@ const toasts = (page: Page) => page.getByRole('list', { name: 'Notifications' })
 async function pairWith(page: Page, iris: IrisServer, opts: { worker?: boolean } = {}): Promise<void> {
   await page.goto(iris.pairingLink);
   await expectLanded(page);
-  if (opts.worker) await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 15_000 });
+  if (opts.worker)
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 15_000 });
   await expect(messageBox(page)).toBeVisible();
 }
 
@@ -68,11 +80,15 @@ test('media ids = the app’s own media_ref: my picture shows, also after a relo
   await expect.poll(() => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth)).toBe(64);
   await expect(bubble).not.toContainText('Loading…');
   await page.reload();
-  await expect.poll(() => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth), { timeout: 15_000 }).toBe(64);
+  await expect
+    .poll(() => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth), { timeout: 15_000 })
+    .toBe(64);
   await expect(bubble).not.toContainText('Loading…');
 });
 
-test('thread frames with only the thread’s own chat_id: the thread opens, the echo and the reply are in it', async ({ page }) => {
+test('thread frames with only the thread’s own chat_id: the thread opens, the echo and the reply are in it', async ({
+  page,
+}) => {
   const iris = await quirkyGateway({ threadOwnChatId: true });
   await pairWith(page, iris);
   await send(page, '/thread quirky topic');
@@ -87,7 +103,9 @@ test('thread frames with only the thread’s own chat_id: the thread opens, the 
   await expect(mine(page, '/thread quirky topic')).toHaveCount(0);
 });
 
-test('no client_id in the echo: one bubble per stored message, never a phantom pending one, even for a repeat', async ({ page }) => {
+test('no client_id in the echo: one bubble per stored message, never a phantom pending one, even for a repeat', async ({
+  page,
+}) => {
   const iris = await quirkyGateway({ noClientId: true });
   // The first echo of the message is lost with the connection, after the gateway stored it: the app
   // must send it again, and this gateway (no client_id) stores the repeat as a second message.
@@ -95,7 +113,13 @@ test('no client_id in the echo: one bubble per stored message, never a phantom p
   await page.routeWebSocket(/\/ws$/, (ws) => {
     const server = ws.connectToServer();
     server.onMessage((message) => {
-      if (!cut && typeof message === 'string' && message.includes('"type":"message"') && message.includes('said twice') && /"id":\d+/.test(message)) {
+      if (
+        !cut &&
+        typeof message === 'string' &&
+        message.includes('"type":"message"') &&
+        message.includes('said twice') &&
+        /"id":\d+/.test(message)
+      ) {
         cut = true;
         ws.close();
         return;
@@ -105,7 +129,8 @@ test('no client_id in the echo: one bubble per stored message, never a phantom p
   });
   await pairWith(page, iris);
   await send(page, 'said twice');
-  const stored = () => iris.server.gateway!.store.messages(LANE).filter((m) => m.role === 'user' && m.text === 'said twice').length;
+  const stored = () =>
+    iris.server.gateway!.store.messages(LANE).filter((m) => m.role === 'user' && m.text === 'said twice').length;
   await expect.poll(stored, { timeout: 20_000 }).toBe(2);
   await expect(echoReply(page, 'said twice')).toHaveCount(2, { timeout: 20_000 });
   await expect(mine(page, 'said twice')).toHaveCount(2);
@@ -133,13 +158,21 @@ test('no read.receipt at all: the bubble settles at "sent", no spinner', async (
   await expect(page.getByRole('status').filter({ hasText: /Hermes is/ })).toHaveCount(0);
 });
 
-test('channel.renamed with only {chat_id, name}: renames show; a favorite set here sticks', async ({ page, browser }) => {
+test('channel.renamed with only {chat_id, name}: renames show; a favorite set here sticks', async ({
+  page,
+  browser,
+}) => {
   const iris = await quirkyGateway({ renamedNameOnly: true });
   await pairWith(page, iris);
   const other = await secondDevice(browser, iris);
   const action = async (channel: string, item: string) => {
-    await channelsNav(page).getByRole('button', { name: `Actions for ${channel}` }).click();
-    await page.getByRole('menu', { name: `Actions for ${channel}` }).getByRole('menuitem', { name: item }).click();
+    await channelsNav(page)
+      .getByRole('button', { name: `Actions for ${channel}` })
+      .click();
+    await page
+      .getByRole('menu', { name: `Actions for ${channel}` })
+      .getByRole('menuitem', { name: item })
+      .click();
   };
   await action('Demo', 'Rename');
   const dialog = page.getByRole('dialog', { name: /Rename/ });
@@ -162,12 +195,19 @@ test('hello.ack without channels: the app asks channel.list and lands in the def
   await expect(channelsNav(page).getByRole('link', { name: /^Demo(,|$)/ })).toBeVisible();
 });
 
-test('history without oldest_message_id: scrolling up pages by the oldest stored message, to the very first', async ({ page }) => {
+test('history without oldest_message_id: scrolling up pages by the oldest stored message, to the very first', async ({
+  page,
+}) => {
   const iris = await quirkyGateway({ historyWithoutOldest: true });
   const store = iris.server.gateway!.store;
   const t0 = Date.now() - 3_600_000;
   for (let i = 1; i <= 130; i++) {
-    store.conversations.append({ lane: 'web:demo', role: i % 2 ? 'user' : 'assistant', text: `old line ${i}`, ts: t0 + i * 1000 });
+    store.conversations.append({
+      lane: 'web:demo',
+      role: i % 2 ? 'user' : 'assistant',
+      text: `old line ${i}`,
+      ts: t0 + i * 1000,
+    });
   }
   store.flush();
   await pairWith(page, iris);
@@ -200,7 +240,9 @@ test('media.offer without message_id: the image joins the lane’s last assistan
   await send(page, '/image');
   const reply = messages(page).locator('article.msg-assistant').filter({ hasText: 'Here is an image' });
   const img = reply.locator('.media[data-kind="image"] img');
-  await expect.poll(() => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth), { timeout: 15_000 }).toBe(64);
+  await expect
+    .poll(() => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth), { timeout: 15_000 })
+    .toBe(64);
   await expect(messages(page).locator('.media[data-kind="image"]')).toHaveCount(1);
 });
 
@@ -211,12 +253,16 @@ for (const push of ['fcm', 'none'] as const) {
     await page.goto(`${iris.baseURL}/#/settings`);
     const why = page.getByTestId('push-cannot-wake');
     await expect(why).toContainText('This gateway cannot wake Iris');
-    await expect(why).toContainText(push === 'fcm' ? 'Firebase Cloud Messaging (FCM)' : 'sends no push notifications at all');
+    await expect(why).toContainText(
+      push === 'fcm' ? 'Firebase Cloud Messaging (FCM)' : 'sends no push notifications at all',
+    );
     await expect(page.getByRole('switch', { name: 'Notifications' })).toBeDisabled();
   });
 }
 
-test('unknown frame types, notification kinds and agent.busy reasons: ignored or shown generically, never an error', async ({ page }) => {
+test('unknown frame types, notification kinds and agent.busy reasons: ignored or shown generically, never an error', async ({
+  page,
+}) => {
   const iris = await quirkyGateway({ unknownFrames: true });
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -225,13 +271,23 @@ test('unknown frame types, notification kinds and agent.busy reasons: ignored or
   await expect(echoReply(page, 'hello from the future')).toBeVisible({ timeout: 15_000 });
   // The unknown kind of notification (sent after the turn) is shown as a plain one, with its own words.
   await expect(toasts(page).getByRole('listitem').filter({ hasText: 'Sunny on the server' })).toBeVisible();
-  await expect(mine(page, 'hello from the future').locator('[data-delivery]')).toHaveAttribute('data-delivery', /sent|read/);
+  await expect(mine(page, 'hello from the future').locator('[data-delivery]')).toHaveAttribute(
+    'data-delivery',
+    /sent|read/,
+  );
   await expect(page.getByRole('alert')).toHaveCount(0);
-  await expect(toasts(page).getByRole('listitem').filter({ hasText: /error|unknown|not understood/i })).toHaveCount(0);
+  await expect(
+    toasts(page)
+      .getByRole('listitem')
+      .filter({ hasText: /error|unknown|not understood/i }),
+  ).toHaveCount(0);
   expect(errors).toEqual([]);
 });
 
-test('a stale picker answered twice: the second answer gets an error, shown once, and nothing else breaks', async ({ page, browser }) => {
+test('a stale picker answered twice: the second answer gets an error, shown once, and nothing else breaks', async ({
+  page,
+  browser,
+}) => {
   const iris = await quirkyGateway({ stalePickers: true });
   await pairWith(page, iris);
   const other = await secondDevice(browser, iris);

@@ -12,16 +12,24 @@ function store(iris: IrisServer) {
 }
 
 function reply(page: Page, text: string) {
-  return page.getByRole('log', { name: 'Messages' }).getByRole('article', { name: /^Hermes, / }).filter({ hasText: text });
+  return page
+    .getByRole('log', { name: 'Messages' })
+    .getByRole('article', { name: /^Hermes, / })
+    .filter({ hasText: text });
 }
 
 /** The page's first finished sync: what it sent and the cursors replayed before sync.done. */
 async function firstSync(page: Page) {
-  await expect.poll(async () => (await readWire(page)).syncs.some((s) => s.done !== undefined), { message: 'a sync finished' }).toBe(true);
+  await expect
+    .poll(async () => (await readWire(page)).syncs.some((s) => s.done !== undefined), { message: 'a sync finished' })
+    .toBe(true);
   return (await readWire(page)).syncs.find((s) => s.done !== undefined)!;
 }
 
-test('a reload after live turns replays no frame; a device away gets exactly what it missed', async ({ page, iris }) => {
+test('a reload after live turns replays no frame; a device away gets exactly what it missed', async ({
+  page,
+  iris,
+}) => {
   test.setTimeout(90_000);
   await page.context().addInitScript('globalThis.__name = (f) => f;');
   await page.context().addInitScript(observeWire);
@@ -34,7 +42,13 @@ test('a reload after live turns replays no frame; a device away gets exactly wha
     await expect(reply(page, `live turn ${i}`)).toBeVisible();
   }
   // Received live, stored live: the cursor reaches the gateway's newest without another sync.
-  await expect.poll(async () => (await storedCursor(page)) === store(iris).cursor(deviceId) && (await readApp(page)).lanes.every((l) => !l.busy)).toBe(true);
+  await expect
+    .poll(
+      async () =>
+        (await storedCursor(page)) === store(iris).cursor(deviceId) &&
+        (await readApp(page)).lanes.every((l) => !l.busy),
+    )
+    .toBe(true);
   const live = await storedCursor(page);
   expect((await readWire(page)).syncs).toHaveLength(1);
 
@@ -53,11 +67,15 @@ test('a reload after live turns replays no frame; a device away gets exactly wha
   const other = await TestClient.paired(iris.gatewayUrl, { token: iris.token, device_name: 'other device' });
   try {
     await other.chat('said while you were away', { chat_id: LANE });
-    await expect.poll(() => store(iris).devices.get(deviceId)!.outbox.at(-1)?.frame.includes('"agent.idle"')).toBe(true);
+    await expect
+      .poll(() => store(iris).devices.get(deviceId)!.outbox.at(-1)?.frame.includes('"agent.idle"'))
+      .toBe(true);
   } finally {
     await other.close();
   }
-  const missed = store(iris).devices.get(deviceId)!.outbox.map((e) => e.cursor);
+  const missed = store(iris)
+    .devices.get(deviceId)!
+    .outbox.map((e) => e.cursor);
   expect(missed[0]).toBe(live + 1);
 
   const back = await context.newPage();

@@ -43,7 +43,14 @@ export const RICH_ANSWER = [
 ].join('\n');
 
 /** A user's own message with a table (its header must stay readable inside the accent bubble). */
-export const USER_TABLE = ['Compare these:', '', '| Plan | Price |', '| --- | --- |', '| Basic | 5 € |', '| Pro | 12 € |'].join('\n');
+export const USER_TABLE = [
+  'Compare these:',
+  '',
+  '| Plan | Price |',
+  '| --- | --- |',
+  '| Basic | 5 € |',
+  '| Pro | 12 € |',
+].join('\n');
 
 async function openLane(page: Page, iris: IrisServer, lane = LANE): Promise<void> {
   await pair(page, iris);
@@ -170,10 +177,16 @@ export const SCREENS: Screen[] = [
       await viewer.locator('img').evaluate((img: HTMLImageElement) => img.decode());
     },
   },
-  { name: 'picker-approval', open: (page, iris) => picker(page, iris, '/approve make deploy --prod', 'Approve this command?') },
+  {
+    name: 'picker-approval',
+    open: (page, iris) => picker(page, iris, '/approve make deploy --prod', 'Approve this command?'),
+  },
   { name: 'picker-model', open: (page, iris) => picker(page, iris, '/model', 'Choose a model') },
   { name: 'picker-choice', open: (page, iris) => picker(page, iris, '/choose', 'Reasoning effort') },
-  { name: 'picker-clarify', open: (page, iris) => picker(page, iris, '/clarify', 'Which format should the summary use?') },
+  {
+    name: 'picker-clarify',
+    open: (page, iris) => picker(page, iris, '/clarify', 'Which format should the summary use?'),
+  },
   { name: 'picker-confirm', open: (page, iris) => picker(page, iris, '/confirm', 'Archive old messages?') },
 ];
 

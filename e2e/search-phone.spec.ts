@@ -8,10 +8,17 @@ test.use({ viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true
 
 const results = (page: Page) => page.getByRole('list', { name: 'Results' });
 
-test('results fit a 360 px screen: the long lane name truncates, the date is whole, snippets are plain words', async ({ page, iris }) => {
+test('results fit a 360 px screen: the long lane name truncates, the date is whole, snippets are plain words', async ({
+  page,
+  iris,
+}) => {
   const gateway = iris.server.gateway!.store;
   const channel = gateway.channels.create('Household paperwork and appointments for the whole family', 'channel');
-  const thread = gateway.channels.create('Renewing the car insurance before the end of the month', 'thread', channel.chat_id);
+  const thread = gateway.channels.create(
+    'Renewing the car insurance before the end of the month',
+    'thread',
+    channel.chat_id,
+  );
   gateway.channels.update(thread.chat_id, {});
   const filler = 'Some context first, so that the match sits well inside a long message. '.repeat(4);
   gateway.conversations.append({
@@ -31,7 +38,9 @@ test('results fit a 360 px screen: the long lane name truncates, the date is who
   const lane = hit.locator('.search-hit-lane');
   await expect(lane).toHaveText(/^Household paperwork.* › Renewing/);
   // The name is cut with an ellipsis; the date beside it is shown whole, inside the card.
-  expect(await lane.evaluate((el) => el.scrollWidth > el.clientWidth && getComputedStyle(el).textOverflow === 'ellipsis')).toBe(true);
+  expect(
+    await lane.evaluate((el) => el.scrollWidth > el.clientWidth && getComputedStyle(el).textOverflow === 'ellipsis'),
+  ).toBe(true);
   const date = hit.locator('time');
   expect(await date.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
   const dateBox = await date.boundingBox();
@@ -41,12 +50,18 @@ test('results fit a 360 px screen: the long lane name truncates, the date is who
   expect(snippet).toContain('Echo: the insurance renewal is due on Friday.');
   expect(snippet).not.toMatch(/\*\*|`|_insurance_|\btext\b/);
   // Cut between words: every word shown is a whole word of the message.
-  const words = new Set(`${filler} Echo: the insurance renewal is due on Friday. call the broker ${filler}`.split(/\s+/));
-  for (const word of snippet.replace(/^…\s*|\s*…$/g, '').split(/\s+/)) expect(words, `"${word}" in "${snippet}"`).toContain(word);
+  const words = new Set(
+    `${filler} Echo: the insurance renewal is due on Friday. call the broker ${filler}`.split(/\s+/),
+  );
+  for (const word of snippet.replace(/^…\s*|\s*…$/g, '').split(/\s+/))
+    expect(words, `"${word}" in "${snippet}"`).toContain(word);
   await page.screenshot({ path: '/tmp/h16b-ux/search-results-360.png' });
 });
 
-test('an opened result is centred in the conversation, above the composer, and briefly highlighted', async ({ page, iris }) => {
+test('an opened result is centred in the conversation, above the composer, and briefly highlighted', async ({
+  page,
+  iris,
+}) => {
   const store = iris.server.gateway!.store.conversations;
   const start = Date.now() - 3 * 3600_000;
   let target = '';
@@ -55,7 +70,12 @@ test('an opened result is centred in the conversation, above the composer, and b
       i === 40
         ? 'The **zeppelin** tickets are booked for the second week of June.'
         : `Message ${i}: ${'an ordinary line of conversation that fills the lane, '.repeat(1 + (i % 4))}`;
-    const stored = store.append({ lane: 'web:default', role: i % 2 ? 'assistant' : 'user', text, ts: start + i * 60_000 });
+    const stored = store.append({
+      lane: 'web:default',
+      role: i % 2 ? 'assistant' : 'user',
+      text,
+      ts: start + i * 60_000,
+    });
     if (i === 40) target = stored.message_id;
   }
   await pair(page, iris);
@@ -73,7 +93,8 @@ test('an opened result is centred in the conversation, above the composer, and b
     .poll(async () => {
       const [m, c, s] = await Promise.all([message.boundingBox(), composer.boundingBox(), scroller.boundingBox()]);
       if (!m || !c || !s) return 'not laid out';
-      if (m.y < s.y || m.y + m.height > c.y) return `message at ${Math.round(m.y)}…${Math.round(m.y + m.height)}, view ${Math.round(s.y)}…${Math.round(c.y)}`;
+      if (m.y < s.y || m.y + m.height > c.y)
+        return `message at ${Math.round(m.y)}…${Math.round(m.y + m.height)}, view ${Math.round(s.y)}…${Math.round(c.y)}`;
       const off = Math.abs(m.y + m.height / 2 - (s.y + s.height / 2));
       return off < s.height / 4 ? 'centred' : `off centre by ${Math.round(off)}px`;
     })

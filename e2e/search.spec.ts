@@ -19,7 +19,12 @@ function store(iris: IrisServer) {
 /** `count` filler messages in a lane, oldest first, ending an hour ago; returns nothing. */
 function seedFiller(iris: IrisServer, lane: string, count: number, start: number): void {
   for (let i = 0; i < count; i++) {
-    store(iris).conversations.append({ lane, role: i % 2 ? 'assistant' : 'user', text: `Filler message number ${i} about nothing much.`, ts: start + i * MINUTE });
+    store(iris).conversations.append({
+      lane,
+      role: i % 2 ? 'assistant' : 'user',
+      text: `Filler message number ${i} about nothing much.`,
+      ts: start + i * MINUTE,
+    });
   }
 }
 
@@ -28,9 +33,17 @@ const results = (page: Page) => page.getByRole('list', { name: 'Results' });
 
 test.use({ viewport: DESKTOP });
 
-test('online: the gateway finds an old message the device never loaded; choosing it opens the lane at it', async ({ page, iris }) => {
+test('online: the gateway finds an old message the device never loaded; choosing it opens the lane at it', async ({
+  page,
+  iris,
+}) => {
   const start = Date.now() - 3 * 24 * 60 * MINUTE;
-  const old = store(iris).conversations.append({ lane: GENERAL, role: 'user', text: 'Where did we park the zeppelin blueprints?', ts: start - MINUTE });
+  const old = store(iris).conversations.append({
+    lane: GENERAL,
+    role: 'user',
+    text: 'Where did we park the zeppelin blueprints?',
+    ts: start - MINUTE,
+  });
   seedFiller(iris, GENERAL, 120, start);
   await pairAndOpen(page, iris, GENERAL);
   await page.getByRole('banner').getByRole('button', { name: 'Search' }).click();
@@ -48,13 +61,25 @@ test('online: the gateway finds an old message the device never loaded; choosing
 
   await hit.click();
   await expect(page).toHaveURL(new RegExp(`#/c/web%3Adefault\\?m=${old.message_id}`));
-  await expect(page.getByRole('log', { name: 'Messages' }).getByRole('article').filter({ hasText: 'zeppelin blueprints' })).toBeVisible({ timeout: 20_000 });
+  await expect(
+    page.getByRole('log', { name: 'Messages' }).getByRole('article').filter({ hasText: 'zeppelin blueprints' }),
+  ).toBeVisible({ timeout: 20_000 });
 });
 
 test('scope: all chats or only the chat search was opened from', async ({ page, iris }) => {
   const now = Date.now() - 10 * MINUTE;
-  store(iris).conversations.append({ lane: GENERAL, role: 'user', text: 'The quarterly marmalade report is late', ts: now });
-  store(iris).conversations.append({ lane: DEMO, role: 'assistant', text: 'Marmalade stock is fine in the demo', ts: now + MINUTE });
+  store(iris).conversations.append({
+    lane: GENERAL,
+    role: 'user',
+    text: 'The quarterly marmalade report is late',
+    ts: now,
+  });
+  store(iris).conversations.append({
+    lane: DEMO,
+    role: 'assistant',
+    text: 'Marmalade stock is fine in the demo',
+    ts: now + MINUTE,
+  });
   await pair(page, iris);
   await page.goto(`${iris.baseURL}/#/search?lane=${encodeURIComponent(DEMO)}`);
   await searchBox(page).fill('marmalade');
@@ -71,7 +96,12 @@ test('scope: all chats or only the chat search was opened from', async ({ page, 
 });
 
 test('snippets are text: markup in a message is shown, never run', async ({ page, iris }) => {
-  store(iris).conversations.append({ lane: GENERAL, role: 'assistant', text: 'walrus <img src=x onerror="window.__pwned=1"> <script>window.__pwned=2</script>', ts: Date.now() - MINUTE });
+  store(iris).conversations.append({
+    lane: GENERAL,
+    role: 'assistant',
+    text: 'walrus <img src=x onerror="window.__pwned=1"> <script>window.__pwned=2</script>',
+    ts: Date.now() - MINUTE,
+  });
   await pair(page, iris);
   await page.goto(`${iris.baseURL}/#/search`);
   await searchBox(page).fill('walrus');
@@ -81,13 +111,25 @@ test('snippets are text: markup in a message is shown, never run', async ({ page
   expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
 });
 
-test('offline: the messages cached on this device are searched locally, and a result opens its lane', async ({ page }) => {
+test('offline: the messages cached on this device are searched locally, and a result opens its lane', async ({
+  page,
+}) => {
   const iris = await launchServer();
   try {
     const start = Date.now() - 2 * 24 * 60 * MINUTE;
     seedFiller(iris, GENERAL, 30, start);
-    const target = store(iris).conversations.append({ lane: GENERAL, role: 'assistant', text: 'The café crème recipe needs two shots of espresso.', ts: start + 40 * MINUTE });
-    store(iris).conversations.append({ lane: DEMO, role: 'user', text: 'Unrelated demo chatter', ts: start + 41 * MINUTE });
+    const target = store(iris).conversations.append({
+      lane: GENERAL,
+      role: 'assistant',
+      text: 'The café crème recipe needs two shots of espresso.',
+      ts: start + 40 * MINUTE,
+    });
+    store(iris).conversations.append({
+      lane: DEMO,
+      role: 'user',
+      text: 'Unrelated demo chatter',
+      ts: start + 41 * MINUTE,
+    });
     await pairAndOpen(page, iris, GENERAL);
     const lane = page.getByRole('log', { name: 'Messages' });
     await expect(lane.getByText('two shots of espresso')).toBeVisible();
@@ -117,7 +159,12 @@ test('offline: the messages cached on this device are searched locally, and a re
 });
 
 test('going back from a result shows the same search', async ({ page, iris }) => {
-  store(iris).conversations.append({ lane: GENERAL, role: 'user', text: 'Remember the lighthouse keeper', ts: Date.now() - MINUTE });
+  store(iris).conversations.append({
+    lane: GENERAL,
+    role: 'user',
+    text: 'Remember the lighthouse keeper',
+    ts: Date.now() - MINUTE,
+  });
   await pair(page, iris);
   await page.goto(`${iris.baseURL}/#/search`);
   await searchBox(page).fill('lighthouse');
@@ -130,9 +177,24 @@ test('going back from a result shows the same search', async ({ page, iris }) =>
 
 test('the search page has no serious accessibility problems (light and dark); screenshots', async ({ page, iris }) => {
   const now = Date.now();
-  store(iris).conversations.append({ lane: GENERAL, role: 'user', text: 'Can you book the train to Lyon for the conference next week?', ts: now - 3 * 24 * 60 * MINUTE });
-  store(iris).conversations.append({ lane: GENERAL, role: 'assistant', text: 'I found three trains to Lyon on Tuesday morning. The 07:04 arrives in time for the opening talk, and it has a quiet car.', ts: now - 3 * 24 * 60 * MINUTE + MINUTE });
-  store(iris).conversations.append({ lane: DEMO, role: 'assistant', text: 'Lyon weather next week: mild, with rain on Thursday.', ts: now - 60 * MINUTE });
+  store(iris).conversations.append({
+    lane: GENERAL,
+    role: 'user',
+    text: 'Can you book the train to Lyon for the conference next week?',
+    ts: now - 3 * 24 * 60 * MINUTE,
+  });
+  store(iris).conversations.append({
+    lane: GENERAL,
+    role: 'assistant',
+    text: 'I found three trains to Lyon on Tuesday morning. The 07:04 arrives in time for the opening talk, and it has a quiet car.',
+    ts: now - 3 * 24 * 60 * MINUTE + MINUTE,
+  });
+  store(iris).conversations.append({
+    lane: DEMO,
+    role: 'assistant',
+    text: 'Lyon weather next week: mild, with rain on Thursday.',
+    ts: now - 60 * MINUTE,
+  });
   await pair(page, iris);
   await page.goto(`${iris.baseURL}/#/search?lane=${encodeURIComponent(GENERAL)}`);
   await searchBox(page).fill('lyon');

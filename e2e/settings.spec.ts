@@ -53,7 +53,10 @@ test('theme: light, dark or the system, applied at once and kept after a reload'
   await expect(page.getByRole('group', { name: 'Theme' }).getByRole('radio', { name: /Dark/ })).toBeChecked();
 
   // System follows the device's preference, whichever it is.
-  await page.getByRole('group', { name: 'Theme' }).getByRole('radio', { name: /System/ }).check();
+  await page
+    .getByRole('group', { name: 'Theme' })
+    .getByRole('radio', { name: /System/ })
+    .check();
   await expect(page.locator('html')).not.toHaveAttribute('data-theme', /.*/);
   await expect.poll(() => bodyBackground(page)).toBe(LIGHT_BG);
   await page.emulateMedia({ colorScheme: 'dark' });
@@ -74,15 +77,16 @@ test("this device's name is kept, and the gateway learns it", async ({ page, iri
   await name.fill('Kitchen tablet');
   await page.getByRole('region', { name: 'This device' }).getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('region', { name: 'This device' })).toContainText('Saved.');
-  await expect
-    .poll(() => iris.server.gateway!.store.devices.list().map((d) => d.name))
-    .toContain('Kitchen tablet');
+  await expect.poll(() => iris.server.gateway!.store.devices.list().map((d) => d.name)).toContain('Kitchen tablet');
 
   await page.reload();
   await expect(page.getByLabel('Device name')).toHaveValue('Kitchen tablet');
 });
 
-test('the pairing QR code appears only when asked, encodes the pairing link, and the token goes nowhere', async ({ page, iris }) => {
+test('the pairing QR code appears only when asked, encodes the pairing link, and the token goes nowhere', async ({
+  page,
+  iris,
+}) => {
   const requests: string[] = [];
   page.on('request', (request) => requests.push(request.url() + ' ' + (request.postData() ?? '')));
   await pairAndOpen(page, iris);

@@ -98,8 +98,17 @@ test('an error the gateway sends on its own shows in plain words, never as marku
   });
   await pairAndOpen(page, iris);
   await expect(pageTitle(page)).toHaveText('General');
-  socket!.send(JSON.stringify({ v: 1, type: 'error', payload: { code: 'not_found', message: '<img src=x onerror="window.pwned=1">No turn to steer.' } }));
-  const toast = page.getByRole('list', { name: 'Notifications' }).getByRole('listitem').filter({ hasText: 'No turn to steer.' });
+  socket!.send(
+    JSON.stringify({
+      v: 1,
+      type: 'error',
+      payload: { code: 'not_found', message: '<img src=x onerror="window.pwned=1">No turn to steer.' },
+    }),
+  );
+  const toast = page
+    .getByRole('list', { name: 'Notifications' })
+    .getByRole('listitem')
+    .filter({ hasText: 'No turn to steer.' });
   await expect(toast).toBeVisible();
   await expect(toast).toContainText('<img src=x onerror="window.pwned=1">No turn to steer.');
   await expect(toast.locator('img')).toHaveCount(0);

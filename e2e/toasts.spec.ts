@@ -31,13 +31,20 @@ async function storedCursor(page: Page): Promise<number> {
   return Math.max(0, ...(await storeRows<{ cursor: number }>(page, 'sync')).map((r) => r.cursor));
 }
 
-test('news fades after ~5 s, errors after ~8 s; a toast asking for an answer stays until it is opened', async ({ page, iris }) => {
+test('news fades after ~5 s, errors after ~8 s; a toast asking for an answer stays until it is opened', async ({
+  page,
+  iris,
+}) => {
   await page.clock.install();
   const speak = await speakable(page);
   await pairAndOpen(page, iris);
   await expect(pageTitle(page)).toHaveText('General');
 
-  speak({ type: 'notification', chat_id: DEMO, payload: { kind: 'cron', title: 'Reminder', body: 'stand up', ts: Date.now() } });
+  speak({
+    type: 'notification',
+    chat_id: DEMO,
+    payload: { kind: 'cron', title: 'Reminder', body: 'stand up', ts: Date.now() },
+  });
   speak({ type: 'error', payload: { code: 'internal', message: 'The disk is full.' } });
   const news = toast(page, 'stand up');
   const error = toast(page, 'The disk is full.');
@@ -54,8 +61,16 @@ test('news fades after ~5 s, errors after ~8 s; a toast asking for an answer sta
   await expect(error).toHaveCount(0);
 
   // An approval waiting in another lane: stays, and opening it leads to the question.
-  speak({ type: 'picker.approval', chat_id: DEMO, payload: { picker_id: 'p-deploy', command: 'make deploy --prod', description: 'Ship it.' } });
-  speak({ type: 'notification', chat_id: DEMO, payload: { kind: 'approval', title: 'Approval needed', body: 'Run make deploy --prod?', ts: Date.now() } });
+  speak({
+    type: 'picker.approval',
+    chat_id: DEMO,
+    payload: { picker_id: 'p-deploy', command: 'make deploy --prod', description: 'Ship it.' },
+  });
+  speak({
+    type: 'notification',
+    chat_id: DEMO,
+    payload: { kind: 'approval', title: 'Approval needed', body: 'Run make deploy --prod?', ts: Date.now() },
+  });
   const ask = toast(page, 'Run make deploy --prod?');
   await expect(ask).toBeVisible();
   await page.clock.fastForward(20_000);
@@ -72,7 +87,11 @@ test('at most two at once, under the top bar, and the same event never twice', a
   await expect(pageTitle(page)).toHaveText('General');
   const ts = Date.now();
   for (const [i, body] of ['one', 'two', 'three', 'four'].entries()) {
-    speak({ type: 'notification', chat_id: DEMO, payload: { kind: 'cron', title: 'Reminder', body: `reminder ${body}`, ts: ts + i } });
+    speak({
+      type: 'notification',
+      chat_id: DEMO,
+      payload: { kind: 'cron', title: 'Reminder', body: `reminder ${body}`, ts: ts + i },
+    });
   }
   await expect(toast(page, 'reminder four')).toBeVisible();
   await expect(toast(page, 'reminder three')).toBeVisible();
@@ -88,8 +107,16 @@ test('at most two at once, under the top bar, and the same event never twice', a
   await toast(page, 'reminder two').getByRole('button', { name: 'Dismiss' }).click();
   await toast(page, 'reminder one').getByRole('button', { name: 'Dismiss' }).click();
   await expect(toastList(page).getByRole('listitem')).toHaveCount(0);
-  speak({ type: 'notification', chat_id: DEMO, payload: { kind: 'cron', title: 'Reminder', body: 'reminder four', ts: ts + 3 } });
-  speak({ type: 'notification', chat_id: DEMO, payload: { kind: 'cron', title: 'Reminder', body: 'a new one', ts: ts + 10 } });
+  speak({
+    type: 'notification',
+    chat_id: DEMO,
+    payload: { kind: 'cron', title: 'Reminder', body: 'reminder four', ts: ts + 3 },
+  });
+  speak({
+    type: 'notification',
+    chat_id: DEMO,
+    payload: { kind: 'cron', title: 'Reminder', body: 'a new one', ts: ts + 10 },
+  });
   await expect(toast(page, 'a new one')).toBeVisible();
   await expect(toast(page, 'reminder four')).toHaveCount(0);
 });
@@ -102,14 +129,19 @@ test('a question open as a dialog gets no toast behind it', async ({ page, iris 
   const dialog = page.getByRole('dialog', { name: 'Approve this command?' });
   await expect(dialog).toBeVisible();
   // The notification came (it is recorded), and shows nowhere, not even behind the dialog.
-  await expect.poll(async () => (await storeRows<{ kind: string }>(page, 'toasts')).some((t) => t.kind === 'approval')).toBe(true);
+  await expect
+    .poll(async () => (await storeRows<{ kind: string }>(page, 'toasts')).some((t) => t.kind === 'approval'))
+    .toBe(true);
   await expect(page.locator('.toasts .toast')).toHaveCount(0);
   await dialog.getByRole('button', { name: 'Once' }).click();
   await expect(dialog).toBeHidden();
   await expect(toastList(page).getByRole('listitem')).toHaveCount(0);
 });
 
-test('after a reconnect, nothing already dealt with or missed while away comes back as a toast', async ({ page, iris }) => {
+test('after a reconnect, nothing already dealt with or missed while away comes back as a toast', async ({
+  page,
+  iris,
+}) => {
   await pairAndOpen(page, iris);
   await channelLink(page, 'Demo').click();
   await expect(pageTitle(page)).toHaveText('Demo');
@@ -128,9 +160,15 @@ test('after a reconnect, nothing already dealt with or missed while away comes b
   // A reminder that fires while the app is closed.
   await sendMessage(page, '/remind 1 while you were away');
   const store = iris.server.gateway!.store;
-  await expect.poll(() => store.messages(GENERAL).some((m) => m.role === 'user' && m.text.includes('while you were away'))).toBe(true);
+  await expect
+    .poll(() => store.messages(GENERAL).some((m) => m.role === 'user' && m.text.includes('while you were away')))
+    .toBe(true);
   await page.goto('about:blank');
-  await expect.poll(() => store.messages(GENERAL).some((m) => m.role === 'cron' && m.text.includes('while you were away')), { timeout: 15_000 }).toBe(true);
+  await expect
+    .poll(() => store.messages(GENERAL).some((m) => m.role === 'cron' && m.text.includes('while you were away')), {
+      timeout: 15_000,
+    })
+    .toBe(true);
 
   // Back: the sync replay brings every frame since the last stored cursor, toasts included.
   let syncedTo = -1;
@@ -150,7 +188,14 @@ test('after a reconnect, nothing already dealt with or missed while away comes b
   // The missed reminder is in the lane; no toast for it or for anything before.
   await expect(page.getByRole('log', { name: 'Messages' })).toContainText('while you were away');
   // Something new after the replay does show, and alone: what the replay brought is on screen by then too.
-  socket!.send(JSON.stringify({ v: 1, type: 'notification', chat_id: DEMO, payload: { kind: 'cron', title: 'Reminder', body: 'fresh news', ts: Date.now() } }));
+  socket!.send(
+    JSON.stringify({
+      v: 1,
+      type: 'notification',
+      chat_id: DEMO,
+      payload: { kind: 'cron', title: 'Reminder', body: 'fresh news', ts: Date.now() },
+    }),
+  );
   await expect(toast(page, 'fresh news')).toBeVisible();
   // Counted at once: a replayed toast would be on screen now (waiting could let it fade first).
   expect(await toastList(page).getByRole('listitem').allInnerTexts()).toEqual([expect.stringContaining('fresh news')]);

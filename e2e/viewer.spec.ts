@@ -17,7 +17,8 @@ async function touch(page: Page, steps: { x: number; y: number }[][]) {
   const cdp = await page.context().newCDPSession(page);
   const points = (at: { x: number; y: number }[]) => at.map((p, id) => ({ x: p.x, y: p.y, id }));
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: points(steps[0]!) });
-  for (const at of steps.slice(1)) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: points(at) });
+  for (const at of steps.slice(1))
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: points(at) });
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
   await cdp.detach();
 }
@@ -25,7 +26,10 @@ async function touch(page: Page, steps: { x: number; y: number }[][]) {
 test.describe('phone', () => {
   test.use({ viewport: { width: 412, height: 915 }, hasTouch: true, isMobile: true });
 
-  test('the 64 px picture fills the screen; a pinch zooms it; a swipe down closes the viewer', async ({ page, iris }) => {
+  test('the 64 px picture fills the screen; a pinch zooms it; a swipe down closes the viewer', async ({
+    page,
+    iris,
+  }) => {
     await viewerScreen.open(page, iris, 'phone');
     await expect(image(page)).toHaveJSProperty('naturalWidth', 64);
     // Square, so the screen's width is the limit: it fills it.
@@ -51,7 +55,10 @@ test.describe('phone', () => {
     const zoomOut = viewer(page).getByRole('button', { name: 'Zoom out' });
     for (let i = 0; i < 6 && (await zoomOut.isEnabled()); i++) await zoomOut.click();
     await expect(zoomOut).toBeDisabled();
-    await touch(page, Array.from({ length: 8 }, (_, i) => [{ x: cx, y: cy - 100 + i * 30 }]));
+    await touch(
+      page,
+      Array.from({ length: 8 }, (_, i) => [{ x: cx, y: cy - 100 + i * 30 }]),
+    );
     await expect(viewer(page)).toHaveCount(0);
     await expect(page.getByRole('button', { name: /^Open picture/ })).toBeVisible();
   });
@@ -60,7 +67,10 @@ test.describe('phone', () => {
 test.describe('desktop', () => {
   test.use({ viewport: { width: 1440, height: 900 } });
 
-  test('the picture fills the height; the wheel zooms it where the pointer is; Escape closes', async ({ page, iris }) => {
+  test('the picture fills the height; the wheel zooms it where the pointer is; Escape closes', async ({
+    page,
+    iris,
+  }) => {
     await viewerScreen.open(page, iris, 'desktop');
     const stage = (await viewer(page).locator('.viewer-stage').boundingBox())!;
     await expect.poll(async () => (await image(page).boundingBox())!.height).toBeGreaterThanOrEqual(stage.height - 2);

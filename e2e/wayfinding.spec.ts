@@ -3,7 +3,19 @@
 // shows no unread count while a reply streams into it.
 import { rmSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { expect, launchServer, test, type IrisServer, DESKTOP, PHONE, channelLink, channelsNav, pageTitle, pairAndOpen, sendMessage } from './support';
+import {
+  expect,
+  launchServer,
+  test,
+  type IrisServer,
+  DESKTOP,
+  PHONE,
+  channelLink,
+  channelsNav,
+  pageTitle,
+  pairAndOpen,
+  sendMessage,
+} from './support';
 
 const LANE = 'web:default';
 
@@ -15,7 +27,12 @@ function seedLongLane(iris: IrisServer, count: number): void {
   const store = iris.server.gateway!.store;
   const start = Date.now() - count * 60_000;
   for (let i = 1; i <= count; i++) {
-    store.conversations.append({ lane: LANE, role: i % 2 ? 'user' : 'assistant', text: `Message number ${i}`, ts: start + i * 60_000 });
+    store.conversations.append({
+      lane: LANE,
+      role: i % 2 ? 'user' : 'assistant',
+      text: `Message number ${i}`,
+      ts: start + i * 60_000,
+    });
   }
   store.flush();
 }
@@ -85,7 +102,10 @@ test('scrolled up, "Jump to latest" appears and brings the newest message back',
   await expect(newest).not.toBeInViewport();
   await expect(jump).toBeVisible();
   // Above the composer, inside the list.
-  const [jumpBox, composerBox] = await Promise.all([jump.boundingBox(), page.getByRole('textbox', { name: 'Message' }).boundingBox()]);
+  const [jumpBox, composerBox] = await Promise.all([
+    jump.boundingBox(),
+    page.getByRole('textbox', { name: 'Message' }).boundingBox(),
+  ]);
   expect(jumpBox!.y + jumpBox!.height).toBeLessThanOrEqual(composerBox!.y);
   expect(jumpBox!.width).toBeGreaterThanOrEqual(44);
   expect(jumpBox!.height).toBeGreaterThanOrEqual(44);
@@ -110,11 +130,14 @@ test('the lane being read shows no unread count while a reply streams into it', 
         const link = document.querySelector('nav[aria-label="Channels"] a[aria-current="page"]');
         const badge = link?.closest('.channel-row')?.querySelector('.unread-badge')?.textContent;
         const name = link?.getAttribute('aria-label') ?? link?.textContent ?? '';
-        if (badge || /unread/.test(name)) w.__badges.push(`${badge ?? name}:${!!document.querySelector(`article[aria-busy="true"]`)}`);
+        if (badge || /unread/.test(name))
+          w.__badges.push(`${badge ?? name}:${!!document.querySelector(`article[aria-busy="true"]`)}`);
       }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
     });
     await sendMessage(page, 'Count these words while I watch');
-    const reply = log(page).getByRole('article', { name: /^Hermes, / }).filter({ hasText: 'Iris demo agent' });
+    const reply = log(page)
+      .getByRole('article', { name: /^Hermes, / })
+      .filter({ hasText: 'Iris demo agent' });
     await expect(reply).toHaveAttribute('aria-busy', 'false', { timeout: 30_000 });
     await expect(general).not.toHaveAccessibleName(/unread/);
     const seen = await page.evaluate(() => {

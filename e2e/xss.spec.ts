@@ -69,7 +69,8 @@ export const VECTORS: readonly string[] = [
   '<div onmouseover="window.__pwned(\'div\')">| a | b |\n|---|---|\n| <img src=x onerror=window.__pwned("cell")> | c |</div>',
 ];
 
-const HOSTILE_NAME = '<img src=x onerror="window.__pwned(\'channel\')">General<script>window.__pwned("channel-script")</script>';
+const HOSTILE_NAME =
+  '<img src=x onerror="window.__pwned(\'channel\')">General<script>window.__pwned("channel-script")</script>';
 
 interface Watch {
   pwned: string[];
@@ -95,7 +96,9 @@ async function watchForHarm(page: Page, iris: IrisServer): Promise<Watch> {
   await page.addInitScript(() => {
     const violations: string[] = [];
     (window as unknown as { __csp: string[] }).__csp = violations;
-    document.addEventListener('securitypolicyviolation', (e) => violations.push(`${e.violatedDirective} ${e.blockedURI}`));
+    document.addEventListener('securitypolicyviolation', (e) =>
+      violations.push(`${e.violatedDirective} ${e.blockedURI}`),
+    );
   });
   return { ...watch, csp: () => page.evaluate(() => (window as unknown as { __csp: string[] }).__csp) };
 }
@@ -153,7 +156,26 @@ async function assertInertDom(page: Page): Promise<void> {
       // The app's own decorative icon on a tool card.
       if (el.closest('.tool-head > svg[aria-hidden="true"]')) continue;
       const tag = el.tagName.toLowerCase();
-      if (['script', 'iframe', 'object', 'embed', 'form', 'input', 'style', 'link', 'meta', 'base', 'svg', 'math', 'video', 'audio', 'template', 'noscript'].includes(tag))
+      if (
+        [
+          'script',
+          'iframe',
+          'object',
+          'embed',
+          'form',
+          'input',
+          'style',
+          'link',
+          'meta',
+          'base',
+          'svg',
+          'math',
+          'video',
+          'audio',
+          'template',
+          'noscript',
+        ].includes(tag)
+      )
         found.push(`a <${tag}> element`);
       if (el.hasAttribute('style')) found.push(`${tag} with a style attribute`);
       if (el.hasAttribute('srcset')) found.push(`${tag} with srcset`);
@@ -163,7 +185,8 @@ async function assertInertDom(page: Page): Promise<void> {
         if (!['http:', 'https:', 'mailto:'].includes(url.protocol)) found.push(`a link to ${href}`);
         if (el.getAttribute('target') !== '_blank') found.push(`a link without target=_blank: ${href}`);
         const rel = (el.getAttribute('rel') ?? '').split(/\s+/);
-        if (!rel.includes('noopener') || !rel.includes('noreferrer')) found.push(`a link without rel=noopener noreferrer: ${href}`);
+        if (!rel.includes('noopener') || !rel.includes('noreferrer'))
+          found.push(`a link without rel=noopener noreferrer: ${href}`);
       }
       const src = el.getAttribute('src');
       if (src !== null) {
@@ -174,7 +197,8 @@ async function assertInertDom(page: Page): Promise<void> {
     // Attachments (the media feature's players and chips): nothing active, nothing from another origin.
     for (const el of log.querySelectorAll('.message-media *')) {
       const tag = el.tagName.toLowerCase();
-      if (['script', 'iframe', 'object', 'embed', 'form', 'style', 'link', 'meta', 'base', 'math'].includes(tag)) found.push(`a <${tag}> in media`);
+      if (['script', 'iframe', 'object', 'embed', 'form', 'style', 'link', 'meta', 'base', 'math'].includes(tag))
+        found.push(`a <${tag}> in media`);
       for (const attr of ['src', 'href', 'poster']) {
         const value = el.getAttribute(attr);
         if (value === null || value === '') continue;
@@ -233,7 +257,10 @@ test('hostile messages, reasoning and attachment names from history render inert
   await assertNoHarm(page, watch);
 });
 
-test('hostile live turns: tool names, previews, args, notes, output, commentary, streamed text and channel names', async ({ page, iris }) => {
+test('hostile live turns: tool names, previews, args, notes, output, commentary, streamed text and channel names', async ({
+  page,
+  iris,
+}) => {
   test.setTimeout(150_000);
   const watch = await watchForHarm(page, iris);
   const speak = await gatewayVoice(page);
@@ -249,9 +276,17 @@ test('hostile live turns: tool names, previews, args, notes, output, commentary,
   const at = { chat_id: LANE };
   speak({ type: 'agent.busy', ...at, payload: { reason: 'tool' } });
   VECTORS.forEach((vector, index) => {
-    speak({ type: 'tool.start', ...at, payload: { index, name: `tool_${index}${vector}`, preview: vector, args: { [vector]: vector } } });
+    speak({
+      type: 'tool.start',
+      ...at,
+      payload: { index, name: `tool_${index}${vector}`, preview: vector, args: { [vector]: vector } },
+    });
     speak({ type: 'tool.progress', ...at, payload: { index, name: `tool_${index}`, note: vector } });
-    speak({ type: 'tool.end', ...at, payload: { index, name: `tool_${index}`, ok: index % 2 === 0, duration: 0.5, output_preview: vector } });
+    speak({
+      type: 'tool.end',
+      ...at,
+      payload: { index, name: `tool_${index}`, ok: index % 2 === 0, duration: 0.5, output_preview: vector },
+    });
     speak({ type: 'commentary', ...at, payload: { message_id: `beat-${index}`, text: vector } });
   });
   speak({ type: 'message.start', ...at, payload: { message_id: 'hostile-reply', role: 'assistant' } });
@@ -265,16 +300,35 @@ test('hostile live turns: tool names, previews, args, notes, output, commentary,
     ...at,
     payload: { message_id: 'hostile-reply', final_text: text, reasoning: text, model: VECTORS[0], tokens: 9 },
   });
-  speak({ type: 'media.offer', ...at, payload: { media_id: 'hostile-media', kind: 'image', mime: 'image/png', size: 10, filename: VECTORS[2], message_id: 'hostile-reply' } });
+  speak({
+    type: 'media.offer',
+    ...at,
+    payload: {
+      media_id: 'hostile-media',
+      kind: 'image',
+      mime: 'image/png',
+      size: 10,
+      filename: VECTORS[2],
+      message_id: 'hostile-reply',
+    },
+  });
   speak({ type: 'agent.idle', ...at, payload: {} });
 
-  const reply = messages(page).getByRole('article', { name: /^Hermes, / }).last();
+  const reply = messages(page)
+    .getByRole('article', { name: /^Hermes, / })
+    .last();
   await expect(reply).toHaveAttribute('aria-busy', 'false');
-  await expect(reply.getByRole('button', { name: new RegExp(`^Used ${VECTORS.length} tools · ${Math.floor(VECTORS.length / 2)} failed`) })).toBeVisible();
+  await expect(
+    reply.getByRole('button', {
+      name: new RegExp(`^Used ${VECTORS.length} tools · ${Math.floor(VECTORS.length / 2)} failed`),
+    }),
+  ).toBeVisible();
   // Opened (renderEverything opens every collapsed part), the turn's line shows every card.
   await renderEverything(page);
   await expect(reply.getByRole('group', { name: /^Tool tool_/ })).toHaveCount(VECTORS.length);
-  await expect(reply.getByRole('group', { name: /^Tool tool_0/ })).toContainText('<script>window.__pwned("script")</script>');
+  await expect(reply.getByRole('group', { name: /^Tool tool_0/ })).toContainText(
+    '<script>window.__pwned("script")</script>',
+  );
   await assertInertDom(page);
 
   // What a person types goes through the composer, the echo and the demo agent's tool card and reply;

@@ -62,7 +62,12 @@ describe('check-imports', () => {
     const root = tree({ ...CLEAN, 'src/protocol/frames.ts': `import '../store/reducer';\n` });
     const upward = { rule: 'upward' as const, from: 'src/protocol/frames.ts', to: 'src/store/reducer.ts', why: 'test' };
     const cycle = { rule: 'cycle' as const, from: 'src/protocol/frames.ts', to: 'src/store/reducer.ts', why: 'test' };
-    const cycleBack = { rule: 'cycle' as const, from: 'src/store/reducer.ts', to: 'src/protocol/frames.ts', why: 'test' };
+    const cycleBack = {
+      rule: 'cycle' as const,
+      from: 'src/store/reducer.ts',
+      to: 'src/protocol/frames.ts',
+      why: 'test',
+    };
     expect(check(root, [upward, cycle, cycleBack])).toEqual({ errors: [], allowed: 3 });
     expect(check(tree(CLEAN), [upward]).errors).toEqual([
       'src/protocol/frames.ts → src/store/reducer.ts: [allowlist] upward no longer occurs: remove its entry',

@@ -49,8 +49,7 @@ export interface Allowed {
 }
 
 // Filled from `npm run check:imports` on 2026-12-01; each entry is removed when its import is.
-export const ALLOWLIST: Allowed[] = [
-];
+export const ALLOWLIST: Allowed[] = [];
 
 const EXTS = ['.ts', '.tsx', '.mts', '.js'];
 const SKIP_DIRS = new Set(['node_modules', 'dist', 'fixtures', '.git', 'test-results', 'playwright-report']);
@@ -216,7 +215,12 @@ export function findViolations(graph: Graph): Violation[] {
       if (under(from, 'worker') && under(to, 'src')) {
         const layer = layerOf(to);
         if (!layer || layer.rank > WORKER_MAX_LAYER) {
-          out.push({ rule: 'worker', from, to, detail: `the worker may import src below the runtime, not ${layer?.name ?? to}` });
+          out.push({
+            rule: 'worker',
+            from,
+            to,
+            detail: `the worker may import src below the runtime, not ${layer?.name ?? to}`,
+          });
         }
         continue;
       }
@@ -224,7 +228,12 @@ export function findViolations(graph: Graph): Violation[] {
         const a = layerOf(from);
         const b = layerOf(to);
         if (a && b && b.rank > a.rank) {
-          out.push({ rule: 'upward', from, to, detail: `${a.name} (layer ${a.rank}) imports ${b.name} (layer ${b.rank})` });
+          out.push({
+            rule: 'upward',
+            from,
+            to,
+            detail: `${a.name} (layer ${a.rank}) imports ${b.name} (layer ${b.rank})`,
+          });
         }
       }
     }
@@ -247,10 +256,12 @@ export function check(root: string, allowlist: Allowed[] = ALLOWLIST): Report {
   const allowedKeys = new Set(allowlist.map(key));
   const foundKeys = new Set(found.map(key));
   const errors: string[] = [];
-  for (const f of unknown) errors.push(`${f}: [layer] a src folder with no layer: add it to LAYERS in scripts/check-imports.ts`);
+  for (const f of unknown)
+    errors.push(`${f}: [layer] a src folder with no layer: add it to LAYERS in scripts/check-imports.ts`);
   for (const v of found) if (!allowedKeys.has(key(v))) errors.push(`${v.from} → ${v.to}: [${v.rule}] ${v.detail}`);
   for (const a of allowlist) {
-    if (!foundKeys.has(key(a))) errors.push(`${a.from} → ${a.to}: [allowlist] ${a.rule} no longer occurs: remove its entry`);
+    if (!foundKeys.has(key(a)))
+      errors.push(`${a.from} → ${a.to}: [allowlist] ${a.rule} no longer occurs: remove its entry`);
   }
   return { errors, allowed: found.filter((v) => allowedKeys.has(key(v))).length };
 }

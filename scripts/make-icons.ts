@@ -19,10 +19,11 @@ for (const out of outputs) {
   const page = await browser.newPage({ viewport: { width: out.size, height: out.size } });
   // "any" icons get rounded corners; maskable ones fill the square (the platform masks them).
   const radius = out.maskable ? 0 : out.size * 0.22;
-  const body = 'badge' in out
-    ? // A monochrome badge: white glyph on transparent (Android tints it).
-      `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 96 96"><circle cx="48" cy="48" r="30" fill="none" stroke="#fff" stroke-width="10"/><circle cx="48" cy="48" r="11" fill="#fff"/></svg>`
-    : svg;
+  const body =
+    'badge' in out
+      ? // A monochrome badge: white glyph on transparent (Android tints it).
+        `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 96 96"><circle cx="48" cy="48" r="30" fill="none" stroke="#fff" stroke-width="10"/><circle cx="48" cy="48" r="11" fill="#fff"/></svg>`
+      : svg;
   await page.setContent(
     `<html><body style="margin:0;background:transparent"><div style="width:${out.size}px;height:${out.size}px;border-radius:${radius}px;overflow:hidden">${body.replace('<svg ', `<svg width="${out.size}" height="${out.size}" `)}</div></body></html>`,
   );

@@ -33,7 +33,12 @@ try {
     for (const screen of screensFor(device)) {
       if (only && !only.has(screen.name)) continue;
       const iris = await launchServer(screen.server);
-      const context = await browser.newContext({ viewport, deviceScaleFactor: scale, hasTouch: touch, isMobile: touch });
+      const context = await browser.newContext({
+        viewport,
+        deviceScaleFactor: scale,
+        hasTouch: touch,
+        isMobile: touch,
+      });
       const page = await context.newPage();
       try {
         await screen.open(page, iris, device);
@@ -55,7 +60,9 @@ try {
         }
       } catch (error) {
         failed++;
-        console.error(`could not photograph ${screen.name} on a ${device}: ${(error as Error).message.split('\n', 1)[0]}`);
+        console.error(
+          `could not photograph ${screen.name} on a ${device}: ${(error as Error).message.split('\n', 1)[0]}`,
+        );
       } finally {
         await context.close();
         await iris.server.close();

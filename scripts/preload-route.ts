@@ -21,7 +21,8 @@ export function preloadRoute(sourceFile: string): Plugin {
         const entry = ctx.chunk;
         if (!bundle || !entry) return [];
         const route = Object.values(bundle).find((c) => c.type === 'chunk' && c.facadeModuleId === target);
-        if (!route || route.type !== 'chunk') throw new Error(`preload-route: no chunk of its own for ${sourceFile} (is it imported lazily?)`);
+        if (!route || route.type !== 'chunk')
+          throw new Error(`preload-route: no chunk of its own for ${sourceFile} (is it imported lazily?)`);
         // What the entry already loads (and preloads) statically.
         const loaded = new Set<string>();
         const visit = (file: string) => {
@@ -44,10 +45,18 @@ export function preloadRoute(sourceFile: string): Plugin {
         };
         collect(route.fileName);
         const tags: HtmlTagDescriptor[] = [
-          ...modules.map((file) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: base + file }, injectTo: 'head' as const })),
+          ...modules.map((file) => ({
+            tag: 'link',
+            attrs: { rel: 'modulepreload', crossorigin: true, href: base + file },
+            injectTo: 'head' as const,
+          })),
           // A preload, not a stylesheet: it must not hold up the paint of other routes. Vite's loader
           // then adds the stylesheet from the cache when the route opens.
-          ...[...css].map((file) => ({ tag: 'link', attrs: { rel: 'preload', as: 'style', crossorigin: true, href: base + file }, injectTo: 'head' as const })),
+          ...[...css].map((file) => ({
+            tag: 'link',
+            attrs: { rel: 'preload', as: 'style', crossorigin: true, href: base + file },
+            injectTo: 'head' as const,
+          })),
         ];
         return tags;
       },

@@ -59,7 +59,11 @@ function spawnCli(args: string[], env: Record<string, string> = {}): Cli {
 }
 
 /** Runs the CLI until it has printed both start lines. */
-async function startCli(args: string[], env: Record<string, string> = {}, lines = 3): Promise<Cli & { link: string; port: number; token?: string }> {
+async function startCli(
+  args: string[],
+  env: Record<string, string> = {},
+  lines = 3,
+): Promise<Cli & { link: string; port: number; token?: string }> {
   const cli = spawnCli(args, env);
   const started = Date.now();
   while (cli.stdout().split('\n').length < lines + 1) {
@@ -86,7 +90,16 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-const serveArgs = (dataDir: string) => ['--port', '0', '--host', '127.0.0.1', '--dist-dir', dist.distDir, '--data-dir', dataDir];
+const serveArgs = (dataDir: string) => [
+  '--port',
+  '0',
+  '--host',
+  '127.0.0.1',
+  '--dist-dir',
+  dist.distDir,
+  '--data-dir',
+  dataDir,
+];
 
 // Each case spawns a Node process with tsx: generous timeouts for a loaded CI machine.
 describe('npm start', { timeout: 60_000 }, () => {
@@ -147,7 +160,18 @@ describe('npm start', { timeout: 60_000 }, () => {
     const cli = spawnCli(['--help']);
     expect(await cli.exit).toBe(0);
     expect(cli.stdout()).toMatch(/^Usage: /);
-    for (const flag of ['--port', '--host', '--gateway', '--cert', '--key', '--data-dir', '--token', '--hermes', '--hermes-key-file', 'HERMES_API_KEY']) {
+    for (const flag of [
+      '--port',
+      '--host',
+      '--gateway',
+      '--cert',
+      '--key',
+      '--data-dir',
+      '--token',
+      '--hermes',
+      '--hermes-key-file',
+      'HERMES_API_KEY',
+    ]) {
       expect(cli.stdout()).toContain(flag);
     }
   });
@@ -163,7 +187,10 @@ describe('npm start', { timeout: 60_000 }, () => {
       const { ws } = await openSocket(`ws://127.0.0.1:${cli.port}/ws`);
       const status = nextFrameOfType(ws, ['status', 'error']);
       ws.send(helloFrame(token));
-      expect((await status).payload).toMatchObject({ state: 'online', session: { agent: { kind: 'hermes', version: '0.19.0' } } });
+      expect((await status).payload).toMatchObject({
+        state: 'online',
+        session: { agent: { kind: 'hermes', version: '0.19.0' } },
+      });
       expect(await stop(cli)).toBe(0);
       expect(cli.stdout() + cli.stderr()).not.toContain(hermes.key);
       // Hermes's conversations live apart from the demo's.
@@ -177,7 +204,17 @@ describe('npm start', { timeout: 60_000 }, () => {
     const port = await freePort();
     const keyFile = join(scratch, 'hermes-key');
     writeFileSync(keyFile, 'file-secret-key-0123456789abcdef\n');
-    const cli = await startCli([...serveArgs(join(scratch, 'run-hermes-down')), '--hermes', `http://127.0.0.1:${port}`, '--hermes-key-file', keyFile], {}, 2);
+    const cli = await startCli(
+      [
+        ...serveArgs(join(scratch, 'run-hermes-down')),
+        '--hermes',
+        `http://127.0.0.1:${port}`,
+        '--hermes-key-file',
+        keyFile,
+      ],
+      {},
+      2,
+    );
     await new Promise((r) => setTimeout(r, 50));
     expect(cli.stderr().trimEnd().split('\n')).toEqual([
       `iris: Hermes at http://127.0.0.1:${port} is not reachable (ECONNREFUSED). The gateway runs anyway: the app shows a banner until Hermes answers.`,
@@ -207,9 +244,15 @@ describe('npm start', { timeout: 60_000 }, () => {
     const token = 'upstream-token-abcdefgh';
     const gateway = await startGateway({ token, port: 0 });
     try {
-      const cli = await startCli([...serveArgs(join(scratch, 'run-proxy')), '--gateway', `${gateway.url}?key=hidden-value`], {}, 2);
+      const cli = await startCli(
+        [...serveArgs(join(scratch, 'run-proxy')), '--gateway', `${gateway.url}?key=hidden-value`],
+        {},
+        2,
+      );
       expect(cli.token).toBeUndefined();
-      expect(cli.link).toBe(`http://localhost:${cli.port}/#/pair?url=${encodeURIComponent(`ws://localhost:${cli.port}/ws`)}`);
+      expect(cli.link).toBe(
+        `http://localhost:${cli.port}/#/pair?url=${encodeURIComponent(`ws://localhost:${cli.port}/ws`)}`,
+      );
       expect(cli.stdout()).toContain(`Gateway: /ws is relayed to ${gateway.url} `);
       expect(cli.stdout() + cli.stderr()).not.toContain('hidden-value');
 
@@ -240,59 +283,109 @@ describe.concurrent('bad start: one clear line on stderr, exit code 2, no stack 
 
   it('an unknown flag', () => expectFailure(['--bogus'], 'iris: unknown option --bogus (see --help)'));
   // The gateway's test-only quirks (server/gateway/quirks.ts) are not reachable from the command line.
-  it('the test-only quirks', () => expectFailure(['--quirks', 'noClientId'], 'iris: unknown option --quirks (see --help)'));
+  it('the test-only quirks', () =>
+    expectFailure(['--quirks', 'noClientId'], 'iris: unknown option --quirks (see --help)'));
   it('a non-numeric port', () => expectFailure(['--port', 'abc'], 'iris: --port needs a number from 0 to 65535'));
   it('a port out of range', () => expectFailure(['--port', '70000'], 'iris: --port needs a number from 0 to 65535'));
   it('a missing value', () => expectFailure(['--port'], 'iris: --port needs a value (see --help)'));
-  it('a flag where a value should be', () => expectFailure(['--token', '--port', '1'], 'iris: --token needs a value (see --help)'));
+  it('a flag where a value should be', () =>
+    expectFailure(['--token', '--port', '1'], 'iris: --token needs a value (see --help)'));
   it('an empty value', () => expectFailure(['--data-dir='], 'iris: --data-dir needs a value (see --help)'));
-  it('a stray argument', () => expectFailure(['8080'], 'iris: unexpected argument: every option starts with -- (see --help)'));
+  it('a stray argument', () =>
+    expectFailure(['8080'], 'iris: unexpected argument: every option starts with -- (see --help)'));
   it('a value given to --help', () => expectFailure(['--help=yes'], 'iris: --help takes no value (see --help)'));
-  it('--cert without --key', () => expectFailure([...base(), '--cert', 'cert.pem'], /^iris: --cert and --key go together/));
+  it('--cert without --key', () =>
+    expectFailure([...base(), '--cert', 'cert.pem'], /^iris: --cert and --key go together/));
   it('a missing cert file', () =>
-    expectFailure([...base(), '--cert', '/nonexistent/cert.pem', '--key', '/nonexistent/key.pem'], 'iris: cannot read the certificate file /nonexistent/cert.pem (ENOENT)'));
+    expectFailure(
+      [...base(), '--cert', '/nonexistent/cert.pem', '--key', '/nonexistent/key.pem'],
+      'iris: cannot read the certificate file /nonexistent/cert.pem (ENOENT)',
+    ));
   it('a cert path that is a directory', () =>
-    expectFailure([...base(), '--cert', scratch, '--key', scratch], `iris: cannot read the certificate file ${scratch} (EISDIR)`));
+    expectFailure(
+      [...base(), '--cert', scratch, '--key', scratch],
+      `iris: cannot read the certificate file ${scratch} (EISDIR)`,
+    ));
   it('a cert file that is not PEM', () => {
     const junk = join(scratch, 'junk.pem');
     writeFileSync(junk, 'not a certificate');
-    return expectFailure([...base(), '--port', '0', '--cert', junk, '--key', junk], /^iris: the certificate or key is not valid PEM \(.+\)$/);
+    return expectFailure(
+      [...base(), '--port', '0', '--cert', junk, '--key', junk],
+      /^iris: the certificate or key is not valid PEM \(.+\)$/,
+    );
   });
   it('a gateway URL that is not ws:// or wss://', () =>
-    expectFailure([...base(), '--gateway', 'http://example.com/ws'], 'iris: --gateway: the gateway URL must start with ws:// or wss://'));
-  it('--hermes with a URL that is not http(s)', () => expectFailure([...base(), '--hermes', 'ws://127.0.0.1:8642'], "iris: --hermes needs an http:// or https:// URL (Hermes's API server)"));
+    expectFailure(
+      [...base(), '--gateway', 'http://example.com/ws'],
+      'iris: --gateway: the gateway URL must start with ws:// or wss://',
+    ));
+  it('--hermes with a URL that is not http(s)', () =>
+    expectFailure(
+      [...base(), '--hermes', 'ws://127.0.0.1:8642'],
+      "iris: --hermes needs an http:// or https:// URL (Hermes's API server)",
+    ));
   it('--hermes with a key in the URL', () =>
-    expectFailure([...base(), '--hermes', 'http://u:secret@127.0.0.1:8642'], 'iris: --hermes takes a plain URL; give the key with HERMES_API_KEY or --hermes-key-file'));
+    expectFailure(
+      [...base(), '--hermes', 'http://u:secret@127.0.0.1:8642'],
+      'iris: --hermes takes a plain URL; give the key with HERMES_API_KEY or --hermes-key-file',
+    ));
   it('a missing Hermes key file', () =>
-    expectFailure([...base(), '--hermes', 'http://127.0.0.1:8642', '--hermes-key-file', '/nonexistent/key'], 'iris: cannot read the Hermes key file /nonexistent/key (ENOENT)'));
+    expectFailure(
+      [...base(), '--hermes', 'http://127.0.0.1:8642', '--hermes-key-file', '/nonexistent/key'],
+      'iris: cannot read the Hermes key file /nonexistent/key (ENOENT)',
+    ));
   it('--hermes together with --gateway', () =>
-    expectFailure([...base(), '--hermes', 'http://127.0.0.1:8642', '--gateway', 'ws://127.0.0.1:1/ws'], /^iris: --hermes and --gateway exclude each other/));
+    expectFailure(
+      [...base(), '--hermes', 'http://127.0.0.1:8642', '--gateway', 'ws://127.0.0.1:1/ws'],
+      /^iris: --hermes and --gateway exclude each other/,
+    ));
   it('--token together with --gateway', () =>
-    expectFailure([...base(), '--gateway', 'ws://127.0.0.1:9/ws', '--token', 'abc'], /^iris: --token is the demo gateway's token/));
+    expectFailure(
+      [...base(), '--gateway', 'ws://127.0.0.1:9/ws', '--token', 'abc'],
+      /^iris: --token is the demo gateway's token/,
+    ));
   it('a --token shorter than 16 characters, in one line that does not echo it', async () => {
-    await expectFailure([...base(), '--token', 'short-tok-15chr'], 'iris: --token must be at least 16 characters (leave it out to have a strong one made)');
+    await expectFailure(
+      [...base(), '--token', 'short-tok-15chr'],
+      'iris: --token must be at least 16 characters (leave it out to have a strong one made)',
+    );
   });
   it('an --allowed-origin that is not an origin', () =>
-    expectFailure([...base(), '--allowed-origin', 'iris.example.org'], 'iris: --allowed-origin needs an origin like https://iris.example.org, not "iris.example.org"'));
+    expectFailure(
+      [...base(), '--allowed-origin', 'iris.example.org'],
+      'iris: --allowed-origin needs an origin like https://iris.example.org, not "iris.example.org"',
+    ));
   it('a --push-hosts entry that is not a host', () =>
-    expectFailure([...base(), '--push-hosts', 'fcm.googleapis.com,http://x'], 'iris: --push-hosts: "http://x" is not a host name or *.domain pattern'));
+    expectFailure(
+      [...base(), '--push-hosts', 'fcm.googleapis.com,http://x'],
+      'iris: --push-hosts: "http://x" is not a host name or *.domain pattern',
+    ));
   it('a dist dir without a build', () => {
     const empty = join(scratch, 'empty-dist');
     mkdirSync(empty, { recursive: true });
-    return expectFailure(['--dist-dir', empty, '--data-dir', join(scratch, 'bad')], `iris: no built app in ${empty} (index.html is missing)`);
+    return expectFailure(
+      ['--dist-dir', empty, '--data-dir', join(scratch, 'bad')],
+      `iris: no built app in ${empty} (index.html is missing)`,
+    );
   });
   it('a busy port', async () => {
     const blocker = createServer();
     await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
     const { port } = blocker.address() as AddressInfo;
     try {
-      await expectFailure([...base(), '--port', String(port)], `iris: port ${port} is already in use (try --port ${port + 1})`);
+      await expectFailure(
+        [...base(), '--port', String(port)],
+        `iris: port ${port} is already in use (try --port ${port + 1})`,
+      );
     } finally {
       blocker.close();
     }
   });
   it('a host that is not an address of this machine', () =>
-    expectFailure(['--host', '192.0.2.1', '--port', '0', '--dist-dir', dist.distDir, '--data-dir', join(scratch, 'bad')], 'iris: cannot listen on 192.0.2.1: no such address on this machine (check --host)'));
+    expectFailure(
+      ['--host', '192.0.2.1', '--port', '0', '--dist-dir', dist.distDir, '--data-dir', join(scratch, 'bad')],
+      'iris: cannot listen on 192.0.2.1: no such address on this machine (check --host)',
+    ));
   it('never echoes a value (it might be the token typed in the wrong place)', async () => {
     const cli = spawnCli(['--port', 'SECRET-TOKEN-VALUE']);
     expect(await cli.exit).toBe(2);

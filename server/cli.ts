@@ -109,8 +109,8 @@ export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<num
     io.err(`iris: ${agent.problem} The gateway runs anyway: the app shows a banner until Hermes answers.`);
   } else if (agent) {
     io.out(`Agent: ${agent.name}${agent.url ? ` at ${agent.url}` : ''}${agent.model ? ` (model ${agent.model})` : ''}`);
-  }
-  else if (config.upstream) io.out(`Gateway: /ws is relayed to ${describeUpstream(config.upstream)} (pair with that gateway's token)`);
+  } else if (config.upstream)
+    io.out(`Gateway: /ws is relayed to ${describeUpstream(config.upstream)} (pair with that gateway's token)`);
   printForPhones(io, config, running);
 
   return new Promise<number>((resolveExit) => {
@@ -178,7 +178,20 @@ function parseFlags(argv: string[]): CliConfig | 'help' {
   }
   if (values.help) return 'help';
 
-  for (const name of ['port', 'host', 'gateway', 'cert', 'key', 'public-url', 'data-dir', 'token', 'dist-dir', 'push-hosts', 'hermes', 'hermes-key-file'] as const) {
+  for (const name of [
+    'port',
+    'host',
+    'gateway',
+    'cert',
+    'key',
+    'public-url',
+    'data-dir',
+    'token',
+    'dist-dir',
+    'push-hosts',
+    'hermes',
+    'hermes-key-file',
+  ] as const) {
     if (values[name] === '') throw new CliError(`--${name} needs a value (see --help)`);
   }
   const allowedOrigins: string[] = [];
@@ -219,13 +232,22 @@ function parseFlags(argv: string[]): CliConfig | 'help' {
   }
   // The token itself is never echoed: only its length is at fault.
   if (values.token !== undefined && values.token.length < MIN_TOKEN_LENGTH) {
-    throw new CliError(`--token must be at least ${MIN_TOKEN_LENGTH} characters (leave it out to have a strong one made)`);
+    throw new CliError(
+      `--token must be at least ${MIN_TOKEN_LENGTH} characters (leave it out to have a strong one made)`,
+    );
   }
-  if (values.hermes !== undefined && upstream) throw new CliError('--hermes and --gateway exclude each other: the gateway is either ours (with Hermes as its agent) or relayed');
-  if (values['hermes-key-file'] !== undefined && values.hermes === undefined) throw new CliError('--hermes-key-file goes with --hermes');
+  if (values.hermes !== undefined && upstream)
+    throw new CliError(
+      '--hermes and --gateway exclude each other: the gateway is either ours (with Hermes as its agent) or relayed',
+    );
+  if (values['hermes-key-file'] !== undefined && values.hermes === undefined)
+    throw new CliError('--hermes-key-file goes with --hermes');
   let hermes: CliConfig['hermes'];
   try {
-    hermes = values.hermes !== undefined ? { url: hermesTarget(values.hermes), ...readHermesKey(values['hermes-key-file']) } : undefined;
+    hermes =
+      values.hermes !== undefined
+        ? { url: hermesTarget(values.hermes), ...readHermesKey(values['hermes-key-file']) }
+        : undefined;
   } catch (error) {
     throw new CliError((error as Error).message);
   }
@@ -288,18 +310,25 @@ async function start(config: CliConfig, io: CliIo): Promise<RunningServer> {
   try {
     ensureDataDir(config.dataDir);
   } catch (error) {
-    throw new CliError(`cannot create the data directory ${config.dataDir} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new CliError(
+      `cannot create the data directory ${config.dataDir} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
   }
   if (!config.upstream && config.token === undefined) {
     try {
       config.token = loadOrCreateDemoToken(config.dataDir);
     } catch (error) {
-      throw new CliError(`cannot keep the demo token in ${config.dataDir} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+      throw new CliError(
+        `cannot keep the demo token in ${config.dataDir} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      );
     }
   }
   let agent: HermesAgent | undefined;
   if (config.hermes) {
-    agent = new HermesAgent({ url: config.hermes.url.href.replace(/\/+$/, ''), ...(config.hermes.key ? { key: config.hermes.key } : {}) });
+    agent = new HermesAgent({
+      url: config.hermes.url.href.replace(/\/+$/, ''),
+      ...(config.hermes.key ? { key: config.hermes.key } : {}),
+    });
     await agent.probe();
   }
   const options: ServerOptions = {
@@ -341,10 +370,13 @@ function startupErrorMessage(error: unknown, argv: string[]): string {
   if (err.syscall === 'listen') {
     const port = err.port ?? Number(argv[argv.indexOf('--port') + 1] ?? DEFAULT_PORT);
     if (err.code === 'EADDRINUSE') return `port ${port} is already in use (try --port ${port + 1})`;
-    if (err.code === 'EACCES') return `no permission to listen on port ${port} (ports below 1024 need privileges; try --port ${DEFAULT_PORT})`;
-    if (err.code === 'EADDRNOTAVAIL') return `cannot listen on ${err.address ?? 'that host'}: no such address on this machine (check --host)`;
+    if (err.code === 'EACCES')
+      return `no permission to listen on port ${port} (ports below 1024 need privileges; try --port ${DEFAULT_PORT})`;
+    if (err.code === 'EADDRNOTAVAIL')
+      return `cannot listen on ${err.address ?? 'that host'}: no such address on this machine (check --host)`;
   }
-  if (err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN') return 'cannot listen there: the --host name does not resolve';
+  if (err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN')
+    return 'cannot listen there: the --host name does not resolve';
   const message = err.message ?? String(error);
   if (/PEM|ASN1|asn1|x509|X509|key values mismatch|DECODER|no start line/i.test(message)) {
     return /key values mismatch/.test(message)

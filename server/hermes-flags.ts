@@ -7,10 +7,12 @@ export function hermesTarget(text: string): URL {
   try {
     url = new URL(text);
   } catch {
-    throw new Error('--hermes needs the URL of Hermes\'s API server, e.g. http://127.0.0.1:8642');
+    throw new Error("--hermes needs the URL of Hermes's API server, e.g. http://127.0.0.1:8642");
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('--hermes needs an http:// or https:// URL (Hermes\'s API server)');
-  if (url.username || url.password || url.search || url.hash) throw new Error('--hermes takes a plain URL; give the key with HERMES_API_KEY or --hermes-key-file');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error("--hermes needs an http:// or https:// URL (Hermes's API server)");
+  if (url.username || url.password || url.search || url.hash)
+    throw new Error('--hermes takes a plain URL; give the key with HERMES_API_KEY or --hermes-key-file');
   return url;
 }
 
@@ -21,7 +23,9 @@ export function readHermesKey(file: string | undefined, env: NodeJS.ProcessEnv =
     try {
       key = readFileSync(file, 'utf8').trim();
     } catch (error) {
-      throw new Error(`cannot read the Hermes key file ${file} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`);
+      throw new Error(
+        `cannot read the Hermes key file ${file} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`,
+      );
     }
     if (!key) throw new Error(`the Hermes key file ${file} is empty`);
     return { key };

@@ -24,7 +24,9 @@ export function installMedia(options: { timeoutMs?: number } = {}): void {
     if (request.method !== 'GET' && request.method !== 'HEAD') return;
     const url = new URL(request.url);
     if (url.origin !== self.location.origin || !url.pathname.startsWith('/media/')) return;
-    event.respondWith(serve(request, url, event.clientId || event.resultingClientId, options.timeoutMs ?? WORKER_PULL_TIMEOUT_MS));
+    event.respondWith(
+      serve(request, url, event.clientId || event.resultingClientId, options.timeoutMs ?? WORKER_PULL_TIMEOUT_MS),
+    );
   });
 }
 

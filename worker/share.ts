@@ -9,7 +9,8 @@ declare const self: ServiceWorkerGlobalScope;
 export function installShareTarget(): void {
   self.addEventListener('fetch', (event) => {
     const url = new URL(event.request.url);
-    if (event.request.method !== 'POST' || url.origin !== self.location.origin || url.pathname !== '/share-target') return;
+    if (event.request.method !== 'POST' || url.origin !== self.location.origin || url.pathname !== '/share-target')
+      return;
     event.respondWith(receiveShare(event.request));
   });
 }

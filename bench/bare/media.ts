@@ -14,7 +14,12 @@ const api: BareMediaApi = {
       socket.binaryType = 'arraybuffer';
       socket.onerror = () => reject(new Error('bare media page: the socket failed'));
       socket.onopen = () => {
-        const payload = { token, device_id: crypto.randomUUID(), device_name: 'bare', caps: { min_protocol: 1, media: true, push: 'none' } };
+        const payload = {
+          token,
+          device_id: crypto.randomUUID(),
+          device_name: 'bare',
+          caps: { min_protocol: 1, media: true, push: 'none' },
+        };
         socket.send(JSON.stringify({ v: 1, id: 1, type: 'hello', payload }));
       };
       socket.onmessage = (event) => {
@@ -35,7 +40,8 @@ const api: BareMediaApi = {
         if (event.data instanceof ArrayBuffer) bytes += event.data.byteLength;
         else if (typeof event.data === 'string' && event.data.includes('"id":2')) {
           const end = performance.now();
-          if (!event.data.startsWith('{"v":1,"type":"media.pull.end"')) reject(new Error(`bare media page: ${event.data.slice(0, 200)}`));
+          if (!event.data.startsWith('{"v":1,"type":"media.pull.end"'))
+            reject(new Error(`bare media page: ${event.data.slice(0, 200)}`));
           else resolve({ ms: end - start, bytes, start, end });
         }
       };

@@ -11,7 +11,11 @@ export interface BareSearchApi {
 }
 
 let texts: string[] = [];
-const fold = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+const fold = (s: string) =>
+  s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
 
 function scanFor(query: string): number {
   const words = fold(query).split(/\s+/).filter(Boolean);

@@ -12,14 +12,21 @@ const api: BareStreamApi = {
       const ws = new WebSocket(url);
       ws.onerror = () => reject(new Error('bare stream page: the socket failed'));
       ws.onopen = () => {
-        const payload = { token, device_id: crypto.randomUUID(), device_name: 'bare', caps: { min_protocol: 1, media: false, push: 'none' } };
+        const payload = {
+          token,
+          device_id: crypto.randomUUID(),
+          device_name: 'bare',
+          caps: { min_protocol: 1, media: false, push: 'none' },
+        };
         ws.send(JSON.stringify({ v: 1, id: 1, type: 'hello', payload }));
       };
       ws.onmessage = (event: MessageEvent<string>) => {
         frames++;
         if (event.data.startsWith('{"v":1,"type":"hello.ack"')) resolve();
         else if (event.data.startsWith('{"v":1,"type":"message.stop"')) {
-          document.getElementById('line')!.textContent = (JSON.parse(event.data) as { payload: { final_text: string } }).payload.final_text;
+          document.getElementById('line')!.textContent = (
+            JSON.parse(event.data) as { payload: { final_text: string } }
+          ).payload.final_text;
         }
       };
     });

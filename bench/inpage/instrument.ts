@@ -6,7 +6,15 @@ import type { BenchProbe } from './benchApi';
 const options = window.__benchOptions ?? {};
 const probe: BenchProbe = {
   longTasks: [],
-  idb: { writes: 0, byStore: {}, readwriteTransactions: 0, writeTimes: [], readwriteTimes: [], syncCommits: [], mediaBlobCommits: [] },
+  idb: {
+    writes: 0,
+    byStore: {},
+    readwriteTransactions: 0,
+    writeTimes: [],
+    readwriteTimes: [],
+    syncCommits: [],
+    mediaBlobCommits: [],
+  },
   ws: { times: [], types: [], textBytes: 0, binaryFrames: 0, binaryBytes: 0, sentAt: {} },
   painted: {},
   keyPaints: [],
@@ -65,7 +73,8 @@ function onMessage(event: MessageEvent): void {
     log.times.push(now);
     log.types.push(TYPE.exec(data.slice(0, 120))?.[1] ?? '?');
     log.textBytes += data.length;
-    if (log.needleAt === undefined && options.frameNeedle !== undefined && data.includes(options.frameNeedle)) log.needleAt = now;
+    if (log.needleAt === undefined && options.frameNeedle !== undefined && data.includes(options.frameNeedle))
+      log.needleAt = now;
     return;
   }
   log.binaryFrames++;
@@ -105,7 +114,13 @@ addEventListener(
 const watches = new Map<string, Promise<number>>();
 
 function findText(needle: string): Element | null {
-  const found = document.evaluate(`//text()[contains(., ${JSON.stringify(needle)})]`, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null);
+  const found = document.evaluate(
+    `//text()[contains(., ${JSON.stringify(needle)})]`,
+    document,
+    null,
+    XPathResult.FIRST_ORDERED_NODE_TYPE,
+    null,
+  );
   return (found.singleNodeValue as Text | null)?.parentElement ?? null;
 }
 

@@ -47,8 +47,17 @@ function paragraph(random: () => number): string {
 
 /** A long assistant answer: paragraphs, a list and a fenced code block (exercises Markdown and highlighting). */
 function longAnswer(random: () => number, i: number): string {
-  const items = Array.from({ length: 3 + Math.floor(random() * 4) }, () => `- **${sentence(random, 2)}** ${sentence(random, 8)}`);
-  const code = ['```ts', `export function step${i}(input: number): number {`, `  return input * ${i % 97} + ${i % 13};`, '}', '```'].join('\n');
+  const items = Array.from(
+    { length: 3 + Math.floor(random() * 4) },
+    () => `- **${sentence(random, 2)}** ${sentence(random, 8)}`,
+  );
+  const code = [
+    '```ts',
+    `export function step${i}(input: number): number {`,
+    `  return input * ${i % 97} + ${i % 13};`,
+    '}',
+    '```',
+  ].join('\n');
   return [paragraph(random), items.join('\n'), code, paragraph(random)].join('\n\n');
 }
 
@@ -63,7 +72,13 @@ export function laneHistory(opts: LaneHistoryOptions): MessageRow[] {
     const r = random();
     let text: string;
     if (role === 'user') text = r < 0.7 ? sentence(random, 4 + Math.floor(random() * 10)) : paragraph(random);
-    else text = r < 0.45 ? sentence(random, 8 + Math.floor(random() * 12)) : r < 0.85 ? paragraph(random) : longAnswer(random, i);
+    else
+      text =
+        r < 0.45
+          ? sentence(random, 8 + Math.floor(random() * 12))
+          : r < 0.85
+            ? paragraph(random)
+            : longAnswer(random, i);
     if (i === opts.count - 1) text = `Newest message ${opts.newestMarker} of the lane.`;
     else if (i === 0) text = `Oldest message ${opts.oldestMarker} of the lane.`;
     rows[i] = {

@@ -10,8 +10,16 @@ export function laneHash(lane: string): string {
 
 /** Pairs through the link the server prints (the token stays in the fragment, never sent to a server). */
 export async function pairApp(page: Page, server: BenchServer, timeoutMs: number): Promise<void> {
-  await page.goto(`${server.url}/#/pair?url=${encodeURIComponent(server.wsUrl)}&token=${encodeURIComponent(server.token)}`);
-  await waitFor(page, () => window.__bench.ws.types.includes('sync.done'), 0, timeoutMs, 'the app did not finish its first sync');
+  await page.goto(
+    `${server.url}/#/pair?url=${encodeURIComponent(server.wsUrl)}&token=${encodeURIComponent(server.token)}`,
+  );
+  await waitFor(
+    page,
+    () => window.__bench.ws.types.includes('sync.done'),
+    0,
+    timeoutMs,
+    'the app did not finish its first sync',
+  );
 }
 
 /** Opens the lane and waits for its message log. */
@@ -25,7 +33,13 @@ export async function openLane(page: Page, server: BenchServer, lane: string, ti
 }
 
 /** Waits (polling) until `condition(arg)` holds in the page; NotMeasured(failure) after timeoutMs. */
-export async function waitFor(page: Page, condition: (arg: number) => boolean, arg: number, timeoutMs: number, failure: string): Promise<void> {
+export async function waitFor(
+  page: Page,
+  condition: (arg: number) => boolean,
+  arg: number,
+  timeoutMs: number,
+  failure: string,
+): Promise<void> {
   try {
     await page.waitForFunction(condition, arg, { timeout: timeoutMs, polling: 50 });
   } catch (error) {

@@ -61,9 +61,17 @@ export function probe(page: Page): Promise<BenchProbe> {
 /** Waits until `needle` was painted on the page; NotMeasured after `timeoutMs`. */
 export async function waitPainted(page: Page, needle: string, timeoutMs: number, what: string): Promise<number> {
   try {
-    return await page.evaluate(([text, ms]) => Promise.race([window.__bench.waitPainted(text), new Promise<number>((_, reject) => setTimeout(() => reject(new Error('timeout')), ms))]), [needle, timeoutMs] as const);
+    return await page.evaluate(
+      ([text, ms]) =>
+        Promise.race([
+          window.__bench.waitPainted(text),
+          new Promise<number>((_, reject) => setTimeout(() => reject(new Error('timeout')), ms)),
+        ]),
+      [needle, timeoutMs] as const,
+    );
   } catch (error) {
-    if (error instanceof Error && /timeout/.test(error.message)) throw new NotMeasured(`${what} not painted within ${Math.round(timeoutMs / 1000)} s`);
+    if (error instanceof Error && /timeout/.test(error.message))
+      throw new NotMeasured(`${what} not painted within ${Math.round(timeoutMs / 1000)} s`);
     throw error;
   }
 }
@@ -74,7 +82,11 @@ export function isTimeout(error: unknown): boolean {
 }
 
 /** Long tasks that started within [from, to]: count and total duration (ms). */
-export function longTasksBetween(probeData: BenchProbe, from: number, to: number): { count: number; total: number } | null {
+export function longTasksBetween(
+  probeData: BenchProbe,
+  from: number,
+  to: number,
+): { count: number; total: number } | null {
   if (!probeData.longTasks) return null;
   const within = probeData.longTasks.filter(([start]) => start >= from && start <= to);
   return { count: within.length, total: within.reduce((sum, [, duration]) => sum + duration, 0) };

@@ -9,7 +9,12 @@ export const LANE = 'web:default';
 const CHUNK = 256 * 1024;
 
 function device(server: BenchServer, id: string): Promise<TestClient> {
-  return TestClient.paired(server.wsUrl, { token: server.token, device_id: id, device_name: id, caps: { min_protocol: 1, media: true, push: 'none' } });
+  return TestClient.paired(server.wsUrl, {
+    token: server.token,
+    device_id: id,
+    device_name: id,
+    caps: { min_protocol: 1, media: true, push: 'none' },
+  });
 }
 
 /** A third device sends `/stream n` in the lane; the demo agent then streams to every device. */
@@ -22,7 +27,8 @@ export async function askAgent(server: BenchServer, text: string): Promise<void>
   const c = await device(server, 'bench-trigger');
   try {
     const echo = await c.request('message.send', { text, client_id: `bench-${Date.now()}` }, { chat_id: LANE });
-    if (echo.type !== 'message') throw new Error(`the gateway refused ${text.split(' ')[0]}: ${JSON.stringify(echo.payload)}`);
+    if (echo.type !== 'message')
+      throw new Error(`the gateway refused ${text.split(' ')[0]}: ${JSON.stringify(echo.payload)}`);
   } finally {
     await c.close();
   }
@@ -37,7 +43,12 @@ export async function registerOfflineDevice(server: BenchServer, id: string): Pr
  * Another device chats in the lane until `target` frames are outboxed for `offlineDevice` after
  * `fromCursor` (messages, tool cards, stops… as a real conversation produces them). Returns the count.
  */
-export async function fillOutbox(server: BenchServer, offlineDevice: string, fromCursor: number, target: number): Promise<number> {
+export async function fillOutbox(
+  server: BenchServer,
+  offlineDevice: string,
+  fromCursor: number,
+  target: number,
+): Promise<number> {
   const devices = server.server.gateway!.store.devices;
   const pending = () => devices.since(offlineDevice, fromCursor).length;
   const c = await device(server, 'bench-producer');
@@ -47,7 +58,15 @@ export async function fillOutbox(server: BenchServer, offlineDevice: string, fro
       // A batch of messages at once: the lane queues the agent's turns.
       const batch = Math.max(1, Math.min(50, Math.ceil((target - pending()) / 12)));
       const echoes = [];
-      for (let i = 0; i < batch; i++) echoes.push(c.request('message.send', { text: `Catch-up message ${++n}: deploy the server and check the logs.`, client_id: `fill-${n}` }, { chat_id: LANE }, 30_000));
+      for (let i = 0; i < batch; i++)
+        echoes.push(
+          c.request(
+            'message.send',
+            { text: `Catch-up message ${++n}: deploy the server and check the logs.`, client_id: `fill-${n}` },
+            { chat_id: LANE },
+            30_000,
+          ),
+        );
       await Promise.all(echoes);
       await waitIdle(c, 60_000);
     }
@@ -82,7 +101,11 @@ export async function uploadMedia(server: BenchServer, size: number, filename: s
     const ref = `bench-media-${Date.now()}`;
     const id = c.takeId();
     const answer = c.waitFor((f) => f.id === id, { from: c.mark(), timeoutMs: 120_000, what: 'media.upload.ack' });
-    c.send('media.upload.start', { media_ref: ref, kind: 'document', mime: 'application/octet-stream', size, filename }, { id });
+    c.send(
+      'media.upload.start',
+      { media_ref: ref, kind: 'document', mime: 'application/octet-stream', size, filename },
+      { id },
+    );
     for (let off = 0; off < size; off += CHUNK) c.sendRaw(bytes.subarray(off, off + CHUNK), true);
     c.send('media.upload.end', { media_ref: ref, sha256: createHash('sha256').update(bytes).digest('hex') });
     const ack = await answer;
@@ -92,7 +115,8 @@ export async function uploadMedia(server: BenchServer, size: number, filename: s
     // Sent without the client_id extension: the app takes a user message with a client_id for its own
     // echo and waits for its own bytes instead of offering a download (reported; see bench/README.md).
     const echo = await c.request('message.send', { text: 'The benchmark file', media_refs: [ref] }, { chat_id: LANE });
-    if (echo.type !== 'message') throw new Error(`the gateway refused the message with the file: ${JSON.stringify(echo.payload)}`);
+    if (echo.type !== 'message')
+      throw new Error(`the gateway refused the message with the file: ${JSON.stringify(echo.payload)}`);
     await waitIdle(c, 60_000);
     return media.media_id;
   } finally {

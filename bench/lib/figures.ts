@@ -85,7 +85,9 @@ export function summarize(scenario: string, defs: readonly FigureDef[], samples:
       const bareKey = def.bare;
       const bareRuns = samples.map((s) => numberOf(s, bareKey));
       const bareMeasured = bareRuns.filter((v): v is number => v !== null);
-      const ratios = runs.flatMap((v, i) => (v !== null && bareRuns[i] != null && bareRuns[i] !== 0 ? [v / bareRuns[i]!] : []));
+      const ratios = runs.flatMap((v, i) =>
+        v !== null && bareRuns[i] != null && bareRuns[i] !== 0 ? [v / bareRuns[i]!] : [],
+      );
       figure.bareRuns = bareRuns;
       figure.bare = bareMeasured.length ? median(bareMeasured) : null;
       figure.ratio = ratios.length ? median(ratios) : null;
@@ -105,7 +107,8 @@ export function missing(reason: string): { missing: string } {
 }
 
 function formatNumber(value: number, unit: Unit): string {
-  const digits = (v: number) => (v === 0 ? '0' : Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 10 ? v.toFixed(1) : v.toFixed(2));
+  const digits = (v: number) =>
+    v === 0 ? '0' : Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 10 ? v.toFixed(1) : v.toFixed(2);
   switch (unit) {
     case 'count':
       return Math.round(value).toLocaleString('en-US');
@@ -134,13 +137,17 @@ export function formatRatio(f: Figure): string {
     return 'n/a';
   }
   const ratio = f.ratio >= 10 ? f.ratio.toFixed(1) : f.ratio.toFixed(2);
-  if (f.ratioTo === 'bare page') return `${ratio}× (bare ${f.bare === null || f.bare === undefined ? 'n/a' : formatNumber(f.bare, f.unit)})`;
+  if (f.ratioTo === 'bare page')
+    return `${ratio}× (bare ${f.bare === null || f.bare === undefined ? 'n/a' : formatNumber(f.bare, f.unit)})`;
   return `${ratio}× of ${f.ratioTo}`;
 }
 
 export function markdownTable(figures: readonly Figure[]): string {
   const escape = (s: string) => s.replace(/\|/g, '\\|');
   const lines = ['| Scenario | Figure | Value | Ratio to bare |', '| --- | --- | --- | --- |'];
-  for (const f of figures) lines.push(`| ${escape(f.scenario)} | ${escape(f.figure)} | ${escape(formatValue(f))} | ${escape(formatRatio(f))} |`);
+  for (const f of figures)
+    lines.push(
+      `| ${escape(f.scenario)} | ${escape(f.figure)} | ${escape(formatValue(f))} | ${escape(formatRatio(f))} |`,
+    );
   return lines.join('\n');
 }

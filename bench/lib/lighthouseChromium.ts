@@ -18,17 +18,28 @@ export const OFFLINE_RESOLVER = '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 
 
 export async function launchLighthouseChromium(): Promise<LighthouseChromium> {
   const executable = chromiumExecutable();
-  if (!executable) throw new Error('Lighthouse needs a Chromium on disk: set CHROMIUM_PATH or install Debian’s chromium');
+  if (!executable)
+    throw new Error('Lighthouse needs a Chromium on disk: set CHROMIUM_PATH or install Debian’s chromium');
   const profile = mkdtempSync(join(tmpdir(), 'iris-lighthouse-'));
   const child: ChildProcess = spawn(
     executable,
-    [...CHROMIUM_ARGS, OFFLINE_RESOLVER, '--remote-debugging-address=127.0.0.1', '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'],
+    [
+      ...CHROMIUM_ARGS,
+      OFFLINE_RESOLVER,
+      '--remote-debugging-address=127.0.0.1',
+      '--remote-debugging-port=0',
+      `--user-data-dir=${profile}`,
+      'about:blank',
+    ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const port = await new Promise<number>((resolve, reject) => {
     let seen = '';
-    const timer = setTimeout(() => reject(new Error(`Chromium printed no DevTools address in 30 s: ${seen.slice(-500)}`)), 30_000);
+    const timer = setTimeout(
+      () => reject(new Error(`Chromium printed no DevTools address in 30 s: ${seen.slice(-500)}`)),
+      30_000,
+    );
     child.stderr!.on('data', (chunk: Buffer) => {
       seen += chunk.toString();
       const match = /DevTools listening on ws:\/\/[^:]+:(\d+)\//.exec(seen);
@@ -61,11 +72,20 @@ export async function launchLighthouseChromium(): Promise<LighthouseChromium> {
 export async function withoutOutsideConnections<T>(work: () => Promise<T>): Promise<{ result: T; refused: string[] }> {
   const refused: string[] = [];
   const original = Socket.prototype.connect;
-  const loopback = (host: unknown) => host === undefined || host === 'localhost' || host === '::1' || (typeof host === 'string' && host.startsWith('127.'));
+  const loopback = (host: unknown) =>
+    host === undefined ||
+    host === 'localhost' ||
+    host === '::1' ||
+    (typeof host === 'string' && host.startsWith('127.'));
   Socket.prototype.connect = function (this: Socket, ...args: unknown[]) {
     const first = args[0];
     const options = (Array.isArray(first) ? first[0] : first) as { host?: unknown; path?: unknown } | number | string;
-    const host = typeof options === 'object' && options !== null ? options.host : typeof args[1] === 'string' ? args[1] : undefined;
+    const host =
+      typeof options === 'object' && options !== null
+        ? options.host
+        : typeof args[1] === 'string'
+          ? args[1]
+          : undefined;
     const isPipe = typeof options === 'object' && options !== null && typeof options.path === 'string';
     if (!isPipe && !loopback(host)) {
       refused.push(String(host));

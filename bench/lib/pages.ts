@@ -63,14 +63,27 @@ export async function prepareSite(log: (line: string) => void, fromSource = fals
   if (fromSource) {
     log(`bench: building the app from source (vite build into ${relative(ROOT_DIR, appDir)})`);
     // In a child process: the PWA plugin's own build logs to stdout, and stdout is for the table only.
-    const built = spawnSync(process.execPath, [join(ROOT_DIR, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', appDir, '--emptyOutDir', '--logLevel', 'error'], {
-      cwd: ROOT_DIR,
-      stdio: ['ignore', 2, 2], // the child's stdout goes to our stderr
-    });
+    const built = spawnSync(
+      process.execPath,
+      [
+        join(ROOT_DIR, 'node_modules', 'vite', 'bin', 'vite.js'),
+        'build',
+        '--outDir',
+        appDir,
+        '--emptyOutDir',
+        '--logLevel',
+        'error',
+      ],
+      {
+        cwd: ROOT_DIR,
+        stdio: ['ignore', 2, 2], // the child's stdout goes to our stderr
+      },
+    );
     if (built.status !== 0) throw new Error(`vite build of the app failed (exit ${built.status ?? built.signal})`);
   } else {
     const dist = join(ROOT_DIR, 'dist');
-    if (!existsSync(join(dist, 'index.html'))) throw new Error('the app is not built: run `npm run build` first, or pass --build (no dist/index.html)');
+    if (!existsSync(join(dist, 'index.html')))
+      throw new Error('the app is not built: run `npm run build` first, or pass --build (no dist/index.html)');
     if (newestMtime(join(ROOT_DIR, 'src')) > statSync(join(dist, 'index.html')).mtimeMs) {
       log('bench: note: src/ changed after the last build; measuring dist/ as it is (--build measures the source)');
     }
@@ -97,7 +110,9 @@ export async function prepareSite(log: (line: string) => void, fromSource = fals
       outDir: join(siteDir, 'bench'),
       emptyOutDir: true,
       target: 'es2022',
-      rolldownOptions: { input: Object.fromEntries(html.map((file) => [relative(BENCH_DIR, file).replace(/\.html$/, ''), file])) },
+      rolldownOptions: {
+        input: Object.fromEntries(html.map((file) => [relative(BENCH_DIR, file).replace(/\.html$/, ''), file])),
+      },
     },
   });
   const instrumentOut = join(BUILD_DIR, 'instrument');
@@ -108,7 +123,12 @@ export async function prepareSite(log: (line: string) => void, fromSource = fals
       emptyOutDir: true,
       target: 'es2022',
       minify: false,
-      lib: { entry: join(BENCH_DIR, 'inpage', 'instrument.ts'), formats: ['iife'], name: 'benchInstrument', fileName: () => 'instrument.js' },
+      lib: {
+        entry: join(BENCH_DIR, 'inpage', 'instrument.ts'),
+        formats: ['iife'],
+        name: 'benchInstrument',
+        fileName: () => 'instrument.js',
+      },
     },
   });
   return {

@@ -10,7 +10,13 @@ import type { SeedApi } from '../pages/seed';
  * A new context whose database holds one paired lane of `count` messages (the newest and oldest
  * carrying the markers), paired with a gateway address where nothing listens (the gateway stopped).
  */
-export async function contextWithLane(browser: Browser, server: BenchServer, count: number, markers: { newest: string; oldest: string }, seed = 7): Promise<BrowserContext> {
+export async function contextWithLane(
+  browser: Browser,
+  server: BenchServer,
+  count: number,
+  markers: { newest: string; oldest: string },
+  seed = 7,
+): Promise<BrowserContext> {
   const context = await newContext(browser);
   const page = await context.newPage();
   await page.goto(`${server.url}/bench/pages/seed.html`);

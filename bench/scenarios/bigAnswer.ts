@@ -21,39 +21,72 @@ interface Sizes {
   updates: number;
 }
 
-export const bigAnswerSizes = (quick: boolean): Sizes => (quick ? { block: 300, streamLines: 200, updates: 500 } : { block: 3000, streamLines: 2000, updates: 5000 });
+export const bigAnswerSizes = (quick: boolean): Sizes =>
+  quick ? { block: 300, streamLines: 200, updates: 500 } : { block: 3000, streamLines: 2000, updates: 5000 };
 
 const n = (v: number) => v.toLocaleString('en-US');
 
 export const bigAnswerDefs = ({ block, streamLines, updates }: Sizes): FigureDef[] => [
-  { key: 'blockTask', figure: `${n(block)}-line code block: longest main-thread task (0 = none over 50 ms)`, unit: 'ms', bare: 'bareBlockTask' },
+  {
+    key: 'blockTask',
+    figure: `${n(block)}-line code block: longest main-thread task (0 = none over 50 ms)`,
+    unit: 'ms',
+    bare: 'bareBlockTask',
+  },
   { key: 'blockTasks', figure: `${n(block)}-line code block: long tasks`, unit: 'count', bare: 'bareBlockTasks' },
   { key: 'blockLag', figure: `${n(block)}-line code block: message.stop → painted`, unit: 'ms', bare: 'bareBlockLag' },
   { key: 'showAll', figure: `"Show all ${n(block)} lines" → last line painted (scrolled to it)`, unit: 'ms' },
   { key: 'showAllTask', figure: `"Show all ${n(block)} lines": longest task (0 = none over 50 ms)`, unit: 'ms' },
-  { key: 'streamTask', figure: `${n(streamLines)}-line file streamed as ${n(updates)} updates: longest task (0 = none over 50 ms)`, unit: 'ms', bare: 'bareStreamTask' },
+  {
+    key: 'streamTask',
+    figure: `${n(streamLines)}-line file streamed as ${n(updates)} updates: longest task (0 = none over 50 ms)`,
+    unit: 'ms',
+    bare: 'bareStreamTask',
+  },
   { key: 'streamTasks', figure: 'streamed file: long tasks', unit: 'count', bare: 'bareStreamTasks' },
   { key: 'streamLag', figure: 'streamed file: message.stop → final text painted', unit: 'ms', bare: 'bareStreamLag' },
   { key: 'streamKB', figure: 'streamed file: final text', unit: 'KiB' },
 ];
 
 /** The app, paired and on the lane, or the bare page, connected; `needle` watched from the start. */
-async function openPage(ctx: ScenarioContext, who: 'app' | 'bare', server: BenchServer, needle: string): Promise<BenchPage> {
+async function openPage(
+  ctx: ScenarioContext,
+  who: 'app' | 'bare',
+  server: BenchServer,
+  needle: string,
+): Promise<BenchPage> {
   const context = await newContext(ctx.browser);
   const bench = await newBenchPage(context, ctx.site.instrument, { paintNeedles: [needle] });
   if (who === 'app') {
     await pairApp(bench.page, server, ctx.timeoutMs);
     await openLane(bench.page, server, LANE, ctx.timeoutMs);
-    await settle(() => bench.page.evaluate(() => [window.__bench.idb.writes, window.__bench.ws.times.length]), 500, 10_000);
+    await settle(
+      () => bench.page.evaluate(() => [window.__bench.idb.writes, window.__bench.ws.times.length]),
+      500,
+      10_000,
+    );
   } else {
     await bench.page.goto(`${server.url}/bench/bare/answer.html`);
     await bench.page.waitForFunction(() => 'bench' in window);
-    await bench.page.evaluate(([url, token]) => (window as unknown as { bench: BareAnswerApi }).bench.connect(url, token), [server.wsUrl, server.token] as const);
+    await bench.page.evaluate(
+      ([url, token]) => (window as unknown as { bench: BareAnswerApi }).bench.connect(url, token),
+      [server.wsUrl, server.token] as const,
+    );
   }
   return bench;
 }
 
-const quiet = (page: Page) => settle(() => page.evaluate(() => [window.__bench.idb.writes, window.__bench.longTasks?.length ?? 0, document.body.textContent?.length ?? 0]), 1000, 30_000);
+const quiet = (page: Page) =>
+  settle(
+    () =>
+      page.evaluate(() => [
+        window.__bench.idb.writes,
+        window.__bench.longTasks?.length ?? 0,
+        document.body.textContent?.length ?? 0,
+      ]),
+    1000,
+    30_000,
+  );
 
 /** Longest task and count of long tasks that ended at or after `from`. */
 async function tasksSince(page: Page, from: number): Promise<{ longest: number; count: number }> {
@@ -64,10 +97,23 @@ async function tasksSince(page: Page, from: number): Promise<{ longest: number; 
 }
 
 /** Asks for `/file lines updates` and waits for the answer painted: [message.start, message.stop, painted]. */
-async function receive(ctx: ScenarioContext, page: Page, server: BenchServer, lines: number, updates: number, needle: string): Promise<[number, number, number]> {
+async function receive(
+  ctx: ScenarioContext,
+  page: Page,
+  server: BenchServer,
+  lines: number,
+  updates: number,
+  needle: string,
+): Promise<[number, number, number]> {
   const from = (await probe(page)).ws.times.length;
   await askAgent(server, `/file ${lines} ${updates}`);
-  await waitFor(page, (i) => window.__bench.ws.types.indexOf('message.stop', i) >= 0, from, ctx.timeoutMs, 'the answer did not end (no message.stop)');
+  await waitFor(
+    page,
+    (i) => window.__bench.ws.types.indexOf('message.stop', i) >= 0,
+    from,
+    ctx.timeoutMs,
+    'the answer did not end (no message.stop)',
+  );
   const painted = await waitPainted(page, needle, ctx.timeoutMs, 'the answer');
   const data = await probe(page);
   const types = data.ws.types;
@@ -86,61 +132,88 @@ export async function bigAnswer(ctx: ScenarioContext): Promise<Sample[]> {
       const key = (k: string) => (p ? p + k[0]!.toUpperCase() + k.slice(1) : k);
 
       // (1) The whole block at once.
-      await ctx.measure(sample, [key('blockTask'), key('blockTasks'), key('blockLag'), ...(who === 'app' ? ['showAll', 'showAllTask'] : [])], async () => {
-        const server = await startBenchServer(ctx.site.dir, true);
-        const needle = `, ${sizes.block} lines:`;
-        const bench = await openPage(ctx, who, server, needle);
-        try {
-          const [start, stop, painted] = await receive(ctx, bench.page, server, sizes.block, 1, needle);
-          await quiet(bench.page);
-          const tasks = await tasksSince(bench.page, start);
-          Object.assign(sample, { [key('blockTask')]: tasks.longest, [key('blockTasks')]: tasks.count, [key('blockLag')]: Math.max(0, painted - stop) });
-          if (who === 'app') {
-            const button = bench.page.getByRole('button', { name: `Show all ${n(sizes.block)} lines` });
-            if (!(await button.count())) throw new NotMeasured(`the answer offered no "Show all ${n(sizes.block)} lines"`);
-            // Its comment: one text node even when highlighted (the whole line is split into tokens).
-            const last = `// line ${sizes.block} of the file`;
-            const clicked = await bench.page.evaluate(() => performance.now());
-            await button.click();
-            // The person then scrolls to the end of the block (as soon as it is in the page).
-            const painted = waitPainted(bench.page, last, ctx.timeoutMs, 'the last line');
-            await bench.page.evaluate(async (text) => {
-              for (;;) {
-                const chunk = [...document.querySelectorAll('pre code > *')].find((el) => el.textContent?.includes(`${text}\n`) || el.textContent?.endsWith(text));
-                if (chunk) return chunk.scrollIntoView({ block: 'end' });
-                await new Promise((resolve) => requestAnimationFrame(resolve));
-              }
-            }, last);
-            const shown = await painted;
+      await ctx.measure(
+        sample,
+        [key('blockTask'), key('blockTasks'), key('blockLag'), ...(who === 'app' ? ['showAll', 'showAllTask'] : [])],
+        async () => {
+          const server = await startBenchServer(ctx.site.dir, true);
+          const needle = `, ${sizes.block} lines:`;
+          const bench = await openPage(ctx, who, server, needle);
+          try {
+            const [start, stop, painted] = await receive(ctx, bench.page, server, sizes.block, 1, needle);
             await quiet(bench.page);
-            const after = await tasksSince(bench.page, clicked);
-            Object.assign(sample, { showAll: shown - clicked, showAllTask: after.longest });
+            const tasks = await tasksSince(bench.page, start);
+            Object.assign(sample, {
+              [key('blockTask')]: tasks.longest,
+              [key('blockTasks')]: tasks.count,
+              [key('blockLag')]: Math.max(0, painted - stop),
+            });
+            if (who === 'app') {
+              const button = bench.page.getByRole('button', { name: `Show all ${n(sizes.block)} lines` });
+              if (!(await button.count()))
+                throw new NotMeasured(`the answer offered no "Show all ${n(sizes.block)} lines"`);
+              // Its comment: one text node even when highlighted (the whole line is split into tokens).
+              const last = `// line ${sizes.block} of the file`;
+              const clicked = await bench.page.evaluate(() => performance.now());
+              await button.click();
+              // The person then scrolls to the end of the block (as soon as it is in the page).
+              const painted = waitPainted(bench.page, last, ctx.timeoutMs, 'the last line');
+              await bench.page.evaluate(async (text) => {
+                for (;;) {
+                  const chunk = [...document.querySelectorAll('pre code > *')].find(
+                    (el) => el.textContent?.includes(`${text}\n`) || el.textContent?.endsWith(text),
+                  );
+                  if (chunk) return chunk.scrollIntoView({ block: 'end' });
+                  await new Promise((resolve) => requestAnimationFrame(resolve));
+                }
+              }, last);
+              const shown = await painted;
+              await quiet(bench.page);
+              const after = await tasksSince(bench.page, clicked);
+              Object.assign(sample, { showAll: shown - clicked, showAllTask: after.longest });
+            }
+          } finally {
+            await bench.page.context().close();
+            await server.close();
           }
-        } finally {
-          await bench.page.context().close();
-          await server.close();
-        }
-      });
+        },
+      );
 
       // (2) The file streamed in.
-      await ctx.measure(sample, [key('streamTask'), key('streamTasks'), key('streamLag'), ...(who === 'app' ? ['streamKB'] : [])], async () => {
-        const server = await startBenchServer(ctx.site.dir, true);
-        const needle = 'Iris demo agent';
-        const bench = await openPage(ctx, who, server, needle);
-        try {
-          const [start, stop, painted] = await receive(ctx, bench.page, server, sizes.streamLines, sizes.updates, needle);
-          await quiet(bench.page);
-          const tasks = await tasksSince(bench.page, start);
-          Object.assign(sample, { [key('streamTask')]: tasks.longest, [key('streamTasks')]: tasks.count, [key('streamLag')]: Math.max(0, painted - stop) });
-          if (who === 'app') {
-            const bytes = server.server.gateway!.store.messages(LANE).findLast((m) => m.role === 'assistant')?.text.length ?? 0;
-            sample.streamKB = bytes / 1024;
+      await ctx.measure(
+        sample,
+        [key('streamTask'), key('streamTasks'), key('streamLag'), ...(who === 'app' ? ['streamKB'] : [])],
+        async () => {
+          const server = await startBenchServer(ctx.site.dir, true);
+          const needle = 'Iris demo agent';
+          const bench = await openPage(ctx, who, server, needle);
+          try {
+            const [start, stop, painted] = await receive(
+              ctx,
+              bench.page,
+              server,
+              sizes.streamLines,
+              sizes.updates,
+              needle,
+            );
+            await quiet(bench.page);
+            const tasks = await tasksSince(bench.page, start);
+            Object.assign(sample, {
+              [key('streamTask')]: tasks.longest,
+              [key('streamTasks')]: tasks.count,
+              [key('streamLag')]: Math.max(0, painted - stop),
+            });
+            if (who === 'app') {
+              const bytes =
+                server.server.gateway!.store.messages(LANE).findLast((m) => m.role === 'assistant')?.text.length ?? 0;
+              sample.streamKB = bytes / 1024;
+            }
+          } finally {
+            await bench.page.context().close();
+            await server.close();
           }
-        } finally {
-          await bench.page.context().close();
-          await server.close();
-        }
-      });
+        },
+      );
     }
     return sample;
   });

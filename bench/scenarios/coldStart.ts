@@ -20,7 +20,13 @@ export const coldStartDefs = (n: number): FigureDef[] => [
 ];
 
 /** One measurement: a fresh seeded context, then navigation to `path` and the newest line painted. */
-async function measure(ctx: ScenarioContext, server: BenchServer, count: number, path: string, throttle: number): Promise<{ painted: number; jsFiles: number; jsBytes: number }> {
+async function measure(
+  ctx: ScenarioContext,
+  server: BenchServer,
+  count: number,
+  path: string,
+  throttle: number,
+): Promise<{ painted: number; jsFiles: number; jsBytes: number }> {
   const context = await contextWithLane(ctx.browser, server, count, { newest: NEWEST, oldest: OLDEST });
   try {
     const { page } = await newBenchPage(context, ctx.site.instrument, { paintNeedles: [NEWEST] }, throttle);

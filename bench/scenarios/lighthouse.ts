@@ -25,13 +25,30 @@ type PageId = 'pair' | 'lane';
 function pageDefs(id: PageId, label: string): FigureDef[] {
   const first = id === 'pair';
   return [
-    { key: `${id}Score`, figure: `${label}: performance score`, unit: 'score', reference: { value: TARGET_SCORE, label: `the ${TARGET_SCORE} target` } },
+    {
+      key: `${id}Score`,
+      figure: `${label}: performance score`,
+      unit: 'score',
+      reference: { value: TARGET_SCORE, label: `the ${TARGET_SCORE} target` },
+    },
     { key: `${id}Fcp`, figure: `${label}: first contentful paint`, unit: 'ms' },
     { key: `${id}Lcp`, figure: `${label}: largest contentful paint`, unit: 'ms' },
     { key: `${id}Tbt`, figure: `${label}: total blocking time`, unit: 'ms' },
     { key: `${id}Cls`, figure: `${label}: cumulative layout shift (target 0)`, unit: 'CLS' },
-    { key: `${id}Bytes`, figure: `${label}: bytes transferred`, unit: 'KiB', ...(first ? { reference: { value: FIRST_PAGE_KIB, label: `the ${FIRST_PAGE_KIB} KiB target` } } : {}) },
-    { key: `${id}UnusedJs`, figure: `${label}: unused JS (transferred)`, unit: 'KiB', ...(first ? { reference: { value: FIRST_PAGE_UNUSED_JS_KIB, label: `the ${FIRST_PAGE_UNUSED_JS_KIB} KiB target` } } : {}) },
+    {
+      key: `${id}Bytes`,
+      figure: `${label}: bytes transferred`,
+      unit: 'KiB',
+      ...(first ? { reference: { value: FIRST_PAGE_KIB, label: `the ${FIRST_PAGE_KIB} KiB target` } } : {}),
+    },
+    {
+      key: `${id}UnusedJs`,
+      figure: `${label}: unused JS (transferred)`,
+      unit: 'KiB',
+      ...(first
+        ? { reference: { value: FIRST_PAGE_UNUSED_JS_KIB, label: `the ${FIRST_PAGE_UNUSED_JS_KIB} KiB target` } }
+        : {}),
+    },
     { key: `${id}Outside`, figure: `${label}: requests outside the test server`, unit: 'count' },
     // Lighthouse's own CPU benchmark of the machine during the run: its 4x slowdown is calibrated for a
     // fast desktop (roughly 1000 and up); far below that, every main-thread figure is inflated.
@@ -70,7 +87,8 @@ async function runLighthouse(port: number, url: string, flags: Flags): Promise<L
 
 function numeric(lhr: Lhr, audit: string): number {
   const value = lhr.audits[audit]?.numericValue;
-  if (typeof value !== 'number') throw new NotMeasured(`Lighthouse's ${audit} audit has no value (${lhr.audits[audit]?.errorMessage ?? 'not run'})`);
+  if (typeof value !== 'number')
+    throw new NotMeasured(`Lighthouse's ${audit} audit has no value (${lhr.audits[audit]?.errorMessage ?? 'not run'})`);
   return value;
 }
 
@@ -87,7 +105,9 @@ function record(sample: Sample, id: PageId, lhr: Lhr, origin: string): void {
   sample[`${id}UnusedJs`] = (unused?.overallSavingsBytes ?? 0) / 1024;
   const requests = (lhr.audits['network-requests']?.details as { items?: { url: string }[] } | undefined)?.items ?? [];
   sample[`${id}Benchmark`] = lhr.environment.benchmarkIndex;
-  sample[`${id}Outside`] = requests.filter((r) => !/^(data|blob):/.test(r.url) && new URL(r.url).host !== new URL(origin).host).length;
+  sample[`${id}Outside`] = requests.filter(
+    (r) => !/^(data|blob):/.test(r.url) && new URL(r.url).host !== new URL(origin).host,
+  ).length;
 }
 
 /** A conversation in the lane: another device asks, the demo agent answers (markdown, code, a tool card). */
@@ -102,11 +122,17 @@ async function pairProfile(port: number, server: BenchServer, timeoutMs: number)
   try {
     const context = browser.contexts()[0]!;
     const page = await context.newPage();
-    await page.goto(`${server.url}/#/pair?url=${encodeURIComponent(server.wsUrl)}&token=${encodeURIComponent(server.token)}`);
+    await page.goto(
+      `${server.url}/#/pair?url=${encodeURIComponent(server.wsUrl)}&token=${encodeURIComponent(server.token)}`,
+    );
     try {
       await page.getByRole('status').filter({ hasText: 'Connected' }).first().waitFor({ timeout: timeoutMs });
       await page.goto(`${server.url}/${laneHash(LANE)}`);
-      await page.getByRole('log', { name: 'Messages' }).getByText('Catch-up message 1:').first().waitFor({ timeout: timeoutMs });
+      await page
+        .getByRole('log', { name: 'Messages' })
+        .getByText('Catch-up message 1:')
+        .first()
+        .waitFor({ timeout: timeoutMs });
     } catch {
       throw new NotMeasured('the pairing link did not pair the browser and show the seeded lane');
     }
@@ -141,7 +167,15 @@ async function measurePage(ctx: ScenarioContext, server: BenchServer, id: PageId
         record(sample, id, keepReport(id, await runLighthouse(chrome.port, `${server.url}/#/pair`, {})), server.url);
       } else {
         await pairProfile(chrome.port, server, ctx.timeoutMs);
-        record(sample, id, keepReport(id, await runLighthouse(chrome.port, `${server.url}/${laneHash(LANE)}`, { disableStorageReset: true })), server.url);
+        record(
+          sample,
+          id,
+          keepReport(
+            id,
+            await runLighthouse(chrome.port, `${server.url}/${laneHash(LANE)}`, { disableStorageReset: true }),
+          ),
+          server.url,
+        );
       }
     } finally {
       await chrome.close();

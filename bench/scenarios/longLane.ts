@@ -16,14 +16,25 @@ const OLDEST = 'benchOldestL4N';
 const STEP = 0.9;
 
 export const longLaneDefs = (n: number): FigureDef[] => [
-  { key: 'p50', figure: `frame time while scrolling ${n.toLocaleString('en-US')} messages, p50`, unit: 'ms', bare: 'bareP50' },
+  {
+    key: 'p50',
+    figure: `frame time while scrolling ${n.toLocaleString('en-US')} messages, p50`,
+    unit: 'ms',
+    bare: 'bareP50',
+  },
   { key: 'p95', figure: 'frame time while scrolling, p95', unit: 'ms', bare: 'bareP95' },
   { key: 'slowFrames', figure: 'frames over 50 ms while scrolling', unit: 'count', bare: 'bareSlowFrames' },
   { key: 'steps', figure: 'scroll steps from newest to oldest (90% of the view each)', unit: 'count' },
   { key: 'heap', figure: 'JS heap after scrolling (after GC)', unit: 'MiB', bare: 'bareHeap' },
 ];
 
-async function measure(ctx: ScenarioContext, server: BenchServer, count: number, path: string, scroller: string): Promise<Sample> {
+async function measure(
+  ctx: ScenarioContext,
+  server: BenchServer,
+  count: number,
+  path: string,
+  scroller: string,
+): Promise<Sample> {
   const context = await contextWithLane(ctx.browser, server, count, { newest: NEWEST, oldest: OLDEST }, 11);
   try {
     const { page, cdp } = await newBenchPage(context, ctx.site.instrument, { paintNeedles: [NEWEST, OLDEST] });
@@ -31,7 +42,10 @@ async function measure(ctx: ScenarioContext, server: BenchServer, count: number,
     await waitPainted(page, NEWEST, ctx.timeoutMs, 'the newest message');
     await page.waitForTimeout(300);
     // At most two steps per message: a list that never reaches its top still ends.
-    const scroll: ScrollResult = await page.evaluate(([selector, step, max]) => window.__bench.scrollToTop(selector, step, max), [scroller, STEP, count * 2] as const);
+    const scroll: ScrollResult = await page.evaluate(
+      ([selector, step, max]) => window.__bench.scrollToTop(selector, step, max),
+      [scroller, STEP, count * 2] as const,
+    );
     // The frame figures stand either way; the step count only if the oldest message came on screen.
     const reachedOldest = await waitPainted(page, OLDEST, 5000, 'the oldest message').then(
       () => true,
@@ -65,7 +79,13 @@ export async function longLane(ctx: ScenarioContext): Promise<Sample[]> {
           });
         } else {
           await ctx.measure(sample, ['bareP50', 'bareP95', 'bareSlowFrames', 'bareHeap'], async () => {
-            const m = await measure(ctx, server, count, `/bench/bare/long-lane.html#lane=${encodeURIComponent(LANE)}`, '#list');
+            const m = await measure(
+              ctx,
+              server,
+              count,
+              `/bench/bare/long-lane.html#lane=${encodeURIComponent(LANE)}`,
+              '#list',
+            );
             for (const [key, value] of Object.entries(m)) sample[`bare${key[0]!.toUpperCase()}${key.slice(1)}`] = value;
           });
         }

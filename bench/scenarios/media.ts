@@ -14,7 +14,12 @@ const MiB = 1024 * 1024;
 const FILENAME = 'bench.bin';
 
 export const mediaDefs = (mib: number): FigureDef[] => [
-  { key: 'throughput', figure: `pull of a ${mib} MiB file (media.pull → bytes stored)`, unit: 'MiB/s', bare: 'bareThroughput' },
+  {
+    key: 'throughput',
+    figure: `pull of a ${mib} MiB file (media.pull → bytes stored)`,
+    unit: 'MiB/s',
+    bare: 'bareThroughput',
+  },
   { key: 'ms', figure: 'pull time', unit: 'ms', bare: 'bareMs' },
   { key: 'longTasks', figure: 'main-thread long tasks during the pull', unit: 'count', bare: 'bareLongTasks' },
   { key: 'longTaskMs', figure: 'main-thread long tasks during the pull, total', unit: 'ms', bare: 'bareLongTaskMs' },
@@ -35,7 +40,10 @@ export async function media(ctx: ScenarioContext): Promise<Sample[]> {
       const bare = await newBenchPage(bareContext, ctx.site.instrument);
       await bare.page.goto(`${server.url}/bench/bare/media.html`);
       await bare.page.waitForFunction(() => 'bench' in window);
-      await bare.page.evaluate(([url, token]) => (window as unknown as { bench: BareMediaApi }).bench.connect(url, token), [server.wsUrl, server.token] as const);
+      await bare.page.evaluate(
+        ([url, token]) => (window as unknown as { bench: BareMediaApi }).bench.connect(url, token),
+        [server.wsUrl, server.token] as const,
+      );
       const mediaId = await uploadMedia(server, size, FILENAME);
 
       const order = run % 2 === 0 ? (['app', 'bare'] as const) : (['bare', 'app'] as const);
@@ -49,7 +57,13 @@ export async function media(ctx: ScenarioContext): Promise<Sample[]> {
               throw new NotMeasured(`the lane showed no "Download ${FILENAME}" button`);
             }
             await button.click();
-            await waitFor(app.page, () => window.__bench.idb.mediaBlobCommits.length > 0, 0, ctx.timeoutMs, 'the app did not store the file');
+            await waitFor(
+              app.page,
+              () => window.__bench.idb.mediaBlobCommits.length > 0,
+              0,
+              ctx.timeoutMs,
+              'the app did not store the file',
+            );
             const data = await probe(app.page);
             const start = data.ws.sentAt['media.pull'];
             const end = data.idb.mediaBlobCommits[0]!;
@@ -68,14 +82,26 @@ export async function media(ctx: ScenarioContext): Promise<Sample[]> {
             if (stored !== size) throw new NotMeasured(`the app stored ${stored} bytes, not ${size}`);
             const tasks = longTasksBetween(data, start, end);
             const ms = end - start;
-            Object.assign(sample, { throughput: size / MiB / (ms / 1000), ms, ...(tasks ? { longTasks: tasks.count, longTaskMs: tasks.total } : {}) });
+            Object.assign(sample, {
+              throughput: size / MiB / (ms / 1000),
+              ms,
+              ...(tasks ? { longTasks: tasks.count, longTaskMs: tasks.total } : {}),
+            });
           });
         } else {
           await ctx.measure(sample, ['bareThroughput', 'bareMs', 'bareLongTasks', 'bareLongTaskMs'], async () => {
-            const pulled = await bare.page.evaluate((id) => (window as unknown as { bench: BareMediaApi }).bench.pull(id), mediaId);
-            if (pulled.bytes !== size) throw new NotMeasured(`the bare page received ${pulled.bytes} bytes, not ${size}`);
+            const pulled = await bare.page.evaluate(
+              (id) => (window as unknown as { bench: BareMediaApi }).bench.pull(id),
+              mediaId,
+            );
+            if (pulled.bytes !== size)
+              throw new NotMeasured(`the bare page received ${pulled.bytes} bytes, not ${size}`);
             const tasks = longTasksBetween(await probe(bare.page), pulled.start, pulled.end);
-            Object.assign(sample, { bareThroughput: size / MiB / (pulled.ms / 1000), bareMs: pulled.ms, ...(tasks ? { bareLongTasks: tasks.count, bareLongTaskMs: tasks.total } : {}) });
+            Object.assign(sample, {
+              bareThroughput: size / MiB / (pulled.ms / 1000),
+              bareMs: pulled.ms,
+              ...(tasks ? { bareLongTasks: tasks.count, bareLongTaskMs: tasks.total } : {}),
+            });
           });
         }
       }

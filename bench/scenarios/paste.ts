@@ -19,9 +19,24 @@ const label = (kb: number) => (kb >= 1000 ? `${kb / 1000} MB` : `${kb} KB`);
 
 export const pasteDefs = (sizes: number[]): FigureDef[] =>
   sizes.flatMap((kb) => [
-    { key: `task${kb}`, figure: `${label(kb)} paste: longest main-thread task (0 = none over 50 ms)`, unit: 'ms' as const, bare: `bareTask${kb}` },
-    { key: `paint${kb}`, figure: `${label(kb)} paste: Ctrl+V → next frame painted`, unit: 'ms' as const, bare: `barePaint${kb}` },
-    { key: `type${kb}`, figure: `${label(kb)} paste: a key typed after it → painted`, unit: 'ms' as const, bare: `bareType${kb}` },
+    {
+      key: `task${kb}`,
+      figure: `${label(kb)} paste: longest main-thread task (0 = none over 50 ms)`,
+      unit: 'ms' as const,
+      bare: `bareTask${kb}`,
+    },
+    {
+      key: `paint${kb}`,
+      figure: `${label(kb)} paste: Ctrl+V → next frame painted`,
+      unit: 'ms' as const,
+      bare: `barePaint${kb}`,
+    },
+    {
+      key: `type${kb}`,
+      figure: `${label(kb)} paste: a key typed after it → painted`,
+      unit: 'ms' as const,
+      bare: `bareType${kb}`,
+    },
   ]);
 
 /** A log of `bytes` characters, one request per line (what people paste to ask about). */
@@ -44,7 +59,13 @@ async function keyPaints(page: Page): Promise<number> {
 async function pressTimed(page: Page, key: string, timeoutMs: number): Promise<number> {
   const before = await keyPaints(page);
   await page.keyboard.press(key);
-  await waitFor(page, (n) => window.__bench.keyPaints.length > n, before, timeoutMs, `no frame was painted after ${key}`);
+  await waitFor(
+    page,
+    (n) => window.__bench.keyPaints.length > n,
+    before,
+    timeoutMs,
+    `no frame was painted after ${key}`,
+  );
   const [at, painted] = (await probe(page)).keyPaints[before]!;
   return painted - at;
 }
@@ -65,12 +86,23 @@ async function measurePaste(
   const wrong = await check();
   if (wrong) throw new NotMeasured(wrong);
   // Until the page is quiet: debounced draft writes and anything else the paste set off.
-  await settle(() => page.evaluate(() => [window.__bench.idb.writes, window.__bench.longTasks?.length ?? 0]), 800, 20_000);
+  await settle(
+    () => page.evaluate(() => [window.__bench.idb.writes, window.__bench.longTasks?.length ?? 0]),
+    800,
+    20_000,
+  );
   const type = await pressTimed(page, 'x', timeoutMs);
-  await settle(() => page.evaluate(() => [window.__bench.idb.writes, window.__bench.longTasks?.length ?? 0]), 800, 20_000);
+  await settle(
+    () => page.evaluate(() => [window.__bench.idb.writes, window.__bench.longTasks?.length ?? 0]),
+    800,
+    20_000,
+  );
   const tasks = (await probe(page)).longTasks;
   if (!tasks) throw new NotMeasured('no long task timing in this browser');
-  const task = Math.max(0, ...tasks.filter(([start, duration]) => start + duration >= from).map(([, duration]) => duration));
+  const task = Math.max(
+    0,
+    ...tasks.filter(([start, duration]) => start + duration >= from).map(([, duration]) => duration),
+  );
   return { task, paint, type };
 }
 
@@ -90,14 +122,21 @@ export async function paste(ctx: ScenarioContext): Promise<Sample[]> {
         if (who === 'app') {
           await pairApp(page, server, ctx.timeoutMs);
           await openLane(page, server, LANE, ctx.timeoutMs);
-          await settle(() => page.evaluate(() => [window.__bench.idb.writes, window.__bench.ws.times.length]), 500, 10_000);
+          await settle(
+            () => page.evaluate(() => [window.__bench.idb.writes, window.__bench.ws.times.length]),
+            500,
+            10_000,
+          );
         } else {
           await page.goto(`${server.url}/bench/bare/paste.html`);
         }
         const box = page.getByRole('textbox', { name: 'Message' });
         for (const kb of sizes) {
           const text = texts.get(kb)!;
-          const keys = who === 'app' ? [`task${kb}`, `paint${kb}`, `type${kb}`] : [`bareTask${kb}`, `barePaint${kb}`, `bareType${kb}`];
+          const keys =
+            who === 'app'
+              ? [`task${kb}`, `paint${kb}`, `type${kb}`]
+              : [`bareTask${kb}`, `barePaint${kb}`, `bareType${kb}`];
           await ctx.measure(sample, keys, async () => {
             const check =
               who === 'app'
@@ -106,18 +145,27 @@ export async function paste(ctx: ScenarioContext): Promise<Sample[]> {
                     const typed = (await box.inputValue()).length;
                     if (typed === text.length) return undefined;
                     const card = page.getByRole('group', { name: /^Pasted text/ });
-                    if (!(await card.count())) return `the composer holds ${typed} of ${text.length} characters and no pasted text`;
+                    if (!(await card.count()))
+                      return `the composer holds ${typed} of ${text.length} characters and no pasted text`;
                     const lines = `${text.split('\n').length.toLocaleString('en-US')} lines`;
                     const name = (await card.getAttribute('aria-label')) ?? '';
                     return name.includes(lines) ? undefined : `the pasted text is "${name}", not ${lines}`;
                   }
                 : async () => {
                     const length = (await box.inputValue()).length;
-                    return length === text.length ? undefined : `the textarea holds ${length} characters, not ${text.length}`;
+                    return length === text.length
+                      ? undefined
+                      : `the textarea holds ${length} characters, not ${text.length}`;
                   };
             const m = await measurePaste(bench, () => box.focus(), text, check, ctx.timeoutMs);
-            if (who === 'app') Object.assign(sample, { [`task${kb}`]: m.task, [`paint${kb}`]: m.paint, [`type${kb}`]: m.type });
-            else Object.assign(sample, { [`bareTask${kb}`]: m.task, [`barePaint${kb}`]: m.paint, [`bareType${kb}`]: m.type });
+            if (who === 'app')
+              Object.assign(sample, { [`task${kb}`]: m.task, [`paint${kb}`]: m.paint, [`type${kb}`]: m.type });
+            else
+              Object.assign(sample, {
+                [`bareTask${kb}`]: m.task,
+                [`barePaint${kb}`]: m.paint,
+                [`bareType${kb}`]: m.type,
+              });
           });
           // Empty again for the next size.
           if (who === 'app') {

@@ -13,22 +13,44 @@ import type { ScenarioContext } from '../lib/scenario';
 const OWN = new Set(['bench-producer', 'bench-trigger', 'bench-uploader']);
 
 export const resumeDefs = (n: number): FigureDef[] => [
-  { key: 'live', figure: `frames received live before the reload (${n.toLocaleString('en-US')} outboxed)`, unit: 'count' },
+  {
+    key: 'live',
+    figure: `frames received live before the reload (${n.toLocaleString('en-US')} outboxed)`,
+    unit: 'count',
+  },
   { key: 'replayed', figure: 'frames replayed after the reload (target 0)', unit: 'count' },
   { key: 'replayedEmpty', figure: 'frames replayed after a second reload (empty outbox)', unit: 'count' },
-  { key: 'synced', figure: 'reload: navigation → synced (target ≤ 1.2× an empty outbox)', unit: 'ms', bare: 'syncedEmpty' },
+  {
+    key: 'synced',
+    figure: 'reload: navigation → synced (target ≤ 1.2× an empty outbox)',
+    unit: 'ms',
+    bare: 'syncedEmpty',
+  },
   { key: 'sinceSync', figure: 'reload: sync sent → synced', unit: 'ms', bare: 'sinceSyncEmpty' },
 ];
 
 /** Reloads the page and waits until its session is synced; the figures of that reload. */
-async function reload(ctx: ScenarioContext, bench: BenchPage): Promise<{ replayed: number; synced: number; sinceSync: number }> {
+async function reload(
+  ctx: ScenarioContext,
+  bench: BenchPage,
+): Promise<{ replayed: number; synced: number; sinceSync: number }> {
   // The page is left alone first: the work of what it just received is not charged to the reload.
-  await settle(async () => {
-    const p = await probe(bench.page);
-    return [p.idb.readwriteTransactions, p.ws.types.length];
-  }, 1500, ctx.timeoutMs);
+  await settle(
+    async () => {
+      const p = await probe(bench.page);
+      return [p.idb.readwriteTransactions, p.ws.types.length];
+    },
+    1500,
+    ctx.timeoutMs,
+  );
   await bench.page.reload();
-  await waitFor(bench.page, () => window.__bench.ws.sentAt['commands.catalog'] !== undefined, 0, ctx.timeoutMs, 'the app did not become synced after the reload');
+  await waitFor(
+    bench.page,
+    () => window.__bench.ws.sentAt['commands.catalog'] !== undefined,
+    0,
+    ctx.timeoutMs,
+    'the app did not become synced after the reload',
+  );
   const data = await probe(bench.page);
   const sent = data.ws.sentAt.sync;
   const synced = data.ws.sentAt['commands.catalog']!;
@@ -58,7 +80,13 @@ async function oneRun(ctx: ScenarioContext, n: number, sample: Sample): Promise<
       await fillOutbox(server, appDevice, from, n);
       const newest = devices.get(appDevice)!.cursor;
       // Everything received live is stored (with its cursor) before the reload.
-      await waitFor(bench.page, (want) => window.__bench.idb.syncCommits.some(([, cursor]) => cursor >= want), newest, ctx.timeoutMs, `the app did not store cursor ${newest} live`);
+      await waitFor(
+        bench.page,
+        (want) => window.__bench.idb.syncCommits.some(([, cursor]) => cursor >= want),
+        newest,
+        ctx.timeoutMs,
+        `the app did not store cursor ${newest} live`,
+      );
       const types = (await probe(bench.page)).ws.types.slice(before);
       sample.live = types.filter((t) => t !== 'message.update' && t !== 'tool.progress' && t !== 'pong').length;
       const resumed = await reload(ctx, bench);

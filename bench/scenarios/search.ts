@@ -10,7 +10,12 @@ import type { SearchPageApi } from '../pages/search';
 import type { BareSearchApi } from '../bare/search';
 
 export const searchDefs = (n: number): FigureDef[] => [
-  { key: 'build', figure: `index build from IndexedDB, ${n.toLocaleString('en-US')} messages (as the app starts it)`, unit: 'ms', bare: 'bareRead' },
+  {
+    key: 'build',
+    figure: `index build from IndexedDB, ${n.toLocaleString('en-US')} messages (as the app starts it)`,
+    unit: 'ms',
+    bare: 'bareRead',
+  },
   { key: 'memoryBuild', figure: 'index build from rows in memory', unit: 'ms' },
   { key: 'indexQuery', figure: 'median query time, 20 fixed queries (index only)', unit: 'µs', bare: 'bareScan' },
   { key: 'searchLocal', figure: 'median query time with hit rows read back (searchLocal)', unit: 'ms' },
@@ -37,7 +42,11 @@ export async function search(ctx: ScenarioContext): Promise<Sample[]> {
               sample.build = await page.evaluate(() => (window as unknown as { bench: SearchPageApi }).bench.build());
               sample.heap = await heapAfterGc(cdp);
               const q = await page.evaluate(() => (window as unknown as { bench: SearchPageApi }).bench.queries());
-              Object.assign(sample, { memoryBuild: q.memoryBuild, indexQuery: q.indexQuery * 1000, searchLocal: q.searchLocal });
+              Object.assign(sample, {
+                memoryBuild: q.memoryBuild,
+                indexQuery: q.indexQuery * 1000,
+                searchLocal: q.searchLocal,
+              });
               await page.close();
             });
           } else {
@@ -47,7 +56,8 @@ export async function search(ctx: ScenarioContext): Promise<Sample[]> {
               await page.waitForFunction(() => 'bench' in window);
               sample.bareRead = await page.evaluate(() => (window as unknown as { bench: BareSearchApi }).bench.read());
               sample.bareHeap = await heapAfterGc(cdp);
-              sample.bareScan = (await page.evaluate(() => (window as unknown as { bench: BareSearchApi }).bench.scan())).median * 1000;
+              sample.bareScan =
+                (await page.evaluate(() => (window as unknown as { bench: BareSearchApi }).bench.scan())).median * 1000;
               await page.close();
             });
           }

@@ -16,8 +16,18 @@ import type { BenchProbe } from '../inpage/benchApi';
 const AFTER_STOP_MS = { full: 60_000, quick: 20_000 };
 
 export const streamingDefs = (n: number): FigureDef[] => [
-  { key: 'fps', figure: `frames received per second (reply of ${n.toLocaleString('en-US')} updates)`, unit: 'frames/s', bare: 'bareFps' },
-  { key: 'updates', figure: `message.update frames received (of ${n.toLocaleString('en-US')} sent)`, unit: 'count', bare: 'bareUpdates' },
+  {
+    key: 'fps',
+    figure: `frames received per second (reply of ${n.toLocaleString('en-US')} updates)`,
+    unit: 'frames/s',
+    bare: 'bareFps',
+  },
+  {
+    key: 'updates',
+    figure: `message.update frames received (of ${n.toLocaleString('en-US')} sent)`,
+    unit: 'count',
+    bare: 'bareUpdates',
+  },
   { key: 'duration', figure: 'message.start → message.stop received', unit: 'ms', bare: 'bareDuration' },
   { key: 'writes', figure: 'IndexedDB writes (put/add/delete) during the reply', unit: 'count' },
   { key: 'transactions', figure: 'IndexedDB readwrite transactions during the reply', unit: 'count' },
@@ -26,10 +36,18 @@ export const streamingDefs = (n: number): FigureDef[] => [
   { key: 'lag', figure: 'frame with the final text → final text painted', unit: 'ms', bare: 'bareLag' },
 ];
 
-type StreamFigures = Record<'fps' | 'updates' | 'duration' | 'writes' | 'transactions' | 'longTasks' | 'longTaskMs' | 'lag', number | { missing: string }>;
+type StreamFigures = Record<
+  'fps' | 'updates' | 'duration' | 'writes' | 'transactions' | 'longTasks' | 'longTaskMs' | 'lag',
+  number | { missing: string }
+>;
 
 /** Figures of one received reply, from the probe before and after it; `painted` is undefined if it never was. */
-function figuresOf(before: BenchProbe, after: BenchProbe, painted: number | undefined, notPainted: string): StreamFigures {
+function figuresOf(
+  before: BenchProbe,
+  after: BenchProbe,
+  painted: number | undefined,
+  notPainted: string,
+): StreamFigures {
   const from = before.ws.times.length;
   const types = after.ws.types.slice(from);
   const times = after.ws.times.slice(from);
@@ -51,14 +69,31 @@ function figuresOf(before: BenchProbe, after: BenchProbe, painted: number | unde
     transactions: within(after.idb.readwriteTimes),
     longTasks: tasks ? tasks.count : noTasks,
     longTaskMs: tasks ? tasks.total : noTasks,
-    lag: painted === undefined ? missing(notPainted) : needleAt === undefined ? missing('no frame carried the final text') : Math.max(0, painted - needleAt),
+    lag:
+      painted === undefined
+        ? missing(notPainted)
+        : needleAt === undefined
+          ? missing('no frame carried the final text')
+          : Math.max(0, painted - needleAt),
   };
 }
 
-async function receive(ctx: ScenarioContext, bench: BenchPage, server: BenchServer, n: number, needle: string): Promise<StreamFigures> {
+async function receive(
+  ctx: ScenarioContext,
+  bench: BenchPage,
+  server: BenchServer,
+  n: number,
+  needle: string,
+): Promise<StreamFigures> {
   const before = await probe(bench.page);
   await startStream(server, n);
-  await waitFor(bench.page, (from) => window.__bench.ws.types.lastIndexOf('message.stop') >= from, before.ws.times.length, ctx.timeoutMs, 'the reply did not end (no message.stop)');
+  await waitFor(
+    bench.page,
+    (from) => window.__bench.ws.types.lastIndexOf('message.stop') >= from,
+    before.ws.times.length,
+    ctx.timeoutMs,
+    'the reply did not end (no message.stop)',
+  );
   const afterStop = ctx.quick ? AFTER_STOP_MS.quick : AFTER_STOP_MS.full;
   let painted: number | undefined;
   let notPainted = '';
@@ -80,11 +115,18 @@ async function measureApp(ctx: ScenarioContext, n: number): Promise<StreamFigure
   const context = await newContext(ctx.browser);
   try {
     const needle = `w${n}`;
-    const bench = await newBenchPage(context, ctx.site.instrument, { paintNeedles: [needle], frameNeedle: `${needle} "` });
+    const bench = await newBenchPage(context, ctx.site.instrument, {
+      paintNeedles: [needle],
+      frameNeedle: `${needle} "`,
+    });
     await pairApp(bench.page, server, ctx.timeoutMs);
     await openLane(bench.page, server, LANE, ctx.timeoutMs);
     // Let the first sync, history and catalog land before the reply starts.
-    await settle(() => bench.page.evaluate(() => [window.__bench.idb.writes, window.__bench.ws.times.length]), 500, 10_000);
+    await settle(
+      () => bench.page.evaluate(() => [window.__bench.idb.writes, window.__bench.ws.times.length]),
+      500,
+      10_000,
+    );
     return await receive(ctx, bench, server, n, needle);
   } finally {
     await context.close();
@@ -97,10 +139,16 @@ async function measureBare(ctx: ScenarioContext, n: number): Promise<StreamFigur
   const context = await newContext(ctx.browser);
   try {
     const needle = `w${n}`;
-    const bench = await newBenchPage(context, ctx.site.instrument, { paintNeedles: [needle], frameNeedle: `${needle} "` });
+    const bench = await newBenchPage(context, ctx.site.instrument, {
+      paintNeedles: [needle],
+      frameNeedle: `${needle} "`,
+    });
     await bench.page.goto(`${server.url}/bench/bare/stream.html`);
     await bench.page.waitForFunction(() => 'bench' in window);
-    await bench.page.evaluate(([url, token]) => (window as unknown as { bench: BareStreamApi }).bench.connect(url, token), [server.wsUrl, server.token] as const);
+    await bench.page.evaluate(
+      ([url, token]) => (window as unknown as { bench: BareStreamApi }).bench.connect(url, token),
+      [server.wsUrl, server.token] as const,
+    );
     return await receive(ctx, bench, server, n, needle);
   } finally {
     await context.close();
@@ -115,14 +163,29 @@ export async function streaming(ctx: ScenarioContext): Promise<Sample[]> {
     const order = run % 2 === 0 ? (['app', 'bare'] as const) : (['bare', 'app'] as const);
     for (const who of order) {
       if (who === 'app') {
-        await ctx.measure(sample, ['fps', 'updates', 'duration', 'writes', 'transactions', 'longTasks', 'longTaskMs', 'lag'], async () => {
-          Object.assign(sample, await measureApp(ctx, n));
-        });
+        await ctx.measure(
+          sample,
+          ['fps', 'updates', 'duration', 'writes', 'transactions', 'longTasks', 'longTaskMs', 'lag'],
+          async () => {
+            Object.assign(sample, await measureApp(ctx, n));
+          },
+        );
       } else {
-        await ctx.measure(sample, ['bareFps', 'bareUpdates', 'bareDuration', 'bareLongTasks', 'bareLongTaskMs', 'bareLag'], async () => {
-          const m = await measureBare(ctx, n);
-          Object.assign(sample, { bareFps: m.fps, bareUpdates: m.updates, bareDuration: m.duration, bareLongTasks: m.longTasks, bareLongTaskMs: m.longTaskMs, bareLag: m.lag });
-        });
+        await ctx.measure(
+          sample,
+          ['bareFps', 'bareUpdates', 'bareDuration', 'bareLongTasks', 'bareLongTaskMs', 'bareLag'],
+          async () => {
+            const m = await measureBare(ctx, n);
+            Object.assign(sample, {
+              bareFps: m.fps,
+              bareUpdates: m.updates,
+              bareDuration: m.duration,
+              bareLongTasks: m.longTasks,
+              bareLongTaskMs: m.longTaskMs,
+              bareLag: m.lag,
+            });
+          },
+        );
       }
     }
     return sample;

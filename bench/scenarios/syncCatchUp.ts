@@ -16,7 +16,12 @@ const SHADOW = 'bench-shadow';
 const OWN = new Set([SHADOW, 'bench-producer', 'bench-trigger', 'bench-uploader']);
 
 export const syncDefs = (n: number): FigureDef[] => [
-  { key: 'catchUp', figure: `sync sent → sync.done applied and cursor stored (${n.toLocaleString('en-US')} frames outboxed)`, unit: 'ms', bare: 'bulkPut' },
+  {
+    key: 'catchUp',
+    figure: `sync sent → sync.done applied and cursor stored (${n.toLocaleString('en-US')} frames outboxed)`,
+    unit: 'ms',
+    bare: 'bulkPut',
+  },
   { key: 'replayed', figure: 'frames replayed', unit: 'count', bare: 'bareRecords' },
   { key: 'fromNavigation', figure: 'navigation → cursor stored', unit: 'ms' },
   { key: 'transactions', figure: 'IndexedDB readwrite transactions during catch-up', unit: 'count' },
@@ -56,27 +61,40 @@ async function oneRun(ctx: ScenarioContext, n: number, sample: Sample): Promise<
     await fillOutbox(server, appDevice, devices.get(appDevice)!.cursor, n);
     const target = devices.get(appDevice)!.cursor;
 
-    await ctx.measure(sample, ['catchUp', 'replayed', 'fromNavigation', 'transactions', 'longTasks', 'longTaskMs'], async () => {
-      const again = await newBenchPage(context, ctx.site.instrument);
-      await again.page.goto(`${server.url}/${laneHash(LANE)}`);
-      await waitFor(again.page, (want) => window.__bench.idb.syncCommits.some(([, cursor]) => cursor >= want), target, ctx.timeoutMs, `the app did not store cursor ${target}`);
-      const data = await probe(again.page);
-      const stored = data.idb.syncCommits.find(([, cursor]) => cursor >= target);
-      if (!stored) throw new NotMeasured(`the app stored cursor ${Math.max(...data.idb.syncCommits.map(([, c]) => c))}, not ${target}`);
-      const sent = data.ws.sentAt.sync;
-      if (sent === undefined) throw new NotMeasured('the app sent no sync request');
-      const done = data.ws.types.indexOf('sync.done');
-      const firstAfterSync = data.ws.times.findIndex((t) => t >= sent);
-      sample.catchUp = stored[0] - sent;
-      sample.replayed = done - firstAfterSync;
-      sample.fromNavigation = stored[0];
-      sample.transactions = data.idb.readwriteTimes.filter((t) => t >= sent && t <= stored[0]).length;
-      const tasks = longTasksBetween(data, sent, stored[0]);
-      if (tasks) {
-        sample.longTasks = tasks.count;
-        sample.longTaskMs = tasks.total;
-      }
-    });
+    await ctx.measure(
+      sample,
+      ['catchUp', 'replayed', 'fromNavigation', 'transactions', 'longTasks', 'longTaskMs'],
+      async () => {
+        const again = await newBenchPage(context, ctx.site.instrument);
+        await again.page.goto(`${server.url}/${laneHash(LANE)}`);
+        await waitFor(
+          again.page,
+          (want) => window.__bench.idb.syncCommits.some(([, cursor]) => cursor >= want),
+          target,
+          ctx.timeoutMs,
+          `the app did not store cursor ${target}`,
+        );
+        const data = await probe(again.page);
+        const stored = data.idb.syncCommits.find(([, cursor]) => cursor >= target);
+        if (!stored)
+          throw new NotMeasured(
+            `the app stored cursor ${Math.max(...data.idb.syncCommits.map(([, c]) => c))}, not ${target}`,
+          );
+        const sent = data.ws.sentAt.sync;
+        if (sent === undefined) throw new NotMeasured('the app sent no sync request');
+        const done = data.ws.types.indexOf('sync.done');
+        const firstAfterSync = data.ws.times.findIndex((t) => t >= sent);
+        sample.catchUp = stored[0] - sent;
+        sample.replayed = done - firstAfterSync;
+        sample.fromNavigation = stored[0];
+        sample.transactions = data.idb.readwriteTimes.filter((t) => t >= sent && t <= stored[0]).length;
+        const tasks = longTasksBetween(data, sent, stored[0]);
+        if (tasks) {
+          sample.longTasks = tasks.count;
+          sample.longTaskMs = tasks.total;
+        }
+      },
+    );
 
     await ctx.measure(sample, ['bulkPut'], async () => {
       const frames = await shadowFrames(server);
@@ -85,7 +103,10 @@ async function oneRun(ctx: ScenarioContext, n: number, sample: Sample): Promise<
         const bare = await newBenchPage(bareContext, ctx.site.instrument);
         await bare.page.goto(`${server.url}/bench/bare/sync.html`);
         await bare.page.waitForFunction(() => 'bench' in window);
-        sample.bulkPut = await bare.page.evaluate((list) => (window as unknown as { bench: BareSyncApi }).bench.bulkPut(list), frames);
+        sample.bulkPut = await bare.page.evaluate(
+          (list) => (window as unknown as { bench: BareSyncApi }).bench.bulkPut(list),
+          frames,
+        );
         sample.bareRecords = frames.length;
       } finally {
         await bareContext.close();

@@ -18,7 +18,9 @@ async function storedMessages(page: Page): Promise<{ id: string; role: string; t
       req.onsuccess = () => resolve(req.result);
       req.onerror = () => reject(req.error);
     });
-    const rows = await new Promise<{ message_id: string; lane: string; role: string; text: string; status: string; ts: number }[]>((resolve, reject) => {
+    const rows = await new Promise<
+      { message_id: string; lane: string; role: string; text: string; status: string; ts: number }[]
+    >((resolve, reject) => {
       const req = db.transaction('messages').objectStore('messages').getAll();
       req.onsuccess = () => resolve(req.result);
       req.onerror = () => reject(req.error);
@@ -31,7 +33,10 @@ async function storedMessages(page: Page): Promise<{ id: string; role: string; t
   }, LANE);
 }
 
-test('two tabs hold one socket, show the same messages, and the other tab takes over within 2 s when the leader closes', async ({ context, iris }) => {
+test('two tabs hold one socket, show the same messages, and the other tab takes over within 2 s when the leader closes', async ({
+  context,
+  iris,
+}) => {
   const gw = gateway(iris);
   const leader = await context.newPage();
   await pairAndOpen(leader, iris);
@@ -48,10 +53,17 @@ test('two tabs hold one socket, show the same messages, and the other tab takes 
   await sendMessage(follower, 'sent from the second tab');
   for (const page of [leader, follower]) {
     const log = page.getByRole('log', { name: 'Messages' });
-    await expect(log.getByRole('article', { name: /^You/ }).getByText('sent from the second tab', { exact: true })).toBeVisible();
+    await expect(
+      log.getByRole('article', { name: /^You/ }).getByText('sent from the second tab', { exact: true }),
+    ).toBeVisible();
     await expect(log.getByText('— Iris demo agent')).toBeVisible();
   }
-  expect(gw.store.messages(LANE).filter((m) => m.role === 'user').map((m) => m.text)).toEqual(['sent from the second tab']);
+  expect(
+    gw.store
+      .messages(LANE)
+      .filter((m) => m.role === 'user')
+      .map((m) => m.text),
+  ).toEqual(['sent from the second tab']);
   // One database: both tabs read the same rows.
   expect(await storedMessages(follower)).toEqual(await storedMessages(leader));
   expect((await storedMessages(leader)).map((m) => m.role)).toEqual(['user', 'assistant']);
@@ -65,16 +77,28 @@ test('two tabs hold one socket, show the same messages, and the other tab takes 
 
   // And it works as the leader now.
   await sendMessage(follower, 'after the hand-over');
-  await expect(follower.getByRole('log', { name: 'Messages' }).getByRole('article', { name: /^You/ }).getByText('after the hand-over', { exact: true })).toBeVisible();
-  await expect.poll(() => gw.store.messages(LANE).filter((m) => m.role === 'user').map((m) => m.text)).toEqual([
-    'sent from the second tab',
-    'after the hand-over',
-  ]);
+  await expect(
+    follower
+      .getByRole('log', { name: 'Messages' })
+      .getByRole('article', { name: /^You/ })
+      .getByText('after the hand-over', { exact: true }),
+  ).toBeVisible();
+  await expect
+    .poll(() =>
+      gw.store
+        .messages(LANE)
+        .filter((m) => m.role === 'user')
+        .map((m) => m.text),
+    )
+    .toEqual(['sent from the second tab', 'after the hand-over']);
   await expect(follower.getByRole('log', { name: 'Messages' }).getByText('— Iris demo agent')).toHaveCount(2);
   expect(gw.connectionCount()).toBe(1);
 });
 
-test('three tabs: still one socket; a send from a follower while the leader reloads is delivered once', async ({ context, iris }) => {
+test('three tabs: still one socket; a send from a follower while the leader reloads is delivered once', async ({
+  context,
+  iris,
+}) => {
   const gw = gateway(iris);
   const a = await context.newPage();
   await pairAndOpen(a, iris);
@@ -88,7 +112,12 @@ test('three tabs: still one socket; a send from a follower while the leader relo
   await expect(c.getByRole('log', { name: 'Messages' }).getByText('— Iris demo agent')).toBeVisible();
   await expect.poll(() => gw.connectionCount(), { timeout: 5000 }).toBe(1);
   await b.waitForTimeout(500);
-  expect(gw.store.messages(LANE).filter((m) => m.role === 'user').map((m) => m.text)).toEqual(['during a reload']);
+  expect(
+    gw.store
+      .messages(LANE)
+      .filter((m) => m.role === 'user')
+      .map((m) => m.text),
+  ).toEqual(['during a reload']);
 });
 
 test('a paired tab whose token is no longer accepted stops reconnecting and says so', async ({ page }) => {
@@ -103,7 +132,9 @@ test('a paired tab whose token is no longer accepted stops reconnecting and says
     // The gateway restarts with another token (the owner revoked this device's pairing).
     await server.close();
     second = await launchServer({ dataDir, port, token: 'a-different-token' });
-    await expect(page.getByRole('status').getByText('The gateway no longer accepts this device.')).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByRole('status').getByText('The gateway no longer accepts this device.')).toBeVisible({
+      timeout: 20_000,
+    });
     const attempts = sockets.length;
     expect(attempts).toBeGreaterThanOrEqual(1);
     await page.waitForTimeout(3000);

@@ -42,12 +42,21 @@ export async function send(page: Page, text: string, timeoutMs = 30_000): Promis
     timeoutMs,
   );
   if (!pressed) return `the Send button never showed within ${timeoutMs} ms`;
-  const stored = await waitUntil(async () => (await readApp(page)).messages.some((m) => m.text === text && m.role === 'user'), 10_000);
+  const stored = await waitUntil(
+    async () => (await readApp(page)).messages.some((m) => m.text === text && m.role === 'user'),
+    10_000,
+  );
   if (stored) return undefined;
   // What the person sees instead: the button's label, what is left in the box, any error.
-  const button = await page.locator('form.composer button[type=submit]').textContent().catch(() => '?');
+  const button = await page
+    .locator('form.composer button[type=submit]')
+    .textContent()
+    .catch(() => '?');
   const left = await box.inputValue().catch(() => '?');
-  const alerts = await page.getByRole('alert').allTextContents().catch(() => []);
+  const alerts = await page
+    .getByRole('alert')
+    .allTextContents()
+    .catch(() => []);
   return `button "${button?.trim()}", box ${JSON.stringify(left)}, alerts ${JSON.stringify(alerts)}`;
 }
 
@@ -73,7 +82,7 @@ export function readApp(page: Page): Promise<AppState> {
       req.onerror = () => reject(req.error);
     });
     try {
-      const all = <T,>(store: string) =>
+      const all = <T>(store: string) =>
         new Promise<T[]>((resolve, reject) => {
           if (!db.objectStoreNames.contains(store)) return resolve([]);
           const req = db.transaction(store).objectStore(store).getAll();
@@ -173,7 +182,7 @@ export function observeWire(): void {
         }
       });
     }
-    override send(data: Parameters<WebSocket["send"]>[0]): void {
+    override send(data: Parameters<WebSocket['send']>[0]): void {
       if (typeof data === 'string' && data.includes('"type":"sync"')) {
         try {
           const cursor = Number((JSON.parse(data) as { payload?: { cursor?: unknown } }).payload?.cursor);

@@ -41,7 +41,12 @@ export function isClean(v: Verdict): boolean {
 
 const short = (text: string) => JSON.stringify(text.length > 60 ? text.slice(0, 57) + '…' : text);
 
-export function judge(lane: string, gateway: GatewaySnapshot, devices: DeviceEvidence[], upload?: UploadExpectation): Verdict {
+export function judge(
+  lane: string,
+  gateway: GatewaySnapshot,
+  devices: DeviceEvidence[],
+  upload?: UploadExpectation,
+): Verdict {
   const v = emptyVerdict();
   const stored = gateway.messages[lane] ?? [];
   const storedUser = stored.filter((m) => m.role === 'user');
@@ -85,7 +90,9 @@ export function judge(lane: string, gateway: GatewaySnapshot, devices: DeviceEvi
           v.problems.push(`${device.name}: assistant message ${m.message_id} is missing from the app DB`);
         } else if (row.text !== m.text || row.status !== 'final') {
           v.lost++;
-          v.problems.push(`${device.name}: assistant message ${m.message_id} is ${row.status} with ${short(row.text)} instead of final ${short(m.text)}`);
+          v.problems.push(
+            `${device.name}: assistant message ${m.message_id} is ${row.status} with ${short(row.text)} instead of final ${short(m.text)}`,
+          );
         }
       }
     }
@@ -104,7 +111,9 @@ export function judge(lane: string, gateway: GatewaySnapshot, devices: DeviceEvi
     for (const row of rows) {
       if (!row.message_id.startsWith('local:') && !storedIds.has(row.message_id)) {
         v.duplicated++;
-        v.problems.push(`${device.name}: the app holds ${row.role} message ${row.message_id} (${short(row.text)}) that the gateway does not`);
+        v.problems.push(
+          `${device.name}: the app holds ${row.role} message ${row.message_id} (${short(row.text)}) that the gateway does not`,
+        );
       }
       if (row.status === 'pending' || row.status === 'streaming' || row.status === 'failed') {
         v.stuck++;
@@ -113,7 +122,9 @@ export function judge(lane: string, gateway: GatewaySnapshot, devices: DeviceEvi
     }
     if (device.state.outbox.length > 0) {
       v.stuck += device.state.outbox.length;
-      v.problems.push(`${device.name}: ${device.state.outbox.length} send(s) left in the outbox (${device.state.outbox.map((o) => o.state).join(', ')})`);
+      v.problems.push(
+        `${device.name}: ${device.state.outbox.length} send(s) left in the outbox (${device.state.outbox.map((o) => o.state).join(', ')})`,
+      );
     }
     if (gateway.inflight === 0 && device.state.lanes.some((l) => l.lane === lane && l.busy)) {
       v.stuck++;
@@ -124,7 +135,9 @@ export function judge(lane: string, gateway: GatewaySnapshot, devices: DeviceEvi
     for (let i = 1; i < device.cursorSamples.length; i++) {
       if (device.cursorSamples[i]! < device.cursorSamples[i - 1]!) {
         v.cursorBack++;
-        v.problems.push(`${device.name}: the sync cursor moved back from ${device.cursorSamples[i - 1]} to ${device.cursorSamples[i]}`);
+        v.problems.push(
+          `${device.name}: the sync cursor moved back from ${device.cursorSamples[i - 1]} to ${device.cursorSamples[i]}`,
+        );
         break;
       }
     }
@@ -137,7 +150,9 @@ export function judge(lane: string, gateway: GatewaySnapshot, devices: DeviceEvi
     // Live, the cursor follows every frame stored (spec README §16): once all is settled it is the newest.
     if (gatewayCursor !== undefined && appCursor < gatewayCursor) {
       v.stuck++;
-      v.problems.push(`${device.name}: the app's cursor ${appCursor} stays behind the gateway's newest ${gatewayCursor} (what it has would come again)`);
+      v.problems.push(
+        `${device.name}: the app's cursor ${appCursor} stays behind the gateway's newest ${gatewayCursor} (what it has would come again)`,
+      );
     }
   }
 
@@ -148,7 +163,9 @@ export function judge(lane: string, gateway: GatewaySnapshot, devices: DeviceEvi
     const record = ref ? gateway.media.find((r) => r.media_id === ref.media_id) : undefined;
     if (message && (!record || record.size !== upload.size || record.sha256 !== upload.sha256)) {
       v.lost++;
-      v.problems.push(`the upload reached the gateway ${record ? `as ${record.size} bytes with another sha256` : 'without its file'}`);
+      v.problems.push(
+        `the upload reached the gateway ${record ? `as ${record.size} bytes with another sha256` : 'without its file'}`,
+      );
     }
   }
   return v;

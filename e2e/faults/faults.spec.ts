@@ -17,11 +17,17 @@ test.describe.configure({ mode: 'serial' });
 for (const scenario of SCENARIOS) {
   test(`faults: ${scenario.name} (${RUNS_EACH} seeded runs)`, async ({ browser }) => {
     test.setTimeout(RUNS_EACH * 100_000);
-    const runs = plan(RUNS_EACH * SCENARIOS.length, SEED).filter((p) => p.scenario === scenario).slice(0, RUNS_EACH);
+    const runs = plan(RUNS_EACH * SCENARIOS.length, SEED)
+      .filter((p) => p.scenario === scenario)
+      .slice(0, RUNS_EACH);
     expect(runs).toHaveLength(RUNS_EACH);
     for (const { seed } of runs) {
       const result = await runOne(scenario, seed, { browser, distDir: resolve('dist'), settleMs: 40_000 });
-      const report = [`${scenario.name} seed=${seed}${result.error ? ` error: ${result.error}` : ''}`, ...result.verdict.problems, ...result.events].join('\n');
+      const report = [
+        `${scenario.name} seed=${seed}${result.error ? ` error: ${result.error}` : ''}`,
+        ...result.verdict.problems,
+        ...result.events,
+      ].join('\n');
       expect(failed(result), report).toBe(false);
     }
   });
@@ -45,17 +51,39 @@ test('the verdict reports loss, duplicates, stuck states, reordering and a backw
     connections: 1,
     media: [],
   };
-  const row = (message_id: string, role: string, text: string, status: string) => ({ message_id, lane, role, text, status });
+  const row = (message_id: string, role: string, text: string, status: string) => ({
+    message_id,
+    lane,
+    role,
+    text,
+    status,
+  });
   const good: AppState = {
-    messages: [row('u1', 'user', 'one', 'sent'), row('a1', 'assistant', 'reply one', 'final'), row('u3', 'user', 'three', 'sent'), row('u2', 'user', 'two', 'sent'), row('a2', 'assistant', 'reply two', 'final')],
+    messages: [
+      row('u1', 'user', 'one', 'sent'),
+      row('a1', 'assistant', 'reply one', 'final'),
+      row('u3', 'user', 'three', 'sent'),
+      row('u2', 'user', 'two', 'sent'),
+      row('a2', 'assistant', 'reply two', 'final'),
+    ],
     outbox: [],
     cursors: [{ gateway: 'ws://x/ws', cursor: 7 }],
     lanes: [{ lane, busy: false }],
     deviceId: 'dev',
   };
-  const device = (state: AppState, typed: string[], cursorSamples = [1, 5, 7]): DeviceEvidence => ({ name: 'A', state, typed, cursorSamples, mirrorsLane: true });
+  const device = (state: AppState, typed: string[], cursorSamples = [1, 5, 7]): DeviceEvidence => ({
+    name: 'A',
+    state,
+    typed,
+    cursorSamples,
+    mirrorsLane: true,
+  });
 
-  const clean = judge(lane, { ...gateway, messages: { [lane]: gateway.messages[lane]!.filter((m) => m.message_id !== 'u2b') } }, [device(good, ['one', 'three', 'two'])]);
+  const clean = judge(
+    lane,
+    { ...gateway, messages: { [lane]: gateway.messages[lane]!.filter((m) => m.message_id !== 'u2b') } },
+    [device(good, ['one', 'three', 'two'])],
+  );
   expect(clean.problems).toEqual([]);
   expect(isClean(clean)).toBe(true);
 
@@ -85,17 +113,26 @@ test('the verdict reports loss, duplicates, stuck states, reordering and a backw
   expect(v.cursorBack).toBe(2); // 6 → 4, and 9 is past the gateway's 7
   // Settled with the cursor behind the gateway's newest: what the app has would come again.
   const once = { ...gateway, messages: { [lane]: gateway.messages[lane]!.filter((m) => m.message_id !== 'u2b') } };
-  const behind = judge(lane, once, [device({ ...good, cursors: [{ gateway: 'ws://x/ws', cursor: 5 }] }, ['one', 'three', 'two'], [1, 5])]);
+  const behind = judge(lane, once, [
+    device({ ...good, cursors: [{ gateway: 'ws://x/ws', cursor: 5 }] }, ['one', 'three', 'two'], [1, 5]),
+  ]);
   expect(behind.stuck).toBe(1);
   expect(behind.problems).toEqual([expect.stringContaining('stays behind')]);
 
   // An upload that reached the gateway with other bytes, or without its file.
   const file = { media_id: 'med_1', kind: 'document' as const, mime: 'x/y', size: 3, filename: 'f' };
-  const withFile: GatewaySnapshot = { ...gateway, messages: { [lane]: [{ lane, message_id: 'u1', role: 'user', text: 'one', ts: 1, media: [file] }] }, media: [{ ...file, sha256: 'aaa' }] };
+  const withFile: GatewaySnapshot = {
+    ...gateway,
+    messages: { [lane]: [{ lane, message_id: 'u1', role: 'user', text: 'one', ts: 1, media: [file] }] },
+    media: [{ ...file, sha256: 'aaa' }],
+  };
   const sender = { ...device({ ...good, messages: [row('u1', 'user', 'one', 'sent')] }, ['one']), mirrorsLane: false };
   const upload = (sha256: string) => judge(lane, withFile, [sender], { text: 'one', size: 3, sha256 });
   expect(upload('aaa').problems).toEqual([]);
   expect(upload('bbb').lost).toBe(1);
-  const noFile: GatewaySnapshot = { ...withFile, messages: { [lane]: [{ lane, message_id: 'u1', role: 'user', text: 'one', ts: 1 }] } };
+  const noFile: GatewaySnapshot = {
+    ...withFile,
+    messages: { [lane]: [{ lane, message_id: 'u1', role: 'user', text: 'one', ts: 1 }] },
+  };
   expect(judge(lane, noFile, [sender], { text: 'one', size: 3, sha256: 'aaa' }).lost).toBe(1);
 });

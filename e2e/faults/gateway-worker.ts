@@ -13,7 +13,8 @@ export interface WorkerConfig {
   streamDelayMs: number;
 }
 
-export type WorkerRequest = { id: number; op: 'query'; lanes: string[]; devices: string[] } | { id: number; op: 'close' };
+export type WorkerRequest =
+  { id: number; op: 'query'; lanes: string[]; devices: string[] } | { id: number; op: 'close' };
 
 export interface GatewaySnapshot {
   messages: Record<string, StoredMessage[]>;

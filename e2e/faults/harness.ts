@@ -8,8 +8,26 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { FaultProxy } from '../../server/faultproxy';
 import { LANE, openLane, pairAndOpen } from '../support';
-import { nudgeOnline, observeWire, readApp, readWire, send, storedCursor, uploadBytes, type AppState, type WireLog } from './app';
-import { addVerdict, emptyVerdict, isClean, judge, type DeviceEvidence, type UploadExpectation, type Verdict } from './checks';
+import {
+  nudgeOnline,
+  observeWire,
+  readApp,
+  readWire,
+  send,
+  storedCursor,
+  uploadBytes,
+  type AppState,
+  type WireLog,
+} from './app';
+import {
+  addVerdict,
+  emptyVerdict,
+  isClean,
+  judge,
+  type DeviceEvidence,
+  type UploadExpectation,
+  type Verdict,
+} from './checks';
 import { GatewayHost } from './gateway-host';
 import { Rng } from './rng';
 
@@ -58,7 +76,12 @@ export class Run {
   static async open(opts: RunOptions): Promise<Run> {
     const dataDir = mkdtempSync(join(tmpdir(), 'iris-faults-'));
     const token = `faults-${opts.seed.toString(36)}-${Math.random().toString(36).slice(2)}`;
-    const gateway = await GatewayHost.start({ distDir: opts.distDir, dataDir, token, streamDelayMs: opts.streamDelayMs ?? 30 });
+    const gateway = await GatewayHost.start({
+      distDir: opts.distDir,
+      dataDir,
+      token,
+      streamDelayMs: opts.streamDelayMs ?? 30,
+    });
     const proxy = await FaultProxy.start({ target: () => ({ host: '127.0.0.1', port: gateway.port }) });
     const run = new Run(opts, gateway, proxy, token, dataDir);
     run.sampler = run.sampleCursors();
@@ -150,7 +173,8 @@ export class Run {
   async send(device: Device, page: Page, label: string): Promise<string> {
     const text = this.text(label);
     const notStored = await send(page, text);
-    if (notStored !== undefined) throw new Error(`${device.name}: the app did not store ${JSON.stringify(text)} after Send (${notStored})`);
+    if (notStored !== undefined)
+      throw new Error(`${device.name}: the app did not store ${JSON.stringify(text)} after Send (${notStored})`);
     device.typed.push(text);
     this.note(`${device.name} sent ${label}`);
     return text;
@@ -252,7 +276,7 @@ export class Run {
             try {
               if (!db.objectStoreNames.contains('sync')) return undefined;
               const tx = db.transaction(['sync', 'lanes']);
-              const get = <T,>(req: IDBRequest<T>) =>
+              const get = <T>(req: IDBRequest<T>) =>
                 new Promise<T>((resolve, reject) => {
                   req.onsuccess = () => resolve(req.result);
                   req.onerror = () => reject(req.error);
@@ -261,7 +285,10 @@ export class Run {
                 get(tx.objectStore('sync').getAll() as IDBRequest<{ cursor: number }[]>),
                 get(tx.objectStore('lanes').get(lane) as IDBRequest<{ busy?: boolean } | undefined>),
               ]);
-              return { cursor: rows.length ? Math.max(...rows.map((r) => r.cursor)) : undefined, busy: laneRow?.busy === true };
+              return {
+                cursor: rows.length ? Math.max(...rows.map((r) => r.cursor)) : undefined,
+                busy: laneRow?.busy === true,
+              };
             } finally {
               db.close();
             }

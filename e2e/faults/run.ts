@@ -53,7 +53,12 @@ async function worker(): Promise<void> {
   while (next < todo.length) {
     const i = next++;
     const { scenario, seed: runSeedValue } = todo[i]!;
-    const result = await runOne(scenario, runSeedValue, { browser, distDir: distCopy, settleMs: Number(values['settle-ms']), verbose: values.verbose });
+    const result = await runOne(scenario, runSeedValue, {
+      browser,
+      distDir: distCopy,
+      settleMs: Number(values['settle-ms']),
+      verbose: values.verbose,
+    });
     results.push(result);
     const v = result.verdict;
     const status = failed(result) ? 'FAIL' : 'ok';

@@ -82,7 +82,10 @@ export async function waitUntilTrue(check: () => Promise<boolean>, timeoutMs: nu
 /** The page's first complete sync (its replay on the wire), or undefined if none finished in time. */
 async function waitForSync(r: Run, page: Page, timeoutMs = 20_000) {
   let found: WireSync | undefined;
-  await waitUntilTrue(async () => (found = (await r.wire(page)).syncs.find((s) => s.done !== undefined)) !== undefined, timeoutMs);
+  await waitUntilTrue(
+    async () => (found = (await r.wire(page)).syncs.find((s) => s.done !== undefined)) !== undefined,
+    timeoutMs,
+  );
   return found;
 }
 
@@ -99,12 +102,17 @@ export const SCENARIOS: Scenario[] = [
       const a = await r.addDevice('A');
       const rng = r.rng.fork('conversation');
       const turns = rng.int(3, 5);
-      await whileFlapping(r, r.rng, ['cut-to-app', 'cut-to-app', 'cut-to-gateway', 'cut-now', 'down', 'down', 'delay', 'restart'], async () => {
-        for (let i = 0; i < turns; i++) {
-          await r.send(a, page0(a), `turn ${i}`);
-          await sleep(rng.int(0, 2500));
-        }
-      });
+      await whileFlapping(
+        r,
+        r.rng,
+        ['cut-to-app', 'cut-to-app', 'cut-to-gateway', 'cut-now', 'down', 'down', 'delay', 'restart'],
+        async () => {
+          for (let i = 0; i < turns; i++) {
+            await r.send(a, page0(a), `turn ${i}`);
+            await sleep(rng.int(0, 2500));
+          }
+        },
+      );
     },
   },
   {
@@ -209,7 +217,9 @@ export const SCENARIOS: Scenario[] = [
       r.proxy.up();
       r.proxy.setDelay(0);
       // B comes back; its replay may be cut in the middle.
-      const cut = rng.chance(0.7) ? r.proxy.cutMidFrame({ direction: 'toApp', scope: 'next', afterBytes: rng.int(0, 3000), withinMs: 3000 }) : undefined;
+      const cut = rng.chance(0.7)
+        ? r.proxy.cutMidFrame({ direction: 'toApp', scope: 'next', afterBytes: rng.int(0, 3000), withinMs: 3000 })
+        : undefined;
       const page = await r.openTab(b);
       r.note('B back');
       if (cut) r.note(`B's first link cut ${(await cut) ? 'inside a frame' : 'between frames'}`);
@@ -232,7 +242,9 @@ export const SCENARIOS: Scenario[] = [
         // A few frames of the turn applied live (the echo, busy, start, tool…), then the kill at once.
         const seen = await r.waitForCursor(page, before + rng.int(1, 5));
         await r.crashTab(a, page);
-        r.note(seen === undefined ? 'tab killed (no stored frame seen)' : `tab killed right after storing cursor ${seen}`);
+        r.note(
+          seen === undefined ? 'tab killed (no stored frame seen)' : `tab killed right after storing cursor ${seen}`,
+        );
         await sleep(rng.int(0, 1500));
         const next = await r.openTab(a);
         r.note('tab opened again');
@@ -242,7 +254,11 @@ export const SCENARIOS: Scenario[] = [
           continue;
         }
         r.note(`synced from ${synced.cursor}: ${synced.replayed.length} frame(s) replayed to ${synced.done}`);
-        if (seen !== undefined && synced.cursor < seen) r.find('duplicated', `the reopened tab synced from ${synced.cursor}, before the ${seen} the killed tab had stored`);
+        if (seen !== undefined && synced.cursor < seen)
+          r.find(
+            'duplicated',
+            `the reopened tab synced from ${synced.cursor}, before the ${seen} the killed tab had stored`,
+          );
         const got = new Set(synced.replayed);
         for (let c = synced.cursor + 1; c <= synced.done!; c++) {
           if (!got.has(c)) {
@@ -274,7 +290,9 @@ export const SCENARIOS: Scenario[] = [
         await sleep(ms);
         await setDiskFull(page, false);
         const after = await r.wire(page);
-        r.note(`disk full for ${ms} ms: ${after.writesRefused - before.writesRefused} write(s) refused, ${after.cursorWritesRefused - before.cursorWritesRefused} of them with a cursor`);
+        r.note(
+          `disk full for ${ms} ms: ${after.writesRefused - before.writesRefused} write(s) refused, ${after.cursorWritesRefused - before.cursorWritesRefused} of them with a cursor`,
+        );
       }
       // With room again, what failed comes again: the settled checks find every reply final and the
       // cursor at the gateway's newest. Without a reconnect (whose history page could hide a frame
@@ -287,7 +305,9 @@ export const SCENARIOS: Scenario[] = [
       if (!caughtUp) r.note('the cursor had not caught up 20 s after the disk had room');
       const wire = await r.wire(page);
       const resyncs = wire.syncs.filter((s) => s.socket === 1).length - 1;
-      r.note(`${resyncs} sync(s) on the first socket after its own, ${wire.sockets} socket(s): ${JSON.stringify(wire.syncs.map((s) => [s.socket, s.cursor, s.replayed.length, s.done]))}`);
+      r.note(
+        `${resyncs} sync(s) on the first socket after its own, ${wire.sockets} socket(s): ${JSON.stringify(wire.syncs.map((s) => [s.socket, s.cursor, s.replayed.length, s.done]))}`,
+      );
     },
   },
   {
@@ -301,10 +321,22 @@ export const SCENARIOS: Scenario[] = [
       // Attached the way a person does it: the Attach button's file chooser.
       const chooser = page.waitForEvent('filechooser');
       await page.getByRole('button', { name: 'Attach' }).click();
-      await (await chooser).setFiles([{ name: `fault-${seed}.bin`, mimeType: 'application/octet-stream', buffer: Buffer.from(uploadBytes(size, seed)) }]);
+      await (
+        await chooser
+      ).setFiles([
+        {
+          name: `fault-${seed}.bin`,
+          mimeType: 'application/octet-stream',
+          buffer: Buffer.from(uploadBytes(size, seed)),
+        },
+      ]);
       await page.getByRole('list', { name: 'Attachments' }).getByRole('listitem').first().waitFor();
       // The link dies inside a binary frame somewhere in the file's bytes.
-      const cut = r.proxy.cutMidFrame({ direction: 'toGateway', afterBytes: Math.floor(size * (0.1 + 0.8 * rng.next())), withinMs: 15_000 });
+      const cut = r.proxy.cutMidFrame({
+        direction: 'toGateway',
+        afterBytes: Math.floor(size * (0.1 + 0.8 * rng.next())),
+        withinMs: 15_000,
+      });
       const text = await r.send(a, page, 'upload');
       r.expectUpload(text, size, seed);
       r.note(`upload of ${size} bytes cut ${(await cut) ? 'inside a frame' : 'between frames'}`);

@@ -42,13 +42,21 @@ export async function runOne(scenario: Scenario, seed: number, opts: RunOneOptio
   } finally {
     await run.close().catch(() => undefined);
   }
-  return { scenario: scenario.name, seed, verdict, ...(error !== undefined && { error }), events: run.events, ms: Date.now() - started };
+  return {
+    scenario: scenario.name,
+    seed,
+    verdict,
+    ...(error !== undefined && { error }),
+    events: run.events,
+    ms: Date.now() - started,
+  };
 }
 
 /** The plan: `runs` runs spread evenly over the scenarios, each with a seed derived from `seed`. */
 export function plan(runs: number, seed: number, only?: string[]): { scenario: Scenario; seed: number }[] {
   const chosen = only?.length ? SCENARIOS.filter((s) => only.includes(s.name)) : SCENARIOS;
-  if (chosen.length === 0) throw new Error(`no such scenario: ${only?.join(', ')}; known: ${SCENARIOS.map((s) => s.name).join(', ')}`);
+  if (chosen.length === 0)
+    throw new Error(`no such scenario: ${only?.join(', ')}; known: ${SCENARIOS.map((s) => s.name).join(', ')}`);
   return Array.from({ length: runs }, (_, i) => ({ scenario: chosen[i % chosen.length]!, seed: runSeed(seed, i) }));
 }
 
@@ -57,7 +65,9 @@ export function failed(r: RunResult): boolean {
 }
 
 export function table(results: RunResult[], notRun: { scenario: string; why: string }[] = []): string {
-  const rows: string[][] = [['scenario', 'runs', 'lost', 'duplicated', 'stuck', 'out of order', 'cursor back', 'errors']];
+  const rows: string[][] = [
+    ['scenario', 'runs', 'lost', 'duplicated', 'stuck', 'out of order', 'cursor back', 'errors'],
+  ];
   const names = [...new Set([...SCENARIOS.map((s) => s.name)])];
   const total = emptyVerdict();
   let totalRuns = 0;
@@ -75,10 +85,33 @@ export function table(results: RunResult[], notRun: { scenario: string; why: str
     addVerdict(total, sum);
     totalRuns += mine.length;
     totalErrors += errors;
-    rows.push([name, String(mine.length), String(sum.lost), String(sum.duplicated), String(sum.stuck), String(sum.outOfOrder), String(sum.cursorBack), String(errors)]);
+    rows.push([
+      name,
+      String(mine.length),
+      String(sum.lost),
+      String(sum.duplicated),
+      String(sum.stuck),
+      String(sum.outOfOrder),
+      String(sum.cursorBack),
+      String(errors),
+    ]);
   }
-  rows.push(['total', String(totalRuns), String(total.lost), String(total.duplicated), String(total.stuck), String(total.outOfOrder), String(total.cursorBack), String(totalErrors)]);
+  rows.push([
+    'total',
+    String(totalRuns),
+    String(total.lost),
+    String(total.duplicated),
+    String(total.stuck),
+    String(total.outOfOrder),
+    String(total.cursorBack),
+    String(totalErrors),
+  ]);
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
-  const line = (r: string[]) => `| ${r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join(' | ')} |`;
-  return [line(rows[0]!), `|${widths.map((w, c) => (c === 0 ? ':' : '') + '-'.repeat(w + 1) + (c === 0 ? '' : ':')).join('|')}|`, ...rows.slice(1).map(line)].join('\n');
+  const line = (r: string[]) =>
+    `| ${r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join(' | ')} |`;
+  return [
+    line(rows[0]!),
+    `|${widths.map((w, c) => (c === 0 ? ':' : '') + '-'.repeat(w + 1) + (c === 0 ? '' : ':')).join('|')}|`,
+    ...rows.slice(1).map(line),
+  ].join('\n');
 }

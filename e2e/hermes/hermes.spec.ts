@@ -32,16 +32,36 @@ interface Iris {
 /** `npm start -- --hermes URL`, the key in HERMES_API_KEY, on a free port with its own data dir. */
 async function startIris(): Promise<Iris> {
   const dataDir = mkdtempSync(join(scratch, 'iris-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', '--port', '0', '--host', '127.0.0.1', '--dist-dir', 'dist', '--data-dir', dataDir, '--hermes', hermes.url], {
-    cwd: ROOT,
-    env: { ...process.env, HERMES_API_KEY: hermes.key },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'server/main.ts',
+      '--port',
+      '0',
+      '--host',
+      '127.0.0.1',
+      '--dist-dir',
+      'dist',
+      '--data-dir',
+      dataDir,
+      '--hermes',
+      hermes.url,
+    ],
+    {
+      cwd: ROOT,
+      env: { ...process.env, HERMES_API_KEY: hermes.key },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));
   child.stderr!.on('data', (d) => (stderr += d));
-  await expect.poll(() => (child.exitCode === null ? /^Agent: .*$/m.test(stdout) : `exited: ${stderr}`), { timeout: 60_000 }).toBe(true);
+  await expect
+    .poll(() => (child.exitCode === null ? /^Agent: .*$/m.test(stdout) : `exited: ${stderr}`), { timeout: 60_000 })
+    .toBe(true);
   // The printed link names localhost; the server listens on 127.0.0.1 only.
   const link = /^Pairing link: (\S+)$/m.exec(stdout)![1]!.replaceAll('localhost', '127.0.0.1');
   return {
@@ -75,7 +95,10 @@ async function send(page: Page, text: string): Promise<void> {
 
 /** Hermes's replies in the lane (the app labels the agent's bubbles "Hermes, …"). */
 function replies(page: Page, text: string | RegExp): Locator {
-  return page.getByRole('log', { name: 'Messages' }).getByRole('article', { name: /^Hermes, / }).filter({ hasText: text });
+  return page
+    .getByRole('log', { name: 'Messages' })
+    .getByRole('article', { name: /^Hermes, / })
+    .filter({ hasText: text });
 }
 
 async function newDevice(browser: Browser): Promise<Page> {
@@ -94,9 +117,20 @@ test.beforeAll(async () => {
   hermes = await startHermes({ modelBaseUrl: model.baseUrl });
   // Hermes's first run in a process loads its tools (~10 s); do it once here, not in a test's budget.
   const auth = { Authorization: `Bearer ${hermes.key}`, 'Content-Type': 'application/json' };
-  const { run_id } = (await (await fetch(`${hermes.url}/v1/runs`, { method: 'POST', headers: auth, body: JSON.stringify({ input: 'warm up', session_id: 'warm-up' }) })).json()) as { run_id: string };
+  const { run_id } = (await (
+    await fetch(`${hermes.url}/v1/runs`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ input: 'warm up', session_id: 'warm-up' }),
+    })
+  ).json()) as { run_id: string };
   await expect
-    .poll(async () => ((await (await fetch(`${hermes.url}/v1/runs/${run_id}`, { headers: auth })).json()) as { status: string }).status, { timeout: 90_000 })
+    .poll(
+      async () =>
+        ((await (await fetch(`${hermes.url}/v1/runs/${run_id}`, { headers: auth })).json()) as { status: string })
+          .status,
+      { timeout: 90_000 },
+    )
     .toBe('completed');
 });
 
@@ -109,7 +143,9 @@ test.afterAll(async () => {
   expect(attempts).toEqual([]);
 });
 
-test('a streamed reply from Hermes, with its reasoning and a tool card; Settings names Hermes and its model', async ({ page }) => {
+test('a streamed reply from Hermes, with its reasoning and a tool card; Settings names Hermes and its model', async ({
+  page,
+}) => {
   const iris = await startIris();
   try {
     expect(iris.stdout()).toContain(`Agent: Hermes ${HERMES_VERSION} at ${hermes.url}`);
@@ -146,7 +182,10 @@ test('a streamed reply from Hermes, with its reasoning and a tool card; Settings
     await page.goto(`${iris.origin}/#/settings`);
     const agentRow = page.locator('.settings-facts div').filter({ has: page.getByText('Agent', { exact: true }) });
     await expect(agentRow).toContainText(`Hermes ${HERMES_VERSION} · model ${SCRIPTED_MODEL_ID}`);
-    for (const [name, viewport] of [['phone', { width: 412, height: 915 }], ['desktop', { width: 1440, height: 900 }]] as const) {
+    for (const [name, viewport] of [
+      ['phone', { width: 412, height: 915 }],
+      ['desktop', { width: 1440, height: 900 }],
+    ] as const) {
       for (const scheme of ['light', 'dark'] as const) {
         await page.setViewportSize(viewport);
         await page.emulateMedia({ colorScheme: scheme });
@@ -159,7 +198,9 @@ test('a streamed reply from Hermes, with its reasoning and a tool card; Settings
   }
 });
 
-test('an approval Hermes asks for: "Once" runs the command (its output in the reply), "Deny" leaves it unrun', async ({ page }) => {
+test('an approval Hermes asks for: "Once" runs the command (its output in the reply), "Deny" leaves it unrun', async ({
+  page,
+}) => {
   const iris = await startIris();
   const victims = mkdtempSync(join(scratch, 'victims-'));
   const once = join(victims, 'once');
@@ -203,7 +244,9 @@ test('Stop mid-run: Hermes cancels the run and the reply keeps only what came be
     const text = (await reply.locator(':scope > .md').textContent()) ?? '';
     expect(text).not.toContain('Slow line 60.');
     // Hermes really stopped: it hung up on the model mid-reply instead of reading all 60 lines.
-    const slow = model.requests.filter((r) => r.stream && JSON.stringify(r.messages.at(-1)).includes('Tell me a long story [slow]'));
+    const slow = model.requests.filter(
+      (r) => r.stream && JSON.stringify(r.messages.at(-1)).includes('Tell me a long story [slow]'),
+    );
     expect(slow).toHaveLength(1);
     expect(slow[0].piecesSent).toBeLessThan(60);
     await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
@@ -250,15 +293,21 @@ test('two channels are two Hermes conversations: the second does not see the fir
     await expect(answer).toBeVisible({ timeout: 30_000 });
     await expect(answer).toContainText('This is the start of our conversation.');
     await expect(answer).not.toContainText('PLUM');
-    const sessions = (await (await fetch(`${hermes.url}/api/sessions?limit=50`, { headers: { Authorization: `Bearer ${hermes.key}` } })).json()) as { data: Array<{ id: string }> };
+    const sessions = (await (
+      await fetch(`${hermes.url}/api/sessions?limit=50`, { headers: { Authorization: `Bearer ${hermes.key}` } })
+    ).json()) as { data: Array<{ id: string }> };
     const ours = sessions.data.filter((s) => s.id.startsWith('iris-web-'));
-    expect(new Set(ours.map((s) => s.id.replace(/-[0-9a-f]{8}$/, '')))).toEqual(new Set(['iris-web-default', 'iris-web-demo']));
+    expect(new Set(ours.map((s) => s.id.replace(/-[0-9a-f]{8}$/, '')))).toEqual(
+      new Set(['iris-web-default', 'iris-web-demo']),
+    );
   } finally {
     await iris.close();
   }
 });
 
-test('Hermes stopped: a banner says why and a message is answered in words; Hermes back: the banner goes, replies resume', async ({ page }) => {
+test('Hermes stopped: a banner says why and a message is answered in words; Hermes back: the banner goes, replies resume', async ({
+  page,
+}) => {
   // A restarted Hermes loads its tools again on its first run: tens of seconds on a busy machine.
   test.setTimeout(300_000);
   const iris = await startIris();

@@ -22,10 +22,15 @@ const MARKER = join(ROOT, '.hermes/venv/.iris-hermes-version');
  */
 export function ensureHermes(): { skip?: string } {
   if (existsSync(HERMES_BIN) && existsSync(MARKER) && readFileSync(MARKER, 'utf8').trim() === HERMES_VERSION) return {};
-  const r = spawnSync('bash', [join(ROOT, 'scripts/hermes-venv.sh')], { stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8' });
+  const r = spawnSync('bash', [join(ROOT, 'scripts/hermes-venv.sh')], {
+    stdio: ['ignore', 'inherit', 'pipe'],
+    encoding: 'utf8',
+  });
   process.stderr.write(r.stderr ?? '');
-  if (r.status === 3) return { skip: (r.stderr ?? '').trim().split('\n').pop() ?? 'no suitable Python for hermes-agent' };
-  if (r.status !== 0) throw new Error(`scripts/hermes-venv.sh failed (exit ${r.status}): ${(r.stderr ?? '').slice(-500)}`);
+  if (r.status === 3)
+    return { skip: (r.stderr ?? '').trim().split('\n').pop() ?? 'no suitable Python for hermes-agent' };
+  if (r.status !== 0)
+    throw new Error(`scripts/hermes-venv.sh failed (exit ${r.status}): ${(r.stderr ?? '').slice(-500)}`);
   return {};
 }
 
@@ -135,14 +140,16 @@ export async function startHermes(opts: { modelBaseUrl: string }): Promise<Runni
     proc.stderr!.on('data', keep);
     const deadline = Date.now() + 90_000;
     for (;;) {
-      if (proc.exitCode !== null) throw new Error(`Hermes exited (${proc.exitCode}) before its API server answered:\n${log.slice(-3000)}`);
+      if (proc.exitCode !== null)
+        throw new Error(`Hermes exited (${proc.exitCode}) before its API server answered:\n${log.slice(-3000)}`);
       try {
         const res = await fetch(`${url}/health`, { signal: AbortSignal.timeout(2000) });
         if (res.ok) return;
       } catch {
         // not listening yet
       }
-      if (Date.now() > deadline) throw new Error(`Hermes's API server did not answer within 90 s:\n${log.slice(-3000)}`);
+      if (Date.now() > deadline)
+        throw new Error(`Hermes's API server did not answer within 90 s:\n${log.slice(-3000)}`);
       await new Promise((r) => setTimeout(r, 250));
     }
   };

@@ -23,7 +23,11 @@ export interface ScriptedModel {
   /** http://127.0.0.1:PORT/v1 */
   baseUrl: string;
   /** Every chat-completions request body, oldest first (tests read what Hermes sent). */
-  requests: Array<{ messages: ChatMessage[]; stream: boolean; /** text pieces sent before the reply ended or Hermes hung up */ piecesSent: number }>;
+  requests: Array<{
+    messages: ChatMessage[];
+    stream: boolean;
+    /** text pieces sent before the reply ended or Hermes hung up */ piecesSent: number;
+  }>;
   close(): Promise<void>;
 }
 
@@ -31,14 +35,21 @@ function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
     return content
-      .map((part) => (part && typeof part === 'object' && (part as { type?: unknown }).type === 'text' ? String((part as { text?: unknown }).text ?? '') : ''))
+      .map((part) =>
+        part && typeof part === 'object' && (part as { type?: unknown }).type === 'text'
+          ? String((part as { text?: unknown }).text ?? '')
+          : '',
+      )
       .join(' ');
   }
   return '';
 }
 
 /** What the model says next: a tool call, or text (in pieces), given the conversation so far. */
-type Move = { kind: 'tool'; command: string; reasoning: string } | { kind: 'text'; pieces: string[]; reasoning: string; delayMs: number } | { kind: 'fail' };
+type Move =
+  | { kind: 'tool'; command: string; reasoning: string }
+  | { kind: 'text'; pieces: string[]; reasoning: string; delayMs: number }
+  | { kind: 'fail' };
 
 function nextMove(messages: ChatMessage[]): Move {
   let lastUser = -1;
@@ -50,10 +61,14 @@ function nextMove(messages: ChatMessage[]): Move {
   }
   const userText = lastUser >= 0 ? textOf(messages[lastUser].content) : '';
   const after = messages.slice(lastUser + 1);
-  const toolResult = after.filter((m) => m.role === 'tool').map((m) => textOf(m.content)).pop();
-  const images = lastUser >= 0 && Array.isArray(messages[lastUser].content)
-    ? (messages[lastUser].content as Array<{ type?: string }>).filter((p) => p?.type === 'image_url').length
-    : 0;
+  const toolResult = after
+    .filter((m) => m.role === 'tool')
+    .map((m) => textOf(m.content))
+    .pop();
+  const images =
+    lastUser >= 0 && Array.isArray(messages[lastUser].content)
+      ? (messages[lastUser].content as Array<{ type?: string }>).filter((p) => p?.type === 'image_url').length
+      : 0;
 
   if (/\[fail\]/i.test(userText)) return { kind: 'fail' };
   const approve = /\[approve ([^\]\s]+)\]/i.exec(userText);
@@ -62,7 +77,12 @@ function nextMove(messages: ChatMessage[]): Move {
       const command = approve ? `rm -rf ${approve[1]} && echo removed-ok` : `echo ${TOOL_OUTPUT}`;
       return { kind: 'tool', command, reasoning: `I should run \`${command}\` in the terminal.` };
     }
-    return { kind: 'text', pieces: describeToolResult(toolResult), reasoning: 'The tool answered; I report what it said.', delayMs: 150 };
+    return {
+      kind: 'text',
+      pieces: describeToolResult(toolResult),
+      reasoning: 'The tool answered; I report what it said.',
+      delayMs: 150,
+    };
   }
   if (/\[slow\]/i.test(userText)) {
     const pieces = Array.from({ length: 60 }, (_, i) => `Slow line ${i + 1}.\n`);
@@ -72,7 +92,9 @@ function nextMove(messages: ChatMessage[]): Move {
     .slice(0, Math.max(0, lastUser))
     .filter((m) => m.role === 'user')
     .map((m) => oneLine(textOf(m.content), 60));
-  const memory = earlier.length ? `Earlier you said: ${earlier.map((t) => `«${t}»`).join(', ')}.` : 'This is the start of our conversation.';
+  const memory = earlier.length
+    ? `Earlier you said: ${earlier.map((t) => `«${t}»`).join(', ')}.`
+    : 'This is the start of our conversation.';
   const seen = images ? ` I see ${images} image${images === 1 ? '' : 's'}.` : '';
   return {
     kind: 'text',
@@ -108,13 +130,24 @@ function chunk(id: string, delta: Record<string, unknown>, finish: string | null
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function stream(res: ServerResponse, move: Exclude<Move, { kind: 'fail' }>, closed: () => boolean, sent: () => void): Promise<void> {
+async function stream(
+  res: ServerResponse,
+  move: Exclude<Move, { kind: 'fail' }>,
+  closed: () => boolean,
+  sent: () => void,
+): Promise<void> {
   const id = `chatcmpl-${Math.random().toString(36).slice(2)}`;
   res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
   res.write(chunk(id, { role: 'assistant', content: '', reasoning_content: move.reasoning }));
   if (move.kind === 'tool') {
     const args = JSON.stringify({ command: move.command });
-    res.write(chunk(id, { tool_calls: [{ index: 0, id: `call_${id.slice(-8)}`, type: 'function', function: { name: 'terminal', arguments: args } }] }));
+    res.write(
+      chunk(id, {
+        tool_calls: [
+          { index: 0, id: `call_${id.slice(-8)}`, type: 'function', function: { name: 'terminal', arguments: args } },
+        ],
+      }),
+    );
     res.write(chunk(id, {}, 'tool_calls'));
   } else {
     for (const piece of move.pieces) {
@@ -125,7 +158,9 @@ async function stream(res: ServerResponse, move: Exclude<Move, { kind: 'fail' }>
     }
     res.write(chunk(id, {}, 'stop'));
   }
-  res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: SCRIPTED_MODEL_ID, choices: [], usage: { prompt_tokens: 42, completion_tokens: 17, total_tokens: 59 } })}\n\n`);
+  res.write(
+    `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: SCRIPTED_MODEL_ID, choices: [], usage: { prompt_tokens: 42, completion_tokens: 17, total_tokens: 59 } })}\n\n`,
+  );
   res.end('data: [DONE]\n\n');
 }
 
@@ -156,7 +191,12 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
       const url = req.url ?? '';
       if (req.method === 'GET' && /\/models\/?$/.test(url)) {
         res.writeHead(200, { 'Content-Type': 'application/json' });
-        res.end(JSON.stringify({ object: 'list', data: [{ id: SCRIPTED_MODEL_ID, object: 'model', owned_by: 'iris-tests', context_length: 131072 }] }));
+        res.end(
+          JSON.stringify({
+            object: 'list',
+            data: [{ id: SCRIPTED_MODEL_ID, object: 'model', owned_by: 'iris-tests', context_length: 131072 }],
+          }),
+        );
         return;
       }
       if (req.method !== 'POST' || !/\/chat\/completions\/?$/.test(url)) {
@@ -177,14 +217,27 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
       const move = nextMove(messages);
       if (move.kind === 'fail') {
         res.writeHead(400, { 'Content-Type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: 'The scripted model failed on cue.', type: 'invalid_request_error', code: 'scripted_failure' } }));
+        res.end(
+          JSON.stringify({
+            error: {
+              message: 'The scripted model failed on cue.',
+              type: 'invalid_request_error',
+              code: 'scripted_failure',
+            },
+          }),
+        );
         return;
       }
       // Side requests (titles, summaries) are not streamed: a short fixed answer.
       if (body.stream !== true) return complete(res, move.kind === 'text' ? move.pieces.join('') : 'Scripted title');
       let closed = false;
       res.on('close', () => (closed = true));
-      await stream(res, move, () => closed, () => record.piecesSent++);
+      await stream(
+        res,
+        move,
+        () => closed,
+        () => record.piecesSent++,
+      );
     })().catch(() => res.destroy());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -13,7 +13,10 @@ interface Scenario {
   name: string;
   input: string;
   /** What the recorder does when an event arrives (answer an approval, stop the run). */
-  onEvent?: (event: Record<string, unknown>, act: (path: string, body: unknown) => Promise<void>) => Promise<void> | void;
+  onEvent?: (
+    event: Record<string, unknown>,
+    act: (path: string, body: unknown) => Promise<void>,
+  ) => Promise<void> | void;
 }
 
 async function main(): Promise<void> {
@@ -29,8 +32,16 @@ async function main(): Promise<void> {
   const scenarios: Scenario[] = [
     { name: 'text', input: 'Hello Hermes, how are you?' },
     { name: 'tool', input: 'Please run a command [echo]' },
-    { name: 'approval-once', input: `Clean up [approve ${join(victims, 'once')}]`, onEvent: (e, act) => (e.event === 'approval.request' ? act('approval', { choice: 'once' }) : undefined) },
-    { name: 'approval-deny', input: `Clean up [approve ${join(victims, 'deny')}]`, onEvent: (e, act) => (e.event === 'approval.request' ? act('approval', { choice: 'deny' }) : undefined) },
+    {
+      name: 'approval-once',
+      input: `Clean up [approve ${join(victims, 'once')}]`,
+      onEvent: (e, act) => (e.event === 'approval.request' ? act('approval', { choice: 'once' }) : undefined),
+    },
+    {
+      name: 'approval-deny',
+      input: `Clean up [approve ${join(victims, 'deny')}]`,
+      onEvent: (e, act) => (e.event === 'approval.request' ? act('approval', { choice: 'deny' }) : undefined),
+    },
     {
       name: 'stopped',
       input: 'Tell me a long story [slow]',
@@ -48,11 +59,19 @@ async function main(): Promise<void> {
     for (const s of scenarios) {
       const session_id = `record-${s.name}`;
       const request = { input: s.input, session_id };
-      const started = await fetch(`${hermes.url}/v1/runs`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify(request) });
+      const started = await fetch(`${hermes.url}/v1/runs`, {
+        method: 'POST',
+        headers: { ...auth, 'Content-Type': 'application/json' },
+        body: JSON.stringify(request),
+      });
       const startAnswer = (await started.json()) as { run_id: string };
       const runId = startAnswer.run_id;
       const act = async (path: string, body: unknown) => {
-        await fetch(`${hermes.url}/v1/runs/${runId}/${path}`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+        await fetch(`${hermes.url}/v1/runs/${runId}/${path}`, {
+          method: 'POST',
+          headers: { ...auth, 'Content-Type': 'application/json' },
+          body: JSON.stringify(body),
+        });
       };
       const res = await fetch(`${hermes.url}/v1/runs/${runId}/events`, { headers: auth });
       const reader = res.body!.getReader();
@@ -69,7 +88,11 @@ async function main(): Promise<void> {
         while ((cut = pending.indexOf('\n\n')) >= 0) {
           const block = pending.slice(0, cut);
           pending = pending.slice(cut + 2);
-          const data = block.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
+          const data = block
+            .split('\n')
+            .filter((l) => l.startsWith('data: '))
+            .map((l) => l.slice(6))
+            .join('\n');
           if (data) await s.onEvent?.(JSON.parse(data) as Record<string, unknown>, act);
         }
       }
@@ -87,7 +110,8 @@ async function main(): Promise<void> {
       writeFileSync(join(OUT, `${s.name}.json`), JSON.stringify(fixture, null, 2) + '\n');
       process.stdout.write(`recorded ${s.name} (${sse.length} bytes of SSE)\n`);
     }
-    if (hermes.trap.attempts.length) throw new Error(`Hermes tried outside network calls: ${hermes.trap.attempts.join(', ')}`);
+    if (hermes.trap.attempts.length)
+      throw new Error(`Hermes tried outside network calls: ${hermes.trap.attempts.join(', ')}`);
   } finally {
     await hermes.close();
     await model.close();

@@ -15,7 +15,16 @@ test.afterEach(async () => {
 });
 
 interface DbState {
-  messages: { message_id: string; lane: string; chat_id: string; role: string; text: string; status: string; client_id?: string; textLength: number }[];
+  messages: {
+    message_id: string;
+    lane: string;
+    chat_id: string;
+    role: string;
+    text: string;
+    status: string;
+    client_id?: string;
+    textLength: number;
+  }[];
   media: { media_id: string; state: string; size: number; blobSize?: number }[];
   activity: number;
 }
@@ -28,14 +37,22 @@ function readDb(page: Page): Promise<DbState> {
       req.onsuccess = () => resolve(req.result);
       req.onerror = () => reject(req.error);
     });
-    const all = <T,>(name: string) =>
+    const all = <T>(name: string) =>
       new Promise<T[]>((resolve, reject) => {
         const req = db.transaction(name).objectStore(name).getAll();
         req.onsuccess = () => resolve(req.result as T[]);
         req.onerror = () => reject(req.error);
       });
     try {
-      const messages = await all<{ message_id: string; lane: string; chat_id: string; role: string; text: unknown; status: string; client_id?: string }>('messages');
+      const messages = await all<{
+        message_id: string;
+        lane: string;
+        chat_id: string;
+        role: string;
+        text: unknown;
+        status: string;
+        client_id?: string;
+      }>('messages');
       const media = await all<{ media_id: string; state: string; size: number }>('media');
       const blobs = await all<{ media_id: string; blob: Blob }>('mediaBlobs');
       return {
@@ -44,7 +61,12 @@ function readDb(page: Page): Promise<DbState> {
           text: typeof m.text === 'string' ? m.text.slice(0, 200) : `<${typeof m.text}>`,
           textLength: typeof m.text === 'string' ? m.text.length : -1,
         })),
-        media: media.map((m) => ({ media_id: m.media_id, state: m.state, size: m.size, blobSize: blobs.find((b) => b.media_id === m.media_id)?.blob.size })),
+        media: media.map((m) => ({
+          media_id: m.media_id,
+          state: m.state,
+          size: m.size,
+          blobSize: blobs.find((b) => b.media_id === m.media_id)?.blob.size,
+        })),
         activity: (await all('activity')).length,
       };
     } finally {
@@ -69,8 +91,17 @@ function expectConsistent(state: DbState): void {
 /** Waits until a marker message sent after everything else is in the DB: the app has applied all before it. */
 async function barrier(page: Page, label: string, timeoutMs = 180_000): Promise<void> {
   const id = `barrier-${label}`;
-  hostile.gateway.emit({ type: 'message', chat_id: 'web:barrier', payload: { message_id: id, role: 'system', text: 'barrier', ts: 1 } });
-  await expect.poll(async () => (await readDb(page).catch(() => undefined))?.messages.some((m) => m.message_id === id) ?? false, { timeout: timeoutMs, intervals: [250] }).toBe(true);
+  hostile.gateway.emit({
+    type: 'message',
+    chat_id: 'web:barrier',
+    payload: { message_id: id, role: 'system', text: 'barrier', ts: 1 },
+  });
+  await expect
+    .poll(async () => (await readDb(page).catch(() => undefined))?.messages.some((m) => m.message_id === id) ?? false, {
+      timeout: timeoutMs,
+      intervals: [250],
+    })
+    .toBe(true);
 }
 
 /**
@@ -113,11 +144,17 @@ async function installClickTimer(page: Page): Promise<void> {
 async function clickAnswersIn(page: Page): Promise<number> {
   const before = await page.evaluate(() => (window as unknown as { __answers: number[] }).__answers.length);
   const onSettings = await page.getByRole('heading', { name: 'Gateway' }).isVisible();
-  const target = onSettings ? page.getByRole('link', { name: /^General/ }) : page.getByRole('button', { name: 'Settings' });
+  const target = onSettings
+    ? page.getByRole('link', { name: /^General/ })
+    : page.getByRole('button', { name: 'Settings' });
   const box = await target.boundingBox();
   if (!box) throw new Error('the control to click is not on screen');
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
-  await expect.poll(() => page.evaluate(() => (window as unknown as { __answers: number[] }).__answers.length), { timeout: 60_000 }).toBeGreaterThan(before);
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { __answers: number[] }).__answers.length), {
+      timeout: 60_000,
+    })
+    .toBeGreaterThan(before);
   return page.evaluate((i) => Math.round((window as unknown as { __answers: number[] }).__answers[i]!), before);
 }
 
@@ -166,15 +203,24 @@ test('a flood of 100,000 frames: every click answers within a second, and the fi
       }
     }
     await gateway.drain();
-    gateway.emit({ type: 'message.stop', chat_id: LANE, payload: { message_id: 'flood', final_text: 'the end of the flood', ts: Date.now() } });
+    gateway.emit({
+      type: 'message.stop',
+      chat_id: LANE,
+      payload: { message_id: 'flood', final_text: 'the end of the flood', ts: Date.now() },
+    });
     gateway.emit({ type: 'agent.idle', chat_id: LANE, payload: {} });
-    gateway.emit({ type: 'message', chat_id: 'web:barrier', payload: { message_id: 'after-flood', role: 'system', text: 'barrier', ts: 1 } });
+    gateway.emit({
+      type: 'message',
+      chat_id: 'web:barrier',
+      payload: { message_id: 'after-flood', role: 'system', text: 'barrier', ts: 1 },
+    });
     floodSent = true;
   })();
 
   // "During the flood" is while frames are still coming or the app is still working through them:
   // click until it has applied the final frames sent after the flood.
-  const applied = async () => (await readDb(page).catch(() => undefined))?.messages.some((m) => m.message_id === 'after-flood') ?? false;
+  const applied = async () =>
+    (await readDb(page).catch(() => undefined))?.messages.some((m) => m.message_id === 'after-flood') ?? false;
   // Watched apart from the clicks: reading the DB waits for the app's writes, and must not space them out.
   let through = false;
   const watcher = (async () => {
@@ -187,7 +233,8 @@ test('a flood of 100,000 frames: every click answers within a second, and the fi
     first = false;
     times.push(await clickAnswersIn(page));
     await page.waitForTimeout(100);
-    if (times.length > 400) throw new Error(`the app did not get through the flood in ${times.length} clicks (${times.join(', ')} ms)`);
+    if (times.length > 400)
+      throw new Error(`the app did not get through the flood in ${times.length} clicks (${times.join(', ')} ms)`);
   }
   await flood;
   await watcher;
@@ -198,13 +245,19 @@ test('a flood of 100,000 frames: every click answers within a second, and the fi
 
   const state = await readDb(page);
   expectConsistent(state);
-  expect(state.messages.find((m) => m.message_id === 'flood')).toMatchObject({ status: 'final', text: 'the end of the flood' });
+  expect(state.messages.find((m) => m.message_id === 'flood')).toMatchObject({
+    status: 'final',
+    text: 'the end of the flood',
+  });
   expect(state.messages.some((m) => m.message_id.startsWith('unknown'))).toBe(false);
-  if (!(await page.getByRole('log', { name: 'Messages' }).isVisible())) await page.getByRole('link', { name: /^General/ }).click();
+  if (!(await page.getByRole('log', { name: 'Messages' }).isVisible()))
+    await page.getByRole('link', { name: /^General/ }).click();
   await expect(page.getByRole('log', { name: 'Messages' }).getByText('the end of the flood')).toBeVisible();
 });
 
-test('oversized, deeply nested, stray binary, out-of-order, duplicated and unknown-lane frames leave the DB consistent', async ({ page }) => {
+test('oversized, deeply nested, stray binary, out-of-order, duplicated and unknown-lane frames leave the DB consistent', async ({
+  page,
+}) => {
   test.setTimeout(300_000);
   const pulled: string[] = [];
   hostile = await startHostile({
@@ -227,38 +280,105 @@ test('oversized, deeply nested, stray binary, out-of-order, duplicated and unkno
   // 10 MiB frames: junk, an unknown type, and a real message 10 MiB long.
   gateway.emit('x'.repeat(10 * MiB));
   gateway.emit(JSON.stringify({ v: 1, type: 'no.such.type', payload: { blob: 'y'.repeat(10 * MiB) } }));
-  gateway.emit(JSON.stringify({ v: 1, type: 'message', chat_id: LANE, payload: { message_id: 'huge', role: 'assistant', text: 'z'.repeat(10 * MiB), ts: 1 } }));
+  gateway.emit(
+    JSON.stringify({
+      v: 1,
+      type: 'message',
+      chat_id: LANE,
+      payload: { message_id: 'huge', role: 'assistant', text: 'z'.repeat(10 * MiB), ts: 1 },
+    }),
+  );
   // Deep nesting where the app stores objects: tool args, picker payloads, channel entries, history.
-  gateway.emit(`{"v":1,"type":"message","chat_id":"${LANE}","payload":{"message_id":"deep-text","role":"assistant","text":${nestedObject(50_000)},"ts":2}}`);
+  gateway.emit(
+    `{"v":1,"type":"message","chat_id":"${LANE}","payload":{"message_id":"deep-text","role":"assistant","text":${nestedObject(50_000)},"ts":2}}`,
+  );
   gateway.emit({ type: 'message.start', chat_id: LANE, payload: { message_id: 'deep-turn', role: 'assistant' } });
-  gateway.emit(`{"v":1,"type":"tool.start","chat_id":"${LANE}","payload":{"index":0,"name":"deep","args":{"a":${nestedObject(20_000)}}}}`);
-  gateway.emit(`{"v":1,"type":"tool.end","chat_id":"${LANE}","payload":{"index":0,"name":"deep","ok":true,"output_preview":${nested(20_000)}}}`);
-  gateway.emit({ type: 'message.stop', chat_id: LANE, payload: { message_id: 'deep-turn', final_text: 'deep turn done', ts: 3 } });
+  gateway.emit(
+    `{"v":1,"type":"tool.start","chat_id":"${LANE}","payload":{"index":0,"name":"deep","args":{"a":${nestedObject(20_000)}}}}`,
+  );
+  gateway.emit(
+    `{"v":1,"type":"tool.end","chat_id":"${LANE}","payload":{"index":0,"name":"deep","ok":true,"output_preview":${nested(20_000)}}}`,
+  );
+  gateway.emit({
+    type: 'message.stop',
+    chat_id: LANE,
+    payload: { message_id: 'deep-turn', final_text: 'deep turn done', ts: 3 },
+  });
   gateway.emit({ type: 'agent.idle', chat_id: LANE, payload: {} });
-  gateway.emit(`{"v":1,"type":"picker.choice","chat_id":"${LANE}","payload":{"picker_id":"deep-picker","title":"Deep","choices":[{"value":"v","label":"l","x":${nestedObject(20_000)}}]}}`);
-  gateway.emit(`{"v":1,"type":"channel.created","payload":{"chat_id":"web:deep","name":"Deep","kind":"channel","extra":${nestedObject(20_000)}}}`);
-  gateway.emit(`{"v":1,"type":"history","chat_id":"${LANE}","payload":{"messages":[{"message_id":"deep-h","role":"user","text":"from history","extra":${nested(20_000)}}],"has_more":false}}`);
+  gateway.emit(
+    `{"v":1,"type":"picker.choice","chat_id":"${LANE}","payload":{"picker_id":"deep-picker","title":"Deep","choices":[{"value":"v","label":"l","x":${nestedObject(20_000)}}]}}`,
+  );
+  gateway.emit(
+    `{"v":1,"type":"channel.created","payload":{"chat_id":"web:deep","name":"Deep","kind":"channel","extra":${nestedObject(20_000)}}}`,
+  );
+  gateway.emit(
+    `{"v":1,"type":"history","chat_id":"${LANE}","payload":{"messages":[{"message_id":"deep-h","role":"user","text":"from history","extra":${nested(20_000)}}],"has_more":false}}`,
+  );
   gateway.emit(nested(500_000));
   // Binary frames with no transfer open.
   for (let i = 0; i < 20; i++) gateway.emit(Buffer.alloc(256 * 1024, i));
   // message.stop before message.start, then a late start and update: the stop's text stays.
-  gateway.emit({ type: 'message.stop', chat_id: LANE, payload: { message_id: 'early-stop', final_text: 'stopped first', ts: 4 } });
+  gateway.emit({
+    type: 'message.stop',
+    chat_id: LANE,
+    payload: { message_id: 'early-stop', final_text: 'stopped first', ts: 4 },
+  });
   gateway.emit({ type: 'message.start', chat_id: LANE, payload: { message_id: 'early-stop', role: 'assistant' } });
   gateway.emit({ type: 'message.update', chat_id: LANE, payload: { message_id: 'early-stop', text: 'a late update' } });
   // One message id with two texts (and two roles): one row, the later text.
-  gateway.emit({ type: 'message', chat_id: LANE, payload: { message_id: 'twice', role: 'assistant', text: 'first text', ts: 5 } });
-  gateway.emit({ type: 'message', chat_id: LANE, payload: { message_id: 'twice', role: 'user', text: 'second text', ts: 5 } });
+  gateway.emit({
+    type: 'message',
+    chat_id: LANE,
+    payload: { message_id: 'twice', role: 'assistant', text: 'first text', ts: 5 },
+  });
+  gateway.emit({
+    type: 'message',
+    chat_id: LANE,
+    payload: { message_id: 'twice', role: 'user', text: 'second text', ts: 5 },
+  });
   // The same client_id echoed under two message ids.
-  gateway.emit({ type: 'message', chat_id: LANE, payload: { message_id: 'echo-a', role: 'user', text: 'echo', client_id: 'same-client', ts: 6 } });
-  gateway.emit({ type: 'message', chat_id: LANE, payload: { message_id: 'echo-b', role: 'user', text: 'echo', client_id: 'same-client', ts: 7 } });
+  gateway.emit({
+    type: 'message',
+    chat_id: LANE,
+    payload: { message_id: 'echo-a', role: 'user', text: 'echo', client_id: 'same-client', ts: 6 },
+  });
+  gateway.emit({
+    type: 'message',
+    chat_id: LANE,
+    payload: { message_id: 'echo-b', role: 'user', text: 'echo', client_id: 'same-client', ts: 7 },
+  });
   // Unknown lanes, and envelopes that name none.
-  gateway.emit({ type: 'message', chat_id: 'nowhere:lane', payload: { message_id: 'lost-1', role: 'assistant', text: 'in an unknown lane', ts: 8 } });
-  gateway.emit({ type: 'message', chat_id: '', thread_id: '', payload: { message_id: 'lost-2', role: 'assistant', text: 'no lane at all', ts: 9 } });
-  gateway.emit({ type: 'message.update', chat_id: 'nowhere:lane', payload: { message_id: 'never-started', text: 'x' } });
+  gateway.emit({
+    type: 'message',
+    chat_id: 'nowhere:lane',
+    payload: { message_id: 'lost-1', role: 'assistant', text: 'in an unknown lane', ts: 8 },
+  });
+  gateway.emit({
+    type: 'message',
+    chat_id: '',
+    thread_id: '',
+    payload: { message_id: 'lost-2', role: 'assistant', text: 'no lane at all', ts: 9 },
+  });
+  gateway.emit({
+    type: 'message.update',
+    chat_id: 'nowhere:lane',
+    payload: { message_id: 'never-started', text: 'x' },
+  });
   gateway.emit({ type: 'tool.end', chat_id: 'nowhere:lane', payload: { index: 3, name: 'ghost', ok: true } });
   // Media offers for a pull whose bytes do not match the size offered.
   for (const id of ['short', 'long', 'right']) {
-    gateway.emit({ type: 'media.offer', chat_id: LANE, payload: { media_id: id, kind: 'image', mime: 'image/png', size: 300_000, filename: `${id}.png`, message_id: 'twice' } });
+    gateway.emit({
+      type: 'media.offer',
+      chat_id: LANE,
+      payload: {
+        media_id: id,
+        kind: 'image',
+        mime: 'image/png',
+        size: 300_000,
+        filename: `${id}.png`,
+        message_id: 'twice',
+      },
+    });
   }
   await barrier(page, 'abuse');
   // The picker opened as a dialog (its nested junk is not shown): close it, as a person would.
@@ -284,7 +404,10 @@ test('oversized, deeply nested, stray binary, out-of-order, duplicated and unkno
   // A text that is not a string is not kept as one (the bubble is empty or absent, never an object).
   expect(byId.get('deep-text')?.text ?? '').toBe('');
   expect(state.messages.filter((m) => m.client_id === 'same-client')).toHaveLength(1);
-  expect(state.messages.every((m) => m.status !== 'streaming'), 'nothing left streaming').toBe(true);
+  expect(
+    state.messages.every((m) => m.status !== 'streaming'),
+    'nothing left streaming',
+  ).toBe(true);
   expect(byId.get('lost-1')?.lane ?? 'nowhere:lane').toBe('nowhere:lane');
   expect(state.messages.filter((m) => m.lane === LANE).map((m) => m.message_id)).not.toContain('lost-1');
   expect(byId.has('never-started')).toBe(false);
@@ -298,16 +421,27 @@ test('oversized, deeply nested, stray binary, out-of-order, duplicated and unkno
   // A pull whose bytes do not match what was offered is not kept as the file.
   const images = page.getByRole('log', { name: 'Messages' });
   await images.evaluate((el) => (el.scrollTop = el.scrollHeight));
-  await expect.poll(() => pulled.length, { timeout: 30_000, message: 'the app pulled the offered images' }).toBeGreaterThanOrEqual(1);
-  await expect.poll(() => ['short', 'long', 'right'].filter((id) => !pulled.includes(id)), { timeout: 30_000, message: 'images never pulled' }).toEqual([]);
+  await expect
+    .poll(() => pulled.length, { timeout: 30_000, message: 'the app pulled the offered images' })
+    .toBeGreaterThanOrEqual(1);
+  await expect
+    .poll(() => ['short', 'long', 'right'].filter((id) => !pulled.includes(id)), {
+      timeout: 30_000,
+      message: 'images never pulled',
+    })
+    .toEqual([]);
   for (const id of ['short', 'long', 'right']) {
-    await expect.poll(async () => (await readDb(page)).media.find((m) => m.media_id === id)?.state, { timeout: 15_000 }).toMatch(/^(ready|failed)$/);
+    await expect
+      .poll(async () => (await readDb(page)).media.find((m) => m.media_id === id)?.state, { timeout: 15_000 })
+      .toMatch(/^(ready|failed)$/);
   }
   const media = (await readDb(page)).media;
   for (const m of media) {
-    if (m.state === 'ready') expect(m.blobSize, `${m.media_id} kept as ready with ${m.blobSize} bytes of ${m.size}`).toBe(m.size);
+    if (m.state === 'ready')
+      expect(m.blobSize, `${m.media_id} kept as ready with ${m.blobSize} bytes of ${m.size}`).toBe(m.size);
   }
   // The right bytes are kept; too few or too many are not kept as the file.
   expect(media.find((m) => m.media_id === 'right')).toMatchObject({ state: 'ready', blobSize: 300_000 });
-  for (const id of ['short', 'long']) expect(media.find((m) => m.media_id === id)?.state, `${id}: wrong bytes kept as the file`).toBe('failed');
+  for (const id of ['short', 'long'])
+    expect(media.find((m) => m.media_id === id)?.state, `${id}: wrong bytes kept as the file`).toBe('failed');
 });

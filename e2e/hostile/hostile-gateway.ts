@@ -47,7 +47,8 @@ export class HostileGateway {
 
   /** Sends a frame, raw text, or bytes (as a binary frame) to every paired socket. */
   emit(frame: Frame | string | Buffer): void {
-    const data = typeof frame === 'string' || Buffer.isBuffer(frame) ? frame : JSON.stringify({ v: 1, payload: {}, ...frame });
+    const data =
+      typeof frame === 'string' || Buffer.isBuffer(frame) ? frame : JSON.stringify({ v: 1, payload: {}, ...frame });
     for (const ws of this.sockets) ws.send(data, { binary: Buffer.isBuffer(data) });
   }
 
@@ -91,9 +92,20 @@ export class HostileGateway {
           type: 'hello.ack',
           id: frame.id,
           payload: {
-            server_caps: { streaming: true, reasoning: true, tools: true, media: true, search: true, pickers: true, push: 'none' },
+            server_caps: {
+              streaming: true,
+              reasoning: true,
+              tools: true,
+              media: true,
+              search: true,
+              pickers: true,
+              push: 'none',
+            },
             sync_cursor: this.cursor,
-            channels: [{ chat_id: 'web:default', name: 'General', kind: 'default', is_default: true }, ...(this.opts.channels ?? [])],
+            channels: [
+              { chat_id: 'web:default', name: 'General', kind: 'default', is_default: true },
+              ...(this.opts.channels ?? []),
+            ],
           },
         });
         return;
@@ -111,7 +123,13 @@ export class HostileGateway {
       case 'sync':
         return reply({ type: 'sync.done', id: frame.id, payload: { cursor: this.cursor } });
       case 'history':
-        return reply({ type: 'history', id: frame.id, chat_id: frame.chat_id, thread_id: frame.thread_id, payload: { messages: [], has_more: false } });
+        return reply({
+          type: 'history',
+          id: frame.id,
+          chat_id: frame.chat_id,
+          thread_id: frame.thread_id,
+          payload: { messages: [], has_more: false },
+        });
       case 'commands.catalog':
         return reply({ type: 'commands.catalog', id: frame.id, payload: { commands: [] } });
       case 'commands.complete':
@@ -122,13 +140,20 @@ export class HostileGateway {
           id: frame.id,
           chat_id: frame.chat_id,
           thread_id: frame.thread_id,
-          payload: { message_id: `u-${frame.id}-${Math.random().toString(36).slice(2)}`, role: 'user', text: p.text, client_id: p.client_id, ts: Date.now() },
+          payload: {
+            message_id: `u-${frame.id}-${Math.random().toString(36).slice(2)}`,
+            role: 'user',
+            text: p.text,
+            client_id: p.client_id,
+            ts: Date.now(),
+          },
         });
       case 'read.receipt':
       case 'fcm.register':
         return;
       default:
-        if (frame.id !== undefined) reply({ type: 'error', id: frame.id, payload: { code: 'unsupported', message: 'Not here.' } });
+        if (frame.id !== undefined)
+          reply({ type: 'error', id: frame.id, payload: { code: 'unsupported', message: 'Not here.' } });
     }
   }
 }
@@ -146,7 +171,13 @@ export interface HostileSetup {
 export async function startHostile(opts: Omit<HostileOptions, 'token'> = {}): Promise<HostileSetup> {
   const token = 'hostile-' + Math.random().toString(36).slice(2);
   const gateway = await HostileGateway.start({ ...opts, token });
-  const server = await startServer({ distDir: resolve('dist'), host: '127.0.0.1', port: 0, upstream: gateway.url, log: () => {} });
+  const server = await startServer({
+    distDir: resolve('dist'),
+    host: '127.0.0.1',
+    port: 0,
+    upstream: gateway.url,
+    log: () => {},
+  });
   const origin = `http://127.0.0.1:${server.port}`;
   return {
     gateway,

@@ -53,9 +53,13 @@ test.afterEach(async () => {
   await hostile?.close();
 });
 
-const sentinel = (page: Page) => page.evaluate(() => [localStorage.getItem('iris-pwned'), localStorage.getItem('iris-pwned-token')]);
+const sentinel = (page: Page) =>
+  page.evaluate(() => [localStorage.getItem('iris-pwned'), localStorage.getItem('iris-pwned-token')]);
 
-test('without a service worker, offered SVG/HTML/XHTML files open as downloads in a new page and run nothing', async ({ page, context }) => {
+test('without a service worker, offered SVG/HTML/XHTML files open as downloads in a new page and run nothing', async ({
+  page,
+  context,
+}) => {
   test.setTimeout(120_000);
   hostile = await startHostile({
     onRequest(frame, reply) {
@@ -69,7 +73,10 @@ test('without a service worker, offered SVG/HTML/XHTML files open as downloads i
   await page.goto(pairingLink(hostile.origin, hostile.token));
   await expect(page.getByRole('status').filter({ hasText: 'Connected' }).first()).toBeVisible({ timeout: 20_000 });
   await openLane(page, hostile);
-  expect(await page.evaluate(() => navigator.serviceWorker?.controller ?? null), 'no service worker controls the page').toBeNull();
+  expect(
+    await page.evaluate(() => navigator.serviceWorker?.controller ?? null),
+    'no service worker controls the page',
+  ).toBeNull();
 
   hostile.gateway.emit({
     type: 'message',

@@ -39,7 +39,10 @@ const EVIL_TOKEN = 'attacker-token-1234567890';
 const evilLink = (origin: string, gateway = 'wss://evil.example:8443/ws', token = EVIL_TOKEN) =>
   `${origin}/#/pair?url=${encodeURIComponent(gateway)}&token=${encodeURIComponent(token)}`;
 
-test('already paired, a pairing link for another gateway or token asks first and names the new host', async ({ page, iris }) => {
+test('already paired, a pairing link for another gateway or token asks first and names the new host', async ({
+  page,
+  iris,
+}) => {
   await pair(page, iris);
   const paired = await storedPairing(page);
   expect(paired).toEqual({ gatewayUrl: iris.gatewayUrl, token: iris.token });
@@ -55,7 +58,9 @@ test('already paired, a pairing link for another gateway or token asks first and
   await dialog.getByRole('button', { name: 'Keep current pairing' }).click();
   await expect(dialog).toBeHidden();
   expect(await storedPairing(page)).toEqual(paired);
-  await expect.poll(() => iris.server.gateway!.connectionCount(), { message: 'still connected to its own gateway' }).toBeGreaterThan(0);
+  await expect
+    .poll(() => iris.server.gateway!.connectionCount(), { message: 'still connected to its own gateway' })
+    .toBeGreaterThan(0);
 
   // The same gateway with another token asks too; confirming pairs with it (here a token it refuses).
   await openLink(page, evilLink(iris.baseURL, iris.gatewayUrl, 'another-token-1234567890'));
@@ -78,7 +83,11 @@ test('a pairing link inside a message is only text: clicking it never pairs or a
   await pairAndOpen(page, iris);
   const paired = await storedPairing(page);
   const link = evilLink(iris.baseURL);
-  await anotherDeviceSays(iris, 'web:default', `Please [open settings](${link}) or [here](#/pair?url=wss%3A%2F%2Fevil.example%2Fws&token=x) or ${link}`);
+  await anotherDeviceSays(
+    iris,
+    'web:default',
+    `Please [open settings](${link}) or [here](#/pair?url=wss%3A%2F%2Fevil.example%2Fws&token=x) or ${link}`,
+  );
   const log = page.getByRole('log', { name: 'Messages' });
   const text = log.getByText('open settings').first();
   await expect(text).toBeVisible();
@@ -92,9 +101,18 @@ test('a pairing link inside a message is only text: clicking it never pairs or a
   expect(await storedPairing(page)).toEqual(paired);
 });
 
-test('a copy served without these headers still refuses inline script: the CSP <meta> is a backstop', async ({ page }) => {
+test('a copy served without these headers still refuses inline script: the CSP <meta> is a backstop', async ({
+  page,
+}) => {
   const dist = resolve('dist');
-  const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml', '.png': 'image/png', '.webmanifest': 'application/manifest+json' };
+  const types: Record<string, string> = {
+    '.html': 'text/html',
+    '.js': 'text/javascript',
+    '.css': 'text/css',
+    '.svg': 'image/svg+xml',
+    '.png': 'image/png',
+    '.webmanifest': 'application/manifest+json',
+  };
   // A plain static server: no CSP header, no other security header.
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
@@ -112,7 +130,9 @@ test('a copy served without these headers still refuses inline script: the CSP <
     await expect(page.getByRole('heading', { name: 'Connect to your Hermes gateway' })).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.getAttribute('data-theme'))).toBe('dark');
     const injected = await page.evaluate(async () => {
-      const refused = new Promise<string>((done) => document.addEventListener('securitypolicyviolation', (e) => done(e.violatedDirective), { once: true }));
+      const refused = new Promise<string>((done) =>
+        document.addEventListener('securitypolicyviolation', (e) => done(e.violatedDirective), { once: true }),
+      );
       const script = document.createElement('script');
       script.textContent = 'window.__inlineRan = true';
       document.head.append(script);
@@ -122,7 +142,9 @@ test('a copy served without these headers still refuses inline script: the CSP <
     });
     expect(injected).toEqual({ directive: 'script-src-elem', ran: false });
     // The service worker still registers and takes control under the meta policy.
-    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 20_000 }).toBe(true);
+    await expect
+      .poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 20_000 })
+      .toBe(true);
   } finally {
     server.closeAllConnections();
     await new Promise((done) => server.close(done));

@@ -22,9 +22,27 @@ interface Cli {
 
 async function startCli(): Promise<Cli> {
   const dataDir = mkdtempSync(join(tmpdir(), 'iris-cli-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--token', TOKEN, '--dist-dir', 'dist'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'server/main.ts',
+      '--port',
+      '0',
+      '--host',
+      '127.0.0.1',
+      '--data-dir',
+      dataDir,
+      '--token',
+      TOKEN,
+      '--dist-dir',
+      'dist',
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const out: string[] = [];
   const err: string[] = [];
   const lines = (into: string[]) => {
@@ -39,10 +57,14 @@ async function startCli(): Promise<Cli> {
   child.stderr!.on('data', lines(err));
   const end = Date.now() + 60_000;
   while (!out.some((l) => l.startsWith('Pairing link:'))) {
-    if (Date.now() > end || child.exitCode !== null) throw new Error(`the CLI did not start: ${[...out, ...err].join('\n')}`);
+    if (Date.now() > end || child.exitCode !== null)
+      throw new Error(`the CLI did not start: ${[...out, ...err].join('\n')}`);
     await new Promise((r) => setTimeout(r, 50));
   }
-  const link = out.find((l) => l.startsWith('Pairing link:'))!.slice('Pairing link:'.length).trim();
+  const link = out
+    .find((l) => l.startsWith('Pairing link:'))!
+    .slice('Pairing link:'.length)
+    .trim();
   return { child, out, err, link, origin: new URL(link).origin, dataDir };
 }
 
@@ -59,13 +81,26 @@ test('security headers on every kind of response', async ({ request }) => {
   const cli = await startCli();
   try {
     const host = new URL(cli.origin).host;
-    for (const path of ['/', '/index.html', '/sw.js', '/manifest.webmanifest', '/no/such/file', '/../../etc/passwd', '/ws']) {
+    for (const path of [
+      '/',
+      '/index.html',
+      '/sw.js',
+      '/manifest.webmanifest',
+      '/no/such/file',
+      '/../../etc/passwd',
+      '/ws',
+    ]) {
       const res = await request.get(cli.origin + path, { maxRedirects: 0 });
       const h = res.headers();
       const where = `${path} (${res.status()})`;
       expect(h['x-content-type-options'], where).toBe('nosniff');
       expect(h['referrer-policy'], where).toBe('no-referrer');
-      const csp = Object.fromEntries((h['content-security-policy'] ?? '').split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k, v]));
+      const csp = Object.fromEntries(
+        (h['content-security-policy'] ?? '')
+          .split(';')
+          .map((d) => d.trim().split(/\s+/))
+          .map(([k, ...v]) => [k, v]),
+      );
       expect(csp['script-src'], `${where} script-src`).toEqual(["'self'"]);
       expect(csp['default-src'], where).toEqual(["'self'"]);
       expect(csp['object-src'], where).toEqual(["'none'"]);
@@ -77,7 +112,10 @@ test('security headers on every kind of response', async ({ request }) => {
         if (name === 'style-src-attr') continue; // documented in security-headers.ts: style attributes only
         expect(values, `${where} ${name}`).not.toContain("'unsafe-inline'");
         expect(values, `${where} ${name}`).not.toContain("'unsafe-eval'");
-        expect(values.some((v) => v === '*' || v === 'http:' || v === 'https:'), `${where} ${name} allows any host`).toBe(false);
+        expect(
+          values.some((v) => v === '*' || v === 'http:' || v === 'https:'),
+          `${where} ${name} allows any host`,
+        ).toBe(false);
       }
     }
     // The app's HTML carries no inline script (the CSP would block it anyway).
@@ -88,7 +126,9 @@ test('security headers on every kind of response', async ({ request }) => {
   }
 });
 
-test('the token is printed once, in the pairing link, and never in a log line, a URL sent to the server or an error', async ({ page }) => {
+test('the token is printed once, in the pairing link, and never in a log line, a URL sent to the server or an error', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const cli = await startCli();
   const requested: string[] = [];
@@ -113,7 +153,9 @@ test('the token is printed once, in the pairing link, and never in a log line, a
     await page.goto(`${cli.origin}/#/c/${encodeURIComponent('web:default')}`);
     await page.getByRole('textbox', { name: 'Message' }).fill('is the token safe?');
     await page.getByRole('button', { name: 'Send' }).click();
-    await expect(page.getByRole('log', { name: 'Messages' }).getByText('— Iris demo agent')).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByRole('log', { name: 'Messages' }).getByText('— Iris demo agent')).toBeVisible({
+      timeout: 20_000,
+    });
     await page.reload();
     await expect(page.getByRole('log', { name: 'Messages' })).toBeVisible();
     await page.goto(`${cli.origin}/#/settings`);
@@ -135,9 +177,18 @@ test('the token is printed once, in the pairing link, and never in a log line, a
   // Every line the process printed: the token only where it tells the person how to pair.
   const lines = [...cli.out.map((l) => ['stdout', l] as const), ...cli.err.map((l) => ['stderr', l] as const)];
   const withToken = lines.filter(([, l]) => l.includes(TOKEN) || l.includes(encodeURIComponent(TOKEN)));
-  expect(withToken.filter(([stream]) => stream === 'stderr'), 'stderr lines with the token').toEqual([]);
+  expect(
+    withToken.filter(([stream]) => stream === 'stderr'),
+    'stderr lines with the token',
+  ).toEqual([]);
   // The pairing link, and "Demo token:" (the same secret, printed for typing it into the pair form).
   expect(withToken.map(([, l]) => l.split(':')[0])).toEqual(['Pairing link', 'Demo token']);
-  expect(lines.filter(([, l]) => l.includes(WRONG)), 'a line with the wrong token').toEqual([]);
-  expect(consoleLines.filter((l) => l.includes(TOKEN) || l.includes(WRONG)), 'browser console lines with a token').toEqual([]);
+  expect(
+    lines.filter(([, l]) => l.includes(WRONG)),
+    'a line with the wrong token',
+  ).toEqual([]);
+  expect(
+    consoleLines.filter((l) => l.includes(TOKEN) || l.includes(WRONG)),
+    'browser console lines with a token',
+  ).toEqual([]);
 });

@@ -19,7 +19,11 @@ let barriers = 0;
 /** Sends a marker message after everything emitted so far and waits until the app has stored it. */
 async function barrier(page: Page, timeoutMs = 120_000): Promise<void> {
   const id = `barrier-${++barriers}`;
-  hostile.gateway.emit({ type: 'message', chat_id: 'web:barrier', payload: { message_id: id, role: 'system', text: 'barrier', ts: 1 } });
+  hostile.gateway.emit({
+    type: 'message',
+    chat_id: 'web:barrier',
+    payload: { message_id: id, role: 'system', text: 'barrier', ts: 1 },
+  });
   await expect
     .poll(
       () =>
@@ -58,7 +62,8 @@ async function walkThrough(page: Page, container: string, watch: AttackWatch, wh
   const box = page.locator(container).first();
   await box.evaluate((el) => {
     const scroller = (function find(e: Element | null): Element {
-      for (let x = e; x; x = x.parentElement) if (x.scrollHeight > x.clientHeight + 2 && getComputedStyle(x).overflowY !== 'visible') return x;
+      for (let x = e; x; x = x.parentElement)
+        if (x.scrollHeight > x.clientHeight + 2 && getComputedStyle(x).overflowY !== 'visible') return x;
       return document.scrollingElement!;
     })(el);
     scroller.setAttribute('data-walk', '');
@@ -93,13 +98,21 @@ async function walkThrough(page: Page, container: string, watch: AttackWatch, wh
   return 400;
 }
 
-test('the XSS corpus through every rendered field runs nothing, loads nothing and breaks no CSP rule', async ({ page }) => {
+test('the XSS corpus through every rendered field runs nothing, loads nothing and breaks no CSP rule', async ({
+  page,
+}) => {
   test.setTimeout(420_000);
   expect(V.length).toBeGreaterThanOrEqual(100);
 
   hostile = await startHostile({
     // Channel names and icons (colour: a CSS injection that must be refused).
-    channels: V.map((v, i) => ({ chat_id: `web:x${i}`, name: v, kind: 'channel', icon: v, color: `red;background:url(http://evil.invalid/c${i}.png)` })),
+    channels: V.map((v, i) => ({
+      chat_id: `web:x${i}`,
+      name: v,
+      kind: 'channel',
+      icon: v,
+      color: `red;background:url(http://evil.invalid/c${i}.png)`,
+    })),
     onRequest(frame, reply) {
       const p = (frame.payload ?? {}) as Json;
       if (frame.type === 'search') {
@@ -109,14 +122,30 @@ test('the XSS corpus through every rendered field runs nothing, loads nothing an
           payload: {
             query: p.query,
             scope: 'all',
-            hits: V.map((v, i) => ({ message_id: `m${i}`, chat_id: i % 4 === 0 ? v : i % 4 === 1 ? `web:x${i}` : LANE, thread_id: i % 7 === 0 ? v : null, role: 'assistant', snippet: `${p.query} ${v}`, ts: Date.now() - i })),
+            hits: V.map((v, i) => ({
+              message_id: `m${i}`,
+              chat_id: i % 4 === 0 ? v : i % 4 === 1 ? `web:x${i}` : LANE,
+              thread_id: i % 7 === 0 ? v : null,
+              role: 'assistant',
+              snippet: `${p.query} ${v}`,
+              ts: Date.now() - i,
+            })),
           },
         });
         return true;
       }
       if (frame.type === 'commands.catalog' || frame.type === 'commands.complete') {
-        const commands = V.map((v, i) => ({ name: i % 2 ? `/${v}` : v, description: v, args_hint: at(i + 1), category: at(i + 2) }));
-        reply({ type: frame.type, id: frame.id, payload: frame.type === 'commands.catalog' ? { commands } : { prefix: p.prefix, matches: commands } });
+        const commands = V.map((v, i) => ({
+          name: i % 2 ? `/${v}` : v,
+          description: v,
+          args_hint: at(i + 1),
+          category: at(i + 2),
+        }));
+        reply({
+          type: frame.type,
+          id: frame.id,
+          payload: frame.type === 'commands.catalog' ? { commands } : { prefix: p.prefix, matches: commands },
+        });
         return true;
       }
       if (frame.type === 'media.pull') {
@@ -126,7 +155,14 @@ test('the XSS corpus through every rendered field runs nothing, loads nothing an
         return true;
       }
       if (frame.type === 'history') {
-        const messages = V.slice(0, 40).map((v, i) => ({ message_id: `h${i}`, role: i % 2 ? 'assistant' : 'user', text: v, reasoning: v, model: v, ts: 1_000 + i }));
+        const messages = V.slice(0, 40).map((v, i) => ({
+          message_id: `h${i}`,
+          role: i % 2 ? 'assistant' : 'user',
+          text: v,
+          reasoning: v,
+          model: v,
+          ts: 1_000 + i,
+        }));
         reply({ type: 'history', id: frame.id, chat_id: frame.chat_id, payload: { messages, has_more: false } });
         return true;
       }
@@ -141,7 +177,19 @@ test('the XSS corpus through every rendered field runs nothing, loads nothing an
   // --- The lane: message text, reasoning, model, roles; streamed turns with tools and commentary; media. ---
   const frames: Frame[] = [];
   V.forEach((v, i) => {
-    frames.push({ type: 'message', chat_id: LANE, payload: { message_id: `m${i}`, role: ['assistant', 'user', 'system', 'cron'][i % 4], text: v, reasoning: at(i + 1), model: at(i + 2), tokens: i, ts: 10_000 + i } });
+    frames.push({
+      type: 'message',
+      chat_id: LANE,
+      payload: {
+        message_id: `m${i}`,
+        role: ['assistant', 'user', 'system', 'cron'][i % 4],
+        text: v,
+        reasoning: at(i + 1),
+        model: at(i + 2),
+        tokens: i,
+        ts: 10_000 + i,
+      },
+    });
   });
   for (let t = 0; t * 10 < V.length; t++) {
     const id = `turn${t}`;
@@ -150,18 +198,64 @@ test('the XSS corpus through every rendered field runs nothing, loads nothing an
     for (let k = 0; k < 10; k++) {
       const i = t * 10 + k;
       frames.push({ type: 'commentary', chat_id: LANE, payload: { message_id: `${id}-c${k}`, text: at(i) } });
-      frames.push({ type: 'tool.start', chat_id: LANE, payload: { index: k, name: at(i), preview: at(i + 1), args: { [at(i)]: at(i + 2), nested: { html: at(i + 3) }, list: [at(i + 4)] } } });
+      frames.push({
+        type: 'tool.start',
+        chat_id: LANE,
+        payload: {
+          index: k,
+          name: at(i),
+          preview: at(i + 1),
+          args: { [at(i)]: at(i + 2), nested: { html: at(i + 3) }, list: [at(i + 4)] },
+        },
+      });
       frames.push({ type: 'tool.progress', chat_id: LANE, payload: { index: k, name: at(i), note: at(i + 5) } });
-      frames.push({ type: 'tool.end', chat_id: LANE, payload: { index: k, name: at(i), ok: k % 2 === 0, duration: 0.5, output_preview: at(i + 6) } });
+      frames.push({
+        type: 'tool.end',
+        chat_id: LANE,
+        payload: { index: k, name: at(i), ok: k % 2 === 0, duration: 0.5, output_preview: at(i + 6) },
+      });
       frames.push({ type: 'message.update', chat_id: LANE, payload: { message_id: id, text: bundle(i, 3) } });
     }
-    frames.push({ type: 'message.stop', chat_id: LANE, payload: { message_id: id, final_text: bundle(t * 10, 10), reasoning: bundle(t * 10 + 5, 10), model: at(t), tokens: 5, ts: 20_000 + t } });
+    frames.push({
+      type: 'message.stop',
+      chat_id: LANE,
+      payload: {
+        message_id: id,
+        final_text: bundle(t * 10, 10),
+        reasoning: bundle(t * 10 + 5, 10),
+        model: at(t),
+        tokens: 5,
+        ts: 20_000 + t,
+      },
+    });
     frames.push({ type: 'agent.idle', chat_id: LANE, payload: {} });
   }
   V.forEach((v, i) => {
-    frames.push({ type: 'media.offer', chat_id: LANE, payload: { media_id: `med${i}`, kind: ['document', 'audio', 'video', 'voice'][i % 4], mime: i % 2 ? 'text/html' : `${v}/x`, size: 10 + i, filename: v, message_id: `m${i}` } });
+    frames.push({
+      type: 'media.offer',
+      chat_id: LANE,
+      payload: {
+        media_id: `med${i}`,
+        kind: ['document', 'audio', 'video', 'voice'][i % 4],
+        mime: i % 2 ? 'text/html' : `${v}/x`,
+        size: 10 + i,
+        filename: v,
+        message_id: `m${i}`,
+      },
+    });
   });
-  frames.push({ type: 'media.offer', chat_id: LANE, payload: { media_id: 'medsvg', kind: 'image', mime: 'image/svg+xml', size: SVG_WITH_SCRIPT.length, filename: at(3), message_id: 'm0' } });
+  frames.push({
+    type: 'media.offer',
+    chat_id: LANE,
+    payload: {
+      media_id: 'medsvg',
+      kind: 'image',
+      mime: 'image/svg+xml',
+      size: SVG_WITH_SCRIPT.length,
+      filename: at(3),
+      message_id: 'm0',
+    },
+  });
   for (const f of frames) gateway.emit(f);
   await barrier(page);
   await expect(page.getByRole('log', { name: 'Messages' }).getByRole('article').first()).toBeVisible();
@@ -174,19 +268,52 @@ test('the XSS corpus through every rendered field runs nothing, loads nothing an
   // --- Pickers: titles, questions, choices, commands, descriptions; each dialog, then the pending chips. ---
   let pickers = 0;
   V.forEach((v, i) => {
-    gateway.emit({ type: 'picker.choice', chat_id: LANE, payload: { picker_id: `pc${i}`, title: v, choices: [0, 1, 2].map((k) => ({ value: at(i + k), label: at(i + k + 1), is_current: k === 0 })) } });
+    gateway.emit({
+      type: 'picker.choice',
+      chat_id: LANE,
+      payload: {
+        picker_id: `pc${i}`,
+        title: v,
+        choices: [0, 1, 2].map((k) => ({ value: at(i + k), label: at(i + k + 1), is_current: k === 0 })),
+      },
+    });
     pickers++;
   });
   for (let i = 0; i < V.length; i += 12) {
-    gateway.emit({ type: 'picker.clarify', chat_id: LANE, payload: { picker_id: `pq${i}`, question: bundle(i, 12), choices: [0, 1, 2].map((k) => ({ value: at(i + k), label: at(i + k + 3) })) } });
-    gateway.emit({ type: 'picker.approval', chat_id: LANE, payload: { picker_id: `pa${i}`, command: bundle(i, 12), description: bundle(i + 6, 12) } });
-    gateway.emit({ type: 'picker.confirm', chat_id: LANE, payload: { picker_id: `pf${i}`, title: bundle(i, 12), message: bundle(i + 3, 12) } });
+    gateway.emit({
+      type: 'picker.clarify',
+      chat_id: LANE,
+      payload: {
+        picker_id: `pq${i}`,
+        question: bundle(i, 12),
+        choices: [0, 1, 2].map((k) => ({ value: at(i + k), label: at(i + k + 3) })),
+      },
+    });
+    gateway.emit({
+      type: 'picker.approval',
+      chat_id: LANE,
+      payload: { picker_id: `pa${i}`, command: bundle(i, 12), description: bundle(i + 6, 12) },
+    });
+    gateway.emit({
+      type: 'picker.confirm',
+      chat_id: LANE,
+      payload: { picker_id: `pf${i}`, title: bundle(i, 12), message: bundle(i + 3, 12) },
+    });
     pickers += 3;
   }
   gateway.emit({
     type: 'picker.model',
     chat_id: LANE,
-    payload: { picker_id: 'pm', current_model: at(1), current_provider: at(2), providers: [0, 40, 80].map((p) => ({ id: at(p), label: at(p + 1), models: V.slice(p, p + 40).map((v, k) => ({ id: v, label: at(p + k + 1) })) })) },
+    payload: {
+      picker_id: 'pm',
+      current_model: at(1),
+      current_provider: at(2),
+      providers: [0, 40, 80].map((p) => ({
+        id: at(p),
+        label: at(p + 1),
+        models: V.slice(p, p + 40).map((v, k) => ({ id: v, label: at(p + k + 1) })),
+      })),
+    },
   });
   pickers++;
   await barrier(page);
@@ -202,14 +329,27 @@ test('the XSS corpus through every rendered field runs nothing, loads nothing an
   // --- Notifications as toasts, three at a time (more than the two shown at once). ---
   for (let i = 0; i < V.length; i += 3) {
     for (let k = i; k < Math.min(V.length, i + 3); k++) {
-      gateway.emit({ type: 'notification', chat_id: k % 2 ? LANE : at(k), payload: { kind: ['generic', 'cron', 'approval', 'clarify', 'channel_created', at(k)][k % 6], title: at(k), body: at(k + 1), ts: Date.now() } });
+      gateway.emit({
+        type: 'notification',
+        chat_id: k % 2 ? LANE : at(k),
+        payload: {
+          kind: ['generic', 'cron', 'approval', 'clarify', 'channel_created', at(k)][k % 6],
+          title: at(k),
+          body: at(k + 1),
+          ts: Date.now(),
+        },
+      });
     }
     await barrier(page);
     await page.waitForTimeout(50);
     if (i % 30 === 0) await watch.audit(`toasts ${i}`);
   }
   // Unsolicited gateway errors with hostile messages (shown in words somewhere, or ignored).
-  for (let i = 0; i < V.length; i += 10) gateway.emit({ type: 'error', payload: { code: ['internal', 'rate_limited', 'unsupported', at(i)][i % 4], message: bundle(i, 10) } });
+  for (let i = 0; i < V.length; i += 10)
+    gateway.emit({
+      type: 'error',
+      payload: { code: ['internal', 'rate_limited', 'unsupported', at(i)][i % 4], message: bundle(i, 10) },
+    });
   await barrier(page);
   await page.waitForTimeout(300);
   await expectClean(watch, 'toasts');

@@ -42,7 +42,12 @@ export async function openLane(page: Page, at: { origin: string }, lane = LANE, 
 export async function pairAndOpen(page: Page, to: Pairable, lane = LANE): Promise<void> {
   await pair(page, to);
   await openLane(page, to, lane);
-  await expect(page.getByRole('navigation', { name: 'Channels' }).or(page.getByRole('button', { name: 'Channels' })).first()).toBeVisible();
+  await expect(
+    page
+      .getByRole('navigation', { name: 'Channels' })
+      .or(page.getByRole('button', { name: 'Channels' }))
+      .first(),
+  ).toBeVisible();
 }
 
 /** Sends a message with the composer in the lane on screen. */
@@ -60,7 +65,9 @@ export function mine(page: Page, text: string): Locator {
 
 /** A reply of the agent containing `text`. */
 export function hermes(page: Page, text: string): Locator {
-  return messages(page).getByRole('article', { name: /^Hermes, / }).filter({ hasText: text });
+  return messages(page)
+    .getByRole('article', { name: /^Hermes, / })
+    .filter({ hasText: text });
 }
 
 /** Every row of one object store of the app's DB ([] while the store does not exist yet). */

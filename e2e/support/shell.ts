@@ -27,7 +27,9 @@ export function channelLink(page: Page, name: string): Locator {
 
 /** The whole row of a channel (icon, marks, preview, unread count, actions). */
 export function channelRow(page: Page, name: string): Locator {
-  return channelsNav(page).locator('.channel-row').filter({ has: page.getByRole('link', { name: channelName(name) }) });
+  return channelsNav(page)
+    .locator('.channel-row')
+    .filter({ has: page.getByRole('link', { name: channelName(name) }) });
 }
 
 /** The names of the top-level channels, in the order shown. */
@@ -37,8 +39,13 @@ export async function topLevelNames(page: Page): Promise<string[]> {
 
 /** Picks an item in a channel's actions menu. */
 export async function channelAction(page: Page, channel: string, item: string): Promise<void> {
-  await channelsNav(page).getByRole('button', { name: `Actions for ${channel}` }).click();
-  await page.getByRole('menu', { name: `Actions for ${channel}` }).getByRole('menuitem', { name: item }).click();
+  await channelsNav(page)
+    .getByRole('button', { name: `Actions for ${channel}` })
+    .click();
+  await page
+    .getByRole('menu', { name: `Actions for ${channel}` })
+    .getByRole('menuitem', { name: item })
+    .click();
 }
 
 /** The top bar's title (the page heading). */

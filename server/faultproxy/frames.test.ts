@@ -16,7 +16,12 @@ const HEAD = Buffer.from('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket
 
 describe('WsFrameTracker', () => {
   it('knows where frames end across any chunking, after the HTTP head', () => {
-    const frames = [frame(Buffer.alloc(0)), frame(Buffer.alloc(5, 1)), frame(Buffer.alloc(300, 2)), frame(Buffer.alloc(70_000, 3))];
+    const frames = [
+      frame(Buffer.alloc(0)),
+      frame(Buffer.alloc(5, 1)),
+      frame(Buffer.alloc(300, 2)),
+      frame(Buffer.alloc(70_000, 3)),
+    ];
     const stream = Buffer.concat([HEAD, ...frames]);
     const ends = new Set<number>([HEAD.length]);
     let at = HEAD.length;
@@ -34,7 +39,12 @@ describe('WsFrameTracker', () => {
   });
 
   it('picks a cut point strictly inside a frame, wherever the chunk starts', () => {
-    const stream = Buffer.concat([HEAD, frame(Buffer.from('{"type":"hello.ack"}')), frame(Buffer.alloc(200, 7), true), frame(Buffer.alloc(1))]);
+    const stream = Buffer.concat([
+      HEAD,
+      frame(Buffer.from('{"type":"hello.ack"}')),
+      frame(Buffer.alloc(200, 7), true),
+      frame(Buffer.alloc(1)),
+    ]);
     for (const size of [1, 2, 5, 33, stream.length]) {
       for (let start = 0; start < stream.length; start += size) {
         const t = new WsFrameTracker({ skipHttpHead: true });

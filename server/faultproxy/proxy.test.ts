@@ -24,7 +24,9 @@ afterEach(async () => {
 });
 
 /** A WebSocket client on a raw socket, so the test sees every byte, including a partial frame. */
-async function rawClient(port: number): Promise<{ socket: Socket; bytes: () => Buffer; closed: Promise<void>; sendText(text: string): void }> {
+async function rawClient(
+  port: number,
+): Promise<{ socket: Socket; bytes: () => Buffer; closed: Promise<void>; sendText(text: string): void }> {
   const socket = connect({ host: '127.0.0.1', port });
   const chunks: Buffer[] = [];
   socket.on('data', (c: Buffer) => chunks.push(c));
@@ -82,7 +84,15 @@ describe('fault proxy', () => {
     raw.sendText(JSON.stringify({ v: 1, id: 1, type: 'hello', payload: { token: TOKEN, device_id: 'raw-1' } }));
     await expect.poll(() => raw.bytes().includes('hello.ack')).toBe(true);
     const cut = proxy.cutMidFrame({ direction: 'toApp', withinMs: 5000 });
-    raw.sendText(JSON.stringify({ v: 1, id: 2, type: 'message.send', chat_id: 'web:default', payload: { text: 'cut me', client_id: 'c-cut' } }));
+    raw.sendText(
+      JSON.stringify({
+        v: 1,
+        id: 2,
+        type: 'message.send',
+        chat_id: 'web:default',
+        payload: { text: 'cut me', client_id: 'c-cut' },
+      }),
+    );
     expect(await cut).toBe(1);
     await raw.closed;
     const tracker = new WsFrameTracker({ skipHttpHead: true });
@@ -106,7 +116,13 @@ describe('fault proxy', () => {
   it('cuts the next link inside a frame once part of an upload has passed', async () => {
     const cut = proxy.cutMidFrame({ direction: 'toGateway', scope: 'next', afterBytes: 300_000, withinMs: 5000 });
     const client = await TestClient.paired(proxy.wsUrl, { token: TOKEN });
-    const start = client.request('media.upload.start', { media_ref: 'ref-cut', kind: 'document', mime: 'application/octet-stream', size: 4 * 262_144, filename: 'x.bin' });
+    const start = client.request('media.upload.start', {
+      media_ref: 'ref-cut',
+      kind: 'document',
+      mime: 'application/octet-stream',
+      size: 4 * 262_144,
+      filename: 'x.bin',
+    });
     start.catch(() => {});
     for (let i = 0; i < 4; i++) client.sendRaw(Buffer.alloc(262_144, i), true);
     expect(await cut).toBe(1);

@@ -348,9 +348,15 @@ export class FaultProxy {
     }
     const gateway = this.connectTarget();
     this.counters.wsOpened++;
-    const link = new WsLink(app, gateway, () => this.delayMs, (l) => this.links.delete(l));
+    const link = new WsLink(
+      app,
+      gateway,
+      () => this.delayMs,
+      (l) => this.links.delete(l),
+    );
     this.links.add(link);
-    for (const { opts, resolve } of this.armedForNext.splice(0)) void this.armLink(link, opts).then((mid) => resolve(mid ? 1 : 0));
+    for (const { opts, resolve } of this.armedForNext.splice(0))
+      void this.armLink(link, opts).then((mid) => resolve(mid ? 1 : 0));
     link.forwardHead(head, headLength);
     app.resume();
   }

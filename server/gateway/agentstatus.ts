@@ -4,5 +4,9 @@ import type { StatusFrame } from '../../src/protocol';
 import type { AgentDescription } from './agent';
 
 export function statusFrame(agent: AgentDescription): StatusFrame {
-  return { v: 1, type: 'status', payload: { state: agent.problem ? 'degraded' : 'online', session: { agent: { ...agent } } } };
+  return {
+    v: 1,
+    type: 'status',
+    payload: { state: agent.problem ? 'degraded' : 'online', session: { agent: { ...agent } } },
+  };
 }

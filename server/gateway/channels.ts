@@ -8,7 +8,10 @@ import { cleanName } from './directory';
 const MAX_ICON = 32;
 const COLOR = /^#[0-9a-fA-F]{3,8}$|^[a-z]{3,20}$/;
 
-function target(client: ClientSession, frame: { chat_id?: string; thread_id?: string; id?: number }): Channel | undefined {
+function target(
+  client: ClientSession,
+  frame: { chat_id?: string; thread_id?: string; id?: number },
+): Channel | undefined {
   const key = frame.thread_id ?? frame.chat_id;
   const entry = key === undefined ? undefined : client.ctx.store.channels.get(key);
   if (!entry) client.error('not_found', 'No such channel or thread.', frame.id);
@@ -30,7 +33,7 @@ export function create(client: ClientSession, frame: ClientFrameOf<'channel.crea
     const parentEntry = typeof p.parent_chat_id === 'string' ? store.channels.get(p.parent_chat_id) : undefined;
     if (!parentEntry) return client.error('not_found', 'A thread needs an existing parent_chat_id.', frame.id);
     // Threads do not nest: a thread of a thread belongs to the same channel.
-    parent = parentEntry.kind === 'thread' ? parentEntry.parent_chat_id ?? undefined : parentEntry.chat_id;
+    parent = parentEntry.kind === 'thread' ? (parentEntry.parent_chat_id ?? undefined) : parentEntry.chat_id;
   }
   const entry = store.channels.create(name, kind, parent);
   store.flush();
@@ -48,7 +51,8 @@ export function rename(client: ClientSession, frame: ClientFrameOf<'channel.rena
 export function setDefault(client: ClientSession, frame: ClientFrameOf<'channel.set_default'>): void {
   const entry = target(client, frame);
   if (!entry) return;
-  if (entry.kind === 'thread' || entry.archived) return client.error('unsupported', 'Only an active channel can be the default.', frame.id);
+  if (entry.kind === 'thread' || entry.archived)
+    return client.error('unsupported', 'Only an active channel can be the default.', frame.id);
   const changed = client.ctx.store.channels.setDefault(entry.chat_id);
   const chosen = changed.find((c) => c.chat_id === entry.chat_id) ?? client.ctx.store.channels.get(entry.chat_id)!;
   for (const c of changed) if (c.chat_id !== entry.chat_id) renamed(client, c);
@@ -60,20 +64,32 @@ export function archive(client: ClientSession, frame: ClientFrameOf<'channel.del
   const { store, hub } = client.ctx;
   const entry = target(client, frame);
   if (!entry) return;
-  if (entry.is_default) return client.error('unsupported', 'The default channel cannot be deleted; make another channel the default first.', frame.id);
+  if (entry.is_default)
+    return client.error(
+      'unsupported',
+      'The default channel cannot be deleted; make another channel the default first.',
+      frame.id,
+    );
   for (const thread of store.channels.threadsOf(entry.chat_id)) {
     if (thread.archived) continue;
     store.channels.update(thread.chat_id, { archived: true });
     hub.emit({ v: 1, type: 'channel.deleted', payload: { chat_id: thread.chat_id } });
   }
   store.channels.update(entry.chat_id, { archived: true });
-  hub.emit({ v: 1, type: 'channel.deleted', payload: { chat_id: entry.chat_id } }, { reply: { peer: client, id: frame.id } });
+  hub.emit(
+    { v: 1, type: 'channel.deleted', payload: { chat_id: entry.chat_id } },
+    { reply: { peer: client, id: frame.id } },
+  );
 }
 
 export function favorite(client: ClientSession, frame: ClientFrameOf<'channel.favorite'>): void {
   const entry = target(client, frame);
   if (!entry) return;
-  renamed(client, client.ctx.store.channels.update(entry.chat_id, { favorite: frame.payload.favorite === true })!, frame.id);
+  renamed(
+    client,
+    client.ctx.store.channels.update(entry.chat_id, { favorite: frame.payload.favorite === true })!,
+    frame.id,
+  );
 }
 
 export function icon(client: ClientSession, frame: ClientFrameOf<'channel.icon'>): void {

@@ -12,14 +12,36 @@ describe('message.send and the streamed reply', () => {
   it('echoes the user message, marks it read, streams the reply and stores the final text', async () => {
     const c = await device('dev-a');
     const from = c.mark();
-    const echo = await c.request('message.send', { text: 'hello *world*', client_id: 'cid-1' }, { chat_id: 'web:default' });
-    expect(echo).toMatchObject({ type: 'message', id: 2, chat_id: 'web:default', payload: { role: 'user', text: 'hello *world*', client_id: 'cid-1' } });
+    const echo = await c.request(
+      'message.send',
+      { text: 'hello *world*', client_id: 'cid-1' },
+      { chat_id: 'web:default' },
+    );
+    expect(echo).toMatchObject({
+      type: 'message',
+      id: 2,
+      chat_id: 'web:default',
+      payload: { role: 'user', text: 'hello *world*', client_id: 'cid-1' },
+    });
     expect(typeof echo.payload.message_id).toBe('string');
     expect(typeof echo.payload.ts).toBe('number');
     await c.waitFor((f) => f.type === 'agent.idle', { from });
     const types: string[] = c.frames.slice(from).map((f) => f.type);
     // The order a person sees: sent, read, thinking, typing, the bubble grows, tools, final, idle.
-    const order = ['message', 'read.receipt', 'agent.busy', 'typing', 'message.start', 'message.update', 'commentary', 'tool.start', 'tool.progress', 'tool.end', 'message.stop', 'agent.idle'];
+    const order = [
+      'message',
+      'read.receipt',
+      'agent.busy',
+      'typing',
+      'message.start',
+      'message.update',
+      'commentary',
+      'tool.start',
+      'tool.progress',
+      'tool.end',
+      'message.stop',
+      'agent.idle',
+    ];
     let last = -1;
     for (const t of order) {
       const at = types.indexOf(t, last + 1);
@@ -29,7 +51,13 @@ describe('message.send and the streamed reply', () => {
     expect(types.filter((t) => t === 'message.update').length).toBeGreaterThanOrEqual(3);
     const receipt = c.ofType('read.receipt', from)[0];
     expect(receipt.payload.message_id).toBe(echo.payload.message_id);
-    expect(c.ofType('agent.busy', from).map((f) => f.payload.reason)).toEqual(['processing', 'tool', 'processing', 'tool', 'processing']);
+    expect(c.ofType('agent.busy', from).map((f) => f.payload.reason)).toEqual([
+      'processing',
+      'tool',
+      'processing',
+      'tool',
+      'processing',
+    ]);
     const updates = c.ofType('message.update', from).map((f) => f.payload.text as string);
     for (let i = 1; i < updates.length; i++) expect(updates[i].startsWith(updates[i - 1])).toBe(true);
     const stop = c.ofType('message.stop', from)[0];
@@ -39,7 +67,12 @@ describe('message.send and the streamed reply', () => {
     expect(typeof stop.payload.ts).toBe('number');
     expect(updates.at(-1)).toBe(EXPECTED_FINAL);
     const toolEnd = c.ofType('tool.end', from)[0];
-    expect(toolEnd.payload).toMatchObject({ index: 0, name: 'word_count', ok: true, output_preview: '2 words, 13 characters' });
+    expect(toolEnd.payload).toMatchObject({
+      index: 0,
+      name: 'word_count',
+      ok: true,
+      output_preview: '2 words, 13 characters',
+    });
     expect(typeof toolEnd.payload.duration).toBe('number');
     // Two tools per ordinary turn, matched by index, with commentary before each.
     expect(c.ofType('tool.end', from).map((f) => [f.payload.index, f.payload.name])).toEqual([
@@ -47,7 +80,11 @@ describe('message.send and the streamed reply', () => {
       [1, 'format_code'],
     ]);
     expect(c.ofType('commentary', from)).toHaveLength(2);
-    expect(c.ofType('tool.start', from)[0].payload).toMatchObject({ index: 0, name: 'word_count', args: { text: 'hello *world*' } });
+    expect(c.ofType('tool.start', from)[0].payload).toMatchObject({
+      index: 0,
+      name: 'word_count',
+      args: { text: 'hello *world*' },
+    });
     const typing = c.ofType('typing', from).map((f) => f.payload.on);
     expect(typing).toEqual([true, false]);
     const stored = fixture.gw.gateway.store.messages('web:default');
@@ -63,7 +100,11 @@ describe('message.send and the streamed reply', () => {
     const c = await device('dev-a');
     const first = await c.chat('once only', { chat_id: 'web:default' }, { client_id: 'dup-1' });
     const from = c.mark();
-    const again = await c.request('message.send', { text: 'once only', client_id: 'dup-1' }, { chat_id: 'web:default' });
+    const again = await c.request(
+      'message.send',
+      { text: 'once only', client_id: 'dup-1' },
+      { chat_id: 'web:default' },
+    );
     expect(again.type).toBe('message');
     expect(again.payload).toEqual(first.echo.payload);
     await new Promise((r) => setTimeout(r, 50));
@@ -76,7 +117,9 @@ describe('message.send and the streamed reply', () => {
     const b = await device('dev-b');
     const fromB = b.mark();
     const { echo } = await a.chat('from a', { chat_id: 'web:demo' });
-    const bEcho = await b.waitFor((f) => f.type === 'message' && f.payload.message_id === echo.payload.message_id, { from: fromB });
+    const bEcho = await b.waitFor((f) => f.type === 'message' && f.payload.message_id === echo.payload.message_id, {
+      from: fromB,
+    });
     expect(bEcho.id).toBeUndefined();
     expect(bEcho.payload.client_id).toBe(echo.payload.client_id);
     await b.waitFor((f) => f.type === 'message.stop', { from: fromB });
@@ -94,14 +137,21 @@ describe('message.send and the streamed reply', () => {
     expect(r1.stop).toMatchObject({ chat_id: 'web:demo', thread_id: thread });
     const r2 = await c.chat('bare id', { chat_id: thread });
     expect(r2.echo).toMatchObject({ chat_id: 'web:demo', thread_id: thread });
-    expect(fixture.gw.gateway.store.messages(thread).map((m) => m.text).filter((t) => !t.startsWith('**'))).toEqual(['in thread', 'bare id']);
+    expect(
+      fixture.gw.gateway.store
+        .messages(thread)
+        .map((m) => m.text)
+        .filter((t) => !t.startsWith('**')),
+    ).toEqual(['in thread', 'bare id']);
     expect(fixture.gw.gateway.store.messages('web:demo')).toHaveLength(0);
   });
 
   it('rejects an unknown lane, and a message with neither text nor media', async () => {
     const c = await device('dev-a');
     expect((await c.request('message.send', { text: 'x' }, { chat_id: 'web:nope' })).payload.code).toBe('not_found');
-    expect((await c.request('message.send', { text: '  ' }, { chat_id: 'web:default' })).payload.code).toBe('unsupported');
+    expect((await c.request('message.send', { text: '  ' }, { chat_id: 'web:default' })).payload.code).toBe(
+      'unsupported',
+    );
     expect(fixture.gw.gateway.store.messages('web:default')).toHaveLength(0);
   });
 

@@ -26,11 +26,17 @@ export function send(client: ClientSession, frame: ClientFrameOf<'message.send'>
   const text = typeof p.text === 'string' ? p.text : '';
   const media: MediaRef[] = [];
   for (const ref of Array.isArray(p.media_refs) ? p.media_refs : []) {
-    const record = typeof ref === 'string' ? store.media.byRef(ref) ?? store.media.get(ref) : undefined;
-    if (!record) return client.error('not_found', `Unknown media_ref ${JSON.stringify(String(ref).slice(0, 80))}; upload it first.`, frame.id);
+    const record = typeof ref === 'string' ? (store.media.byRef(ref) ?? store.media.get(ref)) : undefined;
+    if (!record)
+      return client.error(
+        'not_found',
+        `Unknown media_ref ${JSON.stringify(String(ref).slice(0, 80))}; upload it first.`,
+        frame.id,
+      );
     media.push(mediaRefOf(record));
   }
-  if (text.trim() === '' && media.length === 0) return client.error('unsupported', 'A message needs text or media.', frame.id);
+  if (text.trim() === '' && media.length === 0)
+    return client.error('unsupported', 'A message needs text or media.', frame.id);
   addr = agent.laneFor(addr, text);
   const stored = store.conversations.append({
     lane: addr.lane,
@@ -54,7 +60,7 @@ export function readReceipt(client: ClientSession, frame: ClientFrameOf<'read.re
   const addr = store.channels.address(message.lane);
   if (!addr) return;
   const current = store.conversations.readReceipt(message.lane);
-  const currentTs = current ? store.conversations.get(current)?.ts ?? 0 : 0;
+  const currentTs = current ? (store.conversations.get(current)?.ts ?? 0) : 0;
   if ((message.ts ?? 0) < currentTs) return; // an older mark changes nothing
   store.conversations.setReadReceipt(message.lane, message.message_id);
   hub.emit(
@@ -72,7 +78,10 @@ export function deleteMessages(client: ClientSession, frame: ClientFrameOf<'mess
   let answered = false;
   for (const [lane, messageIds] of removed) {
     const addr = store.channels.address(lane) ?? { lane, chat_id: lane };
-    hub.emit({ v: 1, type: 'message.deleted', ...at(addr), payload: { message_ids: messageIds } }, answered ? {} : { reply: { peer: client, id: frame.id } });
+    hub.emit(
+      { v: 1, type: 'message.deleted', ...at(addr), payload: { message_ids: messageIds } },
+      answered ? {} : { reply: { peer: client, id: frame.id } },
+    );
     answered = true;
   }
 }

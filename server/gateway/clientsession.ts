@@ -3,7 +3,14 @@
 // never fatal. The router is passed in (index.ts), so the handlers it calls can know this class
 // without importing it back.
 import type { WebSocket } from 'ws';
-import { CLIENT_FRAME_TYPES, encodeFrame, parseFrame, type ClientFrame, type ErrorCode, type ServerFrame } from '../../src/protocol';
+import {
+  CLIENT_FRAME_TYPES,
+  encodeFrame,
+  parseFrame,
+  type ClientFrame,
+  type ErrorCode,
+  type ServerFrame,
+} from '../../src/protocol';
 import { statusFrame } from './agentstatus';
 import { tokenMatches } from './auth';
 import type { GatewayContext } from './context';
@@ -96,7 +103,11 @@ export class ClientSession implements Requester {
   private onText(buf: Buffer): void {
     if (!this.paired && buf.length > PRE_HELLO_MAX_BYTES) return this.ws.close(1009, 'frame too large before hello');
     if (buf.length > this.ctx.opts.maxFrameBytes) {
-      if (this.paired) this.error('unsupported', `Frame of ${buf.length} bytes is over the ${this.ctx.opts.maxFrameBytes}-byte limit; ignored.`);
+      if (this.paired)
+        this.error(
+          'unsupported',
+          `Frame of ${buf.length} bytes is over the ${this.ctx.opts.maxFrameBytes}-byte limit; ignored.`,
+        );
       return;
     }
     const frame = parseFrame(buf.toString('utf8'));
@@ -104,7 +115,8 @@ export class ClientSession implements Requester {
     if (!frame) return this.paired ? undefined : this.ws.close(1008, 'invalid frame');
     if (!this.paired) return this.onHello(frame as ClientFrame);
     if (!this.bucket.take()) return this.rateLimited(frame.id);
-    if (!clientTypes.has(frame.type)) return this.error('unsupported', `Unknown frame type "${frame.type.slice(0, 64)}".`, frame.id);
+    if (!clientTypes.has(frame.type))
+      return this.error('unsupported', `Unknown frame type "${frame.type.slice(0, 64)}".`, frame.id);
     if (frame.type === 'hello') return this.error('unsupported', 'Already paired on this connection.', frame.id);
     try {
       this.route(this, frame as ClientFrame);
@@ -138,7 +150,11 @@ export class ClientSession implements Requester {
     const wait = helloBackoff.waitMs(this.ip);
     if (wait > 0) {
       // The token is not even compared: guesses during the wait cost the guesser, not us.
-      this.error('rate_limited', `Too many failed pairings from this address; try again in ${Math.ceil(wait / 1000)} s.`, frame.id);
+      this.error(
+        'rate_limited',
+        `Too many failed pairings from this address; try again in ${Math.ceil(wait / 1000)} s.`,
+        frame.id,
+      );
       this.ws.close(1008, 'rate limited');
       return;
     }
@@ -156,7 +172,12 @@ export class ClientSession implements Requester {
     const caps = (typeof p.caps === 'object' && p.caps !== null ? p.caps : {}) as Record<string, unknown>;
     const name = typeof p.device_name === 'string' ? p.device_name.slice(0, 200) : undefined;
     const { store, hub } = this.ctx;
-    store.devices.register(deviceId, name, { push: caps.push, webpush: p.webpush, fcm_token: p.fcm_token, ntfy_topic: p.ntfy_topic });
+    store.devices.register(deviceId, name, {
+      push: caps.push,
+      webpush: p.webpush,
+      fcm_token: p.fcm_token,
+      ntfy_topic: p.ntfy_topic,
+    });
     this.deviceId = deviceId;
     this.paired = true;
     hub.add(this);

@@ -61,7 +61,11 @@ export class Conversations {
   }
 
   append(message: Omit<StoredMessage, 'message_id' | 'ts'> & { message_id?: string; ts?: number }): StoredMessage {
-    const stored: StoredMessage = { ...message, message_id: message.message_id ?? this.newId(), ts: message.ts ?? this.now() };
+    const stored: StoredMessage = {
+      ...message,
+      message_id: message.message_id ?? this.newId(),
+      ts: message.ts ?? this.now(),
+    };
     if (this.byId.has(stored.message_id)) throw new Error(`duplicate message_id ${stored.message_id}`);
     let list = this.lanes.get(stored.lane);
     if (!list) this.lanes.set(stored.lane, (list = []));

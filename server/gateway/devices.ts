@@ -152,7 +152,11 @@ export class Devices {
   }
 
   private rewriteJournal(rec: DeviceRecord): void {
-    this.persistence.mark(journalOf(rec.device_id), () => rec.outbox.map((e) => `${e.cursor} ${e.frame}\n`).join(''), true);
+    this.persistence.mark(
+      journalOf(rec.device_id),
+      () => rec.outbox.map((e) => `${e.cursor} ${e.frame}\n`).join(''),
+      true,
+    );
   }
 
   /** The journal's entries; `clean` is false when a line had to be skipped (e.g. torn by a crash). */
@@ -214,7 +218,8 @@ function applyPush(target: PushTarget, push: Record<string, unknown>): void {
   if (webpush) target.webpush = webpush;
   if (fcm) target.fcm_token = fcm;
   if (ntfy) target.ntfy_topic = ntfy;
-  const asked = typeof push.push === 'string' && (PUSH_MODES as string[]).includes(push.push) ? (push.push as PushMode) : undefined;
+  const asked =
+    typeof push.push === 'string' && (PUSH_MODES as string[]).includes(push.push) ? (push.push as PushMode) : undefined;
   if (asked) target.mode = asked;
   else if (webpush) target.mode = 'webpush';
   else if (fcm) target.mode = 'fcm';

@@ -25,8 +25,14 @@ export class ChannelDirectory {
       for (const entry of saved) if (entry && typeof entry.chat_id === 'string') this.entries.set(entry.chat_id, entry);
     }
     if (!this.defaultEntry()) {
-      this.entries.set(DEFAULT_CHAT_ID, { chat_id: DEFAULT_CHAT_ID, name: 'General', kind: 'default', is_default: true });
-      if (!this.entries.has(DEMO_CHAT_ID)) this.entries.set(DEMO_CHAT_ID, { chat_id: DEMO_CHAT_ID, name: 'Demo', kind: 'channel' });
+      this.entries.set(DEFAULT_CHAT_ID, {
+        chat_id: DEFAULT_CHAT_ID,
+        name: 'General',
+        kind: 'default',
+        is_default: true,
+      });
+      if (!this.entries.has(DEMO_CHAT_ID))
+        this.entries.set(DEMO_CHAT_ID, { chat_id: DEMO_CHAT_ID, name: 'Demo', kind: 'channel' });
       this.save();
     }
   }
@@ -56,7 +62,8 @@ export class ChannelDirectory {
   address(lane: string): LaneAddress | undefined {
     const entry = this.entries.get(lane);
     if (!entry) return undefined;
-    if (entry.kind === 'thread' && entry.parent_chat_id) return { lane, chat_id: entry.parent_chat_id, thread_id: lane };
+    if (entry.kind === 'thread' && entry.parent_chat_id)
+      return { lane, chat_id: entry.parent_chat_id, thread_id: lane };
     return { lane, chat_id: lane };
   }
 

@@ -5,7 +5,9 @@ import type { LaneAddress } from './directory';
 
 /** The envelope scope of a lane: chat_id, plus thread_id for a thread (spec README §4). */
 export function at(addr: LaneAddress): { chat_id: string; thread_id?: string } {
-  return addr.thread_id === undefined ? { chat_id: addr.chat_id } : { chat_id: addr.chat_id, thread_id: addr.thread_id };
+  return addr.thread_id === undefined
+    ? { chat_id: addr.chat_id }
+    : { chat_id: addr.chat_id, thread_id: addr.thread_id };
 }
 
 export function messageFrame(addr: LaneAddress, m: StoredMessage): MessageFrame {

@@ -7,7 +7,11 @@ const { device } = fixture;
 
 function seed(lane: string, n: number): string[] {
   const ids: string[] = [];
-  for (let i = 1; i <= n; i++) ids.push(fixture.gw.gateway.store.conversations.append({ lane, role: i % 2 ? 'user' : 'assistant', text: `note ${i}` }).message_id);
+  for (let i = 1; i <= n; i++)
+    ids.push(
+      fixture.gw.gateway.store.conversations.append({ lane, role: i % 2 ? 'user' : 'assistant', text: `note ${i}` })
+        .message_id,
+    );
   return ids;
 }
 
@@ -16,12 +20,27 @@ describe('history', () => {
     const ids = seed('web:demo', 120);
     const c = await device('dev-a');
     const p1 = await c.request('history', {}, { chat_id: 'web:demo' });
-    expect(p1).toMatchObject({ type: 'history', id: 2, chat_id: 'web:demo', payload: { has_more: true, oldest_message_id: ids[70] } });
+    expect(p1).toMatchObject({
+      type: 'history',
+      id: 2,
+      chat_id: 'web:demo',
+      payload: { has_more: true, oldest_message_id: ids[70] },
+    });
     expect(p1.payload.messages.map((m: { message_id: string }) => m.message_id)).toEqual(ids.slice(70));
-    const p2 = await c.request('history', { before_message_id: p1.payload.oldest_message_id, limit: 60 }, { chat_id: 'web:demo' });
-    expect(p2.payload.messages.map((m: { text: string }) => m.text)).toEqual(ids.slice(10, 70).map((_, i) => `note ${i + 11}`));
+    const p2 = await c.request(
+      'history',
+      { before_message_id: p1.payload.oldest_message_id, limit: 60 },
+      { chat_id: 'web:demo' },
+    );
+    expect(p2.payload.messages.map((m: { text: string }) => m.text)).toEqual(
+      ids.slice(10, 70).map((_, i) => `note ${i + 11}`),
+    );
     expect(p2.payload.has_more).toBe(true);
-    const p3 = await c.request('history', { before_message_id: p2.payload.oldest_message_id, limit: 500 }, { chat_id: 'web:demo' });
+    const p3 = await c.request(
+      'history',
+      { before_message_id: p2.payload.oldest_message_id, limit: 500 },
+      { chat_id: 'web:demo' },
+    );
     expect(p3.payload.messages).toHaveLength(10);
     expect(p3.payload.has_more).toBe(false);
     const small = await c.request('history', { limit: 0 }, { chat_id: 'web:demo' });
@@ -33,7 +52,9 @@ describe('history', () => {
     const empty = await c.request('history', { limit: 10 }, { chat_id: 'web:default' });
     expect(empty.payload).toEqual({ messages: [], has_more: false });
     expect((await c.request('history', {}, { chat_id: 'web:nope' })).payload.code).toBe('not_found');
-    expect((await c.request('history', { before_message_id: 'msg_nope' }, { chat_id: 'web:default' })).payload.code).toBe('not_found');
+    expect(
+      (await c.request('history', { before_message_id: 'msg_nope' }, { chat_id: 'web:default' })).payload.code,
+    ).toBe('not_found');
   });
 
   it('carries a thread lane in the envelope and returns final messages with client_id', async () => {
@@ -42,8 +63,16 @@ describe('history', () => {
     const { echo, stop } = await c.chat('in the thread', { chat_id: 'web:default', thread_id: th.payload.chat_id });
     const page = await c.request('history', {}, { chat_id: 'web:default', thread_id: th.payload.chat_id });
     expect(page).toMatchObject({ chat_id: 'web:default', thread_id: th.payload.chat_id });
-    expect(page.payload.messages[0]).toMatchObject({ message_id: echo.payload.message_id, role: 'user', client_id: echo.payload.client_id });
-    expect(page.payload.messages[1]).toMatchObject({ message_id: stop!.payload.message_id, text: stop!.payload.final_text, reasoning: stop!.payload.reasoning });
+    expect(page.payload.messages[0]).toMatchObject({
+      message_id: echo.payload.message_id,
+      role: 'user',
+      client_id: echo.payload.client_id,
+    });
+    expect(page.payload.messages[1]).toMatchObject({
+      message_id: stop!.payload.message_id,
+      text: stop!.payload.final_text,
+      reasoning: stop!.payload.reasoning,
+    });
   });
 });
 
@@ -52,7 +81,11 @@ describe('search', () => {
     const c = await device('dev-a');
     const long = 'x'.repeat(100) + ' the Purple elephant sat down ' + 'y'.repeat(100);
     const m1 = fixture.gw.gateway.store.conversations.append({ lane: 'web:default', role: 'user', text: long });
-    const m2 = fixture.gw.gateway.store.conversations.append({ lane: 'web:demo', role: 'assistant', text: 'a purple sky' });
+    const m2 = fixture.gw.gateway.store.conversations.append({
+      lane: 'web:demo',
+      role: 'assistant',
+      text: 'a purple sky',
+    });
     const all = await c.request('search', { query: 'PURPLE', scope: 'all' });
     expect(all).toMatchObject({ type: 'search.results', payload: { query: 'PURPLE', scope: 'all' } });
     expect(all.payload.hits.map((h: { message_id: string }) => h.message_id)).toEqual([m2.message_id, m1.message_id]);
@@ -63,14 +96,21 @@ describe('search', () => {
     const one = await c.request('search', { query: 'purple', scope: 'chat', chat_id: 'web:demo' });
     expect(one.payload.hits.map((h: { message_id: string }) => h.message_id)).toEqual([m2.message_id]);
     expect((await c.request('search', { query: '', scope: 'all' })).payload.hits).toEqual([]);
-    expect((await c.request('search', { query: 'x', scope: 'chat', chat_id: 'web:nope' })).payload.code).toBe('not_found');
+    expect((await c.request('search', { query: 'x', scope: 'chat', chat_id: 'web:nope' })).payload.code).toBe(
+      'not_found',
+    );
   });
 
   it('finds messages in threads with their thread_id', async () => {
     const c = await device('dev-a');
     const th = await c.request('channel.create', { name: 't', kind: 'thread', parent_chat_id: 'web:demo' });
     await c.chat('zebra crossing', { chat_id: 'web:demo', thread_id: th.payload.chat_id });
-    const r = await c.request('search', { query: 'zebra', scope: 'chat', chat_id: 'web:demo', thread_id: th.payload.chat_id });
+    const r = await c.request('search', {
+      query: 'zebra',
+      scope: 'chat',
+      chat_id: 'web:demo',
+      thread_id: th.payload.chat_id,
+    });
     expect(r.payload.hits.length).toBeGreaterThanOrEqual(2);
     expect(r.payload.hits[0]).toMatchObject({ chat_id: 'web:demo', thread_id: th.payload.chat_id });
   });
@@ -82,9 +122,19 @@ describe('message.delete', () => {
     const b = await device('dev-b');
     await b.close();
     const { echo, stop } = await a.chat('delete me', { chat_id: 'web:default' });
-    const del = await a.request('message.delete', { message_ids: [echo.payload.message_id, 'msg_unknown'] }, { chat_id: 'web:default' });
-    expect(del).toMatchObject({ type: 'message.deleted', chat_id: 'web:default', payload: { message_ids: [echo.payload.message_id] } });
-    expect(fixture.gw.gateway.store.messages('web:default').map((m) => m.message_id)).toEqual([stop!.payload.message_id]);
+    const del = await a.request(
+      'message.delete',
+      { message_ids: [echo.payload.message_id, 'msg_unknown'] },
+      { chat_id: 'web:default' },
+    );
+    expect(del).toMatchObject({
+      type: 'message.deleted',
+      chat_id: 'web:default',
+      payload: { message_ids: [echo.payload.message_id] },
+    });
+    expect(fixture.gw.gateway.store.messages('web:default').map((m) => m.message_id)).toEqual([
+      stop!.payload.message_id,
+    ]);
     const b2 = await device('dev-b');
     const from = b2.mark();
     await b2.request('sync', { cursor: 0 });
@@ -105,7 +155,10 @@ describe('read receipts from the app', () => {
     const fromB = b.mark();
     a.send('read.receipt', { chat_id: 'web:default', message_id: r1.stop!.payload.message_id });
     const got = await b.waitFor((f) => f.type === 'read.receipt', { from: fromB });
-    expect(got).toMatchObject({ chat_id: 'web:default', payload: { chat_id: 'web:default', message_id: r1.stop!.payload.message_id } });
+    expect(got).toMatchObject({
+      chat_id: 'web:default',
+      payload: { chat_id: 'web:default', message_id: r1.stop!.payload.message_id },
+    });
     expect(fixture.gw.gateway.store.conversations.readReceipt('web:default')).toBe(r1.stop!.payload.message_id);
     // An older mark does not move it back.
     a.send('read.receipt', { chat_id: 'web:default', message_id: r1.echo.payload.message_id });

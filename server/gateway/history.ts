@@ -15,7 +15,9 @@ export function page(client: ClientSession, frame: ClientFrameOf<'history'>): vo
   if (!addr) return client.error('not_found', 'No such channel or thread.', frame.id);
   const rawLimit = frame.payload.limit;
   const limit =
-    typeof rawLimit === 'number' && Number.isFinite(rawLimit) ? Math.min(MAX_LIMIT, Math.max(1, Math.floor(rawLimit))) : DEFAULT_LIMIT;
+    typeof rawLimit === 'number' && Number.isFinite(rawLimit)
+      ? Math.min(MAX_LIMIT, Math.max(1, Math.floor(rawLimit)))
+      : DEFAULT_LIMIT;
   const all = store.messages(addr.lane);
   let end = all.length;
   const before = frame.payload.before_message_id;
@@ -55,7 +57,8 @@ export function search(client: ClientSession, frame: ClientFrameOf<'search'>): v
   if (query !== '') {
     const needle = query.toLowerCase();
     const found: StoredMessage[] = [];
-    for (const lane of lanes) for (const m of store.messages(lane)) if (m.text.toLowerCase().includes(needle)) found.push(m);
+    for (const lane of lanes)
+      for (const m of store.messages(lane)) if (m.text.toLowerCase().includes(needle)) found.push(m);
     found.sort((a, b) => (b.ts ?? 0) - (a.ts ?? 0));
     for (const m of found.slice(0, MAX_HITS)) {
       const addr = store.channels.address(m.lane) ?? { lane: m.lane, chat_id: m.lane };

@@ -47,13 +47,26 @@ export function createGateway(options: GatewayOptions): Gateway {
   const hub = new Hub(store.devices, options.quirks);
   const agent = options.agent ?? new DemoAgent();
   const push = new PushDispatcher(options.push, store.devices, hub, log);
-  const ctx: GatewayContext = { opts, raw: options, store, hub, agent, push, helloBackoff: new HelloBackoff(options.helloBackoff), log };
+  const ctx: GatewayContext = {
+    opts,
+    raw: options,
+    store,
+    hub,
+    agent,
+    push,
+    helloBackoff: new HelloBackoff(options.helloBackoff),
+    log,
+  };
   agent.attach({ store, hub, push, log, streamDelayMs: opts.streamDelayMs, quirks: options.quirks });
   agent.recover();
 
   // Text frames over the limit are answered with an error and ignored; the socket limit sits well
   // above it (and above a 256 KiB media chunk) so only absurd frames close the socket (1009).
-  const wss = new WebSocketServer({ noServer: true, maxPayload: Math.max(4 * opts.maxFrameBytes, 2 * MiB), perMessageDeflate: false });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: Math.max(4 * opts.maxFrameBytes, 2 * MiB),
+    perMessageDeflate: false,
+  });
   const sessions = new Set<ClientSession>();
   let closed = false;
 

@@ -13,16 +13,33 @@ const { device } = fixture;
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 /** Upload bytes as the app does (start with id N, chunks, end); resolves with the answer to N. */
-async function upload(c: TestClient, bytes: Buffer, meta: { ref: string; size?: number; sha?: string; kind?: string; filename?: string; mime?: string }) {
+async function upload(
+  c: TestClient,
+  bytes: Buffer,
+  meta: { ref: string; size?: number; sha?: string; kind?: string; filename?: string; mime?: string },
+) {
   const id = c.takeId();
   const answer = c.waitFor((f) => f.id === id, { from: c.mark() });
-  c.send('media.upload.start', { media_ref: meta.ref, kind: meta.kind ?? 'image', mime: meta.mime ?? 'image/png', size: meta.size ?? bytes.length, filename: meta.filename ?? 'pic.png' }, { id });
+  c.send(
+    'media.upload.start',
+    {
+      media_ref: meta.ref,
+      kind: meta.kind ?? 'image',
+      mime: meta.mime ?? 'image/png',
+      size: meta.size ?? bytes.length,
+      filename: meta.filename ?? 'pic.png',
+    },
+    { id },
+  );
   for (let off = 0; off < bytes.length; off += CHUNK) c.sendRaw(bytes.subarray(off, off + CHUNK), true);
   c.send('media.upload.end', { media_ref: meta.ref, sha256: meta.sha ?? sha(bytes) });
   return answer;
 }
 
-async function pull(c: TestClient, mediaId: string): Promise<{ end: Awaited<ReturnType<TestClient['request']>>; bytes: Buffer }> {
+async function pull(
+  c: TestClient,
+  mediaId: string,
+): Promise<{ end: Awaited<ReturnType<TestClient['request']>>; bytes: Buffer }> {
   const before = c.binaries.length;
   const end = await c.request('media.pull', { media_id: mediaId });
   return { end, bytes: Buffer.concat(c.binaries.slice(before)) };
@@ -39,18 +56,35 @@ describe('media upload', () => {
     expect(record).toMatchObject({ size: bytes.length, sha256: sha(bytes), filename: 'passwd', kind: 'image' });
     expect(fixture.gw.gateway.store.mediaBytes(record.media_id)!.equals(bytes)).toBe(true);
     const from = c.mark();
-    const echo = await c.request('message.send', { text: 'look', media_refs: ['ref-1'], client_id: 'm1' }, { chat_id: 'web:default' });
-    expect(echo.payload.media).toEqual([{ media_id: record.media_id, kind: 'image', mime: 'image/png', size: bytes.length, filename: 'passwd' }]);
+    const echo = await c.request(
+      'message.send',
+      { text: 'look', media_refs: ['ref-1'], client_id: 'm1' },
+      { chat_id: 'web:default' },
+    );
+    expect(echo.payload.media).toEqual([
+      { media_id: record.media_id, kind: 'image', mime: 'image/png', size: bytes.length, filename: 'passwd' },
+    ]);
     // An image gets an image back: a media.offer tied to the assistant message.
     const offer = await c.waitType('media.offer', { from });
     const stop = c.ofType('message.stop', from)[0];
-    expect(offer.payload).toMatchObject({ kind: 'image', mime: 'image/png', filename: 'iris-demo.png', message_id: stop.payload.message_id });
+    expect(offer.payload).toMatchObject({
+      kind: 'image',
+      mime: 'image/png',
+      filename: 'iris-demo.png',
+      message_id: stop.payload.message_id,
+    });
     expect(stop.payload.final_text).toContain('**Received:** passwd (image, 614400 bytes)');
   });
 
   it('refuses an announced size over the limit at start', async () => {
     const c = await device('dev-a');
-    const err = await c.request('media.upload.start', { media_ref: 'big', kind: 'video', mime: 'video/mp4', size: 2 * 1024 * 1024, filename: 'a.mp4' });
+    const err = await c.request('media.upload.start', {
+      media_ref: 'big',
+      kind: 'video',
+      mime: 'video/mp4',
+      size: 2 * 1024 * 1024,
+      filename: 'a.mp4',
+    });
     expect(err.payload.code).toBe('media_too_large');
     c.sendRaw(Buffer.alloc(10), true); // no open upload: ignored
     expect((await c.request('ping', {})).type).toBe('pong');

@@ -36,11 +36,13 @@ export class MediaSession {
   start(frame: ClientFrameOf<'media.upload.start'>): void {
     const p = frame.payload as Record<string, unknown>;
     const max = this.session.ctx.opts.maxMediaBytes;
-    const ref = typeof p.media_ref === 'string' && p.media_ref.length > 0 && p.media_ref.length <= 200 ? p.media_ref : undefined;
+    const ref =
+      typeof p.media_ref === 'string' && p.media_ref.length > 0 && p.media_ref.length <= 200 ? p.media_ref : undefined;
     if (!ref) return this.session.error('unsupported', 'media.upload.start needs a media_ref.', frame.id);
     if (typeof p.size !== 'number' || !Number.isSafeInteger(p.size) || p.size < 0)
       return this.session.error('unsupported', 'media.upload.start needs the size in bytes.', frame.id);
-    if (p.size > max) return this.session.error('media_too_large', `The file is ${p.size} bytes; the limit is ${max}.`, frame.id);
+    if (p.size > max)
+      return this.session.error('media_too_large', `The file is ${p.size} bytes; the limit is ${max}.`, frame.id);
     // A new start replaces an unfinished upload (the app gave up on it).
     this.refusedRef = undefined;
     this.upload = {
@@ -71,23 +73,36 @@ export class MediaSession {
   end(frame: ClientFrameOf<'media.upload.end'>): void {
     const up = this.upload;
     if (!up && frame.payload.media_ref === this.refusedRef) return void (this.refusedRef = undefined);
-    if (!up || up.ref !== frame.payload.media_ref) return this.session.error('not_found', 'No upload is open for that media_ref.', up?.id ?? frame.id);
+    if (!up || up.ref !== frame.payload.media_ref)
+      return this.session.error('not_found', 'No upload is open for that media_ref.', up?.id ?? frame.id);
     this.upload = undefined;
     if (up.received !== up.size)
-      return this.session.error('internal', `Received ${up.received} bytes but the upload announced ${up.size}; send it again.`, up.id);
+      return this.session.error(
+        'internal',
+        `Received ${up.received} bytes but the upload announced ${up.size}; send it again.`,
+        up.id,
+      );
     const bytes = Buffer.concat(up.chunks);
     const sha = createHash('sha256').update(bytes).digest('hex');
     const claimed = typeof frame.payload.sha256 === 'string' ? frame.payload.sha256.toLowerCase() : '';
-    if (sha !== claimed) return this.session.error('internal', 'The sha256 of the received bytes does not match; send it again.', up.id);
-    this.session.ctx.store.media.add({ kind: up.kind, mime: up.mime, filename: up.filename, ref: up.ref }, bytes, this.session.ctx.raw.quirks?.mediaIdIsRef);
+    if (sha !== claimed)
+      return this.session.error('internal', 'The sha256 of the received bytes does not match; send it again.', up.id);
+    this.session.ctx.store.media.add(
+      { kind: up.kind, mime: up.mime, filename: up.filename, ref: up.ref },
+      bytes,
+      this.session.ctx.raw.quirks?.mediaIdIsRef,
+    );
     this.session.send({ v: 1, type: 'media.upload.ack', id: up.id, payload: { ok: true, media_ref: up.ref } });
   }
 
   pull(frame: ClientFrameOf<'media.pull'>): void {
     const mediaId = frame.payload.media_id;
     const { store } = this.session.ctx;
-    if (typeof mediaId !== 'string' || !store.media.get(mediaId)) return this.session.error('not_found', 'No such media.', frame.id);
-    this.pulls = this.pulls.then(() => this.sendMedia(mediaId, frame.id)).catch((err) => this.session.ctx.log(`gateway: pull failed: ${err}`));
+    if (typeof mediaId !== 'string' || !store.media.get(mediaId))
+      return this.session.error('not_found', 'No such media.', frame.id);
+    this.pulls = this.pulls
+      .then(() => this.sendMedia(mediaId, frame.id))
+      .catch((err) => this.session.ctx.log(`gateway: pull failed: ${err}`));
   }
 
   abort(): void {

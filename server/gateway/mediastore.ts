@@ -29,7 +29,8 @@ export class MediaStore {
     const saved = persistence.readJson<MediaFile>(FILE);
     for (const r of saved?.records ?? []) {
       const file = r?.file ?? r?.media_id;
-      if (!r || typeof r.media_id !== 'string' || typeof file !== 'string' || !/^med_[0-9a-f]{32}$/.test(file)) continue;
+      if (!r || typeof r.media_id !== 'string' || typeof file !== 'string' || !/^med_[0-9a-f]{32}$/.test(file))
+        continue;
       this.records.set(r.media_id, r);
       if (r.ref) this.refs.set(r.ref, r.media_id);
     }
@@ -52,7 +53,11 @@ export class MediaStore {
    * Keep bytes (durably, before returning, when persistent) and return the new record. `idIsRef`
    * (a quirk) makes an upload's media_id the app's own media_ref; its file keeps a gateway-made name.
    */
-  add(meta: { kind: MediaKind; mime: string; filename: string; ref?: string }, bytes: Buffer, idIsRef = false): MediaRecord {
+  add(
+    meta: { kind: MediaKind; mime: string; filename: string; ref?: string },
+    bytes: Buffer,
+    idIsRef = false,
+  ): MediaRecord {
     const file = `med_${randomUUID().replace(/-/g, '')}`;
     const media_id = idIsRef && meta.ref && !this.records.has(meta.ref) ? meta.ref : file;
     const record: MediaRecord = {
@@ -77,7 +82,9 @@ export class MediaStore {
   bytes(mediaId: string): Buffer | undefined {
     const record = this.records.get(mediaId);
     if (!record) return undefined;
-    return this.persistence.enabled ? this.persistence.readBytes(`media/${record.file ?? mediaId}.bin`) : this.memoryBytes.get(mediaId);
+    return this.persistence.enabled
+      ? this.persistence.readBytes(`media/${record.file ?? mediaId}.bin`)
+      : this.memoryBytes.get(mediaId);
   }
 }
 
@@ -88,7 +95,10 @@ export function mediaRefOf(r: MediaRecord): MediaRef {
 
 /** A display filename: no path parts, no control characters, bounded. */
 export function cleanFilename(raw: unknown): string {
-  const base = typeof raw === 'string' ? raw.split(/[\\/]/).pop() ?? '' : '';
-  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 200);
+  const base = typeof raw === 'string' ? (raw.split(/[\\/]/).pop() ?? '') : '';
+  const clean = base
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim()
+    .slice(0, 200);
   return clean === '' || clean === '.' || clean === '..' ? 'file' : clean;
 }

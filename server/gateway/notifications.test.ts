@@ -29,7 +29,11 @@ afterEach(async () => {
   await gw.close();
 });
 
-async function device(id: string, hello: Record<string, unknown> = {}, caps: Record<string, unknown> = { push: 'none' }): Promise<TestClient> {
+async function device(
+  id: string,
+  hello: Record<string, unknown> = {},
+  caps: Record<string, unknown> = { push: 'none' },
+): Promise<TestClient> {
   const c = await TestClient.paired(gw.url, { token, device_id: id, caps, extra: hello });
   clients.push(c);
   return c;
@@ -41,16 +45,26 @@ describe('notifications', () => {
   it('/remind sends a cron notification and a cron message after the delay', async () => {
     const c = await device('dev-a');
     const from = c.mark();
-    await c.request('message.send', { text: '/remind 0.1 stretch your legs', client_id: 'r1' }, { chat_id: 'web:demo' });
+    await c.request(
+      'message.send',
+      { text: '/remind 0.1 stretch your legs', client_id: 'r1' },
+      { chat_id: 'web:demo' },
+    );
     const ack = await c.waitFor((f) => f.type === 'message' && f.payload.role === 'assistant', { from });
     expect(ack.payload.text).toBe("I'll remind you in 0.1 s: **stretch your legs**");
     expect(c.ofType('notification', from)).toHaveLength(0);
     const note = await c.waitType('notification', { from, timeoutMs: 2000 });
-    expect(note).toMatchObject({ chat_id: 'web:demo', payload: { kind: 'cron', title: 'Reminder', body: 'stretch your legs' } });
+    expect(note).toMatchObject({
+      chat_id: 'web:demo',
+      payload: { kind: 'cron', title: 'Reminder', body: 'stretch your legs' },
+    });
     expect(typeof note.payload.ts).toBe('number');
     const cron = await c.waitFor((f) => f.type === 'message' && f.payload.role === 'cron', { from });
     expect(cron.payload.text).toBe('⏰ Reminder: stretch your legs');
-    expect(gw.gateway.store.messages('web:demo').at(-1)).toMatchObject({ role: 'cron', text: '⏰ Reminder: stretch your legs' });
+    expect(gw.gateway.store.messages('web:demo').at(-1)).toMatchObject({
+      role: 'cron',
+      text: '⏰ Reminder: stretch your legs',
+    });
   });
 
   it('/remind with bad arguments explains the usage', async () => {
@@ -71,7 +85,13 @@ describe('push', () => {
     expect(pushed.map((p) => p.target.device_id)).toEqual(['dev-b']);
     expect(pushed[0]).toMatchObject({
       target: { device_id: 'dev-b', mode: 'webpush', webpush },
-      payload: { kind: 'message', title: 'Hermes', lane: 'web:default', chat_id: 'web:default', message_id: stop!.payload.message_id },
+      payload: {
+        kind: 'message',
+        title: 'Hermes',
+        lane: 'web:default',
+        chat_id: 'web:default',
+        message_id: stop!.payload.message_id,
+      },
     });
     expect(pushed[0].payload.body).toContain('**Echo:** wake b');
   });
@@ -80,7 +100,11 @@ describe('push', () => {
     await device('dev-none');
     const a = await device('dev-a', { webpush }, { push: 'webpush' });
     const th = await a.request('channel.create', { name: 'th', kind: 'thread', parent_chat_id: 'web:demo' });
-    await a.request('message.send', { text: '/approve make deploy', client_id: 'p1' }, { chat_id: 'web:demo', thread_id: th.payload.chat_id });
+    await a.request(
+      'message.send',
+      { text: '/approve make deploy', client_id: 'p1' },
+      { chat_id: 'web:demo', thread_id: th.payload.chat_id },
+    );
     const picker = await a.waitType('picker.approval');
     await settle();
     expect(pushed).toHaveLength(1);

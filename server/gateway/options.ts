@@ -41,7 +41,8 @@ export interface ResolvedOptions {
 const MiB = 1024 * 1024;
 
 export function resolveOptions(opts: GatewayOptions): ResolvedOptions {
-  if (typeof opts.token !== 'string' || opts.token === '') throw new Error('createGateway: a non-empty token is required');
+  if (typeof opts.token !== 'string' || opts.token === '')
+    throw new Error('createGateway: a non-empty token is required');
   return {
     token: opts.token,
     streamDelayMs: Math.max(0, opts.streamDelayMs ?? 40),

@@ -32,7 +32,9 @@ describe('pairing', () => {
     expect(ack.payload.sync_cursor).toBe(0);
     const names = ack.payload.channels.map((ch: { name: string }) => ch.name);
     expect(names).toContain('General');
-    expect(ack.payload.channels.find((ch: { chat_id: string }) => ch.chat_id === 'web:default')).toMatchObject({ is_default: true });
+    expect(ack.payload.channels.find((ch: { chat_id: string }) => ch.chat_id === 'web:default')).toMatchObject({
+      is_default: true,
+    });
     expect(ack.payload.channels.length).toBeGreaterThanOrEqual(2);
     expect(gw.gateway.connectionCount()).toBe(1);
   });

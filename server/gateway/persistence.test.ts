@@ -27,7 +27,12 @@ async function start(log?: (l: string) => void): Promise<StandaloneGateway> {
 }
 
 async function device(g: StandaloneGateway, id: string): Promise<TestClient> {
-  const c = await TestClient.paired(g.url, { token, device_id: id, caps: { push: 'ntfy' }, extra: { ntfy_topic: 'topic-' + id } });
+  const c = await TestClient.paired(g.url, {
+    token,
+    device_id: id,
+    caps: { push: 'ntfy' },
+    extra: { ntfy_topic: 'topic-' + id },
+  });
   clients.push(c);
   return c;
 }
@@ -44,7 +49,11 @@ describe('persistence', () => {
     const bytes = Buffer.from('persistent bytes');
     const upId = a.takeId();
     const ackP = a.waitFor((f) => f.id === upId);
-    a.send('media.upload.start', { media_ref: 'ref-p', kind: 'document', mime: 'text/plain', size: bytes.length, filename: 'note.txt' }, { id: upId });
+    a.send(
+      'media.upload.start',
+      { media_ref: 'ref-p', kind: 'document', mime: 'text/plain', size: bytes.length, filename: 'note.txt' },
+      { id: upId },
+    );
     a.sendRaw(bytes, true);
     a.send('media.upload.end', { media_ref: 'ref-p', sha256: createHash('sha256').update(bytes).digest('hex') });
     expect((await ackP).type).toBe('media.upload.ack');
@@ -59,7 +68,10 @@ describe('persistence', () => {
     expect(g2.gateway.store.messages('web:default')).toEqual(messagesBefore);
     expect(g2.gateway.store.channels.get(ch.payload.chat_id)).toMatchObject({ name: 'Kept', favorite: true });
     expect(g2.gateway.store.cursor('dev-b')).toBe(cursorB);
-    expect(g2.gateway.store.pushTargets().find((t) => t.device_id === 'dev-b')).toMatchObject({ mode: 'ntfy', ntfy_topic: 'topic-dev-b' });
+    expect(g2.gateway.store.pushTargets().find((t) => t.device_id === 'dev-b')).toMatchObject({
+      mode: 'ntfy',
+      ntfy_topic: 'topic-dev-b',
+    });
     expect(g2.gateway.store.mediaBytes(mediaId)!.equals(bytes)).toBe(true);
 
     // The offline device catches up from its outbox after the restart.
@@ -69,7 +81,11 @@ describe('persistence', () => {
     const stops = b.ofType('message.stop', from);
     expect(stops.map((f) => f.payload.final_text)).toEqual([stop!.payload.final_text]);
     // client_id de-duplication still holds across the restart.
-    const again = await b.request('message.send', { text: 'remember me', client_id: 'keep-1' }, { chat_id: 'web:default' });
+    const again = await b.request(
+      'message.send',
+      { text: 'remember me', client_id: 'keep-1' },
+      { chat_id: 'web:default' },
+    );
     expect(again.payload.message_id).toBe(echo.payload.message_id);
     expect(g2.gateway.store.messages('web:default')).toHaveLength(2);
     // Media pulls after the restart.
@@ -107,7 +123,11 @@ describe('persistence', () => {
     const g3 = await startGateway({ token, dataDir: dir, streamDelayMs: 0, outboxLimit: 3 });
     running.push(g3);
     expect(g3.gateway.store.cursor('dev-a')).toBe(newest);
-    expect(g3.gateway.store.devices.get('dev-a')!.outbox.map((e) => e.cursor)).toEqual([newest - 2, newest - 1, newest]);
+    expect(g3.gateway.store.devices.get('dev-a')!.outbox.map((e) => e.cursor)).toEqual([
+      newest - 2,
+      newest - 1,
+      newest,
+    ]);
   });
 
   it('an acknowledging sync shrinks the journal on disk; the cursor survives a restart with it empty', async () => {
@@ -117,7 +137,13 @@ describe('persistence', () => {
     const a = await device(g1, 'dev-a');
     await a.chat('for the journal', { chat_id: 'web:default' });
     await a.chat('and more', { chat_id: 'web:default' });
-    const journal = join(dir, 'outbox', readdirSync(join(dir, 'outbox')).find((n) => readFileSync(join(dir, 'outbox', n), 'utf8').includes('"read.receipt"'))!);
+    const journal = join(
+      dir,
+      'outbox',
+      readdirSync(join(dir, 'outbox')).find((n) =>
+        readFileSync(join(dir, 'outbox', n), 'utf8').includes('"read.receipt"'),
+      )!,
+    );
     const lines = () => readFileSync(journal, 'utf8').split('\n').filter(Boolean);
     const cursor = g1.gateway.store.cursor('dev-a');
     expect(lines()).toHaveLength(cursor);
@@ -150,9 +176,22 @@ describe('persistence', () => {
     const bytes = Buffer.from('x');
     const id = a.takeId();
     const ack = a.waitFor((f) => f.id === id);
-    a.send('media.upload.start', { media_ref: '../../../evil', kind: 'document', mime: 'text/plain', size: 1, filename: '../../../../tmp/evil.sh' }, { id });
+    a.send(
+      'media.upload.start',
+      {
+        media_ref: '../../../evil',
+        kind: 'document',
+        mime: 'text/plain',
+        size: 1,
+        filename: '../../../../tmp/evil.sh',
+      },
+      { id },
+    );
     a.sendRaw(bytes, true);
-    a.send('media.upload.end', { media_ref: '../../../evil', sha256: createHash('sha256').update(bytes).digest('hex') });
+    a.send('media.upload.end', {
+      media_ref: '../../../evil',
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+    });
     expect((await ack).type).toBe('media.upload.ack');
     const files = readdirSync(join(dir, 'media'));
     expect(files).toHaveLength(1);
@@ -186,7 +225,10 @@ describe('persistence', () => {
     const logs: string[] = [];
     const g = await start((l) => logs.push(l));
     const a = await device(g, 'dev-a');
-    expect((await a.request('channel.list')).payload.channels[0]).toMatchObject({ chat_id: 'web:default', name: 'General' });
+    expect((await a.request('channel.list')).payload.channels[0]).toMatchObject({
+      chat_id: 'web:default',
+      name: 'General',
+    });
     expect(logs.some((l) => l.includes('channels.json'))).toBe(true);
   });
 });

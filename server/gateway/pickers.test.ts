@@ -10,7 +10,11 @@ const clients: TestClient[] = [];
 
 beforeEach(async () => {
   pushed = [];
-  gw = await startGateway({ token, streamDelayMs: 0, push: { send: (target, payload) => pushed.push({ target, payload }) } });
+  gw = await startGateway({
+    token,
+    streamDelayMs: 0,
+    push: { send: (target, payload) => pushed.push({ target, payload }) },
+  });
 });
 afterEach(async () => {
   for (const c of clients.splice(0)) await c.close();
@@ -18,13 +22,22 @@ afterEach(async () => {
 });
 
 async function device(id: string): Promise<TestClient> {
-  const c = await TestClient.paired(gw.url, { token, device_id: id, caps: { push: 'ntfy' }, extra: { ntfy_topic: 't-' + id } });
+  const c = await TestClient.paired(gw.url, {
+    token,
+    device_id: id,
+    caps: { push: 'ntfy' },
+    extra: { ntfy_topic: 't-' + id },
+  });
   clients.push(c);
   return c;
 }
 
 /** Send a command and wait for its picker frame (after agent.busy waiting_input). */
-async function ask(c: TestClient, command: string, pickerType: string): Promise<{ picker: AnyServerFrame; from: number }> {
+async function ask(
+  c: TestClient,
+  command: string,
+  pickerType: string,
+): Promise<{ picker: AnyServerFrame; from: number }> {
   const from = c.mark();
   await c.request('message.send', { text: command, client_id: 'c' + Math.random() }, { chat_id: 'web:default' });
   const picker = await c.waitType(pickerType, { from });
@@ -36,7 +49,11 @@ async function ask(c: TestClient, command: string, pickerType: string): Promise<
   return { picker, from };
 }
 
-async function answer(c: TestClient, pickerId: string, value: string): Promise<{ ack: AnyServerFrame; reply: AnyServerFrame }> {
+async function answer(
+  c: TestClient,
+  pickerId: string,
+  value: string,
+): Promise<{ ack: AnyServerFrame; reply: AnyServerFrame }> {
   const from = c.mark();
   const ack = await c.request('picker.select', { picker_id: pickerId, value });
   const reply = await c.waitFor((f) => f.type === 'message' && f.payload.role === 'assistant', { from });
@@ -53,7 +70,10 @@ describe('pickers', () => {
     expect(note.payload).toMatchObject({ kind: 'approval', title: 'Approval needed' });
     await new Promise((r) => setImmediate(r));
     expect(pushed).toHaveLength(1);
-    expect(pushed[0]).toMatchObject({ target: { device_id: 'dev-a', mode: 'ntfy' }, payload: { kind: 'approval', picker_id: picker.payload.picker_id, lane: 'web:default' } });
+    expect(pushed[0]).toMatchObject({
+      target: { device_id: 'dev-a', mode: 'ntfy' },
+      payload: { kind: 'approval', picker_id: picker.payload.picker_id, lane: 'web:default' },
+    });
     const { ack, reply } = await answer(c, picker.payload.picker_id, 'once');
     expect(ack).toMatchObject({ type: 'agent.busy', payload: { reason: 'processing' } });
     expect(reply.payload.text).toBe('Approved once: `rm -rf build`');
@@ -88,7 +108,9 @@ describe('pickers', () => {
     const c = await device('dev-a');
     const { picker } = await ask(c, '/choose', 'picker.choice');
     expect(picker.payload.choices.find((ch: { is_current?: boolean }) => ch.is_current).value).toBe('medium');
-    expect((await answer(c, picker.payload.picker_id, 'high')).reply.payload.text).toBe('Reasoning effort set to **High**.');
+    expect((await answer(c, picker.payload.picker_id, 'high')).reply.payload.text).toBe(
+      'Reasoning effort set to **High**.',
+    );
   });
 
   it('/clarify: picker.clarify and a clarify notification; a typed answer is accepted', async () => {
@@ -96,7 +118,9 @@ describe('pickers', () => {
     const { picker, from } = await ask(c, '/clarify', 'picker.clarify');
     expect(picker.payload.question).toBe('Which format should the summary use?');
     expect((await c.waitType('notification', { from })).payload.kind).toBe('clarify');
-    expect((await answer(c, picker.payload.picker_id, 'a haiku please')).reply.payload.text).toBe('Thanks — you answered: **a haiku please**.');
+    expect((await answer(c, picker.payload.picker_id, 'a haiku please')).reply.payload.text).toBe(
+      'Thanks — you answered: **a haiku please**.',
+    );
   });
 
   it('/confirm: picker.confirm answered yes or no', async () => {
@@ -118,7 +142,9 @@ describe('pickers', () => {
     const busy = await b.waitType('agent.busy', { from: fromB });
     expect(busy.id).toBeUndefined();
     await b.waitType('agent.idle', { from: fromB });
-    expect((await b.request('picker.select', { picker_id: picker.payload.picker_id, value: 'no' })).payload.code).toBe('not_found');
+    expect((await b.request('picker.select', { picker_id: picker.payload.picker_id, value: 'no' })).payload.code).toBe(
+      'not_found',
+    );
     expect(gw.gateway.store.messages('web:default').filter((m) => m.text.startsWith('Confirmed')).length).toBe(1);
   });
 
@@ -133,7 +159,8 @@ describe('commands', () => {
     const c = await device('dev-a');
     const cat = await c.request('commands.catalog');
     const names = cat.payload.commands.map((x: { name: string }) => x.name);
-    for (const n of ['model', 'choose', 'clarify', 'approve', 'confirm', 'thread', 'remind', 'image', 'help']) expect(names).toContain(n);
+    for (const n of ['model', 'choose', 'clarify', 'approve', 'confirm', 'thread', 'remind', 'image', 'help'])
+      expect(names).toContain(n);
     for (const cmd of cat.payload.commands) {
       expect(typeof cmd.description).toBe('string');
       expect(typeof cmd.args_hint).toBe('string');

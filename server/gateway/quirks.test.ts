@@ -60,7 +60,13 @@ describe('gateway quirks', () => {
   });
 
   it('noReadReceipts, renamedNameOnly, historyWithoutOldest, mediaOfferWithoutMessageId, unknown frames while working', async () => {
-    const c = await start({ noReadReceipts: true, renamedNameOnly: true, historyWithoutOldest: true, mediaOfferWithoutMessageId: true, unknownFrames: true });
+    const c = await start({
+      noReadReceipts: true,
+      renamedNameOnly: true,
+      historyWithoutOldest: true,
+      mediaOfferWithoutMessageId: true,
+      unknownFrames: true,
+    });
     const { from } = await c.chat('/image', { chat_id: 'web:default' });
     const offer = await c.waitType('media.offer', { from });
     expect(offer.payload).not.toHaveProperty('message_id');
@@ -80,7 +86,11 @@ describe('gateway quirks', () => {
     const bytes = Buffer.from('not really a png');
     const id = c.takeId();
     const ack = c.waitFor((f) => f.id === id, { from: c.mark() });
-    c.send('media.upload.start', { media_ref: 'ref-own', kind: 'document', mime: 'text/plain', size: bytes.length, filename: 'a.txt' }, { id });
+    c.send(
+      'media.upload.start',
+      { media_ref: 'ref-own', kind: 'document', mime: 'text/plain', size: bytes.length, filename: 'a.txt' },
+      { id },
+    );
     c.sendRaw(bytes, true);
     c.send('media.upload.end', { media_ref: 'ref-own', sha256: createHash('sha256').update(bytes).digest('hex') });
     await ack;

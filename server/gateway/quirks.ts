@@ -81,21 +81,29 @@ export function quirkFrames(frame: ServerFrame, q: GatewayQuirks | undefined): S
   }
   if (q.noClientId && f.type === 'message') f = { ...f, payload: withoutKey(f.payload, 'client_id') };
   if (q.noClientId && f.type === 'history' && Array.isArray(f.payload.messages)) {
-    f = { ...f, payload: { ...f.payload, messages: (f.payload.messages as object[]).map((m) => withoutKey(m, 'client_id')) } };
+    f = {
+      ...f,
+      payload: { ...f.payload, messages: (f.payload.messages as object[]).map((m) => withoutKey(m, 'client_id')) },
+    };
   }
   if (q.renamedNameOnly && f.type === 'channel.renamed') {
     f = { ...f, payload: { chat_id: f.payload.chat_id, name: f.payload.name } };
   }
   if (q.helloAckWithoutChannels && f.type === 'hello.ack') f = { ...f, payload: withoutKey(f.payload, 'channels') };
   if (q.historyWithoutOldest && f.type === 'history') f = { ...f, payload: withoutKey(f.payload, 'oldest_message_id') };
-  if (q.mediaOfferWithoutMessageId && f.type === 'media.offer') f = { ...f, payload: withoutKey(f.payload, 'message_id') };
+  if (q.mediaOfferWithoutMessageId && f.type === 'media.offer')
+    f = { ...f, payload: withoutKey(f.payload, 'message_id') };
   if (q.push && f.type === 'hello.ack') {
     f = { ...f, payload: { ...f.payload, server_caps: { ...(f.payload.server_caps as object), push: q.push } } };
   }
   if (q.unknownFrames) {
-    if (f.type === 'agent.busy' && f.payload.reason === 'processing') f = { ...f, payload: { ...f.payload, reason: UNKNOWN_BUSY_REASON } };
+    if (f.type === 'agent.busy' && f.payload.reason === 'processing')
+      f = { ...f, payload: { ...f.payload, reason: UNKNOWN_BUSY_REASON } };
     if (f.type === 'message.start') {
-      const scope = { ...(f.chat_id !== undefined && { chat_id: f.chat_id }), ...(f.thread_id !== undefined && { thread_id: f.thread_id }) };
+      const scope = {
+        ...(f.chat_id !== undefined && { chat_id: f.chat_id }),
+        ...(f.thread_id !== undefined && { thread_id: f.thread_id }),
+      };
       out.push({ v: 1, type: UNKNOWN_FRAME_TYPE, ...scope, payload: { steps: 3, message_id: f.payload.message_id } });
     }
   }
@@ -105,7 +113,12 @@ export function quirkFrames(frame: ServerFrame, q: GatewayQuirks | undefined): S
     out.push({
       v: 1,
       type: 'notification',
-      payload: { kind: UNKNOWN_NOTIFICATION_KIND, title: 'Sunny on the server', body: 'A kind of notification this app does not know.', ts: Date.now() },
+      payload: {
+        kind: UNKNOWN_NOTIFICATION_KIND,
+        title: 'Sunny on the server',
+        body: 'A kind of notification this app does not know.',
+        ts: Date.now(),
+      },
     });
   }
   return out as unknown as ServerFrame[];

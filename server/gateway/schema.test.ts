@@ -26,7 +26,8 @@ function validatorFor(type: string): ValidateFunction | undefined {
   if (!def) return undefined;
   let v = validators.get(type);
   if (!v) {
-    const payload = def.payload && '$ref' in def.payload ? def.payload : { type: 'object', properties: def.payload ?? {} };
+    const payload =
+      def.payload && '$ref' in def.payload ? def.payload : { type: 'object', properties: def.payload ?? {} };
     v = ajv.compile({
       type: 'object',
       required: [...spec.envelope.required, 'payload'],
@@ -44,7 +45,12 @@ const raw: string[] = [];
 
 beforeAll(async () => {
   gw = await startGateway({ token, streamDelayMs: 0, push: { send() {} } });
-  const a = await TestClient.paired(gw.url, { token, device_id: 'dev-a', caps: { push: 'webpush' }, extra: { webpush: { endpoint: 'https://p.example/x', keys: { p256dh: 'p', auth: 'a' } } } });
+  const a = await TestClient.paired(gw.url, {
+    token,
+    device_id: 'dev-a',
+    caps: { push: 'webpush' },
+    extra: { webpush: { endpoint: 'https://p.example/x', keys: { p256dh: 'p', auth: 'a' } } },
+  });
   const b = await TestClient.paired(gw.url, { token, device_id: 'dev-b' });
   const L = { chat_id: 'web:default' };
   const r = await a.chat('hello **schema**', L);
@@ -85,7 +91,11 @@ beforeAll(async () => {
   const bytes = Buffer.from('schema media');
   const upId = a.takeId();
   const ack = a.waitFor((f) => f.id === upId);
-  a.send('media.upload.start', { media_ref: 'sref', kind: 'document', mime: 'text/plain', size: bytes.length, filename: 's.txt' }, { id: upId });
+  a.send(
+    'media.upload.start',
+    { media_ref: 'sref', kind: 'document', mime: 'text/plain', size: bytes.length, filename: 's.txt' },
+    { id: upId },
+  );
   a.sendRaw(bytes, true);
   a.send('media.upload.end', { media_ref: 'sref', sha256: createHash('sha256').update(bytes).digest('hex') });
   await ack;
@@ -129,8 +139,16 @@ describe('frames.schema.json', () => {
 
   it('the validators reject frames that break the schema', () => {
     expect(validatorFor('error')!({ v: 1, type: 'error', payload: { code: 'bogus', message: 'x' } })).toBe(false);
-    expect(validatorFor('message')!({ v: 1, type: 'message', payload: { message_id: 1, role: 'user', text: 'x' } })).toBe(false);
-    expect(validatorFor('channel.created')!({ v: 1, type: 'channel.created', payload: { chat_id: 'c', name: 'n', kind: 'room' } })).toBe(false);
+    expect(
+      validatorFor('message')!({ v: 1, type: 'message', payload: { message_id: 1, role: 'user', text: 'x' } }),
+    ).toBe(false);
+    expect(
+      validatorFor('channel.created')!({
+        v: 1,
+        type: 'channel.created',
+        payload: { chat_id: 'c', name: 'n', kind: 'room' },
+      }),
+    ).toBe(false);
     expect(validatorFor('pong')!({ v: 2, type: 'pong', payload: {} })).toBe(false);
   });
 

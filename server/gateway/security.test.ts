@@ -74,7 +74,16 @@ describe('the token', () => {
     const wrong = new Set<unknown>();
     for (let n = 0; n <= TOKEN.length * 2; n++) wrong.add('x'.repeat(n));
     for (let n = 0; n < TOKEN.length; n++) wrong.add(TOKEN.slice(0, n));
-    for (const t of [TOKEN + 'x', TOKEN + ' ', ' ' + TOKEN, TOKEN + '\u0000', TOKEN.toUpperCase(), TOKEN.slice(1), `${TOKEN.slice(0, -1)}c`, TOKEN.normalize('NFD') + '\u0301'])
+    for (const t of [
+      TOKEN + 'x',
+      TOKEN + ' ',
+      ' ' + TOKEN,
+      TOKEN + '\u0000',
+      TOKEN.toUpperCase(),
+      TOKEN.slice(1),
+      `${TOKEN.slice(0, -1)}c`,
+      TOKEN.normalize('NFD') + '\u0301',
+    ])
       wrong.add(t);
     for (const t of [null, 0, 1, true, [TOKEN], { token: TOKEN }, { toString: TOKEN }]) wrong.add(t);
     comparisons.length = 0;
@@ -133,9 +142,21 @@ describe('size limits', () => {
     await gw.close();
     await start({ maxMediaBytes: 100_000 });
     const c = await paired();
-    const announced = await c.request('media.upload.start', { media_ref: 'r1', kind: 'document', mime: 'text/plain', size: 100_001, filename: 'a' });
+    const announced = await c.request('media.upload.start', {
+      media_ref: 'r1',
+      kind: 'document',
+      mime: 'text/plain',
+      size: 100_001,
+      filename: 'a',
+    });
     expect(announced.payload.code).toBe('media_too_large');
-    const lying = c.request('media.upload.start', { media_ref: 'r2', kind: 'document', mime: 'text/plain', size: 10, filename: 'b' });
+    const lying = c.request('media.upload.start', {
+      media_ref: 'r2',
+      kind: 'document',
+      mime: 'text/plain',
+      size: 10,
+      filename: 'b',
+    });
     for (let i = 0; i < 5; i++) c.sendRaw(Buffer.alloc(30_000, i), true);
     expect((await lying).payload.code).toBe('media_too_large');
     await stillAnswers(c);
@@ -173,9 +194,19 @@ describe('media paths', () => {
     for (const [i, filename] of hostileNames.entries()) {
       const bytes = Buffer.from(`file ${i}`);
       const id = c.peekId();
-      const ack = c.request('media.upload.start', { media_ref: `ref-${i}`, kind: 'document', mime: 'text/plain', size: bytes.length, filename });
+      const ack = c.request('media.upload.start', {
+        media_ref: `ref-${i}`,
+        kind: 'document',
+        mime: 'text/plain',
+        size: bytes.length,
+        filename,
+      });
       c.sendRaw(bytes, true);
-      c.send('media.upload.end', { media_ref: `ref-${i}`, sha256: crypto.createHash('sha256').update(bytes).digest('hex') }, { id });
+      c.send(
+        'media.upload.end',
+        { media_ref: `ref-${i}`, sha256: crypto.createHash('sha256').update(bytes).digest('hex') },
+        { id },
+      );
       expect((await ack).type, `upload ${JSON.stringify(filename).slice(0, 40)}`).toBe('media.upload.ack');
     }
     const records = gw.gateway.store.media.list();
@@ -188,22 +219,47 @@ describe('media paths', () => {
     }
     // Nothing was written outside dataDir; inside it, media bytes only as media/med_<hex>.bin.
     const inData = relative(sandbox, dataDir);
-    expect(listTree(sandbox).filter((p) => p !== 'one' && p !== join('one', 'two') && p !== inData && !p.startsWith(inData + '/'))).toEqual([]);
+    expect(
+      listTree(sandbox).filter(
+        (p) => p !== 'one' && p !== join('one', 'two') && p !== inData && !p.startsWith(inData + '/'),
+      ),
+    ).toEqual([]);
     const mediaFiles = readdirSync(join(dataDir, 'media'));
     expect(mediaFiles.sort()).toEqual(records.map((r) => `${r.media_id}.bin`).sort());
-    for (const r of records) expect(readFileSync(join(dataDir, 'media', `${r.media_id}.bin`)).toString()).toMatch(/^file \d+$/);
+    for (const r of records)
+      expect(readFileSync(join(dataDir, 'media', `${r.media_id}.bin`)).toString()).toMatch(/^file \d+$/);
   });
 
   it('serves media back by its id only: a path or a filename is not_found', async () => {
     const c = await paired();
     const bytes = Buffer.from('secret-free bytes');
     const id = c.peekId();
-    const ack = c.request('media.upload.start', { media_ref: 'ok', kind: 'document', mime: 'text/plain', size: bytes.length, filename: '../../etc/passwd' });
+    const ack = c.request('media.upload.start', {
+      media_ref: 'ok',
+      kind: 'document',
+      mime: 'text/plain',
+      size: bytes.length,
+      filename: '../../etc/passwd',
+    });
     c.sendRaw(bytes, true);
-    c.send('media.upload.end', { media_ref: 'ok', sha256: crypto.createHash('sha256').update(bytes).digest('hex') }, { id });
+    c.send(
+      'media.upload.end',
+      { media_ref: 'ok', sha256: crypto.createHash('sha256').update(bytes).digest('hex') },
+      { id },
+    );
     await ack;
     const [record] = gw.gateway.store.media.list();
-    for (const media_id of ['../../etc/passwd', 'passwd', '../media.json', `${record!.media_id}/../../media.json`, `${record!.media_id}.bin`, 'med_' + '0'.repeat(32), '', 5, null]) {
+    for (const media_id of [
+      '../../etc/passwd',
+      'passwd',
+      '../media.json',
+      `${record!.media_id}/../../media.json`,
+      `${record!.media_id}.bin`,
+      'med_' + '0'.repeat(32),
+      '',
+      5,
+      null,
+    ]) {
       const answer = await c.request('media.pull', { media_id } as Record<string, unknown>);
       expect(answer.payload.code, `media_id ${JSON.stringify(media_id)}`).toBe('not_found');
     }
@@ -212,7 +268,11 @@ describe('media paths', () => {
     expect(pulled.type).toBe('media.pull.end');
     expect(Buffer.concat(c.binaries.slice(mark)).toString()).toBe('secret-free bytes');
     // A message cannot name a path as its media either.
-    const send = await c.request('message.send', { text: 'x', client_id: 'm', media_refs: ['../../etc/passwd'] }, { chat_id: 'web:default' });
+    const send = await c.request(
+      'message.send',
+      { text: 'x', client_id: 'm', media_refs: ['../../etc/passwd'] },
+      { chat_id: 'web:default' },
+    );
     expect(send.type).toBe('error');
   });
 });
@@ -243,7 +303,8 @@ describe('rate limiting', () => {
     await start({ rateLimit: { burst: 10, perSecond: 5 } });
     const c = await paired();
     const mark = c.mark();
-    for (let i = 0; i < 500; i++) c.send('read.receipt', { chat_id: 'web:default', message_id: `m${i}` }, { chat_id: 'web:default' });
+    for (let i = 0; i < 500; i++)
+      c.send('read.receipt', { chat_id: 'web:default', message_id: `m${i}` }, { chat_id: 'web:default' });
     await new Promise((r) => setTimeout(r, 400));
     expect(c.ofType('error', mark).filter((f) => f.payload.code === 'rate_limited').length).toBeLessThanOrEqual(1);
   });
@@ -264,7 +325,24 @@ describe('malformed input', () => {
     'channel.list': [],
   };
   const deep = (n: number) => JSON.parse('['.repeat(n) + ']'.repeat(n));
-  const wrongValues: unknown[] = [null, true, 0, -1, 1.5, 2 ** 53, 'x', '', 'x'.repeat(100_000), [], [1, 'a', null], {}, { a: { b: [] } }, deep(500), '__proto__', { __proto__: { polluted: 1 } }];
+  const wrongValues: unknown[] = [
+    null,
+    true,
+    0,
+    -1,
+    1.5,
+    2 ** 53,
+    'x',
+    '',
+    'x'.repeat(100_000),
+    [],
+    [1, 'a', null],
+    {},
+    { a: { b: [] } },
+    deep(500),
+    '__proto__',
+    { __proto__: { polluted: 1 } },
+  ];
 
   it('survives wrong types in every field of every client frame, and answers ping after each', async () => {
     await gw.close();
@@ -276,7 +354,9 @@ describe('malformed input', () => {
       const fields = [...Object.keys(spec.frame_types.app_to_server[type]?.payload ?? {}), ...(extra[type] ?? [])];
       for (const field of fields) {
         for (const value of wrongValues) {
-          c.sendRaw(JSON.stringify({ v: 1, id: c.takeId(), type, chat_id: 'web:default', payload: { [field]: value } }));
+          c.sendRaw(
+            JSON.stringify({ v: 1, id: c.takeId(), type, chat_id: 'web:default', payload: { [field]: value } }),
+          );
           sent++;
         }
       }
@@ -322,7 +402,7 @@ describe('malformed input', () => {
       '\u0000\u0001\ufffd\ud800',
     ];
     // Random bytes, made valid UTF-8 (a text frame that is not UTF-8 fails the connection, RFC 6455 §8.1).
-    for (let i = 0; i < 30; i++) junk.push(crypto.randomBytes(1 + (i * 997) % 5000).toString('latin1'));
+    for (let i = 0; i < 30; i++) junk.push(crypto.randomBytes(1 + ((i * 997) % 5000)).toString('latin1'));
     // Before pairing, the first thing that is not a frame ends that socket (1008; 1009 when it is over the
     // small pre-hello limit), and pairing still works on the next one. (A valid frame other than hello is
     // refused with error auth and a close, spec README §3.)
@@ -340,7 +420,7 @@ describe('malformed input', () => {
       c.sendRaw(j);
       c.sendRaw(Buffer.from(j, 'latin1'), true);
     }
-    for (let i = 0; i < 30; i++) c.sendRaw(crypto.randomBytes(1 + (i * 991) % 50_000), true);
+    for (let i = 0; i < 30; i++) c.sendRaw(crypto.randomBytes(1 + ((i * 991) % 50_000)), true);
     await stillAnswers(c);
     await stillAnswers(fresh);
     // Bytes that are not UTF-8 in a text frame end that connection only (1007); the gateway goes on.
@@ -355,7 +435,9 @@ describe('malformed input', () => {
     const c = await paired();
     for (const type of ['message.send', 'search', 'history', 'channel.create', 'picker.select', 'sync']) {
       const nested = '{"x":'.repeat(50_000) + '1' + '}'.repeat(50_000);
-      c.sendRaw(`{"v":1,"id":${c.takeId()},"type":"${type}","chat_id":"web:default","payload":{"text":${nested},"query":${nested},"name":${nested},"cursor":${nested}}}`);
+      c.sendRaw(
+        `{"v":1,"id":${c.takeId()},"type":"${type}","chat_id":"web:default","payload":{"text":${nested},"query":${nested},"name":${nested},"cursor":${nested}}}`,
+      );
     }
     await stillAnswers(c);
     expect(logs.filter((l) => /failed/.test(l))).toEqual([]);

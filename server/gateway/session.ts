@@ -4,7 +4,12 @@ import type { ClientSession } from './clientsession';
 
 export function ping(client: ClientSession, frame: ClientFrameOf<'ping'>): void {
   const ts = frame.payload.ts;
-  client.send({ v: 1, type: 'pong', id: frame.id, payload: typeof ts === 'number' && Number.isFinite(ts) ? { ts } : {} });
+  client.send({
+    v: 1,
+    type: 'pong',
+    id: frame.id,
+    payload: typeof ts === 'number' && Number.isFinite(ts) ? { ts } : {},
+  });
 }
 
 /**

@@ -29,7 +29,17 @@ describe('outbox and sync', () => {
     expect(types).not.toContain('message.update');
     expect(types).not.toContain('tool.progress');
     expect(types).not.toContain('read.receipt'); // that one was for the sender only
-    for (const t of ['message', 'agent.busy', 'message.start', 'commentary', 'tool.start', 'tool.end', 'message.stop', 'agent.idle', 'channel.created']) {
+    for (const t of [
+      'message',
+      'agent.busy',
+      'message.start',
+      'commentary',
+      'tool.start',
+      'tool.end',
+      'message.stop',
+      'agent.idle',
+      'channel.created',
+    ]) {
       expect(types, t).toContain(t);
     }
     expect(types.indexOf('message')).toBeLessThan(types.indexOf('message.stop'));
@@ -79,7 +89,9 @@ describe('outbox and sync', () => {
     const from = a.mark();
     await a.chat('two', { chat_id: 'web:default' });
     const newest = fixture.gw.gateway.store.cursor('dev-a');
-    expect(fixture.gw.gateway.store.devices.get('dev-a')!.outbox.map((e) => e.cursor)).toEqual(Array.from({ length: newest - first }, (_, i) => first + 1 + i));
+    expect(fixture.gw.gateway.store.devices.get('dev-a')!.outbox.map((e) => e.cursor)).toEqual(
+      Array.from({ length: newest - first }, (_, i) => first + 1 + i),
+    );
     // A reconnect from the acknowledged cursor gets exactly the frames after it.
     const b = await device('dev-a');
     const from2 = b.mark();

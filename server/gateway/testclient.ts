@@ -42,7 +42,12 @@ export class TestClient {
         return true;
       });
     });
-    this.closed = new Promise((resolve) => ws.on('close', (code) => { this.closeCode = code; resolve(code); }));
+    this.closed = new Promise((resolve) =>
+      ws.on('close', (code) => {
+        this.closeCode = code;
+        resolve(code);
+      }),
+    );
   }
 
   static async connect(url: string): Promise<TestClient> {
@@ -73,7 +78,11 @@ export class TestClient {
   }
 
   /** Send a frame as-is (no id unless given). */
-  send(type: string, payload: Record<string, unknown> = {}, env: { id?: number; chat_id?: string; thread_id?: string } = {}): void {
+  send(
+    type: string,
+    payload: Record<string, unknown> = {},
+    env: { id?: number; chat_id?: string; thread_id?: string } = {},
+  ): void {
     this.ws.send(encodeFrame({ type, payload, ...env }));
   }
 
@@ -82,9 +91,18 @@ export class TestClient {
   }
 
   /** Send a request with the next id and wait for the frame carrying that id. */
-  request(type: string, payload: Record<string, unknown> = {}, env: { chat_id?: string; thread_id?: string } = {}, timeoutMs = DEFAULT_WAIT_MS): Promise<AnyServerFrame> {
+  request(
+    type: string,
+    payload: Record<string, unknown> = {},
+    env: { chat_id?: string; thread_id?: string } = {},
+    timeoutMs = DEFAULT_WAIT_MS,
+  ): Promise<AnyServerFrame> {
     const id = this.nextId++;
-    const answer = this.waitFor((f) => f.id === id, { from: this.frames.length, timeoutMs, what: `answer to ${type} #${id}` });
+    const answer = this.waitFor((f) => f.id === id, {
+      from: this.frames.length,
+      timeoutMs,
+      what: `answer to ${type} #${id}`,
+    });
     this.send(type, payload, { id, ...env });
     return answer;
   }
@@ -103,13 +121,23 @@ export class TestClient {
     return this.frames.length;
   }
 
-  waitFor(pred: (f: AnyServerFrame) => boolean, opts: { from?: number; timeoutMs?: number; what?: string } = {}): Promise<AnyServerFrame> {
+  waitFor(
+    pred: (f: AnyServerFrame) => boolean,
+    opts: { from?: number; timeoutMs?: number; what?: string } = {},
+  ): Promise<AnyServerFrame> {
     const from = opts.from ?? 0;
     for (let i = from; i < this.frames.length; i++) if (pred(this.frames[i])) return Promise.resolve(this.frames[i]);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiters = this.waiters.filter((w) => w !== waiter);
-        reject(new Error(`timed out waiting for ${opts.what ?? 'a frame'}; got: ${this.frames.slice(from).map((f) => f.type).join(', ')}`));
+        reject(
+          new Error(
+            `timed out waiting for ${opts.what ?? 'a frame'}; got: ${this.frames
+              .slice(from)
+              .map((f) => f.type)
+              .join(', ')}`,
+          ),
+        );
       }, opts.timeoutMs ?? DEFAULT_WAIT_MS);
       const waiter = {
         pred,
@@ -133,9 +161,17 @@ export class TestClient {
   }
 
   /** Send a message (with a client_id) and wait until the agent is idle again in that lane. */
-  async chat(text: string, env: { chat_id?: string; thread_id?: string } = {}, extra: Record<string, unknown> = {}): Promise<{ echo: AnyServerFrame; stop: AnyServerFrame | undefined; from: number }> {
+  async chat(
+    text: string,
+    env: { chat_id?: string; thread_id?: string } = {},
+    extra: Record<string, unknown> = {},
+  ): Promise<{ echo: AnyServerFrame; stop: AnyServerFrame | undefined; from: number }> {
     const from = this.mark();
-    const echo = await this.request('message.send', { text, client_id: 'c-' + Math.random().toString(36).slice(2), ...extra }, env);
+    const echo = await this.request(
+      'message.send',
+      { text, client_id: 'c-' + Math.random().toString(36).slice(2), ...extra },
+      env,
+    );
     if (echo.type !== 'message') throw new Error(`message.send failed: ${JSON.stringify(echo.payload)}`);
     await this.waitFor((f) => f.type === 'agent.idle', { from, timeoutMs: 10_000, what: 'agent.idle' });
     const stop = this.frames.slice(from).find((f) => f.type === 'message.stop');

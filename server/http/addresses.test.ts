@@ -4,7 +4,8 @@ import { lanOrigins, parsePublicUrl } from './addresses';
 import { qrMatrix } from '../../src/lib/qrcode';
 import { terminalQr } from '../terminal-qr';
 
-const nic = (address: string, family: 'IPv4' | 'IPv6', internal = false) => ({ address, family, internal }) as NetworkInterfaceInfo;
+const nic = (address: string, family: 'IPv4' | 'IPv6', internal = false) =>
+  ({ address, family, internal }) as NetworkInterfaceInfo;
 
 describe('lanOrigins', () => {
   const interfaces = {
@@ -13,7 +14,10 @@ describe('lanOrigins', () => {
     eth0: [nic('10.0.0.5', 'IPv4'), nic('169.254.3.3', 'IPv4')],
   };
   it('lists every external IPv4 address when listening on all interfaces', () => {
-    expect(lanOrigins('0.0.0.0', 8080, false, interfaces)).toEqual(['http://192.168.1.23:8080', 'http://10.0.0.5:8080']);
+    expect(lanOrigins('0.0.0.0', 8080, false, interfaces)).toEqual([
+      'http://192.168.1.23:8080',
+      'http://10.0.0.5:8080',
+    ]);
     expect(lanOrigins('::', 8443, true, interfaces)).toEqual(['https://192.168.1.23:8443', 'https://10.0.0.5:8443']);
   });
   it('is the host itself when listening on one address, and nothing on loopback', () => {
@@ -28,7 +32,13 @@ describe('parsePublicUrl', () => {
     expect(parsePublicUrl('https://iris.example.org:8443')).toBe('https://iris.example.org:8443');
   });
   it('refuses what is not an http(s) origin', () => {
-    for (const bad of ['iris.example.org', 'ftp://x.org', 'https://x.org/app', 'https://x.org/?a=1', 'https://u:p@x.org']) {
+    for (const bad of [
+      'iris.example.org',
+      'ftp://x.org',
+      'https://x.org/app',
+      'https://x.org/?a=1',
+      'https://u:p@x.org',
+    ]) {
       expect(() => parsePublicUrl(bad), bad).toThrow();
     }
   });
@@ -46,7 +56,8 @@ describe('terminalQr', () => {
       const ch = lines[Math.floor(row / 2)]![col] ?? ' ';
       return row % 2 === 0 ? ch === '█' || ch === '▀' : ch === '█' || ch === '▄';
     };
-    for (let r = 0; r < matrix.length; r++) for (let c = 0; c < matrix.length; c++) expect(read(r + 2, c + 2)).toBe(matrix[r]![c]);
+    for (let r = 0; r < matrix.length; r++)
+      for (let c = 0; c < matrix.length; c++) expect(read(r + 2, c + 2)).toBe(matrix[r]![c]);
   });
   it('paints light and dark explicitly for a terminal', () => {
     const line = terminalQr('x', true)[0]!;

@@ -22,7 +22,8 @@ export function localOrigin(host: string, port: number, secure: boolean): string
 /** The pairing link: the gateway URL and token travel in the #fragment, which browsers never send to a server. */
 export function pairingLink(origin: string, token?: string): string {
   const wsOrigin = origin.replace(/^http/, 'ws');
-  const query = `url=${encodeURIComponent(`${wsOrigin}/ws`)}` + (token === undefined ? '' : `&token=${encodeURIComponent(token)}`);
+  const query =
+    `url=${encodeURIComponent(`${wsOrigin}/ws`)}` + (token === undefined ? '' : `&token=${encodeURIComponent(token)}`);
   return `${origin}/#/pair?${query}`;
 }
 
@@ -30,7 +31,12 @@ export function pairingLink(origin: string, token?: string): string {
  * The origins another device on the network can open: every external IPv4 address of this machine
  * when listening on all interfaces, the listening host when it is a specific non-loopback one.
  */
-export function lanOrigins(host: string, port: number, secure: boolean, interfaces: NodeJS.Dict<NetworkInterfaceInfo[]> = networkInterfaces()): string[] {
+export function lanOrigins(
+  host: string,
+  port: number,
+  secure: boolean,
+  interfaces: NodeJS.Dict<NetworkInterfaceInfo[]> = networkInterfaces(),
+): string[] {
   const scheme = secure ? 'https' : 'http';
   if (LOOPBACKS.has(host)) return [];
   if (!WILDCARDS.has(host)) return [`${scheme}://${urlHost(host)}:${port}`];

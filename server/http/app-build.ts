@@ -15,7 +15,12 @@ export function buildApp(projectRoot: string): Promise<void> {
     child.on('error', (error) => reject(new Error(`could not run vite to build the app (${error.message})`)));
     child.on('exit', (code, signal) => {
       if (code === 0) resolve();
-      else reject(new Error(`building the app failed (vite build ${signal ? `was killed by ${signal}` : `exited with code ${code}`})`));
+      else
+        reject(
+          new Error(
+            `building the app failed (vite build ${signal ? `was killed by ${signal}` : `exited with code ${code}`})`,
+          ),
+        );
     });
   });
 }

@@ -9,7 +9,10 @@ import { precompressDir } from './precompress';
 import { startServer, type RunningServer } from './server';
 
 // Text big and varied enough that compressing it pays (and on-the-fly compression applies).
-const APP_JS = Array.from({ length: 400 }, (_, i) => `export function f${i}(x){return x*${i}+"${'ab'.repeat(i % 7)}";}`).join('\n');
+const APP_JS = Array.from(
+  { length: 400 },
+  (_, i) => `export function f${i}(x){return x*${i}+"${'ab'.repeat(i % 7)}";}`,
+).join('\n');
 const INDEX_HTML = `<!doctype html><title>Iris</title><div id="root"></div>${'<!-- padding for a real page -->'.repeat(60)}`;
 const LATE_CSS = Array.from({ length: 200 }, (_, i) => `.c${i}{margin:${i}px}`).join('\n');
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47]), Buffer.alloc(4096, 7)]);
@@ -71,20 +74,28 @@ describe('precompressed text assets', () => {
     ['gzip', 'gzip'],
     ['gzip, deflate, br, zstd', 'br'],
     ['br;q=0.5, gzip', 'gzip'],
-  ])('answers Accept-Encoding: %s with %s: headers, length, and bytes that decode to the file', async (accept, coding) => {
-    const res = await get('/assets/index-abc123.js', { 'Accept-Encoding': accept });
-    expect(res.status).toBe(200);
-    expect(res.headers['content-encoding']).toBe(coding);
-    expect(res.headers.vary).toBe('Accept-Encoding');
-    expect(res.headers['content-type']).toBe('text/javascript; charset=utf-8');
-    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-    expect(Number(res.headers['content-length'])).toBe(res.body.length);
-    expect(res.body.length).toBeLessThan(APP_JS.length / 2);
-    expect(decode[coding]!(res.body).toString()).toBe(APP_JS);
-  });
+  ])(
+    'answers Accept-Encoding: %s with %s: headers, length, and bytes that decode to the file',
+    async (accept, coding) => {
+      const res = await get('/assets/index-abc123.js', { 'Accept-Encoding': accept });
+      expect(res.status).toBe(200);
+      expect(res.headers['content-encoding']).toBe(coding);
+      expect(res.headers.vary).toBe('Accept-Encoding');
+      expect(res.headers['content-type']).toBe('text/javascript; charset=utf-8');
+      expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(Number(res.headers['content-length'])).toBe(res.body.length);
+      expect(res.body.length).toBeLessThan(APP_JS.length / 2);
+      expect(decode[coding]!(res.body).toString()).toBe(APP_JS);
+    },
+  );
 
   it('sends the file as it is, still with Vary, to a client that accepts no coding we have', async () => {
-    for (const headers of [{} as Record<string, string>, { 'Accept-Encoding': 'identity' }, { 'Accept-Encoding': 'deflate, zstd' }, { 'Accept-Encoding': 'br;q=0, gzip;q=0' }]) {
+    for (const headers of [
+      {} as Record<string, string>,
+      { 'Accept-Encoding': 'identity' },
+      { 'Accept-Encoding': 'deflate, zstd' },
+      { 'Accept-Encoding': 'br;q=0, gzip;q=0' },
+    ]) {
       const res = await get('/assets/index-abc123.js', headers);
       expect(res.status).toBe(200);
       expect(res.headers['content-encoding']).toBeUndefined();
@@ -98,12 +109,18 @@ describe('precompressed text assets', () => {
     const gz = await get('/assets/index-abc123.js', { 'Accept-Encoding': 'gzip' });
     const plain = await get('/assets/index-abc123.js');
     expect(new Set([br.headers.etag, gz.headers.etag, plain.headers.etag]).size).toBe(3);
-    const revalidated = await get('/assets/index-abc123.js', { 'Accept-Encoding': 'br', 'If-None-Match': br.headers.etag! });
+    const revalidated = await get('/assets/index-abc123.js', {
+      'Accept-Encoding': 'br',
+      'If-None-Match': br.headers.etag!,
+    });
     expect(revalidated.status).toBe(304);
     expect(revalidated.headers.etag).toBe(br.headers.etag);
     expect(revalidated.headers.vary).toBe('Accept-Encoding');
     // The gzip copy's tag does not validate the brotli one.
-    const mismatched = await get('/assets/index-abc123.js', { 'Accept-Encoding': 'br', 'If-None-Match': gz.headers.etag! });
+    const mismatched = await get('/assets/index-abc123.js', {
+      'Accept-Encoding': 'br',
+      'If-None-Match': gz.headers.etag!,
+    });
     expect(mismatched.status).toBe(200);
     expect(mismatched.headers['content-encoding']).toBe('br');
   });

@@ -12,7 +12,18 @@ export const SUFFIX: Record<Coding, string> = { br: '.br', gzip: '.gz' };
  * Text formats the build emits. Everything else (PNG, JPEG, WebP, WOFF2, audio, video) is already
  * compressed: compressing it again costs CPU and gains nothing, so it is always sent as it is.
  */
-const TEXT_EXTENSIONS = new Set(['.html', '.js', '.mjs', '.css', '.json', '.map', '.webmanifest', '.txt', '.xml', '.svg']);
+const TEXT_EXTENSIONS = new Set([
+  '.html',
+  '.js',
+  '.mjs',
+  '.css',
+  '.json',
+  '.map',
+  '.webmanifest',
+  '.txt',
+  '.xml',
+  '.svg',
+]);
 
 export function isCompressible(filePath: string): boolean {
   return TEXT_EXTENSIONS.has(extname(filePath).toLowerCase());

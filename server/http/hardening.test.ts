@@ -139,7 +139,9 @@ describe('HTTP', () => {
     const server = await start({ httpTimeouts: { headersMs: 300, requestMs: 300 } });
     const started = Date.now();
     const answer = await new Promise<string>((resolve, reject) => {
-      const socket = connect(server.port, '127.0.0.1', () => socket.write('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: '));
+      const socket = connect(server.port, '127.0.0.1', () =>
+        socket.write('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: '),
+      );
       let text = '';
       socket.on('data', (d) => (text += d.toString()));
       socket.on('close', () => resolve(text));
@@ -166,7 +168,9 @@ describe('the data directory', () => {
     ws.send(helloFrame(TOKEN, 'perm-device'));
     await ack;
     const echo = nextFrameOfType(ws, ['message']);
-    ws.send(encodeFrame({ type: 'message.send', id: 2, chat_id: 'web:default', payload: { text: 'hello', client_id: 'c1' } }));
+    ws.send(
+      encodeFrame({ type: 'message.send', id: 2, chat_id: 'web:default', payload: { text: 'hello', client_id: 'c1' } }),
+    );
     await echo;
     ws.close();
     await server.close();

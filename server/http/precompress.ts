@@ -50,7 +50,10 @@ export async function precompressDir(dir: string): Promise<PrecompressResult> {
     }
     // The server trusts a copy only if it is not older than its file: give copies the file's time.
     const { atime, mtime } = await stat(path);
-    for (const [coding, data] of [['br', br], ['gzip', gz]] as const) {
+    for (const [coding, data] of [
+      ['br', br],
+      ['gzip', gz],
+    ] as const) {
       if (data.length >= bytes.length) continue;
       const copy = path + SUFFIX[coding];
       await writeFile(copy, data);

@@ -5,7 +5,12 @@ import { startServer, type RunningServer } from './server';
 import { makeFakeDist, rawRequest, type FakeDist } from './testing/fixtures';
 
 function directives(policy: string): Map<string, string[]> {
-  return new Map(policy.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name!, values]));
+  return new Map(
+    policy
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .map(([name, ...values]) => [name!, values]),
+  );
 }
 
 describe('contentSecurityPolicy', () => {
@@ -33,7 +38,10 @@ describe('contentSecurityPolicy', () => {
   });
 
   it('names only wss: when served over TLS', () => {
-    expect(directives(contentSecurityPolicy('iris.example:443', true)).get('connect-src')).toEqual(["'self'", 'wss://iris.example:443']);
+    expect(directives(contentSecurityPolicy('iris.example:443', true)).get('connect-src')).toEqual([
+      "'self'",
+      'wss://iris.example:443',
+    ]);
   });
 
   it('accepts IPv6 and plain hosts, and rejects a Host header that tries to add directives', () => {
@@ -75,7 +83,11 @@ describe('every response carries the security headers', () => {
   function expectSecurityHeaders(headers: Record<string, string | string[] | undefined>) {
     const csp = directives(String(headers['content-security-policy']));
     expect(csp.get('script-src')).toEqual(["'self'"]);
-    expect(csp.get('connect-src')).toEqual(["'self'", `ws://127.0.0.1:${server.port}`, `wss://127.0.0.1:${server.port}`]);
+    expect(csp.get('connect-src')).toEqual([
+      "'self'",
+      `ws://127.0.0.1:${server.port}`,
+      `wss://127.0.0.1:${server.port}`,
+    ]);
     expect(headers['x-content-type-options']).toBe('nosniff');
     expect(headers['referrer-policy']).toBe('no-referrer');
     expect(headers['x-frame-options']).toBe('DENY');

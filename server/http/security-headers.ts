@@ -2,7 +2,8 @@ import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 
 // A Host header is client-controlled; only a plain hostname or IP (with an optional port)
 // may be reflected into the policy, so nobody can smuggle extra CSP directives through it.
-const SAFE_HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+const SAFE_HOST =
+  /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
 export function isSafeHost(host: string | undefined): host is string {
   return typeof host === 'string' && host.length <= 255 && SAFE_HOST.test(host);

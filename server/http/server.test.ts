@@ -23,7 +23,9 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function start(options: Partial<Parameters<typeof startServer>[0]> = {}): Promise<{ server: RunningServer; dist: FakeDist }> {
+async function start(
+  options: Partial<Parameters<typeof startServer>[0]> = {},
+): Promise<{ server: RunningServer; dist: FakeDist }> {
   const dist = makeFakeDist();
   cleanups.push(() => dist.cleanup());
   const server = await startServer({ distDir: dist.distDir, host: '127.0.0.1', port: 0, ...options });
@@ -125,7 +127,9 @@ describe('/ws hosts the demo gateway', () => {
     a.ws.send(helloFrame(token, 'device-a'));
     await ackA;
     const created = nextFrameOfType(a.ws, ['channel.created']);
-    a.ws.send(encodeFrame({ type: 'channel.create', id: 2, payload: { name: 'kept-across-restarts', kind: 'channel' } }));
+    a.ws.send(
+      encodeFrame({ type: 'channel.create', id: 2, payload: { name: 'kept-across-restarts', kind: 'channel' } }),
+    );
     await created;
     a.ws.close();
     await closed(a.ws);
@@ -181,7 +185,14 @@ describe('TLS', () => {
       httpsGet({ host: '127.0.0.1', port: server.port, path: '/', ca: cert, servername: 'localhost' }, (r) => {
         let body = '';
         r.on('data', (d) => (body += d));
-        r.on('end', () => resolve({ status: r.statusCode ?? 0, csp: String(r.headers['content-security-policy']), hsts: r.headers['strict-transport-security'], body }));
+        r.on('end', () =>
+          resolve({
+            status: r.statusCode ?? 0,
+            csp: String(r.headers['content-security-policy']),
+            hsts: r.headers['strict-transport-security'],
+            body,
+          }),
+        );
       }).on('error', reject);
     });
     expect(res.status).toBe(200);

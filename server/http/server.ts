@@ -101,7 +101,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // Push is mounted before the static files (it claims /push and /push/* only); in proxy mode the
   // relay still serves /push/ntfy* for a real gateway that publishes to ntfy.
   const push =
-    options.dataDir !== undefined && options.push !== false ? createPushRoutes({ ...options.push, dataDir: options.dataDir }) : undefined;
+    options.dataDir !== undefined && options.push !== false
+      ? createPushRoutes({ ...options.push, dataDir: options.dataDir })
+      : undefined;
   const routes = [...(options.routes ?? []), ...(push ? [push.handle] : [])];
   const serveStatic = createStaticHandler(options.distDir);
 
@@ -121,7 +123,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const headersTimeout = options.httpTimeouts?.headersMs ?? 15_000;
   const requestTimeout = Math.max(headersTimeout, options.httpTimeouts?.requestMs ?? 30_000);
   // Node checks the deadlines every connectionsCheckingInterval (30 s by default, longer than the deadline).
-  const timeouts = { headersTimeout, requestTimeout, connectionsCheckingInterval: Math.max(50, Math.min(5_000, Math.floor(headersTimeout / 3))) };
+  const timeouts = {
+    headersTimeout,
+    requestTimeout,
+    connectionsCheckingInterval: Math.max(50, Math.min(5_000, Math.floor(headersTimeout / 3))),
+  };
   // createServer throws here on a certificate or key that is not valid PEM.
   const server: Server = options.tls
     ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key, ...timeouts }, handler)
@@ -180,7 +186,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   }
   server.on('error', (error) => log(`iris: server error: ${error.message}`));
   const port = (server.address() as AddressInfo).port;
-  const origin = ['0.0.0.0', '::'].includes(host) ? localOrigin(host, port, secure) : `${secure ? 'https' : 'http'}://${urlHost(host)}:${port}`;
+  const origin = ['0.0.0.0', '::'].includes(host)
+    ? localOrigin(host, port, secure)
+    : `${secure ? 'https' : 'http'}://${urlHost(host)}:${port}`;
 
   let closing: Promise<void> | undefined;
   function close(): Promise<void> {
@@ -243,12 +251,19 @@ function originAllowed(req: IncomingMessage, allowed: ReadonlySet<string>): bool
   }
   if (allowed.has(url.origin)) return true;
   const host = req.headers.host?.toLowerCase();
-  return (url.protocol === 'http:' || url.protocol === 'https:') && host !== undefined && url.host.toLowerCase() === host;
+  return (
+    (url.protocol === 'http:' || url.protocol === 'https:') && host !== undefined && url.host.toLowerCase() === host
+  );
 }
 
 /** Answers an upgrade we will not take with a plain HTTP status, security headers included. */
 function rejectUpgrade(req: IncomingMessage, socket: Duplex, status: number, text: string, secure: boolean): void {
-  const headers = { ...securityHeaders(req, secure), 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': String(text.length), Connection: 'close' };
+  const headers = {
+    ...securityHeaders(req, secure),
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Content-Length': String(text.length),
+    Connection: 'close',
+  };
   const lines = Object.entries(headers).map(([name, value]) => `${name}: ${String(value)}`);
   socket.end(`HTTP/1.1 ${status} ${text}\r\n${lines.join('\r\n')}\r\n\r\n${text}`);
 }

@@ -129,7 +129,8 @@ describe('path traversal', () => {
     for (const accept of ['*/*', 'text/html']) {
       const res = await get(path, { Accept: accept });
       expect(res.body).not.toContain(SECRET);
-      if (res.status === 200) expect(res.body).toContain('<div id="root">'); // only ever the SPA fallback
+      if (res.status === 200)
+        expect(res.body).toContain('<div id="root">'); // only ever the SPA fallback
       else expect([400, 404]).toContain(res.status);
     }
   });

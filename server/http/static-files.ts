@@ -13,7 +13,8 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** Everything else (index.html, the service worker, the manifest, icons): revalidate every time. */
 const REVALIDATE = 'no-cache';
 
-type Resolved = { kind: 'file'; path: string } | { kind: 'bad-request' } | { kind: 'not-found'; extensionless: boolean };
+type Resolved =
+  { kind: 'file'; path: string } | { kind: 'bad-request' } | { kind: 'not-found'; extensionless: boolean };
 
 /**
  * Serves the built app from `distDir`: GET and HEAD, ETag/Last-Modified revalidation,
@@ -133,7 +134,9 @@ async function serveFile(
     const sent: Representation = chosen.kind === 'precompressed' && !copy ? IDENTITY : chosen;
     const headers: Record<string, string> = {
       ...extraHeaders,
-      ...(compressible ? { Vary: extraHeaders.Vary ? `${extraHeaders.Vary}, Accept-Encoding` : 'Accept-Encoding' } : {}),
+      ...(compressible
+        ? { Vary: extraHeaders.Vary ? `${extraHeaders.Vary}, Accept-Encoding` : 'Accept-Encoding' }
+        : {}),
       'Cache-Control': cacheControl,
       // One ETag per coding: a cache holding the gzip copy must not revalidate it as the brotli one.
       ETag: etagOf(stats, sent.kind === 'identity' ? undefined : sent.coding),
@@ -144,7 +147,8 @@ async function serveFile(
       res.end();
       return true;
     }
-    const length = sent.kind === 'identity' ? stats.size : sent.kind === 'precompressed' ? (await copy!.stat()).size : undefined;
+    const length =
+      sent.kind === 'identity' ? stats.size : sent.kind === 'precompressed' ? (await copy!.stat()).size : undefined;
     res.writeHead(200, {
       ...headers,
       'Content-Type': contentTypeFor(filePath),
@@ -208,7 +212,9 @@ async function isFreshCopy(copyPath: string, original: Stats): Promise<boolean> 
 
 function compressorFor(coding: Coding): Transform {
   // Fast settings: this runs per request (the build's copies use the slowest, smallest ones).
-  return coding === 'br' ? createBrotliCompress({ params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } }) : createGzip({ level: 6 });
+  return coding === 'br'
+    ? createBrotliCompress({ params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } })
+    : createGzip({ level: 6 });
 }
 
 function etagOf(stats: Stats, coding?: Coding): string {
@@ -227,7 +233,12 @@ function isNotModified(req: IncomingMessage, stats: Stats, etag: string): boolea
   return Number.isFinite(since) && Math.floor(stats.mtimeMs / 1000) * 1000 <= since;
 }
 
-export function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+export function sendText(
+  res: ServerResponse,
+  status: number,
+  text: string,
+  headers: Record<string, string> = {},
+): void {
   if (res.headersSent) {
     res.destroy();
     return;

@@ -26,7 +26,10 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function proxyTo(upstream: string, extra: Partial<Parameters<typeof startServer>[0]> = {}): Promise<RunningServer> {
+async function proxyTo(
+  upstream: string,
+  extra: Partial<Parameters<typeof startServer>[0]> = {},
+): Promise<RunningServer> {
   const dist = makeFakeDist();
   cleanups.push(() => dist.cleanup());
   const server = await startServer({ distDir: dist.distDir, upstream, ...extra });
@@ -56,10 +59,13 @@ async function startUpstream(options: WebSocket.ServerOptions = {}): Promise<Ups
     sockets.push(ws);
     waiting.shift()?.(ws);
   });
-  cleanups.push(() => new Promise((resolve) => {
-    for (const ws of wss.clients) ws.terminate();
-    wss.close(() => resolve(undefined));
-  }));
+  cleanups.push(
+    () =>
+      new Promise((resolve) => {
+        for (const ws of wss.clients) ws.terminate();
+        wss.close(() => resolve(undefined));
+      }),
+  );
   return {
     wss,
     port,
@@ -107,7 +113,9 @@ describe('the /ws proxy to a real gateway', () => {
   });
 
   it("forwards the upgrade to the gateway's path and host, with the app's subprotocol, and without cookies", async () => {
-    const upstream = await startUpstream({ handleProtocols: (protocols) => (protocols.has('iris.v1') ? 'iris.v1' : false) });
+    const upstream = await startUpstream({
+      handleProtocols: (protocols) => (protocols.has('iris.v1') ? 'iris.v1' : false),
+    });
     const server = await proxyTo(upstream.url);
     const { ws } = await openSocket(server.wsUrl, { headers: { Cookie: 'other-app=secret' } }, ['iris.v1']);
     expect(ws.protocol).toBe('iris.v1');
@@ -129,7 +137,9 @@ describe('the /ws proxy to a real gateway', () => {
     const gwSide1 = upstream.next();
     const a = await openSocket(server.wsUrl);
     const gw1 = await gwSide1;
-    const gwClosed = new Promise<{ code: number; reason: string }>((resolve) => gw1.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+    const gwClosed = new Promise<{ code: number; reason: string }>((resolve) =>
+      gw1.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+    );
     a.ws.close(4001, 'bye from the app');
     expect(await gwClosed).toEqual({ code: 4001, reason: 'bye from the app' });
     expect(await closed(a.ws)).toEqual({ code: 4001, reason: 'bye from the app' });
@@ -173,7 +183,9 @@ describe('the /ws proxy to a real gateway', () => {
       socket.on('data', (d: Buffer) => {
         fromApp.push(d);
         if (Buffer.concat(fromApp).includes('\r\n\r\n') && fromApp.length === 1) {
-          socket.write('HTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\nContent-Length: 9\r\nConnection: keep-alive\r\n\r\nnot here\n');
+          socket.write(
+            'HTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\nContent-Length: 9\r\nConnection: keep-alive\r\n\r\nnot here\n',
+          );
         }
       });
     });
@@ -187,7 +199,8 @@ describe('the /ws proxy to a real gateway', () => {
     app.on('data', (d: Buffer) => toApp.push(d));
     const ended = new Promise<void>((resolve) => app.once('close', () => resolve()));
     await new Promise<void>((resolve) => app.once('connect', () => resolve()));
-    const smuggled = 'GET /admin HTTP/1.1\r\nHost: gateway\r\nCookie: session=secret\r\nAuthorization: Bearer stolen\r\nX-Forwarded-For: 10.0.0.1\r\n\r\n';
+    const smuggled =
+      'GET /admin HTTP/1.1\r\nHost: gateway\r\nCookie: session=secret\r\nAuthorization: Bearer stolen\r\nX-Forwarded-For: 10.0.0.1\r\n\r\n';
     app.write(
       `GET /ws HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
         `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n${smuggled}`,
@@ -241,10 +254,13 @@ describe('the /ws proxy to a real gateway', () => {
     const wss = new WebSocketServer({ server: https });
     wss.on('connection', (ws) => ws.on('message', (data, isBinary) => ws.send(data, { binary: isBinary })));
     await new Promise<void>((resolve) => https.listen(0, '127.0.0.1', resolve));
-    cleanups.push(() => new Promise((resolve) => {
-      for (const c of wss.clients) c.terminate();
-      https.close(resolve);
-    }));
+    cleanups.push(
+      () =>
+        new Promise((resolve) => {
+          for (const c of wss.clients) c.terminate();
+          https.close(resolve);
+        }),
+    );
     const url = `wss://localhost:${(https.address() as AddressInfo).port}/ws`;
 
     const trusting = await proxyTo(url, { upstreamTls: { ca: cert } });
@@ -276,8 +292,12 @@ describe('byte for byte', () => {
         if (end === -1) return;
         socket.off('data', onHead);
         const key = /sec-websocket-key: *(\S+)/i.exec(head.toString('latin1'))![1]!;
-        const accept = createHash('sha1').update(key + '258EAFA5-E914-47DA-95CA-C5AB0DC85B11').digest('base64');
-        socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`);
+        const accept = createHash('sha1')
+          .update(key + '258EAFA5-E914-47DA-95CA-C5AB0DC85B11')
+          .digest('base64');
+        socket.write(
+          `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`,
+        );
         if (head.length > end + 4) fromApp.push(head.subarray(end + 4));
         socket.on('data', (d: Buffer) => fromApp.push(d));
         connected(socket);
@@ -304,7 +324,9 @@ describe('byte for byte', () => {
       }
     });
     await new Promise<void>((resolve) => app.once('connect', () => resolve()));
-    app.write(`GET /ws HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\n\r\n`);
+    app.write(
+      `GET /ws HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\n\r\n`,
+    );
     const gateway = await gotConnection;
     await waitFor(() => switched);
     expect(appHead.toString('latin1')).toMatch(/^HTTP\/1\.1 101 Switching Protocols\r\n/);
@@ -312,24 +334,39 @@ describe('byte for byte', () => {
     const mask = (payload: Buffer, key: Buffer) => Buffer.from(payload.map((b, i) => b ^ key[i % 4]!));
     const k = Buffer.from([0x12, 0x34, 0x56, 0x78]);
     const appBytes = Buffer.concat([
-      Buffer.from([0x01, 0x83]), k, mask(Buffer.from('hel'), k), // text fragment, masked
-      Buffer.from([0x80, 0x82]), k, mask(Buffer.from('lo'), k), // continuation
-      Buffer.from([0x89, 0x84]), k, mask(Buffer.from('ping'), k), // ping with payload
-      Buffer.from([0x82, 0xfe, 0x01, 0x2c]), k, mask(Buffer.alloc(300, 0xab), k), // binary, 16-bit length
+      Buffer.from([0x01, 0x83]),
+      k,
+      mask(Buffer.from('hel'), k), // text fragment, masked
+      Buffer.from([0x80, 0x82]),
+      k,
+      mask(Buffer.from('lo'), k), // continuation
+      Buffer.from([0x89, 0x84]),
+      k,
+      mask(Buffer.from('ping'), k), // ping with payload
+      Buffer.from([0x82, 0xfe, 0x01, 0x2c]),
+      k,
+      mask(Buffer.alloc(300, 0xab), k), // binary, 16-bit length
     ]);
     const gatewayBytes = Buffer.concat([
-      Buffer.from([0x8a, 0x04]), Buffer.from('ping'), // pong
-      Buffer.from([0x01, 0x02]), Buffer.from('ab'), // fragmented text
-      Buffer.from([0x80, 0x01]), Buffer.from('c'),
-      Buffer.from([0x82, 0x7e, 0x01, 0x00]), Buffer.alloc(256, 0xcd), // binary
-      Buffer.from([0xc1, 0x03]), Buffer.from([1, 2, 3]), // RSV1 set (as a compressed frame would have)
+      Buffer.from([0x8a, 0x04]),
+      Buffer.from('ping'), // pong
+      Buffer.from([0x01, 0x02]),
+      Buffer.from('ab'), // fragmented text
+      Buffer.from([0x80, 0x01]),
+      Buffer.from('c'),
+      Buffer.from([0x82, 0x7e, 0x01, 0x00]),
+      Buffer.alloc(256, 0xcd), // binary
+      Buffer.from([0xc1, 0x03]),
+      Buffer.from([1, 2, 3]), // RSV1 set (as a compressed frame would have)
     ]);
     // Split the writes at awkward places so frames cross TCP chunks.
     app.write(appBytes.subarray(0, 5));
     gateway.write(gatewayBytes.subarray(0, 3));
     app.write(appBytes.subarray(5));
     gateway.write(gatewayBytes.subarray(3));
-    await waitFor(() => Buffer.concat(fromApp).length >= appBytes.length && Buffer.concat(toApp).length >= gatewayBytes.length);
+    await waitFor(
+      () => Buffer.concat(fromApp).length >= appBytes.length && Buffer.concat(toApp).length >= gatewayBytes.length,
+    );
     expect(Buffer.concat(fromApp).equals(appBytes)).toBe(true);
     expect(Buffer.concat(toApp).equals(gatewayBytes)).toBe(true);
     app.destroy();

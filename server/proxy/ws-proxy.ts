@@ -47,7 +47,15 @@ export function createWsProxy(options: WsProxyOptions): WsProxy {
   const localHandshake = new WebSocketServer({ noServer: true });
 
   function handleUpgrade(req: IncomingMessage, client: Duplex, head: Buffer): void {
-    const session = new ProxySession(req, client, head, upstream, options.upstreamTls, connectTimeoutMs, localHandshake);
+    const session = new ProxySession(
+      req,
+      client,
+      head,
+      upstream,
+      options.upstreamTls,
+      connectTimeoutMs,
+      localHandshake,
+    );
     sessions.add(session);
     session.onDone = () => sessions.delete(session);
     session.start();
@@ -234,4 +242,3 @@ class ProxySession {
     this.resolveClosed();
   }
 }
-

@@ -1,5 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { promises as fsp, mkdirSync, writeFileSync, renameSync, linkSync, unlinkSync, openSync, fsyncSync, closeSync } from 'node:fs';
+import {
+  promises as fsp,
+  mkdirSync,
+  writeFileSync,
+  renameSync,
+  linkSync,
+  unlinkSync,
+  openSync,
+  fsyncSync,
+  closeSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /** Private files (keys, secret topics): owner read/write only. */
@@ -28,7 +38,11 @@ export function writeFileAtomicSync(path: string, data: string): void {
     writeTempSync(tmp, data);
     renameSync(tmp, path);
   } catch (err) {
-    try { unlinkSync(tmp); } catch { /* already gone */ }
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* already gone */
+    }
     throw err;
   }
 }
@@ -48,7 +62,11 @@ export function createFileExclusiveSync(path: string, data: string): boolean {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw err;
   } finally {
-    try { unlinkSync(tmp); } catch { /* already gone */ }
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* already gone */
+    }
   }
 }
 

@@ -3,7 +3,14 @@ import { createServer, type AddressInfo, type Server, type Socket } from 'node:n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createPushAgent, DEFAULT_PUSH_HOSTS, endpointPolicy, endpointRefusal, isPublicAddress, parsePushHosts } from './endpoint-guard';
+import {
+  createPushAgent,
+  DEFAULT_PUSH_HOSTS,
+  endpointPolicy,
+  endpointRefusal,
+  isPublicAddress,
+  parsePushHosts,
+} from './endpoint-guard';
 import { createPushRoutes } from './routes';
 import { createTestSubscriber } from './testing/decrypt';
 import { startFakePushService, type FakePushService } from './testing/fake-push-service';
@@ -14,15 +21,57 @@ import { createWebPushSender, type WebPushSender } from './webpush-sender';
 describe('public addresses', () => {
   it('refuses loopback, private, link-local, CGNAT, ULA, multicast, 0/8 and IPv4 carried in IPv6', () => {
     const refused = [
-      '127.0.0.1', '127.255.255.254', '0.0.0.0', '0.1.2.3', '10.0.0.1', '172.16.0.1', '172.31.255.255', '192.168.1.1',
-      '169.254.169.254', '100.64.0.1', '100.127.255.255', '192.0.0.8', '192.0.2.1', '198.18.0.1', '198.51.100.1', '203.0.113.9',
-      '224.0.0.1', '239.255.255.250', '240.0.0.1', '255.255.255.255',
-      '::', '::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '0:0:0:0:0:ffff:7f00:1', '::ffff:10.0.0.1', '::ffff:8.8.8.8', '::127.0.0.1',
-      '64:ff9b::7f00:1', 'fc00::1', 'fd12:3456::1', 'fe80::1', 'fe80::1%eth0', 'fec0::1', 'ff02::1', '2001:db8::1', '2001::1', '2002:7f00:1::1',
-      'not an ip', '',
+      '127.0.0.1',
+      '127.255.255.254',
+      '0.0.0.0',
+      '0.1.2.3',
+      '10.0.0.1',
+      '172.16.0.1',
+      '172.31.255.255',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '100.127.255.255',
+      '192.0.0.8',
+      '192.0.2.1',
+      '198.18.0.1',
+      '198.51.100.1',
+      '203.0.113.9',
+      '224.0.0.1',
+      '239.255.255.250',
+      '240.0.0.1',
+      '255.255.255.255',
+      '::',
+      '::1',
+      '::ffff:127.0.0.1',
+      '::ffff:7f00:1',
+      '0:0:0:0:0:ffff:7f00:1',
+      '::ffff:10.0.0.1',
+      '::ffff:8.8.8.8',
+      '::127.0.0.1',
+      '64:ff9b::7f00:1',
+      'fc00::1',
+      'fd12:3456::1',
+      'fe80::1',
+      'fe80::1%eth0',
+      'fec0::1',
+      'ff02::1',
+      '2001:db8::1',
+      '2001::1',
+      '2002:7f00:1::1',
+      'not an ip',
+      '',
     ];
     for (const ip of refused) expect(isPublicAddress(ip), ip).toBe(false);
-    for (const ip of ['8.8.8.8', '142.250.74.106', '100.63.255.255', '100.128.0.1', '172.32.0.1', '2a00:1450:4001:80b::200a', '2606:4700::1111']) {
+    for (const ip of [
+      '8.8.8.8',
+      '142.250.74.106',
+      '100.63.255.255',
+      '100.128.0.1',
+      '172.32.0.1',
+      '2a00:1450:4001:80b::200a',
+      '2606:4700::1111',
+    ]) {
       expect(isPublicAddress(ip), ip).toBe(true);
     }
   });
@@ -33,7 +82,13 @@ describe('endpoint policy', () => {
   const refusal = (url: string) => endpointRefusal(new URL(url), policy);
 
   it("by default only the browsers' push services, over https on port 443", () => {
-    expect(DEFAULT_PUSH_HOSTS).toEqual(['fcm.googleapis.com', 'updates.push.services.mozilla.com', '*.notify.windows.com', '*.push.apple.com', 'web.push.apple.com']);
+    expect(DEFAULT_PUSH_HOSTS).toEqual([
+      'fcm.googleapis.com',
+      'updates.push.services.mozilla.com',
+      '*.notify.windows.com',
+      '*.push.apple.com',
+      'web.push.apple.com',
+    ]);
     for (const ok of [
       'https://fcm.googleapis.com/fcm/send/abc',
       'https://updates.push.services.mozilla.com/wpush/v2/x',
@@ -46,7 +101,9 @@ describe('endpoint policy', () => {
     }
     expect(refusal('https://evil.example/x')).toBe('subscription.endpoint is not a known push service');
     expect(refusal('https://notify.windows.com/x')).toBe('subscription.endpoint is not a known push service');
-    expect(refusal('https://fcm.googleapis.com.evil.example/x')).toBe('subscription.endpoint is not a known push service');
+    expect(refusal('https://fcm.googleapis.com.evil.example/x')).toBe(
+      'subscription.endpoint is not a known push service',
+    );
     expect(refusal('https://fcm.googleapis.com:8443/x')).toBe('subscription.endpoint must use port 443');
     expect(refusal('http://fcm.googleapis.com/x')).toBe('subscription.endpoint must be an https URL');
     expect(refusal('https://u:p@fcm.googleapis.com/x')).toBe('subscription.endpoint must not carry credentials');
@@ -54,7 +111,10 @@ describe('endpoint policy', () => {
   });
 
   it('--push-hosts: names, *.domain patterns or *; anything else is an error', () => {
-    expect(parsePushHosts(' push.example.org , *.Push.Example.net ')).toEqual(['push.example.org', '*.push.example.net']);
+    expect(parsePushHosts(' push.example.org , *.Push.Example.net ')).toEqual([
+      'push.example.org',
+      '*.push.example.net',
+    ]);
     expect(parsePushHosts('*')).toEqual(['*']);
     expect(() => parsePushHosts('')).toThrow(/at least one host/);
     expect(() => parsePushHosts('http://x.example')).toThrow(/not a host name/);
@@ -97,7 +157,10 @@ describe('no request reaches this machine through a push endpoint', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  function sender(options: Parameters<typeof endpointPolicy>[0], resolve?: Parameters<typeof createPushAgent>[0]): WebPushSender {
+  function sender(
+    options: Parameters<typeof endpointPolicy>[0],
+    resolve?: Parameters<typeof createPushAgent>[0],
+  ): WebPushSender {
     const s = createWebPushSender({
       vapid,
       retries: 2,
@@ -111,15 +174,36 @@ describe('no request reaches this machine through a push endpoint', () => {
     return s;
   }
 
-  const job = (endpoint: string) => ({ subscription: createTestSubscriber(endpoint).subscription, json: '{}', delivery: { ttl: 60, urgency: 'normal' as const } });
+  const job = (endpoint: string) => ({
+    subscription: createTestSubscriber(endpoint).subscription,
+    json: '{}',
+    delivery: { ttl: 60, urgency: 'normal' as const },
+  });
 
   it('every spelling of loopback and "this host" is refused, even with any host allowed on its port', async () => {
     // The port rule alone would refuse all of these: the address check is tested on the listener's own port.
     const s = sender({ hosts: ['*'], port });
     const spellings = [
-      '127.0.0.1', '127.1', '0x7f000001', '2130706433', '0177.0.0.1', '0x7f.0.0.1', '127.000.000.001', '0.0.0.0', '0',
-      '[::1]', '[0:0:0:0:0:0:0:1]', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[0:0:0:0:0:ffff:7f00:1]', '[::127.0.0.1]', '[::]',
-      '[64:ff9b::7f00:1]', 'localhost', 'LOCALHOST.', 'app.localhost',
+      '127.0.0.1',
+      '127.1',
+      '0x7f000001',
+      '2130706433',
+      '0177.0.0.1',
+      '0x7f.0.0.1',
+      '127.000.000.001',
+      '0.0.0.0',
+      '0',
+      '[::1]',
+      '[0:0:0:0:0:0:0:1]',
+      '[::ffff:127.0.0.1]',
+      '[::ffff:7f00:1]',
+      '[0:0:0:0:0:ffff:7f00:1]',
+      '[::127.0.0.1]',
+      '[::]',
+      '[64:ff9b::7f00:1]',
+      'localhost',
+      'LOCALHOST.',
+      'app.localhost',
     ];
     for (const host of spellings) expect(s.enqueue(job(`https://${host}:${port}/wpush`)), host).toBe(false);
     await s.idle();
@@ -128,8 +212,16 @@ describe('no request reaches this machine through a push endpoint', () => {
   });
 
   it('a name that resolves to loopback is refused when connecting, once, with no retries', async () => {
-    const toLoopback = (_host: string, _o: unknown, cb: (err: null, a: { address: string; family: number }[]) => void) =>
-      cb(null, [{ address: '127.0.0.1', family: 4 }, { address: '::1', family: 6 }, { address: '::ffff:127.0.0.1', family: 6 }]);
+    const toLoopback = (
+      _host: string,
+      _o: unknown,
+      cb: (err: null, a: { address: string; family: number }[]) => void,
+    ) =>
+      cb(null, [
+        { address: '127.0.0.1', family: 4 },
+        { address: '::1', family: 6 },
+        { address: '::ffff:127.0.0.1', family: 6 },
+      ]);
     const s = sender({ hosts: ['push.example.org'], port }, toLoopback as never);
     expect(s.enqueue(job(`https://push.example.org:${port}/wpush`))).toBe(true);
     await s.idle();
@@ -143,7 +235,12 @@ describe('no request reaches this machine through a push endpoint', () => {
     const routes = createPushRoutes({ dataDir, pushHosts: ['*'] });
     const server = await serveOnLoopback(routes.handle);
     try {
-      for (const endpoint of [`https://127.0.0.1:${port}/x`, 'https://[::ffff:169.254.169.254]/latest/meta-data', 'https://10.0.0.1/x', 'http://fcm.googleapis.com/x']) {
+      for (const endpoint of [
+        `https://127.0.0.1:${port}/x`,
+        'https://[::ffff:169.254.169.254]/latest/meta-data',
+        'https://10.0.0.1/x',
+        'http://fcm.googleapis.com/x',
+      ]) {
         const res = await fetch(`${server.origin}/push/ntfy-subscribe`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },

@@ -31,7 +31,9 @@ export interface EndpointPolicy {
   testOrigins: readonly string[];
 }
 
-export function endpointPolicy(options: { hosts?: readonly string[]; testOrigins?: readonly string[]; port?: number } = {}): EndpointPolicy {
+export function endpointPolicy(
+  options: { hosts?: readonly string[]; testOrigins?: readonly string[]; port?: number } = {},
+): EndpointPolicy {
   return {
     hosts: (options.hosts ?? DEFAULT_PUSH_HOSTS).map((h) => h.trim().toLowerCase()).filter((h) => h !== ''),
     port: options.port ?? 443,
@@ -45,7 +47,8 @@ export function parsePushHosts(value: string): string[] {
     .split(',')
     .map((h) => h.trim().toLowerCase())
     .filter((h) => h !== '');
-  if (hosts.length === 0) throw new Error('give at least one host (e.g. fcm.googleapis.com,*.push.apple.com), or * for any public host');
+  if (hosts.length === 0)
+    throw new Error('give at least one host (e.g. fcm.googleapis.com,*.push.apple.com), or * for any public host');
   for (const host of hosts) {
     if (host !== '*' && !/^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/.test(host)) {
       throw new Error(`"${host.slice(0, 80)}" is not a host name or *.domain pattern`);
@@ -70,16 +73,21 @@ export function endpointRefusal(url: URL, policy: EndpointPolicy): string | unde
   if (isTestOrigin(url, policy)) return undefined;
   if (url.protocol !== 'https:') return 'subscription.endpoint must be an https URL';
   if (url.username || url.password) return 'subscription.endpoint must not carry credentials';
-  if ((url.port === '' ? 443 : Number(url.port)) !== policy.port) return `subscription.endpoint must use port ${policy.port}`;
+  if ((url.port === '' ? 443 : Number(url.port)) !== policy.port)
+    return `subscription.endpoint must use port ${policy.port}`;
   // URL has already turned every IPv4 spelling (0x7f.1, 2130706433, 0177.0.0.1…) into dotted decimal.
-  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  const host = url.hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
   if (isIP(host)) {
     if (!policy.hosts.includes('*')) return 'subscription.endpoint must name a push service, not an address';
     if (!isPublicAddress(host)) return 'subscription.endpoint is not a public address';
     return undefined;
   }
   if (host === 'localhost' || host.endsWith('.localhost')) return 'subscription.endpoint is not a public address';
-  if (!policy.hosts.some((pattern) => hostMatches(host, pattern))) return 'subscription.endpoint is not a known push service';
+  if (!policy.hosts.some((pattern) => hostMatches(host, pattern)))
+    return 'subscription.endpoint is not a known push service';
   return undefined;
 }
 
@@ -137,23 +145,37 @@ export function isPublicAddress(ip: string): boolean {
   return true;
 }
 
-type Resolver = (hostname: string, options: LookupAllOptions, callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+type Resolver = (
+  hostname: string,
+  options: LookupAllOptions,
+  callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
 
 /** A socket `lookup` that hands the connection only public addresses; an error when there are none. */
 export function publicOnlyLookup(resolve: Resolver = dnsLookup): LookupFunction {
   return (hostname, options, callback) => {
-    resolve(hostname, { family: options.family as number | undefined, hints: options.hints, all: true } as LookupAllOptions, (err, addresses) => {
-      const done = callback as (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
-      if (err) return done(err, '', 0);
-      const allowed = addresses.filter((a) => isPublicAddress(a.address));
-      if (allowed.length === 0) {
-        const refused: NodeJS.ErrnoException = new Error(`${hostname} does not resolve to a public address; not connecting`);
-        refused.code = 'EPUSHADDRESS';
-        return done(refused, '', 0);
-      }
-      if ((options as { all?: boolean }).all) done(null, allowed);
-      else done(null, allowed[0]!.address, allowed[0]!.family);
-    });
+    resolve(
+      hostname,
+      { family: options.family as number | undefined, hints: options.hints, all: true } as LookupAllOptions,
+      (err, addresses) => {
+        const done = callback as (
+          err: NodeJS.ErrnoException | null,
+          address: string | LookupAddress[],
+          family?: number,
+        ) => void;
+        if (err) return done(err, '', 0);
+        const allowed = addresses.filter((a) => isPublicAddress(a.address));
+        if (allowed.length === 0) {
+          const refused: NodeJS.ErrnoException = new Error(
+            `${hostname} does not resolve to a public address; not connecting`,
+          );
+          refused.code = 'EPUSHADDRESS';
+          return done(refused, '', 0);
+        }
+        if ((options as { all?: boolean }).all) done(null, allowed);
+        else done(null, allowed[0]!.address, allowed[0]!.family);
+      },
+    );
   };
 }
 

@@ -29,7 +29,8 @@ beforeEach(async () => {
   gateway = createGateway({ token, push: routes.sink, streamDelayMs: 0 });
   // The wiring the serving process does: a gone subscription is forgotten, unless the device replaced it meanwhile.
   routes.setGoneHandler(({ device_id, endpoint }) => {
-    if (gateway.store.devices.get(device_id)?.target.webpush?.endpoint === endpoint) gateway.store.devices.clearPush(device_id);
+    if (gateway.store.devices.get(device_id)?.target.webpush?.endpoint === endpoint)
+      gateway.store.devices.clearPush(device_id);
   });
   server = http.createServer((req, res) => {
     if (!routes.handle(req, res)) res.writeHead(404).end();
@@ -81,7 +82,11 @@ describe('the reference gateway pushes through server/push', () => {
     await pairWithWebPush('phone', phone);
     const desk = await pairPlain('desk');
     const from = desk.mark();
-    await desk.request('message.send', { text: '/approve make deploy', client_id: 'c-approve' }, { chat_id: DEFAULT_CHAT_ID });
+    await desk.request(
+      'message.send',
+      { text: '/approve make deploy', client_id: 'c-approve' },
+      { chat_id: DEFAULT_CHAT_ID },
+    );
     const picker = await desk.waitType('picker.approval', { from });
 
     const [push] = await service.waitForPushes(1);

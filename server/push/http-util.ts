@@ -78,7 +78,12 @@ export async function readJson(req: IncomingMessage, maxBytes: number): Promise<
   }
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   if (res.headersSent) {
     res.end();
     return;
@@ -105,7 +110,12 @@ export function sendError(
   // A refused body is left unread: close the connection, giving the client a moment to read the answer
   // (discarding what it still sends) before the socket is cut, so a huge body is never read whole.
   const unread = !req.complete;
-  sendJson(res, status, { code: status * 100, http: status, error: message }, unread ? { ...headers, connection: 'close' } : headers);
+  sendJson(
+    res,
+    status,
+    { code: status * 100, http: status, error: message },
+    unread ? { ...headers, connection: 'close' } : headers,
+  );
   if (unread) {
     res.once('finish', () => {
       req.resume();

@@ -8,7 +8,10 @@ export function pushLogToLines(write: (line: string) => void): PushLog {
   return (event, fields = {}) => {
     const parts = Object.entries(fields)
       .filter(([, value]) => value !== undefined)
-      .map(([key, value]) => `${key}=${typeof value === 'string' && /[\s"=]/.test(value) ? JSON.stringify(value) : String(value)}`);
+      .map(
+        ([key, value]) =>
+          `${key}=${typeof value === 'string' && /[\s"=]/.test(value) ? JSON.stringify(value) : String(value)}`,
+      );
     write([event, ...parts].join(' '));
   };
 }

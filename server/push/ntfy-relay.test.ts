@@ -24,7 +24,10 @@ const cleanups: Array<() => Promise<void> | void> = [];
 /** What the app makes in proxy mode: a random 128-bit topic. */
 const newTopic = () => randomBytes(16).toString('base64url');
 
-function startRoutes(dir: string, extra: Parameters<typeof createPushRoutes>[0] extends infer O ? Partial<O> : never = {}) {
+function startRoutes(
+  dir: string,
+  extra: Parameters<typeof createPushRoutes>[0] extends infer O ? Partial<O> : never = {},
+) {
   const r = createPushRoutes({
     dataDir: dir,
     testPushOrigins: [service.origin],
@@ -81,7 +84,12 @@ describe('ntfy relay', () => {
   it('forwards a header-form publish as a Web Push the browser can decrypt, answering like ntfy', async () => {
     const res = await fetch(`${server.origin}/push/ntfy/${topic}`, {
       method: 'POST',
-      headers: { Title: 'Approve command?', Priority: 'high', Tags: 'approval,warning', Click: 'https://iris.example.org/#/c/42' },
+      headers: {
+        Title: 'Approve command?',
+        Priority: 'high',
+        Tags: 'approval,warning',
+        Click: 'https://iris.example.org/#/c/42',
+      },
       body: 'The agent wants to run: make deploy',
     });
     expect(res.status).toBe(200);
@@ -119,12 +127,22 @@ describe('ntfy relay', () => {
     const title = 'Café ☕ ready';
     const res = await fetch(`${server.origin}/push/ntfy/${topic}?priority=2&tags=coffee`, {
       method: 'PUT',
-      headers: { 'X-Title': `=?UTF-8?B?${Buffer.from(title).toString('base64')}?=`, 'X-Click': 'https://iris.example.org/' },
+      headers: {
+        'X-Title': `=?UTF-8?B?${Buffer.from(title).toString('base64')}?=`,
+        'X-Click': 'https://iris.example.org/',
+      },
       body: 'brewed',
     });
     expect(res.status).toBe(200);
     const [push] = await service.waitForPushes(1);
-    expect(decrypt(push!)).toMatchObject({ kind: 'generic', title, body: 'brewed', priority: 2, tags: ['coffee'], click: 'https://iris.example.org/' });
+    expect(decrypt(push!)).toMatchObject({
+      kind: 'generic',
+      title,
+      body: 'brewed',
+      priority: 2,
+      tags: ['coffee'],
+      click: 'https://iris.example.org/',
+    });
     expect(push!.headers.urgency).toBe('low');
     expect(push!.headers.ttl).toBe(String(24 * 60 * 60));
   });
@@ -144,12 +162,29 @@ describe('ntfy relay', () => {
   it('forwards ntfy’s JSON form', async () => {
     const res = await fetch(`${server.origin}/push/ntfy`, {
       method: 'POST',
-      body: JSON.stringify({ topic, message: 'Nightly backup finished', title: 'Cron', tags: ['cron'], priority: 3, click: 'https://iris.example.org/#/c/7' }),
+      body: JSON.stringify({
+        topic,
+        message: 'Nightly backup finished',
+        title: 'Cron',
+        tags: ['cron'],
+        priority: 3,
+        click: 'https://iris.example.org/#/c/7',
+      }),
     });
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ event: 'message', topic, message: 'Nightly backup finished', title: 'Cron' });
+    expect(await res.json()).toMatchObject({
+      event: 'message',
+      topic,
+      message: 'Nightly backup finished',
+      title: 'Cron',
+    });
     const [push] = await service.waitForPushes(1);
-    expect(decrypt(push!)).toMatchObject({ kind: 'cron', title: 'Cron', body: 'Nightly backup finished', click: 'https://iris.example.org/#/c/7' });
+    expect(decrypt(push!)).toMatchObject({
+      kind: 'cron',
+      title: 'Cron',
+      body: 'Nightly backup finished',
+      click: 'https://iris.example.org/#/c/7',
+    });
     expect(push!.headers.urgency).toBe('high');
   });
 
@@ -159,7 +194,10 @@ describe('ntfy relay', () => {
     const byPath = await fetch(`${server.origin}/push/ntfy/${stranger}`, { method: 'POST', body: 'hello' });
     expect(byPath.status).toBe(404);
     expect(((await byPath.json()) as { error: string }).error).toMatch(/topic not found/);
-    const byJson = await fetch(`${server.origin}/push/ntfy`, { method: 'POST', body: JSON.stringify({ topic: stranger, message: 'hello' }) });
+    const byJson = await fetch(`${server.origin}/push/ntfy`, {
+      method: 'POST',
+      body: JSON.stringify({ topic: stranger, message: 'hello' }),
+    });
     expect(byJson.status).toBe(404);
     const short = await fetch(`${server.origin}/push/ntfy/short`, { method: 'POST', body: 'hello' });
     expect(short.status).toBe(404);
@@ -310,10 +348,24 @@ describe('ntfy relay', () => {
   it('delivers a gateway notification for an ntfy-mode device through the same relay, in process', async () => {
     routes.sink.send(
       { device_id: 'tablet', mode: 'ntfy', ntfy_topic: topic },
-      { kind: 'approval', title: 'Approve?', body: 'deploy to prod', lane: 'l1', chat_id: 'l1', picker_id: 'p9', ts: 1 },
+      {
+        kind: 'approval',
+        title: 'Approve?',
+        body: 'deploy to prod',
+        lane: 'l1',
+        chat_id: 'l1',
+        picker_id: 'p9',
+        ts: 1,
+      },
     );
     const [push] = await service.waitForPushes(1);
-    expect(decrypt(push!)).toMatchObject({ source: 'ntfy', kind: 'approval', title: 'Approve?', body: 'deploy to prod', priority: 4 });
+    expect(decrypt(push!)).toMatchObject({
+      source: 'ntfy',
+      kind: 'approval',
+      title: 'Approve?',
+      body: 'deploy to prod',
+      priority: 4,
+    });
     expect(push!.headers.urgency).toBe('high');
   });
 
@@ -342,11 +394,22 @@ describe('ntfy relay', () => {
   it('publishNtfy is the path the HTTP relay takes', async () => {
     expect(routes.publishNtfy(newTopic(), { body: 'x' })).toBeNull();
     const published = routes.publishNtfy(topic, { title: 'T', body: 'B', tags: 'a, b', priority: 'urgent' });
-    expect(published).toMatchObject({ event: 'message', topic, message: 'B', title: 'T', tags: ['a', 'b'], priority: 5 });
+    expect(published).toMatchObject({
+      event: 'message',
+      topic,
+      message: 'B',
+      title: 'T',
+      tags: ['a', 'b'],
+      priority: 5,
+    });
     const [push] = await service.waitForPushes(1);
     expect(decrypt(push!)).toMatchObject({ title: 'T', body: 'B', priority: 5 });
     expect(() => routes.publishNtfy(topic, { body: 'x', priority: 'loud' })).toThrow(/invalid priority/);
-    const res = await fetch(`${server.origin}/push/ntfy/${topic}`, { method: 'POST', headers: { Priority: 'loud' }, body: 'x' });
+    const res = await fetch(`${server.origin}/push/ntfy/${topic}`, {
+      method: 'POST',
+      headers: { Priority: 'loud' },
+      body: 'x',
+    });
     expect(res.status).toBe(400);
   });
 });

@@ -86,7 +86,10 @@ export interface NtfyRelayOptions {
   rateLimits?: { publish: RateLimit; subscribe: RateLimit } | false;
 }
 
-export const DEFAULT_RELAY_RATE_LIMITS = { publish: { burst: 60, perSecond: 1 }, subscribe: { burst: 10, perSecond: 1 / 60 } } as const;
+export const DEFAULT_RELAY_RATE_LIMITS = {
+  publish: { burst: 60, perSecond: 1 },
+  subscribe: { burst: 10, perSecond: 1 / 60 },
+} as const;
 
 const PRIORITY_NAMES: Record<string, number> = { min: 1, low: 2, default: 3, high: 4, max: 5, urgent: 5 };
 
@@ -95,7 +98,8 @@ export function parsePriority(value: number | string | undefined): number | unde
   if (value === undefined || value === '' || value === 0 || value === '0') return undefined;
   const text = String(value).trim().toLowerCase();
   const n = /^[1-5]$/.test(text) ? Number(text) : PRIORITY_NAMES[text];
-  if (n === undefined) throw new HttpError(400, 'invalid priority: use 1 to 5, or min, low, default, high, max, urgent');
+  if (n === undefined)
+    throw new HttpError(400, 'invalid priority: use 1 to 5, or min, low, default, high, max, urgent');
   return n;
 }
 
@@ -131,14 +135,21 @@ function urgencyFor(priority: number | undefined): Delivery['urgency'] {
 export function decodeHeaderValue(value: string): string {
   const encodedWord = /=\?([^?]+)\?([BbQq])\?([^?]*)\?=/g;
   if (encodedWord.test(value)) {
-    return value.replace(/\?=\s+=\?/g, '?==?').replace(encodedWord, (_m, charset: string, enc: string, text: string) => {
-      if (!/^utf-?8$/i.test(charset) && !/^(us-ascii|iso-8859-1)$/i.test(charset)) return text;
-      const bytes =
-        enc.toUpperCase() === 'B'
-          ? Buffer.from(text, 'base64')
-          : Buffer.from(text.replace(/_/g, ' ').replace(/=([0-9A-Fa-f]{2})/g, (_x, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1');
-      return bytes.toString(/^utf-?8$/i.test(charset) ? 'utf8' : 'latin1');
-    });
+    return value
+      .replace(/\?=\s+=\?/g, '?==?')
+      .replace(encodedWord, (_m, charset: string, enc: string, text: string) => {
+        if (!/^utf-?8$/i.test(charset) && !/^(us-ascii|iso-8859-1)$/i.test(charset)) return text;
+        const bytes =
+          enc.toUpperCase() === 'B'
+            ? Buffer.from(text, 'base64')
+            : Buffer.from(
+                text
+                  .replace(/_/g, ' ')
+                  .replace(/=([0-9A-Fa-f]{2})/g, (_x, h: string) => String.fromCharCode(parseInt(h, 16))),
+                'latin1',
+              );
+        return bytes.toString(/^utf-?8$/i.test(charset) ? 'utf8' : 'latin1');
+      });
   }
   const utf8 = Buffer.from(value, 'latin1').toString('utf8');
   return utf8.includes('\uFFFD') ? value : utf8;
@@ -204,7 +215,16 @@ export function createNtfyRelay(options: NtfyRelayOptions): NtfyRelay {
       ...(click ? { click } : {}),
     };
     const kind = tags?.find((t) => KIND_TAGS.includes(t)) ?? 'generic';
-    const push: PushMessage = { kind, title: title ?? '', body: message, ts: Date.now(), source: 'ntfy', click, tags, priority };
+    const push: PushMessage = {
+      kind,
+      title: title ?? '',
+      body: message,
+      ts: Date.now(),
+      source: 'ntfy',
+      click,
+      tags,
+      priority,
+    };
     const question = kind === 'approval' || kind === 'clarify';
     // No Topic header: a gateway sends all of a device's notifications to one ntfy topic, and collapsing
     // them would let a chat message replace an unanswered approval while the device is offline.
@@ -236,7 +256,12 @@ export function createNtfyRelay(options: NtfyRelayOptions): NtfyRelay {
     return published;
   }
 
-  async function handlePublishToTopic(req: IncomingMessage, res: ServerResponse, topic: string, query: URLSearchParams) {
+  async function handlePublishToTopic(
+    req: IncomingMessage,
+    res: ServerResponse,
+    topic: string,
+    query: URLSearchParams,
+  ) {
     if (!isRelayTopic(topic) || !store.has(topic)) {
       log('push.ntfy.unknown_topic');
       return sendError(req, res, 404, 'topic not found: no browser is registered for this topic');
@@ -282,7 +307,12 @@ export function createNtfyRelay(options: NtfyRelayOptions): NtfyRelay {
     if (typeof data !== 'object' || data === null) return sendError(req, res, 400, 'JSON body must be an object');
     const { topic, subscription, endpoint } = data as Record<string, unknown>;
     if (!isRelayTopic(topic)) {
-      return sendError(req, res, 400, 'topic must be 22 to 64 characters of A-Z, a-z, 0-9, "-" and "_" (a random 128-bit value)');
+      return sendError(
+        req,
+        res,
+        400,
+        'topic must be 22 to 64 characters of A-Z, a-z, 0-9, "-" and "_" (a random 128-bit value)',
+      );
     }
     if (req.method === 'DELETE') {
       const target =
@@ -291,7 +321,8 @@ export function createNtfyRelay(options: NtfyRelayOptions): NtfyRelay {
           : typeof subscription === 'object' && subscription !== null
             ? (subscription as { endpoint?: unknown }).endpoint
             : undefined;
-      if (typeof target !== 'string' || target === '') return sendError(req, res, 400, 'give the "endpoint" to unregister');
+      if (typeof target !== 'string' || target === '')
+        return sendError(req, res, 400, 'give the "endpoint" to unregister');
       const removed = store.remove(topic, target);
       log('push.ntfy.unsubscribed', { removed });
       return sendJson(res, 200, { ok: true, removed });
@@ -303,7 +334,12 @@ export function createNtfyRelay(options: NtfyRelayOptions): NtfyRelay {
     sendJson(res, result === 'added' ? 201 : 200, { ok: true, result });
   }
 
-  function route(req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams): Promise<void> | null {
+  function route(
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    query: URLSearchParams,
+  ): Promise<void> | null {
     const method = req.method ?? 'GET';
     if (path === NTFY_SUBSCRIBE_PATH) {
       if (method !== 'POST' && method !== 'DELETE') return methodNotAllowed(req, res, 'POST, DELETE');

@@ -59,7 +59,10 @@ export interface NtfyStoreOptions {
   endpoints?: EndpointPolicy;
 }
 
-function loadTopics(path: string, options: NtfyStoreOptions): { topics: Map<string, StoredSubscription[]>; published: Map<string, number> } {
+function loadTopics(
+  path: string,
+  options: NtfyStoreOptions,
+): { topics: Map<string, StoredSubscription[]>; published: Map<string, number> } {
   const topics = new Map<string, StoredSubscription[]>();
   const published = new Map<string, number>();
   if (!existsSync(path)) return { topics, published };
@@ -73,7 +76,10 @@ function loadTopics(path: string, options: NtfyStoreOptions): { topics: Map<stri
     // Keep the damaged file for a person to look at; start empty rather than refuse to serve.
     const aside = `${path}.damaged-${Date.now()}`;
     renameSync(path, aside);
-    options.log?.('push.ntfy.store_damaged', { reason: err instanceof Error ? err.message : String(err), movedTo: aside });
+    options.log?.('push.ntfy.store_damaged', {
+      reason: err instanceof Error ? err.message : String(err),
+      movedTo: aside,
+    });
     return { topics, published };
   }
   let dropped = 0;
@@ -85,7 +91,8 @@ function loadTopics(path: string, options: NtfyStoreOptions): { topics: Map<stri
     const kept: StoredSubscription[] = [];
     for (const entry of entries) {
       const checked = checkSubscription(entry, options.endpoints);
-      if (checked.ok) kept.push({ ...checked.subscription, added: Number((entry as StoredSubscription).added) || Date.now() });
+      if (checked.ok)
+        kept.push({ ...checked.subscription, added: Number((entry as StoredSubscription).added) || Date.now() });
       else dropped++;
     }
     if (kept.length > 0) topics.set(topic, kept);
@@ -105,7 +112,11 @@ export function openNtfySubscriptionStore(dataDir: string, options: NtfyStoreOpt
   let dirty = false;
 
   const serialise = () => {
-    const file: StoreFile = { version: 1, topics: Object.fromEntries(topics), published: Object.fromEntries(published) };
+    const file: StoreFile = {
+      version: 1,
+      topics: Object.fromEntries(topics),
+      published: Object.fromEntries(published),
+    };
     return JSON.stringify(file) + '\n';
   };
 

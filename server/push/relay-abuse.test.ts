@@ -36,20 +36,36 @@ afterEach(async () => {
 });
 
 /** A request from `from` (any 127.x address is this machine, and a different client address). */
-function request(from: string, method: string, path: string, body: string): Promise<{ status: number; retryAfter?: string }> {
+function request(
+  from: string,
+  method: string,
+  path: string,
+  body: string,
+): Promise<{ status: number; retryAfter?: string }> {
   const url = new URL(path, server.origin);
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, localAddress: from, headers: { 'content-type': 'application/json', connection: 'close' } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] as string | undefined }));
-    });
+    const req = http.request(
+      url,
+      { method, localAddress: from, headers: { 'content-type': 'application/json', connection: 'close' } },
+      (res) => {
+        res.resume();
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] as string | undefined }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
 }
 
 const subscribe = (from: string, t: string) =>
-  request(from, 'POST', '/push/ntfy-subscribe', JSON.stringify({ topic: t, subscription: createTestSubscriber(service.endpoint()).subscription }));
+  request(
+    from,
+    'POST',
+    '/push/ntfy-subscribe',
+    JSON.stringify({ topic: t, subscription: createTestSubscriber(service.endpoint()).subscription }),
+  );
 
 describe('relay limits per address', () => {
   it('one address gets 10 registrations at once, then 429 with Retry-After; another address is not affected', async () => {
@@ -77,7 +93,8 @@ describe('relay limits per address', () => {
     const t = topic();
     expect((await subscribe('127.0.0.4', t)).status).toBe(201);
     const statuses: number[] = [];
-    for (let i = 0; i < 70; i++) statuses.push((await request('127.0.0.5', 'POST', `/push/ntfy/${t}`, `message ${i}`)).status);
+    for (let i = 0; i < 70; i++)
+      statuses.push((await request('127.0.0.5', 'POST', `/push/ntfy/${t}`, `message ${i}`)).status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(60);
     expect(statuses.slice(60)).toEqual(new Array(10).fill(429));
     await routes.idle();

@@ -57,7 +57,9 @@ describe('push routes', () => {
 
   it('refuses a damaged vapid.json with a clear error instead of replacing the keys', () => {
     writeFileSync(join(dataDir, 'vapid.json'), '{"publicKey": "abc", "privateKey": "def"}');
-    expect(() => createPushRoutes({ dataDir })).toThrow(/vapid\.json is not a valid VAPID key file \(publicKey is 2 bytes, expected 65\)/);
+    expect(() => createPushRoutes({ dataDir })).toThrow(
+      /vapid\.json is not a valid VAPID key file \(publicKey is 2 bytes, expected 65\)/,
+    );
     expect(readFileSync(join(dataDir, 'vapid.json'), 'utf8')).toContain('"abc"');
   });
 
@@ -103,14 +105,28 @@ describe('push routes', () => {
   it('sends gateway pushes through its sink, signed with the persisted key, and reports gone subscriptions', async () => {
     const service = await startFakePushService();
     open.push(service);
-    const routes = createPushRoutes({ dataDir, subject: 'https://iris.example.org/app', testPushOrigins: [service.origin], retries: 0 });
+    const routes = createPushRoutes({
+      dataDir,
+      subject: 'https://iris.example.org/app',
+      testPushOrigins: [service.origin],
+      retries: 0,
+    });
     open.push(routes);
     const gone: GoneSubscription[] = [];
     routes.setGoneHandler((g) => gone.push(g));
 
     const live = createTestSubscriber(service.endpoint());
     const dead = createTestSubscriber(service.endpoint(410));
-    const payload: PushPayload = { kind: 'clarify', title: 'Which branch?', body: 'main or dev', lane: 't1', chat_id: 'c1', thread_id: 't1', picker_id: 'p1', ts: 5 };
+    const payload: PushPayload = {
+      kind: 'clarify',
+      title: 'Which branch?',
+      body: 'main or dev',
+      lane: 't1',
+      chat_id: 'c1',
+      thread_id: 't1',
+      picker_id: 'p1',
+      ts: 5,
+    };
     routes.sink.send({ device_id: 'phone', mode: 'webpush', webpush: live.subscription }, payload);
     routes.sink.send({ device_id: 'laptop', mode: 'webpush', webpush: dead.subscription }, payload);
     routes.sink.send({ device_id: 'old', mode: 'fcm', fcm_token: 'tok' }, payload);
@@ -141,9 +157,17 @@ describe('pushLogToLines', () => {
   it('writes one line per event, skipping absent fields and quoting values with spaces', () => {
     const lines: string[] = [];
     const log = pushLogToLines((line) => lines.push(line));
-    log('push.webpush.rejected', { origin: 'https://fcm.googleapis.com', status: 403, reason: 'bad jwt', to: undefined });
+    log('push.webpush.rejected', {
+      origin: 'https://fcm.googleapis.com',
+      status: 403,
+      reason: 'bad jwt',
+      to: undefined,
+    });
     log('push.vapid.created');
-    expect(lines).toEqual(['push.webpush.rejected origin=https://fcm.googleapis.com status=403 reason="bad jwt"', 'push.vapid.created']);
+    expect(lines).toEqual([
+      'push.webpush.rejected origin=https://fcm.googleapis.com status=403 reason="bad jwt"',
+      'push.vapid.created',
+    ]);
   });
 });
 

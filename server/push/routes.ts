@@ -5,7 +5,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendError, sendJson } from './http-util';
 import { createNtfyHttpPublisher } from './ntfy-publisher';
-import { createNtfyRelay, type NtfyRelayOptions, type NtfyMessageInput, type NtfyPublished, type NtfyRelay } from './ntfy-relay';
+import {
+  createNtfyRelay,
+  type NtfyRelayOptions,
+  type NtfyMessageInput,
+  type NtfyPublished,
+  type NtfyRelay,
+} from './ntfy-relay';
 import { isHighPriorityKind } from './payload';
 import type { PushLog, PushPayload, PushSink, PushTarget } from './types';
 import { endpointPolicy } from './endpoint-guard';
@@ -86,10 +92,19 @@ export function createPushRoutes(options: PushRoutesOptions): PushRoutes {
     retryDelayMs: options.retryDelayMs,
     endpoints,
   });
-  let onGone = options.onGone ?? ((gone: GoneSubscription) => log('push.webpush.gone_unhandled', { to: gone.device_id }));
+  let onGone =
+    options.onGone ?? ((gone: GoneSubscription) => log('push.webpush.gone_unhandled', { to: gone.device_id }));
   const webpushSink = createWebPushSink({ sender, log, onGone: (gone) => onGone(gone) });
-  const relay = createNtfyRelay({ dataDir: options.dataDir, sender, log, endpoints, rateLimits: options.relayRateLimits });
-  const external = options.ntfyServer ? createNtfyHttpPublisher({ baseUrl: options.ntfyServer, timeoutMs: options.timeoutMs, log }) : null;
+  const relay = createNtfyRelay({
+    dataDir: options.dataDir,
+    sender,
+    log,
+    endpoints,
+    rateLimits: options.relayRateLimits,
+  });
+  const external = options.ntfyServer
+    ? createNtfyHttpPublisher({ baseUrl: options.ntfyServer, timeoutMs: options.timeoutMs, log })
+    : null;
 
   const publishToNtfy = (topic: string, input: NtfyMessageInput) => {
     if (external) return external.publish(topic, input);
@@ -106,7 +121,8 @@ export function createPushRoutes(options: PushRoutesOptions): PushRoutes {
     send(target: PushTarget, payload: PushPayload) {
       try {
         if (target?.mode === 'webpush') webpushSink.send(target, payload);
-        else if (target?.mode === 'ntfy' && target.ntfy_topic) publishToNtfy(target.ntfy_topic, ntfyMessageFor(payload, options.ntfyClickUrl?.(payload)));
+        else if (target?.mode === 'ntfy' && target.ntfy_topic)
+          publishToNtfy(target.ntfy_topic, ntfyMessageFor(payload, options.ntfyClickUrl?.(payload)));
       } catch (err) {
         log('push.sink.failed', { to: target?.device_id, reason: err instanceof Error ? err.message : String(err) });
       }

@@ -15,7 +15,8 @@ export function checkSubscription(
 ): { ok: true; subscription: WebPushSubscription } | { ok: false; reason: string } {
   if (typeof value !== 'object' || value === null) return { ok: false, reason: 'subscription must be an object' };
   const { endpoint, expirationTime, keys } = value as Record<string, unknown>;
-  if (typeof endpoint !== 'string' || endpoint.length === 0) return { ok: false, reason: 'subscription.endpoint is missing' };
+  if (typeof endpoint !== 'string' || endpoint.length === 0)
+    return { ok: false, reason: 'subscription.endpoint is missing' };
   if (endpoint.length > MAX_ENDPOINT_LENGTH) return { ok: false, reason: 'subscription.endpoint is too long' };
   let url: URL;
   try {
@@ -27,13 +28,16 @@ export function checkSubscription(
   if (refusal) return { ok: false, reason: refusal };
   if (typeof keys !== 'object' || keys === null) return { ok: false, reason: 'subscription.keys is missing' };
   const { p256dh, auth } = keys as Record<string, unknown>;
-  if (typeof p256dh !== 'string' || !BASE64URL.test(p256dh)) return { ok: false, reason: 'subscription.keys.p256dh is not base64url' };
+  if (typeof p256dh !== 'string' || !BASE64URL.test(p256dh))
+    return { ok: false, reason: 'subscription.keys.p256dh is not base64url' };
   const point = Buffer.from(p256dh, 'base64url');
   if (point.length !== 65 || point[0] !== 0x04) {
     return { ok: false, reason: 'subscription.keys.p256dh is not an uncompressed P-256 public key' };
   }
-  if (typeof auth !== 'string' || !BASE64URL.test(auth)) return { ok: false, reason: 'subscription.keys.auth is not base64url' };
-  if (Buffer.from(auth, 'base64url').length !== 16) return { ok: false, reason: 'subscription.keys.auth must be 16 bytes' };
+  if (typeof auth !== 'string' || !BASE64URL.test(auth))
+    return { ok: false, reason: 'subscription.keys.auth is not base64url' };
+  if (Buffer.from(auth, 'base64url').length !== 16)
+    return { ok: false, reason: 'subscription.keys.auth must be 16 bytes' };
   const expires = typeof expirationTime === 'number' && Number.isFinite(expirationTime) ? expirationTime : null;
   return { ok: true, subscription: { endpoint, expirationTime: expires, keys: { p256dh, auth } } };
 }

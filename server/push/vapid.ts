@@ -91,7 +91,11 @@ export function loadOrCreateVapid(dataDir: string, options: { subject?: string; 
   const fresh = webpush.generateVAPIDKeys();
   const created = createFileExclusiveSync(
     path,
-    JSON.stringify({ publicKey: fresh.publicKey, privateKey: fresh.privateKey, created: new Date().toISOString() }, null, 2) + '\n',
+    JSON.stringify(
+      { publicKey: fresh.publicKey, privateKey: fresh.privateKey, created: new Date().toISOString() },
+      null,
+      2,
+    ) + '\n',
   );
   if (created) {
     options.log?.('push.vapid.created');

@@ -195,7 +195,15 @@ export function createWebPushSender(options: WebPushSenderOptions): WebPushSende
       return { outcome: 'rejected', reason: `cannot encrypt for this subscription: ${errorText(err)}` };
     }
     try {
-      const res = await post(details.endpoint, details.headers as Record<string, string | number>, details.body, timeoutMs, signal, endpoints, agent);
+      const res = await post(
+        details.endpoint,
+        details.headers as Record<string, string | number>,
+        details.body,
+        timeoutMs,
+        signal,
+        endpoints,
+        agent,
+      );
       const status = res.status;
       const reason = res.reason || undefined;
       if (status >= 200 && status < 300) return { outcome: 'sent', status };
@@ -204,7 +212,8 @@ export function createWebPushSender(options: WebPushSenderOptions): WebPushSende
       return { outcome: 'rejected', status, reason };
     } catch (err) {
       // An endpoint refused by the address checks is refused for good: retrying would only knock again.
-      if ((err as NodeJS.ErrnoException).code === 'EPUSHADDRESS') return { outcome: 'rejected', reason: errorText(err) };
+      if ((err as NodeJS.ErrnoException).code === 'EPUSHADDRESS')
+        return { outcome: 'rejected', reason: errorText(err) };
       return { outcome: err instanceof PushTimeoutError ? 'timeout' : 'failed', reason: errorText(err) };
     }
   }

@@ -31,7 +31,9 @@ afterEach(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-function makeSink(extra: { timeoutMs?: number; retries?: number; retryDelayMs?: number; concurrency?: number; maxQueue?: number } = {}) {
+function makeSink(
+  extra: { timeoutMs?: number; retries?: number; retryDelayMs?: number; concurrency?: number; maxQueue?: number } = {},
+) {
   const gone: GoneSubscription[] = [];
   const sink = createWebPushSink({
     vapid,
@@ -103,7 +105,15 @@ describe('web push sink', () => {
   it('uses one topic per lane for chat messages, normal urgency and a day of TTL', async () => {
     const { sink } = makeSink();
     const subscriber = createTestSubscriber(service.endpoint());
-    const message: PushPayload = { kind: 'generic', title: 'Iris', body: 'done', lane: 'lane-a', chat_id: 'lane-a', message_id: 'm1', ts: 1 };
+    const message: PushPayload = {
+      kind: 'generic',
+      title: 'Iris',
+      body: 'done',
+      lane: 'lane-a',
+      chat_id: 'lane-a',
+      message_id: 'm1',
+      ts: 1,
+    };
     sink.send(webpushTarget(subscriber), message);
     sink.send(webpushTarget(subscriber), { ...message, message_id: 'm2' });
     sink.send(webpushTarget(subscriber), { ...message, lane: 'lane-b', chat_id: 'lane-b', message_id: 'm3' });
@@ -124,7 +134,14 @@ describe('web push sink', () => {
   it('marks cron pushes high urgency', async () => {
     const { sink } = makeSink();
     const subscriber = createTestSubscriber(service.endpoint());
-    sink.send(webpushTarget(subscriber), { kind: 'cron', title: 'Daily report', body: 'ready', lane: 'c', chat_id: 'c', ts: 2 });
+    sink.send(webpushTarget(subscriber), {
+      kind: 'cron',
+      title: 'Daily report',
+      body: 'ready',
+      lane: 'c',
+      chat_id: 'c',
+      ts: 2,
+    });
     const [push] = await service.waitForPushes(1);
     expect(push!.headers.urgency).toBe('high');
     expect(decryptJson(push!, subscriber).title).toBe('Daily report');
@@ -206,9 +223,15 @@ describe('web push sink', () => {
     expect(logs.filter(([e]) => e === 'push.webpush.failed').map(([, f]) => f?.retrying)).toEqual([true, false]);
     expect(() => sink.send(null as unknown as PushTarget, approval)).not.toThrow();
     expect(() =>
-      sink.send({ device_id: 'd', mode: 'webpush', webpush: { endpoint: 'not a url', keys: { p256dh: 'x', auth: 'y' } } }, approval),
+      sink.send(
+        { device_id: 'd', mode: 'webpush', webpush: { endpoint: 'not a url', keys: { p256dh: 'x', auth: 'y' } } },
+        approval,
+      ),
     ).not.toThrow();
-    expect(logs).toContainEqual(['push.webpush.invalid_subscription', expect.objectContaining({ reason: 'subscription.endpoint is not a URL' })]);
+    expect(logs).toContainEqual([
+      'push.webpush.invalid_subscription',
+      expect.objectContaining({ reason: 'subscription.endpoint is not a URL' }),
+    ]);
   });
 
   it('gives up at once on keys it cannot encrypt for (a p256dh off the curve)', async () => {
@@ -216,10 +239,25 @@ describe('web push sink', () => {
     const subscriber = createTestSubscriber(service.endpoint());
     const offCurve = Buffer.alloc(65, 1);
     offCurve[0] = 4;
-    sink.send({ device_id: 'bad-keys', mode: 'webpush', webpush: { ...subscriber.subscription, keys: { ...subscriber.subscription.keys, p256dh: offCurve.toString('base64url') } } }, approval);
+    sink.send(
+      {
+        device_id: 'bad-keys',
+        mode: 'webpush',
+        webpush: {
+          ...subscriber.subscription,
+          keys: { ...subscriber.subscription.keys, p256dh: offCurve.toString('base64url') },
+        },
+      },
+      approval,
+    );
     await sink.sender.idle();
     expect(service.received).toHaveLength(0);
-    expect(logs).toEqual([['push.webpush.rejected', expect.objectContaining({ to: 'bad-keys', retrying: false, reason: expect.stringMatching(/^cannot encrypt/) })]]);
+    expect(logs).toEqual([
+      [
+        'push.webpush.rejected',
+        expect.objectContaining({ to: 'bad-keys', retrying: false, reason: expect.stringMatching(/^cannot encrypt/) }),
+      ],
+    ]);
   });
 
   it('ignores ntfy, fcm and none targets', async () => {
@@ -239,7 +277,10 @@ describe('web push sink', () => {
     sink.send(webpushTarget(createTestSubscriber(service.endpoint())), approval);
     await sink.sender.idle();
     expect(service.received).toHaveLength(0);
-    expect(logs).toContainEqual(['push.webpush.invalid_subscription', expect.objectContaining({ reason: 'subscription.endpoint must be an https URL' })]);
+    expect(logs).toContainEqual([
+      'push.webpush.invalid_subscription',
+      expect.objectContaining({ reason: 'subscription.endpoint must be an https URL' }),
+    ]);
   });
 
   it('never logs endpoints or content', async () => {

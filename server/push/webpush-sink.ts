@@ -45,7 +45,10 @@ export function createWebPushSink(options: WebPushSinkOptions): WebPushSink {
         });
       } catch (err) {
         // The gateway must never fail because a push could not be prepared.
-        log('push.webpush.send_failed', { to: target?.device_id, reason: err instanceof Error ? err.message : String(err) });
+        log('push.webpush.send_failed', {
+          to: target?.device_id,
+          reason: err instanceof Error ? err.message : String(err),
+        });
       }
     },
   };

@@ -49,7 +49,8 @@ export function AppFrame(props: ParentProps) {
       const name = parentChannel()()?.name;
       return { label: name ? `Back to ${name}` : 'Back to the channel', href: `/c/${encodeURIComponent(at.chatId)}` };
     }
-    if (!at && !desktop() && PAGES_WITH_BACK.has(location.pathname.replace(/\/$/, ''))) return { label: 'Back', href: lastLane ?? '/' };
+    if (!at && !desktop() && PAGES_WITH_BACK.has(location.pathname.replace(/\/$/, '')))
+      return { label: 'Back', href: lastLane ?? '/' };
     return undefined;
   };
   const subtitle = () => {
@@ -65,7 +66,13 @@ export function AppFrame(props: ParentProps) {
     document.title = title() === 'Iris' ? 'Iris' : `${title()} · Iris`;
   });
   // Any navigation (a lane picked, a toast opened) closes the phone drawer.
-  createEffect(on(() => location.pathname, () => setDrawerOpen(false), { defer: true }));
+  createEffect(
+    on(
+      () => location.pathname,
+      () => setDrawerOpen(false),
+      { defer: true },
+    ),
+  );
   createEffect(() => {
     if (desktop()) setDrawerOpen(false);
   });

@@ -10,7 +10,9 @@ export function connectionStateText(state: ConnectionState, error?: string): str
     case 'pairing':
       return 'Pairing…';
     case 'auth-failed':
-      return error ? `The gateway refused this token: ${error}` : 'The gateway refused this token. Check it and connect again.';
+      return error
+        ? `The gateway refused this token: ${error}`
+        : 'The gateway refused this token. Check it and connect again.';
     case 'offline':
       return error ? `Offline: ${error}` : 'Offline';
   }

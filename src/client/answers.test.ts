@@ -21,12 +21,20 @@ function answering(payload: unknown): Transport {
 
 describe('createChannel', () => {
   it('returns the channel the gateway made, its fields checked', async () => {
-    const commands = createCommands(freshDb(), () => answering({ chat_id: 'web:plans', name: 42, kind: 'nonsense', icon: {} }));
-    expect(await commands.createChannel('Plans', 'channel')).toEqual({ chat_id: 'web:plans', name: 'web:plans', kind: 'channel' });
+    const commands = createCommands(freshDb(), () =>
+      answering({ chat_id: 'web:plans', name: 42, kind: 'nonsense', icon: {} }),
+    );
+    expect(await commands.createChannel('Plans', 'channel')).toEqual({
+      chat_id: 'web:plans',
+      name: 'web:plans',
+      kind: 'channel',
+    });
   });
 
   it('rejects an answer without a channel id, in words', async () => {
     const commands = createCommands(freshDb(), () => answering({ name: 'Plans' }));
-    await expect(commands.createChannel('Plans', 'channel')).rejects.toThrow('The gateway answered without a usable channel.');
+    await expect(commands.createChannel('Plans', 'channel')).rejects.toThrow(
+      'The gateway answered without a usable channel.',
+    );
   });
 });

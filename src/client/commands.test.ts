@@ -25,7 +25,12 @@ async function online(): Promise<{ db: IrisDB; c: IrisClient; gw: Awaited<Return
 }
 
 const finalReply = (db: IrisDB, lane: string, n = 1) =>
-  until(async () => (await laneMessages(db, lane)).filter((m) => m.role === 'assistant' && m.status === 'final').length >= n, 'reply', 10_000);
+  until(
+    async () =>
+      (await laneMessages(db, lane)).filter((m) => m.role === 'assistant' && m.status === 'final').length >= n,
+    'reply',
+    10_000,
+  );
 
 describe('commands', () => {
   it('pair stores the gateway, token and a device id; forget closes and deletes everything', async () => {
@@ -54,7 +59,12 @@ describe('commands', () => {
     await c.renameChannel(made.chat_id, 'Plans 2026');
     await c.favorite(made.chat_id, true);
     await c.setIcon(made.chat_id, '🚀', '#ff8800');
-    expect(await db.channels.get(made.chat_id)).toMatchObject({ name: 'Plans 2026', favorite: true, icon: '🚀', color: '#ff8800' });
+    expect(await db.channels.get(made.chat_id)).toMatchObject({
+      name: 'Plans 2026',
+      favorite: true,
+      icon: '🚀',
+      color: '#ff8800',
+    });
     await c.setDefault(made.chat_id);
     expect((await db.channels.toArray()).filter((ch) => ch.is_default).map((ch) => ch.chat_id)).toEqual([made.chat_id]);
     const thread = await c.createChannel('Sub', 'thread', made.chat_id);
@@ -90,7 +100,10 @@ describe('commands', () => {
     expect(hits.every((h) => h.chat_id === lane)).toBe(true);
     expect((await c.complete('/st')).map((m) => m.name)).toEqual(['stream']);
     // The catalog was cached after sync; offline, completion falls back to it.
-    await until(async () => ((await db.settings.get('commands'))?.value as unknown[] | undefined)?.length, 'catalog cached');
+    await until(
+      async () => ((await db.settings.get('commands'))?.value as unknown[] | undefined)?.length,
+      'catalog cached',
+    );
     await gw.close();
     await until(() => c.state() !== 'online', 'offline');
     expect((await c.complete('/lo')).map((m) => m.name)).toEqual(['long']);
@@ -131,7 +144,10 @@ describe('commands', () => {
     await c.markRead(lane);
     const newest = gw.gateway.store.messages(lane).at(-1)!;
     expect((await db.lanes.get(lane))?.readMessageId).toBe(newest.message_id);
-    await until(async () => (await db2.lanes.get(lane))?.readMessageId === newest.message_id, 'mark relayed to the other device');
+    await until(
+      async () => (await db2.lanes.get(lane))?.readMessageId === newest.message_id,
+      'mark relayed to the other device',
+    );
     expect(gw.gateway.store.conversations.readReceipt(lane)).toBe(newest.message_id);
   });
 
@@ -160,7 +176,10 @@ describe('commands', () => {
     expect((err as ProtocolError).code).toBe('not_found');
     // Words meant for a reply that has ended go as a plain message.
     await c.steerOrSend(lane, 'after the end');
-    await until(() => gw.gateway.store.messages(lane).some((m) => m.role === 'user' && m.text === 'after the end'), 'sent instead');
+    await until(
+      () => gw.gateway.store.messages(lane).some((m) => m.role === 'user' && m.text === 'after the end'),
+      'sent instead',
+    );
     await finalReply(db, lane, 2);
 
     await c.send(lane, '/confirm');

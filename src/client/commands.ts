@@ -1,6 +1,14 @@
 // What the UI can ask for. Every command goes through the transport (this tab's session or the
 // leader tab's); results land in the DB through the reducer, or are returned when transient.
-import type { Channel, ClientFrame, CommandInfo, FcmRegisterFrame, SearchHit, SearchScope, ServerFrame } from '../protocol';
+import type {
+  Channel,
+  ClientFrame,
+  CommandInfo,
+  FcmRegisterFrame,
+  SearchHit,
+  SearchScope,
+  ServerFrame,
+} from '../protocol';
 import type { IrisDB } from '../store/db';
 import { channel, LOCAL_ID_PREFIX } from '../protocol/guards';
 import { keepAcknowledgedChange, laneScope } from '../store/models/channels';
@@ -75,7 +83,10 @@ function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T>
 
 export function createCommands(db: IrisDB, transport: () => Transport): Commands {
   const t = () => transport();
-  const scoped = async (lane: string, frame: Omit<ClientFrame, 'v' | 'chat_id' | 'thread_id'>): Promise<ClientFrame> => {
+  const scoped = async (
+    lane: string,
+    frame: Omit<ClientFrame, 'v' | 'chat_id' | 'thread_id'>,
+  ): Promise<ClientFrame> => {
     const scope = await laneScope(db, lane);
     const out = { v: 1, ...frame, chat_id: scope.chat_id } as ClientFrame;
     if (scope.thread_id !== undefined) out.thread_id = scope.thread_id;
@@ -131,9 +142,14 @@ export function createCommands(db: IrisDB, transport: () => Transport): Commands
       const moved = await markLaneRead(db, lane, newest.message_id, newest.ts);
       if (!moved) return;
       const scope = await laneScope(db, lane);
-      const frame = await scoped(lane, { type: 'read.receipt', payload: { chat_id: scope.lane, message_id: newest.message_id } });
+      const frame = await scoped(lane, {
+        type: 'read.receipt',
+        payload: { chat_id: scope.lane, message_id: newest.message_id },
+      });
       // Offline, the local mark is enough; the next read after reconnecting tells the gateway.
-      await t().notify(frame).catch(() => {});
+      await t()
+        .notify(frame)
+        .catch(() => {});
     },
 
     async stopReading(lane) {
@@ -227,7 +243,11 @@ export function createCommands(db: IrisDB, transport: () => Transport): Commands
       if (scope === 'chat') {
         if (!lane) throw new Error('Searching this chat needs a lane.');
         const s = await laneScope(db, lane);
-        frame = { v: 1, type: 'search', payload: { query, scope, chat_id: s.chat_id, ...(s.thread_id !== undefined && { thread_id: s.thread_id }) } };
+        frame = {
+          v: 1,
+          type: 'search',
+          payload: { query, scope, chat_id: s.chat_id, ...(s.thread_id !== undefined && { thread_id: s.thread_id }) },
+        };
       }
       const answer = await t().request(frame);
       const hits = (answer.payload as { hits?: unknown }).hits;

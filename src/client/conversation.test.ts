@@ -20,10 +20,14 @@ function track<T extends { stop(): Promise<void> } | StandaloneGateway>(thing: T
 }
 
 async function finalReplies(db: IrisDB, lane: string, count: number) {
-  return until(async () => {
-    const rows = (await laneMessages(db, lane)).filter((m) => m.role === 'assistant' && m.status === 'final');
-    return rows.length >= count ? rows : undefined;
-  }, `${count} final replies`, 15_000);
+  return until(
+    async () => {
+      const rows = (await laneMessages(db, lane)).filter((m) => m.role === 'assistant' && m.status === 'final');
+      return rows.length >= count ? rows : undefined;
+    },
+    `${count} final replies`,
+    15_000,
+  );
 }
 
 describe('a conversation with the reference gateway', () => {
@@ -38,7 +42,10 @@ describe('a conversation with the reference gateway', () => {
       await finalReplies(db, lane, turn);
     }
     // Every user bubble was confirmed by its echo (sent, then read when the agent started on it).
-    await until(async () => (await laneMessages(db, lane)).filter((m) => m.role === 'user' && m.status === 'read').length === 3, 'read receipts');
+    await until(
+      async () => (await laneMessages(db, lane)).filter((m) => m.role === 'user' && m.status === 'read').length === 3,
+      'read receipts',
+    );
     const onGateway = gw.gateway.store.messages(lane).map((m) => [m.message_id, m.role, m.text]);
     expect(onGateway).toHaveLength(6);
     await c.stop();
@@ -67,7 +74,10 @@ describe('a conversation with the reference gateway', () => {
     c.setActiveLane(lane);
     await c.send(lane, '/long');
     // Part of the reply has streamed in…
-    await until(async () => (await laneMessages(db, lane)).some((m) => m.status === 'streaming' && m.text.length > 40), 'a reply streaming');
+    await until(
+      async () => (await laneMessages(db, lane)).some((m) => m.status === 'streaming' && m.text.length > 40),
+      'a reply streaming',
+    );
     await gw.close(); // …and the gateway goes away mid-stream.
     await until(() => c.state() !== 'online', 'client offline');
     gw = await gateway({ dataDir: dir.path, streamDelayMs: 15, port });
@@ -75,10 +85,17 @@ describe('a conversation with the reference gateway', () => {
     c.session()!.connection.wake(); // skip the backoff wait
     await until(() => c.session()?.isSynced, 'reconnected and synced', 10_000);
     await c.send(lane, 'after the restart');
-    await until(async () => {
-      const rows = await laneMessages(db, lane);
-      return rows.filter((m) => m.role === 'assistant' && m.status === 'final').length === 2 && rows.every((m) => m.status !== 'streaming');
-    }, 'both replies final', 15_000);
+    await until(
+      async () => {
+        const rows = await laneMessages(db, lane);
+        return (
+          rows.filter((m) => m.role === 'assistant' && m.status === 'final').length === 2 &&
+          rows.every((m) => m.status !== 'streaming')
+        );
+      },
+      'both replies final',
+      15_000,
+    );
     const expected = gw.gateway.store.messages(lane).map((m) => [m.message_id, m.role, m.text]);
     const stored = (await laneMessages(db, lane)).map((m) => [m.message_id, m.role, m.text]);
     expect(stored).toEqual(expected);

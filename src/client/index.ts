@@ -168,7 +168,10 @@ export function createClient(options: ClientOptions): IrisClient {
       setLastError(m.error);
       // The leader reconnected: this tab's lane needs its newest page too.
       const lane = activeLane();
-      if (!wasOnline && m.state === 'online' && lane) void commands.loadNewest(lane).catch((err: unknown) => console.warn('iris: could not load the newest page after reconnecting', err));
+      if (!wasOnline && m.state === 'online' && lane)
+        void commands
+          .loadNewest(lane)
+          .catch((err: unknown) => console.warn('iris: could not load the newest page after reconnecting', err));
     } else if (m.t === 'who' && isLeader()) {
       announce();
     } else if (m.t === 'outbox' && isLeader()) {
@@ -231,14 +234,18 @@ export function createClient(options: ClientOptions): IrisClient {
       // Push first: it needs the connection (push: none) and the stored relay topic, both gone after this.
       await import('../push/subscribe')
         .then(({ disablePush }) => disablePush({ db, register: (payload) => commands.registerPush(payload) }))
-        .catch((err: unknown) => console.warn('iris: could not turn notifications off before forgetting the gateway', err));
+        .catch((err: unknown) =>
+          console.warn('iris: could not turn notifications off before forgetting the gateway', err),
+        );
       // Unpair first so the leader closes the socket, then nothing new lands while the cache is cleared.
       await db.transaction('rw', db.settings, async () => {
         await db.settings.bulkDelete(['gatewayUrl', 'token']);
       });
       await transport()
         .reconfigure()
-        .catch((err: unknown) => console.warn('iris: could not close the connection while forgetting the gateway', err));
+        .catch((err: unknown) =>
+          console.warn('iris: could not close the connection while forgetting the gateway', err),
+        );
       await db.transaction('rw', db.tables, async () => {
         await Promise.all(db.tables.map((t) => t.clear()));
       });
@@ -246,7 +253,10 @@ export function createClient(options: ClientOptions): IrisClient {
 
     setActiveLane(lane) {
       setActiveLaneSignal(lane);
-      if (lane && state() === 'online') void commands.loadNewest(lane).catch((err: unknown) => console.warn('iris: could not load the newest page of the lane', err));
+      if (lane && state() === 'online')
+        void commands
+          .loadNewest(lane)
+          .catch((err: unknown) => console.warn('iris: could not load the newest page of the lane', err));
     },
   };
   return client;
@@ -262,7 +272,8 @@ export function normalizeGatewayUrl(input: string): string {
   }
   if (url.protocol === 'http:') url.protocol = 'ws:';
   else if (url.protocol === 'https:') url.protocol = 'wss:';
-  if (url.protocol !== 'ws:' && url.protocol !== 'wss:') throw new Error('The gateway URL must start with wss:// or ws://.');
+  if (url.protocol !== 'ws:' && url.protocol !== 'wss:')
+    throw new Error('The gateway URL must start with wss:// or ws://.');
   if (url.username || url.password) throw new Error('Put the token in the token field, not in the URL.');
   return url.toString();
 }

@@ -5,10 +5,11 @@ import type { Reducer } from '../net/session';
 
 export function lazyReducer(load: () => Promise<Reducer>): Reducer {
   let loading: Promise<Reducer> | undefined;
-  const reducer = () => (loading ??= load().catch((error: unknown) => {
-    loading = undefined; // a failed chunk load (offline mid-update) is tried again with the next frame
-    throw error;
-  }));
+  const reducer = () =>
+    (loading ??= load().catch((error: unknown) => {
+      loading = undefined; // a failed chunk load (offline mid-update) is tried again with the next frame
+      throw error;
+    }));
   return {
     apply: async (db, frame, ctx) => (await reducer()).apply(db, frame, ctx),
     applyBatch: async (db, frames, ctx) => (await reducer()).applyBatch(db, frames, ctx),

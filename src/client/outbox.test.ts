@@ -51,7 +51,11 @@ describe('the send outbox', () => {
     gw = await gateway({ dataDir: dir.path, port });
     cleanup.push(() => gw.close());
     page.session()!.connection.wake();
-    await until(() => gw.gateway.store.messages(lane).filter((m) => m.role === 'user').length >= 10, 'ten delivered', 15_000);
+    await until(
+      () => gw.gateway.store.messages(lane).filter((m) => m.role === 'user').length >= 10,
+      'ten delivered',
+      15_000,
+    );
     await until(async () => (await last.outbox.count()) === 0, 'outbox drained');
     await new Promise((r) => setTimeout(r, 300)); // anything sent twice would have landed by now
     const delivered = gw.gateway.store.messages(lane).filter((m) => m.role === 'user');
@@ -93,7 +97,7 @@ describe('the send outbox', () => {
     const clientId = await c.send(lane, 'exactly once please');
     await until(() => cuts >= 1, 'first echo lost');
     c.session()!.connection.wake();
-    await until(() => cuts === 2, 'the re-send\'s echo lost too', 10_000);
+    await until(() => cuts === 2, "the re-send's echo lost too", 10_000);
     c.session()!.connection.wake();
     await until(async () => (await db.outbox.count()) === 0, 'delivered after the third try', 10_000);
     const stored = gw.gateway.store.messages(lane).filter((m) => m.role === 'user');
@@ -121,7 +125,12 @@ describe('the send outbox', () => {
     const texts = ['r1', 'r2', 'r3', 'r4', 'r5', 'r6'];
     for (const t of texts) await c.send(lane, t);
     await until(async () => (await db.outbox.count()) === 0, 'all sent', 15_000);
-    expect(gw.gateway.store.messages(lane).filter((m) => m.role === 'user').map((m) => m.text)).toEqual(texts);
+    expect(
+      gw.gateway.store
+        .messages(lane)
+        .filter((m) => m.role === 'user')
+        .map((m) => m.text),
+    ).toEqual(texts);
     expect((await userMessages(db, lane)).some((m) => m.status === 'failed')).toBe(false);
     expect(refusals).toBeGreaterThan(0); // the limit was really hit
   });
@@ -144,7 +153,11 @@ describe('the send outbox', () => {
     await c.send(lane, 'still works');
     await until(() => gw.gateway.store.messages(lane).some((m) => m.text === 'still works'), 'later send delivered');
     await c.retry(clientId);
-    await until(async () => (await db.outbox.get(clientId))?.attempts === 2 && (await db.outbox.get(clientId))?.state === 'failed', 'retried');
+    await until(
+      async () =>
+        (await db.outbox.get(clientId))?.attempts === 2 && (await db.outbox.get(clientId))?.state === 'failed',
+      'retried',
+    );
   });
 
   it('a gateway without the client_id extension: the echo is matched by request id, one bubble', async () => {
@@ -165,7 +178,10 @@ describe('the send outbox', () => {
     const lane = await defaultLane(db);
     await c.send(lane, 'no extension here');
     await until(async () => (await db.outbox.count()) === 0, 'sent');
-    await until(async () => (await laneMessages(db, lane)).some((m) => m.role === 'assistant' && m.status === 'final'), 'reply');
+    await until(
+      async () => (await laneMessages(db, lane)).some((m) => m.role === 'assistant' && m.status === 'final'),
+      'reply',
+    );
     const shown = await userMessages(db, lane);
     expect(shown.map((m) => m.text)).toEqual(['no extension here']);
     expect(shown[0]!.message_id.startsWith('local:')).toBe(false);

@@ -35,7 +35,12 @@ describe('against other readings of the protocol', () => {
     await defaultLane(db);
     await c.favorite('web:demo', true);
     await c.setIcon('web:demo', '🧪', '#0a7');
-    expect(await db.channels.get('web:demo')).toMatchObject({ name: 'Demo', favorite: true, icon: '🧪', color: '#0a7' });
+    expect(await db.channels.get('web:demo')).toMatchObject({
+      name: 'Demo',
+      favorite: true,
+      icon: '🧪',
+      color: '#0a7',
+    });
     await c.setDefault('web:demo');
     expect((await db.channels.toArray()).filter((r) => r.is_default).map((r) => r.chat_id)).toEqual(['web:demo']);
     await c.favorite('web:demo', false);

@@ -31,13 +31,21 @@ describe('sync', () => {
 
     for (const text of ['first while B sleeps', 'second while B sleeps']) {
       await a.send(lane, text);
-      await until(async () => (await laneMessages(dbA, lane)).filter((m) => m.role === 'assistant' && m.status === 'final').length === (text.startsWith('first') ? 1 : 2), 'reply');
+      await until(
+        async () =>
+          (await laneMessages(dbA, lane)).filter((m) => m.role === 'assistant' && m.status === 'final').length ===
+          (text.startsWith('first') ? 1 : 2),
+        'reply',
+      );
     }
     const created = await a.createChannel('Made while B slept', 'channel');
     await a.renameChannel(created.chat_id, 'Renamed while B slept');
     const thread = await a.createChannel('A thread', 'thread', created.chat_id);
     await a.send(thread.chat_id, 'in the thread');
-    await until(async () => (await laneMessages(dbA, thread.chat_id)).some((m) => m.role === 'assistant' && m.status === 'final'), 'thread reply');
+    await until(
+      async () => (await laneMessages(dbA, thread.chat_id)).some((m) => m.role === 'assistant' && m.status === 'final'),
+      'thread reply',
+    );
     await a.markRead(lane);
 
     // B comes back. No lane is on screen, so nothing but the replay can bring these.
@@ -89,7 +97,8 @@ describe('the live cursor (spec README §16)', () => {
     return replays;
   }
 
-  const finals = async (db: ReturnType<typeof freshDb>, lane: string) => (await laneMessages(db, lane)).filter((m) => m.role === 'assistant' && m.status === 'final').length;
+  const finals = async (db: ReturnType<typeof freshDb>, lane: string) =>
+    (await laneMessages(db, lane)).filter((m) => m.role === 'assistant' && m.status === 'final').length;
 
   it('a reconnect after live turns replays nothing; a device away gets exactly what it missed', async () => {
     const gw = await gateway();
@@ -106,7 +115,10 @@ describe('the live cursor (spec README §16)', () => {
       await until(async () => (await finals(db, lane)) === i + 1, `reply ${i}`);
     }
     // The cursor moved with the live frames, to the gateway's newest, without a sync.
-    await until(async () => (await db.sync.get(proxy.url))?.cursor === gw.gateway.store.cursor(deviceId), 'live cursor stored');
+    await until(
+      async () => (await db.sync.get(proxy.url))?.cursor === gw.gateway.store.cursor(deviceId),
+      'live cursor stored',
+    );
     await a.stop();
     await a.start();
     await until(() => a.session()?.isSynced, 'synced again');
@@ -120,7 +132,10 @@ describe('the live cursor (spec README §16)', () => {
     cleanup.push(() => other.stop());
     const missed = gw.gateway.store.cursor(deviceId);
     await other.send(lane, 'while A is away');
-    await until(() => gw.gateway.store.devices.get(deviceId)!.outbox.at(-1)?.frame.includes('"agent.idle"'), 'the other turn outboxed for A');
+    await until(
+      () => gw.gateway.store.devices.get(deviceId)!.outbox.at(-1)?.frame.includes('"agent.idle"'),
+      'the other turn outboxed for A',
+    );
     const away = gw.gateway.store.cursor(deviceId) - missed;
     await a.start();
     cleanup.push(() => a.stop());
@@ -175,7 +190,8 @@ describe('the live cursor (spec README §16)', () => {
         return applyFrame(db, frame, ctx);
       },
       applyBatch: (db, frames, ctx) => {
-        if (failNext && frames.some((f) => f.type === 'message.stop')) return Promise.reject(new DOMException('The disk is full', 'QuotaExceededError'));
+        if (failNext && frames.some((f) => f.type === 'message.stop'))
+          return Promise.reject(new DOMException('The disk is full', 'QuotaExceededError'));
         return applyFrames(db, frames, ctx);
       },
     };
@@ -191,7 +207,11 @@ describe('the live cursor (spec README §16)', () => {
     expect(stored).toBeLessThan(failed!.cursor!);
     // The resync brings it again: the reply ends final, the cursor reaches the newest, on one connection.
     await until(async () => (await finals(db, lane)) === 1, 'the reply is final', 10_000);
-    await until(async () => (await db.sync.get(proxy.url))?.cursor === gw.gateway.store.cursor(deviceId), 'cursor caught up', 10_000);
+    await until(
+      async () => (await db.sync.get(proxy.url))?.cursor === gw.gateway.store.cursor(deviceId),
+      'cursor caught up',
+      10_000,
+    );
     expect(replays.length).toBe(2);
     expect(replays[1]).toBeGreaterThan(0);
     expect(proxy.relays.size).toBe(1);
@@ -222,7 +242,11 @@ describe('coalescing under a burst', () => {
     cleanup.push(() => c.stop());
     const lane = await defaultLane(db);
     await c.send(lane, '/stream 500');
-    const reply = await until(async () => (await laneMessages(db, lane)).find((m) => m.role === 'assistant' && m.status === 'final'), 'final reply', 20_000);
+    const reply = await until(
+      async () => (await laneMessages(db, lane)).find((m) => m.role === 'assistant' && m.status === 'final'),
+      'final reply',
+      20_000,
+    );
     const expected = gw.gateway.store.messages(lane).find((m) => m.role === 'assistant')!;
     expect(reply.text).toBe(expected.text);
     expect(reply.text.trim().endsWith('w500')).toBe(true);
@@ -243,7 +267,10 @@ describe('hostile and odd input', () => {
     const lane = await defaultLane(db);
     c.setActiveLane(lane);
     await c.send(lane, 'hello');
-    await until(async () => (await laneMessages(db, lane)).some((m) => m.role === 'assistant' && m.status === 'final'), 'reply');
+    await until(
+      async () => (await laneMessages(db, lane)).some((m) => m.role === 'assistant' && m.status === 'final'),
+      'reply',
+    );
     await until(async () => (await db.lanes.get(lane))?.busy === false, 'idle');
     await new Promise((r) => setTimeout(r, 200));
     const before = await dump(db);
@@ -270,7 +297,10 @@ describe('hostile and odd input', () => {
     expect(c.state()).toBe('online');
     // The stray error is shown to the person (the store's rule for `error`); nothing else changed.
     const after = await dump(db);
-    expect(after.toasts.map((t) => (t as { title: string }).title)).toEqual([...before.toasts.map((t) => (t as { title: string }).title), 'nobody asked']);
+    expect(after.toasts.map((t) => (t as { title: string }).title)).toEqual([
+      ...before.toasts.map((t) => (t as { title: string }).title),
+      'nobody asked',
+    ]);
     expect({ ...after, toasts: before.toasts }).toEqual(before);
   });
 

@@ -21,11 +21,15 @@ describe('words for sizes and durations', () => {
     expect(formatDuration(undefined)).toBe('');
   });
   it('a refusal names the file, its size and the limit', () => {
-    expect(tooLargeText('big.bin', 25 * 1024 * 1024, 20 * 1024 * 1024)).toBe('“big.bin” is 25 MB; attachments can be at most 20 MB.');
+    expect(tooLargeText('big.bin', 25 * 1024 * 1024, 20 * 1024 * 1024)).toBe(
+      '“big.bin” is 25 MB; attachments can be at most 20 MB.',
+    );
     expect(gatewayTooLargeText('a.png', 3 * 1024 * 1024, 'The file is 3145728 bytes; the limit is 1048576.')).toBe(
       '“a.png” is 3 MB; the gateway accepts files of at most 1 MB.',
     );
-    expect(gatewayTooLargeText('a.png', 3 * 1024 * 1024, 'The upload passed the 1048576-byte limit.')).toContain('at most 1 MB');
+    expect(gatewayTooLargeText('a.png', 3 * 1024 * 1024, 'The upload passed the 1048576-byte limit.')).toContain(
+      'at most 1 MB',
+    );
     expect(gatewayTooLargeText('a.png', 2048, '<b>nope</b>')).toBe('“a.png” is 2 KB, more than the gateway accepts.');
   });
 });

@@ -38,6 +38,7 @@ export function tooLargeText(filename: string, size: number, limit: number): str
  */
 export function gatewayTooLargeText(filename: string, size: number, detail: string): string {
   const limit = /limit is (\d{1,15})\b/.exec(detail)?.[1] ?? /(\d{1,15})-byte limit/.exec(detail)?.[1];
-  if (limit !== undefined) return `“${filename}” is ${formatBytes(size)}; the gateway accepts files of at most ${formatBytes(Number(limit))}.`;
+  if (limit !== undefined)
+    return `“${filename}” is ${formatBytes(size)}; the gateway accepts files of at most ${formatBytes(Number(limit))}.`;
   return `“${filename}” is ${formatBytes(size)}, more than the gateway accepts.`;
 }

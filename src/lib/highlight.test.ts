@@ -3,7 +3,11 @@ import { isHighlightSpansOnly } from './highlight';
 
 describe('isHighlightSpansOnly', () => {
   it('accepts highlight.js output: escaped text in spans with a class', () => {
-    expect(isHighlightSpansOnly('<span class="hljs-keyword">const</span> a = <span class="hljs-string">&quot;&lt;b&gt;&quot;</span>;')).toBe(true);
+    expect(
+      isHighlightSpansOnly(
+        '<span class="hljs-keyword">const</span> a = <span class="hljs-string">&quot;&lt;b&gt;&quot;</span>;',
+      ),
+    ).toBe(true);
     expect(isHighlightSpansOnly('<span class="hljs-title function_">f</span>() &gt; 1 &amp;&amp; x')).toBe(true);
   });
 
@@ -16,6 +20,7 @@ describe('isHighlightSpansOnly', () => {
       '<span class=a>b</span>',
       '<span class="a">b</span><a href="javascript:x">c</a>',
       '<span class="a">b</span><',
-    ]) expect(isHighlightSpansOnly(html), html).toBe(false);
+    ])
+      expect(isHighlightSpansOnly(html), html).toBe(false);
   });
 });

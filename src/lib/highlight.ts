@@ -31,8 +31,28 @@ async function loadHighlighter(): Promise<HLJSApi> {
     import('highlight.js/lib/languages/xml'),
     import('highlight.js/lib/languages/yaml'),
   ]);
-  const names = ['bash', 'c', 'cpp', 'css', 'diff', 'dockerfile', 'go', 'ini', 'java', 'javascript', 'json',
-    'markdown', 'plaintext', 'python', 'rust', 'shell', 'sql', 'typescript', 'xml', 'yaml'];
+  const names = [
+    'bash',
+    'c',
+    'cpp',
+    'css',
+    'diff',
+    'dockerfile',
+    'go',
+    'ini',
+    'java',
+    'javascript',
+    'json',
+    'markdown',
+    'plaintext',
+    'python',
+    'rust',
+    'shell',
+    'sql',
+    'typescript',
+    'xml',
+    'yaml',
+  ];
   const hljs = core.default;
   names.forEach((name, i) => hljs.registerLanguage(name, languages[i]!.default));
   return hljs;
@@ -108,7 +128,9 @@ export async function highlightCodeIn(root: ParentNode): Promise<void> {
     const lang = /(?:^|\s)language-([\w+#.-]+)/.exec(block.className)?.[1];
     try {
       const result =
-        lang && hljs.getLanguage(lang) ? hljs.highlight(text, { language: lang, ignoreIllegals: true }) : hljs.highlightAuto(text);
+        lang && hljs.getLanguage(lang)
+          ? hljs.highlight(text, { language: lang, ignoreIllegals: true })
+          : hljs.highlightAuto(text);
       // hljs escapes the text it wraps; sanitizing again keeps the one rule: only sanitized HTML goes in.
       block.innerHTML = isHighlightSpansOnly(result.value) ? result.value : sanitizeHtml(result.value);
       block.classList.add('hljs');

@@ -1,9 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { chunkLines, firstLines, lineCount, markdownChars, previewSegments, reuseSegments, segmentGrown, segmentMarkdown, type Segment, type Segmentation } from './markdownSegments';
+import {
+  chunkLines,
+  firstLines,
+  lineCount,
+  markdownChars,
+  previewSegments,
+  reuseSegments,
+  segmentGrown,
+  segmentMarkdown,
+  type Segment,
+  type Segmentation,
+} from './markdownSegments';
 
 /** The text back from its pieces (code pieces with fences as the scanner saw them). */
 function join(segments: Segment[], fence = '```'): string {
-  return segments.map((s) => (s.kind === 'md' ? s.text : `${fence}${s.lang}\n${s.text}\n${s.closed ? `${fence}\n` : ''}`)).join('');
+  return segments
+    .map((s) => (s.kind === 'md' ? s.text : `${fence}${s.lang}\n${s.text}\n${s.closed ? `${fence}\n` : ''}`))
+    .join('');
 }
 
 const para = (i: number) => `Paragraph ${i} ${'words '.repeat(60)}\n\n`;
@@ -23,7 +36,9 @@ describe('segmentMarkdown', () => {
   });
 
   it('leaves a fence open while it streams, and never closes it on a shorter or other fence', () => {
-    expect(segmentMarkdown('```py\nprint(1)\n~~~\n``\n')).toEqual([{ kind: 'code', text: 'print(1)\n~~~\n``', lang: 'py', closed: false }]);
+    expect(segmentMarkdown('```py\nprint(1)\n~~~\n``\n')).toEqual([
+      { kind: 'code', text: 'print(1)\n~~~\n``', lang: 'py', closed: false },
+    ]);
     expect(segmentMarkdown('````\na\n```\n````\nafter')).toEqual([
       { kind: 'code', text: 'a\n```', lang: '', closed: true },
       { kind: 'md', text: 'after' },
@@ -127,7 +142,11 @@ describe('previewSegments', () => {
     const log = Array.from({ length: 100 }, (_, i) => `log line ${i}`).join('\n');
     const text = `Intro\n\n\`\`\`ts\n${'x\n'.repeat(500)}\`\`\`\n${log}`;
     const all = segmentMarkdown(text);
-    expect(markdownChars(all)).toBe(text.length - all.filter((s) => s.kind === 'code').reduce((n, s) => n + s.text.length, 0) - '```ts\n\n```\n'.length);
+    expect(markdownChars(all)).toBe(
+      text.length -
+        all.filter((s) => s.kind === 'code').reduce((n, s) => n + s.text.length, 0) -
+        '```ts\n\n```\n'.length,
+    );
     const preview = previewSegments(all, 40, 20);
     expect(preview[1]).toBe(all[1]);
     expect(preview.at(-1)!.kind).toBe('md');

@@ -44,7 +44,10 @@ export interface Segmentation {
 }
 
 function segmentation(text: string): Segmentation {
-  if ((text.length <= MIN_SEGMENT_CHARS && !text.includes('```') && !text.includes('~~~')) || LINK_DEFINITION.test(text)) {
+  if (
+    (text.length <= MIN_SEGMENT_CHARS && !text.includes('```') && !text.includes('~~~')) ||
+    LINK_DEFINITION.test(text)
+  ) {
     return { text, segments: [{ kind: 'md', text }], ends: [text.length] };
   }
   const tail = scanFrom(text, 0);
@@ -58,7 +61,8 @@ function segmentation(text: string): Segmentation {
  * the rest is scanned again and the kept pieces are the same objects. Anything else: a full split.
  */
 export function segmentGrown(prev: Segmentation | undefined, text: string): Segmentation {
-  if (!prev || prev.segments.length < 2 || text.length < prev.text.length || !text.startsWith(prev.text)) return segmentation(text);
+  if (!prev || prev.segments.length < 2 || text.length < prev.text.length || !text.startsWith(prev.text))
+    return segmentation(text);
   // The earlier text's last line may still change (a list marker or fence being typed).
   const stable = prev.text.lastIndexOf('\n') + 1;
   let keep = 0;
@@ -68,7 +72,11 @@ export function segmentGrown(prev: Segmentation | undefined, text: string): Segm
   // A link definition anywhere means no split at all (LINK_DEFINITION); the earlier text had none.
   if (LINK_DEFINITION.test(text.slice(stable))) return segmentation(text);
   const tail = scanFrom(text, from);
-  return { text, segments: [...prev.segments.slice(0, keep), ...tail.segments], ends: [...prev.ends.slice(0, keep), ...tail.ends] };
+  return {
+    text,
+    segments: [...prev.segments.slice(0, keep), ...tail.segments],
+    ends: [...prev.ends.slice(0, keep), ...tail.ends],
+  };
 }
 
 /** Scans `text` from `start` (a piece boundary, or 0) to its end. */
@@ -153,7 +161,11 @@ function closesFence(line: string, open: { char: string; len: number }): boolean
 }
 
 function sameSegment(a: Segment, b: Segment): boolean {
-  return a.kind === b.kind && a.text === b.text && (a.kind !== 'code' || (b.kind === 'code' && a.lang === b.lang && a.closed === b.closed));
+  return (
+    a.kind === b.kind &&
+    a.text === b.text &&
+    (a.kind !== 'code' || (b.kind === 'code' && a.lang === b.lang && a.closed === b.closed))
+  );
 }
 
 /** `next`, with the pieces equal to `prev`'s at the same place kept as the same objects (nothing to redo). */

@@ -15,14 +15,20 @@ describe('pairing link', () => {
   it('knows a link into its own pairing screen, however it is spelled', () => {
     const base = 'https://iris.example/';
     expect(isPairingUrl(pairingLink(base, 'wss://evil.example/ws', 't'), base)).toBe(true);
-    for (const href of ['#/pair', '#/pair/', '#pair?token=x', '/#//pair?x', '#/%70air', '#/Pair;x']) expect(isPairingUrl(href, base), href).toBe(true);
-    for (const href of ['#/c/pair', '#/pairing', '#/settings', 'https://other.example/#/pair', '/pair']) expect(isPairingUrl(href, base), href).toBe(false);
+    for (const href of ['#/pair', '#/pair/', '#pair?token=x', '/#//pair?x', '#/%70air', '#/Pair;x'])
+      expect(isPairingUrl(href, base), href).toBe(true);
+    for (const href of ['#/c/pair', '#/pairing', '#/settings', 'https://other.example/#/pair', '/pair'])
+      expect(isPairingUrl(href, base), href).toBe(false);
   });
 
   it('reads a scanned link back, and nothing from text that is not a pairing link', () => {
     const link = pairingLink('http://192.168.1.20:8080/', 'ws://192.168.1.20:8080/ws', 'a&b=c #d');
     expect(readPairingLink(link)).toEqual({ url: 'ws://192.168.1.20:8080/ws', token: 'a&b=c #d' });
-    expect(readPairingLink(`${link}&lane=web%3Ademo`)).toEqual({ url: 'ws://192.168.1.20:8080/ws', token: 'a&b=c #d', lane: 'web:demo' });
+    expect(readPairingLink(`${link}&lane=web%3Ademo`)).toEqual({
+      url: 'ws://192.168.1.20:8080/ws',
+      token: 'a&b=c #d',
+      lane: 'web:demo',
+    });
     expect(readPairingLink('https://example.org/')).toBeUndefined();
     expect(readPairingLink('#/pair?url=javascript%3Aalert(1)&token=x')).toBeUndefined();
     expect(readPairingLink('#/pair?url=wss%3A%2F%2Fh%2Fws')).toBeUndefined();
@@ -37,7 +43,15 @@ describe('pairing link', () => {
 
 describe('QR path', () => {
   it('draws one square per dark module, offset by the margin', () => {
-    expect(qrPath([[true, false], [false, true]], 4)).toBe('M4 4h1v1h-1zM5 5h1v1h-1z');
+    expect(
+      qrPath(
+        [
+          [true, false],
+          [false, true],
+        ],
+        4,
+      ),
+    ).toBe('M4 4h1v1h-1zM5 5h1v1h-1z');
   });
 
   it('encodes a long pairing link', () => {

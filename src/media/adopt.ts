@@ -10,7 +10,11 @@ import { withQuotaRetry } from '../store/models/mediaCache';
 
 /** Local attachments given to a send, grouped by its client_id, each group in message order. */
 async function claimedGroups(db: IrisDB): Promise<Map<string, MediaRow[]>> {
-  const rows = await db.media.where('state').equals('local').filter((r) => r.client_id !== undefined).toArray();
+  const rows = await db.media
+    .where('state')
+    .equals('local')
+    .filter((r) => r.client_id !== undefined)
+    .toArray();
   const groups = new Map<string, MediaRow[]>();
   for (const row of rows) {
     const list = groups.get(row.client_id!) ?? [];
@@ -25,7 +29,10 @@ async function claimedGroups(db: IrisDB): Promise<Map<string, MediaRow[]>> {
  * Pairs local files with the echo's refs: the same place when the sizes agree (the gateway keeps the
  * order of media_refs), else the first unused ref of the same size. Pure, for tests.
  */
-export function pairUploads(locals: readonly Pick<MediaRow, 'media_id' | 'size'>[], refs: readonly MediaRef[]): Map<string, MediaRef> {
+export function pairUploads(
+  locals: readonly Pick<MediaRow, 'media_id' | 'size'>[],
+  refs: readonly MediaRef[],
+): Map<string, MediaRef> {
   const out = new Map<string, MediaRef>();
   const used = new Set<string>();
   locals.forEach((local, i) => {
@@ -118,7 +125,9 @@ export async function settleSentAttachments(db: IrisDB, now = Date.now()): Promi
     await db.transaction('rw', db.media, db.mediaBlobs, async () => {
       const ids = locals.map((l) => l.media_id);
       // Re-read inside the transaction: only rows still local and still this send's are dropped.
-      const still = (await db.media.bulkGet(ids)).filter((r) => r?.state === 'local' && r.client_id === clientId).map((r) => r!.media_id);
+      const still = (await db.media.bulkGet(ids))
+        .filter((r) => r?.state === 'local' && r.client_id === clientId)
+        .map((r) => r!.media_id);
       await db.media.bulkDelete(still);
       await db.mediaBlobs.bulkDelete(still);
     });

@@ -7,7 +7,10 @@ export function sanitizeFilename(raw: unknown, fallback = 'file'): string {
   const stripped = base
     .normalize('NFC')
     // Lone surrogates too: they cannot be encoded as UTF-8.
-    .replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '')
+    .replace(
+      /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
+      '',
+    )
     .trim();
   // By code points, so a cut never splits a surrogate pair.
   const clean = Array.from(stripped).slice(0, 200).join('').trim();

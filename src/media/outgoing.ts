@@ -73,7 +73,11 @@ export async function stageAttachment(db: IrisDB, file: Blob, options: StageOpti
 
 /** Attachments waiting in a lane's composer (stored, not yet given to a message), oldest first. */
 export async function stagedAttachments(db: IrisDB, lane: string): Promise<MediaRow[]> {
-  const rows = await db.media.where('lane').equals(lane).filter((r) => r.state === 'local' && r.client_id === undefined).toArray();
+  const rows = await db.media
+    .where('lane')
+    .equals(lane)
+    .filter((r) => r.state === 'local' && r.client_id === undefined)
+    .toArray();
   return rows.sort((a, b) => a.lastUsed - b.lastUsed);
 }
 
@@ -118,7 +122,13 @@ export async function queueSendWithMedia(db: IrisDB, input: SendInput): Promise<
 function defaultName(mime: string, now: number): string {
   const stamp = new Date(now).toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
   const ext = EXTENSIONS[mime] ?? '';
-  const what = mime.startsWith('image/') ? 'image' : mime.startsWith('audio/') ? 'audio' : mime.startsWith('video/') ? 'video' : 'file';
+  const what = mime.startsWith('image/')
+    ? 'image'
+    : mime.startsWith('audio/')
+      ? 'audio'
+      : mime.startsWith('video/')
+        ? 'video'
+        : 'file';
   return `${what}-${stamp}${ext}`;
 }
 

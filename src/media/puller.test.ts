@@ -115,7 +115,15 @@ describe('the background puller', () => {
   it('after a download the cache cap evicts the least recently used, never the new file', async () => {
     const db = freshDb();
     await setCacheCap(db, 2 * MiB);
-    await db.media.put({ media_id: 'kept', kind: 'image', mime: 'image/png', size: 1.5 * MiB, filename: 'k', state: 'ready', lastUsed: 1 });
+    await db.media.put({
+      media_id: 'kept',
+      kind: 'image',
+      mime: 'image/png',
+      size: 1.5 * MiB,
+      filename: 'k',
+      state: 'ready',
+      lastUsed: 1,
+    });
     await db.mediaBlobs.put({ media_id: 'kept', blob: new Blob([new Uint8Array(1.5 * MiB)]) });
     await offer(db, 'fresh', 'image', 1 * MiB, 5);
     const client = fakeClient(db);
@@ -130,8 +138,26 @@ describe('the background puller', () => {
 describe('a pull a reload cut short', () => {
   it('shows as not downloaded again once this tab holds the connection, and is pulled if it downloads by itself', async () => {
     const db = freshDb();
-    await db.media.put({ media_id: 'cut', kind: 'document', mime: 'application/pdf', size: 10, filename: 'a.pdf', state: 'downloading', progress: 0.4, lastUsed: 1 });
-    await db.media.put({ media_id: 'pic', kind: 'image', mime: 'image/png', size: 10, filename: 'p.png', state: 'downloading', progress: 0.4, lastUsed: 2 });
+    await db.media.put({
+      media_id: 'cut',
+      kind: 'document',
+      mime: 'application/pdf',
+      size: 10,
+      filename: 'a.pdf',
+      state: 'downloading',
+      progress: 0.4,
+      lastUsed: 1,
+    });
+    await db.media.put({
+      media_id: 'pic',
+      kind: 'image',
+      mime: 'image/png',
+      size: 10,
+      filename: 'p.png',
+      state: 'downloading',
+      progress: 0.4,
+      lastUsed: 2,
+    });
     const client = fakeClient(db);
     const puller = new MediaPuller(db, client);
     puller.kick();

@@ -17,7 +17,10 @@ export interface PullClient {
 }
 
 /** Downloads by themselves when the setting is on: images and voice messages up to 5 MiB. */
-export function downloadsByItself(row: Pick<MediaRow, 'kind' | 'size'>, settings: Pick<MediaSettings, 'autoDownload'>): boolean {
+export function downloadsByItself(
+  row: Pick<MediaRow, 'kind' | 'size'>,
+  settings: Pick<MediaSettings, 'autoDownload'>,
+): boolean {
   return settings.autoDownload && (row.kind === 'image' || row.kind === 'voice') && row.size <= AUTO_DOWNLOAD_MAX_BYTES;
 }
 
@@ -87,7 +90,11 @@ export class MediaPuller {
       // Pulls run in the tab holding the connection: when that is this one, a pull that a closed tab
       // (or a reload) left half-done shows as not downloaded again; its bytes never landed.
       this.recovered = true;
-      await this.db.media.where('state').equals('downloading').modify({ state: 'remote', progress: 0 }).catch((err: unknown) => console.warn('iris: could not reset downloads a closed tab left half-done', err));
+      await this.db.media
+        .where('state')
+        .equals('downloading')
+        .modify({ state: 'remote', progress: 0 })
+        .catch((err: unknown) => console.warn('iris: could not reset downloads a closed tab left half-done', err));
     }
     do {
       this.again = false;

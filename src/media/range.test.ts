@@ -22,7 +22,17 @@ describe('Range header', () => {
     expect(parseRange('bytes=0-', 0)).toEqual({ kind: 'unsatisfiable' });
   });
   it('no header, other units, several ranges, reversed or malformed ranges: the whole body', () => {
-    for (const header of [null, undefined, '', 'items=0-5', 'bytes=0-5,10-20', 'bytes=9-3', 'bytes=-', 'bytes=a-b', 'bytes 0-5']) {
+    for (const header of [
+      null,
+      undefined,
+      '',
+      'items=0-5',
+      'bytes=0-5,10-20',
+      'bytes=9-3',
+      'bytes=-',
+      'bytes=a-b',
+      'bytes 0-5',
+    ]) {
       expect(parseRange(header, 1000)).toEqual({ kind: 'whole' });
     }
   });

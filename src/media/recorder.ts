@@ -1,7 +1,9 @@
 // Voice messages: the microphone through MediaRecorder, as one audio Blob.
 
 /** The first container/codec this browser records, or "" to let it choose. */
-export function recordingMime(isTypeSupported: (type: string) => boolean = (t) => MediaRecorder.isTypeSupported(t)): string {
+export function recordingMime(
+  isTypeSupported: (type: string) => boolean = (t) => MediaRecorder.isTypeSupported(t),
+): string {
   for (const type of ['audio/webm;codecs=opus', 'audio/ogg;codecs=opus', 'audio/mp4', 'audio/webm']) {
     if (isTypeSupported(type)) return type;
   }
@@ -9,7 +11,9 @@ export function recordingMime(isTypeSupported: (type: string) => boolean = (t) =
 }
 
 export function canRecord(): boolean {
-  return typeof MediaRecorder !== 'undefined' && typeof navigator !== 'undefined' && !!navigator.mediaDevices?.getUserMedia;
+  return (
+    typeof MediaRecorder !== 'undefined' && typeof navigator !== 'undefined' && !!navigator.mediaDevices?.getUserMedia
+  );
 }
 
 export interface Recording {
@@ -32,7 +36,8 @@ export class VoiceRecorder {
       this.stream = await navigator.mediaDevices.getUserMedia({ audio: true });
     } catch (err) {
       const name = (err as { name?: string }).name;
-      if (name === 'NotAllowedError' || name === 'SecurityError') throw new Error('Microphone access was refused. Allow it in the browser to record.');
+      if (name === 'NotAllowedError' || name === 'SecurityError')
+        throw new Error('Microphone access was refused. Allow it in the browser to record.');
       if (name === 'NotFoundError') throw new Error('No microphone was found.');
       throw new Error('The microphone could not be started.');
     }

@@ -28,12 +28,24 @@ export function startMediaPuller({ db, client }: { db: IrisDB; client: IrisClien
     });
   });
   // New media offered, a row back to remote, a setting changed.
-  watchLive('the watch for media to download', () => db.media.where('state').anyOf('remote', 'downloading').primaryKeys(), () => started.kick());
-  watchLive('the watch of the auto-download setting', () => db.settings.get('media.autoDownload'), () => started.kick());
+  watchLive(
+    'the watch for media to download',
+    () => db.media.where('state').anyOf('remote', 'downloading').primaryKeys(),
+    () => started.kick(),
+  );
+  watchLive(
+    'the watch of the auto-download setting',
+    () => db.settings.get('media.autoDownload'),
+    () => started.kick(),
+  );
   // An echo of a message with files: move the bytes under the gateway's ids at once.
-  watchLive('the watch for echoes of sent files', () => unsettledSignature(db), (signature) => {
-    if (signature.includes(':echo') || signature.includes(':gone')) started.kick(); // settles first, then pulls
-  });
+  watchLive(
+    'the watch for echoes of sent files',
+    () => unsettledSignature(db),
+    (signature) => {
+      if (signature.includes(':echo') || signature.includes(':gone')) started.kick(); // settles first, then pulls
+    },
+  );
   if (typeof navigator !== 'undefined' && 'serviceWorker' in navigator) {
     navigator.serviceWorker.addEventListener('message', (event) => {
       if (isMediaNeed(event.data)) started.request(event.data.media_id);

@@ -11,7 +11,13 @@ import { defaultLane, gateway, pairedClient, userMessages } from '../testing/gat
 import { until } from '../testing/until';
 import { GatewayProxy } from '../testing/proxy';
 import { settleSentAttachments } from './adopt';
-import { AttachmentRefusedError, queueSendWithMedia, stageAttachment, stagedAttachments, unstageAttachment } from './outgoing';
+import {
+  AttachmentRefusedError,
+  queueSendWithMedia,
+  stageAttachment,
+  stagedAttachments,
+  unstageAttachment,
+} from './outgoing';
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -46,10 +52,30 @@ describe('staging', () => {
 
   it('stores the file with its kind from the MIME type, keeps it for the lane until removed', async () => {
     const db = freshDb();
-    const a = await stageAttachment(db, new Blob(['%PDF'], { type: 'application/pdf' }), { lane: 'L', filename: '../x/report.pdf', now: 1 });
-    const b = await stageAttachment(db, new Blob(['ogg'], { type: 'audio/webm;codecs=opus' }), { lane: 'L', recorded: true, duration: 2.5, now: 2 });
-    expect(a).toMatchObject({ kind: 'document', mime: 'application/pdf', filename: 'report.pdf', state: 'local', size: 4 });
-    expect(b).toMatchObject({ kind: 'voice', mime: 'audio/webm', duration: 2.5, filename: 'audio-19700101-000000.webm' });
+    const a = await stageAttachment(db, new Blob(['%PDF'], { type: 'application/pdf' }), {
+      lane: 'L',
+      filename: '../x/report.pdf',
+      now: 1,
+    });
+    const b = await stageAttachment(db, new Blob(['ogg'], { type: 'audio/webm;codecs=opus' }), {
+      lane: 'L',
+      recorded: true,
+      duration: 2.5,
+      now: 2,
+    });
+    expect(a).toMatchObject({
+      kind: 'document',
+      mime: 'application/pdf',
+      filename: 'report.pdf',
+      state: 'local',
+      size: 4,
+    });
+    expect(b).toMatchObject({
+      kind: 'voice',
+      mime: 'audio/webm',
+      duration: 2.5,
+      filename: 'audio-19700101-000000.webm',
+    });
     expect((await stagedAttachments(db, 'L')).map((r) => r.media_id)).toEqual([a.media_id, b.media_id]);
     await unstageAttachment(db, a.media_id);
     expect((await stagedAttachments(db, 'L')).map((r) => r.media_id)).toEqual([b.media_id]);
@@ -78,7 +104,11 @@ describe('sending with attachments', () => {
     expect(pending?.media?.map((m) => m.media_id)).toEqual([a.media_id, b.media_id]);
     expect(await stagedAttachments(db, lane)).toEqual([]);
 
-    const stored = await until(() => gw.gateway.store.messages(lane).find((m) => m.role === 'user' && m.text === 'two files'), 'delivered', 15_000);
+    const stored = await until(
+      () => gw.gateway.store.messages(lane).find((m) => m.role === 'user' && m.text === 'two files'),
+      'delivered',
+      15_000,
+    );
     expect(sends).toHaveLength(1);
     expect(sends[0]).toMatchObject({ text: 'two files', media_refs: [a.media_id, b.media_id] });
     const records = stored.media!.map((m) => gw.gateway.store.media.get(m.media_id)!);
@@ -87,11 +117,19 @@ describe('sending with attachments', () => {
       [b.media_id, 'document', sha(two)],
     ]);
 
-    await until(async () => (await userMessages(db, lane)).some((m) => m.client_id === clientId && !m.message_id.startsWith('local:')), 'echo');
+    await until(
+      async () =>
+        (await userMessages(db, lane)).some((m) => m.client_id === clientId && !m.message_id.startsWith('local:')),
+      'echo',
+    );
     await settleSentAttachments(db);
     const [first, second] = stored.media!;
     expect(await db.media.get(a.media_id)).toBeUndefined();
-    expect(await db.media.get(first!.media_id)).toMatchObject({ state: 'ready', kind: 'image', message_id: stored.message_id });
+    expect(await db.media.get(first!.media_id)).toMatchObject({
+      state: 'ready',
+      kind: 'image',
+      message_id: stored.message_id,
+    });
     const bytes = new Uint8Array(await (await db.mediaBlobs.get(first!.media_id))!.blob.arrayBuffer());
     expect(sha(bytes)).toBe(sha(one));
     expect(await db.media.get(second!.media_id)).toMatchObject({ state: 'ready', filename: 'two.txt' });
@@ -103,9 +141,17 @@ describe('sending with attachments', () => {
     const one = new Uint8Array(randomBytes(2000));
     const a = await stageAttachment(db, new Blob([one], { type: 'image/png' }), { lane, filename: 'mine.png' });
     const clientId = await c.send(lane, 'my picture', { attachments: [a.media_id] });
-    const stored = await until(() => gw.gateway.store.messages(lane).find((m) => m.role === 'user' && m.text === 'my picture'), 'delivered', 15_000);
+    const stored = await until(
+      () => gw.gateway.store.messages(lane).find((m) => m.role === 'user' && m.text === 'my picture'),
+      'delivered',
+      15_000,
+    );
     expect(stored.media?.[0]?.media_id).toBe(a.media_id);
-    await until(async () => (await userMessages(db, lane)).some((m) => m.client_id === clientId && !m.message_id.startsWith('local:')), 'echo');
+    await until(
+      async () =>
+        (await userMessages(db, lane)).some((m) => m.client_id === clientId && !m.message_id.startsWith('local:')),
+      'echo',
+    );
     await settleSentAttachments(db);
     expect(await db.media.get(a.media_id)).toMatchObject({ state: 'ready', message_id: stored.message_id });
     const blob = await db.mediaBlobs.get(a.media_id);
@@ -144,7 +190,10 @@ describe('sending with attachments', () => {
       if (isBinary && ++binary === 2) void c.discard(clientId);
       return data;
     };
-    const file = await stageAttachment(db, new Blob([new Uint8Array(randomBytes(6 * MiB))]), { lane, filename: 'big.bin' });
+    const file = await stageAttachment(db, new Blob([new Uint8Array(randomBytes(6 * MiB))]), {
+      lane,
+      filename: 'big.bin',
+    });
     clientId = await c.send(lane, 'never', { attachments: [file.media_id] });
     await until(async () => (await db.outbox.count()) === 0 && binary >= 2, 'discarded');
     await c.session()!.sender.idle();
@@ -202,7 +251,11 @@ describe('sending with attachments', () => {
     await until(() => binary >= 3, 'cut');
     proxy.taps.toGateway = undefined;
     c.session()!.connection.wake();
-    const stored = await until(() => gw.gateway.store.messages(lane).find((m) => m.text === 'after the cut'), 'delivered', 15_000);
+    const stored = await until(
+      () => gw.gateway.store.messages(lane).find((m) => m.text === 'after the cut'),
+      'delivered',
+      15_000,
+    );
     await new Promise((r) => setTimeout(r, 300));
     expect(gw.gateway.store.messages(lane).filter((m) => m.text === 'after the cut')).toHaveLength(1);
     const records = gw.gateway.store.media.list().filter((r) => r.ref === file.media_id);

@@ -48,10 +48,15 @@ describe('a media watch', () => {
   it('stops for good when told, even while waiting to watch again', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     let runs = 0;
-    const stop = watchLive('a broken watch', () => {
-      runs++;
-      throw new Error('broken');
-    }, () => {}, 10);
+    const stop = watchLive(
+      'a broken watch',
+      () => {
+        runs++;
+        throw new Error('broken');
+      },
+      () => {},
+      10,
+    );
     await until(() => runs >= 2, 'a second try');
     stop();
     const after = runs;

@@ -7,7 +7,12 @@ const RETRY_FIRST_MS = 1000;
 const RETRY_MAX_MS = 30_000;
 
 /** Calls `next` with every result of `query`; returns a stop function. */
-export function watchLive<T>(what: string, query: () => T | Promise<T>, next: (value: T) => void, retryFirstMs = RETRY_FIRST_MS): () => void {
+export function watchLive<T>(
+  what: string,
+  query: () => T | Promise<T>,
+  next: (value: T) => void,
+  retryFirstMs = RETRY_FIRST_MS,
+): () => void {
   let stopped = false;
   let retry = retryFirstMs;
   let timer: ReturnType<typeof setTimeout> | undefined;

@@ -9,7 +9,9 @@ export interface MediaNeed {
 export function isMediaNeed(value: unknown): value is MediaNeed {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
-  return v.type === 'iris:media:need' && typeof v.media_id === 'string' && v.media_id.length > 0 && v.media_id.length <= 200;
+  return (
+    v.type === 'iris:media:need' && typeof v.media_id === 'string' && v.media_id.length > 0 && v.media_id.length <= 200
+  );
 }
 
 /** The URL the app uses for a media item; the service worker answers it from IndexedDB. */

@@ -47,7 +47,12 @@ export function answersById(request: ClientFrame, answer: ServerFrame): boolean 
 
 /** Whether `answer`, carrying no id, settles a request that accepts an answer without one. */
 export function answersWithoutId(waiting: Awaiting, answer: ServerFrame): boolean {
-  return waiting.matchWithoutId && answer.type !== 'error' && answer.id === undefined && (ANSWERS[waiting.frame.type]?.includes(answer.type) ?? false);
+  return (
+    waiting.matchWithoutId &&
+    answer.type !== 'error' &&
+    answer.id === undefined &&
+    (ANSWERS[waiting.frame.type]?.includes(answer.type) ?? false)
+  );
 }
 
 /** An echo carrying a client_id answers only the send with that client_id. */

@@ -3,7 +3,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { backoffDelay } from './backoff';
-import { GatewayConnection, helloFrame, nextPhase, stateOf, type ConnectionOptions, type LifecycleEvent, type Phase, type WebSocketConstructor } from './connection';
+import {
+  GatewayConnection,
+  helloFrame,
+  nextPhase,
+  stateOf,
+  type ConnectionOptions,
+  type LifecycleEvent,
+  type Phase,
+  type WebSocketConstructor,
+} from './connection';
 import { ConnectionLostError, ProtocolError, RequestTimeoutError } from './errors';
 import { ScriptedServer } from '../testing/scriptedServer';
 import { until } from '../testing/until';
@@ -45,7 +54,14 @@ describe('the lifecycle table', () => {
   const phases: Phase[] = ['closed', 'connecting', 'hello-sent', 'live', 'backing-off', 'auth-failed'];
   const events: LifecycleEvent['type'][] = ['start', 'opened', 'acked', 'refused', 'lost', 'retry', 'stop'];
   const table = (reconnects: boolean) =>
-    Object.fromEntries(phases.map((p) => [p, Object.fromEntries(events.flatMap((e) => (nextPhase(p, e, reconnects) ? [[e, nextPhase(p, e, reconnects)]] : [])))]));
+    Object.fromEntries(
+      phases.map((p) => [
+        p,
+        Object.fromEntries(
+          events.flatMap((e) => (nextPhase(p, e, reconnects) ? [[e, nextPhase(p, e, reconnects)]] : [])),
+        ),
+      ]),
+    );
 
   it('moves only along the documented transitions; every other event is ignored', () => {
     expect(table(true)).toEqual({
@@ -101,7 +117,12 @@ describe('hello', () => {
     const webpush = { endpoint: 'https://push.example/1', expirationTime: null, keys: { p256dh: 'k', auth: 'a' } };
     expect(helloFrame({ token: 't', deviceId: 'd', deviceName: 'Phone' }, { push: 'none' })).toEqual({
       type: 'hello',
-      payload: { token: 't', device_id: 'd', device_name: 'Phone', caps: { min_protocol: 1, media: true, push: 'none' } },
+      payload: {
+        token: 't',
+        device_id: 'd',
+        device_name: 'Phone',
+        caps: { min_protocol: 1, media: true, push: 'none' },
+      },
     });
     expect(helloFrame({ token: 't', deviceId: 'd' }, { push: 'webpush', webpush }).payload).toEqual({
       token: 't',
@@ -128,7 +149,9 @@ describe('pairing', () => {
       },
     });
     // A request before hello.ack fails at once and sends nothing.
-    await expect(c.request({ v: 1, type: 'search', payload: { query: 'x', scope: 'all' } })).rejects.toBeInstanceOf(ConnectionLostError);
+    await expect(c.request({ v: 1, type: 'search', payload: { query: 'x', scope: 'all' } })).rejects.toBeInstanceOf(
+      ConnectionLostError,
+    );
     // Events before hello.ack are not acted on.
     server.last!.send({ type: 'message', payload: { message_id: 'm', role: 'assistant', text: 'early' } });
     await new Promise((r) => setTimeout(r, 50));
@@ -187,7 +210,12 @@ describe('requests', () => {
     const page = c.request({ v: 1, type: 'history', chat_id: 'x', payload: { limit: 5 } });
     await until(() => server.last!.frames.length === 2, 'request');
     // A replayed frame from an older connection that happens to carry id 1.
-    server.last!.send({ type: 'message', id: 1, chat_id: 'x', payload: { message_id: 'old', role: 'user', text: 'hi' } });
+    server.last!.send({
+      type: 'message',
+      id: 1,
+      chat_id: 'x',
+      payload: { message_id: 'old', role: 'user', text: 'hi' },
+    });
     server.last!.send({ type: 'history', id: 1, chat_id: 'x', payload: { messages: [], has_more: false } });
     const answer = await page;
     expect(answer.type).toBe('history');
@@ -236,7 +264,15 @@ describe('requests', () => {
     const c = connect({ handlers: { frame: (f) => void seen.push(f.type) } });
     await until(() => c.state() === 'online', 'online');
     const s = server.last!;
-    for (const junk of ['not json', '[1,2]', '{"v":1}', '{"type":""}', '{"type":"from.the.future","payload":{}}', 'null']) s.send(junk);
+    for (const junk of [
+      'not json',
+      '[1,2]',
+      '{"v":1}',
+      '{"type":""}',
+      '{"type":"from.the.future","payload":{}}',
+      'null',
+    ])
+      s.send(junk);
     s.send({ type: 'typing', chat_id: 'x', payload: { on: true } });
     await until(() => seen.length === 1, 'the valid frame');
     expect(seen).toEqual(['typing']);

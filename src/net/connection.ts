@@ -55,7 +55,9 @@ export function nextPhase(phase: Phase, event: LifecycleEvent['type'], reconnect
     case 'connecting':
       return ({ opened: 'hello-sent', lost, stop: 'closed' } as const)[event as 'opened' | 'lost' | 'stop'];
     case 'hello-sent':
-      return ({ acked: 'live', refused: 'auth-failed', lost, stop: 'closed' } as const)[event as 'acked' | 'refused' | 'lost' | 'stop'];
+      return ({ acked: 'live', refused: 'auth-failed', lost, stop: 'closed' } as const)[
+        event as 'acked' | 'refused' | 'lost' | 'stop'
+      ];
     case 'live':
       return ({ refused: 'auth-failed', lost, stop: 'closed' } as const)[event as 'refused' | 'lost' | 'stop'];
     case 'backing-off':
@@ -68,7 +70,16 @@ export function nextPhase(phase: Phase, event: LifecycleEvent['type'], reconnect
 
 /** The state the app sees in each phase. */
 export function stateOf(phase: Phase): ConnectionState {
-  return ({ closed: 'offline', connecting: 'connecting', 'hello-sent': 'pairing', live: 'online', 'backing-off': 'offline', 'auth-failed': 'auth-failed' } as const)[phase];
+  return (
+    {
+      closed: 'offline',
+      connecting: 'connecting',
+      'hello-sent': 'pairing',
+      live: 'online',
+      'backing-off': 'offline',
+      'auth-failed': 'auth-failed',
+    } as const
+  )[phase];
 }
 
 /** How this device wants to be woken, repeated in every hello (spec README §13): caps.push and its address. */
@@ -99,7 +110,10 @@ export type WakeSource = (wake: () => void) => () => void;
  */
 export const browserWakeSource: WakeSource = (wake) => {
   // Typed by hand: the service worker's build has no DOM types, and no document.
-  type Listening = { addEventListener(type: string, fn: () => void): void; removeEventListener(type: string, fn: () => void): void };
+  type Listening = {
+    addEventListener(type: string, fn: () => void): void;
+    removeEventListener(type: string, fn: () => void): void;
+  };
   const g = globalThis as Partial<Listening> & { document?: Listening & { visibilityState: string } };
   const onVisible = () => {
     if (g.document?.visibilityState === 'visible') wake();
@@ -199,8 +213,12 @@ export class GatewayConnection {
   readonly lastError: Accessor<string | undefined>;
   private readonly setStateSignal: (s: ConnectionState) => void;
   private readonly setLastError: (e: string | undefined) => void;
-  private readonly opts: Required<Omit<ConnectionOptions, 'deviceName' | 'push' | 'pushHello' | 'handlers' | 'WebSocketImpl'>> &
-    Pick<ConnectionOptions, 'deviceName' | 'push' | 'pushHello' | 'handlers'> & { WebSocketImpl?: WebSocketConstructor };
+  private readonly opts: Required<
+    Omit<ConnectionOptions, 'deviceName' | 'push' | 'pushHello' | 'handlers' | 'WebSocketImpl'>
+  > &
+    Pick<ConnectionOptions, 'deviceName' | 'push' | 'pushHello' | 'handlers'> & {
+      WebSocketImpl?: WebSocketConstructor;
+    };
   private current: Phase = 'closed';
   /** The socket of the connecting, hello-sent and live phases; null in the others. */
   private ws: WebSocketLike | null = null;

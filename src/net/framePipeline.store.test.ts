@@ -27,14 +27,21 @@ describe('the frame pipeline with the store', () => {
         let full = true;
         // A full disk for one frame's row, thrown inside the reducer's transaction as the browser does.
         db.messages.put = ((row: { message_id: string }, ...rest: unknown[]) =>
-          full && row.message_id === `m${failAt}` ? Promise.reject(new DOMException('full', 'QuotaExceededError')) : put(row as never, ...(rest as []))) as unknown as typeof put;
+          full && row.message_id === `m${failAt}`
+            ? Promise.reject(new DOMException('full', 'QuotaExceededError'))
+            : put(row as never, ...(rest as []))) as unknown as typeof put;
         const pipeline = new FramePipeline({
           apply: (f, cursor) => applyFrame(db, f, cursor === undefined ? { gateway: gw } : { gateway: gw, cursor }),
-          applyBatch: (fs, cursor) => applyFrames(db, fs, cursor === undefined ? { gateway: gw } : { gateway: gw, cursor }),
+          applyBatch: (fs, cursor) =>
+            applyFrames(db, fs, cursor === undefined ? { gateway: gw } : { gateway: gw, cursor }),
           schedule: (run) => run(),
           onError: () => {},
         });
-        const live = (c: number) => ({ ...frame('message', { message_id: `m${c}`, role: 'assistant', text: `t${c}`, ts: c }, A), cursor: c }) as ServerFrame;
+        const live = (c: number) =>
+          ({
+            ...frame('message', { message_id: `m${c}`, role: 'assistant', text: `t${c}`, ts: c }, A),
+            cursor: c,
+          }) as ServerFrame;
         const pushes: Promise<void>[] = [];
         for (let c = 1; c <= 8; c++) {
           const p = pipeline.push(live(c)).catch(() => {});
@@ -46,7 +53,12 @@ describe('the frame pipeline with the store', () => {
         const stored = await getCursor(db, gw);
         expect(stored, `${pattern}, m${failAt} failing`).toBe(failAt - 1);
         // Every frame after it was still applied (nothing is skipped), except the one that failed.
-        expect((await db.messages.toArray()).map((m) => m.message_id).sort()).toEqual([1, 2, 3, 4, 5, 6, 7, 8].filter((c) => c !== failAt).map((c) => `m${c}`).sort());
+        expect((await db.messages.toArray()).map((m) => m.message_id).sort()).toEqual(
+          [1, 2, 3, 4, 5, 6, 7, 8]
+            .filter((c) => c !== failAt)
+            .map((c) => `m${c}`)
+            .sort(),
+        );
         // The sync from the stored cursor brings it again; with room, it lands with sync.done's cursor.
         full = false;
         pipeline.beginBatch();

@@ -27,7 +27,11 @@ function setup() {
   return { pipeline, applied, batches, flushNow, flushes };
 }
 
-const texts = (frames: ServerFrame[]) => frames.map((f) => `${f.type}:${(f.payload as { text?: string; final_text?: string }).text ?? (f.payload as { final_text?: string }).final_text ?? ''}`);
+const texts = (frames: ServerFrame[]) =>
+  frames.map(
+    (f) =>
+      `${f.type}:${(f.payload as { text?: string; final_text?: string }).text ?? (f.payload as { final_text?: string }).final_text ?? ''}`,
+  );
 
 /**
  * A pipeline whose writes of `slow` frames wait until `release()`, so frames pile up behind them.
@@ -79,7 +83,12 @@ describe('FramePipeline', () => {
     void pipeline.push({ v: 1, type: 'message.start', chat_id: 'a', payload: { message_id: 'm1', role: 'assistant' } });
     void pipeline.push(update('m1', 'Hel', 'a'));
     void pipeline.push(update('m1', 'Hello wor', 'a'));
-    const stop = pipeline.push({ v: 1, type: 'message.stop', chat_id: 'a', payload: { message_id: 'm1', final_text: 'Hello world' } });
+    const stop = pipeline.push({
+      v: 1,
+      type: 'message.stop',
+      chat_id: 'a',
+      payload: { message_id: 'm1', final_text: 'Hello world' },
+    });
     flushNow(); // a late flush must not write the stale update after the stop
     await stop;
     await pipeline.flush();
@@ -98,7 +107,12 @@ describe('FramePipeline', () => {
     await pipeline.push({ v: 1, type: 'agent.idle', chat_id: 'a', payload: {} });
     expect(texts(applied)).toEqual(['tool.start:', 'message.update:one two', 'agent.idle:']);
     await pipeline.flush();
-    expect(texts(applied)).toEqual(['tool.start:', 'message.update:one two', 'agent.idle:', 'message.update:other lane']);
+    expect(texts(applied)).toEqual([
+      'tool.start:',
+      'message.update:one two',
+      'agent.idle:',
+      'message.update:other lane',
+    ]);
   });
 
   it('a frame that reads messages without naming a lane writes every held update first', async () => {
@@ -116,7 +130,12 @@ describe('FramePipeline', () => {
     for (let i = 0; i < 50; i++) {
       void pipeline.push(update('m1', `text ${i}`, 'a'));
       void pipeline.push({ v: 1, type: 'typing', chat_id: 'a', payload: { on: i % 2 === 0 } });
-      void pipeline.push({ v: 1, type: 'tool.progress', chat_id: 'a', payload: { index: 0, name: 't', note: `n${i}` } });
+      void pipeline.push({
+        v: 1,
+        type: 'tool.progress',
+        chat_id: 'a',
+        payload: { index: 0, name: 't', note: `n${i}` },
+      });
     }
     await pipeline.flush();
     expect(texts(applied).filter((t) => t.startsWith('message.update'))).toEqual(['message.update:text 49']);
@@ -179,7 +198,12 @@ describe('FramePipeline', () => {
     const { pipeline, applied, release } = slowPipeline({ slow: 'tool.start' });
     void pipeline.push({ v: 1, type: 'tool.start', chat_id: 'a', payload: { index: 0, name: 't' } });
     const stale = pipeline.push(update('m1', 'Hello wor', 'a'));
-    const stop = pipeline.push({ v: 1, type: 'message.stop', chat_id: 'a', payload: { message_id: 'm1', final_text: 'Hello world' } });
+    const stop = pipeline.push({
+      v: 1,
+      type: 'message.stop',
+      chat_id: 'a',
+      payload: { message_id: 'm1', final_text: 'Hello world' },
+    });
     release();
     await Promise.all([stale, stop]);
     expect(texts(applied)).toEqual(['tool.start:', 'message.stop:Hello world']);
@@ -204,7 +228,9 @@ describe('FramePipeline', () => {
     const { pipeline, writes, release } = slowPipeline({ slow: 'agent.busy' });
     const first = pipeline.push({ v: 1, type: 'agent.busy', chat_id: 'a', payload: {} });
     await Promise.resolve();
-    const rest = Array.from({ length: 250 }, (_, i) => pipeline.push({ v: 1, type: 'typing', chat_id: 'a', payload: { on: i % 2 === 0 } }));
+    const rest = Array.from({ length: 250 }, (_, i) =>
+      pipeline.push({ v: 1, type: 'typing', chat_id: 'a', payload: { on: i % 2 === 0 } }),
+    );
     release();
     await Promise.all([first, ...rest]);
     const sizes = writes.slice(1).map((w) => w.length);
@@ -212,7 +238,11 @@ describe('FramePipeline', () => {
   });
 
   it('a group that cannot be written whole is written frame by frame: only the bad frame fails', async () => {
-    const { pipeline, applied, errors, release } = slowPipeline({ slow: 'agent.busy', failing: 'typing', batchFails: true });
+    const { pipeline, applied, errors, release } = slowPipeline({
+      slow: 'agent.busy',
+      failing: 'typing',
+      batchFails: true,
+    });
     const first = pipeline.push({ v: 1, type: 'agent.busy', chat_id: 'a', payload: {} });
     await Promise.resolve();
     const ok1 = pipeline.push({ v: 1, type: 'tool.start', chat_id: 'a', payload: { index: 0, name: 't' } });
@@ -238,7 +268,9 @@ describe('FramePipeline', () => {
       schedule: (run) => run(),
       onError: (e) => errors.push(e),
     });
-    await expect(pipeline.push({ v: 1, type: 'typing', chat_id: 'a', payload: { on: true } })).rejects.toThrow('disk full');
+    await expect(pipeline.push({ v: 1, type: 'typing', chat_id: 'a', payload: { on: true } })).rejects.toThrow(
+      'disk full',
+    );
     await pipeline.push({ v: 1, type: 'agent.idle', chat_id: 'a', payload: {} });
     expect(applied).toEqual(['agent.idle']);
     expect(errors).toHaveLength(1);
@@ -274,7 +306,17 @@ describe('FramePipeline: the live cursor (spec README §16)', () => {
     });
     /** The newest cursor stored so far (what the DB would hold). */
     const stored = () => Math.max(0, ...writes.map((w) => w.cursor ?? 0));
-    return { pipeline, writes, stored, held: () => held, slowDown, release: () => { gate = undefined; release(); } };
+    return {
+      pipeline,
+      writes,
+      stored,
+      held: () => held,
+      slowDown,
+      release: () => {
+        gate = undefined;
+        release();
+      },
+    };
   }
 
   it('each write stores the newest cursor its frames carry, in the same write', async () => {
@@ -282,7 +324,10 @@ describe('FramePipeline: the live cursor (spec README §16)', () => {
     await pipeline.push(at('agent.busy', 1));
     slowDown();
     const first = pipeline.push(at('message.start', 2, { message_id: 'm1', role: 'assistant' }));
-    const rest = [pipeline.push(at('tool.start', 3, { index: 0, name: 't' })), pipeline.push(at('tool.end', 4, { index: 0, name: 't' }))];
+    const rest = [
+      pipeline.push(at('tool.start', 3, { index: 0, name: 't' })),
+      pipeline.push(at('tool.end', 4, { index: 0, name: 't' })),
+    ];
     release();
     await Promise.all([first, ...rest]);
     expect(writes).toEqual([
@@ -357,7 +402,7 @@ describe('FramePipeline: the live cursor (spec README §16)', () => {
     expect(held()).toBe(1);
   });
 
-  it('a gateway that sends no cursor: live writes store none, the replay stores sync.done\'s', async () => {
+  it("a gateway that sends no cursor: live writes store none, the replay stores sync.done's", async () => {
     const { pipeline, writes } = cursorPipeline();
     pipeline.beginBatch();
     void pipeline.push(at('agent.busy'));

@@ -25,7 +25,11 @@ it('after the gateway loses its state, a later sync still brings every frame', a
   const lane = await defaultLane(db);
   for (const [i, text] of ['one', 'two', 'three'].entries()) {
     await c.send(lane, text);
-    await until(async () => (await laneMessages(db, lane)).filter((m) => m.role === 'assistant' && m.status === 'final').length > i, `reply ${i}`);
+    await until(
+      async () =>
+        (await laneMessages(db, lane)).filter((m) => m.role === 'assistant' && m.status === 'final').length > i,
+      `reply ${i}`,
+    );
   }
   // A reconnect stores a cursor well above 0.
   await c.stop();
@@ -52,7 +56,11 @@ it('after the gateway loses its state, a later sync still brings every frame', a
   await c.start();
   cleanup.push(() => c.stop());
   const want = gw.gateway.store.messages('web:demo').map((m) => m.message_id);
-  await until(async () => (await laneMessages(db, 'web:demo')).length === want.length, 'every message of the other lane', 10_000);
+  await until(
+    async () => (await laneMessages(db, 'web:demo')).length === want.length,
+    'every message of the other lane',
+    10_000,
+  );
   expect((await laneMessages(db, 'web:demo')).map((m) => m.message_id)).toEqual(want);
   expect((await db.sync.get(gw.url))?.cursor).toBe(gw.gateway.store.cursor(deviceId));
 }, 60_000);

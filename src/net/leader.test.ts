@@ -21,7 +21,10 @@ describe('TabBus', () => {
     const heard: BusMessage[] = [];
     bystander.listen((m) => heard.push(m));
     leader.serve(async (method, args) => ({ method, args }));
-    expect(await follower.call('fetchHistory', ['web:default', 'm1'])).toEqual({ method: 'fetchHistory', args: ['web:default', 'm1'] });
+    expect(await follower.call('fetchHistory', ['web:default', 'm1'])).toEqual({
+      method: 'fetchHistory',
+      args: ['web:default', 'm1'],
+    });
     expect(heard.filter((m) => m.t === 'result')).toHaveLength(0); // listeners see no calls or results
   });
 
@@ -29,14 +32,23 @@ describe('TabBus', () => {
     const name = 'bus-' + Math.random();
     const leader = bus(name);
     const follower = bus(name);
-    const errors = [new ProtocolError('rate_limited', 'slow down'), new ConnectionLostError('gone'), new RequestTimeoutError('search', 15000), new Error('plain')];
+    const errors = [
+      new ProtocolError('rate_limited', 'slow down'),
+      new ConnectionLostError('gone'),
+      new RequestTimeoutError('search', 15000),
+      new Error('plain'),
+    ];
     let i = 0;
     leader.serve(async () => {
       throw errors[i++];
     });
     const p = await follower.call('request', []).catch((e: unknown) => e);
     expect(p).toBeInstanceOf(ProtocolError);
-    expect(p).toMatchObject({ code: 'rate_limited', detail: 'slow down', message: 'The gateway is busy. Trying again in a moment.' });
+    expect(p).toMatchObject({
+      code: 'rate_limited',
+      detail: 'slow down',
+      message: 'The gateway is busy. Trying again in a moment.',
+    });
     expect(await follower.call('request', []).catch((e: unknown) => e)).toBeInstanceOf(ConnectionLostError);
     const timeout = await follower.call('request', []).catch((e: unknown) => e);
     expect(timeout).toBeInstanceOf(RequestTimeoutError);

@@ -24,7 +24,11 @@ import { Transfers, type PullOptions, type UploadMeta } from './transfers';
 /** How frames reach the DB: the store's reducer (one frame, or a batch), storing `cursor` with them. */
 export interface Reducer {
   apply(db: IrisDB, frame: ServerFrame, ctx: { gateway: string; cursor?: number }): Promise<void>;
-  applyBatch(db: IrisDB, frames: ServerFrame[], ctx: { gateway: string; cursor?: number; replay?: boolean }): Promise<void>;
+  applyBatch(
+    db: IrisDB,
+    frames: ServerFrame[],
+    ctx: { gateway: string; cursor?: number; replay?: boolean },
+  ): Promise<void>;
 }
 
 export interface GatewayConfig {
@@ -88,7 +92,8 @@ export class GatewaySession {
     const withCursor = (cursor: number | undefined) => (cursor === undefined ? { gateway } : { gateway, cursor });
     this.pipeline = new FramePipeline({
       apply: (frame, cursor) => reducer.apply(db, frame, withCursor(cursor)),
-      applyBatch: (frames, cursor, replay) => reducer.applyBatch(db, frames, { ...withCursor(cursor), ...(replay && { replay }) }),
+      applyBatch: (frames, cursor, replay) =>
+        reducer.applyBatch(db, frames, { ...withCursor(cursor), ...(replay && { replay }) }),
       schedule: opts.flushScheduler,
       onError: opts.onApplyError ?? ((err) => console.error('iris: could not store a frame', err)),
       onCursorHeld: () => this.scheduleResync(),
@@ -300,7 +305,10 @@ export class GatewaySession {
     if (frame.type === 'pong') return;
     if (frame.type === 'sync.done') {
       if (!this.pipeline.batching) return;
-      const cursor = typeof frame.payload.cursor === 'number' && Number.isSafeInteger(frame.payload.cursor) ? frame.payload.cursor : undefined;
+      const cursor =
+        typeof frame.payload.cursor === 'number' && Number.isSafeInteger(frame.payload.cursor)
+          ? frame.payload.cursor
+          : undefined;
       return this.pipeline.endBatch(cursor);
     }
     if (frame.type === 'message' && request?.type === 'message.send') {
@@ -335,7 +343,8 @@ export class GatewaySession {
       });
     } catch (err) {
       // The gateway's limit, in words: which file, its size and the limit (spec README §15).
-      if (err instanceof ProtocolError && err.code === 'media_too_large') err.message = gatewayTooLargeText(row.filename, row.size, err.detail);
+      if (err instanceof ProtocolError && err.code === 'media_too_large')
+        err.message = gatewayTooLargeText(row.filename, row.size, err.detail);
       throw err;
     }
   }

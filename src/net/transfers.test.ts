@@ -45,7 +45,12 @@ describe('upload', () => {
     });
     expect(chunks).toEqual([256 * 1024, 256 * 1024, 88 * 1024]);
     const record = gw.gateway.store.media.byRef(ref)!;
-    expect(record).toMatchObject({ kind: 'document', mime: 'application/pdf', filename: 'report.pdf', size: bytes.length });
+    expect(record).toMatchObject({
+      kind: 'document',
+      mime: 'application/pdf',
+      filename: 'report.pdf',
+      size: bytes.length,
+    });
     expect(record.sha256).toBe(sha(bytes));
     expect(sha(gw.gateway.store.mediaBytes(record.media_id)!)).toBe(sha(bytes));
     expect(progress.at(-1)).toBe(1);
@@ -64,7 +69,9 @@ describe('upload', () => {
       return data;
     };
     const tenMiB = new Uint8Array(10 * 1024 * 1024);
-    const err = await c.upload(new Blob([tenMiB]), { kind: 'image', filename: 'big.png', mime: 'image/png' }).catch((e: unknown) => e);
+    const err = await c
+      .upload(new Blob([tenMiB]), { kind: 'image', filename: 'big.png', mime: 'image/png' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProtocolError);
     expect((err as ProtocolError).code).toBe('media_too_large');
     expect((err as ProtocolError).message).toBe('That file is too large for the gateway.');
@@ -82,7 +89,9 @@ describe('upload', () => {
     };
     const bytes = new Uint8Array(randomBytes(700 * 1024));
     const ref = crypto.randomUUID();
-    const err = await c.upload(new Blob([bytes]), { media_ref: ref, kind: 'document', filename: 'a.bin' }).catch((e: unknown) => e);
+    const err = await c
+      .upload(new Blob([bytes]), { media_ref: ref, kind: 'document', filename: 'a.bin' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConnectionLostError);
     expect(gw.gateway.store.media.byRef(ref)).toBeUndefined();
     proxy.taps.toGateway = undefined;
@@ -107,7 +116,10 @@ describe('pull', () => {
     expect(sha(got)).toBe(sha(gw.gateway.store.mediaBytes(row.media_id)!));
     expect(stored!.blob.type).toBe('image/png');
     expect(await db.media.get(row.media_id)).toMatchObject({ state: 'ready', progress: 1 });
-    await until(async () => (await laneMessages(db, lane)).some((m) => m.role === 'assistant' && m.status === 'final'), 'reply');
+    await until(
+      async () => (await laneMessages(db, lane)).some((m) => m.role === 'assistant' && m.status === 'final'),
+      'reply',
+    );
   });
 
   it('a pull cut mid-way stores nothing half-done and completes after reconnect', async () => {
@@ -115,7 +127,15 @@ describe('pull', () => {
     const bytes = new Uint8Array(randomBytes(900 * 1024));
     const ref = await c.upload(new Blob([bytes], { type: 'video/mp4' }), { kind: 'video', filename: 'clip.mp4' });
     const record = gw.gateway.store.media.byRef(ref)!;
-    await db.media.put({ media_id: record.media_id, kind: 'video', mime: 'video/mp4', size: record.size, filename: 'clip.mp4', state: 'remote', lastUsed: 0 });
+    await db.media.put({
+      media_id: record.media_id,
+      kind: 'video',
+      mime: 'video/mp4',
+      size: record.size,
+      filename: 'clip.mp4',
+      state: 'remote',
+      lastUsed: 0,
+    });
     let chunks = 0;
     let cut = false;
     proxy.taps.toClient = (data, isBinary) => {
@@ -145,10 +165,21 @@ describe('pull', () => {
     const ref = await c.upload(new Blob([bytes], { type: 'image/png' }), { kind: 'image', filename: 'x.png' });
     const record = gw.gateway.store.media.byRef(ref)!;
     // Offered as bigger than what the gateway sends.
-    await db.media.put({ media_id: record.media_id, kind: 'image', mime: 'image/png', size: 3_000, filename: 'x.png', state: 'remote', lastUsed: 0 });
+    await db.media.put({
+      media_id: record.media_id,
+      kind: 'image',
+      mime: 'image/png',
+      size: 3_000,
+      filename: 'x.png',
+      state: 'remote',
+      lastUsed: 0,
+    });
     await expect(c.pull(record.media_id)).rejects.toThrow('The file arrived with 2000 bytes instead of 3000.');
     expect(await db.mediaBlobs.get(record.media_id)).toBeUndefined();
-    expect(await db.media.get(record.media_id)).toMatchObject({ state: 'failed', error: 'The file arrived with 2000 bytes instead of 3000.' });
+    expect(await db.media.get(record.media_id)).toMatchObject({
+      state: 'failed',
+      error: 'The file arrived with 2000 bytes instead of 3000.',
+    });
     // A size never known (0) takes the bytes as they come.
     await db.media.update(record.media_id, { size: 0, state: 'remote' });
     await c.pull(record.media_id);
@@ -157,10 +188,17 @@ describe('pull', () => {
 
   it('an unknown media id fails the pull with not_found and marks the row failed', async () => {
     const { db, c } = await setup();
-    await db.media.put({ media_id: 'med_0000', kind: 'image', mime: 'image/png', size: 1, filename: 'x.png', state: 'remote', lastUsed: 0 });
+    await db.media.put({
+      media_id: 'med_0000',
+      kind: 'image',
+      mime: 'image/png',
+      size: 1,
+      filename: 'x.png',
+      state: 'remote',
+      lastUsed: 0,
+    });
     const err = await c.pull('med_0000').catch((e: unknown) => e);
     expect((err as ProtocolError).code).toBe('not_found');
     expect(await db.media.get('med_0000')).toMatchObject({ state: 'failed' });
   });
 });
-

@@ -251,7 +251,10 @@ export class Transfers {
       if (err instanceof ConnectionLostError && !this.stopped) {
         // Nothing half-stored: the bytes so far are dropped and the pull starts over later.
         this.ready = false;
-        await db.media.update(job.media_id, { state: row?.state === 'downloading' ? 'remote' : row?.state ?? 'remote', progress: 0 });
+        await db.media.update(job.media_id, {
+          state: row?.state === 'downloading' ? 'remote' : (row?.state ?? 'remote'),
+          progress: 0,
+        });
         return 'retry';
       }
       await this.failPull(job, err instanceof Error ? err.message : String(err));
@@ -313,7 +316,9 @@ export class Transfers {
   }
 
   private async failPull(job: PullJob, message: string): Promise<void> {
-    await this.opts.db.media.update(job.media_id, { state: 'failed', progress: 0, error: message }).catch((err: unknown) => console.warn('iris: could not mark a download failed', err));
+    await this.opts.db.media
+      .update(job.media_id, { state: 'failed', progress: 0, error: message })
+      .catch((err: unknown) => console.warn('iris: could not mark a download failed', err));
   }
 }
 

@@ -36,8 +36,11 @@ describe('parseFrame (Frame.from_json rules)', () => {
   it('keeps a live cursor only when it is a non-negative integer (spec README §16)', () => {
     expect(parseFrame('{"type":"message","cursor":7,"payload":{}}')?.cursor).toBe(7);
     expect(parseFrame('{"type":"message","cursor":0,"payload":{}}')?.cursor).toBe(0);
-    for (const bad of ['-1', '1.5', '"7"', 'true', 'null', '1e300']) expect(parseFrame(`{"type":"message","cursor":${bad},"payload":{}}`)?.cursor).toBeUndefined();
-    expect(encodeFrame({ type: 'message', chat_id: 'a', cursor: 9, payload: {} })).toBe('{"v":1,"type":"message","chat_id":"a","cursor":9,"payload":{}}');
+    for (const bad of ['-1', '1.5', '"7"', 'true', 'null', '1e300'])
+      expect(parseFrame(`{"type":"message","cursor":${bad},"payload":{}}`)?.cursor).toBeUndefined();
+    expect(encodeFrame({ type: 'message', chat_id: 'a', cursor: 9, payload: {} })).toBe(
+      '{"v":1,"type":"message","chat_id":"a","cursor":9,"payload":{}}',
+    );
   });
 
   it('parses typed frames only for known directions', () => {
@@ -50,14 +53,21 @@ describe('parseFrame (Frame.from_json rules)', () => {
 
   it('never throws on any string (fuzzed)', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.json(), fc.jsonValue().map((v) => JSON.stringify(v))), (raw) => {
-        const f = parseFrame(raw);
-        if (f !== null) {
-          expect(typeof f.type).toBe('string');
-          expect(f.type.length).toBeGreaterThan(0);
-          expect(typeof f.payload).toBe('object');
-        }
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.json(),
+          fc.jsonValue().map((v) => JSON.stringify(v)),
+        ),
+        (raw) => {
+          const f = parseFrame(raw);
+          if (f !== null) {
+            expect(typeof f.type).toBe('string');
+            expect(f.type.length).toBeGreaterThan(0);
+            expect(typeof f.payload).toBe('object');
+          }
+        },
+      ),
       { numRuns: Number(process.env.FUZZ_RUNS ?? 2000) },
     );
   });
@@ -66,7 +76,12 @@ describe('parseFrame (Frame.from_json rules)', () => {
     fc.assert(
       fc.property(
         fc.record(
-          { type: fc.oneof(fc.string(), fc.integer()), id: fc.jsonValue(), chat_id: fc.jsonValue(), payload: fc.jsonValue() },
+          {
+            type: fc.oneof(fc.string(), fc.integer()),
+            id: fc.jsonValue(),
+            chat_id: fc.jsonValue(),
+            payload: fc.jsonValue(),
+          },
           { requiredKeys: [] },
         ),
         (obj) => {

@@ -60,7 +60,15 @@ export function parseClientFrame(raw: string): ClientFrame | null {
 }
 
 /** Serialize a frame as Frame.to_dict does: v and type first, absent id/chat_id/thread_id/cursor omitted. */
-export function encodeFrame(frame: { type: string; payload?: object; id?: number; chat_id?: string; thread_id?: string; cursor?: number; v?: number }): string {
+export function encodeFrame(frame: {
+  type: string;
+  payload?: object;
+  id?: number;
+  chat_id?: string;
+  thread_id?: string;
+  cursor?: number;
+  v?: number;
+}): string {
   const out: Record<string, unknown> = { v: frame.v ?? PROTOCOL_VERSION, type: frame.type };
   if (frame.id !== undefined && frame.id !== null) out.id = frame.id;
   if (frame.chat_id !== undefined && frame.chat_id !== null) out.chat_id = frame.chat_id;

@@ -24,13 +24,7 @@ export type ChannelKind = 'default' | 'channel' | 'thread';
 export type Role = 'user' | 'assistant' | 'system' | 'cron';
 export type ErrorCode = 'auth' | 'not_found' | 'rate_limited' | 'media_too_large' | 'unsupported' | 'internal';
 export type NotificationKind =
-  | 'channel_renamed'
-  | 'channel_created'
-  | 'channel_deleted'
-  | 'cron'
-  | 'approval'
-  | 'clarify'
-  | 'generic';
+  'channel_renamed' | 'channel_created' | 'channel_deleted' | 'cron' | 'approval' | 'clarify' | 'generic';
 /** `webpush` is this project's extension (spec README §13). */
 export type PushMode = 'fcm' | 'ntfy' | 'none' | 'webpush';
 export type BusyReason = 'processing' | 'tool' | 'waiting_input' | 'cron';
@@ -126,7 +120,10 @@ export interface ModelProvider {
 // Server → app
 // ---------------------------------------------------------------------------
 
-export type HelloAckFrame = Envelope<'hello.ack', { server_caps: ServerCaps; sync_cursor: number; channels: Channel[] }>;
+export type HelloAckFrame = Envelope<
+  'hello.ack',
+  { server_caps: ServerCaps; sync_cursor: number; channels: Channel[] }
+>;
 export type MessageFrame = Envelope<
   'message',
   HistoryMessage & {
@@ -142,28 +139,43 @@ export type MessageStopFrame = Envelope<
 >;
 export type MessageDeletedFrame = Envelope<'message.deleted', { message_ids: string[] }>;
 export type CommentaryFrame = Envelope<'commentary', { message_id: string; text: string }>;
-export type ToolStartFrame = Envelope<'tool.start', { index: number; name: string; preview?: string; args?: Record<string, unknown> }>;
+export type ToolStartFrame = Envelope<
+  'tool.start',
+  { index: number; name: string; preview?: string; args?: Record<string, unknown> }
+>;
 export type ToolProgressFrame = Envelope<'tool.progress', { index: number; name: string; note?: string }>;
 export type ToolEndFrame = Envelope<
   'tool.end',
   { index: number; name: string; ok: boolean; duration?: number; output_preview?: string }
 >;
 export type TypingFrame = Envelope<'typing', { on: boolean }>;
-export type NotificationFrame = Envelope<'notification', { kind: NotificationKind; title: string; body: string; ts?: number }>;
+export type NotificationFrame = Envelope<
+  'notification',
+  { kind: NotificationKind; title: string; body: string; ts?: number }
+>;
 export type PickerModelFrame = Envelope<
   'picker.model',
   { picker_id: string; current_model?: string; current_provider?: string; providers: ModelProvider[] }
 >;
 export type PickerChoiceFrame = Envelope<'picker.choice', { picker_id: string; title: string; choices: Choice[] }>;
-export type PickerClarifyFrame = Envelope<'picker.clarify', { picker_id: string; question: string; choices?: Choice[] }>;
-export type PickerApprovalFrame = Envelope<'picker.approval', { picker_id: string; command: string; description?: string }>;
+export type PickerClarifyFrame = Envelope<
+  'picker.clarify',
+  { picker_id: string; question: string; choices?: Choice[] }
+>;
+export type PickerApprovalFrame = Envelope<
+  'picker.approval',
+  { picker_id: string; command: string; description?: string }
+>;
 export type PickerConfirmFrame = Envelope<'picker.confirm', { picker_id: string; title: string; message?: string }>;
 export type ChannelListFrame = Envelope<'channel.list', { channels: Channel[] }>;
 export type ChannelCreatedFrame = Envelope<'channel.created', Channel & { auto?: boolean }>;
 /** protocol.py's `channel_renamed(entry)` carries the whole updated entry; the schema only promises chat_id and name. */
 export type ChannelRenamedFrame = Envelope<'channel.renamed', Partial<Channel> & { chat_id: string; name: string }>;
 export type ChannelDeletedFrame = Envelope<'channel.deleted', { chat_id: string }>;
-export type HistoryFrame = Envelope<'history', { messages: HistoryMessage[]; has_more: boolean; oldest_message_id?: string }>;
+export type HistoryFrame = Envelope<
+  'history',
+  { messages: HistoryMessage[]; has_more: boolean; oldest_message_id?: string }
+>;
 export type CommandsCatalogFrame = Envelope<'commands.catalog', { commands: CommandInfo[] }>;
 export type CommandsCompleteFrame = Envelope<'commands.complete', { prefix: string; matches: CommandInfo[] }>;
 export type AgentBusyFrame = Envelope<'agent.busy', { reason?: BusyReason }>;
@@ -216,7 +228,8 @@ export type ServerFrame =
   | SyncDoneFrame
   | ReadReceiptServerFrame;
 
-export type PickerFrame = PickerModelFrame | PickerChoiceFrame | PickerClarifyFrame | PickerApprovalFrame | PickerConfirmFrame;
+export type PickerFrame =
+  PickerModelFrame | PickerChoiceFrame | PickerClarifyFrame | PickerApprovalFrame | PickerConfirmFrame;
 
 // ---------------------------------------------------------------------------
 // App → server
@@ -247,14 +260,20 @@ export type MediaUploadStartFrame = Envelope<
 export type MediaUploadEndFrame = Envelope<'media.upload.end', { media_ref: string; sha256: string }>;
 export type MediaPullFrame = Envelope<'media.pull', { media_id: string }>;
 export type PickerSelectFrame = Envelope<'picker.select', { picker_id: string; value: string }>;
-export type ChannelCreateFrame = Envelope<'channel.create', { name: string; kind: 'channel' | 'thread'; parent_chat_id?: string | null }>;
+export type ChannelCreateFrame = Envelope<
+  'channel.create',
+  { name: string; kind: 'channel' | 'thread'; parent_chat_id?: string | null }
+>;
 export type ChannelRenameFrame = Envelope<'channel.rename', { name: string }>;
 export type ChannelSetDefaultFrame = Envelope<'channel.set_default', Record<string, never>>;
 export type ChannelFavoriteFrame = Envelope<'channel.favorite', { favorite: boolean }>;
 export type ChannelIconFrame = Envelope<'channel.icon', { icon?: string; color?: string }>;
 export type ChannelDeleteFrame = Envelope<'channel.delete', Record<string, never>>;
 export type ChannelListRequestFrame = Envelope<'channel.list', Record<string, never>>;
-export type SearchFrame = Envelope<'search', { query: string; scope: SearchScope; chat_id?: string; thread_id?: string }>;
+export type SearchFrame = Envelope<
+  'search',
+  { query: string; scope: SearchScope; chat_id?: string; thread_id?: string }
+>;
 export type HistoryRequestFrame = Envelope<'history', { before_message_id?: string; limit?: number }>;
 export type CommandsCatalogRequestFrame = Envelope<'commands.catalog', Record<string, never>>;
 export type CommandsCompleteRequestFrame = Envelope<'commands.complete', { prefix: string }>;
@@ -264,7 +283,12 @@ export type ReadReceiptFrame = Envelope<'read.receipt', { chat_id: string; messa
 export type SyncFrame = Envelope<'sync', { cursor: number }>;
 export type FcmRegisterFrame = Envelope<
   'fcm.register',
-  { fcm_token?: string; ntfy_topic?: string; /** Extension (spec README §13). */ webpush?: WebPushSubscription; push?: PushMode }
+  {
+    fcm_token?: string;
+    ntfy_topic?: string;
+    /** Extension (spec README §13). */ webpush?: WebPushSubscription;
+    push?: PushMode;
+  }
 >;
 export type PingFrame = Envelope<'ping', { ts?: number }>;
 
@@ -311,18 +335,67 @@ type Exhaustive<T extends string, L extends readonly string[]> = [T] extends [L[
   : never;
 
 const serverTypes = [
-  'hello.ack', 'message', 'message.start', 'message.update', 'message.stop', 'message.deleted', 'commentary',
-  'tool.start', 'tool.progress', 'tool.end', 'typing', 'notification', 'picker.model', 'picker.choice',
-  'picker.clarify', 'picker.approval', 'picker.confirm', 'channel.list', 'channel.created', 'channel.renamed',
-  'channel.deleted', 'history', 'commands.catalog', 'commands.complete', 'agent.busy', 'agent.idle',
-  'search.results', 'media.offer', 'media.upload.ack', 'media.pull.end', 'status', 'error', 'pong', 'sync.done',
+  'hello.ack',
+  'message',
+  'message.start',
+  'message.update',
+  'message.stop',
+  'message.deleted',
+  'commentary',
+  'tool.start',
+  'tool.progress',
+  'tool.end',
+  'typing',
+  'notification',
+  'picker.model',
+  'picker.choice',
+  'picker.clarify',
+  'picker.approval',
+  'picker.confirm',
+  'channel.list',
+  'channel.created',
+  'channel.renamed',
+  'channel.deleted',
+  'history',
+  'commands.catalog',
+  'commands.complete',
+  'agent.busy',
+  'agent.idle',
+  'search.results',
+  'media.offer',
+  'media.upload.ack',
+  'media.pull.end',
+  'status',
+  'error',
+  'pong',
+  'sync.done',
   'read.receipt',
 ] as const;
 const clientTypes = [
-  'hello', 'message.send', 'message.delete', 'media.upload.start', 'media.upload.end', 'media.pull', 'picker.select',
-  'channel.create', 'channel.rename', 'channel.set_default', 'channel.favorite', 'channel.icon', 'channel.delete',
-  'channel.list', 'search', 'history', 'commands.catalog', 'commands.complete', 'agent.stop', 'agent.steer',
-  'read.receipt', 'sync', 'fcm.register', 'ping',
+  'hello',
+  'message.send',
+  'message.delete',
+  'media.upload.start',
+  'media.upload.end',
+  'media.pull',
+  'picker.select',
+  'channel.create',
+  'channel.rename',
+  'channel.set_default',
+  'channel.favorite',
+  'channel.icon',
+  'channel.delete',
+  'channel.list',
+  'search',
+  'history',
+  'commands.catalog',
+  'commands.complete',
+  'agent.stop',
+  'agent.steer',
+  'read.receipt',
+  'sync',
+  'fcm.register',
+  'ping',
 ] as const;
 
 export const SERVER_FRAME_TYPES: Exhaustive<ServerFrameType, typeof serverTypes> = serverTypes;

@@ -35,7 +35,8 @@ function parseAll(raw: string): boolean {
   const client = parseClientFrame(raw);
   if (server && !SERVER.has(server.type)) throw new Error(`parseServerFrame let ${server.type} through`);
   if (client && !CLIENT.has(client.type)) throw new Error(`parseClientFrame let ${client.type} through`);
-  if (frame === null && (server !== null || client !== null)) throw new Error('a typed parse accepted what parseFrame refused');
+  if (frame === null && (server !== null || client !== null))
+    throw new Error('a typed parse accepted what parseFrame refused');
   return true;
 }
 
@@ -54,17 +55,28 @@ const envelopes = fc.record(
 
 /** A JSON text cut, spliced or with a byte changed: what a torn or corrupted frame looks like. */
 const mangled = fc
-  .tuple(fc.jsonValue().map((v) => JSON.stringify({ v: 1, type: 'message', payload: { text: v } })), fc.nat(), fc.nat(), fc.string({ maxLength: 4 }))
+  .tuple(
+    fc.jsonValue().map((v) => JSON.stringify({ v: 1, type: 'message', payload: { text: v } })),
+    fc.nat(),
+    fc.nat(),
+    fc.string({ maxLength: 4 }),
+  )
   .map(([text, a, b, insert]) => {
     const i = a % (text.length + 1);
     const j = Math.min(text.length, i + (b % 5));
     return text.slice(0, i) + insert + text.slice(j);
   });
 
-const nested = fc.tuple(fc.integer({ min: 1, max: 3_000 }), fc.constantFrom('[', '{"a":', '{"type":"message","payload":'), fc.boolean()).map(([depth, open, close]) => {
-  const closer = open === '[' ? ']' : '}';
-  return open.repeat(depth) + (open === '[' ? '' : '1') + (close ? closer.repeat(depth) : '');
-});
+const nested = fc
+  .tuple(
+    fc.integer({ min: 1, max: 3_000 }),
+    fc.constantFrom('[', '{"a":', '{"type":"message","payload":'),
+    fc.boolean(),
+  )
+  .map(([depth, open, close]) => {
+    const closer = open === '[' ? ']' : '}';
+    return open.repeat(depth) + (open === '[' ? '' : '1') + (close ? closer.repeat(depth) : '');
+  });
 
 const inputs: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: fc.string({ unit: 'binary', maxLength: 200 }) },
@@ -72,39 +84,70 @@ const inputs: fc.Arbitrary<string> = fc.oneof(
   { weight: 4, arbitrary: envelopes.map((e) => JSON.stringify(e) ?? 'undefined') },
   { weight: 3, arbitrary: mangled },
   { weight: 1, arbitrary: nested },
-  { weight: 1, arbitrary: fc.constantFrom('', ' ', 'null', 'true', '0', '[]', '{}', '"type"', '{"type":""}', '{"type":null}', '{"type":"__proto__","payload":{"__proto__":{"x":1}}}', '{"type":"constructor"}', '\ufeff{"type":"ping"}', '{"type":"ping"}\u0000') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '',
+      ' ',
+      'null',
+      'true',
+      '0',
+      '[]',
+      '{}',
+      '"type"',
+      '{"type":""}',
+      '{"type":null}',
+      '{"type":"__proto__","payload":{"__proto__":{"x":1}}}',
+      '{"type":"constructor"}',
+      '\ufeff{"type":"ping"}',
+      '{"type":"ping"}\u0000',
+    ),
+  },
 );
 
 describe('codec fuzzing', () => {
-  it(`parseFrame never throws on ${INPUTS} generated inputs and keeps the envelope promises`, () => {
-    fc.assert(fc.property(inputs, parseAll), { numRuns: INPUTS });
-    // The deepest nesting JSON.parse takes, once (the generator keeps to shallower ones for speed).
-    expect(parseAll('['.repeat(200_000) + ']'.repeat(200_000))).toBe(true);
-    expect(parseAll('{"a":'.repeat(200_000) + '1' + '}'.repeat(200_000))).toBe(true);
-  }, Math.max(60_000, INPUTS * 5));
+  it(
+    `parseFrame never throws on ${INPUTS} generated inputs and keeps the envelope promises`,
+    () => {
+      fc.assert(fc.property(inputs, parseAll), { numRuns: INPUTS });
+      // The deepest nesting JSON.parse takes, once (the generator keeps to shallower ones for speed).
+      expect(parseAll('['.repeat(200_000) + ']'.repeat(200_000))).toBe(true);
+      expect(parseAll('{"a":'.repeat(200_000) + '1' + '}'.repeat(200_000))).toBe(true);
+    },
+    Math.max(60_000, INPUTS * 5),
+  );
 
-  it('a frame encoded and parsed again is the same frame', () => {
-    const valid = fc.record(
-      {
-        type: fc.constantFrom(...TYPES),
-        id: fc.integer({ min: 1, max: 2 ** 31 }),
-        chat_id: fc.string(),
-        thread_id: fc.string(),
-        payload: fc.dictionary(fc.string().filter((k) => k !== '__proto__'), fc.jsonValue()),
-      },
-      { requiredKeys: ['type'] },
-    );
-    fc.assert(
-      fc.property(valid, (f) => {
-        const parsed = parseFrame(encodeFrame(f));
-        expect(parsed).toEqual({ v: 1, payload: {}, ...JSON.parse(JSON.stringify(f)) });
-      }),
-      { numRuns: Math.ceil(INPUTS / 5) },
-    );
-  }, Math.max(60_000, INPUTS * 2));
+  it(
+    'a frame encoded and parsed again is the same frame',
+    () => {
+      const valid = fc.record(
+        {
+          type: fc.constantFrom(...TYPES),
+          id: fc.integer({ min: 1, max: 2 ** 31 }),
+          chat_id: fc.string(),
+          thread_id: fc.string(),
+          payload: fc.dictionary(
+            fc.string().filter((k) => k !== '__proto__'),
+            fc.jsonValue(),
+          ),
+        },
+        { requiredKeys: ['type'] },
+      );
+      fc.assert(
+        fc.property(valid, (f) => {
+          const parsed = parseFrame(encodeFrame(f));
+          expect(parsed).toEqual({ v: 1, payload: {}, ...JSON.parse(JSON.stringify(f)) });
+        }),
+        { numRuns: Math.ceil(INPUTS / 5) },
+      );
+    },
+    Math.max(60_000, INPUTS * 2),
+  );
 
   it('does not let a payload pollute prototypes', () => {
-    const frame = parseFrame('{"type":"message","payload":{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}}');
+    const frame = parseFrame(
+      '{"type":"message","payload":{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}}',
+    );
     expect(frame?.type).toBe('message');
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.getPrototypeOf(frame!.payload)).toBe(Object.prototype);

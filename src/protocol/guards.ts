@@ -60,7 +60,8 @@ export function channel(value: unknown): Channel | undefined {
   if (!isObject(value)) return undefined;
   const chatId = id(value.chat_id);
   if (chatId === undefined) return undefined;
-  const kind = typeof value.kind === 'string' && CHANNEL_KINDS.includes(value.kind) ? (value.kind as ChannelKind) : 'channel';
+  const kind =
+    typeof value.kind === 'string' && CHANNEL_KINDS.includes(value.kind) ? (value.kind as ChannelKind) : 'channel';
   const out: Channel = { chat_id: chatId, name: str(value.name) ?? chatId, kind };
   const parent = id(value.parent_chat_id);
   if (parent !== undefined && parent !== chatId) out.parent_chat_id = parent;
@@ -78,7 +79,8 @@ export function mediaRef(value: unknown): MediaRef | undefined {
   if (!isObject(value)) return undefined;
   const mediaId = id(value.media_id);
   if (mediaId === undefined) return undefined;
-  const offered = typeof value.kind === 'string' && MEDIA_KINDS.includes(value.kind) ? (value.kind as MediaKind) : 'document';
+  const offered =
+    typeof value.kind === 'string' && MEDIA_KINDS.includes(value.kind) ? (value.kind as MediaKind) : 'document';
   const mime = id(value.mime) ?? 'application/octet-stream';
   const size = int(value.size);
   return {
@@ -151,7 +153,8 @@ function providers(value: unknown): ModelProvider[] {
 }
 
 function withOptional<T extends object>(base: T, extra: Record<string, string | undefined>): T {
-  for (const [key, value] of Object.entries(extra)) if (value !== undefined) (base as Record<string, unknown>)[key] = value;
+  for (const [key, value] of Object.entries(extra))
+    if (value !== undefined) (base as Record<string, unknown>)[key] = value;
   return base;
 }
 
@@ -168,7 +171,10 @@ export function isPickerType(type: unknown): type is PickerFrame['type'] {
 }
 
 /** The payload of a picker frame, reduced to the fields its dialog shows; undefined without a picker_id. */
-export function pickerPayload(type: PickerFrame['type'], p: Record<string, unknown>): PickerFrame['payload'] | undefined {
+export function pickerPayload(
+  type: PickerFrame['type'],
+  p: Record<string, unknown>,
+): PickerFrame['payload'] | undefined {
   const pickerId = id(p.picker_id);
   if (pickerId === undefined) return undefined;
   switch (type) {

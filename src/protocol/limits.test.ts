@@ -3,8 +3,19 @@ import { jsonTextBytes, MAX_TEXT_FRAME_BYTES, textFitsInFrame } from './limits';
 
 describe('jsonTextBytes', () => {
   it('counts exactly what JSON.stringify writes, in UTF-8', () => {
-    const samples = ['', 'plain', 'a "quote" and \\ slash', 'tab\tnew\nline\r\u0001\u001f', 'é ü ß', '日本語', '🙂 emoji', 'lone \ud800 surrogate', '\udc00x'];
-    for (const text of samples) expect(jsonTextBytes(text), JSON.stringify(text)).toBe(new TextEncoder().encode(JSON.stringify(text)).length);
+    const samples = [
+      '',
+      'plain',
+      'a "quote" and \\ slash',
+      'tab\tnew\nline\r\u0001\u001f',
+      'é ü ß',
+      '日本語',
+      '🙂 emoji',
+      'lone \ud800 surrogate',
+      '\udc00x',
+    ];
+    for (const text of samples)
+      expect(jsonTextBytes(text), JSON.stringify(text)).toBe(new TextEncoder().encode(JSON.stringify(text)).length);
   });
 });
 

@@ -18,7 +18,8 @@ export function jsonTextBytes(text: string): number {
     else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
       bytes += 4;
       i++;
-    } else if (c >= 0xd800 && c <= 0xdfff) bytes += 6; // a lone surrogate is written as \udxxx
+    } else if (c >= 0xd800 && c <= 0xdfff)
+      bytes += 6; // a lone surrogate is written as \udxxx
     else bytes += 3;
   }
   return bytes;

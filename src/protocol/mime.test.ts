@@ -42,7 +42,16 @@ describe('kind from MIME', () => {
   });
 
   it('inline is an allow-list: markup, *+xml and unknown image types are not on it', () => {
-    for (const mime of ['image/svg+xml', 'application/xhtml+xml', 'text/xml', 'application/xml', 'image/x-foo+xml', 'image/heic', 'text/javascript', 'multipart/x-mixed-replace']) {
+    for (const mime of [
+      'image/svg+xml',
+      'application/xhtml+xml',
+      'text/xml',
+      'application/xml',
+      'image/x-foo+xml',
+      'image/heic',
+      'text/javascript',
+      'multipart/x-mixed-replace',
+    ]) {
       expect(isInlineMime(mime)).toBe(false);
     }
   });
@@ -50,7 +59,16 @@ describe('kind from MIME', () => {
   it('what a Blob, object URL or /media/ answer is typed as: the inline type, else a download', () => {
     expect(servedMime('image/png')).toBe('image/png');
     expect(servedMime('Audio/WebM; codecs=opus')).toBe('audio/webm');
-    for (const mime of ['text/html', 'image/svg+xml', 'application/xhtml+xml', 'application/pdf', 'text/plain', '', undefined, 'text/html\r\nX: 1']) {
+    for (const mime of [
+      'text/html',
+      'image/svg+xml',
+      'application/xhtml+xml',
+      'application/pdf',
+      'text/plain',
+      '',
+      undefined,
+      'text/html\r\nX: 1',
+    ]) {
       expect(servedMime(mime)).toBe('application/octet-stream');
     }
   });

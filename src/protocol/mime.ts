@@ -15,10 +15,33 @@ export function baseMime(mime: string | undefined): string {
  * on their own as a page. SVG is not here (it is markup with script), nor is anything else.
  */
 const INLINE_MIME: ReadonlySet<string> = new Set([
-  'image/png', 'image/apng', 'image/jpeg', 'image/jpg', 'image/pjpeg', 'image/gif', 'image/webp', 'image/avif', 'image/bmp',
-  'audio/mpeg', 'audio/mp3', 'audio/mp4', 'audio/m4a', 'audio/x-m4a', 'audio/aac', 'audio/ogg', 'audio/opus', 'audio/webm',
-  'audio/wav', 'audio/wave', 'audio/x-wav', 'audio/flac', 'audio/x-flac',
-  'video/mp4', 'video/webm', 'video/ogg', 'video/quicktime',
+  'image/png',
+  'image/apng',
+  'image/jpeg',
+  'image/jpg',
+  'image/pjpeg',
+  'image/gif',
+  'image/webp',
+  'image/avif',
+  'image/bmp',
+  'audio/mpeg',
+  'audio/mp3',
+  'audio/mp4',
+  'audio/m4a',
+  'audio/x-m4a',
+  'audio/aac',
+  'audio/ogg',
+  'audio/opus',
+  'audio/webm',
+  'audio/wav',
+  'audio/wave',
+  'audio/x-wav',
+  'audio/flac',
+  'audio/x-flac',
+  'video/mp4',
+  'video/webm',
+  'video/ogg',
+  'video/quicktime',
 ]);
 
 /** The bytes of anything not shown inline: the browser saves them, never renders them. */

@@ -19,7 +19,9 @@ export function startPushBridge({ db, client }: { db: IrisDB; client: IrisClient
   navigator.serviceWorker.addEventListener('message', (event) => onWorkerMessage(client, event));
   navigator.serviceWorker.startMessages();
   // The app is open: it syncs what was pushed, and counts unread from the DB again.
-  void clearPushUnread(db).catch((err: unknown) => console.warn('iris: could not reset the count of pushes since the app was last open', err));
+  void clearPushUnread(db).catch((err: unknown) =>
+    console.warn('iris: could not reset the count of pushes since the app was last open', err),
+  );
   keepBadgeUpdated(db);
   closeSeenNotifications(db);
   void navigator.serviceWorker.ready
@@ -44,10 +46,14 @@ function closeSeenNotifications(db: IrisDB): void {
       }
     }
   };
-  const run = () => void sweep().catch((err: unknown) => console.warn('iris: could not close notifications already seen', err));
+  const run = () =>
+    void sweep().catch((err: unknown) => console.warn('iris: could not close notifications already seen', err));
   window.addEventListener('hashchange', run);
   document.addEventListener('visibilitychange', run);
-  liveQuery(() => db.pickers.where('state').notEqual('open').primaryKeys()).subscribe({ next: run, error: () => undefined });
+  liveQuery(() => db.pickers.where('state').notEqual('open').primaryKeys()).subscribe({
+    next: run,
+    error: () => undefined,
+  });
 }
 
 function onWorkerMessage(client: IrisClient, event: MessageEvent): void {
@@ -67,7 +73,8 @@ function currentLane(): LaneReply {
 
 async function answer(client: IrisClient, pickerId: unknown, value: unknown, port: MessagePort): Promise<void> {
   const reply = (r: SelectReply) => port.postMessage(r);
-  if (typeof pickerId !== 'string' || typeof value !== 'string') return reply({ handled: true, ok: false, error: 'The answer was not valid.' });
+  if (typeof pickerId !== 'string' || typeof value !== 'string')
+    return reply({ handled: true, ok: false, error: 'The answer was not valid.' });
   // Offline here: the worker opens its own connection instead.
   if (client.state() !== 'online') return reply({ handled: false });
   try {

@@ -12,7 +12,11 @@ import {
   setPushRegistration,
 } from './registration';
 
-const subscription = { endpoint: 'https://push.example/1', expirationTime: null, keys: { p256dh: 'BPk', auth: 'YXV0aA' } };
+const subscription = {
+  endpoint: 'https://push.example/1',
+  expirationTime: null,
+  keys: { p256dh: 'BPk', auth: 'YXV0aA' },
+};
 const db = freshDb;
 
 describe('the stored push registration', () => {
@@ -30,11 +34,20 @@ describe('the stored push registration', () => {
 
   it('a damaged row reads as push off; an unusable subscription is refused', async () => {
     const d = db();
-    await d.settings.put({ key: PUSH_REGISTRATION_KEY, value: { mode: 'ntfy', subscription, vapidKey: 'BKey', topic: 'short' } });
+    await d.settings.put({
+      key: PUSH_REGISTRATION_KEY,
+      value: { mode: 'ntfy', subscription, vapidKey: 'BKey', topic: 'short' },
+    });
     expect(await getPushRegistration(d)).toBeUndefined();
     await d.settings.put({ key: PUSH_REGISTRATION_KEY, value: 'junk' });
     expect(await pushHello(d)).toEqual({ push: 'none' });
-    await expect(setPushRegistration(d, { mode: 'webpush', subscription: { ...subscription, endpoint: 'ftp://x' }, vapidKey: 'BKey' })).rejects.toThrow(/cannot be used/);
+    await expect(
+      setPushRegistration(d, {
+        mode: 'webpush',
+        subscription: { ...subscription, endpoint: 'ftp://x' },
+        vapidKey: 'BKey',
+      }),
+    ).rejects.toThrow(/cannot be used/);
   });
 
   it('topics are 128 random bits in base64url, as the relay requires', () => {

@@ -79,7 +79,11 @@ export type HelloPush = { push: PushMode } & Pick<HelloFrame['payload'], 'webpus
 /** caps.push and its address for hello (spec README §13): the same facts as fcm.register. */
 export async function pushHello(db: IrisDB): Promise<HelloPush> {
   const payload = registerPayload(await getPushRegistration(db));
-  return { push: payload.push ?? 'none', ...(payload.webpush && { webpush: payload.webpush }), ...(payload.ntfy_topic && { ntfy_topic: payload.ntfy_topic }) };
+  return {
+    push: payload.push ?? 'none',
+    ...(payload.webpush && { webpush: payload.webpush }),
+    ...(payload.ntfy_topic && { ntfy_topic: payload.ntfy_topic }),
+  };
 }
 
 /** A relay topic: 128 random bits, base64url (22 characters), as the relay expects. */

@@ -10,7 +10,12 @@ const TIMEOUT_MS = 10_000;
 async function call(url: string, init: RequestInit = {}): Promise<Response> {
   let res: Response;
   try {
-    res = await fetch(url, { ...init, cache: 'no-store', credentials: 'same-origin', signal: AbortSignal.timeout(TIMEOUT_MS) });
+    res = await fetch(url, {
+      ...init,
+      cache: 'no-store',
+      credentials: 'same-origin',
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
   } catch {
     throw new Error('The Iris server cannot be reached. Check your connection and try again.');
   }
@@ -35,7 +40,8 @@ export async function fetchVapidKey(): Promise<string> {
   if (!res.ok) throw new Error(`The Iris server could not hand out its push key (${await errorText(res)}).`);
   const body = (await res.json().catch(() => null)) as { publicKey?: unknown } | null; // not JSON: an unusable key, below
   const key = body?.publicKey;
-  if (typeof key !== 'string' || !/^[A-Za-z0-9_-]{80,100}$/.test(key)) throw new Error('The Iris server sent an unusable push key.');
+  if (typeof key !== 'string' || !/^[A-Za-z0-9_-]{80,100}$/.test(key))
+    throw new Error('The Iris server sent an unusable push key.');
   return key;
 }
 
@@ -56,5 +62,6 @@ export async function relayUnsubscribe(topic: string, endpoint: string): Promise
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ topic, endpoint }),
   });
-  if (!res.ok && res.status !== 404) throw new Error(`The notification relay could not remove this browser (${await errorText(res)}).`);
+  if (!res.ok && res.status !== 404)
+    throw new Error(`The notification relay could not remove this browser (${await errorText(res)}).`);
 }

@@ -49,7 +49,10 @@ export function pushSupported(): boolean {
  * "Registration failed - permission denied" (no push service: a private window, a browser without one).
  */
 export function subscribeFailure(err: unknown): string {
-  const name = err instanceof Error || (typeof DOMException !== 'undefined' && err instanceof DOMException) ? (err as Error).name : '';
+  const name =
+    err instanceof Error || (typeof DOMException !== 'undefined' && err instanceof DOMException)
+      ? (err as Error).name
+      : '';
   if (name === 'NotAllowedError') {
     return 'This browser did not let Iris subscribe to notifications. In a private window, or a browser without a push service, notifications cannot work; try a normal window of Chrome, Edge or Firefox.';
   }
@@ -66,8 +69,14 @@ export function chooseDelivery(caps: ServerCaps | undefined): PushDelivery {
 /** The service worker's registration; notifications need it (production builds register /sw.js). */
 async function workerRegistration(): Promise<ServiceWorkerRegistration> {
   const registration = await navigator.serviceWorker.getRegistration();
-  if (!registration) throw new Error('Notifications need the app’s service worker, which is not running here. Reload the page and try again.');
-  const ready = await Promise.race([navigator.serviceWorker.ready, new Promise<undefined>((r) => setTimeout(r, 10_000, undefined))]);
+  if (!registration)
+    throw new Error(
+      'Notifications need the app’s service worker, which is not running here. Reload the page and try again.',
+    );
+  const ready = await Promise.race([
+    navigator.serviceWorker.ready,
+    new Promise<undefined>((r) => setTimeout(r, 10_000, undefined)),
+  ]);
   if (!ready) throw new Error('The app’s service worker did not start. Reload the page and try again.');
   return ready;
 }
@@ -90,7 +99,10 @@ export async function enablePush(deps: PushDeps): Promise<{ registration: PushRe
   if (!pushSupported()) throw new Error('This browser cannot show notifications from Iris.');
   let permission = Notification.permission;
   if (permission === 'default') permission = await Notification.requestPermission();
-  if (permission === 'denied') throw new Error('Notifications are blocked for this site. Allow them in the browser’s site settings, then try again.');
+  if (permission === 'denied')
+    throw new Error(
+      'Notifications are blocked for this site. Allow them in the browser’s site settings, then try again.',
+    );
   if (permission !== 'granted') throw new Error('Notifications were not allowed.');
   const caps = await getSetting(db, 'serverCaps');
   if (!caps) throw new Error('Connect to the gateway once first, so Iris knows how the gateway can wake this device.');
@@ -118,11 +130,16 @@ export async function enablePush(deps: PushDeps): Promise<{ registration: PushRe
     const topic = previous?.topic ?? randomTopic();
     await relaySubscribe(topic, subscription);
     if (previous?.mode === 'ntfy' && previous.subscription.endpoint !== subscription.endpoint) {
-      await relayUnsubscribe(topic, previous.subscription.endpoint).catch((err: unknown) => console.warn('iris: the relay kept an old subscription', err));
+      await relayUnsubscribe(topic, previous.subscription.endpoint).catch((err: unknown) =>
+        console.warn('iris: the relay kept an old subscription', err),
+      );
     }
     registration = { mode, subscription, vapidKey, topic };
   } else {
-    if (previous?.mode === 'ntfy') await relayUnsubscribe(previous.topic!, previous.subscription.endpoint).catch((err: unknown) => console.warn('iris: the relay kept an old subscription', err));
+    if (previous?.mode === 'ntfy')
+      await relayUnsubscribe(previous.topic!, previous.subscription.endpoint).catch((err: unknown) =>
+        console.warn('iris: the relay kept an old subscription', err),
+      );
     registration = { mode, subscription, vapidKey };
   }
   await setPushRegistration(db, registration);
@@ -140,8 +157,13 @@ export async function disablePush(deps: PushDeps): Promise<{ gatewayTold: boolea
   const worker = pushSupported() ? await navigator.serviceWorker.getRegistration().catch(() => undefined) : undefined; // no worker: no browser subscription to end
   const browserSubscription = await worker?.pushManager.getSubscription().catch(() => null); // none readable: none to end
   if (!registration && !browserSubscription) return { gatewayTold: true };
-  if (registration?.mode === 'ntfy') await relayUnsubscribe(registration.topic!, registration.subscription.endpoint).catch((err: unknown) => console.warn('iris: the relay kept the subscription', err));
-  await browserSubscription?.unsubscribe().catch((err: unknown) => console.warn('iris: the browser kept its push subscription', err));
+  if (registration?.mode === 'ntfy')
+    await relayUnsubscribe(registration.topic!, registration.subscription.endpoint).catch((err: unknown) =>
+      console.warn('iris: the relay kept the subscription', err),
+    );
+  await browserSubscription
+    ?.unsubscribe()
+    .catch((err: unknown) => console.warn('iris: the browser kept its push subscription', err));
   await clearPushRegistration(db);
   const gatewayTold = await deps.register(registerPayload(undefined)).then(
     () => true,
@@ -169,11 +191,17 @@ export async function reconcilePush(deps: PushDeps): Promise<void> {
   if (!subscription || subscription.endpoint === registration.subscription.endpoint) return;
   if (registration.mode === 'ntfy') {
     await relaySubscribe(registration.topic!, subscription);
-    await relayUnsubscribe(registration.topic!, registration.subscription.endpoint).catch((err: unknown) => console.warn('iris: the relay kept an old subscription', err));
+    await relayUnsubscribe(registration.topic!, registration.subscription.endpoint).catch((err: unknown) =>
+      console.warn('iris: the relay kept an old subscription', err),
+    );
   }
   const renewed = { ...registration, subscription };
   await setPushRegistration(db, renewed);
-  await deps.register(registerPayload(renewed)).catch((err: unknown) => console.warn('iris: the gateway was not told the renewed subscription (the next hello tells it)', err));
+  await deps
+    .register(registerPayload(renewed))
+    .catch((err: unknown) =>
+      console.warn('iris: the gateway was not told the renewed subscription (the next hello tells it)', err),
+    );
 }
 
 /** A local notification through the service worker, exactly as a push would look. */

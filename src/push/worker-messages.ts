@@ -17,7 +17,8 @@ export interface SelectRequest {
   value: string;
 }
 /** `handled: false`: the window is offline, the worker connects itself. */
-export type SelectReply = { handled: false } | { handled: true; ok: true } | { handled: true; ok: false; error: string };
+export type SelectReply =
+  { handled: false } | { handled: true; ok: true } | { handled: true; ok: false; error: string };
 
 /** Show a route (same-origin URL whose hash is the app's route). */
 export interface OpenRequest {

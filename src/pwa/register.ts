@@ -29,7 +29,9 @@ export function registerServiceWorker(): void {
     })
     // Some browsers refuse service workers (private windows, blocked by policy): the app still
     // works online, it just cannot open offline.
-    .catch((error: unknown) => console.warn('Service worker not registered:', error instanceof Error ? error.message : error));
+    .catch((error: unknown) =>
+      console.warn('Service worker not registered:', error instanceof Error ? error.message : error),
+    );
 }
 
 function afterLoad(): Promise<void> {

@@ -39,7 +39,11 @@ describe('snippet', () => {
   });
 
   it('keeps a short text whole, whitespace collapsed', () => {
-    expect(snippet('a\n\n  needle', 'needle').map((p) => p.text).join('')).toBe('a needle');
+    expect(
+      snippet('a\n\n  needle', 'needle')
+        .map((p) => p.text)
+        .join(''),
+    ).toBe('a needle');
   });
 });
 
@@ -49,7 +53,9 @@ describe('snippet word boundaries', () => {
     words[60] = 'needle';
     const text = words.join(' ');
     for (const max of [40, 57, 80, 111, 160]) {
-      const joined = snippet(text, 'needle', max).map((p) => p.text).join('');
+      const joined = snippet(text, 'needle', max)
+        .map((p) => p.text)
+        .join('');
       const inner = joined.replace(/^… /, '').replace(/ …$/, '');
       for (const w of inner.split(' ')) expect(words, `window ${max}: "${w}" in "${joined}"`).toContain(w);
       expect(joined).toContain('needle');

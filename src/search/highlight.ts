@@ -15,8 +15,7 @@ export function highlight(text: string, query: string): TextPart[] {
   const { exact, prefix } = queryTerms(query);
   if (prefix === undefined) return text ? [{ text, mark: false }] : [];
   const exactSet = new Set(exact);
-  const matches = (word: string) =>
-    tokenize(word).some((term) => exactSet.has(term) || term.startsWith(prefix));
+  const matches = (word: string) => tokenize(word).some((term) => exactSet.has(term) || term.startsWith(prefix));
 
   const parts: TextPart[] = [];
   let plainFrom = 0;

@@ -35,7 +35,9 @@ const row = (message_id: string, text: string, ts: number, extra: Partial<Messag
 describe('syncIndexWithDb', () => {
   it('builds from the table in chunks, yielding between them', async () => {
     const db = freshDb();
-    await db.messages.bulkPut(Array.from({ length: 250 }, (_, i) => row(`m${String(i).padStart(3, '0')}`, `note ${i}`, i)));
+    await db.messages.bulkPut(
+      Array.from({ length: 250 }, (_, i) => row(`m${String(i).padStart(3, '0')}`, `note ${i}`, i)),
+    );
     const index = createLocalIndex();
     let yields = 0;
     const sync = syncIndexWithDb(index, db, {

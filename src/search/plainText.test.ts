@@ -3,17 +3,21 @@ import { plainFromMarkdown, plainSnippet } from './plainText';
 
 describe('plainFromMarkdown', () => {
   it('reads the demo reply as its words: no stars, fences or language names', () => {
-    const md = '**Echo:** Plan my week\n\nYour message has **8** words.\n\n```text\nPlan my week\n```\n\n_— Iris demo agent_';
+    const md =
+      '**Echo:** Plan my week\n\nYour message has **8** words.\n\n```text\nPlan my week\n```\n\n_— Iris demo agent_';
     expect(plainFromMarkdown(md)).toBe('Echo: Plan my week Your message has 8 words. Plan my week — Iris demo agent');
   });
 
   it('keeps link words, image alt text, list numbers and code; drops targets, bullets, headings and quotes', () => {
-    const md = '# Plan\n\n> quoted\n\n- see [the docs](https://example.org/a_(b)) and ![a chart](data:x)\n2. run `npm test`';
+    const md =
+      '# Plan\n\n> quoted\n\n- see [the docs](https://example.org/a_(b)) and ![a chart](data:x)\n2. run `npm test`';
     expect(plainFromMarkdown(md)).toBe('Plan quoted see the docs and a chart 2. run npm test');
   });
 
   it('turns a table into its cells, without pipes or the rule', () => {
-    expect(plainFromMarkdown('| Day | Plan |\n| --- | :-: |\n| Mon | Gym |')).toBe('Day  Plan Mon  Gym'.replace(/\s+/g, ' '));
+    expect(plainFromMarkdown('| Day | Plan |\n| --- | :-: |\n| Mon | Gym |')).toBe(
+      'Day  Plan Mon  Gym'.replace(/\s+/g, ' '),
+    );
   });
 
   it('leaves snake_case, arithmetic and raw HTML as they are (the app shows HTML as text)', () => {

@@ -23,13 +23,16 @@ export function plainFromMarkdown(markdown: string): string {
       .replace(/^\s{0,3}#{1,6}\s+/, '') // heading
       .replace(/^(\s*>)+\s?/, '') // quote
       .replace(/^\s*(?:[-*+]|\d{1,9}[.)])\s+(\[[ xX]\]\s+)?/, (m) => (/\d/.test(m) ? m.trim() + ' ' : '')); // list: numbers stay
-    if (/^\s*\|.*\|\s*$/.test(line)) line = line.trim().replace(/^\||\|$/g, '').split('|').map((c) => c.trim()).join('  ');
+    if (/^\s*\|.*\|\s*$/.test(line))
+      line = line
+        .trim()
+        .replace(/^\||\|$/g, '')
+        .split('|')
+        .map((c) => c.trim())
+        .join('  ');
     lines.push(inline(line));
   }
-  return lines
-    .join(' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return lines.join(' ').replace(/\s+/g, ' ').trim();
 }
 
 function inline(text: string): string {

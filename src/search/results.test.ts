@@ -5,7 +5,14 @@ import { fromGatewayHit, fromLocalRow, laneLabel, resultPath } from './results';
 describe('search results', () => {
   it('maps a gateway hit, marking the query in its untrusted snippet as text', () => {
     const item = fromGatewayHit(
-      { message_id: 'm1', chat_id: 'c1', thread_id: null, role: 'assistant', snippet: '…the <b>deploy</b> went fine…', ts: 5 },
+      {
+        message_id: 'm1',
+        chat_id: 'c1',
+        thread_id: null,
+        role: 'assistant',
+        snippet: '…the <b>deploy</b> went fine…',
+        ts: 5,
+      },
       'deploy',
     );
     expect(item.lane).toBe('c1');
@@ -19,13 +26,24 @@ describe('search results', () => {
   });
 
   it('keeps the thread of a hit in a thread', () => {
-    const item = fromGatewayHit({ message_id: 'm', chat_id: 'c', thread_id: 't', role: 'user', snippet: 'x', ts: 1 }, 'x');
+    const item = fromGatewayHit(
+      { message_id: 'm', chat_id: 'c', thread_id: 't', role: 'user', snippet: 'x', ts: 1 },
+      'x',
+    );
     expect(item.lane).toBe('t');
     expect(resultPath(item)).toBe('/c/c/t/t?m=m');
   });
 
   it('maps a cached row with a snippet around the match', () => {
-    const row: MessageRow = { message_id: 'a b', lane: 'c/1', chat_id: 'c/1', role: 'user', text: 'hello world', ts: 9, status: 'sent' };
+    const row: MessageRow = {
+      message_id: 'a b',
+      lane: 'c/1',
+      chat_id: 'c/1',
+      role: 'user',
+      text: 'hello world',
+      ts: 9,
+      status: 'sent',
+    };
     const item = fromLocalRow(row, 'world');
     expect(item.parts.filter((p) => p.mark).map((p) => p.text)).toEqual(['world']);
     expect(resultPath(item)).toBe('/c/c%2F1?m=a%20b');

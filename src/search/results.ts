@@ -45,7 +45,8 @@ export function fromLocalRow(row: MessageRow, query: string): SearchResultItem {
 
 /** The router path that opens the result's lane scrolled to it: /c/<chat>[/t/<thread>]?m=<id>. */
 export function resultPath(item: Pick<SearchResultItem, 'chat_id' | 'thread_id' | 'message_id'>): string {
-  const lane = `/c/${encodeURIComponent(item.chat_id)}` + (item.thread_id ? `/t/${encodeURIComponent(item.thread_id)}` : '');
+  const lane =
+    `/c/${encodeURIComponent(item.chat_id)}` + (item.thread_id ? `/t/${encodeURIComponent(item.thread_id)}` : '');
   return `${lane}?m=${encodeURIComponent(item.message_id)}`;
 }
 

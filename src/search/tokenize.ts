@@ -6,7 +6,8 @@ const ASCII_WORD = /[a-z0-9]+/g;
 const COMBINING_MARKS = /\p{M}+/gu;
 const WORD = /[\p{L}\p{N}]+/gu;
 const IDEOGRAPHIC = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
-const IDEOGRAPHIC_SPLIT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]+/gu;
+const IDEOGRAPHIC_SPLIT =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]+/gu;
 
 /** Longer terms are cut: nobody types 200 characters of a base64 blob, and it keeps the index small. */
 export const MAX_TERM_LENGTH = 48;

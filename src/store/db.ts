@@ -13,7 +13,15 @@ import type {
   SyncRow,
   ToastRow,
 } from './schema';
-import { repairActivity, repairChannel, repairLane, repairMedia, repairMessage, repairPicker, repairToast } from './repair';
+import {
+  repairActivity,
+  repairChannel,
+  repairLane,
+  repairMedia,
+  repairMessage,
+  repairPicker,
+  repairToast,
+} from './repair';
 
 export const DB_NAME = 'iris';
 

@@ -21,10 +21,24 @@ function refuseMessageWrites(db: IrisDB, refusals: number, error: () => unknown 
 }
 
 const message = (id: string, text: string): ServerFrame =>
-  ({ type: 'message', chat_id: 'web:default', payload: { message_id: id, role: 'assistant', text, ts: 1 } }) as ServerFrame;
+  ({
+    type: 'message',
+    chat_id: 'web:default',
+    payload: { message_id: id, role: 'assistant', text, ts: 1 },
+  }) as ServerFrame;
 
 async function cachePicture(db: IrisDB, id: string): Promise<void> {
-  await db.media.put({ media_id: id, kind: 'image', mime: 'image/png', size: 1024, filename: `${id}.png`, state: 'ready', lastUsed: 1, lane: 'web:default', message_id: 'old' });
+  await db.media.put({
+    media_id: id,
+    kind: 'image',
+    mime: 'image/png',
+    size: 1024,
+    filename: `${id}.png`,
+    state: 'ready',
+    lastUsed: 1,
+    lane: 'web:default',
+    message_id: 'old',
+  });
   await db.mediaBlobs.put({ media_id: id, blob: new Blob([new Uint8Array(1024)]) });
 }
 
@@ -54,7 +68,9 @@ describe('storing frames on a full disk', () => {
   it('with no media to evict, the refusal reaches the caller and nothing else is touched', async () => {
     const db = freshDb();
     const writes = refuseMessageWrites(db, 5);
-    await expect(applyFrame(db, message('m1', 'x'), { gateway: 'ws://x' })).rejects.toMatchObject({ name: 'QuotaExceededError' });
+    await expect(applyFrame(db, message('m1', 'x'), { gateway: 'ws://x' })).rejects.toMatchObject({
+      name: 'QuotaExceededError',
+    });
     expect(writes.calls).toBe(1);
     expect(await db.toasts.count()).toBe(0);
   });

@@ -14,7 +14,15 @@ import type { IrisDB } from './db';
 import { queueSend } from './models/outbox';
 import { applyFrame, applyFrames } from './reducer';
 import { MAX_TOOL_NOTES } from './reduce/activity';
-import { repairActivity, repairChannel, repairLane, repairMedia, repairMessage, repairPicker, repairToast } from './repair';
+import {
+  repairActivity,
+  repairChannel,
+  repairLane,
+  repairMedia,
+  repairMessage,
+  repairPicker,
+  repairToast,
+} from './repair';
 import type { MessageRow } from './schema';
 import { freshDb, rawRows } from '../testing/db';
 
@@ -25,8 +33,10 @@ const STATUSES = ['streaming', 'final', 'pending', 'sent', 'read', 'failed'];
 const timeout = (frames: number) => Math.max(60_000, frames * 25);
 
 const lanes = ['web:default', 'web:demo', 't1'] as const;
-const envelopeOf = (lane: string): Record<string, string> => (lane === 't1' ? { chat_id: 'web:default', thread_id: 't1' } : { chat_id: lane });
-const frame = (type: string, env: Record<string, unknown>, payload: unknown): ServerFrame => ({ v: 1, type, ...env, payload }) as unknown as ServerFrame;
+const envelopeOf = (lane: string): Record<string, string> =>
+  lane === 't1' ? { chat_id: 'web:default', thread_id: 't1' } : { chat_id: lane };
+const frame = (type: string, env: Record<string, unknown>, payload: unknown): ServerFrame =>
+  ({ v: 1, type, ...env, payload }) as unknown as ServerFrame;
 
 // ---------------------------------------------------------------------------------------------
 // Generators
@@ -34,10 +44,21 @@ const frame = (type: string, env: Record<string, unknown>, payload: unknown): Se
 const ids = fc.constantFrom('m1', 'm2', 'm3', 'm4', 'm5', 'local:c1', '', 'constructor', '__proto__');
 const texts = fc.oneof(fc.constantFrom('', 'x', 'hello', '<img src=x onerror=alert(1)>'), fc.string({ maxLength: 40 }));
 const env = fc.oneof(
-  fc.constantFrom<Record<string, unknown>>(...lanes.map(envelopeOf), {}, { chat_id: 'unknown:lane' }, { thread_id: 't1' }),
+  fc.constantFrom<Record<string, unknown>>(
+    ...lanes.map(envelopeOf),
+    {},
+    { chat_id: 'unknown:lane' },
+    { thread_id: 't1' },
+  ),
   fc.record({ chat_id: fc.anything(), thread_id: fc.anything() }, { requiredKeys: [] }),
 );
-const anyValue = fc.oneof(fc.anything({ maxDepth: 3 }), ids, texts, fc.integer(), fc.constantFrom(null, true, -1, 1.5, Number.MAX_SAFE_INTEGER + 2));
+const anyValue = fc.oneof(
+  fc.anything({ maxDepth: 3 }),
+  ids,
+  texts,
+  fc.integer(),
+  fc.constantFrom(null, true, -1, 1.5, Number.MAX_SAFE_INTEGER + 2),
+);
 
 /** Frames of every server type with plausible payloads, each field sometimes of the wrong type. */
 const plausible: fc.Arbitrary<ServerFrame> = fc
@@ -58,8 +79,29 @@ const plausible: fc.Arbitrary<ServerFrame> = fc
         picker_id: fc.oneof(fc.constantFrom('p1', 'p2'), anyValue),
         media_id: fc.oneof(fc.constantFrom('x1', 'x2'), anyValue),
         message_ids: fc.oneof(fc.array(ids, { maxLength: 3 }), anyValue),
-        messages: fc.oneof(fc.array(fc.record({ message_id: ids, role: fc.constantFrom('user', 'assistant'), text: texts, client_id: fc.constantFrom('c1', 'c2') }), { maxLength: 3 }), anyValue),
-        channels: fc.oneof(fc.array(fc.record({ chat_id: fc.oneof(fc.constantFrom(...lanes), anyValue), name: texts, kind: fc.constantFrom('default', 'channel', 'thread', 'x') }), { maxLength: 3 }), anyValue),
+        messages: fc.oneof(
+          fc.array(
+            fc.record({
+              message_id: ids,
+              role: fc.constantFrom('user', 'assistant'),
+              text: texts,
+              client_id: fc.constantFrom('c1', 'c2'),
+            }),
+            { maxLength: 3 },
+          ),
+          anyValue,
+        ),
+        channels: fc.oneof(
+          fc.array(
+            fc.record({
+              chat_id: fc.oneof(fc.constantFrom(...lanes), anyValue),
+              name: texts,
+              kind: fc.constantFrom('default', 'channel', 'thread', 'x'),
+            }),
+            { maxLength: 3 },
+          ),
+          anyValue,
+        ),
         chat_id: fc.oneof(fc.constantFrom(...lanes), anyValue),
         cursor: fc.oneof(fc.integer({ min: -5, max: 200 }), anyValue),
         on: fc.oneof(fc.boolean(), anyValue),
@@ -74,13 +116,28 @@ const plausible: fc.Arbitrary<ServerFrame> = fc
 /** Anything at all where a frame goes. */
 const hostile: fc.Arbitrary<ServerFrame> = fc.oneof(
   fc.anything().map((x) => x as unknown as ServerFrame),
-  fc.record({ type: fc.oneof(fc.constantFrom(...SERVER_FRAME_TYPES), fc.string()), payload: fc.anything(), chat_id: fc.anything(), thread_id: fc.anything() }, { requiredKeys: ['type'] }).map((x) => x as unknown as ServerFrame),
+  fc
+    .record(
+      {
+        type: fc.oneof(fc.constantFrom(...SERVER_FRAME_TYPES), fc.string()),
+        payload: fc.anything(),
+        chat_id: fc.anything(),
+        thread_id: fc.anything(),
+      },
+      { requiredKeys: ['type'] },
+    )
+    .map((x) => x as unknown as ServerFrame),
 );
 
 type Step = { kind: 'one'; frame: ServerFrame } | { kind: 'batch'; frames: ServerFrame[]; cursor: number };
 const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 6, arbitrary: fc.oneof(plausible, plausible, hostile).map((f) => ({ kind: 'one' as const, frame: f })) },
-  { weight: 1, arbitrary: fc.tuple(fc.array(fc.oneof(plausible, hostile), { maxLength: 8 }), fc.integer({ min: 0, max: 300 })).map(([frames, cursor]) => ({ kind: 'batch' as const, frames, cursor })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.array(fc.oneof(plausible, hostile), { maxLength: 8 }), fc.integer({ min: 0, max: 300 }))
+      .map(([frames, cursor]) => ({ kind: 'batch' as const, frames, cursor })),
+  },
 );
 const framesIn = (s: Step) => (s.kind === 'one' ? 1 : s.frames.length);
 
@@ -115,7 +172,8 @@ async function expectInvariants(db: IrisDB): Promise<void> {
     expect(Number.isFinite(m.ts)).toBe(true);
     if (m.client_id !== undefined) byClient.set(m.client_id, [...(byClient.get(m.client_id) ?? []), m.message_id]);
   }
-  for (const [clientId, holders] of byClient) expect(holders, `client_id ${clientId} shown ${holders.length} times`).toHaveLength(1);
+  for (const [clientId, holders] of byClient)
+    expect(holders, `client_id ${clientId} shown ${holders.length} times`).toHaveLength(1);
   for (const table of ['activity', 'pickers', 'media', 'lanes']) {
     for (const row of await rawRows<{ lane?: unknown }>(db, table)) {
       if (table === 'media' && row.lane === undefined) continue; // media known before its lane (an upload)
@@ -124,16 +182,25 @@ async function expectInvariants(db: IrisDB): Promise<void> {
   }
   // Whatever the reducer writes passes the read-time checks untouched (they never have to repair it).
   for (const [table, repair] of Object.entries(REPAIRS)) {
-    for (const row of await rawRows<unknown>(db, table)) expect(repair(row), `${table} row the reducer wrote: ${JSON.stringify(row).slice(0, 200)}`).toBe(row);
+    for (const row of await rawRows<unknown>(db, table))
+      expect(repair(row), `${table} row the reducer wrote: ${JSON.stringify(row).slice(0, 200)}`).toBe(row);
   }
   for (const o of await db.outbox.toArray()) expect(['queued', 'sending', 'failed']).toContain(o.state);
-  for (const c of await rawRows<{ chat_id: unknown }>(db, 'channels')) expect(typeof c.chat_id === 'string' && c.chat_id !== '').toBe(true);
+  for (const c of await rawRows<{ chat_id: unknown }>(db, 'channels'))
+    expect(typeof c.chat_id === 'string' && c.chat_id !== '').toBe(true);
 }
 
 async function seeded(): Promise<IrisDB> {
   const db = freshDb();
   await queueSend(db, { client_id: 'c1', lane: 'web:default', chat_id: 'web:default', text: 'hello', now: 5 });
-  await queueSend(db, { client_id: 'c2', lane: 't1', chat_id: 'web:default', thread_id: 't1', text: 'in a thread', now: 6 });
+  await queueSend(db, {
+    client_id: 'c2',
+    lane: 't1',
+    chat_id: 'web:default',
+    thread_id: 't1',
+    text: 'in a thread',
+    now: 6,
+  });
   return db;
 }
 
@@ -141,138 +208,271 @@ describe('reducer fuzzing', () => {
   /** Frames per database: long enough that creating databases is not what the time goes into. */
   const perRun = 100;
 
-  it(`never throws on ${INPUTS} generated frames and keeps its invariants; the cursor never moves back`, async () => {
-    let applied = 0;
-    let runs = 0;
-    // fast-check runs the property numRuns times; each run applies about perRun frames. Keep going
-    // (fresh seeds) until INPUTS frames have been applied in all.
-    while (applied < INPUTS) {
-      await fc.assert(
-        fc.asyncProperty(fc.array(step, { minLength: perRun / 2, maxLength: perRun }), async (steps) => {
-          const db = await seeded();
-          try {
-            let cursor = await cursorOf(db);
-            for (const [i, s] of steps.entries()) {
-              const now = 1_000 + i;
-              if (s.kind === 'one') await applyFrame(db, s.frame, { now, gateway: GATEWAY });
-              else await applyFrames(db, s.frames, { now, gateway: GATEWAY, cursor: s.cursor });
-              applied += framesIn(s);
-              if (s.kind === 'batch' || s.frame?.type === 'sync.done') {
-                const next = await cursorOf(db);
-                expect(next, 'the cursor moved backwards').toBeGreaterThanOrEqual(cursor);
-                cursor = next;
+  it(
+    `never throws on ${INPUTS} generated frames and keeps its invariants; the cursor never moves back`,
+    async () => {
+      let applied = 0;
+      let runs = 0;
+      // fast-check runs the property numRuns times; each run applies about perRun frames. Keep going
+      // (fresh seeds) until INPUTS frames have been applied in all.
+      while (applied < INPUTS) {
+        await fc.assert(
+          fc.asyncProperty(fc.array(step, { minLength: perRun / 2, maxLength: perRun }), async (steps) => {
+            const db = await seeded();
+            try {
+              let cursor = await cursorOf(db);
+              for (const [i, s] of steps.entries()) {
+                const now = 1_000 + i;
+                if (s.kind === 'one') await applyFrame(db, s.frame, { now, gateway: GATEWAY });
+                else await applyFrames(db, s.frames, { now, gateway: GATEWAY, cursor: s.cursor });
+                applied += framesIn(s);
+                if (s.kind === 'batch' || s.frame?.type === 'sync.done') {
+                  const next = await cursorOf(db);
+                  expect(next, 'the cursor moved backwards').toBeGreaterThanOrEqual(cursor);
+                  cursor = next;
+                }
               }
+              await expectInvariants(db);
+            } finally {
+              db.close();
             }
+          }),
+          { numRuns: Math.max(5, Math.ceil((INPUTS - applied) / (perRun * 0.8))) },
+        );
+        runs++;
+      }
+      expect(applied).toBeGreaterThanOrEqual(INPUTS);
+      expect(runs).toBeGreaterThan(0);
+    },
+    timeout(INPUTS),
+  );
+
+  it(
+    'a flaky link (repeats, late replays, stale updates, stop before start) ends with exactly the final messages',
+    async () => {
+      const sessions = Math.max(20, Math.ceil(INPUTS / 200));
+      await fc.assert(
+        fc.asyncProperty(session, fc.array(fc.nat(), { minLength: 30, maxLength: 30 }), async (s, noise) => {
+          const db = freshDb();
+          try {
+            for (const send of s.sends)
+              await queueSend(db, {
+                client_id: send.clientId,
+                lane: send.lane,
+                chat_id: envelopeOf(send.lane).chat_id!,
+                ...(send.lane === 't1' && { thread_id: 't1' }),
+                text: send.text,
+                now: send.at,
+              });
+            const delivered = deliverFlakily(s.frames, noise);
+            for (const [i, f] of delivered.entries()) await applyFrame(db, f, { now: 10_000 + i, gateway: GATEWAY });
             await expectInvariants(db);
+            const rows = await db.messages.toArray();
+            for (const m of s.finals) {
+              const row = rows.find((r) => r.message_id === m.message_id);
+              expect(row, `final message ${m.message_id}`).toBeDefined();
+              expect(row!.text).toBe(m.text);
+              expect(row!.lane).toBe(m.lane);
+              expect(row!.status).toMatch(m.role === 'user' ? /^(sent|read)$/ : /^final$/);
+            }
+            expect(rows.map((r) => r.message_id).sort()).toEqual(s.finals.map((m) => m.message_id).sort());
+            expect(await db.outbox.count()).toBe(0);
+            for (const lane of await db.lanes.toArray()) expect(lane.busy, `lane ${lane.lane} left busy`).toBe(false);
           } finally {
             db.close();
           }
         }),
-        { numRuns: Math.max(5, Math.ceil((INPUTS - applied) / (perRun * 0.8))) },
+        { numRuns: sessions },
       );
-      runs++;
-    }
-    expect(applied).toBeGreaterThanOrEqual(INPUTS);
-    expect(runs).toBeGreaterThan(0);
-  }, timeout(INPUTS));
-
-  it('a flaky link (repeats, late replays, stale updates, stop before start) ends with exactly the final messages', async () => {
-    const sessions = Math.max(20, Math.ceil(INPUTS / 200));
-    await fc.assert(
-      fc.asyncProperty(session, fc.array(fc.nat(), { minLength: 30, maxLength: 30 }), async (s, noise) => {
-        const db = freshDb();
-        try {
-          for (const send of s.sends) await queueSend(db, { client_id: send.clientId, lane: send.lane, chat_id: envelopeOf(send.lane).chat_id!, ...(send.lane === 't1' && { thread_id: 't1' }), text: send.text, now: send.at });
-          const delivered = deliverFlakily(s.frames, noise);
-          for (const [i, f] of delivered.entries()) await applyFrame(db, f, { now: 10_000 + i, gateway: GATEWAY });
-          await expectInvariants(db);
-          const rows = await db.messages.toArray();
-          for (const m of s.finals) {
-            const row = rows.find((r) => r.message_id === m.message_id);
-            expect(row, `final message ${m.message_id}`).toBeDefined();
-            expect(row!.text).toBe(m.text);
-            expect(row!.lane).toBe(m.lane);
-            expect(row!.status).toMatch(m.role === 'user' ? /^(sent|read)$/ : /^final$/);
-          }
-          expect(rows.map((r) => r.message_id).sort()).toEqual(s.finals.map((m) => m.message_id).sort());
-          expect(await db.outbox.count()).toBe(0);
-          for (const lane of await db.lanes.toArray()) expect(lane.busy, `lane ${lane.lane} left busy`).toBe(false);
-        } finally {
-          db.close();
-        }
-      }),
-      { numRuns: sessions },
-    );
-  }, timeout(INPUTS));
+    },
+    timeout(INPUTS),
+  );
 });
 
 describe('rows read back', () => {
-  const junk = fc.oneof(fc.anything({ maxDepth: 2 }), fc.string(), fc.integer(), fc.constant(null), fc.constant(undefined));
+  const junk = fc.oneof(
+    fc.anything({ maxDepth: 2 }),
+    fc.string(),
+    fc.integer(),
+    fc.constant(null),
+    fc.constant(undefined),
+  );
   const fields = (names: string[]) => fc.record(Object.fromEntries(names.map((n) => [n, junk])), { requiredKeys: [] });
   const tables = {
-    messages: ['message_id', 'lane', 'chat_id', 'thread_id', 'role', 'text', 'reasoning', 'model', 'tokens', 'ts', 'status', 'client_id', 'reply_to', 'media', 'turn', 'error'],
-    channels: ['chat_id', 'name', 'kind', 'parent_chat_id', 'is_default', 'archived', 'favorite', 'icon', 'color', 'order'],
-    lanes: ['lane', 'readTs', 'readMessageId', 'busy', 'busyReason', 'typing', 'turn', 'turnSeq', 'oldestMessageId', 'hasMore', 'autoThread'],
-    activity: ['id', 'lane', 'turn', 'kind', 'ts', 'order', 'index', 'name', 'preview', 'args', 'notes', 'state', 'duration', 'output', 'message_id', 'text'],
-    media: ['media_id', 'kind', 'mime', 'size', 'filename', 'lane', 'message_id', 'state', 'progress', 'lastUsed', 'error', 'width', 'height', 'duration', 'client_id', 'position'],
+    messages: [
+      'message_id',
+      'lane',
+      'chat_id',
+      'thread_id',
+      'role',
+      'text',
+      'reasoning',
+      'model',
+      'tokens',
+      'ts',
+      'status',
+      'client_id',
+      'reply_to',
+      'media',
+      'turn',
+      'error',
+    ],
+    channels: [
+      'chat_id',
+      'name',
+      'kind',
+      'parent_chat_id',
+      'is_default',
+      'archived',
+      'favorite',
+      'icon',
+      'color',
+      'order',
+    ],
+    lanes: [
+      'lane',
+      'readTs',
+      'readMessageId',
+      'busy',
+      'busyReason',
+      'typing',
+      'turn',
+      'turnSeq',
+      'oldestMessageId',
+      'hasMore',
+      'autoThread',
+    ],
+    activity: [
+      'id',
+      'lane',
+      'turn',
+      'kind',
+      'ts',
+      'order',
+      'index',
+      'name',
+      'preview',
+      'args',
+      'notes',
+      'state',
+      'duration',
+      'output',
+      'message_id',
+      'text',
+    ],
+    media: [
+      'media_id',
+      'kind',
+      'mime',
+      'size',
+      'filename',
+      'lane',
+      'message_id',
+      'state',
+      'progress',
+      'lastUsed',
+      'error',
+      'width',
+      'height',
+      'duration',
+      'client_id',
+      'position',
+    ],
     pickers: ['picker_id', 'lane', 'type', 'payload', 'state', 'answer', 'ts'],
     toasts: ['kind', 'title', 'body', 'lane', 'ts'],
   } as const;
-  const keyOf: Record<string, string> = { messages: 'message_id', channels: 'chat_id', lanes: 'lane', activity: 'id', media: 'media_id', pickers: 'picker_id' };
+  const keyOf: Record<string, string> = {
+    messages: 'message_id',
+    channels: 'chat_id',
+    lanes: 'lane',
+    activity: 'id',
+    media: 'media_id',
+    pickers: 'picker_id',
+  };
 
-  it('any junk stored in any table reads back as a row every screen can show', async () => {
-    const db = freshDb();
-    try {
-      await fc.assert(
-        fc.asyncProperty(
-          fc.constantFrom(...(Object.keys(tables) as (keyof typeof tables)[])).chain((table) => fc.tuple(fc.constant(table), fields([...tables[table]]), fc.string({ minLength: 1, maxLength: 8 }))),
-          async ([table, generated, key]) => {
-          const row = { ...generated } as Record<string, unknown>;
-          if (keyOf[table]) row[keyOf[table]!] = key;
-          else delete row.id;
-          const t = db.table(table);
-          await t.clear();
-          await t.put(row);
-          const [read] = (await t.toArray()) as Record<string, unknown>[];
-          const bad = Object.entries(read!).filter(([k, v]) => v === null && k !== 'parent_chat_id');
-          expect(bad, `${table}: null fields after repair`).toEqual([]);
-          if (table === 'messages') {
-            expect(typeof read!.text).toBe('string');
-            expect(STATUSES).toContain(read!.status);
-            expect(['user', 'assistant', 'system', 'cron']).toContain(read!.role);
-            expect(Number.isFinite(read!.ts)).toBe(true);
-            if (read!.media !== undefined) expect(Array.isArray(read!.media)).toBe(true);
-          }
-          if (table === 'channels') expect(typeof read!.name === 'string' && read!.name !== '').toBe(true);
-          if (table === 'lanes') expect(typeof read!.busy).toBe('boolean');
-          if (table === 'pickers') expect(typeof read!.payload === 'object' && read!.payload !== null).toBe(true);
-          if (table === 'toasts') expect([typeof read!.title, typeof read!.body]).toEqual(['string', 'string']);
-          if (table === 'activity' && read!.notes !== undefined) expect(Array.isArray(read!.notes)).toBe(true);
-          if (table === 'media') expect([typeof read!.size, typeof read!.filename, typeof read!.mime]).toEqual(['number', 'string', 'string']);
-          if (table === 'media') for (const f of ['width', 'height', 'duration', 'position']) if (read![f] !== undefined) expect(Number.isFinite(read![f]), `media ${f}`).toBe(true);
-          if (table === 'media' && read!.client_id !== undefined) expect(typeof read!.client_id).toBe('string');
-          if (table === 'messages' && Array.isArray(read!.media)) for (const m of read!.media as Record<string, unknown>[]) expect([typeof m.mime, typeof m.size, typeof m.filename]).toEqual(['string', 'number', 'string']);
-          },
-        ),
-        { numRuns: Math.max(200, Math.ceil(INPUTS / 20)) },
-      );
-    } finally {
-      db.close();
-    }
-  }, timeout(INPUTS));
+  it(
+    'any junk stored in any table reads back as a row every screen can show',
+    async () => {
+      const db = freshDb();
+      try {
+        await fc.assert(
+          fc.asyncProperty(
+            fc
+              .constantFrom(...(Object.keys(tables) as (keyof typeof tables)[]))
+              .chain((table) =>
+                fc.tuple(fc.constant(table), fields([...tables[table]]), fc.string({ minLength: 1, maxLength: 8 })),
+              ),
+            async ([table, generated, key]) => {
+              const row = { ...generated } as Record<string, unknown>;
+              if (keyOf[table]) row[keyOf[table]!] = key;
+              else delete row.id;
+              const t = db.table(table);
+              await t.clear();
+              await t.put(row);
+              const [read] = (await t.toArray()) as Record<string, unknown>[];
+              const bad = Object.entries(read!).filter(([k, v]) => v === null && k !== 'parent_chat_id');
+              expect(bad, `${table}: null fields after repair`).toEqual([]);
+              if (table === 'messages') {
+                expect(typeof read!.text).toBe('string');
+                expect(STATUSES).toContain(read!.status);
+                expect(['user', 'assistant', 'system', 'cron']).toContain(read!.role);
+                expect(Number.isFinite(read!.ts)).toBe(true);
+                if (read!.media !== undefined) expect(Array.isArray(read!.media)).toBe(true);
+              }
+              if (table === 'channels') expect(typeof read!.name === 'string' && read!.name !== '').toBe(true);
+              if (table === 'lanes') expect(typeof read!.busy).toBe('boolean');
+              if (table === 'pickers') expect(typeof read!.payload === 'object' && read!.payload !== null).toBe(true);
+              if (table === 'toasts') expect([typeof read!.title, typeof read!.body]).toEqual(['string', 'string']);
+              if (table === 'activity' && read!.notes !== undefined) expect(Array.isArray(read!.notes)).toBe(true);
+              if (table === 'media')
+                expect([typeof read!.size, typeof read!.filename, typeof read!.mime]).toEqual([
+                  'number',
+                  'string',
+                  'string',
+                ]);
+              if (table === 'media')
+                for (const f of ['width', 'height', 'duration', 'position'])
+                  if (read![f] !== undefined) expect(Number.isFinite(read![f]), `media ${f}`).toBe(true);
+              if (table === 'media' && read!.client_id !== undefined) expect(typeof read!.client_id).toBe('string');
+              if (table === 'messages' && Array.isArray(read!.media))
+                for (const m of read!.media as Record<string, unknown>[])
+                  expect([typeof m.mime, typeof m.size, typeof m.filename]).toEqual(['string', 'number', 'string']);
+            },
+          ),
+          { numRuns: Math.max(200, Math.ceil(INPUTS / 20)) },
+        );
+      } finally {
+        db.close();
+      }
+    },
+    timeout(INPUTS),
+  );
 
   it('rows the app wrote itself come back as they are', async () => {
     const db = await seeded();
     try {
       const e = envelopeOf('web:default');
       for (const f of [
-        frame('message', e, { message_id: 'm1', role: 'assistant', text: 'hi', reasoning: 'r', model: 'x', tokens: 2, ts: 5, media: [{ media_id: 'x1', kind: 'image', mime: 'image/png', size: 3, filename: 'a.png' }] }),
+        frame('message', e, {
+          message_id: 'm1',
+          role: 'assistant',
+          text: 'hi',
+          reasoning: 'r',
+          model: 'x',
+          tokens: 2,
+          ts: 5,
+          media: [{ media_id: 'x1', kind: 'image', mime: 'image/png', size: 3, filename: 'a.png' }],
+        }),
         frame('message.start', e, { message_id: 'm2', role: 'assistant' }),
         frame('tool.start', e, { index: 0, name: 't', preview: 'p', args: { a: 1 } }),
         frame('tool.progress', e, { index: 0, name: 't', note: 'n' }),
         frame('picker.choice', e, { picker_id: 'p1', title: 'T', choices: [{ value: 'v', label: 'L' }] }),
         frame('notification', e, { kind: 'generic', title: 't', body: 'b', ts: 3 }),
-        frame('channel.list', {}, { channels: [{ chat_id: 'web:default', name: 'General', kind: 'default', is_default: true }] }),
+        frame(
+          'channel.list',
+          {},
+          { channels: [{ chat_id: 'web:default', name: 'General', kind: 'default', is_default: true }] },
+        ),
       ])
         await applyFrame(db, f, { gateway: GATEWAY, now: 10 });
       for (const table of db.tables) {
@@ -296,8 +496,12 @@ describe('volume', () => {
       for (let i = 0; i < 20_000; i++) deep = { a: deep };
       await applyFrame(db, frame('message.start', e, { message_id: 'a', role: 'assistant' }), { gateway: GATEWAY });
       await applyFrame(db, frame('tool.start', e, { index: 0, name: 'deep', args: deep }), { gateway: GATEWAY });
-      await applyFrame(db, frame('tool.start', e, { index: 1, name: 'wide', args: { blob: 'x'.repeat(1_000_000) } }), { gateway: GATEWAY });
-      await applyFrame(db, frame('tool.start', e, { index: 2, name: 'normal', args: { q: 'weather', n: [1, 2] } }), { gateway: GATEWAY });
+      await applyFrame(db, frame('tool.start', e, { index: 1, name: 'wide', args: { blob: 'x'.repeat(1_000_000) } }), {
+        gateway: GATEWAY,
+      });
+      await applyFrame(db, frame('tool.start', e, { index: 2, name: 'normal', args: { q: 'weather', n: [1, 2] } }), {
+        gateway: GATEWAY,
+      });
       const cards = new Map((await db.activity.toArray()).map((r) => [r.name, r]));
       expect(cards.get('deep')?.args).toEqual({ note: 'The arguments are nested too deeply to show.' });
       expect(String(cards.get('wide')?.args?.note)).toMatch(/too large to show/);
@@ -313,7 +517,10 @@ describe('volume', () => {
       const e = envelopeOf('web:default');
       await applyFrame(db, frame('message.start', e, { message_id: 'a', role: 'assistant' }), { gateway: GATEWAY });
       await applyFrame(db, frame('tool.start', e, { index: 0, name: 'long' }), { gateway: GATEWAY });
-      for (let i = 0; i < 2_000; i++) await applyFrame(db, frame('tool.progress', e, { index: 0, name: 'long', note: `step ${i}` }), { gateway: GATEWAY });
+      for (let i = 0; i < 2_000; i++)
+        await applyFrame(db, frame('tool.progress', e, { index: 0, name: 'long', note: `step ${i}` }), {
+          gateway: GATEWAY,
+        });
       const [card] = (await db.activity.toArray()).filter((r) => r.kind === 'tool');
       expect(card!.notes).toHaveLength(MAX_TOOL_NOTES);
       expect(card!.notes!.at(-1)).toBe('step 1999');
@@ -353,7 +560,9 @@ const session: fc.Arbitrary<Session> = fc.array(turn, { minLength: 1, maxLength:
     const replyId = `a-${i}`;
     s.turnStarts.push(s.frames.length);
     s.sends.push({ clientId, lane: t.lane, text: t.text, at: 100 + i });
-    s.frames.push(frame('message', e, { message_id: userId, role: 'user', text: t.text, client_id: clientId, ts: 1_000 + i * 10 }));
+    s.frames.push(
+      frame('message', e, { message_id: userId, role: 'user', text: t.text, client_id: clientId, ts: 1_000 + i * 10 }),
+    );
     s.frames.push(frame('read.receipt', e, { message_id: userId }));
     s.frames.push(frame('agent.busy', e, { reason: 'processing' }));
     s.frames.push(frame('typing', e, { on: true }));
@@ -372,10 +581,22 @@ const session: fc.Arbitrary<Session> = fc.array(turn, { minLength: 1, maxLength:
       s.frames.push(frame('agent.busy', e, { reason: 'processing' }));
     }
     const finalText = text + '.';
-    s.frames.push(frame('message.stop', e, { message_id: replyId, final_text: finalText, reasoning: 'r', model: 'm', tokens: 3, ts: 1_000 + i * 10 + 5 }));
+    s.frames.push(
+      frame('message.stop', e, {
+        message_id: replyId,
+        final_text: finalText,
+        reasoning: 'r',
+        model: 'm',
+        tokens: 3,
+        ts: 1_000 + i * 10 + 5,
+      }),
+    );
     s.frames.push(frame('typing', e, { on: false }));
     s.frames.push(frame('agent.idle', e, {}));
-    s.finals.push({ message_id: userId, lane: t.lane, role: 'user', text: t.text }, { message_id: replyId, lane: t.lane, role: 'assistant', text: finalText });
+    s.finals.push(
+      { message_id: userId, lane: t.lane, role: 'user', text: t.text },
+      { message_id: replyId, lane: t.lane, role: 'assistant', text: finalText },
+    );
   });
   return s;
 });
@@ -396,7 +617,9 @@ function deliverFlakily(frames: ServerFrame[], noise: number[]): ServerFrame[] {
     if (f.type === 'message.start' && roll(5) === 0) {
       // Its stop first (a hostile or confused gateway): the start and updates after it must not reopen it.
       const id = (f.payload as { message_id: string }).message_id;
-      const stop = frames.find((g) => g.type === 'message.stop' && (g.payload as { message_id: string }).message_id === id);
+      const stop = frames.find(
+        (g) => g.type === 'message.stop' && (g.payload as { message_id: string }).message_id === id,
+      );
       if (stop) out.push(stop);
     }
     out.push(f);

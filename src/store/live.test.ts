@@ -17,7 +17,11 @@ afterEach(async () => {
   db?.close();
 });
 
-const names = () => db.channels.orderBy('order').toArray().then((rows) => rows.map((r) => r.name));
+const names = () =>
+  db.channels
+    .orderBy('order')
+    .toArray()
+    .then((rows) => rows.map((r) => r.name));
 
 describe('live', () => {
   it('starts at the initial value, follows writes, and stops with its owner', async () => {
@@ -76,10 +80,14 @@ describe('live', () => {
     const [id, setId] = createSignal('a');
     let runs = 0;
     const value = createRoot(() =>
-      liveOn(id, (chatId) => {
-        runs += 1;
-        return db.channels.get(chatId).then((c) => c?.name ?? '-');
-      }, ''),
+      liveOn(
+        id,
+        (chatId) => {
+          runs += 1;
+          return db.channels.get(chatId).then((c) => c?.name ?? '-');
+        },
+        '',
+      ),
     );
     await until(() => value() === 'A');
     setId('b');

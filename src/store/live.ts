@@ -30,13 +30,22 @@ export function live<T>(query: () => T | Promise<T>, initial?: T): Accessor<T | 
  */
 export function liveOn<S, T>(source: Accessor<S>, query: (value: S) => T | Promise<T>, initial: T): Accessor<T>;
 export function liveOn<S, T>(source: Accessor<S>, query: (value: S) => T | Promise<T>): Accessor<T | undefined>;
-export function liveOn<S, T>(source: Accessor<S>, query: (value: S) => T | Promise<T>, initial?: T): Accessor<T | undefined> {
+export function liveOn<S, T>(
+  source: Accessor<S>,
+  query: (value: S) => T | Promise<T>,
+  initial?: T,
+): Accessor<T | undefined> {
   const [value, setValue] = createSignal<T | undefined>(initial);
   createComputed(() => {
     const current = source();
     untrack(() => {
       setValue(() => initial);
-      onCleanup(subscribe(() => query(current), (result) => setValue(() => result)));
+      onCleanup(
+        subscribe(
+          () => query(current),
+          (result) => setValue(() => result),
+        ),
+      );
     });
   });
   return value;
@@ -50,7 +59,14 @@ export function liveOnKeeping<S, T>(source: Accessor<S>, query: (value: S) => T 
   const [value, setValue] = createSignal<T>(initial);
   createComputed(() => {
     const current = source();
-    untrack(() => onCleanup(subscribe(() => query(current), (result) => setValue(() => result))));
+    untrack(() =>
+      onCleanup(
+        subscribe(
+          () => query(current),
+          (result) => setValue(() => result),
+        ),
+      ),
+    );
   });
   return value;
 }

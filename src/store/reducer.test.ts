@@ -24,23 +24,29 @@ const apply = (type: string, payload: unknown, envelope: Record<string, unknown>
 
 describe('directory', () => {
   it('hello.ack and channel.list replace the directory in the gateway order, dropping bad entries', async () => {
-    await apply('hello.ack', {
-      server_caps: { streaming: true, push: 'webpush', evil: 'x' },
-      sync_cursor: 3,
-      channels: [
-        { chat_id: 'old', name: 'Old', kind: 'channel' },
-      ],
-    }, {});
-    await apply('hello.ack', {
-      channels: [
-        { chat_id: 'z', name: 'Zed', kind: 'default', is_default: true },
-        { chat_id: 'a', name: 'Alpha' },
-        'nonsense',
-        { name: 'no id' },
-        { chat_id: 'a', name: 'duplicate' },
-        { chat_id: 't', name: 'Thread', kind: 'thread', parent_chat_id: 'a', favorite: true },
-      ],
-    }, {});
+    await apply(
+      'hello.ack',
+      {
+        server_caps: { streaming: true, push: 'webpush', evil: 'x' },
+        sync_cursor: 3,
+        channels: [{ chat_id: 'old', name: 'Old', kind: 'channel' }],
+      },
+      {},
+    );
+    await apply(
+      'hello.ack',
+      {
+        channels: [
+          { chat_id: 'z', name: 'Zed', kind: 'default', is_default: true },
+          { chat_id: 'a', name: 'Alpha' },
+          'nonsense',
+          { name: 'no id' },
+          { chat_id: 'a', name: 'duplicate' },
+          { chat_id: 't', name: 'Thread', kind: 'thread', parent_chat_id: 'a', favorite: true },
+        ],
+      },
+      {},
+    );
     const rows = await db.channels.orderBy('order').toArray();
     expect(rows.map((r) => [r.chat_id, r.name, r.kind, r.order])).toEqual([
       ['z', 'Zed', 'default', 0],
@@ -58,7 +64,13 @@ describe('directory', () => {
 
   it('channel.created appends; an auto thread is offered to its channel once', async () => {
     await apply('channel.list', { channels: [{ chat_id: 'a', name: 'A', kind: 'default', is_default: true }] }, {});
-    const created = frame('channel.created', { chat_id: 't1', name: 'Quick question', kind: 'thread', parent_chat_id: 'a', auto: true });
+    const created = frame('channel.created', {
+      chat_id: 't1',
+      name: 'Quick question',
+      kind: 'thread',
+      parent_chat_id: 'a',
+      auto: true,
+    });
     await applyFrame(db, created);
     expect((await db.channels.get('t1'))?.order).toBe(1);
     expect((await getLane(db, 'a')).autoThread).toBe('t1');
@@ -70,9 +82,24 @@ describe('directory', () => {
   });
 
   it('channel.renamed takes a whole entry (absent flags are false) or renames a known entry', async () => {
-    await apply('channel.list', { channels: [{ chat_id: 'a', name: 'A', kind: 'channel', favorite: true, icon: 'star' }, { chat_id: 'b', name: 'B' }] }, {});
+    await apply(
+      'channel.list',
+      {
+        channels: [
+          { chat_id: 'a', name: 'A', kind: 'channel', favorite: true, icon: 'star' },
+          { chat_id: 'b', name: 'B' },
+        ],
+      },
+      {},
+    );
     await apply('channel.renamed', { chat_id: 'a', name: 'Renamed', kind: 'channel', color: '#f00' }, {});
-    expect(await db.channels.get('a')).toEqual({ chat_id: 'a', name: 'Renamed', kind: 'channel', color: '#f00', order: 0 });
+    expect(await db.channels.get('a')).toEqual({
+      chat_id: 'a',
+      name: 'Renamed',
+      kind: 'channel',
+      color: '#f00',
+      order: 0,
+    });
 
     await apply('channel.renamed', { chat_id: 'b', name: 'Bee' }, {});
     expect((await db.channels.get('b'))?.name).toBe('Bee');
@@ -86,18 +113,42 @@ describe('directory', () => {
     await apply('channel.list', { channels: [{ chat_id: 'a', name: 'A' }] }, {});
     await apply('channel.deleted', { chat_id: 'a' }, {});
     await apply('channel.deleted', { chat_id: 'nope' }, {});
-    expect(await db.channels.toArray()).toEqual([{ chat_id: 'a', name: 'A', kind: 'channel', archived: true, order: 0 }]);
+    expect(await db.channels.toArray()).toEqual([
+      { chat_id: 'a', name: 'A', kind: 'channel', archived: true, order: 0 },
+    ]);
   });
 });
 
 describe('messages', () => {
   it('stores a final assistant message in its lane, resolving a thread addressed by its own chat_id', async () => {
-    await apply('channel.list', { channels: [{ chat_id: 'a', name: 'A' }, { chat_id: 't', name: 'T', kind: 'thread', parent_chat_id: 'a' }] }, {});
-    await apply('message', { message_id: 'm1', role: 'assistant', text: 'hello', reasoning: 'think', model: 'x', tokens: 5, ts: 50 }, { chat_id: 't' });
+    await apply(
+      'channel.list',
+      {
+        channels: [
+          { chat_id: 'a', name: 'A' },
+          { chat_id: 't', name: 'T', kind: 'thread', parent_chat_id: 'a' },
+        ],
+      },
+      {},
+    );
+    await apply(
+      'message',
+      { message_id: 'm1', role: 'assistant', text: 'hello', reasoning: 'think', model: 'x', tokens: 5, ts: 50 },
+      { chat_id: 't' },
+    );
     await apply('message', { message_id: 'm2', role: 'cron', text: 'tick', ts: 60 }, { chat_id: 'a', thread_id: 't' });
     expect(await db.messages.get('m1')).toEqual({
-      message_id: 'm1', lane: 't', chat_id: 'a', thread_id: 't', role: 'assistant', text: 'hello',
-      reasoning: 'think', model: 'x', tokens: 5, ts: 50, status: 'final',
+      message_id: 'm1',
+      lane: 't',
+      chat_id: 'a',
+      thread_id: 't',
+      role: 'assistant',
+      text: 'hello',
+      reasoning: 'think',
+      model: 'x',
+      tokens: 5,
+      ts: 50,
+      status: 'final',
     });
     expect((await db.messages.get('m2'))?.status).toBe('final');
     expect((await laneMessages(db, 't')).map((m) => m.message_id)).toEqual(['m1', 'm2']);
@@ -121,9 +172,22 @@ describe('messages', () => {
 
   it('matches an echo without client_id through ctx.clientId (request id matched by the caller)', async () => {
     await queueSend(db, { client_id: 'c2', lane: 'A', chat_id: 'A', text: 'yo', reply_to: 'm0', now: 900 });
-    await applyFrame(db, frame('message', { message_id: 's2', role: 'user', text: 'yo' }, A), { clientId: 'c2', now: 1000 });
+    await applyFrame(db, frame('message', { message_id: 's2', role: 'user', text: 'yo' }, A), {
+      clientId: 'c2',
+      now: 1000,
+    });
     expect(await db.messages.toArray()).toEqual([
-      { message_id: 's2', lane: 'A', chat_id: 'A', role: 'user', text: 'yo', ts: 900, status: 'sent', client_id: 'c2', reply_to: 'm0' },
+      {
+        message_id: 's2',
+        lane: 'A',
+        chat_id: 'A',
+        role: 'user',
+        text: 'yo',
+        ts: 900,
+        status: 'sent',
+        client_id: 'c2',
+        reply_to: 'm0',
+      },
     ]);
     expect(await db.outbox.count()).toBe(0);
   });
@@ -132,17 +196,28 @@ describe('messages', () => {
     await apply('message', { message_id: 's1', role: 'user', text: 'a', ts: 1, client_id: 'c' });
     await apply('message', { message_id: 's2', role: 'user', text: 'b', ts: 2, client_id: 'c' });
     const rows = await db.messages.toArray();
-    expect(rows.map((r) => [r.message_id, r.client_id])).toEqual([['s1', undefined], ['s2', 'c']]);
+    expect(rows.map((r) => [r.message_id, r.client_id])).toEqual([
+      ['s1', undefined],
+      ['s2', 'c'],
+    ]);
   });
 
   it('a history page that moves a client_id between messages gives the same DB when applied twice', async () => {
     await apply('history', { messages: [{ message_id: 'm1', role: 'user', client_id: 'c1' }] });
-    const page = { messages: [{ message_id: 'm2', role: 'user', client_id: 'c1' }, { message_id: 'm1', role: 'user', client_id: 'c3' }] };
+    const page = {
+      messages: [
+        { message_id: 'm2', role: 'user', client_id: 'c1' },
+        { message_id: 'm1', role: 'user', client_id: 'c3' },
+      ],
+    };
     await apply('history', page);
     const once = await db.messages.toArray();
     await apply('history', page);
     expect(await db.messages.toArray()).toEqual(once);
-    expect(once.map((r) => [r.message_id, r.client_id])).toEqual([['m1', 'c3'], ['m2', 'c1']]);
+    expect(once.map((r) => [r.message_id, r.client_id])).toEqual([
+      ['m1', 'c3'],
+      ['m2', 'c1'],
+    ]);
   });
 
   it('streams: start opens a bubble in the turn, updates replace the text, stop makes it final', async () => {
@@ -154,9 +229,23 @@ describe('messages', () => {
     expect((await db.messages.get('m1'))?.text).toBe('Hello wor');
     // How long the agent thought: from the start to the first text (shown as "Thought for 2 s").
     expect((await db.messages.get('m1'))?.thought_ms).toBe(2000);
-    await apply('message.stop', { message_id: 'm1', final_text: 'Hello world', reasoning: 'r', model: 'gpt', tokens: 12, ts: 2222 });
+    await apply('message.stop', {
+      message_id: 'm1',
+      final_text: 'Hello world',
+      reasoning: 'r',
+      model: 'gpt',
+      tokens: 12,
+      ts: 2222,
+    });
     expect(await db.messages.get('m1')).toMatchObject({
-      status: 'final', text: 'Hello world', reasoning: 'r', model: 'gpt', tokens: 12, ts: 2222, turn: 'A#1', thought_ms: 2000,
+      status: 'final',
+      text: 'Hello world',
+      reasoning: 'r',
+      model: 'gpt',
+      tokens: 12,
+      ts: 2222,
+      turn: 'A#1',
+      thought_ms: 2000,
     });
     // Late or replayed frames never reopen or overwrite the final bubble.
     await apply('message.update', { message_id: 'm1', text: 'Hello wor' });
@@ -177,7 +266,13 @@ describe('messages', () => {
   it('message.stop without a start still shows the final message', async () => {
     await apply('message.stop', { message_id: 'm9', final_text: 'done' }, A, 777);
     expect(await db.messages.get('m9')).toEqual({
-      message_id: 'm9', lane: 'A', chat_id: 'A', role: 'assistant', text: 'done', ts: 777, status: 'final',
+      message_id: 'm9',
+      lane: 'A',
+      chat_id: 'A',
+      role: 'assistant',
+      text: 'done',
+      ts: 777,
+      status: 'final',
     });
     await apply('message.stop', { message_id: 'm10', final_text: 'lost' }, {});
     expect(await db.messages.get('m10')).toBeUndefined();
@@ -190,7 +285,14 @@ describe('messages', () => {
     await apply('message.start', { message_id: 'm1' });
     await apply('message.stop', { message_id: 'm1', final_text: 'x', ts: 10 });
     await apply('agent.idle', {});
-    await apply('media.offer', { media_id: 'img', kind: 'image', mime: 'image/png', size: 3, filename: 'a.png', message_id: 'm1' });
+    await apply('media.offer', {
+      media_id: 'img',
+      kind: 'image',
+      mime: 'image/png',
+      size: 3,
+      filename: 'a.png',
+      message_id: 'm1',
+    });
     await db.mediaBlobs.put({ media_id: 'img', blob: new Blob(['abc']) });
     await apply('message', { message_id: 'm2', role: 'assistant', text: 'keep', ts: 20 });
     expect(await db.activity.count()).toBe(2);
@@ -228,7 +330,13 @@ describe('agent turns', () => {
   it('busy opens a turn, typing shows, idle closes it and ends any stream', async () => {
     await apply('agent.busy', { reason: 'tool' });
     await apply('typing', { on: true });
-    expect(await getLane(db, 'A')).toMatchObject({ busy: true, busyReason: 'tool', typing: true, turn: 'A#1', turnSeq: 1 });
+    expect(await getLane(db, 'A')).toMatchObject({
+      busy: true,
+      busyReason: 'tool',
+      typing: true,
+      turn: 'A#1',
+      turnSeq: 1,
+    });
     await apply('agent.busy', { reason: 'processing' });
     expect((await getLane(db, 'A')).turn).toBe('A#1');
     await apply('message.start', { message_id: 'm1' });
@@ -257,11 +365,43 @@ describe('agent turns', () => {
     const rows = await db.activity.where('turn').equals('A#1').sortBy('order');
     expect(rows).toEqual([
       {
-        id: 'A#1:tool:0', lane: 'A', turn: 'A#1', kind: 'tool', ts: 100, order: 0, index: 0, name: 'shell',
-        notes: ['listing', 'done listing'], state: 'failed', preview: 'ls', args: { cmd: 'ls' }, duration: 1.5, output: 'err',
+        id: 'A#1:tool:0',
+        lane: 'A',
+        turn: 'A#1',
+        kind: 'tool',
+        ts: 100,
+        order: 0,
+        index: 0,
+        name: 'shell',
+        notes: ['listing', 'done listing'],
+        state: 'failed',
+        preview: 'ls',
+        args: { cmd: 'ls' },
+        duration: 1.5,
+        output: 'err',
       },
-      { id: expect.stringMatching(/^A#1:commentary:k1:/), lane: 'A', turn: 'A#1', kind: 'commentary', ts: 1000, order: 1, message_id: 'k1', text: 'Trying again' },
-      { id: 'A#1:tool:1', lane: 'A', turn: 'A#1', kind: 'tool', ts: 200, order: 2, index: 1, name: 'shell', notes: [], state: 'ok' },
+      {
+        id: expect.stringMatching(/^A#1:commentary:k1:/),
+        lane: 'A',
+        turn: 'A#1',
+        kind: 'commentary',
+        ts: 1000,
+        order: 1,
+        message_id: 'k1',
+        text: 'Trying again',
+      },
+      {
+        id: 'A#1:tool:1',
+        lane: 'A',
+        turn: 'A#1',
+        kind: 'tool',
+        ts: 200,
+        order: 2,
+        index: 1,
+        name: 'shell',
+        notes: [],
+        state: 'ok',
+      },
     ]);
     await apply('tool.start', { index: -1, name: 'x' });
     await apply('tool.start', { index: 1.5, name: 'x' });
@@ -276,7 +416,11 @@ describe('pickers', () => {
   it('opens a picker with a cleaned payload; busy(waiting_input) keeps it, busy(processing) closes it', async () => {
     await apply('picker.approval', approval);
     expect(await db.pickers.get('p1')).toEqual({
-      picker_id: 'p1', lane: 'A', type: 'picker.approval', state: 'open', ts: 1000,
+      picker_id: 'p1',
+      lane: 'A',
+      type: 'picker.approval',
+      state: 'open',
+      ts: 1000,
       payload: { picker_id: 'p1', command: 'rm -rf /tmp/x', description: 'cleanup' },
     });
     await apply('agent.busy', { reason: 'waiting_input' });
@@ -288,14 +432,29 @@ describe('pickers', () => {
   });
 
   it('an answered picker stays answered; idle closes open ones; a lane-less picker goes to the default channel', async () => {
-    await apply('channel.list', { channels: [{ chat_id: 'home', name: 'Home', kind: 'default', is_default: true }] }, {});
-    await apply('picker.choice', { picker_id: 'p2', title: 'Pick', choices: [{ value: 'a', label: 'A' }, { label: 'no value' }, 3] });
+    await apply(
+      'channel.list',
+      { channels: [{ chat_id: 'home', name: 'Home', kind: 'default', is_default: true }] },
+      {},
+    );
+    await apply('picker.choice', {
+      picker_id: 'p2',
+      title: 'Pick',
+      choices: [{ value: 'a', label: 'A' }, { label: 'no value' }, 3],
+    });
     await apply('picker.confirm', { picker_id: 'p3', title: 'Sure?' });
     await apply('picker.model', { picker_id: 'p4', providers: [{ id: 'openai', models: [{ id: 'gpt' }, {}] }] }, {});
-    expect((await db.pickers.get('p2'))?.payload).toEqual({ picker_id: 'p2', title: 'Pick', choices: [{ value: 'a', label: 'A' }] });
+    expect((await db.pickers.get('p2'))?.payload).toEqual({
+      picker_id: 'p2',
+      title: 'Pick',
+      choices: [{ value: 'a', label: 'A' }],
+    });
     expect(await db.pickers.get('p4')).toMatchObject({
       lane: 'home',
-      payload: { picker_id: 'p4', providers: [{ id: 'openai', label: 'openai', models: [{ id: 'gpt', label: 'gpt' }] }] },
+      payload: {
+        picker_id: 'p4',
+        providers: [{ id: 'openai', label: 'openai', models: [{ id: 'gpt', label: 'gpt' }] }],
+      },
     });
     expect(await answerPicker(db, 'p2', 'a')).toBe(true);
     expect(await answerPicker(db, 'p2', 'a')).toBe(false);
@@ -322,7 +481,11 @@ describe('notifications, history, media, sync, settings', () => {
   });
 
   it('a notification that comes by sync replay is recorded but never shown', async () => {
-    await applyFrames(db, [frame('notification', { kind: 'approval', title: 'Approval needed', body: 'Run it?', ts: 7 }, A)], { replay: true });
+    await applyFrames(
+      db,
+      [frame('notification', { kind: 'approval', title: 'Approval needed', body: 'Run it?', ts: 7 }, A)],
+      { replay: true },
+    );
     expect(await visibleToasts(db, undefined)).toEqual([]);
     // Its live copy, if one comes after all, is the same event: still not shown.
     await apply('notification', { kind: 'approval', title: 'Approval needed', body: 'Run it?', ts: 7 });
@@ -334,23 +497,33 @@ describe('notifications, history, media, sync, settings', () => {
   it('history stores a page without duplicates and pages back in time only', async () => {
     await apply('message', { message_id: 'u3', role: 'user', text: 'q', ts: 30 });
     await apply('read.receipt', { message_id: 'u3' });
-    const newest = frame('history', {
-      messages: [
-        { message_id: 'm2', role: 'assistant', text: 'two', ts: 20 },
-        { message_id: 'u3', role: 'user', text: 'q', ts: 30 },
-        { message_id: 'bad' },
-        { message_id: 'm4', role: 'assistant', text: 'four', ts: 40 },
-      ],
-      has_more: true,
-      oldest_message_id: 'm2',
-    }, A);
+    const newest = frame(
+      'history',
+      {
+        messages: [
+          { message_id: 'm2', role: 'assistant', text: 'two', ts: 20 },
+          { message_id: 'u3', role: 'user', text: 'q', ts: 30 },
+          { message_id: 'bad' },
+          { message_id: 'm4', role: 'assistant', text: 'four', ts: 40 },
+        ],
+        has_more: true,
+        oldest_message_id: 'm2',
+      },
+      A,
+    );
     await applyFrame(db, newest);
     expect((await laneMessages(db, 'A')).map((m) => [m.message_id, m.status])).toEqual([
-      ['m2', 'final'], ['u3', 'read'], ['m4', 'final'],
+      ['m2', 'final'],
+      ['u3', 'read'],
+      ['m4', 'final'],
     ]);
     expect(await getLane(db, 'A')).toMatchObject({ oldestMessageId: 'm2', hasMore: true });
 
-    await apply('history', { messages: [{ message_id: 'm1', role: 'assistant', text: 'one', ts: 10 }], has_more: false, oldest_message_id: 'm1' });
+    await apply('history', {
+      messages: [{ message_id: 'm1', role: 'assistant', text: 'one', ts: 10 }],
+      has_more: false,
+      oldest_message_id: 'm1',
+    });
     expect(await getLane(db, 'A')).toMatchObject({ oldestMessageId: 'm1', hasMore: false });
 
     // The newest page again (after a reconnect) does not undo the paging.
@@ -361,7 +534,10 @@ describe('notifications, history, media, sync, settings', () => {
 
   it('history finishes a stale streaming bubble with the stored final text', async () => {
     await apply('message.start', { message_id: 'm1' });
-    await apply('history', { messages: [{ message_id: 'm1', role: 'assistant', text: 'all of it', ts: 3 }], has_more: false });
+    await apply('history', {
+      messages: [{ message_id: 'm1', role: 'assistant', text: 'all of it', ts: 3 }],
+      has_more: false,
+    });
     expect(await db.messages.get('m1')).toMatchObject({ status: 'final', text: 'all of it', turn: 'A#1' });
   });
 
@@ -380,12 +556,21 @@ describe('notifications, history, media, sync, settings', () => {
 
     // An offer before its message: the message picks it up when it arrives.
     await apply('media.offer', { ...ref, media_id: 'x4', message_id: 'a9' });
-    await apply('message', { message_id: 'a9', role: 'assistant', text: 'pic', ts: 40, media: [{ ...ref, media_id: 'x5', kind: 'weird' }] });
-    expect((await db.messages.get('a9'))?.media?.map((m) => [m.media_id, m.kind])).toEqual([['x5', 'document'], ['x4', 'image']]);
+    await apply('message', {
+      message_id: 'a9',
+      role: 'assistant',
+      text: 'pic',
+      ts: 40,
+      media: [{ ...ref, media_id: 'x5', kind: 'weird' }],
+    });
+    expect((await db.messages.get('a9'))?.media?.map((m) => [m.media_id, m.kind])).toEqual([
+      ['x5', 'document'],
+      ['x4', 'image'],
+    ]);
     expect(await db.media.get('x5')).toMatchObject({ state: 'remote', message_id: 'a9', lane: 'A' });
   });
 
-  it("a gateway's kind is only a claim: an SVG, HTML or XHTML \"image\" is stored as a document", async () => {
+  it('a gateway\'s kind is only a claim: an SVG, HTML or XHTML "image" is stored as a document', async () => {
     await apply('message', { message_id: 'a1', role: 'assistant', text: 'files', ts: 10 });
     const offers = [
       { media_id: 's1', kind: 'image', mime: 'image/svg+xml', size: 10, filename: 'x.svg', message_id: 'a1' },
@@ -400,7 +585,12 @@ describe('notifications, history, media, sync, settings', () => {
       ['s1', 'document', 'image/svg+xml'],
       ['x1', 'document', 'application/xhtml+xml'],
     ]);
-    expect((await db.messages.get('a1'))?.media?.map((m) => m.kind)).toEqual(['document', 'document', 'document', 'image']);
+    expect((await db.messages.get('a1'))?.media?.map((m) => m.kind)).toEqual([
+      'document',
+      'document',
+      'document',
+      'image',
+    ]);
   });
 
   it('sync.done stores the cursor per gateway, never backwards; batches store it with their frames', async () => {
@@ -411,11 +601,15 @@ describe('notifications, history, media, sync, settings', () => {
     await applyFrame(db, frame('sync.done', { cursor: 99 }));
     expect(await getCursor(db, gw)).toBe(7);
 
-    await applyFrames(db, [
-      frame('message', { message_id: 'm1', role: 'assistant', text: 'a', ts: 1 }, A),
-      frame('pong', {}),
-      frame('message', { message_id: 'm2', role: 'assistant', text: 'b', ts: 2 }, A),
-    ], { gateway: gw, cursor: 12 });
+    await applyFrames(
+      db,
+      [
+        frame('message', { message_id: 'm1', role: 'assistant', text: 'a', ts: 1 }, A),
+        frame('pong', {}),
+        frame('message', { message_id: 'm2', role: 'assistant', text: 'b', ts: 2 }, A),
+      ],
+      { gateway: gw, cursor: 12 },
+    );
     expect(await db.messages.count()).toBe(2);
     expect(await getCursor(db, gw)).toBe(12);
 
@@ -429,9 +623,13 @@ describe('notifications, history, media, sync, settings', () => {
     // Sabotage one write so the transaction aborts.
     const put = db.messages.put.bind(db.messages);
     let calls = 0;
-    db.messages.put = ((...args: Parameters<typeof put>) => (++calls === 2 ? Promise.reject(new Error('disk full')) : put(...args))) as typeof put;
+    db.messages.put = ((...args: Parameters<typeof put>) =>
+      ++calls === 2 ? Promise.reject(new Error('disk full')) : put(...args)) as typeof put;
     await expect(
-      applyFrames(db, [frame('message', { message_id: 'm1', role: 'assistant', text: 'a', ts: 1 }, A), broken], { gateway: gw, cursor: 5 }),
+      applyFrames(db, [frame('message', { message_id: 'm1', role: 'assistant', text: 'a', ts: 1 }, A), broken], {
+        gateway: gw,
+        cursor: 5,
+      }),
     ).rejects.toThrow('disk full');
     db.messages.put = put;
     expect(await db.messages.count()).toBe(0);
@@ -439,13 +637,24 @@ describe('notifications, history, media, sync, settings', () => {
   });
 
   it('commands.catalog and status are kept in settings; answers like pong change nothing', async () => {
-    await apply('commands.catalog', { commands: [{ name: 'model', description: 'switch', args_hint: '<name>' }, { description: 'nameless' }, 5] }, {});
+    await apply(
+      'commands.catalog',
+      { commands: [{ name: 'model', description: 'switch', args_hint: '<name>' }, { description: 'nameless' }, 5] },
+      {},
+    );
     expect(await getSetting(db, 'commands')).toEqual([{ name: 'model', description: 'switch', args_hint: '<name>' }]);
     await apply('status', { state: 'restarting', session: { id: 1 } }, {});
     expect(await getSetting(db, 'gatewayStatus')).toEqual({ state: 'restarting', session: { id: 1 } });
 
     const before = await dump(db);
-    for (const type of ['pong', 'search.results', 'commands.complete', 'media.upload.ack', 'media.pull.end', 'made.up']) {
+    for (const type of [
+      'pong',
+      'search.results',
+      'commands.complete',
+      'media.upload.ack',
+      'media.pull.end',
+      'made.up',
+    ]) {
       await apply(type, { message_id: 'm1', role: 'assistant', text: 'x', code: 'auth' });
     }
     expect(await dump(db)).toEqual(before);
@@ -491,7 +700,9 @@ describe('untrusted payloads', () => {
     await queueSend(db, { client_id: 'c1', lane: 'A', chat_id: 'A', text: 'mine', now: 1 });
     const before = await dump(db);
     for (const [type, payload, envelope] of bad) {
-      await expect(applyFrame(db, frame(type, payload, envelope ?? A), { now: 5, gateway: 'g' })).resolves.toBeUndefined();
+      await expect(
+        applyFrame(db, frame(type, payload, envelope ?? A), { now: 5, gateway: 'g' }),
+      ).resolves.toBeUndefined();
     }
     expect(await dump(db)).toEqual(before);
     for (const junk of [null, undefined, 5, 'frame', [], { type: 5 }, { type: '' }, { type: 'message' }]) {
@@ -505,7 +716,16 @@ describe('untrusted payloads', () => {
 describe('the rules', () => {
   it('name the frames the pipeline writes held updates before: those whose handlers touch message rows', () => {
     expect([...READS_MESSAGES].sort()).toEqual(
-      ['agent.idle', 'history', 'media.offer', 'message', 'message.deleted', 'message.start', 'message.stop', 'read.receipt'].sort(),
+      [
+        'agent.idle',
+        'history',
+        'media.offer',
+        'message',
+        'message.deleted',
+        'message.start',
+        'message.stop',
+        'read.receipt',
+      ].sort(),
     );
   });
 });

@@ -35,7 +35,18 @@ export interface ApplyContext {
 }
 
 /** A table of the DB, by name (Dexie takes names as a transaction's scope). */
-type TableName = 'settings' | 'channels' | 'lanes' | 'messages' | 'activity' | 'outbox' | 'media' | 'mediaBlobs' | 'sync' | 'pickers' | 'toasts';
+type TableName =
+  | 'settings'
+  | 'channels'
+  | 'lanes'
+  | 'messages'
+  | 'activity'
+  | 'outbox'
+  | 'media'
+  | 'mediaBlobs'
+  | 'sync'
+  | 'pickers'
+  | 'toasts';
 
 interface Rule {
   handle: Handler;
@@ -164,7 +175,9 @@ export async function applyFrames(
   const found = frames.map(incoming).filter((f) => f !== undefined);
   const storeCursor = validCursor(ctx);
   if (found.length === 0 && !storeCursor) return;
-  const tables = [...new Set<TableName>([...found.flatMap((f) => f.rule.tables), ...(storeCursor ? (['sync'] as const) : [])])];
+  const tables = [
+    ...new Set<TableName>([...found.flatMap((f) => f.rule.tables), ...(storeCursor ? (['sync'] as const) : [])]),
+  ];
   const now = ctx.now ?? Date.now();
   await withQuotaRetry(db, () =>
     db.transaction('rw', tables, async () => {

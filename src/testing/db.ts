@@ -13,7 +13,11 @@ export function reopen(db: IrisDB): IrisDB {
 }
 
 /** Build a server frame, possibly malformed (tests feed the reducer what a hostile gateway could). */
-export function frame(type: string, payload: unknown = {}, envelope: { chat_id?: unknown; thread_id?: unknown; id?: unknown } = {}): ServerFrame {
+export function frame(
+  type: string,
+  payload: unknown = {},
+  envelope: { chat_id?: unknown; thread_id?: unknown; id?: unknown } = {},
+): ServerFrame {
   return { v: 1, type, ...envelope, payload } as unknown as ServerFrame;
 }
 
@@ -33,7 +37,8 @@ export function rawRows<T>(db: IrisDB, table: string): Promise<T[]> {
 export async function dump(db: IrisDB): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};
   for (const table of db.tables) {
-    out[table.name] = table.name === 'mediaBlobs' ? await table.toCollection().primaryKeys() : await rawRows(db, table.name);
+    out[table.name] =
+      table.name === 'mediaBlobs' ? await table.toCollection().primaryKeys() : await rawRows(db, table.name);
   }
   return out;
 }

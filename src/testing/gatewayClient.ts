@@ -49,5 +49,7 @@ export async function defaultLane(db: IrisDB): Promise<string> {
 }
 
 export async function userMessages(db: IrisDB, lane: string) {
-  return (await db.messages.where('[lane+ts]').between([lane, -Infinity], [lane, Infinity]).toArray()).filter((m) => m.role === 'user');
+  return (await db.messages.where('[lane+ts]').between([lane, -Infinity], [lane, Infinity]).toArray()).filter(
+    (m) => m.role === 'user',
+  );
 }

@@ -12,7 +12,8 @@ export interface Mounted {
 
 export function mount(ui: () => JSX.Element, runtime: IrisRuntime, options: { path?: string } = {}): Mounted {
   // Solid's server build renders strings and never reacts: a test on it would see nothing update.
-  if (isServer) throw new Error('mount: Solid resolved its server build (is this file a *.test.tsx in the dom project?)');
+  if (isServer)
+    throw new Error('mount: Solid resolved its server build (is this file a *.test.tsx in the dom project?)');
   const container = document.createElement('div');
   document.body.append(container);
   const history = createMemoryHistory();

@@ -5,7 +5,13 @@ import { createRuntime, type IrisRuntime } from '../runtime';
 import { freshDb } from './db';
 
 export function createTestRuntime(): IrisRuntime {
-  return createRuntime({ db: freshDb(), multiTab: false, push: false, wakeSource: () => () => {}, deviceName: 'Vitest' });
+  return createRuntime({
+    db: freshDb(),
+    multiTab: false,
+    push: false,
+    wakeSource: () => () => {},
+    deviceName: 'Vitest',
+  });
 }
 
 /** Stops the client and deletes the database. */

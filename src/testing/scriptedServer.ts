@@ -65,4 +65,3 @@ export class ScriptedServer {
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
   }
 }
-

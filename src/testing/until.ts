@@ -1,6 +1,10 @@
 // Waiting on a condition, never a fixed time.
 /** Polls until `check` returns truthy (real time), or fails with `what`. */
-export async function until<T>(check: () => T | Promise<T>, what = 'condition', timeoutMs = 5000): Promise<NonNullable<T>> {
+export async function until<T>(
+  check: () => T | Promise<T>,
+  what = 'condition',
+  timeoutMs = 5000,
+): Promise<NonNullable<T>> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

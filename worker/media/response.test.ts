@@ -25,14 +25,20 @@ describe('/media responses', () => {
   });
 
   it('an unsatisfiable range is 416 with the full length', async () => {
-    const res = mediaResponse({ mime: 'video/mp4', filename: 'clip.mp4' }, video, get({ Range: `bytes=${bytes.length}-` }));
+    const res = mediaResponse(
+      { mime: 'video/mp4', filename: 'clip.mp4' },
+      video,
+      get({ Range: `bytes=${bytes.length}-` }),
+    );
     expect(res.status).toBe(416);
     expect(res.headers.get('Content-Range')).toBe(`bytes */${bytes.length}`);
   });
 
   it('documents download under their original name; nothing untrusted is shown inline or runs', () => {
     const pdf = mediaResponse({ mime: 'application/pdf', filename: 'Bericht Müller.pdf' }, new Blob(['x']), get());
-    expect(pdf.headers.get('Content-Disposition')).toBe(`attachment; filename="Bericht M_ller.pdf"; filename*=UTF-8''Bericht%20M%C3%BCller.pdf`);
+    expect(pdf.headers.get('Content-Disposition')).toBe(
+      `attachment; filename="Bericht M_ller.pdf"; filename*=UTF-8''Bericht%20M%C3%BCller.pdf`,
+    );
     const html = mediaResponse({ mime: 'text/html', filename: 'x.html' }, new Blob(['<script>1</script>']), get());
     expect(html.headers.get('Content-Disposition')).toMatch(/^attachment;/);
     expect(html.headers.get('Content-Security-Policy')).toContain('sandbox');

@@ -20,7 +20,11 @@ export function mediaHeaders(row: Pick<MediaRow, 'mime' | 'filename'>): Headers 
   });
 }
 
-export function mediaResponse(row: Pick<MediaRow, 'mime' | 'filename'>, blob: Blob, request: { method: string; headers: Headers }): Response {
+export function mediaResponse(
+  row: Pick<MediaRow, 'mime' | 'filename'>,
+  blob: Blob,
+  request: { method: string; headers: Headers },
+): Response {
   const headers = mediaHeaders(row);
   const head = request.method === 'HEAD';
   const range = parseRange(request.headers.get('Range'), blob.size);
@@ -43,6 +47,10 @@ export function mediaResponse(row: Pick<MediaRow, 'mime' | 'filename'>, blob: Bl
 export function mediaError(status: number, text: string): Response {
   return new Response(text, {
     status,
-    headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' },
+    headers: {
+      'Content-Type': 'text/plain; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+    },
   });
 }

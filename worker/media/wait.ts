@@ -3,7 +3,12 @@ import type { IrisDB } from '../../src/store/db';
 import type { MediaBlobRow } from '../../src/store/schema';
 
 /** Polls for the bytes of `mediaId` until they are stored or `timeoutMs` passes (then undefined). */
-export async function waitForBytes(db: IrisDB, mediaId: string, timeoutMs: number, everyMs = 200): Promise<MediaBlobRow | undefined> {
+export async function waitForBytes(
+  db: IrisDB,
+  mediaId: string,
+  timeoutMs: number,
+  everyMs = 200,
+): Promise<MediaBlobRow | undefined> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const stored = await db.mediaBlobs.get(mediaId);

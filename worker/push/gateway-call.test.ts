@@ -19,10 +19,18 @@ afterEach(async () => {
 
 const TOKEN = 'worker-call-token-0123456789';
 const options: CallOptions = { WebSocketImpl: WebSocket as unknown as CallOptions['WebSocketImpl'], lingerMs: 2_000 };
-const subscription = { endpoint: 'https://push.example/sub/1', expirationTime: null, keys: { p256dh: 'BPk' + 'a'.repeat(84), auth: 'c2VjcmV0LWF1dGg' } };
+const subscription = {
+  endpoint: 'https://push.example/sub/1',
+  expirationTime: null,
+  keys: { p256dh: 'BPk' + 'a'.repeat(84), auth: 'c2VjcmV0LWF1dGg' },
+};
 let dbCount = 0;
 
-async function until<T>(check: () => T | undefined | false | Promise<T | undefined | false>, what: string, ms = 5_000): Promise<T> {
+async function until<T>(
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  what: string,
+  ms = 5_000,
+): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await check();
@@ -36,7 +44,13 @@ async function until<T>(check: () => T | undefined | false | Promise<T | undefin
  * A device that asked for an approval (the app stored the picker, as its reducer does) and was then
  * closed; the worker finds the gateway, token and device id in its DB.
  */
-async function closedAppWithApproval(): Promise<{ gw: StandaloneGateway; db: IrisDB; lane: string; pickerId: string; deviceId: string }> {
+async function closedAppWithApproval(): Promise<{
+  gw: StandaloneGateway;
+  db: IrisDB;
+  lane: string;
+  pickerId: string;
+  deviceId: string;
+}> {
   const gw = await startGateway({ token: TOKEN, streamDelayMs: 1 });
   cleanup.push(() => gw.close());
   const db = new IrisDB(`worker-call-${process.pid}-${++dbCount}`);
@@ -45,7 +59,12 @@ async function closedAppWithApproval(): Promise<{ gw: StandaloneGateway; db: Iri
   await setSetting(db, 'token', TOKEN);
   await setSetting(db, 'deviceId', deviceId);
   await setPushRegistration(db, { mode: 'webpush', subscription, vapidKey: 'BKey' });
-  const app = await TestClient.paired(gw.url, { token: TOKEN, device_id: deviceId, caps: { min_protocol: 1, media: true, push: 'webpush' }, extra: { webpush: subscription } });
+  const app = await TestClient.paired(gw.url, {
+    token: TOKEN,
+    device_id: deviceId,
+    caps: { min_protocol: 1, media: true, push: 'webpush' },
+    extra: { webpush: subscription },
+  });
   const lane = DEFAULT_CHAT_ID;
   app.send('message.send', { text: '/approve make deploy', client_id: 'c-1' }, { id: 2, chat_id: lane });
   const picker = await app.waitType('picker.approval');
@@ -61,16 +80,26 @@ describe('answering a question over the worker’s own connection', () => {
   it('sends picker.select once; the agent continues; its reply lands in the DB; the device keeps its push', async () => {
     const { gw, db, lane, pickerId, deviceId } = await closedAppWithApproval();
     const cursors = await db.sync.toArray();
-    const result = await answerOverOwnConnection(db, { picker_id: pickerId, value: 'once', chat_id: lane, lane }, options);
+    const result = await answerOverOwnConnection(
+      db,
+      { picker_id: pickerId, value: 'once', chat_id: lane, lane },
+      options,
+    );
     expect(result).toEqual({ ok: true });
     const onGateway = gw.gateway.store.messages(lane).map((m) => m.text);
     expect(onGateway).toContain('Approved once: `make deploy`');
     // Applied with the app's reducer: the reply is there when the app opens, even offline.
-    const stored = await until(async () => (await laneMessages(db, lane)).find((m) => m.text === 'Approved once: `make deploy`'), 'reply stored');
+    const stored = await until(
+      async () => (await laneMessages(db, lane)).find((m) => m.text === 'Approved once: `make deploy`'),
+      'reply stored',
+    );
     expect(stored.role).toBe('assistant');
     expect((await db.pickers.get(pickerId))?.state).not.toBe('open');
     // The hello repeated the device's push details: the gateway still wakes it the same way.
-    expect(gw.gateway.store.devices.get(deviceId)?.target).toMatchObject({ mode: 'webpush', webpush: { endpoint: subscription.endpoint } });
+    expect(gw.gateway.store.devices.get(deviceId)?.target).toMatchObject({
+      mode: 'webpush',
+      webpush: { endpoint: subscription.endpoint },
+    });
     // The sync cursor did not move (the app replays these frames itself, idempotently); the socket is closed.
     expect(await db.sync.toArray()).toEqual(cursors);
     await until(() => gw.gateway.connectionCount() === 0, 'worker connection closed');
@@ -78,7 +107,9 @@ describe('answering a question over the worker’s own connection', () => {
 
   it('a question already answered elsewhere ends in words, not a hang', async () => {
     const { db, lane, pickerId } = await closedAppWithApproval();
-    expect(await answerOverOwnConnection(db, { picker_id: pickerId, value: 'deny', lane }, options)).toEqual({ ok: true });
+    expect(await answerOverOwnConnection(db, { picker_id: pickerId, value: 'deny', lane }, options)).toEqual({
+      ok: true,
+    });
     const again = await answerOverOwnConnection(db, { picker_id: pickerId, value: 'once', lane }, options);
     expect(again).toEqual({ ok: false, error: 'This question was already answered or has closed.' });
   });
@@ -99,7 +130,11 @@ describe('answering a question over the worker’s own connection', () => {
     await setSetting(db, 'gatewayUrl', 'ws://127.0.0.1:9/ws');
     await setSetting(db, 'token', 't');
     await setSetting(db, 'deviceId', 'd');
-    const result = await answerOverOwnConnection(db, { picker_id: 'p', value: 'once' }, { ...options, timeoutMs: 3_000 });
+    const result = await answerOverOwnConnection(
+      db,
+      { picker_id: 'p', value: 'once' },
+      { ...options, timeoutMs: 3_000 },
+    );
     expect(result).toEqual({ ok: false, error: 'The gateway could not be reached.' });
   });
 

@@ -32,7 +32,11 @@ export interface CallOptions {
 }
 
 /** Answers a question over the worker's own connection. */
-export function answerOverOwnConnection(db: IrisDB, answer: PickerAnswer, options: CallOptions = {}): Promise<CallResult> {
+export function answerOverOwnConnection(
+  db: IrisDB,
+  answer: PickerAnswer,
+  options: CallOptions = {},
+): Promise<CallResult> {
   return callGateway(db, answer, options);
 }
 
@@ -42,8 +46,13 @@ export function helloOverOwnConnection(db: IrisDB, options: CallOptions = {}): P
 }
 
 async function callGateway(db: IrisDB, answer: PickerAnswer | undefined, options: CallOptions): Promise<CallResult> {
-  const [url, token, deviceId] = await Promise.all([getSetting(db, 'gatewayUrl'), getSetting(db, 'token'), getSetting(db, 'deviceId')]);
-  if (!url || !token || !deviceId) return { ok: false, error: 'This device is no longer paired with a gateway. Open Iris to pair it again.' };
+  const [url, token, deviceId] = await Promise.all([
+    getSetting(db, 'gatewayUrl'),
+    getSetting(db, 'token'),
+    getSetting(db, 'deviceId'),
+  ]);
+  if (!url || !token || !deviceId)
+    return { ok: false, error: 'This device is no longer paired with a gateway. Open Iris to pair it again.' };
   const push = await pushHello(db);
   const picker = answer && (await db.pickers.get(answer.picker_id));
   const lane = picker?.lane ?? answer?.lane ?? answer?.thread_id ?? answer?.chat_id;
@@ -59,7 +68,9 @@ async function callGateway(db: IrisDB, answer: PickerAnswer | undefined, options
 
     /** Every received frame goes to the DB in order; one that fails is reported and the rest go on. */
     const store = (frame: ServerFrame): Promise<void> =>
-      (applying = applying.then(() => applyFrame(db, frame, { gateway: url })).catch((err: unknown) => console.warn('iris push: could not store', frame.type, err)));
+      (applying = applying
+        .then(() => applyFrame(db, frame, { gateway: url }))
+        .catch((err: unknown) => console.warn('iris push: could not store', frame.type, err)));
 
     const connection = new GatewayConnection({
       url,
@@ -75,10 +86,17 @@ async function callGateway(db: IrisDB, answer: PickerAnswer | undefined, options
           paired = true;
           void store(ack);
           if (!answer) return finish({ ok: true });
-          const select = { v: 1 as const, type: 'picker.select' as const, ...(answer.chat_id && { chat_id: answer.chat_id }), ...(answer.thread_id && { thread_id: answer.thread_id }), payload: { picker_id: answer.picker_id, value: answer.value } };
+          const select = {
+            v: 1 as const,
+            type: 'picker.select' as const,
+            ...(answer.chat_id && { chat_id: answer.chat_id }),
+            ...(answer.thread_id && { thread_id: answer.thread_id }),
+            payload: { picker_id: answer.picker_id, value: answer.value },
+          };
           // No timeout of its own: the whole exchange has one.
           connection.request(select, { timeoutMs: null }).then(answered, (err: unknown) => {
-            if (err instanceof ProtocolError) finish({ ok: false, error: describeRequestError('picker.select', err.code) });
+            if (err instanceof ProtocolError)
+              finish({ ok: false, error: describeRequestError('picker.select', err.code) });
             // A lost connection ends through the state below.
           });
         },
@@ -91,7 +109,15 @@ async function callGateway(db: IrisDB, answer: PickerAnswer | undefined, options
         },
         state: (state) => {
           if (state === 'auth-failed') finish({ ok: false, error: describeError('auth') });
-          else if (state === 'offline') finish(result ?? { ok: false, error: paired ? 'The connection to the gateway closed before it confirmed the answer.' : 'The gateway could not be reached.' });
+          else if (state === 'offline')
+            finish(
+              result ?? {
+                ok: false,
+                error: paired
+                  ? 'The connection to the gateway closed before it confirmed the answer.'
+                  : 'The gateway could not be reached.',
+              },
+            );
         },
       },
     });
@@ -99,7 +125,9 @@ async function callGateway(db: IrisDB, answer: PickerAnswer | undefined, options
     const answered = () => {
       if (done || !answer) return;
       result = { ok: true };
-      void answerPicker(db, answer.picker_id, answer.value).catch((err: unknown) => console.warn('iris push: could not close the answered question here', err));
+      void answerPicker(db, answer.picker_id, answer.value).catch((err: unknown) =>
+        console.warn('iris push: could not close the answered question here', err),
+      );
       clearTimeout(deadline);
       // Stay a moment for the agent's reply, so the app shows it at once when opened.
       linger = setTimeout(() => finish(result!), options.lingerMs ?? 3_000);
@@ -117,7 +145,11 @@ async function callGateway(db: IrisDB, answer: PickerAnswer | undefined, options
     }
 
     const deadline = setTimeout(
-      () => finish({ ok: false, error: paired ? 'The gateway did not confirm the answer in time.' : 'The gateway could not be reached.' }),
+      () =>
+        finish({
+          ok: false,
+          error: paired ? 'The gateway did not confirm the answer in time.' : 'The gateway could not be reached.',
+        }),
       timeoutMs,
     );
     connection.start();

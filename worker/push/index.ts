@@ -6,7 +6,14 @@ import { relaySubscribe, relayUnsubscribe } from '../../src/push/relay';
 import { addPushUnread } from '../../src/push/unread';
 import { totalUnread } from '../../src/pwa/badge';
 import { answerOverOwnConnection, helloOverOwnConnection, type CallResult } from './gateway-call';
-import { buildNotification, notificationTag, outcomeNotification, previousCount, readNotificationData, type NotificationData } from './notification';
+import {
+  buildNotification,
+  notificationTag,
+  outcomeNotification,
+  previousCount,
+  readNotificationData,
+  type NotificationData,
+} from './notification';
 import { parsePush, readPushData } from './payload';
 import { renewSubscription } from './renew';
 import { answerThroughWindow, appWindows, laneIsVisible, openInWindow } from './windows';
@@ -61,7 +68,12 @@ async function showPush(data: unknown): Promise<void> {
   await withDb(async (db) => {
     const picker = push.picker_id ? await db.pickers.get(push.picker_id).catch(() => undefined) : undefined; // unreadable: shown without its buttons
     const maxActions = (Notification as unknown as { maxActions?: number }).maxActions ?? 2;
-    const built = buildNotification(push, { previous: previousCount(existing?.data), picker, maxActions, origin: self.location.origin });
+    const built = buildNotification(push, {
+      previous: previousCount(existing?.data),
+      picker,
+      maxActions,
+      origin: self.location.origin,
+    });
     await self.registration.showNotification(built.title, built.options);
     await updateBadge(db).catch((err: unknown) => console.warn('iris push: could not update the badge', err));
   });
@@ -88,7 +100,9 @@ async function onClick(notification: Notification, action: string): Promise<void
   const sending = outcomeNotification(notification.title, 'Sending your answer…', data, tag);
   await self.registration.showNotification(sending.title, sending.options);
   const result = await carryOut(data, answer.value);
-  const outcome = result.ok ? outcomeNotification(answer.done, body, data, tag) : outcomeNotification('Not answered', result.error, data, tag);
+  const outcome = result.ok
+    ? outcomeNotification(answer.done, body, data, tag)
+    : outcomeNotification('Not answered', result.error, data, tag);
   await self.registration.showNotification(outcome.title, outcome.options);
 }
 
@@ -114,7 +128,8 @@ async function renew(event: SubscriptionChangeEvent): Promise<void> {
     renewSubscription(
       {
         db,
-        subscribe: (applicationServerKey) => self.registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey }),
+        subscribe: (applicationServerKey) =>
+          self.registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey }),
         relaySubscribe,
         relayUnsubscribe,
         tellGateway: (d) => helloOverOwnConnection(d),

@@ -26,7 +26,9 @@ describe('lane addresses', () => {
   });
 
   it('never opens the pairing screen: a click must not replace the gateway and token', () => {
-    expect(sameOriginUrl('https://a.example/#/pair?url=wss%3A%2F%2Fevil.example%2Fws&token=t', 'https://a.example')).toBeUndefined();
+    expect(
+      sameOriginUrl('https://a.example/#/pair?url=wss%3A%2F%2Fevil.example%2Fws&token=t', 'https://a.example'),
+    ).toBeUndefined();
     expect(sameOriginUrl('/#/pair', 'https://a.example')).toBeUndefined();
     expect(sameOriginUrl('https://a.example/#/%70air?token=t', 'https://a.example')).toBeUndefined();
   });

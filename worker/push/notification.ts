@@ -28,7 +28,11 @@ export interface NotificationData {
 
 export interface BuiltNotification {
   title: string;
-  options: NotificationOptions & { actions?: { action: string; title: string }[]; timestamp?: number; renotify?: boolean };
+  options: NotificationOptions & {
+    actions?: { action: string; title: string }[];
+    timestamp?: number;
+    renotify?: boolean;
+  };
 }
 
 const QUESTION_KINDS = new Set(['approval', 'clarify', 'confirm']);
@@ -59,9 +63,15 @@ function cut(text: string, max: number): string {
 }
 
 /** The answers a question offers as buttons, when they fit; none otherwise (a tap opens the lane). */
-export function questionAnswers(push: IncomingPush, picker: PickerRow | undefined, maxActions: number): { action: string; title: string; answer: ActionAnswer }[] {
+export function questionAnswers(
+  push: IncomingPush,
+  picker: PickerRow | undefined,
+  maxActions: number,
+): { action: string; title: string; answer: ActionAnswer }[] {
   if (!push.picker_id || maxActions < 2) return [];
-  const type = picker?.type ?? (push.kind === 'approval' ? 'picker.approval' : push.kind === 'confirm' ? 'picker.confirm' : undefined);
+  const type =
+    picker?.type ??
+    (push.kind === 'approval' ? 'picker.approval' : push.kind === 'confirm' ? 'picker.confirm' : undefined);
   if (type === 'picker.approval') {
     return [
       { action: 'once', title: 'Approve once', answer: { value: 'once', done: 'Approved once' } },
@@ -101,7 +111,8 @@ export function buildNotification(push: IncomingPush, ctx: BuildContext): BuiltN
   const count = isQuestion ? 1 : ctx.previous + 1;
   const title = push.title || defaultTitle(push.kind);
   let body = push.body;
-  if (count > 1) body = `${count} ${QUESTION_KINDS.has(push.kind) ? 'questions waiting' : 'new messages'}${body ? `\n${body}` : ''}`;
+  if (count > 1)
+    body = `${count} ${QUESTION_KINDS.has(push.kind) ? 'questions waiting' : 'new messages'}${body ? `\n${body}` : ''}`;
   const url = push.fromRelay ? (sameOriginUrl(push.click, ctx.origin) ?? '/') : laneUrl(push);
   const answers = questionAnswers(push, ctx.picker, ctx.maxActions);
   const data: NotificationData = { kind: push.kind, url, count };
@@ -127,11 +138,25 @@ export function buildNotification(push: IncomingPush, ctx: BuildContext): BuiltN
 }
 
 /** The notification that replaces a question once its action was carried out (or failed). */
-export function outcomeNotification(title: string, text: string, data: NotificationData, tag: string): BuiltNotification {
+export function outcomeNotification(
+  title: string,
+  text: string,
+  data: NotificationData,
+  tag: string,
+): BuiltNotification {
   const { answers: _answered, ...rest } = data;
   return {
     title,
-    options: { body: text, tag, icon: NOTIFICATION_ICON, badge: NOTIFICATION_BADGE, timestamp: Date.now(), data: { ...rest, count: 1 }, renotify: false, silent: true },
+    options: {
+      body: text,
+      tag,
+      icon: NOTIFICATION_ICON,
+      badge: NOTIFICATION_BADGE,
+      timestamp: Date.now(),
+      data: { ...rest, count: 1 },
+      renotify: false,
+      silent: true,
+    },
   };
 }
 

@@ -6,7 +6,11 @@ import type { WebPushSubscription } from '../../src/protocol';
 import { renewSubscription, type RenewDeps } from './renew';
 
 const VAPID = 'BEl62iUYgUivxIkv69yViEuiBIa-Ib9-SkvMeAtA3LFgDzkrxZJjSgSnfckjBJuBkr3qBUYIHBQFLXYp5Nksh8U';
-const sub = (n: number): WebPushSubscription => ({ endpoint: `https://push.example/${n}`, expirationTime: null, keys: { p256dh: `key${n}`, auth: `auth${n}` } });
+const sub = (n: number): WebPushSubscription => ({
+  endpoint: `https://push.example/${n}`,
+  expirationTime: null,
+  keys: { p256dh: `key${n}`, auth: `auth${n}` },
+});
 let count = 0;
 
 function deps(db: IrisDB, next: WebPushSubscription) {
@@ -44,7 +48,11 @@ describe('renewing a changed subscription', () => {
     const { d, calls } = deps(db, sub(9));
     expect(await renewSubscription(d, { toJSON: () => sub(3) })).toBe('renewed');
     expect(calls).toEqual([`relay+ ${topic} https://push.example/3`, `relay- ${topic} https://push.example/1`]);
-    expect(await getPushRegistration(db)).toMatchObject({ mode: 'ntfy', topic, subscription: { endpoint: 'https://push.example/3' } });
+    expect(await getPushRegistration(db)).toMatchObject({
+      mode: 'ntfy',
+      topic,
+      subscription: { endpoint: 'https://push.example/3' },
+    });
   });
 
   it('push off, or a subscription without keys: nothing is registered', async () => {

@@ -1,6 +1,11 @@
 // pushsubscriptionchange: the push service replaced (or expired) our subscription. Subscribe again with
 // the stored VAPID key, register the new one where pushes come from, and store it for every later hello.
-import { fromBase64url, getPushRegistration, setPushRegistration, toWebPushSubscription } from '../../src/push/registration';
+import {
+  fromBase64url,
+  getPushRegistration,
+  setPushRegistration,
+  toWebPushSubscription,
+} from '../../src/push/registration';
 import type { WebPushSubscription } from '../../src/protocol';
 import type { IrisDB } from '../../src/store/db';
 
@@ -16,7 +21,10 @@ export interface RenewDeps {
 
 export type RenewOutcome = 'renewed' | 'push-off' | 'unusable';
 
-export async function renewSubscription(deps: RenewDeps, offered?: { toJSON(): unknown } | null): Promise<RenewOutcome> {
+export async function renewSubscription(
+  deps: RenewDeps,
+  offered?: { toJSON(): unknown } | null,
+): Promise<RenewOutcome> {
   const registration = await getPushRegistration(deps.db);
   if (!registration) return 'push-off';
   const fresh = offered ?? (await deps.subscribe(fromBase64url(registration.vapidKey)));
@@ -25,7 +33,10 @@ export async function renewSubscription(deps: RenewDeps, offered?: { toJSON(): u
   const oldEndpoint = registration.subscription.endpoint;
   if (registration.mode === 'ntfy') {
     await deps.relaySubscribe(registration.topic!, subscription);
-    if (oldEndpoint !== subscription.endpoint) await deps.relayUnsubscribe(registration.topic!, oldEndpoint).catch((err: unknown) => console.warn('iris push: the relay kept an old subscription', err));
+    if (oldEndpoint !== subscription.endpoint)
+      await deps
+        .relayUnsubscribe(registration.topic!, oldEndpoint)
+        .catch((err: unknown) => console.warn('iris push: the relay kept an old subscription', err));
   }
   await setPushRegistration(deps.db, { ...registration, subscription });
   // The app's next hello would carry it too; telling the gateway now means no push is lost meanwhile.

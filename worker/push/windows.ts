@@ -23,7 +23,12 @@ export async function appWindows(): Promise<WindowClient[]> {
 }
 
 /** Posts `message` with a reply port; resolves with the reply if it passes `check` in time, else undefined. */
-function ask<T>(win: WindowClient, message: WorkerToWindow, check: (value: unknown) => value is T, timeoutMs: number): Promise<T | undefined> {
+function ask<T>(
+  win: WindowClient,
+  message: WorkerToWindow,
+  check: (value: unknown) => value is T,
+  timeoutMs: number,
+): Promise<T | undefined> {
   return new Promise((resolve) => {
     const channel = new MessageChannel();
     const done = (value: T | undefined) => {
@@ -68,7 +73,9 @@ export async function openInWindow(url: string): Promise<void> {
   const focused = await win.focus().catch(() => win); // not focusable now: it is still the window to open the lane in
   // The app changes its hash route itself (no reload); a window without the bridge is navigated.
   if ((await ask(focused, { type: 'iris:push:open', url: target }, isOpenReply, WINDOW_REPLY_MS))?.opened) return;
-  await focused.navigate(target).catch((err: unknown) => console.warn('iris push: could not open the lane in the window', err));
+  await focused
+    .navigate(target)
+    .catch((err: unknown) => console.warn('iris push: could not open the lane in the window', err));
 }
 
 /**

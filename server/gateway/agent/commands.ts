@@ -6,14 +6,39 @@ export const COMMANDS: readonly CommandInfo[] = [
   { name: 'model', description: 'Choose the model (model picker)', args_hint: '', category: 'Pickers' },
   { name: 'choose', description: 'Pick a reasoning effort (choice picker)', args_hint: '', category: 'Pickers' },
   { name: 'clarify', description: 'The agent asks a clarifying question', args_hint: '', category: 'Pickers' },
-  { name: 'approve', description: 'The agent asks to run a command (approval)', args_hint: '[command]', category: 'Pickers' },
+  {
+    name: 'approve',
+    description: 'The agent asks to run a command (approval)',
+    args_hint: '[command]',
+    category: 'Pickers',
+  },
   { name: 'confirm', description: 'The agent asks for a yes/no confirmation', args_hint: '', category: 'Pickers' },
-  { name: 'thread', description: 'Answer in a new thread the gateway creates', args_hint: '<text>', category: 'Channels' },
-  { name: 'remind', description: 'A cron reminder after a delay', args_hint: '<seconds> <text>', category: 'Automation' },
+  {
+    name: 'thread',
+    description: 'Answer in a new thread the gateway creates',
+    args_hint: '<text>',
+    category: 'Channels',
+  },
+  {
+    name: 'remind',
+    description: 'A cron reminder after a delay',
+    args_hint: '<seconds> <text>',
+    category: 'Automation',
+  },
   { name: 'image', description: 'The agent sends a generated image', args_hint: '', category: 'Media' },
   { name: 'long', description: 'A long streamed reply (to try stop and steer)', args_hint: '', category: 'Demo' },
-  { name: 'stream', description: 'Stream a reply as N updates with tools interleaved', args_hint: '<updates>', category: 'Demo' },
-  { name: 'file', description: 'Answer with a code file of N lines, streamed as M updates', args_hint: '<lines> [updates]', category: 'Demo' },
+  {
+    name: 'stream',
+    description: 'Stream a reply as N updates with tools interleaved',
+    args_hint: '<updates>',
+    category: 'Demo',
+  },
+  {
+    name: 'file',
+    description: 'Answer with a code file of N lines, streamed as M updates',
+    args_hint: '<lines> [updates]',
+    category: 'Demo',
+  },
 ];
 
 export function catalogFrame(): CommandsCatalogFrame {
@@ -24,7 +49,11 @@ export function catalogFrame(): CommandsCatalogFrame {
 export function completeFrame(rawPrefix: unknown): CommandsCompleteFrame {
   const prefix = typeof rawPrefix === 'string' ? rawPrefix.slice(0, 100) : '';
   const bare = prefix.replace(/^\//, '').toLowerCase();
-  const matches = COMMANDS.filter((c) => c.name.startsWith(bare)).map(({ name, description, args_hint }) => ({ name, description, args_hint }));
+  const matches = COMMANDS.filter((c) => c.name.startsWith(bare)).map(({ name, description, args_hint }) => ({
+    name,
+    description,
+    args_hint,
+  }));
   return { v: 1, type: 'commands.complete', payload: { prefix, matches } };
 }
 

@@ -10,7 +10,16 @@ import type { Requester } from '../peer';
 import { makePng } from './png';
 import { catalogFrame, completeFrame, parseCommand } from './commands';
 import { answerText, postPicker, type PickerCommand } from './pickers';
-import { fileScript, helpScript, imageScript, longScript, quote, replyScript, streamScript, type Script } from './script';
+import {
+  fileScript,
+  helpScript,
+  imageScript,
+  longScript,
+  quote,
+  replyScript,
+  streamScript,
+  type Script,
+} from './script';
 import { Turn } from './turn';
 import { mediaRefOf } from '../mediastore';
 
@@ -72,7 +81,10 @@ export class DemoAgent implements Agent {
     this.enqueue(addr.lane, (done) => {
       const { hub } = this.ctx;
       // The agent starts on it now: the sender's bubble turns "read" (spec README §5).
-      hub.emit({ v: 1, type: 'read.receipt', ...at(addr), payload: { message_id: msg.message_id } }, { only: [senderDevice] });
+      hub.emit(
+        { v: 1, type: 'read.receipt', ...at(addr), payload: { message_id: msg.message_id } },
+        { only: [senderDevice] },
+      );
       const cmd = parseCommand(msg.text);
       switch (cmd?.name) {
         case 'model':
@@ -126,7 +138,8 @@ export class DemoAgent implements Agent {
     const text = typeof frame.payload.text === 'string' ? frame.payload.text.trim() : '';
     if (text === '') return requester.error('unsupported', 'agent.steer needs text.', frame.id);
     const turn = this.lanes.get(addr.lane)?.active;
-    if (!turn || turn.finished) return requester.error('not_found', 'No turn is in progress in this lane to steer.', frame.id);
+    if (!turn || turn.finished)
+      return requester.error('not_found', 'No turn is in progress in this lane to steer.', frame.id);
     turn.steer(text, { peer: requester, id: frame.id });
   }
 
@@ -134,7 +147,8 @@ export class DemoAgent implements Agent {
     const { store, hub } = this.ctx;
     const pickerId = frame.payload.picker_id;
     const picker = typeof pickerId === 'string' ? store.agent.pickers.get(pickerId) : undefined;
-    if (!picker) return requester.error('not_found', 'That question was already answered or no longer exists.', frame.id);
+    if (!picker)
+      return requester.error('not_found', 'That question was already answered or no longer exists.', frame.id);
     const answer = answerText(this.ctx, picker, frame.payload.value);
     if ('error' in answer) return requester.error('unsupported', `Invalid answer: ${answer.error}`, frame.id);
     store.agent.pickers.delete(picker.picker_id);
@@ -143,7 +157,10 @@ export class DemoAgent implements Agent {
     // agent.busy closes the picker on every device; the answering socket's copy acknowledges its request.
     // (The stalePickers quirk tells only the answering device, so the others keep a stale picker.)
     const closing = this.ctx.quirks?.stalePickers ? { only: [requester.deviceId] } : {};
-    hub.emit({ v: 1, type: 'agent.busy', ...at(addr), payload: { reason: 'processing' } }, { ...closing, reply: { peer: requester, id: frame.id } });
+    hub.emit(
+      { v: 1, type: 'agent.busy', ...at(addr), payload: { reason: 'processing' } },
+      { ...closing, reply: { peer: requester, id: frame.id } },
+    );
     this.say(addr, 'assistant', answer.text);
     hub.emit({ v: 1, type: 'agent.idle', ...at(addr), payload: {} }, closing);
   }
@@ -156,8 +173,19 @@ export class DemoAgent implements Agent {
       const addr = store.channels.address(turn.lane);
       if (!addr || store.conversations.get(turn.message_id)) continue;
       const final_text = '_(This reply was interrupted when the gateway restarted.)_';
-      const stored = store.conversations.append({ lane: turn.lane, message_id: turn.message_id, role: 'assistant', text: final_text, model: store.agent.model });
-      hub.emit({ v: 1, type: 'message.stop', ...at(addr), payload: { message_id: turn.message_id, final_text, model: store.agent.model, ts: stored.ts! } });
+      const stored = store.conversations.append({
+        lane: turn.lane,
+        message_id: turn.message_id,
+        role: 'assistant',
+        text: final_text,
+        model: store.agent.model,
+      });
+      hub.emit({
+        v: 1,
+        type: 'message.stop',
+        ...at(addr),
+        payload: { message_id: turn.message_id, final_text, model: store.agent.model, ts: stored.ts! },
+      });
       hub.emit({ v: 1, type: 'typing', ...at(addr), payload: { on: false } });
       hub.emit({ v: 1, type: 'agent.idle', ...at(addr), payload: {} });
     }
@@ -233,7 +261,12 @@ export class DemoAgent implements Agent {
   /** A final message from the agent (not streamed): stored, broadcast, pushed to devices that are away. */
   private say(addr: LaneAddress, role: Role, text: string): StoredMessage {
     const { store, hub } = this.ctx;
-    const stored = store.conversations.append({ lane: addr.lane, role, text, ...(role === 'assistant' ? { model: store.agent.model } : {}) });
+    const stored = store.conversations.append({
+      lane: addr.lane,
+      role,
+      text,
+      ...(role === 'assistant' ? { model: store.agent.model } : {}),
+    });
     store.flush(); // durable before any device sees it
     hub.emit(messageFrame(addr, stored));
     if (role === 'assistant') {

@@ -45,10 +45,25 @@ export function postPicker(ctx: AgentHost, addr: LaneAddress, command: PickerCom
   const detail: Record<string, unknown> = {};
   switch (command) {
     case 'model':
-      frame = { v: 1, type: 'picker.model', ...scope, payload: { picker_id, current_provider: store.agent.provider, current_model: store.agent.model, providers: PROVIDERS } };
+      frame = {
+        v: 1,
+        type: 'picker.model',
+        ...scope,
+        payload: {
+          picker_id,
+          current_provider: store.agent.provider,
+          current_model: store.agent.model,
+          providers: PROVIDERS,
+        },
+      };
       break;
     case 'choose':
-      frame = { v: 1, type: 'picker.choice', ...scope, payload: { picker_id, title: 'Reasoning effort', choices: EFFORTS } };
+      frame = {
+        v: 1,
+        type: 'picker.choice',
+        ...scope,
+        payload: { picker_id, title: 'Reasoning effort', choices: EFFORTS },
+      };
       break;
     case 'clarify': {
       const question = 'Which format should the summary use?';
@@ -59,14 +74,28 @@ export function postPicker(ctx: AgentHost, addr: LaneAddress, command: PickerCom
     case 'approve': {
       const command = args.trim().slice(0, 500) || 'rm -rf build';
       detail.command = command;
-      frame = { v: 1, type: 'picker.approval', ...scope, payload: { picker_id, command, description: 'The demo agent wants to run this shell command.' } };
+      frame = {
+        v: 1,
+        type: 'picker.approval',
+        ...scope,
+        payload: { picker_id, command, description: 'The demo agent wants to run this shell command.' },
+      };
       notify = { kind: 'approval', title: 'Approval needed', body: `Run ${command}?` };
       break;
     }
     case 'confirm': {
       const title = 'Archive old messages?';
       detail.title = title;
-      frame = { v: 1, type: 'picker.confirm', ...scope, payload: { picker_id, title, message: 'The demo agent would archive messages older than 30 days. Nothing is really archived.' } };
+      frame = {
+        v: 1,
+        type: 'picker.confirm',
+        ...scope,
+        payload: {
+          picker_id,
+          title,
+          message: 'The demo agent would archive messages older than 30 days. Nothing is really archived.',
+        },
+      };
       break;
     }
   }
@@ -77,13 +106,24 @@ export function postPicker(ctx: AgentHost, addr: LaneAddress, command: PickerCom
   if (notify) {
     const ts = store.conversations.now();
     hub.emit({ v: 1, type: 'notification', ...scope, payload: { ...notify, ts } });
-    ctx.push.notify({ ...notify, lane: addr.lane, chat_id: addr.chat_id, ...(addr.thread_id ? { thread_id: addr.thread_id } : {}), picker_id, ts });
+    ctx.push.notify({
+      ...notify,
+      lane: addr.lane,
+      chat_id: addr.chat_id,
+      ...(addr.thread_id ? { thread_id: addr.thread_id } : {}),
+      picker_id,
+      ts,
+    });
   }
   return picker_id;
 }
 
 /** The agent's sentence for an answer, or an error message when the value is not one the picker offers. */
-export function answerText(ctx: AgentHost, picker: PendingPicker, rawValue: unknown): { text: string } | { error: string } {
+export function answerText(
+  ctx: AgentHost,
+  picker: PendingPicker,
+  rawValue: unknown,
+): { text: string } | { error: string } {
   const value = typeof rawValue === 'string' ? rawValue.trim() : '';
   switch (picker.type) {
     case 'picker.model': {
@@ -102,7 +142,8 @@ export function answerText(ctx: AgentHost, picker: PendingPicker, rawValue: unkn
       return { text: `Reasoning effort set to **${choice.label}**.` };
     }
     case 'picker.clarify':
-      if (value === '' || value.length > MAX_ANSWER) return { error: `the answer must be 1 to ${MAX_ANSWER} characters.` };
+      if (value === '' || value.length > MAX_ANSWER)
+        return { error: `the answer must be 1 to ${MAX_ANSWER} characters.` };
       return { text: `Thanks — you answered: **${quote(value, 200)}**.` };
     case 'picker.approval': {
       const command = '`' + String(picker.detail.command ?? '') + '`';

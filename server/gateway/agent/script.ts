@@ -27,7 +27,14 @@ export function wordCount(text: string): number {
   return text.trim() === '' ? 0 : text.trim().split(/\s+/).length;
 }
 
-function tool(index: number, name: string, args: Record<string, unknown>, preview: string, note: string, output: string): Step[] {
+function tool(
+  index: number,
+  name: string,
+  args: Record<string, unknown>,
+  preview: string,
+  note: string,
+  output: string,
+): Step[] {
   return [
     { kind: 'tool.start', index, name, preview, args },
     { kind: 'tool.progress', index, name, note },
@@ -50,11 +57,29 @@ export function replyScript(text: string, media: MediaRef[] = []): Script {
   }
   if (q !== '') steps.push({ kind: 'text', append: `**Echo:** ${q}\n\n` });
   steps.push({ kind: 'commentary', text: 'Counting the words first.' });
-  steps.push(...tool(0, 'word_count', { text: q }, `word_count("${q.slice(0, 40)}")`, 'counting', `${words} words, ${chars} characters`));
+  steps.push(
+    ...tool(
+      0,
+      'word_count',
+      { text: q },
+      `word_count("${q.slice(0, 40)}")`,
+      'counting',
+      `${words} words, ${chars} characters`,
+    ),
+  );
   steps.push({ kind: 'text', append: `Your message has **${words}** words and **${chars}** characters.\n\n` });
   // A second tool, so every ordinary turn shows how the app lays out several tool cards.
   steps.push({ kind: 'commentary', text: 'Formatting it as a code block.' });
-  steps.push(...tool(1, 'format_code', { language: 'text' }, 'format_code(language="text")', 'formatting', `${[...q].length} characters in a text block`));
+  steps.push(
+    ...tool(
+      1,
+      'format_code',
+      { language: 'text' },
+      'format_code(language="text")',
+      'formatting',
+      `${[...q].length} characters in a text block`,
+    ),
+  );
   if (q !== '') steps.push({ kind: 'text', append: '```text\n' + q + '\n```\n\n' });
   steps.push({ kind: 'text', append: '_— Iris demo agent_' });
   const image = media.find((m) => m.kind === 'image');
@@ -69,7 +94,14 @@ export function imageScript(prompt: string): Script {
   return {
     steps: [
       { kind: 'commentary', text: 'Drawing a picture.' },
-      ...tool(0, 'generate_image', { prompt: quote(prompt) || 'a gradient' }, 'generate_image(64×64)', 'rendering', 'image/png, 64×64'),
+      ...tool(
+        0,
+        'generate_image',
+        { prompt: quote(prompt) || 'a gradient' },
+        'generate_image(64×64)',
+        'rendering',
+        'image/png, 64×64',
+      ),
       { kind: 'text', append: 'Here is an image I generated for you: a **64×64** gradient.' },
     ],
     reasoning: 'The user asked for an image; generate a small PNG and offer it.',
@@ -105,7 +137,8 @@ export function streamScript(updates: number): Script {
   let toolIndex = 0;
   for (let i = 1; i <= n; i++) {
     steps.push({ kind: 'text', append: `w${i} ` });
-    if (i % 500 === 0) steps.push(...tool(toolIndex++, 'bench_tool', { at: i }, `bench_tool(${i})`, `at ${i}`, `ok ${i}`));
+    if (i % 500 === 0)
+      steps.push(...tool(toolIndex++, 'bench_tool', { at: i }, `bench_tool(${i})`, `at ${i}`, `ok ${i}`));
   }
   return { steps, reasoning: `Stream ${n} updates.` };
 }
@@ -123,7 +156,10 @@ export function fileScript(lines: number, updates: number): Script {
   const parts = Math.max(1, Math.min(20_000, Math.floor(updates) || 1, text.length));
   const steps: Step[] = [];
   for (let i = 0; i < parts; i++) {
-    steps.push({ kind: 'text', append: text.slice(Math.floor((i * text.length) / parts), Math.floor(((i + 1) * text.length) / parts)) });
+    steps.push({
+      kind: 'text',
+      append: text.slice(Math.floor((i * text.length) / parts), Math.floor(((i + 1) * text.length) / parts)),
+    });
   }
   return { steps, reasoning: `Write a file of ${n} lines.` };
 }

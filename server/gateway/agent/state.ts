@@ -37,7 +37,8 @@ export class AgentState {
       if (typeof saved.provider === 'string') this.provider = saved.provider;
       if (typeof saved.model === 'string') this.model = saved.model;
       for (const p of saved.pickers ?? []) if (p && typeof p.picker_id === 'string') this.pickers.set(p.picker_id, p);
-      for (const t of saved.inflight ?? []) if (t && typeof t.message_id === 'string') this.inflight.set(t.message_id, t);
+      for (const t of saved.inflight ?? [])
+        if (t && typeof t.message_id === 'string') this.inflight.set(t.message_id, t);
     }
   }
 

@@ -16,7 +16,8 @@ export class Turn {
   readonly messageId: string;
   private text = '';
   private pos = 0;
-  private timer: { kind: 'timeout'; handle: NodeJS.Timeout } | { kind: 'immediate'; handle: NodeJS.Immediate } | undefined;
+  private timer:
+    { kind: 'timeout'; handle: NodeJS.Timeout } | { kind: 'immediate'; handle: NodeJS.Immediate } | undefined;
   private openTool: { index: number; name: string } | undefined;
   private done = false;
 
@@ -39,14 +40,24 @@ export class Turn {
     // Durable before the bubble opens, so a crash can close it after the restart.
     store.agent.inflight.set(this.messageId, { message_id: this.messageId, lane: this.addr.lane });
     store.agent.save('self');
-    hub.emit({ v: 1, type: 'message.start', ...at(this.addr), payload: { message_id: this.messageId, role: 'assistant' } });
+    hub.emit({
+      v: 1,
+      type: 'message.start',
+      ...at(this.addr),
+      payload: { message_id: this.messageId, role: 'assistant' },
+    });
     this.schedule();
   }
 
   /** The user steered mid-turn: acknowledge now, and let the reply say so. */
   steer(text: string, reply: { peer: Peer; id?: number }): void {
     this.ctx.hub.emit(
-      { v: 1, type: 'commentary', ...at(this.addr), payload: { message_id: this.messageId, text: `Steering: ${quote(text, 200)}` } },
+      {
+        v: 1,
+        type: 'commentary',
+        ...at(this.addr),
+        payload: { message_id: this.messageId, text: `Steering: ${quote(text, 200)}` },
+      },
       { reply },
     );
     this.script.steps.splice(this.pos, 0, { kind: 'text', append: steerText(text) });
@@ -58,7 +69,12 @@ export class Turn {
     this.clearTimer();
     if (this.openTool) {
       const { index, name } = this.openTool;
-      this.ctx.hub.emit({ v: 1, type: 'tool.end', ...at(this.addr), payload: { index, name, ok: false, output_preview: 'stopped' } });
+      this.ctx.hub.emit({
+        v: 1,
+        type: 'tool.end',
+        ...at(this.addr),
+        payload: { index, name, ok: false, output_preview: 'stopped' },
+      });
       this.openTool = undefined;
     }
     if (note) this.text += note;
@@ -76,7 +92,10 @@ export class Turn {
         this.stop();
       }
     };
-    this.timer = delay > 0 ? { kind: 'timeout', handle: setTimeout(run, delay) } : { kind: 'immediate', handle: setImmediate(run) };
+    this.timer =
+      delay > 0
+        ? { kind: 'timeout', handle: setTimeout(run, delay) }
+        : { kind: 'immediate', handle: setImmediate(run) };
   }
 
   private clearTimer(): void {
@@ -108,10 +127,20 @@ export class Turn {
       case 'tool.start':
         this.openTool = { index: step.index, name: step.name };
         hub.emit({ v: 1, type: 'agent.busy', ...scope, payload: { reason: 'tool' } });
-        hub.emit({ v: 1, type: 'tool.start', ...scope, payload: { index: step.index, name: step.name, preview: step.preview, args: step.args } });
+        hub.emit({
+          v: 1,
+          type: 'tool.start',
+          ...scope,
+          payload: { index: step.index, name: step.name, preview: step.preview, args: step.args },
+        });
         return;
       case 'tool.progress':
-        hub.emit({ v: 1, type: 'tool.progress', ...scope, payload: { index: step.index, name: step.name, note: step.note } });
+        hub.emit({
+          v: 1,
+          type: 'tool.progress',
+          ...scope,
+          payload: { index: step.index, name: step.name, note: step.note },
+        });
         return;
       case 'tool.end':
         this.openTool = undefined;
@@ -119,7 +148,13 @@ export class Turn {
           v: 1,
           type: 'tool.end',
           ...scope,
-          payload: { index: step.index, name: step.name, ok: step.ok, duration: step.duration, output_preview: step.output_preview },
+          payload: {
+            index: step.index,
+            name: step.name,
+            ok: step.ok,
+            duration: step.duration,
+            output_preview: step.output_preview,
+          },
         });
         hub.emit({ v: 1, type: 'agent.busy', ...scope, payload: { reason: 'processing' } });
         return;
@@ -148,7 +183,14 @@ export class Turn {
       v: 1,
       type: 'message.stop',
       ...at(this.addr),
-      payload: { message_id: this.messageId, final_text, reasoning: this.script.reasoning, model, tokens, ts: stored.ts! },
+      payload: {
+        message_id: this.messageId,
+        final_text,
+        reasoning: this.script.reasoning,
+        model,
+        tokens,
+        ts: stored.ts!,
+      },
     });
     this.ctx.push.notify({
       kind: 'message',

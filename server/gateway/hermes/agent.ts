@@ -4,7 +4,14 @@
 // checked at start and every few seconds: while it is unreachable, refuses the key or is too old, the
 // app gets status{degraded} with the reason, and a message sent then is answered in words.
 import { randomUUID } from 'node:crypto';
-import type { ClientFrameOf, CommandInfo, CommandsCatalogFrame, CommandsCompleteFrame, ModelProvider, Role } from '../../../src/protocol';
+import type {
+  ClientFrameOf,
+  CommandInfo,
+  CommandsCatalogFrame,
+  CommandsCompleteFrame,
+  ModelProvider,
+  Role,
+} from '../../../src/protocol';
 import type { Agent, AgentDescription, AgentHost } from '../agent';
 import { statusFrame } from '../agentstatus';
 import type { StoredMessage } from '../conversations';
@@ -34,7 +41,12 @@ const IMAGE_MIMES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif
 const PROVIDER_ID = 'hermes';
 
 const COMMANDS: readonly CommandInfo[] = [
-  { name: 'model', description: "Choose the model for this channel's next replies (from Hermes's /v1/models)", args_hint: '', category: 'Hermes' },
+  {
+    name: 'model',
+    description: "Choose the model for this channel's next replies (from Hermes's /v1/models)",
+    args_hint: '',
+    category: 'Hermes',
+  },
   { name: 'help', description: 'What works with this Hermes', args_hint: '', category: 'Hermes' },
 ];
 
@@ -103,9 +115,14 @@ export class HermesAgent implements Agent {
       this.models = models;
       const model = this.description.model ?? models[0];
       next = { ...named, ...(model ? { model } : {}) };
-      if (missing.length) next.problem = `This Hermes lacks ${missing.join(', ')}; Iris Web needs hermes-agent 0.19.0 or newer.`;
+      if (missing.length)
+        next.problem = `This Hermes lacks ${missing.join(', ')}; Iris Web needs hermes-agent 0.19.0 or newer.`;
     } catch (err) {
-      next = { ...base, ...(this.description.version ? { name: this.description.name, version: this.description.version } : {}), problem: err instanceof Error ? err.message : String(err) };
+      next = {
+        ...base,
+        ...(this.description.version ? { name: this.description.name, version: this.description.version } : {}),
+        problem: err instanceof Error ? err.message : String(err),
+      };
     }
     if (this.description.model && !next.model) next.model = this.description.model;
     this.update(next);
@@ -140,12 +157,20 @@ export class HermesAgent implements Agent {
 
   private noteModel(turn: HermesTurn): void {
     const stored = this.ctx.store.conversations.get(turn.messageId);
-    if (stored?.model && stored.model !== this.description.model && !this.description.problem) this.update({ ...this.description, model: stored.model });
+    if (stored?.model && stored.model !== this.description.model && !this.description.problem)
+      this.update({ ...this.description, model: stored.model });
   }
 
   private newTurn(addr: LaneAddress, messageId: string, sessionId: string): HermesTurn {
     const turn = new HermesTurn(
-      { ctx: this.ctx, client: this.client, state: this.state, hooks: this.hooks, fallbackModel: () => this.description.model, pollIntervalMs: this.pollIntervalMs },
+      {
+        ctx: this.ctx,
+        client: this.client,
+        state: this.state,
+        hooks: this.hooks,
+        fallbackModel: () => this.description.model,
+        pollIntervalMs: this.pollIntervalMs,
+      },
       addr,
       { message_id: messageId, lane: addr.lane, session_id: sessionId, text: '' },
     );
@@ -163,14 +188,24 @@ export class HermesAgent implements Agent {
         continue;
       }
       const turn = new HermesTurn(
-        { ctx: this.ctx, client: this.client, state: this.state, hooks: this.hooks, fallbackModel: () => this.description.model, pollIntervalMs: this.pollIntervalMs },
+        {
+          ctx: this.ctx,
+          client: this.client,
+          state: this.state,
+          hooks: this.hooks,
+          fallbackModel: () => this.description.model,
+          pollIntervalMs: this.pollIntervalMs,
+        },
         addr,
         record,
       );
       this.turns.add(turn);
       this.enqueue(addr.lane, (done) => {
         this.activate(addr.lane, turn);
-        void turn.reattach().then(() => turn.over).finally(done);
+        void turn
+          .reattach()
+          .then(() => turn.over)
+          .finally(done);
       });
     }
     this.state.save('self');
@@ -183,9 +218,12 @@ export class HermesAgent implements Agent {
 
   onUserMessage(addr: LaneAddress, msg: StoredMessage, senderDevice: string): void {
     this.enqueue(addr.lane, (done) => {
-      this.ctx.hub.emit({ v: 1, type: 'read.receipt', ...at(addr), payload: { message_id: msg.message_id } }, { only: [senderDevice] });
+      this.ctx.hub.emit(
+        { v: 1, type: 'read.receipt', ...at(addr), payload: { message_id: msg.message_id } },
+        { only: [senderDevice] },
+      );
       const command = /^\/([a-z][\w-]*)(?:\s+([\s\S]*))?$/i.exec(msg.text.trim());
-      if (command && !(msg.media?.length)) {
+      if (command && !msg.media?.length) {
         const name = command[1].toLowerCase();
         if (name === 'model') {
           void this.postModelPicker(addr).finally(done);
@@ -211,25 +249,38 @@ export class HermesAgent implements Agent {
     const images: Array<{ type: 'image_url'; image_url: { url: string } }> = [];
     const refused: string[] = [];
     for (const ref of msg.media ?? []) {
-      const bytes = IMAGE_MIMES.has(ref.mime) && ref.size <= MAX_IMAGE_BYTES ? store.media.bytes(ref.media_id) : undefined;
-      if (bytes) images.push({ type: 'image_url', image_url: { url: `data:${ref.mime};base64,${bytes.toString('base64')}` } });
+      const bytes =
+        IMAGE_MIMES.has(ref.mime) && ref.size <= MAX_IMAGE_BYTES ? store.media.bytes(ref.media_id) : undefined;
+      if (bytes)
+        images.push({ type: 'image_url', image_url: { url: `data:${ref.mime};base64,${bytes.toString('base64')}` } });
       else refused.push(ref.filename || ref.mime);
     }
     if (refused.length) {
       const sent = msg.text.trim() || images.length ? ' I sent Hermes the rest of your message.' : '';
-      this.say(addr, 'assistant', `This agent cannot read files of this kind: ${refused.map((n) => `**${n}**`).join(', ')} (Hermes takes text and pictures).${sent}`);
+      this.say(
+        addr,
+        'assistant',
+        `This agent cannot read files of this kind: ${refused.map((n) => `**${n}**`).join(', ')} (Hermes takes text and pictures).${sent}`,
+      );
       if (!msg.text.trim() && !images.length) return;
     }
     const sessionId = this.state.sessionFor(addr.lane);
     const history = store
       .messages(addr.lane)
-      .filter((m) => m.message_id !== msg.message_id && (m.role === 'user' || m.role === 'assistant') && m.text.trim() !== '')
+      .filter(
+        (m) => m.message_id !== msg.message_id && (m.role === 'user' || m.role === 'assistant') && m.text.trim() !== '',
+      )
       .slice(-MAX_HISTORY)
       .map((m) => ({ role: m.role, content: m.text }));
     const text = msg.text.trim() || 'What is in this picture?';
     const input = images.length ? [{ role: 'user', content: [{ type: 'text', text }, ...images] }] : text;
     const model = this.state.models.get(addr.lane);
-    const body: Record<string, unknown> = { input, session_id: sessionId, ...(history.length ? { conversation_history: history } : {}), ...(model ? { model } : {}) };
+    const body: Record<string, unknown> = {
+      input,
+      session_id: sessionId,
+      ...(history.length ? { conversation_history: history } : {}),
+      ...(model ? { model } : {}),
+    };
     const turn = this.newTurn(addr, store.conversations.newId(), sessionId);
     this.activate(addr.lane, turn);
     await turn.begin(body, msg.client_id ?? msg.message_id);
@@ -240,7 +291,8 @@ export class HermesAgent implements Agent {
     const addr = this.ctx.store.channels.resolve(frame.chat_id, frame.thread_id);
     if (!addr) return requester.error('not_found', 'No such channel or thread.', frame.id);
     const turn = this.lanes.get(addr.lane)?.active;
-    if (!turn || turn.finished) return requester.send({ v: 1, type: 'agent.idle', id: frame.id, ...at(addr), payload: {} });
+    if (!turn || turn.finished)
+      return requester.send({ v: 1, type: 'agent.idle', id: frame.id, ...at(addr), payload: {} });
     turn.stop({ peer: requester, id: frame.id });
   }
 
@@ -248,41 +300,67 @@ export class HermesAgent implements Agent {
     const addr = this.ctx.store.channels.resolve(frame.chat_id, frame.thread_id);
     if (!addr) return requester.error('not_found', 'No such channel or thread.', frame.id);
     const turn = this.lanes.get(addr.lane)?.active;
-    if (!turn || turn.finished) return requester.error('not_found', 'No turn is in progress in this lane to steer.', frame.id);
-    requester.error('unsupported', `${this.description.name} cannot be steered: its API server has no steer endpoint. Stop the reply and send a new message instead.`, frame.id);
+    if (!turn || turn.finished)
+      return requester.error('not_found', 'No turn is in progress in this lane to steer.', frame.id);
+    requester.error(
+      'unsupported',
+      `${this.description.name} cannot be steered: its API server has no steer endpoint. Stop the reply and send a new message instead.`,
+      frame.id,
+    );
   }
 
   select(requester: Requester, frame: ClientFrameOf<'picker.select'>): void {
     const { store, hub } = this.ctx;
     const pickerId = frame.payload.picker_id;
     const picker = typeof pickerId === 'string' ? this.state.pickers.get(pickerId) : undefined;
-    if (!picker) return requester.error('not_found', 'That question was already answered or no longer exists.', frame.id);
+    if (!picker)
+      return requester.error('not_found', 'That question was already answered or no longer exists.', frame.id);
     const value = typeof frame.payload.value === 'string' ? frame.payload.value.trim() : '';
     const addr = store.channels.address(picker.lane) ?? { lane: picker.lane, chat_id: picker.lane };
     if (picker.kind === 'model') {
       const model = value.startsWith(`${PROVIDER_ID}:`) ? value.slice(PROVIDER_ID.length + 1) : '';
-      if (!picker.models?.includes(model)) return requester.error('unsupported', 'Invalid answer: value must be "hermes:<model id>" of an offered model.', frame.id);
+      if (!picker.models?.includes(model))
+        return requester.error(
+          'unsupported',
+          'Invalid answer: value must be "hermes:<model id>" of an offered model.',
+          frame.id,
+        );
       this.state.pickers.delete(picker.picker_id);
       this.state.models.set(picker.lane, model);
       this.state.save('self');
-      hub.emit({ v: 1, type: 'agent.busy', ...at(addr), payload: { reason: 'processing' } }, { reply: { peer: requester, id: frame.id } });
+      hub.emit(
+        { v: 1, type: 'agent.busy', ...at(addr), payload: { reason: 'processing' } },
+        { reply: { peer: requester, id: frame.id } },
+      );
       this.say(addr, 'assistant', `This channel's next replies ask Hermes for the model **${model}**.`);
       hub.emit({ v: 1, type: 'agent.idle', ...at(addr), payload: {} });
       return;
     }
     if (!picker.choices?.includes(value)) {
-      return requester.error('unsupported', `Invalid answer: Hermes offers ${(picker.choices ?? []).join(', ')} for this approval.`, frame.id);
+      return requester.error(
+        'unsupported',
+        `Invalid answer: Hermes offers ${(picker.choices ?? []).join(', ')} for this approval.`,
+        frame.id,
+      );
     }
     // Answered once: a second answer (another device, a double tap) finds no picker.
     this.state.pickers.delete(picker.picker_id);
     this.state.save('self');
     this.client.approve(picker.run_id!, value).then(
-      () => hub.emit({ v: 1, type: 'agent.busy', ...at(addr), payload: { reason: 'processing' } }, { reply: { peer: requester, id: frame.id } }),
+      () =>
+        hub.emit(
+          { v: 1, type: 'agent.busy', ...at(addr), payload: { reason: 'processing' } },
+          { reply: { peer: requester, id: frame.id } },
+        ),
       (err: unknown) => {
         const status = err instanceof HermesError ? err.status : undefined;
         if (status === 404 || status === 409) {
           hub.emit({ v: 1, type: 'agent.busy', ...at(addr), payload: { reason: 'processing' } });
-          return requester.error('not_found', 'Hermes no longer waits for this answer (the run ended or was stopped).', frame.id);
+          return requester.error(
+            'not_found',
+            'Hermes no longer waits for this answer (the run ended or was stopped).',
+            frame.id,
+          );
         }
         // Not delivered: the question stays open, so it can be answered again.
         this.state.pickers.set(picker.picker_id, picker);
@@ -299,7 +377,11 @@ export class HermesAgent implements Agent {
   complete(rawPrefix: unknown): CommandsCompleteFrame {
     const prefix = typeof rawPrefix === 'string' ? rawPrefix.slice(0, 100) : '';
     const bare = prefix.replace(/^\//, '').toLowerCase();
-    const matches = COMMANDS.filter((c) => c.name.startsWith(bare)).map(({ name, description, args_hint }) => ({ name, description, args_hint }));
+    const matches = COMMANDS.filter((c) => c.name.startsWith(bare)).map(({ name, description, args_hint }) => ({
+      name,
+      description,
+      args_hint,
+    }));
     return { v: 1, type: 'commands.complete', payload: { prefix, matches } };
   }
 
@@ -351,23 +433,45 @@ export class HermesAgent implements Agent {
     const { store, hub } = this.ctx;
     const addr = turn.addr;
     const picker_id = `pick_${randomUUID()}`;
-    const picker: PendingApproval = { picker_id, kind: 'approval', lane: addr.lane, run_id: turn.runId, command: ev.command, choices: ev.choices };
+    const picker: PendingApproval = {
+      picker_id,
+      kind: 'approval',
+      lane: addr.lane,
+      run_id: turn.runId,
+      command: ev.command,
+      choices: ev.choices,
+    };
     this.state.pickers.set(picker_id, picker);
     this.state.save('self');
     const scope = at(addr);
-    const description = ev.description ? `Hermes flags this command: ${ev.description}.` : 'Hermes asks before running this command.';
+    const description = ev.description
+      ? `Hermes flags this command: ${ev.description}.`
+      : 'Hermes asks before running this command.';
     const offered = ev.choices.length < 4 ? ` Hermes offers only: ${ev.choices.join(', ')}.` : '';
     hub.emit({ v: 1, type: 'agent.busy', ...scope, payload: { reason: 'waiting_input' } });
-    hub.emit({ v: 1, type: 'picker.approval', ...scope, payload: { picker_id, command: ev.command, description: description + offered } });
+    hub.emit({
+      v: 1,
+      type: 'picker.approval',
+      ...scope,
+      payload: { picker_id, command: ev.command, description: description + offered },
+    });
     const ts = store.conversations.now();
     const notify = { kind: 'approval' as const, title: 'Approval needed', body: `Run ${ev.command.slice(0, 200)}?` };
     hub.emit({ v: 1, type: 'notification', ...scope, payload: { ...notify, ts } });
-    this.ctx.push.notify({ ...notify, lane: addr.lane, chat_id: addr.chat_id, ...(addr.thread_id ? { thread_id: addr.thread_id } : {}), picker_id, ts });
+    this.ctx.push.notify({
+      ...notify,
+      lane: addr.lane,
+      chat_id: addr.chat_id,
+      ...(addr.thread_id ? { thread_id: addr.thread_id } : {}),
+      picker_id,
+      ts,
+    });
   }
 
   /** Hermes took an answer (ours, or another client's): no device should still offer the question. */
   private approvalAnswered(turn: HermesTurn): void {
-    if (this.closeApprovals(turn)) this.ctx.hub.emit({ v: 1, type: 'agent.busy', ...at(turn.addr), payload: { reason: 'processing' } });
+    if (this.closeApprovals(turn))
+      this.ctx.hub.emit({ v: 1, type: 'agent.busy', ...at(turn.addr), payload: { reason: 'processing' } });
   }
 
   private closeApprovals(turn: HermesTurn): boolean {
@@ -399,10 +503,17 @@ export class HermesAgent implements Agent {
     const picker_id = `pick_${randomUUID()}`;
     this.state.pickers.set(picker_id, { picker_id, kind: 'model', lane: addr.lane, models });
     this.state.save('self');
-    const providers: ModelProvider[] = [{ id: PROVIDER_ID, label: this.description.name, models: models.map((id) => ({ id, label: id })) }];
+    const providers: ModelProvider[] = [
+      { id: PROVIDER_ID, label: this.description.name, models: models.map((id) => ({ id, label: id })) },
+    ];
     const current = this.state.models.get(addr.lane) ?? models[0];
     hub.emit({ v: 1, type: 'agent.busy', ...at(addr), payload: { reason: 'waiting_input' } });
-    hub.emit({ v: 1, type: 'picker.model', ...at(addr), payload: { picker_id, current_provider: PROVIDER_ID, current_model: current, providers } });
+    hub.emit({
+      v: 1,
+      type: 'picker.model',
+      ...at(addr),
+      payload: { picker_id, current_provider: PROVIDER_ID, current_model: current, providers },
+    });
   }
 
   /** A final message from the bridge itself (not a Hermes run): stored, broadcast, pushed. */

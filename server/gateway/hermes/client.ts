@@ -61,7 +61,9 @@ export class HermesClient {
   /** `GET /v1/capabilities`: the feature flags (absent on versions without it: too old). */
   async capabilities(): Promise<Record<string, unknown>> {
     const body = await this.json('GET', '/v1/capabilities');
-    return typeof body.features === 'object' && body.features !== null ? (body.features as Record<string, unknown>) : {};
+    return typeof body.features === 'object' && body.features !== null
+      ? (body.features as Record<string, unknown>)
+      : {};
   }
 
   /** `GET /v1/models`: the model ids the API server offers. */
@@ -76,7 +78,12 @@ export class HermesClient {
 
   /** `POST /v1/runs`: 202 with a run id. */
   async startRun(body: Record<string, unknown>, idempotencyKey?: string): Promise<string> {
-    const res = await this.json('POST', '/v1/runs', body, idempotencyKey ? { headers: { 'Idempotency-Key': idempotencyKey } } : {});
+    const res = await this.json(
+      'POST',
+      '/v1/runs',
+      body,
+      idempotencyKey ? { headers: { 'Idempotency-Key': idempotencyKey } } : {},
+    );
     const runId = typeof res.run_id === 'string' && /^[\w.-]{1,200}$/.test(res.run_id) ? res.run_id : undefined;
     if (!runId) throw new HermesError('protocol', 'Hermes accepted the run but sent no run id.');
     return runId;
@@ -85,7 +92,8 @@ export class HermesClient {
   async getRun(runId: string): Promise<RunStatus | undefined> {
     try {
       const body = await this.json('GET', `/v1/runs/${encodeURIComponent(runId)}`);
-      const usage = typeof body.usage === 'object' && body.usage !== null ? (body.usage as { output_tokens?: number }) : undefined;
+      const usage =
+        typeof body.usage === 'object' && body.usage !== null ? (body.usage as { output_tokens?: number }) : undefined;
       return {
         status: typeof body.status === 'string' ? body.status : 'unknown',
         ...(typeof body.output === 'string' ? { output: body.output } : {}),
@@ -129,7 +137,8 @@ export class HermesClient {
   /** The model a session ran with (`/api/sessions/{id}`). */
   async sessionModel(sessionId: string): Promise<string | undefined> {
     const body = await this.json('GET', `/api/sessions/${encodeURIComponent(sessionId)}`);
-    const session = typeof body.session === 'object' && body.session !== null ? (body.session as Record<string, unknown>) : body;
+    const session =
+      typeof body.session === 'object' && body.session !== null ? (body.session as Record<string, unknown>) : body;
     return typeof session.model === 'string' && session.model.length <= 200 ? session.model : undefined;
   }
 
@@ -140,7 +149,10 @@ export class HermesClient {
   async events(runId: string, onEvent: (ev: HermesEvent) => void, signal: AbortSignal): Promise<void> {
     let res: Response;
     try {
-      res = await fetch(`${this.url}/v1/runs/${encodeURIComponent(runId)}/events`, { headers: this.headers(true, { Accept: 'text/event-stream' }), signal });
+      res = await fetch(`${this.url}/v1/runs/${encodeURIComponent(runId)}/events`, {
+        headers: this.headers(true, { Accept: 'text/event-stream' }),
+        signal,
+      });
     } catch (err) {
       throw this.networkError(err);
     }
@@ -178,7 +190,10 @@ export class HermesClient {
     try {
       res = await fetch(`${this.url}${path}`, {
         method,
-        headers: this.headers(opts.auth !== false, { ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...opts.headers }),
+        headers: this.headers(opts.auth !== false, {
+          ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+          ...opts.headers,
+        }),
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
         signal: AbortSignal.timeout(this.timeoutMs),
       });
@@ -189,7 +204,8 @@ export class HermesClient {
     if (!res.ok) throw this.statusError(res.status, path.replace(/\/run_[\w.-]+/, '/{id}'), text);
     try {
       const parsed: unknown = JSON.parse(text);
-      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+        return parsed as Record<string, unknown>;
     } catch {
       // fall through
     }
@@ -199,16 +215,26 @@ export class HermesClient {
   private networkError(err: unknown): HermesError {
     const e = err as { name?: string; cause?: { code?: string }; code?: string };
     if (e.name === 'AbortError') return new HermesError('unreachable', 'The connection to Hermes was closed.');
-    if (e.name === 'TimeoutError') return new HermesError('unreachable', `Hermes at ${this.url} did not answer in time.`);
+    if (e.name === 'TimeoutError')
+      return new HermesError('unreachable', `Hermes at ${this.url} did not answer in time.`);
     const code = e.cause?.code ?? e.code;
     return new HermesError('unreachable', `Hermes at ${this.url} is not reachable${code ? ` (${code})` : ''}.`);
   }
 
   private statusError(status: number, path: string, body = ''): HermesError {
-    if (status === 401 || status === 403) return new HermesError('unauthorized', `Hermes refused the API key (HTTP ${status}). Check API_SERVER_KEY and HERMES_API_KEY.`, status);
+    if (status === 401 || status === 403)
+      return new HermesError(
+        'unauthorized',
+        `Hermes refused the API key (HTTP ${status}). Check API_SERVER_KEY and HERMES_API_KEY.`,
+        status,
+      );
     const detail = errorText(body);
     if (status === 404 && !/run_not_found|not found: run/i.test(body)) {
-      return new HermesError('too_old', `This Hermes has no ${path} endpoint; it is too old for Iris Web (tested with hermes-agent 0.19.0).`, status);
+      return new HermesError(
+        'too_old',
+        `This Hermes has no ${path} endpoint; it is too old for Iris Web (tested with hermes-agent 0.19.0).`,
+        status,
+      );
     }
     return new HermesError('http', `Hermes answered HTTP ${status} to ${path}${detail ? `: ${detail}` : ''}.`, status);
   }

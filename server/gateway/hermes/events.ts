@@ -8,7 +8,11 @@ export type HermesEvent =
   | { event: 'tool.completed'; tool: string; duration?: number; error: boolean }
   | { event: 'approval.request'; command: string; description: string; choices: string[] }
   | { event: 'approval.responded'; choice: string }
-  | { event: 'run.completed'; output: string; usage?: { input_tokens?: number; output_tokens?: number; total_tokens?: number } }
+  | {
+      event: 'run.completed';
+      output: string;
+      usage?: { input_tokens?: number; output_tokens?: number; total_tokens?: number };
+    }
   | { event: 'run.failed'; error: string }
   | { event: 'run.cancelled' }
   | { event: 'unknown'; name: string }
@@ -28,7 +32,8 @@ export function parseHermesEvent(data: string): HermesEvent {
   } catch {
     return { event: 'malformed', raw: data.slice(0, 200) };
   }
-  if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) return { event: 'malformed', raw: data.slice(0, 200) };
+  if (typeof obj !== 'object' || obj === null || Array.isArray(obj))
+    return { event: 'malformed', raw: data.slice(0, 200) };
   const o = obj as Record<string, unknown>;
   const name = typeof o.event === 'string' ? o.event : '';
   switch (name) {
@@ -40,18 +45,30 @@ export function parseHermesEvent(data: string): HermesEvent {
       return { event: name, tool: str(o.tool, 200) || 'tool', preview: str(o.preview, 2000) };
     case 'tool.completed': {
       const duration = num(o.duration);
-      return { event: name, tool: str(o.tool, 200) || 'tool', ...(duration !== undefined ? { duration } : {}), error: o.error === true };
+      return {
+        event: name,
+        tool: str(o.tool, 200) || 'tool',
+        ...(duration !== undefined ? { duration } : {}),
+        error: o.error === true,
+      };
     }
     case 'approval.request': {
       const offered = Array.isArray(o.choices) ? o.choices.filter((c): c is string => typeof c === 'string') : [];
       const choices = APPROVAL_CHOICES.filter((c) => offered.includes(c));
-      return { event: name, command: str(o.command, 4000), description: str(o.description, 1000), choices: choices.length ? choices : ['once', 'deny'] };
+      return {
+        event: name,
+        command: str(o.command, 4000),
+        description: str(o.description, 1000),
+        choices: choices.length ? choices : ['once', 'deny'],
+      };
     }
     case 'approval.responded':
       return { event: name, choice: str(o.choice, 20) };
     case 'run.completed': {
       const u = typeof o.usage === 'object' && o.usage !== null ? (o.usage as Record<string, unknown>) : undefined;
-      const usage = u ? { input_tokens: num(u.input_tokens), output_tokens: num(u.output_tokens), total_tokens: num(u.total_tokens) } : undefined;
+      const usage = u
+        ? { input_tokens: num(u.input_tokens), output_tokens: num(u.output_tokens), total_tokens: num(u.total_tokens) }
+        : undefined;
       return { event: name, output: str(o.output), ...(usage ? { usage } : {}) };
     }
     case 'run.failed':

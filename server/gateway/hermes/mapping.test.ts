@@ -32,14 +32,30 @@ afterEach(async () => {
 });
 
 async function gateway(opts: { dataDir?: string; key?: string; url?: string } = {}): Promise<StandaloneGateway> {
-  const agent = new HermesAgent({ url: opts.url ?? hermes.url, key: opts.key ?? hermes.key, probeIntervalMs: 100, pollIntervalMs: 20 });
-  gw = await startGateway({ token, streamDelayMs: 0, ...(opts.dataDir ? { dataDir: opts.dataDir } : {}), agent, push: { send: (_t, p) => pushed.push(p) } });
+  const agent = new HermesAgent({
+    url: opts.url ?? hermes.url,
+    key: opts.key ?? hermes.key,
+    probeIntervalMs: 100,
+    pollIntervalMs: 20,
+  });
+  gw = await startGateway({
+    token,
+    streamDelayMs: 0,
+    ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
+    agent,
+    push: { send: (_t, p) => pushed.push(p) },
+  });
   await agent.probe();
   return gw;
 }
 
 async function device(id = 'dev-a'): Promise<TestClient> {
-  const c = await TestClient.paired(gw!.url, { token, device_id: id, caps: { push: 'ntfy' }, extra: { ntfy_topic: 't-' + id } });
+  const c = await TestClient.paired(gw!.url, {
+    token,
+    device_id: id,
+    caps: { push: 'ntfy' },
+    extra: { ntfy_topic: 't-' + id },
+  });
   clients.push(c);
   return c;
 }
@@ -68,10 +84,18 @@ describe('HermesAgent on recorded hermes-agent 0.19.0 streams', () => {
     expect(call.body).toMatchObject({ input: 'Hello Hermes, how are you?' });
     expect(String((call.body as { session_id: string }).session_id)).toMatch(/^iris-web-default-/);
     expect(call.headers['idempotency-key']).toBe(echo.payload.client_id);
-    const again = await c.request('message.send', { text: 'Hello Hermes, how are you?', client_id: echo.payload.client_id }, {});
+    const again = await c.request(
+      'message.send',
+      { text: 'Hello Hermes, how are you?', client_id: echo.payload.client_id },
+      {},
+    );
     expect(again.payload.message_id).toBe(echo.payload.message_id);
     expect(runCalls()).toHaveLength(1);
-    expect(gw!.gateway.store.messages('web:default').at(-1)).toMatchObject({ role: 'assistant', text: fixture.run.output, model: 'iris-scripted-1' });
+    expect(gw!.gateway.store.messages('web:default').at(-1)).toMatchObject({
+      role: 'assistant',
+      text: fixture.run.output,
+      model: 'iris-scripted-1',
+    });
   });
 
   it('maps tool.started / tool.completed to a tool card with name, preview and duration', async () => {
@@ -120,7 +144,9 @@ describe('HermesAgent on recorded hermes-agent 0.19.0 streams', () => {
     const after = c.frames.indexOf(picker) + 1;
     await c.waitType('message.stop', { from });
     // Closed when Hermes said it was answered, before the tool went on (not only when the run ended).
-    const closing = c.frames.findIndex((f, i) => i >= after && f.type === 'agent.busy' && f.payload.reason === 'processing');
+    const closing = c.frames.findIndex(
+      (f, i) => i >= after && f.type === 'agent.busy' && f.payload.reason === 'processing',
+    );
     const toolEnd = c.frames.findIndex((f, i) => i >= after && f.type === 'tool.end');
     expect(closing).toBeGreaterThan(0);
     expect(closing).toBeLessThan(toolEnd);
@@ -161,11 +187,18 @@ describe('HermesAgent on recorded hermes-agent 0.19.0 streams', () => {
     await gateway();
     const c = await device();
     const { stop } = await c.chat('Break please [fail]');
-    expect(stop!.payload.final_text).toBe('⚠️ Hermes could not finish this reply: HTTP 400: The scripted model failed on cue.');
+    expect(stop!.payload.final_text).toBe(
+      '⚠️ Hermes could not finish this reply: HTTP 400: The scripted model failed on cue.',
+    );
   });
 
   it('ignores malformed and unknown events and finishes the reply', async () => {
-    hermes.play(loadFixture('text'), { inject: { beforeBlock: 2, raw: 'data: {not json\n\ndata: [1,2]\n\ndata: {"event": "subagent.start", "x": 1}\n\n: comment\n\nevent: ping\n\n' } });
+    hermes.play(loadFixture('text'), {
+      inject: {
+        beforeBlock: 2,
+        raw: 'data: {not json\n\ndata: [1,2]\n\ndata: {"event": "subagent.start", "x": 1}\n\n: comment\n\nevent: ping\n\n',
+      },
+    });
     await gateway();
     const c = await device();
     const { stop } = await c.chat('Hello Hermes, how are you?');
@@ -193,7 +226,9 @@ describe('HermesAgent on recorded hermes-agent 0.19.0 streams', () => {
     await c.chat('first in general');
     await c.chat('second in general');
     await c.chat('first in demo', { chat_id: 'web:demo' });
-    const [a, b, d] = runCalls().map((x) => x.body as { session_id: string; conversation_history?: Array<{ role: string; content: string }> });
+    const [a, b, d] = runCalls().map(
+      (x) => x.body as { session_id: string; conversation_history?: Array<{ role: string; content: string }> },
+    );
     expect(a.session_id).toBe(b.session_id);
     expect(d.session_id).not.toBe(a.session_id);
     expect(a.conversation_history).toBeUndefined();
@@ -243,15 +278,23 @@ describe('HermesAgent on recorded hermes-agent 0.19.0 streams', () => {
     const { createHash } = await import('node:crypto');
     const id = c.takeId();
     const ack = c.waitFor((f) => f.id === id, { what: 'media.upload.ack' });
-    c.send('media.upload.start', { media_ref: 'ref-png', kind: 'image', mime: 'image/png', size: bytes.length, filename: 'cat.png' }, { id });
+    c.send(
+      'media.upload.start',
+      { media_ref: 'ref-png', kind: 'image', mime: 'image/png', size: bytes.length, filename: 'cat.png' },
+      { id },
+    );
     c.sendRaw(bytes, true);
     c.send('media.upload.end', { media_ref: 'ref-png', sha256: createHash('sha256').update(bytes).digest('hex') });
     expect((await ack).type).toBe('media.upload.ack');
     await c.chat('what is this?', {}, { media_refs: ['ref-png'] });
-    const input = (runCalls()[0].body as { input: Array<{ role: string; content: Array<Record<string, unknown>> }> }).input;
+    const input = (runCalls()[0].body as { input: Array<{ role: string; content: Array<Record<string, unknown>> }> })
+      .input;
     expect(input[0].role).toBe('user');
     expect(input[0].content[0]).toEqual({ type: 'text', text: 'what is this?' });
-    expect(input[0].content[1]).toEqual({ type: 'image_url', image_url: { url: `data:image/png;base64,${bytes.toString('base64')}` } });
+    expect(input[0].content[1]).toEqual({
+      type: 'image_url',
+      image_url: { url: `data:image/png;base64,${bytes.toString('base64')}` },
+    });
   });
 
   it('a file Hermes cannot read is answered in words; the message is still stored', async () => {
@@ -261,7 +304,11 @@ describe('HermesAgent on recorded hermes-agent 0.19.0 streams', () => {
     const { createHash } = await import('node:crypto');
     const id = c.takeId();
     const ack = c.waitFor((f) => f.id === id, { what: 'media.upload.ack' });
-    c.send('media.upload.start', { media_ref: 'ref-pdf', kind: 'file', mime: 'application/pdf', size: bytes.length, filename: 'report.pdf' }, { id });
+    c.send(
+      'media.upload.start',
+      { media_ref: 'ref-pdf', kind: 'file', mime: 'application/pdf', size: bytes.length, filename: 'report.pdf' },
+      { id },
+    );
     c.sendRaw(bytes, true);
     c.send('media.upload.end', { media_ref: 'ref-pdf', sha256: createHash('sha256').update(bytes).digest('hex') });
     expect((await ack).type).toBe('media.upload.ack');
@@ -315,7 +362,12 @@ describe('HermesAgent health', () => {
     await gateway();
     const c = await device();
     const status = await c.waitType('status');
-    expect(status.payload).toEqual({ state: 'online', session: { agent: { kind: 'hermes', name: 'Hermes 0.19.0', version: '0.19.0', model: 'hermes-agent', url: hermes.url } } });
+    expect(status.payload).toEqual({
+      state: 'online',
+      session: {
+        agent: { kind: 'hermes', name: 'Hermes 0.19.0', version: '0.19.0', model: 'hermes-agent', url: hermes.url },
+      },
+    });
   });
 });
 
@@ -335,7 +387,12 @@ describe('HermesAgent across a restart of our gateway', () => {
     await gw!.close();
     // Meanwhile the run ends in Hermes (its events are gone with our old connection; its status is not).
     await gateway({ dataDir });
-    const back = await TestClient.paired(gw!.url, { token, device_id: 'dev-a', caps: { push: 'ntfy' }, extra: { ntfy_topic: 't-dev-a' } });
+    const back = await TestClient.paired(gw!.url, {
+      token,
+      device_id: 'dev-a',
+      caps: { push: 'ntfy' },
+      extra: { ntfy_topic: 't-dev-a' },
+    });
     clients.push(back);
     back.send('sync', { cursor: 0 });
     const stop = await back.waitFor((f) => f.type === 'message.stop');

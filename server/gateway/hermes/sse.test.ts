@@ -26,8 +26,14 @@ describe('SSE parser', () => {
 
   it('joins multi-line data, accepts CRLF and CR, skips comments, keeps id and event, drops a partial event at the end', () => {
     const p = new SseParser();
-    const events = p.push(': keepalive\r\n\r\nid: 7\r\nevent: x\r\ndata: a\r\ndata: b\r\n\r\ndata:c\r\rdata: {"event": "run.cancelled"}\n\ndata: partial');
-    expect(events).toEqual([{ data: 'a\nb', event: 'x', id: '7' }, { data: 'c', id: '7' }, { data: '{"event": "run.cancelled"}', id: '7' }]);
+    const events = p.push(
+      ': keepalive\r\n\r\nid: 7\r\nevent: x\r\ndata: a\r\ndata: b\r\n\r\ndata:c\r\rdata: {"event": "run.cancelled"}\n\ndata: partial',
+    );
+    expect(events).toEqual([
+      { data: 'a\nb', event: 'x', id: '7' },
+      { data: 'c', id: '7' },
+      { data: '{"event": "run.cancelled"}', id: '7' },
+    ]);
     expect(p.push('')).toEqual([]);
   });
 
@@ -37,9 +43,19 @@ describe('SSE parser', () => {
     expect(parseHermesEvent('{"no": "event"}').event).toBe('malformed');
     expect(parseHermesEvent('{"event": "subagent.start"}')).toEqual({ event: 'unknown', name: 'subagent.start' });
     expect(parseHermesEvent('{"event": "message.delta", "delta": 5}')).toEqual({ event: 'message.delta', delta: '' });
-    expect(parseHermesEvent('{"event": "tool.completed", "tool": "t", "duration": -1, "error": "yes"}')).toEqual({ event: 'tool.completed', tool: 't', error: false });
-    expect(parseHermesEvent('{"event": "approval.request", "command": "x", "choices": ["once", "<b>", "deny", 3]}')).toMatchObject({ choices: ['once', 'deny'] });
-    expect(parseHermesEvent('{"event": "approval.request", "command": "x"}')).toMatchObject({ choices: ['once', 'deny'] });
-    expect(parseHermesEvent(JSON.stringify({ event: 'run.failed', error: 'e'.repeat(5000) }))).toMatchObject({ error: 'e'.repeat(2000) });
+    expect(parseHermesEvent('{"event": "tool.completed", "tool": "t", "duration": -1, "error": "yes"}')).toEqual({
+      event: 'tool.completed',
+      tool: 't',
+      error: false,
+    });
+    expect(
+      parseHermesEvent('{"event": "approval.request", "command": "x", "choices": ["once", "<b>", "deny", 3]}'),
+    ).toMatchObject({ choices: ['once', 'deny'] });
+    expect(parseHermesEvent('{"event": "approval.request", "command": "x"}')).toMatchObject({
+      choices: ['once', 'deny'],
+    });
+    expect(parseHermesEvent(JSON.stringify({ event: 'run.failed', error: 'e'.repeat(5000) }))).toMatchObject({
+      error: 'e'.repeat(2000),
+    });
   });
 });

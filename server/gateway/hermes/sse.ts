@@ -37,7 +37,11 @@ export class SseParser {
         this.event = undefined;
         return undefined;
       }
-      const ev: SseEvent = { data: this.data.join('\n'), ...(this.event ? { event: this.event } : {}), ...(this.id !== undefined ? { id: this.id } : {}) };
+      const ev: SseEvent = {
+        data: this.data.join('\n'),
+        ...(this.event ? { event: this.event } : {}),
+        ...(this.id !== undefined ? { id: this.id } : {}),
+      };
       this.data = [];
       this.event = undefined;
       return ev;

@@ -42,9 +42,13 @@ export class HermesState {
   constructor(private readonly persistence: Persistence) {
     const saved = persistence.readJson<HermesFile>(FILE);
     if (!saved) return;
-    for (const [lane, sid] of Object.entries(saved.sessions ?? {})) if (typeof sid === 'string') this.sessions.set(lane, sid);
-    for (const [lane, model] of Object.entries(saved.models ?? {})) if (typeof model === 'string') this.models.set(lane, model);
-    for (const r of saved.runs ?? []) if (r && typeof r.message_id === 'string' && typeof r.lane === 'string') this.runs.set(r.message_id, { ...r, text: typeof r.text === 'string' ? r.text : '' });
+    for (const [lane, sid] of Object.entries(saved.sessions ?? {}))
+      if (typeof sid === 'string') this.sessions.set(lane, sid);
+    for (const [lane, model] of Object.entries(saved.models ?? {}))
+      if (typeof model === 'string') this.models.set(lane, model);
+    for (const r of saved.runs ?? [])
+      if (r && typeof r.message_id === 'string' && typeof r.lane === 'string')
+        this.runs.set(r.message_id, { ...r, text: typeof r.text === 'string' ? r.text : '' });
     for (const p of saved.pickers ?? []) if (p && typeof p.picker_id === 'string') this.pickers.set(p.picker_id, p);
   }
 

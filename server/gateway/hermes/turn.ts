@@ -80,7 +80,12 @@ export class HermesTurn {
     // Durable before the bubble opens, so a crash can reattach or close it after the restart.
     state.runs.set(this.messageId, this.record);
     state.save('self');
-    ctx.hub.emit({ v: 1, type: 'message.start', ...at(this.addr), payload: { message_id: this.messageId, role: 'assistant' } });
+    ctx.hub.emit({
+      v: 1,
+      type: 'message.start',
+      ...at(this.addr),
+      payload: { message_id: this.messageId, role: 'assistant' },
+    });
     let runId: string;
     try {
       runId = await client.startRun(body, idempotencyKey);
@@ -98,7 +103,8 @@ export class HermesTurn {
 
   /** After our restart: the run may still be going in Hermes. Its events are gone; its status is not. */
   async reattach(): Promise<void> {
-    if (!this.record.run_id) return this.finish(this.withNote('_(This reply was interrupted when the gateway restarted.)_'));
+    if (!this.record.run_id)
+      return this.finish(this.withNote('_(This reply was interrupted when the gateway restarted.)_'));
     await this.poll();
   }
 
@@ -121,7 +127,8 @@ export class HermesTurn {
       await this.deps.client.stop(this.record.run_id!);
     } catch (err) {
       // Already over (404) is fine: the stream or the poll brings the end.
-      if (!(err instanceof HermesError && err.status === 404)) this.deps.hooks.log(`hermes: stop failed: ${(err as Error).message}`);
+      if (!(err instanceof HermesError && err.status === 404))
+        this.deps.hooks.log(`hermes: stop failed: ${(err as Error).message}`);
     }
   }
 
@@ -145,11 +152,15 @@ export class HermesTurn {
         status = await this.deps.client.getRun(this.record.run_id!);
       } catch (err) {
         if (err instanceof HermesError) this.deps.hooks.trouble(err);
-        if (Date.now() - started > MAX_POLL_MS) return this.finish(this.withNote('_(Hermes stopped answering; this is the reply so far.)_'));
+        if (Date.now() - started > MAX_POLL_MS)
+          return this.finish(this.withNote('_(Hermes stopped answering; this is the reply so far.)_'));
         await this.sleep();
         continue;
       }
-      if (!status) return this.finish(this.withNote('_(Hermes no longer knows this run (it may have restarted); this is the reply so far.)_'));
+      if (!status)
+        return this.finish(
+          this.withNote('_(Hermes no longer knows this run (it may have restarted); this is the reply so far.)_'),
+        );
       if (TERMINAL.has(status.status)) return this.fromStatus(status);
       await this.sleep();
     }
@@ -194,7 +205,8 @@ export class HermesTurn {
       }
       case 'reasoning.available':
         // 0.19.0 sends the step's visible text here (already streamed as deltas); keep only what is new.
-        if (ev.text && !flat(this.text).includes(flat(ev.text)) && !this.notes.includes(ev.text)) this.notes.push(ev.text);
+        if (ev.text && !flat(this.text).includes(flat(ev.text)) && !this.notes.includes(ev.text))
+          this.notes.push(ev.text);
         return;
       case 'tool.started': {
         const index = this.nextTool++;
@@ -211,7 +223,13 @@ export class HermesTurn {
           v: 1,
           type: 'tool.end',
           ...scope,
-          payload: { index: tool.index, name: tool.name, ok: !ev.error, ...(ev.duration !== undefined ? { duration: ev.duration } : {}), ...(ev.error ? { output_preview: 'failed' } : {}) },
+          payload: {
+            index: tool.index,
+            name: tool.name,
+            ok: !ev.error,
+            ...(ev.duration !== undefined ? { duration: ev.duration } : {}),
+            ...(ev.error ? { output_preview: 'failed' } : {}),
+          },
         });
         hub.emit({ v: 1, type: 'agent.busy', ...scope, payload: { reason: 'processing' } });
         return;
@@ -229,7 +247,9 @@ export class HermesTurn {
       case 'unknown':
         return; // a newer Hermes: an event this bridge does not map
       case 'malformed':
-        this.deps.hooks.log(`hermes: ignored a malformed event of run ${this.record.run_id}: ${JSON.stringify(ev.raw.slice(0, 80))}`);
+        this.deps.hooks.log(
+          `hermes: ignored a malformed event of run ${this.record.run_id}: ${JSON.stringify(ev.raw.slice(0, 80))}`,
+        );
         return;
     }
   }
@@ -250,13 +270,19 @@ export class HermesTurn {
     let reasoning = this.notes.join('\n\n');
     let model: string | undefined;
     try {
-      const [messages, sessionModel] = await Promise.all([client.sessionMessages(this.record.session_id), client.sessionModel(this.record.session_id)]);
+      const [messages, sessionModel] = await Promise.all([
+        client.sessionMessages(this.record.session_id),
+        client.sessionModel(this.record.session_id),
+      ]);
       model = sessionModel;
       let lastUser = -1;
       messages.forEach((m, i) => {
         if (m.role === 'user') lastUser = i;
       });
-      const thoughts = messages.slice(lastUser + 1).filter((m) => m.role === 'assistant' && m.reasoning?.trim()).map((m) => m.reasoning!.trim());
+      const thoughts = messages
+        .slice(lastUser + 1)
+        .filter((m) => m.role === 'assistant' && m.reasoning?.trim())
+        .map((m) => m.reasoning!.trim());
       if (thoughts.length) reasoning = [...thoughts, ...this.notes].join('\n\n');
     } catch (err) {
       this.deps.hooks.log(`hermes: could not read the session of ${this.record.run_id}: ${(err as Error).message}`);
@@ -276,7 +302,12 @@ export class HermesTurn {
     const { store, hub } = ctx;
     const scope = at(this.addr);
     for (const tool of this.openTools.splice(0)) {
-      hub.emit({ v: 1, type: 'tool.end', ...scope, payload: { index: tool.index, name: tool.name, ok: false, output_preview: 'not finished' } });
+      hub.emit({
+        v: 1,
+        type: 'tool.end',
+        ...scope,
+        payload: { index: tool.index, name: tool.name, ok: false, output_preview: 'not finished' },
+      });
     }
     // Only a reply the model wrote names it; a failure or a note from the bridge does not.
     const shownModel = model;

@@ -49,12 +49,17 @@ export function rawRequest(
   options: { method?: string; headers?: Record<string, string> } = {},
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: options.headers ?? {} }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = httpRequest(
+      { host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: options.headers ?? {} },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -79,15 +84,34 @@ export function makeSelfSignedCert(dir: string): { certFile: string; keyFile: st
   const keyFile = join(dir, 'key.pem');
   execFileSync(
     'openssl',
-    ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost', '-days', '1',
-      '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', keyFile, '-out', certFile],
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-subj',
+      '/CN=localhost',
+      '-days',
+      '1',
+      '-addext',
+      'subjectAltName=DNS:localhost,IP:127.0.0.1',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+    ],
     { stdio: 'ignore' },
   );
   return { certFile, keyFile, cert: readFileSync(certFile), key: readFileSync(keyFile) };
 }
 
 /** Opens a WebSocket and collects every text frame it receives. */
-export async function openSocket(url: string, options: WebSocket.ClientOptions = {}, protocols: string[] = []): Promise<{ ws: WebSocket; texts: string[] }> {
+export async function openSocket(
+  url: string,
+  options: WebSocket.ClientOptions = {},
+  protocols: string[] = [],
+): Promise<{ ws: WebSocket; texts: string[] }> {
   const ws = new WebSocket(url, protocols, options);
   const texts: string[] = [];
   ws.on('message', (data, isBinary) => {
@@ -101,7 +125,11 @@ export async function openSocket(url: string, options: WebSocket.ClientOptions =
 }
 
 /** Resolves with the first received text frame whose `type` is one of `types`. */
-export function nextFrameOfType(ws: WebSocket, types: string[], timeoutMs = 5_000): Promise<{ type: string; id?: number; payload: Record<string, unknown> }> {
+export function nextFrameOfType(
+  ws: WebSocket,
+  types: string[],
+  timeoutMs = 5_000,
+): Promise<{ type: string; id?: number; payload: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no ${types.join('/')} frame within ${timeoutMs} ms`)), timeoutMs);
     const onMessage = (data: WebSocket.RawData, isBinary: boolean) => {
@@ -118,7 +146,16 @@ export function nextFrameOfType(ws: WebSocket, types: string[], timeoutMs = 5_00
 }
 
 export function helloFrame(token: string, deviceId = 'test-device'): string {
-  return encodeFrame({ type: 'hello', id: 1, payload: { token, device_id: deviceId, device_name: 'vitest', caps: { min_protocol: 1, media: true, push: 'none' } } });
+  return encodeFrame({
+    type: 'hello',
+    id: 1,
+    payload: {
+      token,
+      device_id: deviceId,
+      device_name: 'vitest',
+      caps: { min_protocol: 1, media: true, push: 'none' },
+    },
+  });
 }
 
 /** The HTTP status a WebSocket upgrade request gets when it is refused (101 if it is accepted). */

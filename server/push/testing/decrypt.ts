@@ -38,7 +38,10 @@ function hkdf(salt: Buffer, ikm: Buffer, info: Buffer, length: number): Buffer {
 }
 
 /** Decrypts an aes128gcm Web Push body for `subscriber`; throws if anything does not authenticate. */
-export function decryptWebPush(body: Buffer, subscriber: Pick<TestSubscriber, 'ecdh' | 'publicKey' | 'authSecret'>): Buffer {
+export function decryptWebPush(
+  body: Buffer,
+  subscriber: Pick<TestSubscriber, 'ecdh' | 'publicKey' | 'authSecret'>,
+): Buffer {
   if (body.length < HEADER_FIXED_BYTES) throw new Error('body shorter than the aes128gcm header');
   const salt = body.subarray(0, 16);
   const rs = body.readUInt32BE(16);

@@ -7,7 +7,9 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function serveOnLoopback(handle: (req: http.IncomingMessage, res: http.ServerResponse) => boolean): Promise<TestServer> {
+export async function serveOnLoopback(
+  handle: (req: http.IncomingMessage, res: http.ServerResponse) => boolean,
+): Promise<TestServer> {
   const server = http.createServer((req, res) => {
     if (handle(req, res)) return;
     res.writeHead(200, { 'content-type': 'text/plain' }).end('static file');

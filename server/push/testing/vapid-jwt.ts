@@ -25,12 +25,22 @@ export function verifyVapidAuthorization(authorization: string | undefined): Ver
   const point = Buffer.from(k, 'base64url');
   if (point.length !== 65 || point[0] !== 4) throw new Error('k is not an uncompressed P-256 point');
   const key = createPublicKey({
-    key: { kty: 'EC', crv: 'P-256', x: point.subarray(1, 33).toString('base64url'), y: point.subarray(33).toString('base64url') },
+    key: {
+      kty: 'EC',
+      crv: 'P-256',
+      x: point.subarray(1, 33).toString('base64url'),
+      y: point.subarray(33).toString('base64url'),
+    },
     format: 'jwk',
   });
   const signature = Buffer.from(signatureB64, 'base64url');
   // JWS ES256 signatures are raw r||s (64 bytes), not DER.
-  const valid = verify('sha256', Buffer.from(`${headerB64}.${claimsB64}`), { key, dsaEncoding: 'ieee-p1363' }, signature);
+  const valid = verify(
+    'sha256',
+    Buffer.from(`${headerB64}.${claimsB64}`),
+    { key, dsaEncoding: 'ieee-p1363' },
+    signature,
+  );
   if (!valid) throw new Error('VAPID JWT signature does not verify with k');
   const header = JSON.parse(Buffer.from(headerB64, 'base64url').toString('utf8')) as Record<string, unknown>;
   const claims = JSON.parse(Buffer.from(claimsB64, 'base64url').toString('utf8')) as VapidClaims;

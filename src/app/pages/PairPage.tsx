@@ -20,7 +20,9 @@ function sameOriginGatewayUrl(): string {
 
 /** A command-line flag with its value (`--gateway ws://…`) in a sentence, set as code that never breaks. */
 function withCommands(text: string) {
-  return text.split(/(--[a-z-]+ [^\s]*[^\s.])/).map((part, i) => (i % 2 ? <code class="pair-command">{part}</code> : part));
+  return text
+    .split(/(--[a-z-]+ [^\s]*[^\s.])/)
+    .map((part, i) => (i % 2 ? <code class="pair-command">{part}</code> : part));
 }
 
 /**
@@ -76,7 +78,11 @@ export function PairPage() {
    * pairing that never got a hello.ack (no server caps: a wrong token tried first) has nothing to lose.
    */
   async function pairingReplacedBy(linkUrl: string, linkToken: string): Promise<PendingPairing | undefined> {
-    const [currentUrl, currentToken, caps] = await Promise.all([getSetting(db, 'gatewayUrl'), getSetting(db, 'token'), getSetting(db, 'serverCaps')]);
+    const [currentUrl, currentToken, caps] = await Promise.all([
+      getSetting(db, 'gatewayUrl'),
+      getSetting(db, 'token'),
+      getSetting(db, 'serverCaps'),
+    ]);
     if (!currentUrl || !currentToken || !caps) return undefined;
     let same = false;
     try {
@@ -185,7 +191,8 @@ export function PairPage() {
               'pair-problem': problem() !== undefined || invalid() !== undefined,
             }}
           >
-            {invalid() ?? (problem() ? withCommands(problem()!) : connectionStateText(client.state(), client.lastError()))}
+            {invalid() ??
+              (problem() ? withCommands(problem()!) : connectionStateText(client.state(), client.lastError()))}
           </p>
         </Show>
       </div>

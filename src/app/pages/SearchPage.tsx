@@ -80,10 +80,15 @@ export default function SearchPage() {
         try {
           const hits = (await client.search(trimmed, where, where === 'chat' ? inLane : undefined)).slice(0, LIMIT);
           // A hit this device has cached gets its snippet from the whole message, not the gateway's window.
-          const cached = await getMessages(db, hits.map((h) => h.message_id)).catch(() => []); // the gateway's snippets stand in
+          const cached = await getMessages(
+            db,
+            hits.map((h) => h.message_id),
+          ).catch(() => []); // the gateway's snippets stand in
           const items = hits.map((h, i) => {
             const row = cached[i];
-            return row && row.text !== '' ? { ...fromLocalRow(row, trimmed), ts: fromGatewayHit(h, trimmed).ts || row.ts } : fromGatewayHit(h, trimmed);
+            return row && row.text !== ''
+              ? { ...fromLocalRow(row, trimmed), ts: fromGatewayHit(h, trimmed).ts || row.ts }
+              : fromGatewayHit(h, trimmed);
           });
           result = { query: trimmed, items, source: 'gateway' };
         } catch (e) {
@@ -128,7 +133,12 @@ export default function SearchPage() {
     if (searching() && !o) return 'Searching…';
     if (!o) return '';
     const count = o.items.length;
-    const found = count === 0 ? 'No messages match.' : count === 1 ? '1 message found.' : `${count} messages found${count === LIMIT ? ' (the most relevant shown)' : ''}.`;
+    const found =
+      count === 0
+        ? 'No messages match.'
+        : count === 1
+          ? '1 message found.'
+          : `${count} messages found${count === LIMIT ? ' (the most relevant shown)' : ''}.`;
     return found;
   };
 
@@ -137,7 +147,8 @@ export default function SearchPage() {
     if (!o || query().trim() === '') return '';
     const partial = localIndexBuilt() ? '' : ' Still reading the saved messages, so some may be missing.';
     if (o.source === 'local') return `Offline: searching the messages saved on this device.${partial}`;
-    if (o.source === 'local-fallback') return `${o.error ?? 'The gateway could not search.'} Showing messages saved on this device.${partial}`;
+    if (o.source === 'local-fallback')
+      return `${o.error ?? 'The gateway could not search.'} Showing messages saved on this device.${partial}`;
     return '';
   };
 
@@ -174,7 +185,13 @@ export default function SearchPage() {
           <fieldset class="search-scope">
             <legend class="visually-hidden">Where to search</legend>
             <label class="search-scope-option">
-              <input type="radio" name="scope" value="all" checked={scope() === 'all'} onChange={() => setScope('all')} />
+              <input
+                type="radio"
+                name="scope"
+                value="all"
+                checked={scope() === 'all'}
+                onChange={() => setScope('all')}
+              />
               <span>All chats</span>
             </label>
             <label class="search-scope-option" classList={{ unavailable: !lane() }}>

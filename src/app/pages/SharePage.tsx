@@ -20,7 +20,10 @@ export default function SharePage() {
     return channels.map((c) => ({
       lane: c.chat_id,
       name: c.name,
-      href: c.kind === 'thread' && c.parent_chat_id ? `/c/${encodeURIComponent(c.parent_chat_id)}/t/${encodeURIComponent(c.chat_id)}` : `/c/${encodeURIComponent(c.chat_id)}`,
+      href:
+        c.kind === 'thread' && c.parent_chat_id
+          ? `/c/${encodeURIComponent(c.parent_chat_id)}/t/${encodeURIComponent(c.chat_id)}`
+          : `/c/${encodeURIComponent(c.chat_id)}`,
       thread: c.kind === 'thread',
     }));
   }, []);
@@ -34,7 +37,13 @@ export default function SharePage() {
       try {
         await stageAttachment(db, new File([file.blob], file.name, { type: file.type }), { lane });
       } catch (e) {
-        await addToast(db, { kind: ERROR_TOAST_KIND, title: 'Not attached', body: e instanceof Error ? e.message : String(e), lane, ts: Date.now() });
+        await addToast(db, {
+          kind: ERROR_TOAST_KIND,
+          title: 'Not attached',
+          body: e instanceof Error ? e.message : String(e),
+          lane,
+          ts: Date.now(),
+        });
       }
     }
     await takeShareIntoDraft(db, lane, text);
@@ -51,7 +60,10 @@ export default function SharePage() {
               <blockquote class="share-preview">{shareToText(pending()) || pending().title}</blockquote>
               <Show when={pending().files.length > 0}>
                 <p class="share-files">
-                  {pending().files.length} file{pending().files.length === 1 ? '' : 's'}: {pending().files.map((f) => f.name).join(', ')}
+                  {pending().files.length} file{pending().files.length === 1 ? '' : 's'}:{' '}
+                  {pending()
+                    .files.map((f) => f.name)
+                    .join(', ')}
                 </p>
               </Show>
               <h2 id="share-lanes">Send it to</h2>
@@ -59,7 +71,12 @@ export default function SharePage() {
                 <For each={lanes()}>
                   {(item) => (
                     <li>
-                      <button class="button secondary" classList={{ thread: item.thread }} type="button" onClick={() => void shareInto(item.lane, item.href)}>
+                      <button
+                        class="button secondary"
+                        classList={{ thread: item.thread }}
+                        type="button"
+                        onClick={() => void shareInto(item.lane, item.href)}
+                      >
                         {item.name}
                       </button>
                     </li>

@@ -16,7 +16,12 @@ export async function openTurnActivity(db: IrisDB, lane: string): Promise<Activi
 
 /** Activity of several turns, in no particular order (the caller groups it by turn). */
 export async function activityOfTurns(db: IrisDB, turns: readonly string[]): Promise<ActivityRow[]> {
-  return turns.length ? db.activity.where('turn').anyOf([...turns]).toArray() : [];
+  return turns.length
+    ? db.activity
+        .where('turn')
+        .anyOf([...turns])
+        .toArray()
+    : [];
 }
 
 /**

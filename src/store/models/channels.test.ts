@@ -16,7 +16,8 @@ const rows: ChannelRow[] = [
   { chat_id: 't5', name: 'T5', kind: 'thread', parent_chat_id: 'work', archived: true, order: 8 },
 ];
 
-const shape = (tree: ReturnType<typeof buildTree>) => tree.map((n) => [n.channel.chat_id, n.threads.map((t) => t.chat_id)]);
+const shape = (tree: ReturnType<typeof buildTree>) =>
+  tree.map((n) => [n.channel.chat_id, n.threads.map((t) => t.chat_id)]);
 
 describe('channels model', () => {
   it('orders default first, then favorites, nests threads, hides archived ones', () => {
@@ -54,7 +55,12 @@ describe('channels model', () => {
   it('lists every entry in the gateway order, archived ones too', async () => {
     const db = freshDb();
     await db.channels.bulkPut([...rows].reverse());
-    expect((await channelsInOrder(db)).map((r) => r.chat_id)).toEqual(rows.slice().sort((a, b) => a.order - b.order).map((r) => r.chat_id));
+    expect((await channelsInOrder(db)).map((r) => r.chat_id)).toEqual(
+      rows
+        .slice()
+        .sort((a, b) => a.order - b.order)
+        .map((r) => r.chat_id),
+    );
     db.close();
   });
 });

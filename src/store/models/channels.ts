@@ -88,7 +88,10 @@ export async function keepAcknowledgedChange(
   answer: { type: string; payload?: unknown },
   change: Partial<Pick<ChannelRow, 'favorite' | 'icon' | 'color' | 'is_default'>>,
 ): Promise<void> {
-  const payload = (typeof answer.payload === 'object' && answer.payload !== null ? answer.payload : {}) as Record<string, unknown>;
+  const payload = (typeof answer.payload === 'object' && answer.payload !== null ? answer.payload : {}) as Record<
+    string,
+    unknown
+  >;
   if (answer.type !== 'channel.renamed' || typeof payload.kind === 'string') return;
   if (payload.chat_id !== undefined && payload.chat_id !== chatId) return;
   await db.transaction('rw', db.channels, async () => {

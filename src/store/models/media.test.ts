@@ -2,7 +2,16 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import type { MediaRef } from '../../protocol';
 import { freshDb } from '../../testing/db';
-import { getMedia, getMediaBlob, hasMessageMedia, laneImages, learnMediaFacts, messageMedia, recordRemoteMedia, touchMedia } from './media';
+import {
+  getMedia,
+  getMediaBlob,
+  hasMessageMedia,
+  laneImages,
+  learnMediaFacts,
+  messageMedia,
+  recordRemoteMedia,
+  touchMedia,
+} from './media';
 
 const ref: MediaRef = { media_id: 'x', kind: 'image', mime: 'image/png', size: 3, filename: 'x.png' };
 
@@ -35,9 +44,14 @@ describe('media model', () => {
     const put = (message_id: string, lane: string, ts: number, media: MediaRef[]) =>
       db.messages.put({ message_id, lane, chat_id: lane, role: 'assistant', text: '', ts, status: 'final', media });
     await put('m2', 'A', 20, [image('late')]);
-    await put('m1', 'A', 10, [image('early'), { ...ref, media_id: 'voice', kind: 'voice', mime: 'audio/webm' }, image('remote')]);
+    await put('m1', 'A', 10, [
+      image('early'),
+      { ...ref, media_id: 'voice', kind: 'voice', mime: 'audio/webm' },
+      image('remote'),
+    ]);
     await put('b1', 'B', 15, [image('other')]);
-    for (const id of ['late', 'early', 'voice', 'other']) await db.media.put({ ...image(id), lane: 'A', state: 'ready', lastUsed: 0 });
+    for (const id of ['late', 'early', 'voice', 'other'])
+      await db.media.put({ ...image(id), lane: 'A', state: 'ready', lastUsed: 0 });
     await db.media.put({ ...image('remote'), lane: 'A', state: 'remote', lastUsed: 0 });
     expect((await laneImages(db, 'A')).map((r) => r.media_id)).toEqual(['early', 'late']);
     expect(await hasMessageMedia(db, 'm1')).toBe(false);

@@ -32,7 +32,11 @@ export async function touchMedia(db: IrisDB, mediaId: string, now: number): Prom
 }
 
 /** What playing or showing a file taught about it (its pixel size, its length), kept for next time. */
-export async function learnMediaFacts(db: IrisDB, mediaId: string, facts: Partial<Pick<MediaRow, 'width' | 'height' | 'duration'>>): Promise<void> {
+export async function learnMediaFacts(
+  db: IrisDB,
+  mediaId: string,
+  facts: Partial<Pick<MediaRow, 'width' | 'height' | 'duration'>>,
+): Promise<void> {
   await db.media.update(mediaId, facts);
 }
 

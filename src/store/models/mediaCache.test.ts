@@ -16,10 +16,35 @@ import { setCacheCap } from './mediaSettings';
 
 const MiB = 1024 * 1024;
 
-async function putMedia(db: IrisDB, id: string, size: number, lastUsed: number, state: MediaRow['state'] = 'ready'): Promise<void> {
-  await db.media.put({ media_id: id, kind: 'image', mime: 'image/png', size, filename: `${id}.png`, state, lastUsed, lane: 'L', message_id: `m-${id}` });
-  if (state === 'ready' || state === 'local') await db.mediaBlobs.put({ media_id: id, blob: new Blob([new Uint8Array(size)]) });
-  await db.messages.put({ message_id: `m-${id}`, lane: 'L', chat_id: 'L', role: 'assistant', text: id, ts: lastUsed, status: 'final' });
+async function putMedia(
+  db: IrisDB,
+  id: string,
+  size: number,
+  lastUsed: number,
+  state: MediaRow['state'] = 'ready',
+): Promise<void> {
+  await db.media.put({
+    media_id: id,
+    kind: 'image',
+    mime: 'image/png',
+    size,
+    filename: `${id}.png`,
+    state,
+    lastUsed,
+    lane: 'L',
+    message_id: `m-${id}`,
+  });
+  if (state === 'ready' || state === 'local')
+    await db.mediaBlobs.put({ media_id: id, blob: new Blob([new Uint8Array(size)]) });
+  await db.messages.put({
+    message_id: `m-${id}`,
+    lane: 'L',
+    chat_id: 'L',
+    role: 'assistant',
+    text: id,
+    ts: lastUsed,
+    status: 'final',
+  });
 }
 
 describe('eviction policy', () => {

@@ -18,7 +18,11 @@ type Candidate = Pick<MediaRow, 'media_id' | 'size' | 'lastUsed'>;
  * Which downloaded media to evict so the rest fits in `capBytes`: the least recently used first,
  * never one in `keep` (what was just downloaded or is on screen). Pure, for tests.
  */
-export function pickEvictions(rows: readonly Candidate[], capBytes: number, keep: ReadonlySet<string> = new Set()): string[] {
+export function pickEvictions(
+  rows: readonly Candidate[],
+  capBytes: number,
+  keep: ReadonlySet<string> = new Set(),
+): string[] {
   let total = rows.reduce((sum, r) => sum + Math.max(0, r.size), 0);
   const out: string[] = [];
   for (const row of [...rows].sort((a, b) => a.lastUsed - b.lastUsed || a.media_id.localeCompare(b.media_id))) {
@@ -70,7 +74,10 @@ export async function evictMedia(db: IrisDB, ids: readonly string[]): Promise<Ev
 }
 
 /** Evicts the least recently used media beyond the cap (the setting unless given). */
-export async function enforceCacheCap(db: IrisDB, options: { capBytes?: number; keep?: ReadonlySet<string> } = {}): Promise<Evicted> {
+export async function enforceCacheCap(
+  db: IrisDB,
+  options: { capBytes?: number; keep?: ReadonlySet<string> } = {},
+): Promise<Evicted> {
   const cap = options.capBytes ?? (await getMediaSettings(db)).cacheCap;
   return evictMedia(db, pickEvictions(await cachedMedia(db), cap, options.keep));
 }
@@ -82,12 +89,19 @@ export async function evictForSpace(db: IrisDB, bytes: number, keep?: ReadonlySe
 
 /** "Clear media cache": every downloaded file goes (unsent attachments stay). */
 export async function clearMediaCache(db: IrisDB): Promise<Evicted> {
-  return evictMedia(db, (await cachedMedia(db)).map((r) => r.media_id));
+  return evictMedia(
+    db,
+    (await cachedMedia(db)).map((r) => r.media_id),
+  );
 }
 
 /** The browser refused a write for lack of space (IndexedDB, through Dexie or not). */
 export function isQuotaError(error: unknown): boolean {
-  for (let e = error as { name?: unknown; inner?: unknown } | undefined, depth = 0; e && depth < 4; e = e.inner as typeof e, depth++) {
+  for (
+    let e = error as { name?: unknown; inner?: unknown } | undefined, depth = 0;
+    e && depth < 4;
+    e = e.inner as typeof e, depth++
+  ) {
     if (e.name === 'QuotaExceededError') return true;
   }
   return false;
@@ -109,7 +123,11 @@ export async function reportEvicted(db: IrisDB, evicted: Evicted, now = Date.now
  * Runs a write; if storage is full, evicts the oldest media (enough for `bytes`, and a quarter of
  * the cache) and tries once more. A second refusal is thrown.
  */
-export async function withQuotaRetry<T>(db: IrisDB, write: () => Promise<T>, options: { bytes?: number; keep?: ReadonlySet<string> } = {}): Promise<T> {
+export async function withQuotaRetry<T>(
+  db: IrisDB,
+  write: () => Promise<T>,
+  options: { bytes?: number; keep?: ReadonlySet<string> } = {},
+): Promise<T> {
   try {
     return await write();
   } catch (err) {

@@ -32,6 +32,7 @@ export async function setAutoDownload(db: IrisDB, on: boolean): Promise<void> {
 }
 
 export async function setCacheCap(db: IrisDB, bytes: number): Promise<void> {
-  if (!Number.isSafeInteger(bytes) || bytes < MIN_CACHE_CAP_BYTES) throw new Error('The media cache needs at least 1 MB.');
+  if (!Number.isSafeInteger(bytes) || bytes < MIN_CACHE_CAP_BYTES)
+    throw new Error('The media cache needs at least 1 MB.');
   await db.settings.put({ key: CACHE_CAP_KEY, value: bytes });
 }

@@ -25,7 +25,15 @@ beforeEach(() => {
 afterEach(() => db.close());
 
 const msg = (id: string, lane: string, ts: number, role: 'user' | 'assistant' = 'assistant') =>
-  db.messages.put({ message_id: id, lane, chat_id: lane, role, text: id, ts, status: role === 'user' ? 'sent' : 'final' });
+  db.messages.put({
+    message_id: id,
+    lane,
+    chat_id: lane,
+    role,
+    text: id,
+    ts,
+    status: role === 'user' ? 'sent' : 'final',
+  });
 
 describe('messages model', () => {
   it('laneMessages gives the newest `limit` of one lane, oldest first', async () => {
@@ -40,14 +48,33 @@ describe('messages model', () => {
 
   it('addPending shows the message at once, under local:<client_id>, and never twice', async () => {
     const row = await addPending(db, { client_id: 'c1', lane: 'A', chat_id: 'A', text: 'hi', ts: 7, reply_to: 'm0' });
-    expect(row).toEqual({ message_id: 'local:c1', lane: 'A', chat_id: 'A', role: 'user', text: 'hi', ts: 7, status: 'pending', client_id: 'c1', reply_to: 'm0' });
+    expect(row).toEqual({
+      message_id: 'local:c1',
+      lane: 'A',
+      chat_id: 'A',
+      role: 'user',
+      text: 'hi',
+      ts: 7,
+      status: 'pending',
+      client_id: 'c1',
+      reply_to: 'm0',
+    });
     await addPending(db, { client_id: 'c1', lane: 'A', chat_id: 'A', text: 'hi again', ts: 8 });
     expect(await db.messages.count()).toBe(1);
     expect((await getMessage(db, 'local:c1'))?.text).toBe('hi');
 
     // Once the echo holds the client_id, a late addPending (another tab) adds nothing.
     await db.messages.delete('local:c1');
-    await db.messages.put({ message_id: 's1', lane: 'A', chat_id: 'A', role: 'user', text: 'hi', ts: 7, status: 'sent', client_id: 'c1' });
+    await db.messages.put({
+      message_id: 's1',
+      lane: 'A',
+      chat_id: 'A',
+      role: 'user',
+      text: 'hi',
+      ts: 7,
+      status: 'sent',
+      client_id: 'c1',
+    });
     expect((await addPending(db, { client_id: 'c1', lane: 'A', chat_id: 'A', text: 'hi' })).message_id).toBe('s1');
     expect(await db.messages.count()).toBe(1);
     expect((await newestServerMessage(db, 'A'))?.message_id).toBe('s1');
@@ -79,7 +106,15 @@ describe('messages model', () => {
   it('unreadCount leaves out a reply still streaming, and counts it once it ends', async () => {
     await msg('a1', 'A', 10);
     await markRead(db, 'A', 'a1', 10);
-    await db.messages.put({ message_id: 'live', lane: 'A', chat_id: 'A', role: 'assistant', text: 'half', ts: 20, status: 'streaming' });
+    await db.messages.put({
+      message_id: 'live',
+      lane: 'A',
+      chat_id: 'A',
+      role: 'assistant',
+      text: 'half',
+      ts: 20,
+      status: 'streaming',
+    });
     expect(await unreadCount(db, 'A')).toBe(0);
     await db.messages.update('live', { status: 'final' });
     expect(await unreadCount(db, 'A')).toBe(1);
@@ -88,7 +123,15 @@ describe('messages model', () => {
   it('a reply the reader followed while it streamed is not unread when it ends; one they left is', async () => {
     await msg('a1', 'A', 10);
     await markRead(db, 'A', 'a1', 10);
-    await db.messages.put({ message_id: 'live', lane: 'A', chat_id: 'A', role: 'assistant', text: 'half', ts: 20, status: 'streaming' });
+    await db.messages.put({
+      message_id: 'live',
+      lane: 'A',
+      chat_id: 'A',
+      role: 'assistant',
+      text: 'half',
+      ts: 20,
+      status: 'streaming',
+    });
     await setFollowing(db, 'A', 'live');
     await db.messages.update('live', { status: 'final', ts: 25 });
     expect(await unreadCount(db, 'A')).toBe(0);
@@ -96,14 +139,22 @@ describe('messages model', () => {
     await markRead(db, 'A', 'live', 25);
     expect((await db.lanes.get('A'))?.following).toBeUndefined();
     // Left while it streamed: counted once it ends.
-    await db.messages.put({ message_id: 'next', lane: 'A', chat_id: 'A', role: 'assistant', text: 'half', ts: 30, status: 'streaming' });
+    await db.messages.put({
+      message_id: 'next',
+      lane: 'A',
+      chat_id: 'A',
+      role: 'assistant',
+      text: 'half',
+      ts: 30,
+      status: 'streaming',
+    });
     await setFollowing(db, 'A', 'next');
     await setFollowing(db, 'A', undefined);
     await db.messages.update('next', { status: 'final' });
     expect(await unreadCount(db, 'A')).toBe(1);
   });
 
-  it('lists a lane\'s ids in time order, and its oldest message from the gateway', async () => {
+  it("lists a lane's ids in time order, and its oldest message from the gateway", async () => {
     await addPending(db, { client_id: 'c0', lane: 'A', chat_id: 'A', text: 'early local', ts: 1 });
     await msg('a2', 'A', 20);
     await msg('a1', 'A', 10);

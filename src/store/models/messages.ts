@@ -55,11 +55,13 @@ export async function newestMessage(db: IrisDB, lane: string): Promise<MessageRo
 
 /** The lane's newest message from the gateway (not a local pending one): what `read.receipt` may name. */
 export async function newestServerMessage(db: IrisDB, lane: string): Promise<MessageRow | undefined> {
-  return laneRange(db, lane)
-    .reverse()
-    // A reply still streaming is not stored by the gateway yet: a read mark on it would be refused.
-    .filter((m) => !m.message_id.startsWith(LOCAL_ID_PREFIX) && m.status !== 'streaming')
-    .first();
+  return (
+    laneRange(db, lane)
+      .reverse()
+      // A reply still streaming is not stored by the gateway yet: a read mark on it would be refused.
+      .filter((m) => !m.message_id.startsWith(LOCAL_ID_PREFIX) && m.status !== 'streaming')
+      .first()
+  );
 }
 
 /**
@@ -79,7 +81,10 @@ export async function unreadCount(db: IrisDB, lane: string): Promise<number> {
 }
 
 /** What the channel list shows of a lane, read together: its unread count and newest message. */
-export async function laneGlance(db: IrisDB, lane: string): Promise<{ unread: number; newest: MessageRow | undefined }> {
+export async function laneGlance(
+  db: IrisDB,
+  lane: string,
+): Promise<{ unread: number; newest: MessageRow | undefined }> {
   return db.transaction('r', db.messages, db.lanes, async () => {
     const [unread, newest] = await Promise.all([unreadCount(db, lane), newestMessage(db, lane)]);
     return { unread, newest };

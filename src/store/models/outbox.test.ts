@@ -2,7 +2,17 @@ import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { IrisDB } from '../db';
 import { freshDb } from '../../testing/db';
-import { discardSend, enqueue, listOutbox, markFailed, markSending, nextQueued, queueSend, requeueSending, retry } from './outbox';
+import {
+  discardSend,
+  enqueue,
+  listOutbox,
+  markFailed,
+  markSending,
+  nextQueued,
+  queueSend,
+  requeueSending,
+  retry,
+} from './outbox';
 
 let db: IrisDB;
 beforeEach(() => {
@@ -46,7 +56,12 @@ describe('outbox model', () => {
   });
 
   it('queueSend writes the bubble and the outbox row together; discard removes both', async () => {
-    const { message, outbox } = await queueSend(db, { ...send('a'), thread_id: 't', reply_to: 'm1', attachments: ['f1'] });
+    const { message, outbox } = await queueSend(db, {
+      ...send('a'),
+      thread_id: 't',
+      reply_to: 'm1',
+      attachments: ['f1'],
+    });
     expect(message).toMatchObject({ message_id: 'local:a', status: 'pending', thread_id: 't', reply_to: 'm1' });
     expect(outbox).toMatchObject({ client_id: 'a', state: 'queued', attempts: 0, thread_id: 't', attachments: ['f1'] });
     await discardSend(db, 'a');
@@ -55,7 +70,16 @@ describe('outbox model', () => {
   });
 
   it('queueSend does not queue a message whose echo is already stored', async () => {
-    await db.messages.put({ message_id: 's1', lane: 'A', chat_id: 'A', role: 'user', text: 'a', ts: 1, status: 'sent', client_id: 'a' });
+    await db.messages.put({
+      message_id: 's1',
+      lane: 'A',
+      chat_id: 'A',
+      role: 'user',
+      text: 'a',
+      ts: 1,
+      status: 'sent',
+      client_id: 'a',
+    });
     const result = await queueSend(db, send('a'));
     expect(result.message.message_id).toBe('s1');
     expect(result.outbox).toBeUndefined();

@@ -63,7 +63,10 @@ export async function queueSend(db: IrisDB, input: SendInput): Promise<{ message
 
 /** The next send to make: the lowest seq still queued (sending and failed rows are skipped). */
 export async function nextQueued(db: IrisDB): Promise<OutboxRow | undefined> {
-  return db.outbox.orderBy('seq').filter((r) => r.state === 'queued').first();
+  return db.outbox
+    .orderBy('seq')
+    .filter((r) => r.state === 'queued')
+    .first();
 }
 
 /** Every send not yet acknowledged, in seq order. */
@@ -119,7 +122,11 @@ export async function retry(db: IrisDB, clientId: string): Promise<OutboxRow | u
  * gateway recognises a repeated client_id, so sending again never stores the message twice.
  */
 export async function requeueSending(db: IrisDB): Promise<number> {
-  return db.outbox.where('seq').above(-Infinity).filter((r) => r.state === 'sending').modify({ state: 'queued' });
+  return db.outbox
+    .where('seq')
+    .above(-Infinity)
+    .filter((r) => r.state === 'sending')
+    .modify({ state: 'queued' });
 }
 
 /** Drop a send the user gave up on: the outbox row and its pending bubble. */
@@ -127,6 +134,7 @@ export async function discardSend(db: IrisDB, clientId: string): Promise<void> {
   await db.transaction('rw', db.outbox, db.messages, async () => {
     await db.outbox.delete(clientId);
     const bubble = await db.messages.get(localMessageId(clientId));
-    if (bubble && (bubble.status === 'pending' || bubble.status === 'failed')) await db.messages.delete(bubble.message_id);
+    if (bubble && (bubble.status === 'pending' || bubble.status === 'failed'))
+      await db.messages.delete(bubble.message_id);
   });
 }

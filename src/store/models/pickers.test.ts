@@ -2,10 +2,23 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import type { PickerRow } from '../schema';
 import { freshDb } from '../../testing/db';
-import { answerPicker, closePicker, closePickers, getPicker, openPickers, reopenPicker, settledPickerPlaces } from './pickers';
+import {
+  answerPicker,
+  closePicker,
+  closePickers,
+  getPicker,
+  openPickers,
+  reopenPicker,
+  settledPickerPlaces,
+} from './pickers';
 
 const picker = (picker_id: string, lane: string, ts: number): PickerRow => ({
-  picker_id, lane, ts, type: 'picker.confirm', payload: { picker_id, title: 'Sure?' }, state: 'open',
+  picker_id,
+  lane,
+  ts,
+  type: 'picker.confirm',
+  payload: { picker_id, title: 'Sure?' },
+  state: 'open',
 });
 
 describe('pickers model', () => {
@@ -25,7 +38,8 @@ describe('pickers model', () => {
 
   it('places each answered picker after the messages that came before it was asked', async () => {
     const db = freshDb();
-    const msg = (id: string, ts: number) => db.messages.put({ message_id: id, lane: 'A', chat_id: 'A', role: 'user', text: id, ts, status: 'sent' });
+    const msg = (id: string, ts: number) =>
+      db.messages.put({ message_id: id, lane: 'A', chat_id: 'A', role: 'user', text: id, ts, status: 'sent' });
     await msg('m1', 10);
     await msg('m2', 20);
     await msg('m3', 30);

@@ -5,7 +5,11 @@ import type { PickerRow } from '../schema';
 
 /** Pickers still waiting for an answer in a lane, oldest first. */
 export async function openPickers(db: IrisDB, lane: string): Promise<PickerRow[]> {
-  const rows = await db.pickers.where('lane').equals(lane).filter((p) => p.state === 'open').toArray();
+  const rows = await db.pickers
+    .where('lane')
+    .equals(lane)
+    .filter((p) => p.state === 'open')
+    .toArray();
   return rows.sort((a, b) => a.ts - b.ts);
 }
 
@@ -55,7 +59,11 @@ export const SETTLED_PICKERS_SHOWN = 20;
  */
 export async function settledPickerPlaces(db: IrisDB, lane: string): Promise<{ picker_id: string; after: number }[]> {
   return db.transaction('r', db.pickers, db.messages, async () => {
-    const rows = await db.pickers.where('lane').equals(lane).filter((p) => p.state === 'answered').toArray();
+    const rows = await db.pickers
+      .where('lane')
+      .equals(lane)
+      .filter((p) => p.state === 'answered')
+      .toArray();
     rows.sort((a, b) => a.ts - b.ts || a.picker_id.localeCompare(b.picker_id));
     const shown = rows.slice(-SETTLED_PICKERS_SHOWN);
     return Promise.all(

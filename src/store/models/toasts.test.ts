@@ -35,7 +35,14 @@ describe('toasts model', () => {
 
   it('shows at most two; a picker question only while its picker is open and not on screen', async () => {
     const db = freshDb();
-    await db.pickers.put({ picker_id: 'p1', lane: 'L', type: 'picker.approval', payload: { picker_id: 'p1', command: 'ls' }, state: 'open', ts: 1 });
+    await db.pickers.put({
+      picker_id: 'p1',
+      lane: 'L',
+      type: 'picker.approval',
+      payload: { picker_id: 'p1', command: 'ls' },
+      state: 'open',
+      ts: 1,
+    });
     await addToast(db, { kind: 'approval', title: 'Approval needed', body: 'Run ls?', lane: 'L', ts: 10 });
     await addToast(db, { kind: 'cron', title: 'one', body: '', ts: 5 });
     await addToast(db, { kind: 'cron', title: 'two', body: '', ts: 6 });

@@ -32,7 +32,12 @@ export function toastLifetime(toast: Pick<ToastRow, 'kind'>): number | undefined
  * when `exactTs` is false (the gateway gave no ts), within the last few seconds; a `quiet` one is
  * recorded as already done (a replayed frame: known, never shown). Returns its id.
  */
-export async function addToast(db: IrisDB, toast: Omit<ToastRow, 'id' | 'done'>, exactTs = true, quiet = false): Promise<number> {
+export async function addToast(
+  db: IrisDB,
+  toast: Omit<ToastRow, 'id' | 'done'>,
+  exactTs = true,
+  quiet = false,
+): Promise<number> {
   return db.transaction('rw', db.toasts, async () => {
     const from = exactTs ? toast.ts : toast.ts - SAME_TOAST_WINDOW_MS;
     const same = await db.toasts
@@ -62,7 +67,11 @@ export async function recentToasts(db: IrisDB, limit = 5): Promise<ToastRow[]> {
  */
 export async function visibleToasts(db: IrisDB, laneOnScreen: string | undefined): Promise<ToastRow[]> {
   return db.transaction('r', db.toasts, db.pickers, async () => {
-    const waiting = await db.toasts.orderBy('ts').reverse().filter((t) => !t.done).toArray();
+    const waiting = await db.toasts
+      .orderBy('ts')
+      .reverse()
+      .filter((t) => !t.done)
+      .toArray();
     const pickersOf = new Map<string, PickerRow[]>();
     const result: ToastRow[] = [];
     for (const toast of waiting) {
@@ -70,7 +79,8 @@ export async function visibleToasts(db: IrisDB, laneOnScreen: string | undefined
       const type = Object.hasOwn(PICKER_KINDS, toast.kind) ? PICKER_KINDS[toast.kind] : undefined;
       if (type && toast.lane !== undefined) {
         if (toast.lane === laneOnScreen) continue;
-        if (!pickersOf.has(toast.lane)) pickersOf.set(toast.lane, await db.pickers.where('lane').equals(toast.lane).toArray());
+        if (!pickersOf.has(toast.lane))
+          pickersOf.set(toast.lane, await db.pickers.where('lane').equals(toast.lane).toArray());
         const ofKind = pickersOf.get(toast.lane)!.filter((p) => p.type === type);
         if (ofKind.length > 0 && !ofKind.some((p) => p.state === 'open')) continue;
       }
@@ -90,7 +100,10 @@ export async function pruneToasts(db: IrisDB, keep = 50): Promise<number> {
   return db.transaction('rw', db.toasts, async () => {
     const total = await db.toasts.count();
     if (total <= keep) return 0;
-    const oldKeys = await db.toasts.orderBy('ts').limit(total - keep).primaryKeys();
+    const oldKeys = await db.toasts
+      .orderBy('ts')
+      .limit(total - keep)
+      .primaryKeys();
     await db.toasts.bulkDelete(oldKeys);
     return oldKeys.length;
   });

@@ -23,11 +23,7 @@ export function finalStatus(role: MessageRow['role'], existing: MessageRow | und
  * does that) gives it up: the latest claim wins, which keeps a client_id unique AND makes applying
  * a page twice the same as applying it once, whatever order its entries come in.
  */
-async function takePending(
-  db: IrisDB,
-  clientId: string,
-  messageId: string,
-): Promise<{ pending?: MessageRow }> {
+async function takePending(db: IrisDB, clientId: string, messageId: string): Promise<{ pending?: MessageRow }> {
   const holders = await db.messages.where('client_id').equals(clientId).toArray();
   const local = await db.messages.get(localMessageId(clientId));
   if (local && !holders.some((h) => h.message_id === local.message_id)) holders.push(local);
@@ -160,7 +156,15 @@ export const messageStop: Handler = async (db, frame, ctx) => {
     // A stop without its start (tolerated): the final bubble still appears, in the turn if one is open.
     const scope = await frameScope(db, frame);
     if (!scope) return;
-    row = { message_id: messageId, lane: scope.lane, chat_id: scope.chat_id, role: 'assistant', text: '', ts: ctx.now, status: 'final' };
+    row = {
+      message_id: messageId,
+      lane: scope.lane,
+      chat_id: scope.chat_id,
+      role: 'assistant',
+      text: '',
+      ts: ctx.now,
+      status: 'final',
+    };
     if (scope.thread_id !== undefined) row.thread_id = scope.thread_id;
     const turn = (await db.lanes.get(scope.lane))?.turn;
     if (turn !== undefined) row.turn = turn;
@@ -197,7 +201,8 @@ export const messageDeleted: Handler = async (db, frame) => {
     // Tool cards go with the last message of their turn, unless the agent is still working in it.
     for (const turn of new Set(rows.filter((r) => r.lane === lane && r.turn).map((r) => r.turn!))) {
       if (turn === laneRow?.turn) continue;
-      if ((await db.messages.where('turn').equals(turn).count()) === 0) await db.activity.where('turn').equals(turn).delete();
+      if ((await db.messages.where('turn').equals(turn).count()) === 0)
+        await db.activity.where('turn').equals(turn).delete();
     }
     // Paging must not continue from a message the gateway no longer has.
     if (laneRow?.oldestMessageId !== undefined && ids.includes(laneRow.oldestMessageId)) {

@@ -13,7 +13,11 @@ describe('gateway error toasts', () => {
 
   it('shows a stray error in words, with the gateway detail as plain text, once', async () => {
     const d = fresh();
-    const frame = { v: 1, type: 'error', payload: { code: 'not_found', message: 'No turn is in progress <b>here</b>' } } as ServerFrame;
+    const frame = {
+      v: 1,
+      type: 'error',
+      payload: { code: 'not_found', message: 'No turn is in progress <b>here</b>' },
+    } as ServerFrame;
     await applyFrame(d, frame, { now: 1000 });
     await applyFrame(d, frame, { now: 1500 }); // the same error again moments later: one toast
     const toasts = await d.toasts.toArray();
@@ -25,7 +29,10 @@ describe('gateway error toasts', () => {
   it('copes with an unknown code or a missing message', async () => {
     const d = fresh();
     await applyFrame(d, { v: 1, type: 'error', payload: { code: 42 } } as unknown as ServerFrame);
-    expect((await d.toasts.toArray())[0]).toMatchObject({ title: 'The gateway reported an unexpected problem.', body: '' });
+    expect((await d.toasts.toArray())[0]).toMatchObject({
+      title: 'The gateway reported an unexpected problem.',
+      body: '',
+    });
   });
 
   it('applies every other frame beside it, alone or in a batch', async () => {

@@ -51,7 +51,8 @@ export async function startReplayHermes(key = 'replay-key-0123456789abcdef', por
   const queue: Array<{ fixture: Fixture; opts: ReplayOptions }> = [];
   const runs = new Map<string, { fixture: Fixture; opts: ReplayOptions; waiting?: () => void }>();
   let defaults: ReplayOptions = {};
-  const json = (res: ServerResponse, status: number, body: unknown) => res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+  const json = (res: ServerResponse, status: number, body: unknown) =>
+    res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
 
   const server: Server = createServer((req, res) => {
     void (async () => {
@@ -64,13 +65,23 @@ export async function startReplayHermes(key = 'replay-key-0123456789abcdef', por
       const force = queue[0]?.opts.forceStatus ?? defaults.forceStatus;
       if (path === '/health') return json(res, 200, { status: 'ok', platform: 'hermes-agent', version: '0.19.0' });
       if (force) return json(res, force, { error: { message: 'Invalid API key', type: 'invalid_request_error' } });
-      if (req.headers.authorization !== `Bearer ${key}`) return json(res, 401, { error: { message: 'Invalid API key' } });
+      if (req.headers.authorization !== `Bearer ${key}`)
+        return json(res, 401, { error: { message: 'Invalid API key' } });
       if (path === '/v1/capabilities') {
         if (defaults.noCapabilities) return res.writeHead(404).end('404: Not Found');
-        const features = Object.fromEntries(['run_submission', 'run_status', 'run_events_sse', 'run_stop', 'run_approval_response'].map((f) => [f, true]));
+        const features = Object.fromEntries(
+          ['run_submission', 'run_status', 'run_events_sse', 'run_stop', 'run_approval_response'].map((f) => [f, true]),
+        );
         return json(res, 200, { object: 'hermes.api_server.capabilities', features });
       }
-      if (path === '/v1/models') return json(res, 200, { object: 'list', data: [{ id: 'hermes-agent', object: 'model' }, { id: 'fast-route', object: 'model' }] });
+      if (path === '/v1/models')
+        return json(res, 200, {
+          object: 'list',
+          data: [
+            { id: 'hermes-agent', object: 'model' },
+            { id: 'fast-route', object: 'model' },
+          ],
+        });
       if (req.method === 'POST' && path === '/v1/runs') {
         const next = queue.shift();
         if (!next) return json(res, 500, { error: { message: 'replay: no fixture queued' } });
@@ -90,7 +101,9 @@ export async function startReplayHermes(key = 'replay-key-0123456789abcdef', por
       }
       const s = /^\/api\/sessions\/([\w-]+)(\/messages)?$/.exec(path);
       if (s) {
-        const fixture = [...runs.values()].map((r) => r.fixture).find((f) => f.request.session_id === s[1]) ?? [...runs.values()].at(-1)?.fixture;
+        const fixture =
+          [...runs.values()].map((r) => r.fixture).find((f) => f.request.session_id === s[1]) ??
+          [...runs.values()].at(-1)?.fixture;
         if (!fixture) return json(res, 404, { error: { message: 'Session not found' } });
         return json(res, 200, s[2] ? fixture.session_messages : fixture.session);
       }
@@ -98,7 +111,10 @@ export async function startReplayHermes(key = 'replay-key-0123456789abcdef', por
     })().catch((err: unknown) => json(res, 500, { error: { message: String(err) } }));
   });
 
-  async function streamEvents(res: ServerResponse, run: { fixture: Fixture; opts: ReplayOptions; waiting?: () => void }): Promise<void> {
+  async function streamEvents(
+    res: ServerResponse,
+    run: { fixture: Fixture; opts: ReplayOptions; waiting?: () => void },
+  ): Promise<void> {
     res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
     const blocks = run.fixture.sse.split(/(?<=\n\n)/);
     for (let i = 0; i < blocks.length; i++) {
@@ -109,7 +125,8 @@ export async function startReplayHermes(key = 'replay-key-0123456789abcdef', por
       if (run.opts.inject?.beforeBlock === i) res.write(run.opts.inject.raw);
       const block = blocks[i];
       // The real run waited here for the client's request: so does the replay.
-      if (!run.opts.noWait && /"event": "(approval\.responded|run\.cancelled)"/.test(block)) await new Promise<void>((r) => (run.waiting = r));
+      if (!run.opts.noWait && /"event": "(approval\.responded|run\.cancelled)"/.test(block))
+        await new Promise<void>((r) => (run.waiting = r));
       res.write(block);
       await new Promise((r) => setImmediate(r));
     }

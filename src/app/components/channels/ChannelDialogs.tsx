@@ -68,7 +68,12 @@ function ErrorLine(props: { text: string; id?: string }): JSX.Element {
   );
 }
 
-function NameForm(props: { initial: string; submitLabel: string; onSubmit: (name: string) => Promise<void>; onClose: () => void }) {
+function NameForm(props: {
+  initial: string;
+  submitLabel: string;
+  onSubmit: (name: string) => Promise<void>;
+  onClose: () => void;
+}) {
   const [name, setName] = createSignal(props.initial);
   const submit = useSubmit(props.onClose);
   const errorId = createUniqueId();
@@ -107,7 +112,11 @@ function NameForm(props: { initial: string; submitLabel: string; onSubmit: (name
   );
 }
 
-function LookForm(props: { channel: ChannelRow; onSubmit: (icon: string, color: string) => Promise<void>; onClose: () => void }) {
+function LookForm(props: {
+  channel: ChannelRow;
+  onSubmit: (icon: string, color: string) => Promise<void>;
+  onClose: () => void;
+}) {
   const [icon, setIcon] = createSignal(props.channel.icon ?? '');
   const [color, setColor] = createSignal(safeColor(props.channel.color) ?? '');
   const submit = useSubmit(props.onClose);
@@ -130,7 +139,13 @@ function LookForm(props: { channel: ChannelRow; onSubmit: (icon: string, color: 
       </div>
       <label class="field">
         <span>Icon (an emoji)</span>
-        <input name="icon" autocomplete="off" maxlength={16} value={icon()} onInput={(e) => setIcon(e.currentTarget.value)} />
+        <input
+          name="icon"
+          autocomplete="off"
+          maxlength={16}
+          value={icon()}
+          onInput={(e) => setIcon(e.currentTarget.value)}
+        />
       </label>
       <fieldset class="look-fieldset">
         <legend>Suggestions</legend>
@@ -190,7 +205,8 @@ function ArchiveForm(props: { channel: ChannelRow; onSubmit: () => Promise<void>
       }}
     >
       <p>
-        It leaves the channel list on all your devices. Its messages are kept, and it stays visible under “Show archived”.
+        It leaves the channel list on all your devices. Its messages are kept, and it stays visible under “Show
+        archived”.
       </p>
       <ErrorLine text={submit.error()} />
       <DialogButtons busy={submit.busy()} submitLabel="Archive" danger onCancel={props.onClose} />
@@ -214,7 +230,11 @@ function titleOf(action: ChannelAction): string {
 }
 
 /** The one open channel dialog, if any. Each form is created afresh when the action changes. */
-export function ChannelDialogs(props: { action: ChannelAction | undefined; commands: ChannelCommands; onClose: () => void }) {
+export function ChannelDialogs(props: {
+  action: ChannelAction | undefined;
+  commands: ChannelCommands;
+  onClose: () => void;
+}) {
   // Keep the last action while the dialog closes so its title does not blank first.
   const [shown, setShown] = createSignal<ChannelAction>();
   createEffect(() => {
@@ -226,7 +246,14 @@ export function ChannelDialogs(props: { action: ChannelAction | undefined; comma
         {(action) => {
           switch (action.kind) {
             case 'new-channel':
-              return <NameForm initial="" submitLabel="Create" onSubmit={(name) => props.commands.create(name)} onClose={props.onClose} />;
+              return (
+                <NameForm
+                  initial=""
+                  submitLabel="Create"
+                  onSubmit={(name) => props.commands.create(name)}
+                  onClose={props.onClose}
+                />
+              );
             case 'new-thread':
               return (
                 <NameForm
@@ -254,7 +281,13 @@ export function ChannelDialogs(props: { action: ChannelAction | undefined; comma
                 />
               );
             case 'archive':
-              return <ArchiveForm channel={action.channel} onSubmit={() => props.commands.archive(action.channel)} onClose={props.onClose} />;
+              return (
+                <ArchiveForm
+                  channel={action.channel}
+                  onSubmit={() => props.commands.archive(action.channel)}
+                  onClose={props.onClose}
+                />
+              );
           }
         }}
       </Show>

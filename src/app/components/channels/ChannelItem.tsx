@@ -53,7 +53,10 @@ function ChannelRowView(props: {
   // assistive tech, which hears them in the link's label) and a stretched ::after makes the whole
   // row clickable. So the visible name is always the start of the accessible name.
   return (
-    <div class="channel-row" classList={{ current: props.current, nested: props.nested, archived: props.channel.archived }}>
+    <div
+      class="channel-row"
+      classList={{ current: props.current, nested: props.nested, archived: props.channel.archived }}
+    >
       <span
         class="channel-icon"
         classList={{ colored: !!safeColor(props.channel.color), thread: props.nested && !props.channel.icon }}
@@ -106,7 +109,11 @@ function ChannelRowView(props: {
           {unread() > 99 ? '99+' : unread()}
         </span>
       </Show>
-      <Menu label={`Actions for ${props.channel.name}`} items={props.menuItems} triggerClass="icon-button channel-menu-button" />
+      <Menu
+        label={`Actions for ${props.channel.name}`}
+        items={props.menuItems}
+        triggerClass="icon-button channel-menu-button"
+      />
     </div>
   );
 }
@@ -116,7 +123,8 @@ export function ChannelItem(props: ChannelItemProps) {
   const itemsFor = (channel: ChannelRow, isDefault: boolean): MenuItem[] => {
     const items: MenuItem[] = [];
     const isThread = channel.kind === 'thread';
-    if (!isThread && !channel.archived) items.push({ label: 'New thread', onSelect: () => props.onAction({ kind: 'new-thread', channel }) });
+    if (!isThread && !channel.archived)
+      items.push({ label: 'New thread', onSelect: () => props.onAction({ kind: 'new-thread', channel }) });
     items.push({ label: 'Rename', onSelect: () => props.onAction({ kind: 'rename', channel }) });
     items.push(
       channel.favorite
@@ -124,8 +132,10 @@ export function ChannelItem(props: ChannelItemProps) {
         : { label: 'Add to favorites', onSelect: () => props.onFavorite(channel, true) },
     );
     items.push({ label: 'Icon and colour', onSelect: () => props.onAction({ kind: 'look', channel }) });
-    if (!isThread && !isDefault && !channel.archived) items.push({ label: 'Set as default', onSelect: () => props.onSetDefault(channel) });
-    if (!isDefault && !channel.archived) items.push({ label: 'Archive', danger: true, onSelect: () => props.onAction({ kind: 'archive', channel }) });
+    if (!isThread && !isDefault && !channel.archived)
+      items.push({ label: 'Set as default', onSelect: () => props.onSetDefault(channel) });
+    if (!isDefault && !channel.archived)
+      items.push({ label: 'Archive', danger: true, onSelect: () => props.onAction({ kind: 'archive', channel }) });
     return items;
   };
 

@@ -22,7 +22,10 @@ describe('the channel nav', () => {
       { chat_id: 'old', name: 'Old plans', kind: 'channel', archived: true, order: 2 },
     ]);
     mounted = mount(() => <ChannelNav currentLane="work" onNavigate={() => {}} />, runtime);
-    const nav = await until(() => mounted!.container.querySelector('nav[aria-label="Channels"]'), 'the Channels navigation');
+    const nav = await until(
+      () => mounted!.container.querySelector('nav[aria-label="Channels"]'),
+      'the Channels navigation',
+    );
     const names = () => [...nav.querySelectorAll('a')].map((a) => visibleText(a));
     await until(() => names().some((n) => n.includes('Work')), 'the Work channel listed');
     const listed = names();

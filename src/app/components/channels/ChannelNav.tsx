@@ -62,7 +62,12 @@ export function ChannelNav(props: ChannelNavProps) {
           </button>
         </Show>
         <h2 class="channel-nav-title">Channels</h2>
-        <button type="button" class="icon-button" aria-label="New channel" onClick={() => setAction({ kind: 'new-channel' })}>
+        <button
+          type="button"
+          class="icon-button"
+          aria-label="New channel"
+          onClick={() => setAction({ kind: 'new-channel' })}
+        >
           <Icon name="plus" />
         </button>
       </div>

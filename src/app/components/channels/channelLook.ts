@@ -19,7 +19,20 @@ export const COLOURS: readonly ColourChoice[] = [
   { name: 'Grey', value: '#8b93a1' },
 ];
 
-export const SUGGESTED_ICONS: readonly string[] = ['💬', '🏠', '💼', '🧪', '📚', '✈️', '🛒', '🎵', '💡', '🛠️', '❤️', '⭐'];
+export const SUGGESTED_ICONS: readonly string[] = [
+  '💬',
+  '🏠',
+  '💼',
+  '🧪',
+  '📚',
+  '✈️',
+  '🛒',
+  '🎵',
+  '💡',
+  '🛠️',
+  '❤️',
+  '⭐',
+];
 
 const HEX = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
 

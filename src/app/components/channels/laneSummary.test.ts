@@ -17,7 +17,9 @@ const msg = (id: string, lane: string, ts: number, role: MessageRow['role'], tex
 
 describe('plainPreview', () => {
   it('turns Markdown into one line of words', () => {
-    expect(plainPreview('# Title\n\n**Bold** and [a link](https://x.example) `code`\n- item')).toBe('Title Bold and a link code item');
+    expect(plainPreview('# Title\n\n**Bold** and [a link](https://x.example) `code`\n- item')).toBe(
+      'Title Bold and a link code item',
+    );
     expect(plainPreview('<img src=x onerror=alert(1)>hi')).toBe('hi');
   });
 

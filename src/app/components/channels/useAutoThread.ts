@@ -37,7 +37,9 @@ export function useAutoThread(location: Accessor<LaneLocation | undefined>): voi
         const here = location();
         if (!found || !here || found.lane !== here.lane) return;
         // Clear first, so another tab or a re-run does not move the user twice.
-        void clearAutoThread(db, found.lane).catch((err: unknown) => console.warn('iris: could not clear the new-thread hint', err));
+        void clearAutoThread(db, found.lane).catch((err: unknown) =>
+          console.warn('iris: could not clear the new-thread hint', err),
+        );
         // A hint already there when the lane opened is stale (the thread was made while the user
         // was elsewhere): drop it rather than pull them away from what they just chose.
         if (previous === null) return;

@@ -18,7 +18,10 @@ describe('the composer', () => {
     runtime = createTestRuntime();
     await runtime.db.channels.put({ chat_id: 'work', name: 'Work', kind: 'channel', order: 0 });
     mounted = mount(() => <Composer lane="work" />, runtime);
-    const field = await until(() => mounted!.container.querySelector<HTMLTextAreaElement>('textarea[aria-label="Message"]'), 'the Message field');
+    const field = await until(
+      () => mounted!.container.querySelector<HTMLTextAreaElement>('textarea[aria-label="Message"]'),
+      'the Message field',
+    );
     field.value = 'Deploy the docs';
     field.dispatchEvent(new Event('input', { bubbles: true }));
     const send = mounted.container.querySelector<HTMLButtonElement>('button[type="submit"]')!;
@@ -26,9 +29,14 @@ describe('the composer', () => {
     expect(send.textContent + (send.getAttribute('aria-label') ?? '')).toMatch(/Send/);
     send.click();
 
-    const queued = await until(async () => (await runtime.db.outbox.toArray()).find((row) => row.text === 'Deploy the docs'), 'the message in the outbox');
+    const queued = await until(
+      async () => (await runtime.db.outbox.toArray()).find((row) => row.text === 'Deploy the docs'),
+      'the message in the outbox',
+    );
     expect(queued).toMatchObject({ lane: 'work', chat_id: 'work', state: 'queued' });
-    const bubble = await until(async () => (await runtime.db.messages.toArray()).find((m) => m.client_id === queued.client_id));
+    const bubble = await until(async () =>
+      (await runtime.db.messages.toArray()).find((m) => m.client_id === queued.client_id),
+    );
     expect(bubble).toMatchObject({ role: 'user', status: 'pending', text: 'Deploy the docs' });
     await until(() => field.value === '', 'the field emptied');
   });

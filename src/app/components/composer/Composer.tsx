@@ -216,7 +216,9 @@ function LaneComposer(props: { lane: string }) {
           });
           if (plan.kind === 'attachment') {
             const size = formatBytes(new Blob([plan.file]).size);
-            setNotice(`The text is ${size}, more than one message can carry, so it was sent as the file ${LONG_TEXT_FILENAME}.`);
+            setNotice(
+              `The text is ${size}, more than one message can carry, so it was sent as the file ${LONG_TEXT_FILENAME}.`,
+            );
           }
         },
         () => {
@@ -240,7 +242,8 @@ function LaneComposer(props: { lane: string }) {
         return;
       }
       // Enter on a fully typed command with nothing chosen in the list sends it as typed.
-      const typedWhole = e.key === 'Enter' && active() < 0 && matches().some((c) => commandText(c) === text().toLowerCase());
+      const typedWhole =
+        e.key === 'Enter' && active() < 0 && matches().some((c) => commandText(c) === text().toLowerCase());
       if (!typedWhole && !e.shiftKey && (e.key === 'Enter' || e.key === 'Tab')) {
         e.preventDefault();
         pick(matches()[Math.max(0, active())]);
@@ -316,34 +319,34 @@ function LaneComposer(props: { lane: string }) {
       <div class="composer-row">
         {/* One pill holds attach, the text and the microphone, so the text gets the width. */}
         <div class="composer-box" classList={{ typing: text() !== '' }}>
-        <AttachButton onFiles={(files) => void media.addFiles(files)} />
-        <div class="composer-field">
-          <Show when={menuOpen()}>
-            <SlashMenu id={menuId} commands={matches()} active={active()} optionId={optionId} onPick={pick} />
-          </Show>
-          <textarea
-            ref={textarea}
-            class="composer-input"
-            name="message"
-            aria-label="Message"
-            aria-autocomplete="list"
-            aria-controls={menuOpen() ? menuId : undefined}
-            aria-activedescendant={menuOpen() && active() >= 0 ? optionId(active()) : undefined}
-            placeholder={placeholder()}
-            rows={1}
-            autocomplete="off"
-            enterkeyhint={enterSends() ? 'send' : 'enter'}
-            onInput={input.onInput}
-            onKeyDown={onKeyDown}
-            onPaste={(e) => {
-              media.onPaste(e);
-              if (!e.defaultPrevented) input.onPaste(e);
-            }}
-          />
-        </div>
-        <span class="composer-record">
-          <RecordButton onRecorded={(recording) => void media.addRecording(recording)} onError={setError} />
-        </span>
+          <AttachButton onFiles={(files) => void media.addFiles(files)} />
+          <div class="composer-field">
+            <Show when={menuOpen()}>
+              <SlashMenu id={menuId} commands={matches()} active={active()} optionId={optionId} onPick={pick} />
+            </Show>
+            <textarea
+              ref={textarea}
+              class="composer-input"
+              name="message"
+              aria-label="Message"
+              aria-autocomplete="list"
+              aria-controls={menuOpen() ? menuId : undefined}
+              aria-activedescendant={menuOpen() && active() >= 0 ? optionId(active()) : undefined}
+              placeholder={placeholder()}
+              rows={1}
+              autocomplete="off"
+              enterkeyhint={enterSends() ? 'send' : 'enter'}
+              onInput={input.onInput}
+              onKeyDown={onKeyDown}
+              onPaste={(e) => {
+                media.onPaste(e);
+                if (!e.defaultPrevented) input.onPaste(e);
+              }}
+            />
+          </div>
+          <span class="composer-record">
+            <RecordButton onRecorded={(recording) => void media.addRecording(recording)} onError={setError} />
+          </span>
         </div>
         <button
           type="submit"
@@ -375,7 +378,9 @@ function LaneComposer(props: { lane: string }) {
 /** Send: an arrow up; Stop: a square; Steer: an arrow into the reply. */
 function SendIcon(props: { mode: ComposerMode }) {
   const path = () =>
-    ({ send: 'M12 19V5M5.5 11.5L12 5l6.5 6.5', steer: 'M4 12h12M11 6l6 6-6 6M20 5v14', stop: 'M7 7h10v10H7z' })[props.mode];
+    ({ send: 'M12 19V5M5.5 11.5L12 5l6.5 6.5', steer: 'M4 12h12M11 6l6 6-6 6M20 5v14', stop: 'M7 7h10v10H7z' })[
+      props.mode
+    ];
   return (
     <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" classList={{ filled: props.mode === 'stop' }}>
       <path d={path()} />

@@ -19,7 +19,9 @@ export function createDraftWriter(save: (lane: string, text: string) => Promise<
     timer = undefined;
     const entries = [...waiting];
     waiting.clear();
-    await Promise.all(entries.map(([lane, text]) => save(lane, text).catch((e: unknown) => console.error('draft not saved', e))));
+    await Promise.all(
+      entries.map(([lane, text]) => save(lane, text).catch((e: unknown) => console.error('draft not saved', e))),
+    );
   };
 
   return {

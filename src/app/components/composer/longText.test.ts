@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { appendPasted, composeMessage, countLines, isLongText, longTextSummary, planOutgoing, previewLine } from './longText';
+import {
+  appendPasted,
+  composeMessage,
+  countLines,
+  isLongText,
+  longTextSummary,
+  planOutgoing,
+  previewLine,
+} from './longText';
 
 describe('long texts in the composer', () => {
   it('counts lines, a final newline starting none', () => {
@@ -31,7 +39,11 @@ describe('long texts in the composer', () => {
   it('sends a text that does not fit in a frame as a file, keeping the typed words as the message', () => {
     const fits = (t: string) => t.length <= 100;
     expect(planOutgoing('hi', 'x'.repeat(50), fits)).toEqual({ kind: 'text', text: `hi\n\n${'x'.repeat(50)}` });
-    expect(planOutgoing('hi', 'x'.repeat(200), fits)).toEqual({ kind: 'attachment', text: 'hi', file: 'x'.repeat(200) });
+    expect(planOutgoing('hi', 'x'.repeat(200), fits)).toEqual({
+      kind: 'attachment',
+      text: 'hi',
+      file: 'x'.repeat(200),
+    });
     expect(planOutgoing('  ', 'x'.repeat(200), fits)).toEqual({ kind: 'attachment', text: '', file: 'x'.repeat(200) });
     // Typed (edited) into the textbox itself: the whole text is the file.
     expect(planOutgoing('y'.repeat(200), '', fits)).toEqual({ kind: 'attachment', text: '', file: 'y'.repeat(200) });

@@ -43,7 +43,11 @@ export type Outgoing =
   | { kind: 'attachment'; text: string; file: string };
 
 /** How a message of typed + pasted text is sent: as it is when it fits in a frame, else with the long part as a file. */
-export function planOutgoing(typed: string, pasted: string, fits: (text: string) => boolean = textFitsInFrame): Outgoing {
+export function planOutgoing(
+  typed: string,
+  pasted: string,
+  fits: (text: string) => boolean = textFitsInFrame,
+): Outgoing {
   const whole = composeMessage(typed, pasted);
   if (fits(whole)) return { kind: 'text', text: whole };
   // The typed words stay readable in the message when they fit on their own; the long text is the file.
@@ -63,6 +67,8 @@ export function previewLine(text: string, max = 100): string {
   const start = text.search(/\S/);
   if (start < 0) return '';
   const end = text.indexOf('\n', start);
-  const line = text.slice(start, end < 0 ? Math.min(text.length, start + max + 1) : Math.min(end, start + max + 1)).trimEnd();
+  const line = text
+    .slice(start, end < 0 ? Math.min(text.length, start + max + 1) : Math.min(end, start + max + 1))
+    .trimEnd();
   return line.length > max ? line.slice(0, max - 1) + '…' : line;
 }

@@ -84,7 +84,15 @@ export function AttachButton(props: { onFiles: (files: File[]) => void; disabled
           </button>
         </div>
       </Show>
-      <input ref={files} type="file" multiple hidden aria-hidden="true" tabindex="-1" onChange={(e) => picked(e.currentTarget)} />
+      <input
+        ref={files}
+        type="file"
+        multiple
+        hidden
+        aria-hidden="true"
+        tabindex="-1"
+        onChange={(e) => picked(e.currentTarget)}
+      />
       <input
         ref={camera}
         type="file"

@@ -29,7 +29,10 @@ export function AttachmentChips(props: { ids: string[]; onRemove: (mediaId: stri
 
 function Chip(props: { id: string; onRemove: () => void }) {
   const { db } = useIris();
-  const row = liveOn(() => props.id, (id) => getMedia(db, id));
+  const row = liveOn(
+    () => props.id,
+    (id) => getMedia(db, id),
+  );
   const [thumb, setThumb] = createSignal<string>();
   // The picture itself, from the stored bytes (an object URL, released with the chip).
   createEffect(() => {

@@ -10,7 +10,12 @@ import { MediaIcon } from './MediaIcon';
  * A voice message or audio file: play/pause, a position slider and the time, on a plain <audio>.
  * Recordings (WebM from MediaRecorder) carry no duration: the player seeks to the end once to learn it.
  */
-export function AudioPlayer(props: { row: MediaRow; src: string | undefined; mode: FetchMode; onDownload: () => void }) {
+export function AudioPlayer(props: {
+  row: MediaRow;
+  src: string | undefined;
+  mode: FetchMode;
+  onDownload: () => void;
+}) {
   const { db } = useIris();
   const [playing, setPlaying] = createSignal(false);
   const [position, setPosition] = createSignal(0);
@@ -68,7 +73,12 @@ export function AudioPlayer(props: { row: MediaRow; src: string | undefined; mod
           </>
         }
       >
-        <button type="button" class="audio-toggle" aria-label={playing() ? `Pause ${label()}` : `Play ${label()}`} onClick={toggle}>
+        <button
+          type="button"
+          class="audio-toggle"
+          aria-label={playing() ? `Pause ${label()}` : `Play ${label()}`}
+          onClick={toggle}
+        >
           <MediaIcon name={playing() ? 'pause' : 'play'} />
         </button>
         <input

@@ -13,7 +13,12 @@ function fileType(row: MediaRow): string {
 }
 
 /** A file in a message: icon, name, size and a download (saved under its own name). */
-export function DocumentChip(props: { row: MediaRow; src: string | undefined; mode: FetchMode; onDownload: () => void }) {
+export function DocumentChip(props: {
+  row: MediaRow;
+  src: string | undefined;
+  mode: FetchMode;
+  onDownload: () => void;
+}) {
   return (
     <div class="doc-chip">
       <span class="doc-icon">
@@ -27,7 +32,18 @@ export function DocumentChip(props: { row: MediaRow; src: string | undefined; mo
           {formatBytes(props.row.size)} · {fileType(props.row)}
         </span>
       </span>
-      <Show when={props.src} fallback={<MediaFetch row={props.row} mode={props.mode} label={props.row.filename} onDownload={props.onDownload} compact />}>
+      <Show
+        when={props.src}
+        fallback={
+          <MediaFetch
+            row={props.row}
+            mode={props.mode}
+            label={props.row.filename}
+            onDownload={props.onDownload}
+            compact
+          />
+        }
+      >
         <a class="doc-save" href={props.src} download={props.row.filename} aria-label={`Save ${props.row.filename}`}>
           <MediaIcon name="download" />
         </a>

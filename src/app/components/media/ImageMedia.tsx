@@ -11,7 +11,13 @@ import { mediaBox } from './mediaBox';
 const UNKNOWN = { width: 240, height: 180 };
 
 /** A picture in a message: its box reserved, a tap opens the full-screen viewer. */
-export function ImageMedia(props: { row: MediaRow; src: string | undefined; lane: string; mode: FetchMode; onDownload: () => void }) {
+export function ImageMedia(props: {
+  row: MediaRow;
+  src: string | undefined;
+  lane: string;
+  mode: FetchMode;
+  onDownload: () => void;
+}) {
   const { db } = useIris();
   const [viewing, setViewing] = createSignal(false);
   const [broken, setBroken] = createSignal(false);
@@ -20,7 +26,9 @@ export function ImageMedia(props: { row: MediaRow; src: string | undefined; lane
   const loaded = (img: HTMLImageElement) => {
     // A picture whose size was not known (an older row, a decoder the worker lacks): keep it for next time.
     if (props.row.width === undefined && img.naturalWidth > 0) {
-      void learnMediaFacts(db, props.row.media_id, { width: img.naturalWidth, height: img.naturalHeight }).catch(() => undefined); // learnt again at the next load
+      void learnMediaFacts(db, props.row.media_id, { width: img.naturalWidth, height: img.naturalHeight }).catch(
+        () => undefined,
+      ); // learnt again at the next load
     }
   };
 
@@ -30,13 +38,24 @@ export function ImageMedia(props: { row: MediaRow; src: string | undefined; lane
       fallback={
         <div class="media-image placeholder" style={box()}>
           <MediaIcon name="image" size={28} />
-          <Show when={broken()} fallback={<MediaFetch row={props.row} mode={props.mode} label={props.row.filename} onDownload={props.onDownload} />}>
+          <Show
+            when={broken()}
+            fallback={
+              <MediaFetch row={props.row} mode={props.mode} label={props.row.filename} onDownload={props.onDownload} />
+            }
+          >
             <span class="media-fetch-text">This picture cannot be shown.</span>
           </Show>
         </div>
       }
     >
-      <button type="button" class="media-image" style={box()} aria-label={`Open picture ${props.row.filename}`} onClick={() => setViewing(true)}>
+      <button
+        type="button"
+        class="media-image"
+        style={box()}
+        aria-label={`Open picture ${props.row.filename}`}
+        onClick={() => setViewing(true)}
+      >
         <img
           src={props.src}
           alt={props.row.filename}

@@ -101,7 +101,9 @@ export function ImageViewer(props: { lane: string; start: string; onClose: () =>
     const o = offset();
     const k = target / z;
     setZoom(target);
-    setOffset(target === 1 ? { x: 0, y: 0 } : clamp({ x: at.x - (at.x - o.x) * k, y: at.y - (at.y - o.y) * k }, target));
+    setOffset(
+      target === 1 ? { x: 0, y: 0 } : clamp({ x: at.x - (at.x - o.x) * k, y: at.y - (at.y - o.y) * k }, target),
+    );
   };
   const zoomBy = (steps: number) => zoomTo(zoom() * ZOOM_STEP ** steps);
 
@@ -145,7 +147,11 @@ export function ImageViewer(props: { lane: string; start: string; onClose: () =>
     stageEl.setPointerCapture?.(e.pointerId);
     pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
     if (pointers.size === 2) pinchStart();
-    else if (pointers.size === 1) gesture = zoom() > 1 ? { kind: 'pan', last: { x: e.clientX, y: e.clientY } } : { kind: 'swipe', start: { x: e.clientX, y: e.clientY } };
+    else if (pointers.size === 1)
+      gesture =
+        zoom() > 1
+          ? { kind: 'pan', last: { x: e.clientX, y: e.clientY } }
+          : { kind: 'swipe', start: { x: e.clientX, y: e.clientY } };
     setDragging(true);
   };
 
@@ -160,7 +166,15 @@ export function ImageViewer(props: { lane: string; start: string; onClose: () =>
       const k = z / gesture.zoom;
       // The point of the picture that was under the fingers' middle stays under it.
       setZoom(z);
-      setOffset(clamp({ x: middle.x - (gesture.middle.x - gesture.offset.x) * k, y: middle.y - (gesture.middle.y - gesture.offset.y) * k }, z));
+      setOffset(
+        clamp(
+          {
+            x: middle.x - (gesture.middle.x - gesture.offset.x) * k,
+            y: middle.y - (gesture.middle.y - gesture.offset.y) * k,
+          },
+          z,
+        ),
+      );
     } else if (gesture?.kind === 'pan') {
       const o = offset();
       setOffset(clamp({ x: o.x + e.clientX - gesture.last.x, y: o.y + e.clientY - gesture.last.y }, zoom()));
@@ -216,14 +230,31 @@ export function ImageViewer(props: { lane: string; start: string; onClose: () =>
             </span>
           </Show>
         </p>
-        <button type="button" class="viewer-button" aria-label="Zoom out" disabled={zoom() <= 1} onClick={() => zoomBy(-1)}>
+        <button
+          type="button"
+          class="viewer-button"
+          aria-label="Zoom out"
+          disabled={zoom() <= 1}
+          onClick={() => zoomBy(-1)}
+        >
           <MediaIcon name="zoomOut" />
         </button>
-        <button type="button" class="viewer-button" aria-label="Zoom in" disabled={zoom() >= MAX_ZOOM} onClick={() => zoomBy(1)}>
+        <button
+          type="button"
+          class="viewer-button"
+          aria-label="Zoom in"
+          disabled={zoom() >= MAX_ZOOM}
+          onClick={() => zoomBy(1)}
+        >
           <MediaIcon name="zoomIn" />
         </button>
         <Show when={src()}>
-          <a class="viewer-button" href={src()} download={current()?.filename} aria-label={`Download ${title()}${current() ? `, ${formatBytes(current()!.size)}` : ''}`}>
+          <a
+            class="viewer-button"
+            href={src()}
+            download={current()?.filename}
+            aria-label={`Download ${title()}${current() ? `, ${formatBytes(current()!.size)}` : ''}`}
+          >
             <MediaIcon name="download" />
           </a>
         </Show>
@@ -249,7 +280,9 @@ export function ImageViewer(props: { lane: string; start: string; onClose: () =>
             draggable={false}
             style={{
               // Size unknown (an older row): at most the stage, until the row learns it.
-              ...(size() ? { width: `${size()!.width}px`, height: `${size()!.height}px` } : { 'max-width': '100%', 'max-height': '100%' }),
+              ...(size()
+                ? { width: `${size()!.width}px`, height: `${size()!.height}px` }
+                : { 'max-width': '100%', 'max-height': '100%' }),
               transform: `translate(${offset().x}px, ${offset().y}px) scale(${zoom()})`,
               opacity: zoom() === 1 && offset().y > 0 ? Math.max(0.4, 1 - offset().y / 400) : 1,
             }}

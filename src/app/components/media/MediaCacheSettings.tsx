@@ -27,12 +27,20 @@ export function MediaCacheSettings() {
   async function changeCap(bytes: number) {
     await setCacheCap(db, bytes);
     const evicted = await enforceCacheCap(db, { capBytes: bytes });
-    setNote(evicted.count > 0 ? `Removed ${evicted.count === 1 ? 'one file' : `${evicted.count} files`} (${formatBytes(evicted.bytes)}) to fit.` : '');
+    setNote(
+      evicted.count > 0
+        ? `Removed ${evicted.count === 1 ? 'one file' : `${evicted.count} files`} (${formatBytes(evicted.bytes)}) to fit.`
+        : '',
+    );
   }
 
   async function clear() {
     const evicted = await clearMediaCache(db);
-    setNote(evicted.count > 0 ? `Removed ${formatBytes(evicted.bytes)}. Messages stay; their files can be downloaded again.` : 'Nothing to remove.');
+    setNote(
+      evicted.count > 0
+        ? `Removed ${formatBytes(evicted.bytes)}. Messages stay; their files can be downloaded again.`
+        : 'Nothing to remove.',
+    );
   }
 
   return (
@@ -53,7 +61,9 @@ export function MediaCacheSettings() {
           </For>
         </select>
       </label>
-      <p class="settings-note">Beyond this, the files not opened for the longest are removed first. Messages are never removed.</p>
+      <p class="settings-note">
+        Beyond this, the files not opened for the longest are removed first. Messages are never removed.
+      </p>
       <label class="media-auto">
         <input
           type="checkbox"
@@ -63,7 +73,9 @@ export function MediaCacheSettings() {
             iris.shared(startMediaPuller).kick();
           }}
         />
-        <span>Download pictures and voice messages by themselves (up to {formatBytes(AUTO_DOWNLOAD_MAX_BYTES)} each)</span>
+        <span>
+          Download pictures and voice messages by themselves (up to {formatBytes(AUTO_DOWNLOAD_MAX_BYTES)} each)
+        </span>
       </label>
       <div class="settings-actions">
         <button type="button" class="button secondary danger-outline" onClick={() => void clear()}>

@@ -10,7 +10,13 @@ export type FetchMode = 'auto' | 'tap';
  * What a media item shows while its bytes are not here: progress while downloading, "Download"
  * (files that wait for a tap), "Download again" (evicted), "Try again" (failed), or a quiet wait.
  */
-export function MediaFetch(props: { row: MediaRow; mode: FetchMode; label: string; onDownload: () => void; compact?: boolean }) {
+export function MediaFetch(props: {
+  row: MediaRow;
+  mode: FetchMode;
+  label: string;
+  onDownload: () => void;
+  compact?: boolean;
+}) {
   const { client } = useIris();
   const [asked, setAsked] = createSignal(false);
   const size = () => formatBytes(props.row.size);
@@ -31,7 +37,12 @@ export function MediaFetch(props: { row: MediaRow; mode: FetchMode; label: strin
         </Match>
         <Match when={props.row.state === 'failed'}>
           <span class="media-fetch-text">Could not download.</span>
-          <button type="button" class="media-fetch-button" onClick={download} aria-label={`Try downloading ${props.label} again`}>
+          <button
+            type="button"
+            class="media-fetch-button"
+            onClick={download}
+            aria-label={`Try downloading ${props.label} again`}
+          >
             <MediaIcon name="retry" size={18} />
             <span>Try again</span>
           </button>
@@ -42,7 +53,12 @@ export function MediaFetch(props: { row: MediaRow; mode: FetchMode; label: strin
           </span>
         </Match>
         <Match when={props.row.state === 'evicted'}>
-          <button type="button" class="media-fetch-button" onClick={download} aria-label={`Download ${props.label} again`}>
+          <button
+            type="button"
+            class="media-fetch-button"
+            onClick={download}
+            aria-label={`Download ${props.label} again`}
+          >
             <MediaIcon name="download" size={18} />
             <span>Download again</span>
             <span class="media-fetch-size">{size()}</span>

@@ -42,13 +42,16 @@ export function MediaView(props: MediaViewProps) {
     async (clientId) => clientId !== undefined && (await hasMessageMedia(db, localMessageId(clientId))),
     false,
   );
-  const mode = (): FetchMode => (ownEcho() || downloadsByItself(row(), { autoDownload: autoSetting() }) ? 'auto' : 'tap');
+  const mode = (): FetchMode =>
+    ownEcho() || downloadsByItself(row(), { autoDownload: autoSetting() }) ? 'auto' : 'tap';
   const download = () => puller.request(id());
   const [visible, setVisible] = createSignal(false);
 
   let box!: HTMLDivElement;
   onMount(() => {
-    const observer = new IntersectionObserver((entries) => setVisible(entries.some((e) => e.isIntersecting)), { rootMargin: '200px 0px' });
+    const observer = new IntersectionObserver((entries) => setVisible(entries.some((e) => e.isIntersecting)), {
+      rootMargin: '200px 0px',
+    });
     observer.observe(box);
     onCleanup(() => {
       observer.disconnect();
@@ -63,7 +66,8 @@ export function MediaView(props: MediaViewProps) {
     }
   });
 
-  const uploading = () => row().state === 'local' && props.message.status === 'pending' && props.message.client_id !== undefined;
+  const uploading = () =>
+    row().state === 'local' && props.message.status === 'pending' && props.message.client_id !== undefined;
 
   return (
     <div class="media" ref={box} data-media-id={id()} data-kind={row().kind} data-state={row().state}>

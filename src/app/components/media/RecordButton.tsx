@@ -7,7 +7,10 @@ import { MediaIcon } from './MediaIcon';
  * "Record voice message": records from the microphone, shows the length while recording, and ends
  * with "Done" (the recording becomes an attachment) or "Cancel" (thrown away).
  */
-export function RecordButton(props: { onRecorded: (recording: Recording) => void; onError: (message: string) => void }) {
+export function RecordButton(props: {
+  onRecorded: (recording: Recording) => void;
+  onError: (message: string) => void;
+}) {
   const [recording, setRecording] = createSignal(false);
   const [starting, setStarting] = createSignal(false);
   const [seconds, setSeconds] = createSignal(0);
@@ -66,7 +69,13 @@ export function RecordButton(props: { onRecorded: (recording: Recording) => void
       when={recording()}
       fallback={
         <Show when={canRecord()}>
-          <button type="button" class="composer-icon-button media-button" aria-label="Record voice message" disabled={starting()} onClick={() => void start()}>
+          <button
+            type="button"
+            class="composer-icon-button media-button"
+            aria-label="Record voice message"
+            disabled={starting()}
+            onClick={() => void start()}
+          >
             <MediaIcon name="mic" />
           </button>
         </Show>
@@ -80,7 +89,12 @@ export function RecordButton(props: { onRecorded: (recording: Recording) => void
         <button type="button" class="composer-icon-button media-button" aria-label="Cancel recording" onClick={cancel}>
           <MediaIcon name="close" />
         </button>
-        <button type="button" class="composer-icon-button media-button recording-done" aria-label="Finish recording" onClick={() => void done()}>
+        <button
+          type="button"
+          class="composer-icon-button media-button recording-done"
+          aria-label="Finish recording"
+          onClick={() => void done()}
+        >
           <MediaIcon name="stop" />
         </button>
       </div>

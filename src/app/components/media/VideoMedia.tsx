@@ -16,7 +16,8 @@ export function VideoMedia(props: { row: MediaRow; src: string | undefined; mode
   const box = () => mediaBox(props.row.width, props.row.height, UNKNOWN);
   const learn = (video: HTMLVideoElement) => {
     const patch: Parameters<typeof learnMediaFacts>[2] = {};
-    if (props.row.width === undefined && video.videoWidth > 0) Object.assign(patch, { width: video.videoWidth, height: video.videoHeight });
+    if (props.row.width === undefined && video.videoWidth > 0)
+      Object.assign(patch, { width: video.videoWidth, height: video.videoHeight });
     if (props.row.duration === undefined && Number.isFinite(video.duration)) patch.duration = video.duration;
     if (Object.keys(patch).length > 0) void learnMediaFacts(db, props.row.media_id, patch).catch(() => undefined); // learnt again at the next load
   };

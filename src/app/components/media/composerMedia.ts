@@ -1,7 +1,13 @@
 // The composer's attachments: files from the picker, the clipboard, a drop or a recording are stored
 // at once (so a reload keeps them: they come back as chips), refused in words when too large.
 import { createSignal, onCleanup, onMount, type Accessor, type Setter } from 'solid-js';
-import { AttachmentRefusedError, stageAttachment, stagedAttachments, unstageAttachment, voiceFilename } from '../../../media/outgoing';
+import {
+  AttachmentRefusedError,
+  stageAttachment,
+  stagedAttachments,
+  unstageAttachment,
+  voiceFilename,
+} from '../../../media/outgoing';
 import { baseMime } from '../../../protocol/mime';
 import type { Recording } from '../../../media/recorder';
 import { startMediaPuller } from '../../../media/runtime';

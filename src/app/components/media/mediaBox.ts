@@ -6,7 +6,11 @@ const MAX_SIDE = 320;
 /** Tiny pictures (icons, the demo's 64 px drawings) are shown up to twice their size, to about this. */
 const SMALL_SIDE = 160;
 
-export function mediaBox(width: number | undefined, height: number | undefined, fallback: { width: number; height: number }): JSX.CSSProperties {
+export function mediaBox(
+  width: number | undefined,
+  height: number | undefined,
+  fallback: { width: number; height: number },
+): JSX.CSSProperties {
   const w = width && width > 0 ? width : fallback.width;
   const h = height && height > 0 ? height : fallback.height;
   const longest = Math.max(w, h);

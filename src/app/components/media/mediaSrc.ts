@@ -11,7 +11,10 @@ import { useIris } from '../../../runtime';
 
 const hasWorker = typeof navigator !== 'undefined' && 'serviceWorker' in navigator;
 const [controlled, setControlled] = createSignal(hasWorker && !!navigator.serviceWorker.controller);
-if (hasWorker) navigator.serviceWorker.addEventListener('controllerchange', () => setControlled(!!navigator.serviceWorker.controller));
+if (hasWorker)
+  navigator.serviceWorker.addEventListener('controllerchange', () =>
+    setControlled(!!navigator.serviceWorker.controller),
+  );
 
 /** The src for `id` while `available()` (its bytes are stored); undefined otherwise. */
 export function createMediaSrc(id: () => string, available: () => boolean): Accessor<string | undefined> {
@@ -29,12 +32,11 @@ export function createMediaSrc(id: () => string, available: () => boolean): Acce
     }
     let url: string | undefined;
     let cancelled = false;
-    void Promise.all([getMediaBlob(db, mediaId), getMedia(db, mediaId)])
-      .then(([row, media]) => {
-        if (cancelled || !row) return;
-        url = URL.createObjectURL(typedBlob(row.blob, media?.mime));
-        setSrc(url);
-      });
+    void Promise.all([getMediaBlob(db, mediaId), getMedia(db, mediaId)]).then(([row, media]) => {
+      if (cancelled || !row) return;
+      url = URL.createObjectURL(typedBlob(row.blob, media?.mime));
+      setSrc(url);
+    });
     onCleanup(() => {
       cancelled = true;
       if (url) URL.revokeObjectURL(url);

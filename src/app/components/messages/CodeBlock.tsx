@@ -28,7 +28,11 @@ export function CodeBlock(props: { code: string; lang: string; final: boolean })
   const [copyLabel, setCopyLabel] = createSignal('Copy code');
   let code!: HTMLElement;
 
-  const highlighter = createChunkHighlighter(() => code, lang, () => props.code);
+  const highlighter = createChunkHighlighter(
+    () => code,
+    lang,
+    () => props.code,
+  );
 
   const copy = async () => {
     const ok = await copyText(props.code);
@@ -66,7 +70,11 @@ interface ChunkHighlighter {
 }
 
 /** One observer and one queue per block: pieces on screen are highlighted one per task. */
-function createChunkHighlighter(code: () => HTMLElement, lang: Accessor<string>, whole: Accessor<string>): ChunkHighlighter {
+function createChunkHighlighter(
+  code: () => HTMLElement,
+  lang: Accessor<string>,
+  whole: Accessor<string>,
+): ChunkHighlighter {
   const waiting = new Map<Element, string>();
   const queue: HTMLElement[] = [];
   let hljs: HLJSApi | undefined;
@@ -108,7 +116,8 @@ function createChunkHighlighter(code: () => HTMLElement, lang: Accessor<string>,
       observer ??= new IntersectionObserver(
         (entries) => {
           for (const entry of entries) {
-            if (!entry.isIntersecting || !waiting.has(entry.target) || queue.includes(entry.target as HTMLElement)) continue;
+            if (!entry.isIntersecting || !waiting.has(entry.target) || queue.includes(entry.target as HTMLElement))
+              continue;
             queue.push(entry.target as HTMLElement);
           }
           if (queue.length && timer === undefined) timer = setTimeout(() => void next(), 0);

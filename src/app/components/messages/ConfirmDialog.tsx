@@ -32,12 +32,7 @@ export function ConfirmDialog(props: {
         <button type="button" class="button secondary" onClick={() => props.onCancel()} autofocus>
           Cancel
         </button>
-        <button
-          type="button"
-          class="button"
-          classList={{ danger: props.danger }}
-          onClick={() => props.onConfirm()}
-        >
+        <button type="button" class="button" classList={{ danger: props.danger }} onClick={() => props.onConfirm()}>
           {props.confirmLabel}
         </button>
       </div>

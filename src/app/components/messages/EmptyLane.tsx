@@ -46,7 +46,12 @@ export function EmptyLane(props: { lane: string }) {
           <For each={suggestions()}>
             {(command) => (
               <li>
-                <button type="button" class="lane-empty-suggestion" disabled={sending()} onClick={() => void run(command)}>
+                <button
+                  type="button"
+                  class="lane-empty-suggestion"
+                  disabled={sending()}
+                  onClick={() => void run(command)}
+                >
                   <span class="lane-empty-command">{commandText(command)}</span>
                   <Show when={command.description}>
                     <span class="lane-empty-description">{command.description}</span>

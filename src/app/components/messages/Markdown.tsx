@@ -1,6 +1,14 @@
 import { Index, Match, Show, Switch, createEffect, createMemo, createSignal, on } from 'solid-js';
 import { renderMarkdown, renderMarkdownCached } from '../../../lib/markdown';
-import { lineCount, markdownChars, previewSegments, reuseSegments, segmentGrown, type Segment, type Segmentation } from '../../../lib/markdownSegments';
+import {
+  lineCount,
+  markdownChars,
+  previewSegments,
+  reuseSegments,
+  segmentGrown,
+  type Segment,
+  type Segmentation,
+} from '../../../lib/markdownSegments';
 import { highlightCodeIn } from '../../../lib/highlight';
 import { COLLAPSED_LINES, CodeBlock } from './CodeBlock';
 import { copyText } from './copyText';
@@ -32,7 +40,9 @@ export function Markdown(props: { text: string; final?: boolean; class?: string 
     return (previous = reuseSegments(previous, split.segments.slice()));
   });
   const collapsed = createMemo(() => final() && !whole() && markdownChars(all()) > HUGE_CHARS);
-  const segments = createMemo(() => (collapsed() ? previewSegments(all(), HUGE_PREVIEW_LINES, COLLAPSED_LINES) : all()));
+  const segments = createMemo(() =>
+    collapsed() ? previewSegments(all(), HUGE_PREVIEW_LINES, COLLAPSED_LINES) : all(),
+  );
   const count = createProgressive(() => segments().length, 3, 2);
 
   const onClick = async (event: MouseEvent) => {

@@ -13,7 +13,9 @@ export function MessageActions(props: { message: MessageRow }) {
   const [copied, setCopied] = createSignal(false);
   // Model, tokens and the full time: asked for, not on every bubble.
   const hasDetails = () =>
-    props.message.role === 'assistant' && props.message.status !== 'streaming' && (!!props.message.model || props.message.tokens !== undefined);
+    props.message.role === 'assistant' &&
+    props.message.status !== 'streaming' &&
+    (!!props.message.model || props.message.tokens !== undefined);
   const detailsKey = () => `${props.message.message_id}:details`;
   const stored = () => !props.message.message_id.startsWith('local:') && props.message.status !== 'streaming';
 

@@ -169,7 +169,13 @@ export function PendingTurn(props: { turn: string }) {
         <span class="msg-author">{authorName('assistant')}</span>
       </header>
       {/* Keyed by the turn, as the reply that takes these cards over is: an opened line stays open. */}
-      <TurnSummary id={props.turn} turn={props.turn} items={list.win.activity[props.turn] ?? []} streaming hasText={false} />
+      <TurnSummary
+        id={props.turn}
+        turn={props.turn}
+        items={list.win.activity[props.turn] ?? []}
+        streaming
+        hasText={false}
+      />
     </article>
   );
 }

@@ -90,7 +90,17 @@ export function MessageList(props: { lane: string; focusId?: string }) {
     if (!ready() && ids() !== undefined && keys().length > 0 && pin.atEnd()) setReady(true);
   });
   useReadMarks({ lane: props.lane, client, ids, row: (id) => win.rows[id], atEnd: pin.atEnd, ready });
-  const pages = useOlderPages({ lane: props.lane, client, scroller: () => scroller, virtualizer, ids, keys, laneRow: lane, atEnd: pin.atEnd, ready });
+  const pages = useOlderPages({
+    lane: props.lane,
+    client,
+    scroller: () => scroller,
+    virtualizer,
+    ids,
+    keys,
+    laneRow: lane,
+    atEnd: pin.atEnd,
+    ready,
+  });
   const jump = useJumpTo({
     focusId: () => props.focusId,
     scroller: () => scroller,
@@ -112,7 +122,10 @@ export function MessageList(props: { lane: string; focusId?: string }) {
   const confirmDelete = () => {
     const message = toDelete();
     setToDelete(undefined);
-    if (message) void Promise.resolve(client.deleteMessages(props.lane, [message.message_id])).catch((error: unknown) => showErrorToast(db, 'Could not delete the message', error));
+    if (message)
+      void Promise.resolve(client.deleteMessages(props.lane, [message.message_id])).catch((error: unknown) =>
+        showErrorToast(db, 'Could not delete the message', error),
+      );
     scroller.focus({ preventScroll: true });
   };
 
@@ -144,14 +157,7 @@ export function MessageList(props: { lane: string; focusId?: string }) {
   return (
     <MessageListContext.Provider value={context}>
       <div class="msg-list">
-        <div
-          ref={scroller}
-          class="msg-scroller"
-          role="log"
-          aria-label="Messages"
-          tabindex="0"
-          onScroll={onScroll}
-        >
+        <div ref={scroller} class="msg-scroller" role="log" aria-label="Messages" tabindex="0" onScroll={onScroll}>
           <div class="msg-sizer" style={{ height: `${virtualizer.getTotalSize()}px` }}>
             <div class="msg-start">
               <Show
@@ -178,11 +184,11 @@ export function MessageList(props: { lane: string; focusId?: string }) {
                     ref={(el) => queueMicrotask(() => el.isConnected && virtualizer.measureElement(el))}
                     style={{ transform: `translateY(${item()?.start ?? 0}px)` }}
                   >
-                    <Show
-                      when={!key.startsWith(TURN_KEY)}
-                      fallback={<PendingTurn turn={key.slice(TURN_KEY.length)} />}
-                    >
-                      <Show when={!key.startsWith(PICKER_KEY)} fallback={<PickerCard pickerId={key.slice(PICKER_KEY.length)} />}>
+                    <Show when={!key.startsWith(TURN_KEY)} fallback={<PendingTurn turn={key.slice(TURN_KEY.length)} />}>
+                      <Show
+                        when={!key.startsWith(PICKER_KEY)}
+                        fallback={<PickerCard pickerId={key.slice(PICKER_KEY.length)} />}
+                      >
                         <Row id={key} prevId={keys()[(item()?.index ?? 0) - 1]} />
                       </Show>
                     </Show>
@@ -200,7 +206,14 @@ export function MessageList(props: { lane: string; focusId?: string }) {
               <span class="visually-hidden">, jump to latest</span>
             </Show>
             <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
-              <path fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" d="M12 5v14M6 13l6 6 6-6" />
+              <path
+                fill="none"
+                stroke="currentColor"
+                stroke-width="2"
+                stroke-linecap="round"
+                stroke-linejoin="round"
+                d="M12 5v14M6 13l6 6 6-6"
+              />
             </svg>
           </button>
         </Show>

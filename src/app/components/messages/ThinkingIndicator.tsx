@@ -17,7 +17,9 @@ function activityText(lane: LaneRow): string {
 /** Shown from agent.busy / typing until agent.idle. The live region stays mounted so changes are announced. */
 export function ThinkingIndicator(props: { lane: LaneRow | undefined; replyEnded?: boolean }) {
   const active = () =>
-    !!props.lane && (props.lane.busy || props.lane.typing) && !(props.replyEnded && props.lane.busyReason !== 'waiting_input');
+    !!props.lane &&
+    (props.lane.busy || props.lane.typing) &&
+    !(props.replyEnded && props.lane.busyReason !== 'waiting_input');
   return (
     <div class="thinking" role="status" aria-live="polite">
       <Show when={active()}>

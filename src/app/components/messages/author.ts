@@ -18,6 +18,10 @@ export function authorName(role: Role): string {
 
 /** The first non-empty line of a text, shortened: what a quote shows. */
 export function firstLine(text: string, max = 120): string {
-  const line = text.split('\n').find((l) => l.trim() !== '')?.trim() ?? '';
+  const line =
+    text
+      .split('\n')
+      .find((l) => l.trim() !== '')
+      ?.trim() ?? '';
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }

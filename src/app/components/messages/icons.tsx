@@ -9,7 +9,10 @@ export function ReplyIcon() {
 export function CopyIcon() {
   return (
     <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
-      <path fill="currentColor" d="M16 1H4a2 2 0 0 0-2 2v14h2V3h12V1zm3 4H8a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h11a2 2 0 0 0 2-2V7a2 2 0 0 0-2-2zm0 16H8V7h11v14z" />
+      <path
+        fill="currentColor"
+        d="M16 1H4a2 2 0 0 0-2 2v14h2V3h12V1zm3 4H8a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h11a2 2 0 0 0 2-2V7a2 2 0 0 0-2-2zm0 16H8V7h11v14z"
+      />
     </svg>
   );
 }
@@ -23,7 +26,10 @@ export function DeleteIcon() {
 export function ClockIcon() {
   return (
     <svg viewBox="0 0 24 24" width="14" height="14" aria-hidden="true">
-      <path fill="currentColor" d="M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zm0 18a8 8 0 1 1 0-16 8 8 0 0 1 0 16zm.5-13H11v6l5.2 3.2.8-1.3-4.5-2.7V7z" />
+      <path
+        fill="currentColor"
+        d="M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zm0 18a8 8 0 1 1 0-16 8 8 0 0 1 0 16zm.5-13H11v6l5.2 3.2.8-1.3-4.5-2.7V7z"
+      />
     </svg>
   );
 }
@@ -31,7 +37,10 @@ export function CheckIcon(props: { double?: boolean }) {
   return (
     <svg viewBox="0 0 24 24" width={props.double ? 20 : 14} height="14" aria-hidden="true">
       {props.double ? (
-        <path fill="currentColor" d="M0.4 13.4 6 19l1.4-1.4L1.8 12 .4 13.4zM22.2 5.6 11.6 16.2 7.4 12 6 13.4l5.6 5.6 12-12-1.4-1.4zM18 7l-1.4-1.4-6.3 6.3 1.4 1.4L18 7z" />
+        <path
+          fill="currentColor"
+          d="M0.4 13.4 6 19l1.4-1.4L1.8 12 .4 13.4zM22.2 5.6 11.6 16.2 7.4 12 6 13.4l5.6 5.6 12-12-1.4-1.4zM18 7l-1.4-1.4-6.3 6.3 1.4 1.4L18 7z"
+        />
       ) : (
         <path fill="currentColor" d="M9 16.2 4.8 12l-1.4 1.4L9 19 21 7l-1.4-1.4L9 16.2z" />
       )}
@@ -41,21 +50,30 @@ export function CheckIcon(props: { double?: boolean }) {
 export function ToolIcon() {
   return (
     <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true">
-      <path fill="currentColor" d="M22.7 19 13.6 9.9c.9-2.3.4-5-1.5-6.9-2-2-5-2.4-7.4-1.3L9 6 6 9 1.6 4.7C.4 7.1.9 10.1 2.9 12.1c1.9 1.9 4.6 2.4 6.9 1.5l9.1 9.1c.4.4 1 .4 1.4 0l2.3-2.3c.5-.4.5-1.1.1-1.4z" />
+      <path
+        fill="currentColor"
+        d="M22.7 19 13.6 9.9c.9-2.3.4-5-1.5-6.9-2-2-5-2.4-7.4-1.3L9 6 6 9 1.6 4.7C.4 7.1.9 10.1 2.9 12.1c1.9 1.9 4.6 2.4 6.9 1.5l9.1 9.1c.4.4 1 .4 1.4 0l2.3-2.3c.5-.4.5-1.1.1-1.4z"
+      />
     </svg>
   );
 }
 export function AlarmIcon() {
   return (
     <svg viewBox="0 0 24 24" width="14" height="14" aria-hidden="true">
-      <path fill="currentColor" d="m22 5.7-4.6-3.9-1.3 1.5 4.6 3.9L22 5.7zM7.9 3.4 6.6 1.9 2 5.7l1.3 1.5 4.6-3.8zM12.5 8H11v6l4.7 2.9.8-1.2-4-2.4V8zM12 4a9 9 0 1 0 0 18 9 9 0 0 0 0-18zm0 16a7 7 0 1 1 0-14 7 7 0 0 1 0 14z" />
+      <path
+        fill="currentColor"
+        d="m22 5.7-4.6-3.9-1.3 1.5 4.6 3.9L22 5.7zM7.9 3.4 6.6 1.9 2 5.7l1.3 1.5 4.6-3.8zM12.5 8H11v6l4.7 2.9.8-1.2-4-2.4V8zM12 4a9 9 0 1 0 0 18 9 9 0 0 0 0-18zm0 16a7 7 0 1 1 0-14 7 7 0 0 1 0 14z"
+      />
     </svg>
   );
 }
 export function InfoIcon(props: { size?: number }) {
   return (
     <svg viewBox="0 0 24 24" width={props.size ?? 14} height={props.size ?? 14} aria-hidden="true">
-      <path fill="currentColor" d="M11 7h2v2h-2V7zm0 4h2v6h-2v-6zm1-9a10 10 0 1 0 0 20 10 10 0 0 0 0-20zm0 18a8 8 0 1 1 0-16 8 8 0 0 1 0 16z" />
+      <path
+        fill="currentColor"
+        d="M11 7h2v2h-2V7zm0 4h2v6h-2v-6zm1-9a10 10 0 1 0 0 20 10 10 0 0 0 0-20zm0 18a8 8 0 1 1 0-16 8 8 0 0 1 0 16z"
+      />
     </svg>
   );
 }

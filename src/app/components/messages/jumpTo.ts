@@ -97,13 +97,7 @@ export function useJumpTo(options: {
       });
     });
   });
-  createEffect(
-    on(
-      options.focusId,
-      (id) => id && opened && jumpTo(id),
-      { defer: true },
-    ),
-  );
+  createEffect(on(options.focusId, (id) => id && opened && jumpTo(id), { defer: true }));
 
   return { jumpTo, highlighted, notice, dismissNotice: () => setNotice(undefined) };
 }
@@ -130,7 +124,10 @@ function centreWhenMeasured(scroller: HTMLElement, messageId: string) {
       const view = scroller.getBoundingClientRect();
       const box = el.getBoundingClientRect();
       // A message taller than the view starts at its top instead.
-      const delta = box.height > view.height - 16 ? box.top - view.top - 8 : box.top + box.height / 2 - (view.top + view.height / 2);
+      const delta =
+        box.height > view.height - 16
+          ? box.top - view.top - 8
+          : box.top + box.height / 2 - (view.top + view.height / 2);
       if (Math.abs(delta) > 2) {
         scroller.scrollTop += delta;
         still = 0;

@@ -21,7 +21,16 @@ afterEach(() => {
 });
 
 function message(i: number, lane = 'L', extra: Partial<MessageRow> = {}): MessageRow {
-  return { message_id: `m${i}`, lane, chat_id: lane, role: i % 2 ? 'user' : 'assistant', text: `text ${i}`, ts: 1000 + i, status: 'final', ...extra };
+  return {
+    message_id: `m${i}`,
+    lane,
+    chat_id: lane,
+    role: i % 2 ? 'user' : 'assistant',
+    text: `text ${i}`,
+    ts: 1000 + i,
+    status: 'final',
+    ...extra,
+  };
 }
 
 describe('windowRange', () => {
@@ -45,7 +54,12 @@ describe('lane window', () => {
     const [range, setRange] = createSignal<[number, number]>([0, 2]);
     dispose = createRoot((d) => {
       ids = laneMessageIds(db, 'L');
-      win = createLaneWindow(db, () => ids() ?? [], range, () => undefined);
+      win = createLaneWindow(
+        db,
+        () => ids() ?? [],
+        range,
+        () => undefined,
+      );
       return d;
     });
     await until(() => ids()?.length === 3);
@@ -66,12 +80,32 @@ describe('lane window', () => {
   it('gathers the activity of the turns in the window, in arrival order', async () => {
     db = freshDb();
     await db.messages.bulkPut([message(1, 'L', { turn: 'L#1' }), message(2, 'L', { turn: 'L#2' })]);
-    const activity = (id: string, turn: string, order: number): ActivityRow => ({ id, lane: 'L', turn, kind: 'tool', ts: 5, order, index: order, name: id, state: 'ok' });
-    await db.activity.bulkPut([activity('b', 'L#1', 1), activity('a', 'L#1', 0), activity('c', 'L#2', 0), activity('x', 'L#9', 0)]);
+    const activity = (id: string, turn: string, order: number): ActivityRow => ({
+      id,
+      lane: 'L',
+      turn,
+      kind: 'tool',
+      ts: 5,
+      order,
+      index: order,
+      name: id,
+      state: 'ok',
+    });
+    await db.activity.bulkPut([
+      activity('b', 'L#1', 1),
+      activity('a', 'L#1', 0),
+      activity('c', 'L#2', 0),
+      activity('x', 'L#9', 0),
+    ]);
     let win!: ReturnType<typeof createLaneWindow>;
     dispose = createRoot((d) => {
       const ids = laneMessageIds(db, 'L');
-      win = createLaneWindow(db, () => ids() ?? [], () => [0, 1], () => 'L#9');
+      win = createLaneWindow(
+        db,
+        () => ids() ?? [],
+        () => [0, 1],
+        () => 'L#9',
+      );
       return d;
     });
     await until(() => win.activity['L#1']?.length === 2 && win.activity['L#9']?.length === 1);
@@ -89,7 +123,17 @@ describe('lane window', () => {
     });
     await new Promise((r) => setTimeout(r, 50));
     expect(orphan()).toBeUndefined(); // no activity yet
-    await db.activity.put({ id: 'L#1:tool:0', lane: 'L', turn: 'L#1', kind: 'tool', ts: 1, order: 0, index: 0, name: 'search', state: 'running' });
+    await db.activity.put({
+      id: 'L#1:tool:0',
+      lane: 'L',
+      turn: 'L#1',
+      kind: 'tool',
+      ts: 1,
+      order: 0,
+      index: 0,
+      name: 'search',
+      state: 'running',
+    });
     await until(() => orphan() === 'L#1');
     await db.messages.put(message(1, 'L', { role: 'assistant', status: 'streaming', turn: 'L#1' }));
     await until(() => orphan() === undefined);

@@ -28,7 +28,10 @@ export function useReadMarks(options: {
     const newest = list?.[list.length - 1];
     if (!newest || !atEnd() || !pageVisible() || !ready()) {
       // No longer on the newest message: a reply it was following counts as unread once it ends.
-      if (markedFor !== undefined) void Promise.resolve(client.stopReading(options.lane)).catch((err: unknown) => console.warn('iris: could not stop following the reply', err));
+      if (markedFor !== undefined)
+        void Promise.resolve(client.stopReading(options.lane)).catch((err: unknown) =>
+          console.warn('iris: could not stop following the reply', err),
+        );
       markedFor = undefined;
       return;
     }
@@ -37,8 +40,15 @@ export function useReadMarks(options: {
     const mark = `${newest}:${row?.ts}:${row?.status}`;
     if (mark === markedFor) return;
     markedFor = mark;
-    void Promise.resolve(client.markRead(options.lane)).catch((err: unknown) => console.warn('iris: could not mark the lane read', err));
+    void Promise.resolve(client.markRead(options.lane)).catch((err: unknown) =>
+      console.warn('iris: could not mark the lane read', err),
+    );
   });
 
-  onCleanup(() => void Promise.resolve(client.stopReading(options.lane)).catch((err: unknown) => console.warn('iris: could not stop following the reply', err)));
+  onCleanup(
+    () =>
+      void Promise.resolve(client.stopReading(options.lane)).catch((err: unknown) =>
+        console.warn('iris: could not stop following the reply', err),
+      ),
+  );
 }

@@ -102,7 +102,12 @@ export function NotificationSettings() {
           aria-label="Notifications"
           aria-describedby={hintId}
           checked={status() === 'on'}
-          disabled={busy() || status() === 'unsupported' || status() === 'blocked' || (cannotWake() !== undefined && status() !== 'on')}
+          disabled={
+            busy() ||
+            status() === 'unsupported' ||
+            status() === 'blocked' ||
+            (cannotWake() !== undefined && status() !== 'on')
+          }
           onChange={(e) => {
             const wanted = e.currentTarget.checked;
             // The switch follows the real state, not the click: it turns on only once it worked.
@@ -120,7 +125,11 @@ export function NotificationSettings() {
           {(r) => (
             <div>
               <dt>Delivered by</dt>
-              <dd>{r().mode === 'ntfy' ? 'This server’s ntfy relay (the gateway publishes to ntfy)' : 'The gateway, through the browser’s push service'}</dd>
+              <dd>
+                {r().mode === 'ntfy'
+                  ? 'This server’s ntfy relay (the gateway publishes to ntfy)'
+                  : 'The gateway, through the browser’s push service'}
+              </dd>
             </div>
           )}
         </Show>
@@ -133,7 +142,9 @@ export function NotificationSettings() {
         )}
       </Show>
       <Show when={status() === 'blocked'}>
-        <p class="settings-note">Allow notifications for this site in the browser’s settings, then turn them on here.</p>
+        <p class="settings-note">
+          Allow notifications for this site in the browser’s settings, then turn them on here.
+        </p>
       </Show>
       <Show when={error()}>
         <p class="error-text" role="alert">

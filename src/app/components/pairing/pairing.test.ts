@@ -3,7 +3,12 @@ import type { ChannelRow } from '../../../store/schema';
 import { landingHref } from './landing';
 import { blocksGateway, NO_ANSWER_MS, pairingProblem, type PairingAttempt } from './problem';
 
-const row = (c: Partial<ChannelRow> & { chat_id: string }, order: number): ChannelRow => ({ name: c.chat_id, kind: 'channel', order, ...c });
+const row = (c: Partial<ChannelRow> & { chat_id: string }, order: number): ChannelRow => ({
+  name: c.chat_id,
+  kind: 'channel',
+  order,
+  ...c,
+});
 
 describe('landing after pairing', () => {
   const channels = [
@@ -48,7 +53,9 @@ describe('pairing problems in words', () => {
     expect(pairingProblem({ ...base, waitedMs: NO_ANSWER_MS })).toMatch(/^Nothing answers at /);
   });
   it('ws:// from an https page', () => {
-    expect(pairingProblem({ ...base, pageOrigin: 'https://iris.example' })).toMatch(/use a wss:\/\/ address \(for this server, wss:\/\/iris\.example\/ws\)/);
+    expect(pairingProblem({ ...base, pageOrigin: 'https://iris.example' })).toMatch(
+      /use a wss:\/\/ address \(for this server, wss:\/\/iris\.example\/ws\)/,
+    );
   });
   it('matches a CSP report to the gateway by host', () => {
     expect(blocksGateway('ws://10.0.0.9:9000/ws', 'connect-src', base.url)).toBe(true);

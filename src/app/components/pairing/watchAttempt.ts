@@ -20,7 +20,8 @@ export function watchPairingAttempt(state: Accessor<ConnectionState>): AttemptWa
   let attempt = { url: '', since: 0, cspBlocked: false, failed: false };
 
   const onViolation = (e: SecurityPolicyViolationEvent) => {
-    if (attempt.url && blocksGateway(e.blockedURI, e.effectiveDirective || e.violatedDirective, attempt.url)) attempt.cspBlocked = true;
+    if (attempt.url && blocksGateway(e.blockedURI, e.effectiveDirective || e.violatedDirective, attempt.url))
+      attempt.cspBlocked = true;
   };
   document.addEventListener('securitypolicyviolation', onViolation);
   onCleanup(() => document.removeEventListener('securitypolicyviolation', onViolation));

@@ -7,7 +7,12 @@ export interface PickerOption {
 }
 
 /** Options answered with one press; the current one is marked in words, not only by colour. */
-export function OptionList(props: { options: PickerOption[]; disabled: boolean; onPick: (value: string) => void; label?: string }) {
+export function OptionList(props: {
+  options: PickerOption[];
+  disabled: boolean;
+  onPick: (value: string) => void;
+  label?: string;
+}) {
   return (
     <ul class="picker-options" aria-label={props.label}>
       <For each={props.options}>

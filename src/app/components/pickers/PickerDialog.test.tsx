@@ -49,7 +49,10 @@ describe('a picker dialog', () => {
     await runtime.db.channels.put({ chat_id: 'work', name: 'Work', kind: 'channel', order: 0 });
     mounted = mount(() => <PickerDialog picker={picker} onDismiss={() => {}} />, runtime);
     const production = await until(
-      () => [...document.querySelectorAll<HTMLButtonElement>('button.picker-option')].find((b) => visibleText(b).startsWith('Production')),
+      () =>
+        [...document.querySelectorAll<HTMLButtonElement>('button.picker-option')].find((b) =>
+          visibleText(b).startsWith('Production'),
+        ),
       'the Production option',
     );
     production.click();

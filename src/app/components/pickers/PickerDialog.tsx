@@ -53,7 +53,12 @@ export function PickerDialog(props: { picker: PickerRow; onDismiss: () => void }
 
   const payload = <T,>() => props.picker.payload as T;
   return (
-    <ModalDialog open={!answered()} title={pickerTitle(props.picker)} onClose={() => props.onDismiss()} class="picker-dialog">
+    <ModalDialog
+      open={!answered()}
+      title={pickerTitle(props.picker)}
+      onClose={() => props.onDismiss()}
+      class="picker-dialog"
+    >
       {/* Focus lands here rather than on an answer, so a stray Enter answers nothing. */}
       <div class="picker-body" tabindex="-1" autofocus>
         <Switch>

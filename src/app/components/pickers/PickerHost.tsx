@@ -54,11 +54,7 @@ function LanePickers(props: { lane: string }) {
         {(id) => {
           // The row of a picker does not change while it is open; read it once for this dialog.
           const picker = untrack(() => pickers().find((p) => p.picker_id === id));
-          return (
-            <Show when={picker}>
-              {(row) => <PickerDialog picker={row()} onDismiss={() => dismiss(id)} />}
-            </Show>
-          );
+          return <Show when={picker}>{(row) => <PickerDialog picker={row()} onDismiss={() => dismiss(id)} />}</Show>;
         }}
       </Show>
     </>

@@ -38,13 +38,23 @@ describe('typedAnswer', () => {
 describe('pickerOutcome', () => {
   const answered = (r: PickerRow, answer: string): PickerRow => ({ ...r, state: 'answered', answer });
   it('says what was asked and what was answered, in words', () => {
-    expect(pickerOutcome(answered(row('picker.approval', { command: 'make deploy --prod' }), 'once'))).toEqual({ question: 'Approval: make deploy --prod', answer: 'Approved once' });
+    expect(pickerOutcome(answered(row('picker.approval', { command: 'make deploy --prod' }), 'once'))).toEqual({
+      question: 'Approval: make deploy --prod',
+      answer: 'Approved once',
+    });
     expect(pickerOutcome(answered(row('picker.approval', { command: 'rm -rf /' }), 'deny')).answer).toBe('Denied');
-    expect(pickerOutcome(answered(row('picker.confirm', { title: 'Archive?' }), 'no'))).toEqual({ question: 'Archive?', answer: 'No' });
+    expect(pickerOutcome(answered(row('picker.confirm', { title: 'Archive?' }), 'no'))).toEqual({
+      question: 'Archive?',
+      answer: 'No',
+    });
     const choice = row('picker.choice', { title: 'Effort', choices: [{ value: 'high', label: 'High' }] });
     expect(pickerOutcome(answered(choice, 'high'))).toEqual({ question: 'Effort', answer: 'High' });
-    expect(pickerOutcome(answered(row('picker.clarify', { question: 'Which?', choices: [] }), 'my own words'))).toEqual({ question: 'Which?', answer: 'my own words' });
-    const model = row('picker.model', { providers: [{ id: 'demo', label: 'Demo', models: [{ id: 'm1', label: 'Model One' }] }] });
+    expect(pickerOutcome(answered(row('picker.clarify', { question: 'Which?', choices: [] }), 'my own words'))).toEqual(
+      { question: 'Which?', answer: 'my own words' },
+    );
+    const model = row('picker.model', {
+      providers: [{ id: 'demo', label: 'Demo', models: [{ id: 'm1', label: 'Model One' }] }],
+    });
     expect(pickerOutcome(answered(model, 'demo:m1'))).toEqual({ question: 'Model', answer: 'Model One' });
   });
   it('a picker closed without an answer from here says so; long text is cut to one line', () => {

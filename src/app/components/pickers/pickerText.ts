@@ -30,7 +30,10 @@ export function modelValue(providerId: string, modelId: string): string {
 export function isCurrentModel(payload: PickerModelFrame['payload'], providerId: string, modelId: string): boolean {
   if (payload.current_model === undefined) return false;
   if (payload.current_model === modelValue(providerId, modelId)) return true;
-  return payload.current_model === modelId && (payload.current_provider === undefined || payload.current_provider === providerId);
+  return (
+    payload.current_model === modelId &&
+    (payload.current_provider === undefined || payload.current_provider === providerId)
+  );
 }
 
 export const APPROVAL_ANSWERS: readonly { value: ApprovalValue; label: string }[] = [
@@ -85,9 +88,15 @@ export function pickerOutcome(picker: PickerRow): { question: string; answer: st
       break;
     case 'picker.model': {
       question = 'Model';
-      const providers = Array.isArray(p.providers) ? (p.providers as { id?: unknown; models?: { id?: unknown; label?: unknown }[] }[]) : [];
+      const providers = Array.isArray(p.providers)
+        ? (p.providers as { id?: unknown; models?: { id?: unknown; label?: unknown }[] }[])
+        : [];
       const model = providers
-        .flatMap((pr) => (Array.isArray(pr.models) ? pr.models.map((m) => ({ key: `${String(pr.id)}:${String(m.id)}`, label: m.label })) : []))
+        .flatMap((pr) =>
+          Array.isArray(pr.models)
+            ? pr.models.map((m) => ({ key: `${String(pr.id)}:${String(m.id)}`, label: m.label }))
+            : [],
+        )
         .find((m) => m.key === value);
       answer = value !== undefined ? (typeof model?.label === 'string' ? model.label : value) : undefined;
       break;

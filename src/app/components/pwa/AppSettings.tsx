@@ -13,7 +13,10 @@ interface StorageFacts {
 async function storageFacts(): Promise<StorageFacts> {
   const storage = navigator.storage;
   if (!storage?.estimate) return {};
-  const [estimate, persisted] = await Promise.all([storage.estimate(), storage.persisted?.() ?? Promise.resolve(false)]);
+  const [estimate, persisted] = await Promise.all([
+    storage.estimate(),
+    storage.persisted?.() ?? Promise.resolve(false),
+  ]);
   return { usage: estimate.usage, quota: estimate.quota, persisted };
 }
 
@@ -39,7 +42,11 @@ export function AppSettings() {
         </div>
         <div>
           <dt>Kept when space runs low</dt>
-          <dd>{facts()?.persisted ? 'Yes (persistent storage granted)' : 'No (the browser may clear it when space runs low)'}</dd>
+          <dd>
+            {facts()?.persisted
+              ? 'Yes (persistent storage granted)'
+              : 'No (the browser may clear it when space runs low)'}
+          </dd>
         </div>
       </dl>
     </SettingsSection>

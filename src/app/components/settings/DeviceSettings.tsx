@@ -28,7 +28,12 @@ export function DeviceSettings() {
     setStatus('Saved.');
     // The name travels in `hello`: reconnect so the gateway learns it now rather than next time.
     const [url, token] = await Promise.all([getSetting(db, 'gatewayUrl'), getSetting(db, 'token')]);
-    if (url && token && client.state() === 'online') void client.pair(url, token).catch((err: unknown) => console.warn('iris: could not reconnect with the new name (the next hello carries it)', err));
+    if (url && token && client.state() === 'online')
+      void client
+        .pair(url, token)
+        .catch((err: unknown) =>
+          console.warn('iris: could not reconnect with the new name (the next hello carries it)', err),
+        );
   };
 
   return (

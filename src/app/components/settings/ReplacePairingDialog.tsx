@@ -24,13 +24,22 @@ export function gatewayHost(url: string): string {
  * message, a page, a QR code), and following it silently would unpair the app or pair it with
  * someone else's gateway.
  */
-export function ReplacePairingDialog(props: { pending: PendingPairing | undefined; onConfirm: () => void; onCancel: () => void }) {
+export function ReplacePairingDialog(props: {
+  pending: PendingPairing | undefined;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
   const host = () => gatewayHost(props.pending?.url ?? '');
   const current = () => gatewayHost(props.pending?.currentUrl ?? '');
   return (
     // Mounted only while asking: a closed dialog's words would still be in the page.
     <Show when={props.pending}>
-      <ModalDialog open={!!props.pending} title="Pair with a different gateway?" onClose={props.onCancel} class="replace-pairing">
+      <ModalDialog
+        open={!!props.pending}
+        title="Pair with a different gateway?"
+        onClose={props.onCancel}
+        class="replace-pairing"
+      >
         <form
           onSubmit={(e) => {
             e.preventDefault();

@@ -31,7 +31,13 @@ export function TopBar(props: TopBarProps) {
     <header class="topbar">
       <Show when={props.back}>
         {(back) => (
-          <button type="button" class="icon-button" aria-label={back().label} title={back().label} onClick={() => navigate(back().href)}>
+          <button
+            type="button"
+            class="icon-button"
+            aria-label={back().label}
+            title={back().label}
+            onClick={() => navigate(back().href)}
+          >
             <Icon name="back" />
           </button>
         )}

@@ -30,7 +30,8 @@ export function ConnectionBanner() {
   createEffect(() => {
     const state = client.state();
     if (state === 'connecting') triedToConnect = true;
-    if (state === 'online' || state === 'auth-failed' || (state === 'offline' && triedToConnect)) firstAttemptEnded = true;
+    if (state === 'online' || state === 'auth-failed' || (state === 'offline' && triedToConnect))
+      firstAttemptEnded = true;
     const next = paired() ? bannerMessage(state, health(), agentInfo(status())?.problem) : undefined;
     if (!next || next.tone === 'danger' || state === 'online') {
       setShown(next);

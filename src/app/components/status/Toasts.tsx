@@ -70,7 +70,12 @@ function Toast(props: { toast: ToastRow; onOpen: (toast: ToastRow) => void; onDi
           {content()}
         </button>
       </Show>
-      <button type="button" class="icon-button toast-dismiss" aria-label="Dismiss" onClick={() => props.onDismiss(props.toast)}>
+      <button
+        type="button"
+        class="icon-button toast-dismiss"
+        aria-label="Dismiss"
+        onClick={() => props.onDismiss(props.toast)}
+      >
         <Icon name="close" />
       </button>
     </li>
@@ -89,7 +94,8 @@ export function Toasts() {
   const ids = () => toasts().map((t) => t.id!);
 
   const dismiss = (toast: ToastRow) => {
-    if (toast.id !== undefined) void dismissToast(db, toast.id).catch((err: unknown) => console.warn('iris: could not dismiss a toast', err));
+    if (toast.id !== undefined)
+      void dismissToast(db, toast.id).catch((err: unknown) => console.warn('iris: could not dismiss a toast', err));
   };
   const open = async (toast: ToastRow) => {
     dismiss(toast);

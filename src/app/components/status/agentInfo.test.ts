@@ -4,17 +4,27 @@ import { bannerMessage } from './connectionBannerText';
 
 describe('the agent behind the gateway (status.session.agent)', () => {
   it('reads name, version, model and problem, bounded, and ignores anything else', () => {
-    const hermes = { state: 'online', session: { agent: { kind: 'hermes', name: 'Hermes 0.19.0', version: '0.19.0', model: 'iris-scripted-1', url: 'http://x' } } };
+    const hermes = {
+      state: 'online',
+      session: {
+        agent: { kind: 'hermes', name: 'Hermes 0.19.0', version: '0.19.0', model: 'iris-scripted-1', url: 'http://x' },
+      },
+    };
     expect(agentInfo(hermes)).toEqual({ name: 'Hermes 0.19.0', version: '0.19.0', model: 'iris-scripted-1' });
     expect(agentLine(agentInfo(hermes)!)).toBe('Hermes 0.19.0 · model iris-scripted-1');
     expect(agentInfo({ state: 'online' })).toBeUndefined();
     expect(agentInfo({ state: 'online', session: { agent: { name: 5 } } })).toBeUndefined();
     expect(agentInfo({ state: 'online', session: { agent: 'Hermes' } })).toBeUndefined();
-    expect(agentInfo({ state: 'x', session: { agent: { name: 'n'.repeat(500), problem: 'p'.repeat(900) } } })).toEqual({ name: 'n'.repeat(80), problem: 'p'.repeat(300) });
+    expect(agentInfo({ state: 'x', session: { agent: { name: 'n'.repeat(500), problem: 'p'.repeat(900) } } })).toEqual({
+      name: 'n'.repeat(80),
+      problem: 'p'.repeat(300),
+    });
   });
 
   it('a degraded gateway whose agent says why: the banner says it, in the agent’s words', () => {
-    expect(bannerMessage('online', 'degraded', 'Hermes at http://127.0.0.1:8642 is not reachable (ECONNREFUSED).')?.text).toBe(
+    expect(
+      bannerMessage('online', 'degraded', 'Hermes at http://127.0.0.1:8642 is not reachable (ECONNREFUSED).')?.text,
+    ).toBe(
       'The agent cannot answer right now: Hermes at http://127.0.0.1:8642 is not reachable (ECONNREFUSED). Your messages are kept.',
     );
     expect(bannerMessage('online', 'online', 'stale problem')).toBeUndefined();

@@ -10,7 +10,8 @@ export interface AgentInfo {
   problem?: string;
 }
 
-const text = (v: unknown, max: number): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim().slice(0, max) : undefined);
+const text = (v: unknown, max: number): string | undefined =>
+  typeof v === 'string' && v.trim() !== '' ? v.trim().slice(0, max) : undefined;
 
 /** The stored `gatewayStatus` setting (`{state, session}`) → the agent it names, if any. */
 export function agentInfo(status: unknown): AgentInfo | undefined {

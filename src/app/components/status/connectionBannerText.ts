@@ -17,22 +17,31 @@ export function gatewayHealth(value: unknown): GatewayHealth | undefined {
 }
 
 /** `agentProblem`: why the agent behind the gateway cannot answer, as the gateway said it (degraded only). */
-export function bannerMessage(state: ConnectionState, health: GatewayHealth | undefined, agentProblem?: string): BannerMessage | undefined {
+export function bannerMessage(
+  state: ConnectionState,
+  health: GatewayHealth | undefined,
+  agentProblem?: string,
+): BannerMessage | undefined {
   switch (state) {
     case 'auth-failed':
       return { tone: 'danger', text: 'The gateway no longer accepts this device.', repair: true };
     case 'offline':
-      return { tone: 'warn', text: 'Offline. You can read saved messages; new ones are sent when the gateway is back.' };
+      return {
+        tone: 'warn',
+        text: 'Offline. You can read saved messages; new ones are sent when the gateway is back.',
+      };
     case 'connecting':
       return { tone: 'warn', text: 'Reconnecting to the gateway…' };
     case 'pairing':
       return undefined;
     case 'online':
-      if (health === 'restarting') return { tone: 'warn', text: 'The gateway is restarting. Replies may pause for a moment.' };
+      if (health === 'restarting')
+        return { tone: 'warn', text: 'The gateway is restarting. Replies may pause for a moment.' };
       if (health === 'degraded' && agentProblem) {
         return { tone: 'warn', text: `The agent cannot answer right now: ${agentProblem} Your messages are kept.` };
       }
-      if (health === 'degraded') return { tone: 'warn', text: 'The gateway is having trouble. Replies may be slow or fail.' };
+      if (health === 'degraded')
+        return { tone: 'warn', text: 'The gateway is having trouble. Replies may be slow or fail.' };
       return undefined;
   }
 }

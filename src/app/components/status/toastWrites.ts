@@ -11,5 +11,7 @@ function words(error: unknown): string {
 
 /** Shows what failed and why, in words; never throws. */
 export function showErrorToast(db: IrisDB, what: string, error: unknown): void {
-  void addToast(db, { kind: ERROR_TOAST_KIND, title: what, body: words(error), ts: Date.now() }).catch((err: unknown) => console.warn('iris:', what, error, '(and the toast could not be stored)', err));
+  void addToast(db, { kind: ERROR_TOAST_KIND, title: what, body: words(error), ts: Date.now() }).catch((err: unknown) =>
+    console.warn('iris:', what, error, '(and the toast could not be stored)', err),
+  );
 }
