@@ -23,15 +23,20 @@ let scratch: string;
 
 interface Iris {
   origin: string;
+  dataDir: string;
   link: string;
   child: ChildProcess;
   stdout: () => string;
-  close(): Promise<void>;
+  /** SIGTERM by default; SIGKILL for a crash. */
+  close(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** `npm start -- --hermes URL`, the key in HERMES_API_KEY, on a free port with its own data dir. */
-async function startIris(): Promise<Iris> {
-  const dataDir = mkdtempSync(join(scratch, 'iris-'));
+/**
+ * `npm start -- --hermes URL`, the key in HERMES_API_KEY, on a free port with its own data dir; `again`
+ * starts it anew on the port and data dir of an earlier one (our server restarted).
+ */
+async function startIris(again?: Iris): Promise<Iris> {
+  const dataDir = again?.dataDir ?? mkdtempSync(join(scratch, 'iris-'));
   const child = spawn(
     process.execPath,
     [
@@ -39,7 +44,7 @@ async function startIris(): Promise<Iris> {
       'tsx',
       'server/main.ts',
       '--port',
-      '0',
+      again ? new URL(again.origin).port : '0',
       '--host',
       '127.0.0.1',
       '--dist-dir',
@@ -66,13 +71,14 @@ async function startIris(): Promise<Iris> {
   const link = /^Pairing link: (\S+)$/m.exec(stdout)![1]!.replaceAll('localhost', '127.0.0.1');
   return {
     origin: new URL(link).origin,
+    dataDir,
     link,
     child,
     stdout: () => stdout,
-    async close() {
-      if (child.exitCode === null) {
+    async close(signal: NodeJS.Signals = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
+        child.kill(signal);
         await exited;
       }
       expect(stdout + stderr).not.toContain(hermes.key);
@@ -250,6 +256,61 @@ test('Stop mid-run: Hermes cancels the run and the reply keeps only what came be
     expect(slow).toHaveLength(1);
     expect(slow[0].piecesSent).toBeLessThan(60);
     await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
+  } finally {
+    await iris.close();
+  }
+});
+
+test('Hermes has no steer: text typed during a reply is offered as Send, not Steer, and is answered after it', async ({
+  page,
+}) => {
+  const iris = await startIris();
+  try {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await openLane(page, iris);
+    await send(page, 'One more long story [slow]');
+    const first = replies(page, 'Slow line 3.');
+    await expect(first).toBeVisible({ timeout: 30_000 });
+    await page.getByRole('textbox', { name: 'Message' }).fill('And then?');
+    // The reply is still streaming, and the button offers to send the text, not to steer with it.
+    await expect(first).toHaveAttribute('aria-busy', 'true');
+    await expect(page.getByRole('button', { name: 'Steer' })).toHaveCount(0);
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect(
+      page.getByRole('log', { name: 'Messages' }).getByRole('article').filter({ hasText: 'And then?' }),
+    ).toHaveCount(1);
+    // Queued behind the running reply: that one ends whole, then the message gets its own reply.
+    await expect(replies(page, 'Slow line 60.')).toHaveAttribute('aria-busy', 'false', { timeout: 45_000 });
+    await expect(replies(page, 'You said: «And then?»')).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole('alert')).toHaveCount(0);
+  } finally {
+    await iris.close();
+  }
+});
+
+test('our server crashes mid-run and starts again: the run, still going in Hermes, ends whole in the same bubble', async ({
+  page,
+}) => {
+  let iris = await startIris();
+  try {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await openLane(page, iris);
+    await send(page, 'A story across a crash [slow]');
+    await expect(replies(page, 'Slow line 3.')).toBeVisible({ timeout: 30_000 });
+    await iris.close('SIGKILL');
+    iris = await startIris(iris);
+    // The page reconnects by itself; the gateway followed the run by GET /v1/runs/{id} to its end.
+    const reply = replies(page, 'Slow line 60.');
+    await expect(reply).toBeVisible({ timeout: 60_000 });
+    await expect(reply).toHaveAttribute('aria-busy', 'false');
+    await expect(replies(page, 'Slow line 1.')).toHaveCount(1);
+    await page.reload();
+    await expect(replies(page, 'Slow line 60.')).toHaveCount(1, { timeout: 20_000 });
+    // Hermes ran it once: our restart did not start a second run.
+    const runs = model.requests.filter(
+      (r) => r.stream && JSON.stringify(r.messages.at(-1)).includes('A story across a crash [slow]'),
+    );
+    expect(runs).toHaveLength(1);
   } finally {
     await iris.close();
   }

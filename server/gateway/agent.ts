@@ -37,6 +37,11 @@ export interface AgentDescription {
   url?: string;
   /** Why the agent cannot answer now, in words; absent when it is healthy. */
   problem?: string;
+  /**
+   * Whether `agent.steer` reaches a running turn. False (Hermes 0.19.0 has no steer endpoint): the app
+   * offers no Steer and sends what is typed during a reply as a plain message, queued behind it.
+   */
+  steer: boolean;
 }
 
 export interface Agent {

@@ -51,7 +51,7 @@ export class DemoAgent implements Agent {
   }
 
   describe(): AgentDescription {
-    return { kind: 'demo', name: 'Iris demo agent', model: this.ctx.store.agent.model };
+    return { kind: 'demo', name: 'Iris demo agent', model: this.ctx.store.agent.model, steer: true };
   }
 
   catalog() {

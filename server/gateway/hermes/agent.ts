@@ -52,6 +52,9 @@ const COMMANDS: readonly CommandInfo[] = [
 
 type Job = (done: () => void) => void;
 
+/** hermes-agent 0.19.0's API server has no steer endpoint (upstream NousResearch/hermes-agent#54301). */
+const STEERS = false;
+
 export class HermesAgent implements Agent {
   private ctxRef: AgentHost | undefined;
   private stateRef: HermesState | undefined;
@@ -70,7 +73,13 @@ export class HermesAgent implements Agent {
     this.client = new HermesClient({ url: opts.url, key: opts.key });
     this.probeIntervalMs = opts.probeIntervalMs ?? 5000;
     this.pollIntervalMs = opts.pollIntervalMs ?? 1000;
-    this.description = { kind: 'hermes', name: 'Hermes', url: this.client.url, problem: 'Not checked yet.' };
+    this.description = {
+      kind: 'hermes',
+      name: 'Hermes',
+      url: this.client.url,
+      problem: 'Not checked yet.',
+      steer: STEERS,
+    };
   }
 
   private get ctx(): AgentHost {
@@ -104,7 +113,7 @@ export class HermesAgent implements Agent {
   }
 
   private async check(): Promise<AgentDescription> {
-    const base: AgentDescription = { kind: 'hermes', name: 'Hermes', url: this.client.url };
+    const base: AgentDescription = { kind: 'hermes', name: 'Hermes', url: this.client.url, steer: STEERS };
     let next: AgentDescription;
     try {
       const { version } = await this.client.health();

@@ -365,7 +365,14 @@ describe('HermesAgent health', () => {
     expect(status.payload).toEqual({
       state: 'online',
       session: {
-        agent: { kind: 'hermes', name: 'Hermes 0.19.0', version: '0.19.0', model: 'hermes-agent', url: hermes.url },
+        agent: {
+          kind: 'hermes',
+          name: 'Hermes 0.19.0',
+          version: '0.19.0',
+          model: 'hermes-agent',
+          url: hermes.url,
+          steer: false,
+        },
       },
     });
   });

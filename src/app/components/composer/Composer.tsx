@@ -4,11 +4,12 @@ import type { IrisDB } from '../../../store/db';
 import { live } from '../../../store/live';
 import { storedLane } from '../../../store/models/lanes';
 import { newestMessage } from '../../../store/models/messages';
-import { setDraft } from '../../../store/models/settings';
+import { getSetting, setDraft } from '../../../store/models/settings';
 import { formatBytes } from '../../../lib/format';
 import { stageAttachment, unstageAttachment } from '../../../media/outgoing';
 import { useIris, type RuntimeParts } from '../../../runtime';
 import { replyTarget, setReplyTarget } from '../messages/replyTarget';
+import { agentSteers } from '../status/agentInfo';
 import { DESKTOP_QUERY, createMediaQuery } from '../shell/mediaQuery';
 import { AttachButton } from '../media/AttachButton';
 import { AttachmentChips } from '../media/AttachmentChips';
@@ -93,7 +94,9 @@ function LaneComposer(props: { lane: string }) {
   // Attachments: picker, paste, drop and voice recordings, stored at once (media issue).
   const media = useComposerMedia({ lane, attachments, setAttachments, setError });
   const [sending, setSending] = createSignal(false);
-  const mode = () => composerMode(working(), input.pasted() || text());
+  // An agent that cannot be steered (the gateway's status says so) gets text typed during a reply as a message.
+  const steers = live(async () => agentSteers(await getSetting(db, 'gatewayStatus')), true);
+  const mode = () => composerMode(working(), input.pasted() || text(), steers());
 
   // Slash-command menu.
   const menuId = createUniqueId();

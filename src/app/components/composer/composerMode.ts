@@ -11,9 +11,11 @@ export function agentWorking(lane: Pick<LaneRow, 'busy' | 'busyReason'> | undefi
   return !!lane?.busy && lane.busyReason !== 'waiting_input';
 }
 
-export function composerMode(working: boolean, text: string): ComposerMode {
+/** `steers` false: the agent cannot be steered, so text typed while it works is sent as a message, queued. */
+export function composerMode(working: boolean, text: string, steers = true): ComposerMode {
   if (!working) return 'send';
-  return text.trim() === '' ? 'stop' : 'steer';
+  if (text.trim() === '') return 'stop';
+  return steers ? 'steer' : 'send';
 }
 
 /**

@@ -54,6 +54,12 @@ describe('composerMode', () => {
     expect(composerMode(true, 'faster')).toBe('steer');
   });
 
+  it('an agent that cannot be steered: text typed while it works is sent (queued), empty still stops', () => {
+    expect(composerMode(true, 'faster', false)).toBe('send');
+    expect(composerMode(true, ' ', false)).toBe('stop');
+    expect(composerMode(false, 'hi', false)).toBe('send');
+  });
+
   it('does not count waiting for a picker answer as working', () => {
     expect(agentWorking({ busy: true, busyReason: 'waiting_input' })).toBe(false);
     expect(agentWorking({ busy: true, busyReason: 'processing' })).toBe(true);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agentInfo, agentLine } from './agentInfo';
+import { agentInfo, agentLine, agentSteers } from './agentInfo';
 import { bannerMessage } from './connectionBannerText';
 
 describe('the agent behind the gateway (status.session.agent)', () => {
@@ -19,6 +19,18 @@ describe('the agent behind the gateway (status.session.agent)', () => {
       name: 'n'.repeat(80),
       problem: 'p'.repeat(300),
     });
+  });
+
+  it('steering: only an explicit steer:false says the agent cannot; saying nothing means it can', () => {
+    expect(agentSteers({ state: 'online', session: { agent: { kind: 'hermes', name: 'Hermes', steer: false } } })).toBe(
+      false,
+    );
+    expect(agentSteers({ state: 'online', session: { agent: { kind: 'demo', name: 'Iris', steer: true } } })).toBe(
+      true,
+    );
+    expect(agentSteers({ state: 'online', session: { agent: { name: 'Other gateway' } } })).toBe(true);
+    expect(agentSteers({ state: 'online', session: { agent: { steer: 'no' } } })).toBe(true);
+    expect(agentSteers(undefined)).toBe(true);
   });
 
   it('a degraded gateway whose agent says why: the banner says it, in the agent’s words', () => {

@@ -25,6 +25,16 @@ export function agentInfo(status: unknown): AgentInfo | undefined {
   return { name, ...(version ? { version } : {}), ...(model ? { model } : {}), ...(problem ? { problem } : {}) };
 }
 
+/**
+ * Whether the agent takes `agent.steer` while it works. Only an explicit `steer: false` says no (Hermes
+ * 0.19.0 has no steer endpoint); a gateway that says nothing is assumed to steer, as the protocol has it.
+ */
+export function agentSteers(status: unknown): boolean {
+  return !(isObject(status) && isObject(status.session) && isObject(status.session.agent))
+    ? true
+    : status.session.agent.steer !== false;
+}
+
 /** "Hermes 0.19.0 · model iris-scripted-1" */
 export function agentLine(info: AgentInfo): string {
   return info.model ? `${info.name} · model ${info.model}` : info.name;
