@@ -11,7 +11,7 @@ export const LAYERS: Record<string, number> = {
   'src/lib': 0, // pure helpers (markdown, highlight, qrcode): no app, no store, no protocol state
   'src/store': 1, // Dexie, the reducer, models
   'src/search': 1, // the search index over the store's messages
-  'src/net': 2, // the connection, its state, the coalescer, transfers
+  'src/net': 2, // the connection, its state, the frame pipeline, transfers
   'src/client': 2, // the outbox and commands
   'src/media': 2, // media pulling, eviction, uploads: reads the store, talks through net
   'src/push': 2, // push registration and the bridge to the service worker
