@@ -74,6 +74,22 @@ describe('check-imports', () => {
     ]);
   });
 
+  it('fails on shipped src or worker code importing server/, not on their tests or src/testing', () => {
+    const root = tree({
+      ...CLEAN,
+      'server/gateway/standalone.ts': `export const startGateway = 1;\n`,
+      'src/net/session.ts': `import { startGateway } from '../../server/gateway/standalone';\n`,
+      'worker/push/call.ts': `import type { X } from '../../server/gateway/standalone';\n`,
+      'src/net/session.test.ts': `import { startGateway } from '../../server/gateway/standalone';\n`,
+      'worker/push/call.test.ts': `import { startGateway } from '../../server/gateway/standalone';\n`,
+      'src/testing/gateway.ts': `import { startGateway } from '../../server/gateway/standalone';\n`,
+    });
+    expect(check(root, []).errors).toEqual([
+      'src/net/session.ts → server/gateway/standalone.ts: [server] only tests in src/ and worker/ import server/',
+      'worker/push/call.ts → server/gateway/standalone.ts: [server] only tests in src/ and worker/ import server/',
+    ]);
+  });
+
   it('fails on a src folder that has no layer', () => {
     const { errors } = check(tree({ ...CLEAN, 'src/gadgets/a.ts': `export {};\n` }), []);
     expect(errors).toEqual([

@@ -11,7 +11,7 @@ export const LAYERS: Record<string, number> = {
   'src/lib': 0, // pure helpers (markdown, highlight, qrcode): no app, no store, no protocol state
   'src/store': 1, // Dexie, the reducer, models
   'src/search': 1, // the search index over the store's messages
-  'src/net': 2, // the connection, its state, the coalescer, transfers
+  'src/net': 2, // the connection, its state, the frame pipeline, transfers
   'src/client': 2, // the outbox and commands
   'src/media': 2, // media pulling, eviction, uploads: reads the store, talks through net
   'src/push': 2, // push registration and the bridge to the service worker
@@ -31,7 +31,10 @@ export const CYCLE_ROOTS = ['src', 'worker', 'server'];
 export const APP_PRIVATE_ROOTS = ['src', 'worker', 'server', 'e2e', 'bench', 'scripts'];
 // src/main.tsx renders the app: the one import of src/app from outside it.
 
-export type Rule = 'cycle' | 'app-private' | 'upward' | 'worker';
+/** What ships to the browser: only its tests (and src/testing, their support) may import server/. */
+export const BROWSER_ROOTS = ['src', 'worker'];
+
+export type Rule = 'cycle' | 'app-private' | 'upward' | 'worker' | 'server';
 
 export interface Violation {
   rule: Rule;
@@ -203,6 +206,12 @@ export function findViolations(graph: Graph): Violation[] {
   for (const top of CYCLE_ROOTS) out.push(...cycles(graph, (f) => under(f, top)));
   for (const [from, targets] of graph) {
     for (const to of targets) {
+      // The browser's code cannot run the server's (node:fs, ws, the gateway): its tests start a gateway.
+      if (under(to, 'server') && BROWSER_ROOTS.some((r) => under(from, r))) {
+        if (!isTest(from) && !under(from, 'src/testing'))
+          out.push({ rule: 'server', from, to, detail: 'only tests in src/ and worker/ import server/' });
+        continue;
+      }
       // Test support is for tests, from any layer; shipped code never reaches it.
       if (under(to, 'src/testing') && !under(from, 'src/testing')) {
         if (!isTest(from)) out.push({ rule: 'upward', from, to, detail: 'src/testing is imported by tests only' });

@@ -1,26 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startGateway, type StandaloneGateway } from './standalone';
-import { TestClient } from './testclient';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useGateway } from './testing';
 
 const token = 'pairing-token-123';
-let gw: StandaloneGateway;
-const clients: TestClient[] = [];
 const logs: string[] = [];
 
-beforeEach(async () => {
+// Registered first, so it runs before the fixture starts the gateway.
+beforeEach(() => {
   logs.length = 0;
-  gw = await startGateway({ token, streamDelayMs: 0, log: (l) => logs.push(l) });
 });
-afterEach(async () => {
-  for (const c of clients.splice(0)) await c.close();
-  await gw.close();
-});
-
-async function connect(): Promise<TestClient> {
-  const c = await TestClient.connect(gw.url);
-  clients.push(c);
-  return c;
-}
+const fixture = useGateway({ token, streamDelayMs: 0, log: (l) => logs.push(l) });
+const connect = () => fixture.connect();
 
 describe('pairing', () => {
   it('answers hello with hello.ack: caps, cursor and the channel directory', async () => {
@@ -36,7 +25,7 @@ describe('pairing', () => {
       is_default: true,
     });
     expect(ack.payload.channels.length).toBeGreaterThanOrEqual(2);
-    expect(gw.gateway.connectionCount()).toBe(1);
+    expect(fixture.gw.gateway.connectionCount()).toBe(1);
   });
 
   it('refuses a wrong token with error auth, then closes', async () => {
@@ -44,8 +33,8 @@ describe('pairing', () => {
     const err = await c.hello({ token: 'wrong', device_id: 'dev-a' });
     expect(err).toMatchObject({ type: 'error', id: 1, payload: { code: 'auth' } });
     expect(await c.closed).toBe(1008);
-    expect(gw.gateway.connectionCount()).toBe(0);
-    expect(gw.gateway.store.devices.get('dev-a')).toBeUndefined();
+    expect(fixture.gw.gateway.connectionCount()).toBe(0);
+    expect(fixture.gw.gateway.store.devices.get('dev-a')).toBeUndefined();
   });
 
   it('accepts nothing before hello: another first frame gets error auth and a close', async () => {
@@ -76,16 +65,16 @@ describe('pairing', () => {
     const c = await connect();
     const webpush = { endpoint: 'https://push.example/abc', expirationTime: null, keys: { p256dh: 'p', auth: 'a' } };
     await c.hello({ token, device_id: 'dev-w', device_name: 'Phone', caps: { push: 'webpush' }, extra: { webpush } });
-    expect(gw.gateway.store.pushTargets()).toEqual([{ device_id: 'dev-w', mode: 'webpush', webpush }]);
-    expect(gw.gateway.store.devices.get('dev-w')?.name).toBe('Phone');
+    expect(fixture.gw.gateway.store.pushTargets()).toEqual([{ device_id: 'dev-w', mode: 'webpush', webpush }]);
+    expect(fixture.gw.gateway.store.devices.get('dev-w')?.name).toBe('Phone');
     c.send('fcm.register', { ntfy_topic: 'topic-1' });
     const pong = await c.request('ping', { ts: 5 });
     expect(pong.payload.ts).toBe(5);
-    expect(gw.gateway.store.pushTargets()[0]).toMatchObject({ mode: 'ntfy', ntfy_topic: 'topic-1' });
+    expect(fixture.gw.gateway.store.pushTargets()[0]).toMatchObject({ mode: 'ntfy', ntfy_topic: 'topic-1' });
     const sub2 = { ...webpush, endpoint: 'https://push.example/def' };
     c.send('fcm.register', { webpush: sub2 });
     await c.request('ping', {});
-    expect(gw.gateway.store.pushTargets()[0]).toMatchObject({ mode: 'webpush', webpush: sub2 });
+    expect(fixture.gw.gateway.store.pushTargets()[0]).toMatchObject({ mode: 'webpush', webpush: sub2 });
   });
 
   it('never logs the token', async () => {

@@ -11,7 +11,7 @@ import {
   type PushMode,
   type ServerFrame,
 } from '../protocol';
-import { answersById, answersWithoutId } from './answers';
+import { answersById, answersWithoutId } from '../protocol/answers';
 import { backoffDelay, BACKOFF_BASE_MS, BACKOFF_MAX_MS } from './backoff';
 import { ConnectionLostError, ProtocolError, RequestTimeoutError } from './errors';
 import { realTimers, type Timers } from './timers';

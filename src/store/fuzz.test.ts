@@ -1,11 +1,15 @@
-// Fuzzing the frame reducer at volume (issue 9): `npm run test:fuzz` applies at least 100,000
-// generated frames (FUZZ_INPUTS=100000); `npm test` a few thousand. Two properties:
-//  - any mix of realistic and hostile frames, one by one or as replay batches with cursors, never
+// Fuzzing the frame reducer (issue 9). `npm test` runs a few thousand generated frames;
+// `npm run test:fuzz` at least 100,000 (FUZZ_INPUTS=100000; FUZZ_RUNS raises the property runs too).
+//  - properties: applying a frame twice equals applying it once (spec README §8: replayed frames are
+//    applied exactly as live ones), even when the repeat arrives later; a replay batch equals the same
+//    frames one by one; any mix of valid and hostile frames keeps the invariants;
+//  - volume: any mix of realistic and hostile frames, one by one or as replay batches with cursors, never
 //    throws and keeps the invariants (one row per message id and client_id, every row in a lane,
 //    valid statuses, the stored cursor never moves backwards);
 //  - realistic sessions delivered the way a flaky link delivers them (frames repeated, replays of
 //    whole turns after they finished, stale updates late, stop before start) end with exactly the
-//    final messages the gateway sent, nothing pending or streaming, and no lane left busy.
+//    final messages the gateway sent, nothing pending or streaming, and no lane left busy;
+//  - rows read back: junk stored in any table reads back as a row every screen can show.
 import 'fake-indexeddb/auto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -23,14 +27,18 @@ import {
   repairPicker,
   repairToast,
 } from './repair';
-import type { MessageRow } from './schema';
-import { freshDb, rawRows } from '../testing/db';
+import type { ChannelRow, LaneRow, MessageRow } from './schema';
+import { dump, freshDb, rawRows } from '../testing/db';
 
 const INPUTS = Number(process.env.FUZZ_INPUTS) || 3_000;
+/** Runs of each property (each run applies up to 30 frames to fresh databases). */
+const RUNS = Number(process.env.FUZZ_RUNS) || 200;
 const GATEWAY = 'ws://fuzz/ws';
 const STATUSES = ['streaming', 'final', 'pending', 'sent', 'read', 'failed'];
 /** fake-indexeddb manages roughly a few hundred transactions a second here: scale the time limit. */
 const timeout = (frames: number) => Math.max(60_000, frames * 25);
+const PROPERTY_TIMEOUT = Math.max(30_000, RUNS * 250);
+const at = (i: number) => 1_000 + i * 10;
 
 const lanes = ['web:default', 'web:demo', 't1'] as const;
 const envelopeOf = (lane: string): Record<string, string> =>
@@ -141,6 +149,176 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 );
 const framesIn = (s: Step) => (s.kind === 'one' ? 1 : s.frames.length);
 
+// Valid frames of the common types, and known types with mangled payloads and envelopes.
+
+const envelope = fc.constantFrom<Record<string, string>>(
+  ...lanes.map(envelopeOf),
+  { chat_id: 't1' }, // a thread addressed by its own id as the chat
+  {},
+);
+const messageId = fc.constantFrom('m1', 'm2', 'm3', 'm4');
+const clientId = fc.constantFrom('c1', 'c2', 'c3');
+const role = fc.constantFrom('user', 'assistant', 'system', 'cron');
+const text = fc.constantFrom('', 'x', 'hello', 'hello world');
+const ts = fc.integer({ min: 1, max: 100 });
+const mediaRef = fc.record(
+  {
+    media_id: fc.constantFrom('x1', 'x2'),
+    kind: fc.constantFrom('image', 'voice'),
+    mime: fc.constant('image/png'),
+    size: fc.nat(10),
+    filename: fc.constant('f'),
+  },
+  { requiredKeys: ['media_id'] },
+);
+const channelEntry = fc.record(
+  {
+    chat_id: fc.constantFrom(...lanes),
+    name: fc.constantFrom('A', 'B', 'T'),
+    kind: fc.constantFrom('default', 'channel', 'thread'),
+    parent_chat_id: fc.constantFrom('web:default', 'web:demo'),
+    is_default: fc.boolean(),
+    favorite: fc.boolean(),
+    archived: fc.boolean(),
+  },
+  { requiredKeys: ['chat_id'] },
+);
+const historyEntry = fc.record(
+  { message_id: messageId, role, text, ts, client_id: clientId, media: fc.array(mediaRef, { maxLength: 2 }) },
+  { requiredKeys: ['message_id'] },
+);
+
+function framed(type: string, payload: fc.Arbitrary<Record<string, unknown>>): fc.Arbitrary<ServerFrame> {
+  return fc.tuple(envelope, payload).map(([env, p]) => ({ v: 1, type, ...env, payload: p }) as unknown as ServerFrame);
+}
+
+/** Frames of the common types with well-formed payloads, over a few ids, so they collide often. */
+const validFrame: fc.Arbitrary<ServerFrame> = fc.oneof(
+  framed(
+    'message',
+    fc.record(
+      {
+        message_id: messageId,
+        role,
+        text,
+        ts,
+        client_id: clientId,
+        reasoning: text,
+        media: fc.array(mediaRef, { maxLength: 2 }),
+      },
+      { requiredKeys: ['message_id', 'role', 'text'] },
+    ),
+  ),
+  framed('message.start', fc.record({ message_id: messageId, role }, { requiredKeys: ['message_id'] })),
+  framed('message.update', fc.record({ message_id: messageId, text })),
+  framed(
+    'message.stop',
+    fc.record(
+      { message_id: messageId, final_text: text, reasoning: text, model: text, tokens: fc.nat(50), ts },
+      { requiredKeys: ['message_id'] },
+    ),
+  ),
+  framed('message.deleted', fc.record({ message_ids: fc.subarray(['m1', 'm2', 'm3', 'm4', 'k1']) })),
+  framed('read.receipt', fc.record({ message_id: messageId })),
+  framed(
+    'agent.busy',
+    fc.record({ reason: fc.constantFrom('processing', 'tool', 'waiting_input', 'cron') }, { requiredKeys: [] }),
+  ),
+  framed('agent.idle', fc.constant({})),
+  framed('typing', fc.record({ on: fc.boolean() })),
+  framed(
+    'tool.start',
+    fc.record(
+      { index: fc.nat(2), name: text, preview: text, args: fc.constant({ q: 1 }) },
+      { requiredKeys: ['index'] },
+    ),
+  ),
+  framed('tool.progress', fc.record({ index: fc.nat(2), name: text, note: text }, { requiredKeys: ['index'] })),
+  framed(
+    'tool.end',
+    fc.record(
+      { index: fc.nat(2), name: text, ok: fc.boolean(), duration: fc.nat(9), output_preview: text },
+      { requiredKeys: ['index'] },
+    ),
+  ),
+  framed('commentary', fc.record({ message_id: fc.constantFrom('k1', 'k2'), text })),
+  framed(
+    'picker.choice',
+    fc.record({
+      picker_id: fc.constantFrom('p1', 'p2'),
+      title: text,
+      choices: fc.constant([{ value: 'v', label: 'V' }]),
+    }),
+  ),
+  framed('picker.approval', fc.record({ picker_id: fc.constantFrom('p1', 'p3'), command: text })),
+  framed(
+    'notification',
+    fc.record(
+      { kind: fc.constantFrom('cron', 'generic'), title: text, body: text, ts },
+      { requiredKeys: ['kind', 'title', 'body'] },
+    ),
+  ),
+  framed(
+    'history',
+    fc.record(
+      { messages: fc.array(historyEntry, { maxLength: 4 }), has_more: fc.boolean(), oldest_message_id: messageId },
+      { requiredKeys: ['messages'] },
+    ),
+  ),
+  framed(
+    'media.offer',
+    fc
+      .tuple(mediaRef, fc.option(messageId, { nil: undefined }))
+      .map(([ref, id]) => (id ? { ...ref, message_id: id } : ref)),
+  ),
+  framed('channel.list', fc.record({ channels: fc.array(channelEntry, { maxLength: 4 }) })),
+  framed(
+    'channel.created',
+    fc.tuple(channelEntry, fc.boolean()).map(([c, auto]) => ({ ...c, auto })),
+  ),
+  framed(
+    'channel.renamed',
+    fc.oneof(channelEntry, fc.record({ chat_id: fc.constantFrom('web:default', 't1'), name: text })),
+  ),
+  framed('channel.deleted', fc.record({ chat_id: fc.constantFrom(...lanes) })),
+  framed('sync.done', fc.record({ cursor: fc.nat(20) })),
+  framed(
+    'commands.catalog',
+    fc.record({ commands: fc.array(fc.record({ name: text, description: text }), { maxLength: 3 }) }),
+  ),
+  framed('status', fc.record({ state: fc.constantFrom('online', 'degraded') })),
+);
+
+/** Frames a broken or hostile gateway could send: known types with any payload, odd envelopes. */
+const mangledFrame: fc.Arbitrary<ServerFrame> = fc
+  .record({
+    type: fc.oneof(fc.constantFrom(...SERVER_FRAME_TYPES), fc.string()),
+    chat_id: fc.oneof(fc.constantFrom('web:default', 't1', ''), fc.anything()),
+    thread_id: fc.option(fc.oneof(fc.constant('t1'), fc.anything()), { nil: undefined }),
+    payload: fc.oneof(
+      fc.anything(),
+      fc.dictionary(
+        fc.constantFrom(
+          'message_id',
+          'role',
+          'text',
+          'client_id',
+          'index',
+          'picker_id',
+          'media_id',
+          'message_ids',
+          'messages',
+          'channels',
+          'cursor',
+          'ts',
+          'on',
+        ),
+        fc.oneof(fc.anything(), messageId, fc.constantFrom('local:c1', 'c1', 'user', 'web:default')),
+      ),
+    ),
+  })
+  .map((f) => ({ v: 1, ...f }) as unknown as ServerFrame);
+
 // ---------------------------------------------------------------------------------------------
 // Invariants
 
@@ -170,6 +348,11 @@ async function expectInvariants(db: IrisDB): Promise<void> {
     expect(STATUSES, `status of ${m.message_id}`).toContain(m.status);
     expect(typeof m.text).toBe('string');
     expect(Number.isFinite(m.ts)).toBe(true);
+    if (m.status === 'streaming') expect(m.turn, `streaming ${m.message_id} without its turn`).toBeTypeOf('string');
+    // Only the app's own unsent messages carry a local id, and they are always pending or failed.
+    expect(m.message_id.startsWith('local:'), `status ${m.status} of ${m.message_id}`).toBe(
+      m.status === 'pending' || m.status === 'failed',
+    );
     if (m.client_id !== undefined) byClient.set(m.client_id, [...(byClient.get(m.client_id) ?? []), m.message_id]);
   }
   for (const [clientId, holders] of byClient)
@@ -185,8 +368,12 @@ async function expectInvariants(db: IrisDB): Promise<void> {
     for (const row of await rawRows<unknown>(db, table))
       expect(repair(row), `${table} row the reducer wrote: ${JSON.stringify(row).slice(0, 200)}`).toBe(row);
   }
+  for (const lane of await rawRows<LaneRow>(db, 'lanes')) {
+    if (lane.turn !== undefined) expect(lane.turn).toBe(`${lane.lane}#${lane.turnSeq}`);
+    expect(lane.readTs).toBeGreaterThanOrEqual(0);
+  }
   for (const o of await db.outbox.toArray()) expect(['queued', 'sending', 'failed']).toContain(o.state);
-  for (const c of await rawRows<{ chat_id: unknown }>(db, 'channels'))
+  for (const c of await rawRows<ChannelRow>(db, 'channels'))
     expect(typeof c.chat_id === 'string' && c.chat_id !== '').toBe(true);
 }
 
@@ -203,6 +390,83 @@ async function seeded(): Promise<IrisDB> {
   });
   return db;
 }
+
+describe('reducer properties', () => {
+  it(
+    'applying each frame twice in a row leaves the same DB as applying it once',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(fc.oneof({ weight: 5, arbitrary: validFrame }, { weight: 1, arbitrary: mangledFrame }), {
+            maxLength: 25,
+          }),
+          async (frames) => {
+            const once = await seeded();
+            const twice = await seeded();
+            try {
+              for (const [i, f] of frames.entries()) {
+                await applyFrame(once, f, { now: at(i), gateway: GATEWAY });
+                await applyFrame(twice, f, { now: at(i), gateway: GATEWAY });
+                // The repeat arrives later: the result must not depend on arrival time either.
+                await applyFrame(twice, f, { now: at(i) + 1, gateway: GATEWAY });
+              }
+              expect(await dump(twice)).toEqual(await dump(once));
+            } finally {
+              once.close();
+              twice.close();
+            }
+          },
+        ),
+        { numRuns: RUNS },
+      );
+    },
+    PROPERTY_TIMEOUT,
+  );
+
+  it(
+    'any mix of valid and hostile frames never throws and keeps the invariants',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(fc.oneof(validFrame, mangledFrame), { maxLength: 30 }), async (frames) => {
+          const db = await seeded();
+          try {
+            for (const [i, f] of frames.entries()) await applyFrame(db, f, { now: at(i), gateway: GATEWAY });
+            await expectInvariants(db);
+          } finally {
+            db.close();
+          }
+        }),
+        { numRuns: RUNS },
+      );
+    },
+    PROPERTY_TIMEOUT,
+  );
+
+  it(
+    'a replay batch gives the same DB as the same frames applied one by one',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(validFrame, { maxLength: 20 }), fc.nat(50), async (frames, cursor) => {
+          const single = await seeded();
+          const batch = await seeded();
+          try {
+            for (const f of frames) await applyFrame(single, f, { now: 42, gateway: GATEWAY });
+            await applyFrame(single, { v: 1, type: 'sync.done', payload: { cursor } } as ServerFrame, {
+              gateway: GATEWAY,
+            });
+            await applyFrames(batch, frames, { now: 42, gateway: GATEWAY, cursor });
+            expect(await dump(batch)).toEqual(await dump(single));
+          } finally {
+            single.close();
+            batch.close();
+          }
+        }),
+        { numRuns: Math.ceil(RUNS / 4) },
+      );
+    },
+    PROPERTY_TIMEOUT,
+  );
+});
 
 describe('reducer fuzzing', () => {
   /** Frames per database: long enough that creating databases is not what the time goes into. */

@@ -1,5 +1,5 @@
-// The demo agent's slash commands, as commands.catalog / commands.complete describe them.
-import type { CommandInfo, CommandsCatalogFrame, CommandsCompleteFrame } from '../../../src/protocol';
+// The demo agent's slash commands, as commands.catalog / commands.complete describe them (commandframes.ts).
+import type { CommandInfo } from '../../../src/protocol';
 
 export const COMMANDS: readonly CommandInfo[] = [
   { name: 'help', description: 'List what the demo agent can do', args_hint: '', category: 'General' },
@@ -40,22 +40,6 @@ export const COMMANDS: readonly CommandInfo[] = [
     category: 'Demo',
   },
 ];
-
-export function catalogFrame(): CommandsCatalogFrame {
-  return { v: 1, type: 'commands.catalog', payload: { commands: COMMANDS.map((c) => ({ ...c })) } };
-}
-
-/** Commands whose name starts with the prefix (a leading "/" is optional). */
-export function completeFrame(rawPrefix: unknown): CommandsCompleteFrame {
-  const prefix = typeof rawPrefix === 'string' ? rawPrefix.slice(0, 100) : '';
-  const bare = prefix.replace(/^\//, '').toLowerCase();
-  const matches = COMMANDS.filter((c) => c.name.startsWith(bare)).map(({ name, description, args_hint }) => ({
-    name,
-    description,
-    args_hint,
-  }));
-  return { v: 1, type: 'commands.complete', payload: { prefix, matches } };
-}
 
 /** The command a message starts with, and the rest of its text. */
 export function parseCommand(text: string): { name: string; args: string } | undefined {

@@ -8,7 +8,7 @@ import type { LaneAddress } from '../directory';
 import { at, messageFrame } from '../frames';
 import type { Requester } from '../peer';
 import { makePng } from './png';
-import { catalogFrame, completeFrame, parseCommand } from './commands';
+import { COMMANDS, parseCommand } from './commands';
 import { answerText, postPicker, type PickerCommand } from './pickers';
 import {
   fileScript,
@@ -22,24 +22,17 @@ import {
 } from './script';
 import { Turn } from './turn';
 import { mediaRefOf } from '../mediastore';
-
-type Job = (done: () => void) => void;
-
-interface LaneQueue {
-  running: boolean;
-  active?: Turn;
-  jobs: Job[];
-}
+import { catalogFrame, completeFrame } from '../commandframes';
+import { LaneQueues } from '../lanequeue';
 
 const MAX_REMIND_SECONDS = 24 * 3600;
 
 export class DemoAgent implements Agent {
   private ctxRef: AgentHost | undefined;
-  private readonly lanes = new Map<string, LaneQueue>();
+  private readonly lanes = new LaneQueues<Turn>('demo', (line) => this.ctx.log(line));
   private readonly timers = new Set<NodeJS.Timeout>();
   /** Threads this agent minted and will give a better title once it has answered. */
   private readonly autoThreads = new Set<string>();
-  private closed = false;
 
   attach(ctx: AgentHost): void {
     this.ctxRef = ctx;
@@ -55,11 +48,11 @@ export class DemoAgent implements Agent {
   }
 
   catalog() {
-    return catalogFrame();
+    return catalogFrame(COMMANDS);
   }
 
   complete(prefix: unknown) {
-    return completeFrame(prefix);
+    return completeFrame(COMMANDS, prefix);
   }
 
   /** Where an incoming message belongs: `/thread …` in a channel makes the gateway mint a thread for it. */
@@ -78,7 +71,7 @@ export class DemoAgent implements Agent {
 
   /** A stored user message: queue the agent's work on it in its lane. */
   onUserMessage(addr: LaneAddress, msg: StoredMessage, senderDevice: string): void {
-    this.enqueue(addr.lane, (done) => {
+    this.lanes.enqueue(addr.lane, (done) => {
       const { hub } = this.ctx;
       // The agent starts on it now: the sender's bubble turns "read" (spec README §5).
       hub.emit(
@@ -123,7 +116,7 @@ export class DemoAgent implements Agent {
   stop(requester: Requester, frame: ClientFrameOf<'agent.stop'>): void {
     const addr = this.ctx.store.channels.resolve(frame.chat_id, frame.thread_id);
     if (!addr) return requester.error('not_found', 'No such channel or thread.', frame.id);
-    const turn = this.lanes.get(addr.lane)?.active;
+    const turn = this.lanes.active(addr.lane);
     if (!turn || turn.finished) {
       // Nothing is running: the agent is idle, which is what the app asked for.
       return requester.send({ v: 1, type: 'agent.idle', id: frame.id, ...at(addr), payload: {} });
@@ -137,7 +130,7 @@ export class DemoAgent implements Agent {
     if (!addr) return requester.error('not_found', 'No such channel or thread.', frame.id);
     const text = typeof frame.payload.text === 'string' ? frame.payload.text.trim() : '';
     if (text === '') return requester.error('unsupported', 'agent.steer needs text.', frame.id);
-    const turn = this.lanes.get(addr.lane)?.active;
+    const turn = this.lanes.active(addr.lane);
     if (!turn || turn.finished)
       return requester.error('not_found', 'No turn is in progress in this lane to steer.', frame.id);
     turn.steer(text, { peer: requester, id: frame.id });
@@ -194,44 +187,12 @@ export class DemoAgent implements Agent {
 
   /** Stop timers and finish running turns (their text so far becomes final). */
   close(): void {
-    this.closed = true;
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
-    for (const q of this.lanes.values()) {
-      q.jobs.length = 0;
-      q.active?.stop('\n\n_(interrupted: the gateway stopped)_');
-    }
+    for (const turn of this.lanes.close()) turn.stop('\n\n_(interrupted: the gateway stopped)_');
   }
 
   private stopReply: { peer: Requester; id?: number } | undefined;
-
-  private enqueue(lane: string, job: Job): void {
-    let q = this.lanes.get(lane);
-    if (!q) this.lanes.set(lane, (q = { running: false, jobs: [] }));
-    q.jobs.push(job);
-    this.pump(lane, q);
-  }
-
-  private pump(lane: string, q: LaneQueue): void {
-    if (q.running || this.closed) return;
-    const job = q.jobs.shift();
-    if (!job) return;
-    q.running = true;
-    let finished = false;
-    const done = () => {
-      if (finished) return;
-      finished = true;
-      q.running = false;
-      q.active = undefined;
-      this.pump(lane, q);
-    };
-    try {
-      job(done);
-    } catch (err) {
-      this.ctx.log(`gateway: demo job failed: ${(err as Error).stack ?? err}`);
-      done();
-    }
-  }
 
   private runTurn(addr: LaneAddress, script: Script, done: () => void): void {
     const { hub } = this.ctx;
@@ -244,8 +205,7 @@ export class DemoAgent implements Agent {
       hub.emit({ v: 1, type: 'agent.idle', ...at(addr), payload: {} }, reply ? { reply } : {});
       done();
     });
-    const q = this.lanes.get(addr.lane);
-    if (q) q.active = turn;
+    this.lanes.activate(addr.lane, turn);
     turn.begin();
   }
 

@@ -16,7 +16,9 @@ import type { Agent, AgentDescription, AgentHost } from '../agent';
 import { statusFrame } from '../agentstatus';
 import type { StoredMessage } from '../conversations';
 import type { LaneAddress } from '../directory';
+import { catalogFrame, completeFrame } from '../commandframes';
 import { at, messageFrame } from '../frames';
+import { LaneQueues } from '../lanequeue';
 import type { Requester } from '../peer';
 import { HermesClient, HermesError } from './client';
 import { HermesState, type PendingApproval } from './state';
@@ -50,8 +52,6 @@ const COMMANDS: readonly CommandInfo[] = [
   { name: 'help', description: 'What works with this Hermes', args_hint: '', category: 'Hermes' },
 ];
 
-type Job = (done: () => void) => void;
-
 /** hermes-agent 0.19.0's API server has no steer endpoint (upstream NousResearch/hermes-agent#54301). */
 const STEERS = false;
 
@@ -60,7 +60,7 @@ export class HermesAgent implements Agent {
   private stateRef: HermesState | undefined;
   readonly client: HermesClient;
   private description: AgentDescription;
-  private readonly lanes = new Map<string, { running: boolean; active?: HermesTurn; jobs: Job[] }>();
+  private readonly lanes = new LaneQueues<HermesTurn>('hermes', (line) => this.ctx.log(line));
   private readonly turns = new Set<HermesTurn>();
   private probeTimer: NodeJS.Timeout | undefined;
   private probing: Promise<AgentDescription> | undefined;
@@ -209,8 +209,8 @@ export class HermesAgent implements Agent {
         record,
       );
       this.turns.add(turn);
-      this.enqueue(addr.lane, (done) => {
-        this.activate(addr.lane, turn);
+      this.lanes.enqueue(addr.lane, (done) => {
+        this.lanes.activate(addr.lane, turn);
         void turn
           .reattach()
           .then(() => turn.over)
@@ -226,7 +226,7 @@ export class HermesAgent implements Agent {
   }
 
   onUserMessage(addr: LaneAddress, msg: StoredMessage, senderDevice: string): void {
-    this.enqueue(addr.lane, (done) => {
+    this.lanes.enqueue(addr.lane, (done) => {
       this.ctx.hub.emit(
         { v: 1, type: 'read.receipt', ...at(addr), payload: { message_id: msg.message_id } },
         { only: [senderDevice] },
@@ -291,7 +291,7 @@ export class HermesAgent implements Agent {
       ...(model ? { model } : {}),
     };
     const turn = this.newTurn(addr, store.conversations.newId(), sessionId);
-    this.activate(addr.lane, turn);
+    this.lanes.activate(addr.lane, turn);
     await turn.begin(body, msg.client_id ?? msg.message_id);
     await turn.over;
   }
@@ -299,7 +299,7 @@ export class HermesAgent implements Agent {
   stop(requester: Requester, frame: ClientFrameOf<'agent.stop'>): void {
     const addr = this.ctx.store.channels.resolve(frame.chat_id, frame.thread_id);
     if (!addr) return requester.error('not_found', 'No such channel or thread.', frame.id);
-    const turn = this.lanes.get(addr.lane)?.active;
+    const turn = this.lanes.active(addr.lane);
     if (!turn || turn.finished)
       return requester.send({ v: 1, type: 'agent.idle', id: frame.id, ...at(addr), payload: {} });
     turn.stop({ peer: requester, id: frame.id });
@@ -308,7 +308,7 @@ export class HermesAgent implements Agent {
   steer(requester: Requester, frame: ClientFrameOf<'agent.steer'>): void {
     const addr = this.ctx.store.channels.resolve(frame.chat_id, frame.thread_id);
     if (!addr) return requester.error('not_found', 'No such channel or thread.', frame.id);
-    const turn = this.lanes.get(addr.lane)?.active;
+    const turn = this.lanes.active(addr.lane);
     if (!turn || turn.finished)
       return requester.error('not_found', 'No turn is in progress in this lane to steer.', frame.id);
     requester.error(
@@ -380,61 +380,21 @@ export class HermesAgent implements Agent {
   }
 
   catalog(): CommandsCatalogFrame {
-    return { v: 1, type: 'commands.catalog', payload: { commands: COMMANDS.map((c) => ({ ...c })) } };
+    return catalogFrame(COMMANDS);
   }
 
   complete(rawPrefix: unknown): CommandsCompleteFrame {
-    const prefix = typeof rawPrefix === 'string' ? rawPrefix.slice(0, 100) : '';
-    const bare = prefix.replace(/^\//, '').toLowerCase();
-    const matches = COMMANDS.filter((c) => c.name.startsWith(bare)).map(({ name, description, args_hint }) => ({
-      name,
-      description,
-      args_hint,
-    }));
-    return { v: 1, type: 'commands.complete', payload: { prefix, matches } };
+    return completeFrame(COMMANDS, rawPrefix);
   }
 
   close(): void {
     this.closed = true;
     if (this.probeTimer) clearInterval(this.probeTimer);
-    for (const q of this.lanes.values()) q.jobs.length = 0;
+    this.lanes.close(); // running turns are detached below, not stopped
     // Runs go on in Hermes; their records stay, so the next start follows them to their end.
     for (const turn of this.turns) turn.detach();
     this.turns.clear();
     this.stateRef?.save();
-  }
-
-  private enqueue(lane: string, job: Job): void {
-    let q = this.lanes.get(lane);
-    if (!q) this.lanes.set(lane, (q = { running: false, jobs: [] }));
-    q.jobs.push(job);
-    this.pump(q);
-  }
-
-  private activate(lane: string, turn: HermesTurn): void {
-    const q = this.lanes.get(lane);
-    if (q) q.active = turn;
-  }
-
-  private pump(q: { running: boolean; active?: HermesTurn; jobs: Job[] }): void {
-    if (q.running || this.closed) return;
-    const job = q.jobs.shift();
-    if (!job) return;
-    q.running = true;
-    let finished = false;
-    const done = () => {
-      if (finished) return;
-      finished = true;
-      q.running = false;
-      q.active = undefined;
-      this.pump(q);
-    };
-    try {
-      job(done);
-    } catch (err) {
-      this.ctx.log(`gateway: hermes job failed: ${(err as Error).stack ?? err}`);
-      done();
-    }
   }
 
   /** Hermes asks before running a command: a picker.approval, a notification, a push to devices away. */

@@ -1,6 +1,6 @@
 // Which server frame answers which request (spec README §2): the matching both the app's connection
 // and the service worker's one-shot connection settle their requests by.
-import type { ClientFrame, ClientFrameType, ServerFrame, ServerFrameType } from '../protocol';
+import type { ClientFrame, ClientFrameType, ServerFrame, ServerFrameType } from './frames';
 
 /** Which answers settle a request of each type (an `error` with its id always does). */
 export const ANSWERS: Partial<Record<ClientFrameType, readonly ServerFrameType[]>> = {
