@@ -235,6 +235,8 @@ async function walkThrough(page: Page, container: string, watch: AttackWatch, wh
 }
 
 test('hostile messages, reasoning and attachment names from history render inert', async ({ page, iris }) => {
+  // Two messages per vector of the whole corpus, walked screen by screen with every part opened.
+  test.setTimeout(240_000);
   const watch = await watchForAttacks(page, iris.origin);
   const store = iris.server.gateway!.store;
   const now = Date.now() - V.length * 3 * 1000;
@@ -272,7 +274,7 @@ test('hostile live turns: tool names, previews, args, notes, output, commentary,
   page,
   iris,
 }) => {
-  test.setTimeout(150_000);
+  test.setTimeout(300_000);
   const watch = await watchForAttacks(page, iris.origin);
   const speak = await gatewayVoice(page);
   await pairAndOpen(page, iris);
