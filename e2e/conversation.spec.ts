@@ -490,10 +490,9 @@ async function wheelNearTop(page: Page): Promise<void> {
   for (let i = 0; i < 200; i++) {
     const near = await messages(page).evaluate((el) => el.scrollTop < el.clientHeight);
     if (near) return;
-    const before = await messages(page).evaluate((el) => el.scrollTop);
     await page.mouse.wheel(0, -300);
-    // The wheel is dispatched, not awaited: wait until the list has moved.
-    await expect.poll(() => messages(page).evaluate((el) => el.scrollTop)).not.toBe(before);
+    // The wheel is dispatched, not awaited: the next look once the page has painted its scroll.
+    await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
   }
   throw new Error('could not get near the top');
 }
