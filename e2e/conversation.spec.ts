@@ -14,6 +14,7 @@ import {
   openLane,
   pairAndOpen,
   sendMessage,
+  settled,
   test,
 } from './support';
 
@@ -284,7 +285,11 @@ test('a message sent while the gateway is unreachable waits, then goes; a refuse
     await sendMessage(page, 'written while offline');
     const offline = mine(page, 'written while offline');
     await expect(offline).toContainText('Pending');
-    await page.waitForTimeout(1000);
+    // The banner comes once the app has failed to reconnect and settled: the message is still pending,
+    // nothing took it for sent while the gateway was away.
+    await expect(page.getByRole('status').filter({ hasText: /^(Offline\.|Reconnecting to the gateway)/ })).toBeVisible({
+      timeout: 20_000,
+    });
     await expect(offline).toContainText('Pending');
 
     iris = await launchServer({ port, dataDir, token });
@@ -486,7 +491,8 @@ async function wheelNearTop(page: Page): Promise<void> {
     const near = await messages(page).evaluate((el) => el.scrollTop < el.clientHeight);
     if (near) return;
     await page.mouse.wheel(0, -300);
-    await page.waitForTimeout(20);
+    // The wheel is dispatched, not awaited: the next look once the page has painted its scroll.
+    await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
   }
   throw new Error('could not get near the top');
 }
@@ -557,8 +563,16 @@ test('a reply arriving while I read older messages shows a pill instead of movin
   await expect(hermes(page, 'Message number 120')).toBeInViewport();
   const log = messages(page);
   await log.evaluate((el) => (el.scrollTop = el.scrollHeight / 2));
-  await page.waitForTimeout(200);
-  const before = await firstVisible(page);
+  // The virtualized rows there have rendered once the first one on screen holds still between two looks.
+  let before = await firstVisible(page);
+  await expect
+    .poll(async () => {
+      const now = await firstVisible(page);
+      const still = now !== undefined && JSON.stringify(now) === JSON.stringify(before);
+      before = now;
+      return still;
+    })
+    .toBe(true);
   const other = await otherDevice(iris);
   await other.chat('news from my phone', { chat_id: LANE });
   const pill = page.getByRole('button', { name: /New messages/ });
@@ -606,7 +620,7 @@ test('look: a lane with code, a table, tools and reasoning (screenshots)', async
     for (const scheme of ['light', 'dark'] as const) {
       await page.setViewportSize(size);
       await page.emulateMedia({ colorScheme: scheme });
-      await page.waitForTimeout(300);
+      await settled(page);
       await page.screenshot({ path: `test-results/lane-${name}-${scheme}.png` });
     }
   }

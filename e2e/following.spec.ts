@@ -40,7 +40,8 @@ for (const viewport of [
       // About two screens of new lines per update.
       for (let line = 0; line < 30; line++) text += `Step ${step} line ${line}.\n\n`;
       hostile.gateway.emit({ type: 'message.update', chat_id: LANE, payload: { message_id: 'long', text } });
-      await page.waitForTimeout(40);
+      // One update at a time: the next goes once this one is on the page (the pin has had its turn).
+      await expect(log.getByText(`Step ${step} line 29.`)).toBeAttached();
       if (step % 10 === 0) await expect(log.getByText(`Step ${step} line 29.`)).toBeInViewport();
     }
     text += 'The very end of the reply.';

@@ -1,7 +1,7 @@
 // Issue 4, "Pickers": every picker kind from the demo agent, answered in its dialog, and the agent's answer in the lane.
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
-import { expect, messageBox, messages, openLane, pair, pairAndOpen, test } from './support';
+import { expect, messageBox, messages, openLane, pair, pairAndOpen, settled, test } from './support';
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
@@ -177,7 +177,7 @@ test('screenshots: each picker kind, phone (bottom sheet) and desktop, light and
       await page.setViewportSize(size);
       for (const scheme of ['light', 'dark'] as const) {
         await page.emulateMedia({ colorScheme: scheme });
-        await page.waitForTimeout(150);
+        await settled(page);
         await page.screenshot({ path: `/tmp/look/picker-${kind}-${name}-${scheme}.png` });
       }
     }

@@ -12,7 +12,17 @@ import { TestClient } from '../server/gateway/testclient';
 import { startServer } from '../server/http/server';
 import { createTestSubscriber, decryptWebPush, type TestSubscriber } from '../server/push/testing/decrypt';
 import { startFakePushService, type FakePushService } from '../server/push/testing/fake-push-service';
-import { expect, type IrisServer, LANE, launchServer, pair, pairingLink, test as base } from './support';
+import {
+  expect,
+  type IrisServer,
+  LANE,
+  launchServer,
+  openLane,
+  pair,
+  pairingLink,
+  sendMessage,
+  test as base,
+} from './support';
 
 /** Push on, retries off, and the test's own fake push service (on 127.0.0.1) reachable. */
 const pushOptions = (service: FakePushService) => ({ testPushOrigins: [service.origin], retries: 0 });
@@ -199,10 +209,8 @@ function decrypted(body: Buffer, subscriber: TestSubscriber): Record<string, unk
 }
 
 async function sendInLane(page: Page, iris: IrisServer, text: string): Promise<void> {
-  await page.goto(`${iris.baseURL}/#/c/${encodeURIComponent(LANE)}`);
-  const box = page.getByRole('textbox', { name: 'Message' });
-  await box.fill(text);
-  await page.getByRole('button', { name: 'Send' }).click();
+  await openLane(page, iris);
+  await sendMessage(page, text);
 }
 
 test.describe.configure({ timeout: 90_000 });

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumExecutable } from './browser';
-import { expect, launchServer, pair, test } from './support';
+import { expect, launchServer, pair, storeRows, test } from './support';
 
 async function waitForServiceWorker(page: Page) {
   await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
@@ -48,7 +48,13 @@ test('offline: the shell, channels, history, search and drafts work, and a queue
   await expect(log.getByRole('article').filter({ hasText: 'queued while offline' })).toBeVisible();
   // A draft typed offline survives a reload too.
   await page.getByRole('textbox', { name: 'Message' }).fill('a draft kept offline');
-  await page.waitForTimeout(600);
+  await expect
+    .poll(
+      async () =>
+        (await storeRows<{ key: string; value: unknown }>(page, 'settings')).find((r) => r.key === 'draft:web:default')
+          ?.value,
+    )
+    .toBe('a draft kept offline');
   await page.reload();
   await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue('a draft kept offline');
 
@@ -166,11 +172,17 @@ test('a second build deployed over the first offers "Reload", which brings it wi
     expect(readFileSync(join(distDir, 'sw.js'), 'utf8')).not.toBe(firstVersion);
 
     await page.getByRole('textbox', { name: 'Message' }).fill('half-typed thought');
+    let loads = 0;
+    page.on('load', () => loads++);
     // What the app does hourly and on becoming visible: look for a new version.
     await page.evaluate(() => navigator.serviceWorker.getRegistration().then((r) => r?.update()));
     await expect(page.getByText('A new version is ready')).toBeVisible({ timeout: 30_000 });
-    // Nothing reloads by itself.
-    await page.waitForTimeout(1000);
+    // Nothing reloads by itself: the new worker is installed and waits (it would take over, and the page
+    // reload, only after that), and the page has not loaded again.
+    await expect
+      .poll(() => page.evaluate(async () => !!(await navigator.serviceWorker.getRegistration())?.waiting))
+      .toBe(true);
+    expect(loads).toBe(0);
     await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue('half-typed thought');
 
     await page.getByRole('button', { name: 'Reload' }).click();

@@ -2,7 +2,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { rmSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { expect, type IrisServer, launchServer, messageBox, pair, pairAndOpen, test } from './support';
+import { expect, type IrisServer, launchServer, messageBox, pair, pairAndOpen, settled, test } from './support';
 
 const GENERAL = 'web:default';
 const DEMO = 'web:demo';
@@ -212,7 +212,7 @@ test('the search page has no serious accessibility problems (light and dark); sc
     await page.setViewportSize(size);
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
-      await page.waitForTimeout(150);
+      await settled(page);
       await page.screenshot({ path: `/tmp/look/search-${name}-${scheme}.png` });
     }
   }

@@ -33,6 +33,16 @@ async function storedMessages(page: Page): Promise<{ id: string; role: string; t
   }, LANE);
 }
 
+/**
+ * Opens another tab of the same browser and waits until it shows the connection as Connected: by then a
+ * tab that led would have opened its own socket, and a follower has heard the leader's state.
+ */
+async function openFollower(page: Page, iris: IrisServer): Promise<void> {
+  await page.goto(`${iris.origin}/#/settings`);
+  await expect(page.getByRole('region', { name: 'Gateway' })).toContainText('Connected', { timeout: 20_000 });
+  await openLane(page, iris);
+}
+
 test('two tabs hold one socket, show the same messages, and the other tab takes over within 2 s when the leader closes', async ({
   context,
   iris,
@@ -44,8 +54,8 @@ test('two tabs hold one socket, show the same messages, and the other tab takes 
   const follower = await context.newPage();
   const followerSockets: number[] = [];
   follower.on('websocket', () => followerSockets.push(Date.now()));
-  await openLane(follower, iris);
-  await follower.waitForTimeout(1500);
+  await openFollower(follower, iris);
+  // Connected in the follower comes after any socket of its own would have opened.
   expect(gw.connectionCount()).toBe(1);
   expect(followerSockets).toHaveLength(0); // the second tab never opened a socket of its own
 
@@ -103,21 +113,24 @@ test('three tabs: still one socket; a send from a follower while the leader relo
   const a = await context.newPage();
   await pairAndOpen(a, iris);
   const b = await context.newPage();
-  await openLane(b, iris);
+  await openFollower(b, iris);
   const c = await context.newPage();
-  await openLane(c, iris);
-  await c.waitForTimeout(1000);
+  await openFollower(c, iris);
   expect(gw.connectionCount()).toBe(1);
   await Promise.all([a.reload(), sendMessage(c, 'during a reload')]);
   await expect(c.getByRole('log', { name: 'Messages' }).getByText('— Iris demo agent')).toBeVisible();
   await expect.poll(() => gw.connectionCount(), { timeout: 5000 }).toBe(1);
-  await b.waitForTimeout(500);
-  expect(
-    gw.store
-      .messages(LANE)
-      .filter((m) => m.role === 'user')
-      .map((m) => m.text),
-  ).toEqual(['during a reload']);
+  // A second copy would leave the one outbox before anything queued after it: once a later message has
+  // arrived, the first one can no longer be delivered twice.
+  await sendMessage(b, 'after the reload');
+  await expect
+    .poll(() =>
+      gw.store
+        .messages(LANE)
+        .filter((m) => m.role === 'user')
+        .map((m) => m.text),
+    )
+    .toEqual(['during a reload', 'after the reload']);
 });
 
 test('a paired tab whose token is no longer accepted stops reconnecting and says so', async ({ page }) => {
@@ -137,13 +150,16 @@ test('a paired tab whose token is no longer accepted stops reconnecting and says
     });
     const attempts = sockets.length;
     expect(attempts).toBeGreaterThanOrEqual(1);
-    await page.waitForTimeout(3000);
-    // Also when the page comes back to the foreground or the network returns.
+    // Coming back to the foreground or the network returning makes a waiting connection retry at once,
+    // one backing off between attempts included. A request the page makes right after those events is
+    // seen after any socket they opened: once it is seen, a retry would have shown.
+    const marker = page.waitForRequest((r) => r.url().endsWith('/manifest.webmanifest?after-wake'));
     await page.evaluate(() => {
       window.dispatchEvent(new Event('online'));
       document.dispatchEvent(new Event('visibilitychange'));
+      void fetch('/manifest.webmanifest?after-wake').catch(() => undefined);
     });
-    await page.waitForTimeout(1000);
+    await marker;
     expect(sockets.length).toBe(attempts);
     expect(gateway(second).connectionCount()).toBe(0);
     await expect(page.getByRole('link', { name: 'Pair again' })).toBeVisible();

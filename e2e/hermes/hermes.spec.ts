@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, Locator, Page } from '@playwright/test';
 import { expect, test } from '@playwright/test';
+import { expectLanded, openLane as openLaneAt, sendMessage as send } from '../support';
 import { ensureHermes, HERMES_VERSION, startHermes, type RunningHermes } from './hermes';
 import { SCRIPTED_MODEL_ID, startScriptedModel, type ScriptedModel } from './model';
 
@@ -89,14 +90,8 @@ async function startIris(again?: Iris): Promise<Iris> {
 async function openLane(page: Page, iris: Iris, lane = GENERAL): Promise<void> {
   await page.goto(iris.link);
   // Pairing lands in the default channel; then the lane asked for.
-  await expect(page).toHaveURL(/#\/c\//, { timeout: 20_000 });
-  await page.goto(`${iris.origin}/#/c/${encodeURIComponent(lane)}`);
-  await expect(page.getByRole('log', { name: 'Messages' })).toBeVisible();
-}
-
-async function send(page: Page, text: string): Promise<void> {
-  await page.getByRole('textbox', { name: 'Message' }).fill(text);
-  await page.getByRole('button', { name: 'Send' }).click();
+  await expectLanded(page);
+  await openLaneAt(page, iris, lane);
 }
 
 /** Hermes's replies in the lane (the app labels the agent's bubbles "Hermes, …"). */

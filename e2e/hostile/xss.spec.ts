@@ -1,25 +1,29 @@
-// Issue 9, hostile input: a gateway sends the XSS corpus through every field the app renders, on
-// every screen that shows it. Nothing may run, open a dialog, leave the origin, violate the CSP, or
-// leave active markup in the DOM.
-import { expect, test, type Page } from '@playwright/test';
-import { expectLanded, pairAndOpen } from '../support';
+// Issues 4 and 9, hostile input: whatever a gateway puts in a field the app renders is shown inert, on
+// every screen that shows it. Nothing may run, open a dialog, leave the origin, violate the CSP, or leave
+// active markup in the DOM. One corpus (./xss-corpus.ts) and one watch (./watch.ts) for every test: from
+// the demo gateway's history and live turns (the conversation), and from the hostile gateway through
+// every field and screen.
+import type { Page, WebSocketRoute } from '@playwright/test';
+import { TestClient } from '../../server/gateway/testclient';
+import { expect, expectLanded, LANE, messages, pairAndOpen, test } from '../support';
 import { startHostile, type Frame, type HostileSetup, type Json } from './hostile-gateway';
 import { watchForAttacks, type AttackWatch } from './watch';
 import { XSS_VECTORS as V } from './xss-corpus';
 
-const LANE = 'web:default';
 const at = (i: number) => V[i % V.length]!;
 /** Several vectors in one string: a field that holds one line of text still gets all of them. */
 const bundle = (from: number, n: number) => Array.from({ length: n }, (_, k) => at(from + k)).join('\n');
+const HOSTILE_NAME =
+  '<img src=x onerror="window.__pwned(\'channel\')">General<script>window.__pwned("channel-script")</script>';
 const SVG_WITH_SCRIPT = `<svg xmlns="http://www.w3.org/2000/svg" onload="__pwned('svg')"><script>__pwned('svg-script')</script><image href="http://evil.invalid/svg.png"/><rect width="10" height="10"/></svg>`;
 
-let hostile: HostileSetup;
+let hostile: HostileSetup | undefined;
 let barriers = 0;
 
 /** Sends a marker message after everything emitted so far and waits until the app has stored it. */
 async function barrier(page: Page, timeoutMs = 120_000): Promise<void> {
   const id = `barrier-${++barriers}`;
-  hostile.gateway.emit({
+  hostile!.gateway.emit({
     type: 'message',
     chat_id: 'web:barrier',
     payload: { message_id: id, role: 'system', text: 'barrier', ts: 1 },
@@ -50,11 +54,143 @@ async function barrier(page: Page, timeoutMs = 120_000): Promise<void> {
 
 test.afterEach(async () => {
   await hostile?.close();
+  hostile = undefined;
 });
 
 async function expectClean(watch: AttackWatch, where: string): Promise<void> {
   await watch.audit(where);
   expect(await watch.problems(), where).toEqual([]);
+}
+
+/** Two frames painted: what a scroll, an expanded part or a stored frame asked for is on screen. */
+async function painted(page: Page): Promise<void> {
+  await page.evaluate(
+    () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+  );
+}
+
+/**
+ * Everything that could still fire has had its turn: each image and player has loaded or failed (an
+ * onerror would run then), and two frames have been painted since.
+ */
+async function loadsSettled(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll<HTMLImageElement | HTMLMediaElement>('img, video, audio')].every((el) =>
+      el instanceof HTMLImageElement ? el.complete : el.networkState !== HTMLMediaElement.NETWORK_LOADING,
+    ),
+  );
+  await painted(page);
+}
+
+/** Nothing ran, opened, left the origin or broke the CSP, and the DOM holds no active markup. */
+async function expectNoHarm(page: Page, watch: AttackWatch, where: string): Promise<void> {
+  await loadsSettled(page);
+  await expectClean(watch, where);
+}
+
+/** Lets the test speak as the gateway: frames sent to the app over its live socket. */
+async function gatewayVoice(page: Page): Promise<(frame: Record<string, unknown>) => void> {
+  let current: WebSocketRoute | undefined;
+  await page.routeWebSocket(/\/ws$/, (ws) => {
+    ws.connectToServer();
+    current = ws;
+  });
+  return (frame) => {
+    if (!current) throw new Error('the app has no socket');
+    current.send(JSON.stringify({ v: 1, ...frame }));
+  };
+}
+
+/** Walks the list from the newest message to the oldest, expanding every reasoning and tool output on the way. */
+async function renderEverything(page: Page): Promise<void> {
+  const log = messages(page);
+  const expandVisible = () =>
+    log.evaluate((el) => {
+      el.querySelectorAll<HTMLButtonElement>('button[aria-expanded="false"]').forEach((b) => b.click());
+    });
+  await log.evaluate((el) => (el.scrollTop = el.scrollHeight));
+  for (let i = 0; i < 400; i++) {
+    await painted(page);
+    await expandVisible();
+    const done = await log.evaluate((el) => {
+      if (el.scrollTop <= 0) return el.textContent?.includes('This is the beginning of the conversation.') ?? false;
+      el.scrollTop = Math.max(0, el.scrollTop - el.clientHeight * 0.8);
+      return false;
+    });
+    if (done) break;
+  }
+  await expect(log.getByText('This is the beginning of the conversation.')).toBeVisible();
+  await expandVisible();
+}
+
+/** What the DOM of the list must never contain, whatever came in. */
+async function assertInertDom(page: Page): Promise<void> {
+  const problems = await messages(page).evaluate((log) => {
+    const found: string[] = [];
+    const origin = location.origin;
+    for (const el of log.querySelectorAll('*')) {
+      for (const attr of el.getAttributeNames()) {
+        if (attr.startsWith('on')) found.push(`${el.tagName} has ${attr}`);
+      }
+    }
+    for (const el of log.querySelectorAll('.md *, .tool-card *, .commentary *')) {
+      // The app's own decorative icon on a tool card.
+      if (el.closest('.tool-head > svg[aria-hidden="true"]')) continue;
+      const tag = el.tagName.toLowerCase();
+      if (
+        [
+          'script',
+          'iframe',
+          'object',
+          'embed',
+          'form',
+          'input',
+          'style',
+          'link',
+          'meta',
+          'base',
+          'svg',
+          'math',
+          'video',
+          'audio',
+          'template',
+          'noscript',
+        ].includes(tag)
+      )
+        found.push(`a <${tag}> element`);
+      if (el.hasAttribute('style')) found.push(`${tag} with a style attribute`);
+      if (el.hasAttribute('srcset')) found.push(`${tag} with srcset`);
+      const href = el.getAttribute('href');
+      if (href !== null) {
+        const url = new URL(href, location.href);
+        if (!['http:', 'https:', 'mailto:'].includes(url.protocol)) found.push(`a link to ${href}`);
+        if (el.getAttribute('target') !== '_blank') found.push(`a link without target=_blank: ${href}`);
+        const rel = (el.getAttribute('rel') ?? '').split(/\s+/);
+        if (!rel.includes('noopener') || !rel.includes('noreferrer'))
+          found.push(`a link without rel=noopener noreferrer: ${href}`);
+      }
+      const src = el.getAttribute('src');
+      if (src !== null) {
+        const url = new URL(src, location.href);
+        if (url.origin !== origin || !url.pathname.startsWith('/media/')) found.push(`${tag} loading ${src}`);
+      }
+    }
+    // Attachments (the media feature's players and chips): nothing active, nothing from another origin.
+    for (const el of log.querySelectorAll('.message-media *')) {
+      const tag = el.tagName.toLowerCase();
+      if (['script', 'iframe', 'object', 'embed', 'form', 'style', 'link', 'meta', 'base', 'math'].includes(tag))
+        found.push(`a <${tag}> in media`);
+      for (const attr of ['src', 'href', 'poster']) {
+        const value = el.getAttribute(attr);
+        if (value === null || value === '') continue;
+        const url = new URL(value, location.href);
+        const sameOrigin = url.origin === origin || (url.protocol === 'blob:' && value.startsWith(`blob:${origin}/`));
+        if (!sameOrigin) found.push(`${tag} ${attr} ${value}`);
+      }
+    }
+    return found;
+  });
+  expect(problems).toEqual([]);
 }
 
 /** Scrolls a scroll container from top to bottom in screenfuls, letting virtualized rows render, opening collapsed parts. */
@@ -70,7 +206,7 @@ async function walkThrough(page: Page, container: string, watch: AttackWatch, wh
     scroller.scrollTop = 0;
   });
   for (let step = 0; step < 400; step++) {
-    await page.waitForTimeout(60);
+    await painted(page);
     // Open what is collapsed (reasoning, tool details) so its content renders too; menus stay shut.
     await page.evaluate((selector) => {
       for (const root of document.querySelectorAll(selector)) {
@@ -97,6 +233,132 @@ async function walkThrough(page: Page, container: string, watch: AttackWatch, wh
   await expectClean(watch, where);
   return 400;
 }
+
+test('hostile messages, reasoning and attachment names from history render inert', async ({ page, iris }) => {
+  // Two messages per vector of the whole corpus, walked screen by screen with every part opened.
+  test.setTimeout(240_000);
+  const watch = await watchForAttacks(page, iris.origin);
+  const store = iris.server.gateway!.store;
+  const now = Date.now() - V.length * 3 * 1000;
+  V.forEach((vector, i) => {
+    const user = store.conversations.append({
+      lane: LANE,
+      role: 'user',
+      text: vector,
+      media: [{ media_id: `m${i}`, kind: 'document', mime: 'text/html', size: 12, filename: vector }],
+      ts: now + i * 3000,
+    });
+    store.conversations.append({
+      lane: LANE,
+      role: i % 5 === 0 ? 'cron' : 'assistant',
+      text: `Vector ${i}:\n\n${vector}`,
+      reasoning: `${vector}\n\nsecond line ${vector}`,
+      model: vector,
+      reply_to: user.message_id,
+      tokens: 3,
+      ts: now + i * 3000 + 1000,
+    });
+  });
+  store.flush();
+
+  await pairAndOpen(page, iris);
+  await renderEverything(page);
+
+  // Shown as text: the person can read what was sent.
+  await expect(messages(page).getByText(V[0]!).first()).toBeAttached();
+  await assertInertDom(page);
+  await expectNoHarm(page, watch, 'the lane');
+});
+
+test('hostile live turns: tool names, previews, args, notes, output, commentary, streamed text and channel names', async ({
+  page,
+  iris,
+}) => {
+  test.setTimeout(300_000);
+  const watch = await watchForAttacks(page, iris.origin);
+  const speak = await gatewayVoice(page);
+  await pairAndOpen(page, iris);
+
+  // The channel's name, renamed by the gateway.
+  speak({ type: 'channel.renamed', payload: { chat_id: LANE, name: HOSTILE_NAME, kind: 'default', is_default: true } });
+  await expect(page.getByRole('heading', { name: HOSTILE_NAME, level: 2 })).toBeAttached();
+
+  // One turn with a tool and a commentary beat per vector, then a streamed reply made of them all.
+  const inLane = { chat_id: LANE };
+  speak({ type: 'agent.busy', ...inLane, payload: { reason: 'tool' } });
+  V.forEach((vector, index) => {
+    speak({
+      type: 'tool.start',
+      ...inLane,
+      payload: { index, name: `tool_${index}${vector}`, preview: vector, args: { [vector]: vector } },
+    });
+    speak({ type: 'tool.progress', ...inLane, payload: { index, name: `tool_${index}`, note: vector } });
+    speak({
+      type: 'tool.end',
+      ...inLane,
+      payload: { index, name: `tool_${index}`, ok: index % 2 === 0, duration: 0.5, output_preview: vector },
+    });
+    speak({ type: 'commentary', ...inLane, payload: { message_id: `beat-${index}`, text: vector } });
+  });
+  speak({ type: 'message.start', ...inLane, payload: { message_id: 'hostile-reply', role: 'assistant' } });
+  let text = '';
+  for (const vector of V) {
+    text += `${vector}\n\n`;
+    speak({ type: 'message.update', ...inLane, payload: { message_id: 'hostile-reply', text } });
+  }
+  speak({
+    type: 'message.stop',
+    ...inLane,
+    payload: { message_id: 'hostile-reply', final_text: text, reasoning: text, model: at(0), tokens: 9 },
+  });
+  speak({
+    type: 'media.offer',
+    ...inLane,
+    payload: {
+      media_id: 'hostile-media',
+      kind: 'image',
+      mime: 'image/png',
+      size: 10,
+      filename: at(2),
+      message_id: 'hostile-reply',
+    },
+  });
+  speak({ type: 'agent.idle', ...inLane, payload: {} });
+
+  const reply = messages(page)
+    .getByRole('article', { name: /^Hermes, / })
+    .last();
+  await expect(reply).toHaveAttribute('aria-busy', 'false');
+  await expect(
+    reply.getByRole('button', {
+      name: new RegExp(`^Used ${V.length} tools · ${Math.floor(V.length / 2)} failed`),
+    }),
+  ).toBeVisible();
+  // Opened (renderEverything opens every collapsed part), the turn's line shows every card.
+  await renderEverything(page);
+  await expect(reply.getByRole('group', { name: /^Tool tool_/ })).toHaveCount(V.length);
+  await expect(reply.getByRole('group', { name: /^Tool tool_0/ })).toContainText(V[0]!);
+  await assertInertDom(page);
+
+  // What a person types goes through the composer, the echo and the demo agent's tool card and reply;
+  // what another device sends arrives the same way.
+  const store = iris.server.gateway!.store;
+  const replies = () => store.messages(LANE).filter((m) => m.role === 'assistant').length;
+  const before = replies();
+  for (const [i, vector] of V.slice(0, 4).entries()) {
+    await page.getByRole('textbox', { name: 'Message' }).fill(vector);
+    await page.getByRole('button', { name: 'Send' }).click();
+    // One at a time: while the agent works, the composer would steer instead of sending.
+    await expect.poll(replies, { timeout: 20_000 }).toBe(before + i + 1);
+    await expect(page.getByRole('status').filter({ hasText: /Hermes is/ })).toHaveCount(0);
+  }
+  const other = await TestClient.paired(iris.gatewayUrl, { token: iris.token });
+  for (const vector of V.slice(4, 16)) await other.chat(vector, inLane);
+  await other.close();
+  await renderEverything(page);
+  await assertInertDom(page);
+  await expectNoHarm(page, watch, 'the lane');
+});
 
 test('the XSS corpus through every rendered field runs nothing, loads nothing and breaks no CSP rule', async ({
   page,
@@ -150,7 +412,7 @@ test('the XSS corpus through every rendered field runs nothing, loads nothing an
       }
       if (frame.type === 'media.pull') {
         // An "image" that is an SVG with a script and a remote load: shown as an image, it must stay inert.
-        hostile.gateway.emit(Buffer.from(SVG_WITH_SCRIPT));
+        hostile!.gateway.emit(Buffer.from(SVG_WITH_SCRIPT));
         reply({ type: 'media.pull.end', id: frame.id, payload: { ok: true } });
         return true;
       }
@@ -341,7 +603,7 @@ test('the XSS corpus through every rendered field runs nothing, loads nothing an
       });
     }
     await barrier(page);
-    await page.waitForTimeout(50);
+    await painted(page);
     if (i % 30 === 0) await watch.audit(`toasts ${i}`);
   }
   // Unsolicited gateway errors with hostile messages (shown in words somewhere, or ignored).
@@ -351,13 +613,14 @@ test('the XSS corpus through every rendered field runs nothing, loads nothing an
       payload: { code: ['internal', 'rate_limited', 'unsupported', at(i)][i % 4], message: bundle(i, 10) },
     });
   await barrier(page);
-  await page.waitForTimeout(300);
+  await painted(page);
   await expectClean(watch, 'toasts');
 
   // --- The slash-command menu: hostile command names, descriptions and hints. ---
   const box = page.getByRole('textbox', { name: 'Message' });
   await box.fill('/');
-  await page.waitForTimeout(800);
+  // The menu with the gateway's (hostile) catalog in it.
+  await expect(page.getByRole('listbox', { name: 'Commands' }).getByRole('option').first()).toBeVisible();
   await walkThrough(page, '[role="listbox"], form.composer', watch, 'slash menu');
   await box.fill('');
 
@@ -410,7 +673,10 @@ test('the watch catches what a working attack would do', async ({ page }) => {
   });
   page.once('dialog', () => undefined);
   await page.evaluate(() => setTimeout(() => alert('x'), 0));
-  await page.waitForTimeout(500);
+  // The dialog and the refused load come asynchronously: wait until both have been seen.
+  await expect
+    .poll(async () => (await watch.problems()).join('\n'))
+    .toMatch(/a alert dialog opened[^]*CSP violation: img-src|CSP violation: img-src[^]*a alert dialog opened/);
   await watch.audit('injected');
   const problems = (await watch.problems()).join('\n');
   expect(problems).toContain('a script ran: __pwned(2)');

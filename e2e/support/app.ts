@@ -90,3 +90,16 @@ export function storeRows<T>(page: Page, store: string): Promise<T[]> {
     }
   }, store) as Promise<T[]>;
 }
+
+/**
+ * Waits until the page has painted what a viewport or colour-scheme change asked for: no finite
+ * animation or transition still running (a spinner's endless one does not count), then two frames.
+ */
+export async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+  );
+  await page.evaluate(
+    () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+  );
+}

@@ -1,4 +1,4 @@
-// The URL rules of message Markdown (pure parts; rendering itself is tested in the browser, e2e/xss.spec.ts).
+// The URL rules of message Markdown (pure parts; rendering itself is tested in the browser, e2e/hostile/xss.spec.ts).
 import { describe, expect, it } from 'vitest';
 import { escapeHtml, isAllowedImageSrc, safeLinkHref } from './markdown';
 
