@@ -203,6 +203,7 @@ export class Transfers {
       meta.signal?.removeEventListener('abort', onCancel);
       abort.abort(failure);
       await ack.catch(() => undefined); // `failure` is what is thrown
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- the ack's own rejection, passed on as it came
       throw failure;
     }
     const timer = this.timers.setTimeout(

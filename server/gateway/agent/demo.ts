@@ -228,7 +228,7 @@ export class DemoAgent implements Agent {
     try {
       job(done);
     } catch (err) {
-      this.ctx.log(`gateway: demo job failed: ${(err as Error).stack ?? err}`);
+      this.ctx.log(`gateway: demo job failed: ${(err as Error).stack ?? String(err)}`);
       done();
     }
   }

@@ -423,7 +423,7 @@ export class HermesAgent implements Agent {
     try {
       job(done);
     } catch (err) {
-      this.ctx.log(`gateway: hermes job failed: ${(err as Error).stack ?? err}`);
+      this.ctx.log(`gateway: hermes job failed: ${(err as Error).stack ?? String(err)}`);
       done();
     }
   }

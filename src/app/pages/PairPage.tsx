@@ -84,7 +84,7 @@ export function PairPage() {
       getSetting(db, 'serverCaps'),
     ]);
     if (!currentUrl || !currentToken || !caps) return undefined;
-    let same = false;
+    let same: boolean;
     try {
       same = normalizeGatewayUrl(linkUrl) === currentUrl && linkToken === currentToken;
     } catch {
