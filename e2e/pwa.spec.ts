@@ -265,7 +265,7 @@ test('the installed icon badge shows the unread total', async ({ page, iris }) =
   const { TestClient } = await import('../server/gateway/testclient');
   const other = await TestClient.paired(iris.gatewayUrl, { token: iris.token });
   await other.chat('hello from another device', { chat_id: 'web:default' });
-  other.close();
+  void other.close();
   await expect
     .poll(() => page.evaluate(() => (window as unknown as { badgeCalls: number[] }).badgeCalls.at(-1)), {
       timeout: 15_000,

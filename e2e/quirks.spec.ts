@@ -121,7 +121,7 @@ test('no client_id in the echo: one bubble per stored message, never a phantom p
         /"id":\d+/.test(message)
       ) {
         cut = true;
-        ws.close();
+        void ws.close();
         return;
       }
       ws.send(message);

@@ -25,6 +25,7 @@ export function readHermesKey(file: string | undefined, env: NodeJS.ProcessEnv =
     } catch (error) {
       throw new Error(
         `cannot read the Hermes key file ${file} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`,
+        { cause: error },
       );
     }
     if (!key) throw new Error(`the Hermes key file ${file} is empty`);

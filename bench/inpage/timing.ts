@@ -6,7 +6,7 @@ export function meanTime(fn: () => unknown, minMs = 20, maxRuns = 2000): number 
   fn();
   let runs = 0;
   const start = performance.now();
-  let elapsed = 0;
+  let elapsed: number;
   do {
     fn();
     runs++;
@@ -20,7 +20,7 @@ export async function meanTimeAsync(fn: () => Promise<unknown>, minMs = 20, maxR
   await fn();
   let runs = 0;
   const start = performance.now();
-  let elapsed = 0;
+  let elapsed: number;
   do {
     await fn();
     runs++;

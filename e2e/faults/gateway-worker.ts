@@ -40,10 +40,9 @@ try {
     log: () => {},
   });
   const gateway = server.gateway!;
-  port.on('message', async (req: WorkerRequest) => {
+  port.on('message', (req: WorkerRequest) => {
     if (req.op === 'close') {
-      await server.close();
-      port.postMessage({ id: req.id, ok: true });
+      void server.close().then(() => port.postMessage({ id: req.id, ok: true }));
       return;
     }
     const snapshot: GatewaySnapshot = {

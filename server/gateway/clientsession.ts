@@ -62,7 +62,7 @@ export class ClientSession implements Requester {
         if (isBinary) this.onBinary(buf);
         else this.onText(buf);
       } catch (err) {
-        ctx.log(`gateway: frame handling failed: ${(err as Error).stack ?? err}`);
+        ctx.log(`gateway: frame handling failed: ${(err as Error).stack ?? String(err)}`);
       }
     });
     ws.on('close', () => this.onClose());
@@ -122,7 +122,7 @@ export class ClientSession implements Requester {
       this.route(this, frame as ClientFrame);
     } catch (err) {
       // A bug must not leave the app waiting: it gets an answer, the gateway keeps running.
-      this.ctx.log(`gateway: ${frame.type} failed: ${(err as Error).stack ?? err}`);
+      this.ctx.log(`gateway: ${frame.type} failed: ${(err as Error).stack ?? String(err)}`);
       this.error('internal', `The gateway failed to handle ${frame.type}.`, frame.id);
     }
   }

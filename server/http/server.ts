@@ -139,7 +139,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const upstream = options.upstream instanceof URL ? options.upstream : parseUpstreamUrl(options.upstream);
     proxy = createWsProxy({ upstream, upstreamTls: options.upstreamTls });
   } else if (options.token !== undefined) {
-    gateway = await createGateway({
+    gateway = createGateway({
       ...options.gateway,
       token: options.token,
       ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),

@@ -108,7 +108,7 @@ function ipv6Bytes(ip: string): number[] {
   const parse = (part: string) => (part === '' ? [] : part.split(':').map((g) => parseInt(g, 16)));
   const left = parse(head);
   const right = rest === undefined ? [] : parse(rest);
-  const groups = [...left, ...new Array(8 - left.length - right.length).fill(0), ...right];
+  const groups = [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
   const bytes = groups.flatMap((g) => [(g >> 8) & 0xff, g & 0xff]);
   if (tail.length) bytes.splice(12, 4, ...tail);
   return bytes;

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pushLogToLines } from './log';
 import { createPushRoutes, type PushRoutes } from './routes';
 import { createTestSubscriber, decryptWebPush } from './testing/decrypt';
-import { startFakePushService, type FakePushService } from './testing/fake-push-service';
+import { startFakePushService } from './testing/fake-push-service';
 import { serveOnLoopback, type TestServer } from './testing/serve';
 import { verifyVapidAuthorization } from './testing/vapid-jwt';
 import { DEFAULT_VAPID_SUBJECT, vapidSubject } from './vapid';

@@ -15,6 +15,7 @@ const SharePage = lazy(() => import('./pages/SharePage'));
 
 export function App(props: { runtime: IrisRuntime }) {
   return (
+    // eslint-disable-next-line solid/reactivity -- the runtime is built once in main.tsx and never replaced
     <IrisContext.Provider value={props.runtime}>
       <HashRouter root={Root}>
         <Route path="/pair" component={PairPage} />

@@ -37,9 +37,9 @@ export class VoiceRecorder {
     } catch (err) {
       const name = (err as { name?: string }).name;
       if (name === 'NotAllowedError' || name === 'SecurityError')
-        throw new Error('Microphone access was refused. Allow it in the browser to record.');
-      if (name === 'NotFoundError') throw new Error('No microphone was found.');
-      throw new Error('The microphone could not be started.');
+        throw new Error('Microphone access was refused. Allow it in the browser to record.', { cause: err });
+      if (name === 'NotFoundError') throw new Error('No microphone was found.', { cause: err });
+      throw new Error('The microphone could not be started.', { cause: err });
     }
     const mimeType = recordingMime();
     this.recorder = new MediaRecorder(this.stream, mimeType ? { mimeType } : undefined);

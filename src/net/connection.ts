@@ -93,10 +93,12 @@ export interface WebSocketLike {
   send(data: string | ArrayBuffer | ArrayBufferView): void;
   close(code?: number, reason?: string): void;
   // `any` events: each implementation types its own event objects; only `data` is read.
+  /* eslint-disable @typescript-eslint/no-explicit-any */
   onopen: ((ev: any) => void) | null;
   onmessage: ((ev: any) => void) | null;
   onclose: ((ev: any) => void) | null;
   onerror: ((ev: any) => void) | null;
+  /* eslint-enable @typescript-eslint/no-explicit-any */
 }
 export type WebSocketConstructor = new (url: string) => WebSocketLike;
 

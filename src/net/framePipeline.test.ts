@@ -287,7 +287,9 @@ describe('FramePipeline: the live cursor (spec README §16)', () => {
     let held = 0;
     let gate: Promise<void> | undefined;
     let release = () => {};
-    const slowDown = () => (gate = new Promise<void>((r) => (release = r)));
+    const slowDown = () => {
+      gate = new Promise<void>((r) => (release = r));
+    };
     const fails = (f: ServerFrame) => f.cursor !== undefined && failing.has(f.cursor);
     const pipeline = new FramePipeline({
       apply: async (f, cursor) => {

@@ -63,13 +63,12 @@ export class Sender {
   /** A wait that stop() cuts short, so shutting down never waits out a rate-limit pause. */
   private nap(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const timer = this.timers.setTimeout(done, ms);
-      const self = this;
-      function done() {
-        self.timers.clearTimeout(timer);
-        self.wakeNap = undefined;
+      const done = () => {
+        this.timers.clearTimeout(timer);
+        this.wakeNap = undefined;
         resolve();
-      }
+      };
+      const timer = this.timers.setTimeout(done, ms);
       this.wakeNap = done;
     });
   }

@@ -145,7 +145,6 @@ describe('pull', () => {
       }
       return data;
     };
-    const progress: number[] = [];
     const pulled = db.media.get(record.media_id).then(() => c.pull(record.media_id));
     await until(() => cut, 'cut mid-pull');
     await until(() => c.state() !== 'online', 'offline');

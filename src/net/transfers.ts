@@ -166,7 +166,7 @@ export class Transfers {
       },
     );
     // An early error (media_too_large, a lost connection) stops the bytes at once.
-    ack.catch((err) => (failure ??= err));
+    ack.catch((err: unknown) => (failure ??= err));
     // A cancel also ends the wait for the ack (the gateway drops an upload that never ends).
     const onCancel = () => abort.abort(meta.signal?.reason ?? new Error('The upload was cancelled.'));
     meta.signal?.addEventListener('abort', onCancel, { once: true });
@@ -203,6 +203,7 @@ export class Transfers {
       meta.signal?.removeEventListener('abort', onCancel);
       abort.abort(failure);
       await ack.catch(() => undefined); // `failure` is what is thrown
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- the ack's own rejection, passed on as it came
       throw failure;
     }
     const timer = this.timers.setTimeout(

@@ -40,6 +40,7 @@ function afterLoad(): Promise<void> {
 }
 
 /** Activates the waiting version and reloads once it controls the page. Drafts and the outbox live in IndexedDB. */
+// eslint-disable-next-line @typescript-eslint/require-await -- async so a throw from workbox reaches the caller as a rejection
 export async function applyUpdate(): Promise<void> {
   if (!workbox) return;
   window.dispatchEvent(new Event('iris:before-reload'));

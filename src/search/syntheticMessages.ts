@@ -62,7 +62,7 @@ export function syntheticMessages(count: number, seed = 42): IndexableMessage[] 
     return 'word' + Math.floor(Math.pow(random(), 3) * rareVocabulary);
   };
   const start = 1_700_000_000_000;
-  const rows: IndexableMessage[] = new Array(count);
+  const rows: IndexableMessage[] = new Array<IndexableMessage>(count);
   for (let i = 0; i < count; i++) {
     const length = 1 + Math.floor(Math.pow(random(), 2) * 120);
     const words = new Array<string>(length);

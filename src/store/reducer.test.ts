@@ -10,7 +10,6 @@ import { getCursor } from './models/sync';
 import { visibleToasts } from './models/toasts';
 import { applyFrame, applyFrames, READS_MESSAGES } from './reducer';
 import { dump, freshDb, frame } from '../testing/db';
-import type { ServerFrame } from '../protocol';
 
 let db: IrisDB;
 beforeEach(() => {

@@ -146,7 +146,7 @@ export function answerText(
         return { error: `the answer must be 1 to ${MAX_ANSWER} characters.` };
       return { text: `Thanks — you answered: **${quote(value, 200)}**.` };
     case 'picker.approval': {
-      const command = '`' + String(picker.detail.command ?? '') + '`';
+      const command = '`' + ((picker.detail.command as string | undefined) ?? '') + '`';
       const texts: Record<string, string> = {
         once: `Approved once: ${command}`,
         session: `Approved for this session: ${command}`,
@@ -156,7 +156,7 @@ export function answerText(
       return texts[value] ? { text: texts[value] } : { error: 'value must be once, session, always or deny.' };
     }
     case 'picker.confirm': {
-      const title = String(picker.detail.title ?? '');
+      const title = (picker.detail.title as string | undefined) ?? '';
       if (value === 'yes') return { text: `Confirmed: ${title}` };
       if (value === 'no') return { text: `Cancelled: ${title}` };
       return { error: 'value must be yes or no.' };

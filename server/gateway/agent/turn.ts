@@ -88,7 +88,7 @@ export class Turn {
       try {
         this.step();
       } catch (err) {
-        this.ctx.log(`gateway: demo turn failed: ${(err as Error).stack ?? err}`);
+        this.ctx.log(`gateway: demo turn failed: ${(err as Error).stack ?? String(err)}`);
         this.stop();
       }
     };

@@ -36,8 +36,11 @@ export default function LanePage() {
 
 function LaneView(props: { lane: string; focusId?: string }) {
   const { db, client } = useIris();
+  // eslint-disable-next-line solid/reactivity -- LaneView is keyed on the lane: the lane never changes under a mounted component
   const channel = live(() => getChannel(db, props.lane));
+  // eslint-disable-next-line solid/reactivity -- LaneView is keyed on the lane: the lane never changes under a mounted component
   const laneState = live(() => storedLane(db, props.lane));
+  // eslint-disable-next-line solid/reactivity -- LaneView is keyed on the lane: the lane never changes under a mounted component
   const newest = live(() => newestMessage(db, props.lane), undefined);
   onMount(() => client.setActiveLane(props.lane));
   // Only if no other lane took over meanwhile (moving between lanes mounts the next one first).

@@ -84,7 +84,7 @@ export function PairPage() {
       getSetting(db, 'serverCaps'),
     ]);
     if (!currentUrl || !currentToken || !caps) return undefined;
-    let same = false;
+    let same: boolean;
     try {
       same = normalizeGatewayUrl(linkUrl) === currentUrl && linkToken === currentToken;
     } catch {
@@ -99,6 +99,7 @@ export function PairPage() {
       // from the address bar and history at once.
       const [linkUrl, linkToken] = [url().trim(), token().trim()];
       navigate('/pair', { replace: true });
+      // eslint-disable-next-line solid/reactivity -- runs once on mount, for the pairing link in the address
       void pairingReplacedBy(linkUrl, linkToken).then((pending) => (pending ? setReplacing(pending) : void connect()));
     }
   });

@@ -1,13 +1,14 @@
 // Typed access to the settings table (one row per key). Values are checked on the way out, so a
 // corrupted or foreign row reads as absent rather than crashing the UI.
-import type { CommandInfo, ServerCaps, StatusState } from '../../protocol';
+import type { CommandInfo, ServerCaps } from '../../protocol';
 import type { IrisDB } from '../db';
 import { isObject } from '../../protocol/guards';
 
 export type Theme = 'system' | 'light' | 'dark';
 
 export interface GatewayStatus {
-  state: StatusState | string;
+  /** A StatusState, or a newer state this client does not know yet (shown as it came). */
+  state: string;
   session?: Record<string, unknown>;
 }
 

@@ -75,6 +75,7 @@ function NameForm(props: {
   onClose: () => void;
 }) {
   const [name, setName] = createSignal(props.initial);
+  // eslint-disable-next-line solid/reactivity -- the dialog's close callback is fixed for its life
   const submit = useSubmit(props.onClose);
   const errorId = createUniqueId();
   let input!: HTMLInputElement;
@@ -88,6 +89,7 @@ function NameForm(props: {
           input.focus();
           return;
         }
+        // eslint-disable-next-line solid/reactivity -- called from the submit handler, not at setup
         void submit.run(() => props.onSubmit(trimmed));
       }}
     >
@@ -117,13 +119,17 @@ function LookForm(props: {
   onSubmit: (icon: string, color: string) => Promise<void>;
   onClose: () => void;
 }) {
+  // eslint-disable-next-line solid/reactivity -- the form edits a copy: the row's value is only where it starts
   const [icon, setIcon] = createSignal(props.channel.icon ?? '');
+  // eslint-disable-next-line solid/reactivity -- the form edits a copy: the row's value is only where it starts
   const [color, setColor] = createSignal(safeColor(props.channel.color) ?? '');
+  // eslint-disable-next-line solid/reactivity -- the dialog's close callback is fixed for its life
   const submit = useSubmit(props.onClose);
   return (
     <form
       onSubmit={(e) => {
         e.preventDefault();
+        // eslint-disable-next-line solid/reactivity -- called from the submit handler, not at setup
         void submit.run(() => props.onSubmit(trimIcon(icon()), color()));
       }}
     >
@@ -196,6 +202,7 @@ function LookForm(props: {
 }
 
 function ArchiveForm(props: { channel: ChannelRow; onSubmit: () => Promise<void>; onClose: () => void }) {
+  // eslint-disable-next-line solid/reactivity -- the dialog's close callback is fixed for its life
   const submit = useSubmit(props.onClose);
   return (
     <form

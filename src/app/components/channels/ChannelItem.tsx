@@ -37,6 +37,7 @@ function ChannelRowView(props: {
   const { db } = useIris();
   const previewId = createUniqueId();
   // One live query per row: a message streaming in one lane re-reads only that lane's figures.
+  // eslint-disable-next-line solid/reactivity -- one row per channel (For by row): its chat_id is fixed for the row's life
   const summary = live(() => laneSummary(db, props.channel.chat_id), undefined);
   const unread = () => summary()?.unread ?? 0;
   const stateWords = () =>

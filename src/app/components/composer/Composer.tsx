@@ -65,6 +65,7 @@ export function Composer(props: { lane: string }) {
 function LaneComposer(props: { lane: string }) {
   const iris = useIris();
   const { db, client } = iris;
+  // eslint-disable-next-line solid/reactivity -- LaneView is keyed on the lane: the lane never changes under a mounted component
   const lane = props.lane;
   const writer = iris.shared(startDraftWriter);
   const laneRow = live(() => storedLane(db, lane), undefined);

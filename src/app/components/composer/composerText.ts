@@ -119,6 +119,7 @@ export function createComposerText(options: {
   onMount(() => {
     const box = options.textarea();
     if (autoGrow) box.style.setProperty('field-sizing', 'content');
+    // eslint-disable-next-line solid/reactivity -- the stored draft is loaded once, on mount
     void Promise.all([getDraft(db, lane), getPastedDraft(db, lane)]).then(([draft, long]) => {
       if (touched) return;
       if (long) setPastedSignal(long);

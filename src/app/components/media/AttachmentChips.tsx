@@ -30,6 +30,7 @@ export function AttachmentChips(props: { ids: string[]; onRemove: (mediaId: stri
 function Chip(props: { id: string; onRemove: () => void }) {
   const { db } = useIris();
   const row = liveOn(
+    // eslint-disable-next-line solid/reactivity -- liveOn tracks its source (a createComputed) and re-subscribes when it changes
     () => props.id,
     (id) => getMedia(db, id),
   );

@@ -25,7 +25,9 @@ interface Point {
  */
 export function ImageViewer(props: { lane: string; start: string; onClose: () => void }) {
   const { db } = useIris();
+  // eslint-disable-next-line solid/reactivity -- LaneView is keyed on the lane: the lane never changes under a mounted component
   const images = live(() => laneImages(db, props.lane), [] as MediaRow[]);
+  // eslint-disable-next-line solid/reactivity -- the viewer opens on `start`; after that the user moves, the prop is only the first image
   const [currentId, setCurrentId] = createSignal(props.start);
   const [zoom, setZoom] = createSignal(1);
   // Where the picture sits, from the middle of the stage (px); it follows a drag or a pinch.

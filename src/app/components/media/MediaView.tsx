@@ -30,6 +30,7 @@ export function MediaView(props: MediaViewProps) {
   const { db } = iris;
   const puller = iris.shared(startMediaPuller);
   const id = () => props.item.media_id;
+  // eslint-disable-next-line solid/reactivity -- liveOn tracks its source (a createComputed) and re-subscribes when it changes
   const stored = liveOn(id, (mediaId) => getMedia(db, mediaId));
   const autoSetting = live(async () => (await getMediaSettings(db)).autoDownload, true);
   const row = (): MediaRow => stored() ?? { ...props.item, state: 'remote', lastUsed: 0 };
@@ -37,6 +38,7 @@ export function MediaView(props: MediaViewProps) {
   const src = createMediaSrc(id, available);
   // This device's own file between the echo and the move of its bytes: a quiet wait, no button.
   const ownClientId = () => (props.message.role === 'user' ? props.message.client_id : undefined);
+  // eslint-disable-next-line solid/reactivity -- liveOn tracks its source (a createComputed) and re-subscribes when it changes
   const ownEcho = liveOn(
     ownClientId,
     async (clientId) => clientId !== undefined && (await hasMessageMedia(db, localMessageId(clientId))),

@@ -41,7 +41,7 @@ export function MessageActions(props: { message: MessageRow }) {
           <ReplyIcon />
         </button>
       </Show>
-      <button type="button" class="msg-action" aria-label="Copy" title="Copy text" onClick={copy}>
+      <button type="button" class="msg-action" aria-label="Copy" title="Copy text" onClick={() => void copy()}>
         <CopyIcon />
       </button>
       <Show when={hasDetails()}>

@@ -30,10 +30,14 @@ const ESTIMATE = 96;
  */
 export function MessageList(props: { lane: string; focusId?: string }) {
   const { db, client } = useIris();
+  // eslint-disable-next-line solid/reactivity -- LaneView is keyed on the lane: the lane never changes under a mounted component
   const ids = laneMessageIds(db, props.lane);
+  // eslint-disable-next-line solid/reactivity -- LaneView is keyed on the lane: the lane never changes under a mounted component
   const lane = laneRow(db, props.lane);
+  // eslint-disable-next-line solid/reactivity -- LaneView is keyed on the lane: the lane never changes under a mounted component
   const orphan = orphanTurn(db, props.lane);
   // Questions the agent asked and their answers stay in the conversation, where they were asked.
+  // eslint-disable-next-line solid/reactivity -- LaneView is keyed on the lane: the lane never changes under a mounted component
   const settled = live(() => settledPickerPlaces(db, props.lane), []);
   const keys = createMemo(() => {
     let list = ids() ?? [];
@@ -46,6 +50,7 @@ export function MessageList(props: { lane: string; focusId?: string }) {
     return turn ? [...list, TURN_KEY + turn] : list;
   });
   const keyAt = createMemo(() => {
+    // eslint-disable-next-line solid/reactivity -- keyAt is a new function whenever keys change; each one reads its own snapshot
     const list = keys();
     return (index: number) => list[index] ?? `missing:${index}`;
   });
@@ -89,8 +94,10 @@ export function MessageList(props: { lane: string; focusId?: string }) {
   createEffect(() => {
     if (!ready() && ids() !== undefined && keys().length > 0 && pin.atEnd()) setReady(true);
   });
+  // eslint-disable-next-line solid/reactivity -- LaneView is keyed on the lane: the lane never changes under a mounted component
   useReadMarks({ lane: props.lane, client, ids, row: (id) => win.rows[id], atEnd: pin.atEnd, ready });
   const pages = useOlderPages({
+    // eslint-disable-next-line solid/reactivity -- LaneView is keyed on the lane: the lane never changes under a mounted component
     lane: props.lane,
     client,
     scroller: () => scroller,
@@ -131,6 +138,7 @@ export function MessageList(props: { lane: string; focusId?: string }) {
 
   const [openParts, setOpenParts] = createSignal<ReadonlySet<string>>(new Set());
   const context: MessageListContextValue = {
+    // eslint-disable-next-line solid/reactivity -- LaneView is keyed on the lane: the lane never changes under a mounted component
     lane: props.lane,
     win,
     highlighted: jump.highlighted,

@@ -7,6 +7,7 @@ import { pickerOutcome } from '../pickers/pickerText';
 /** A question the agent asked, left in the conversation once answered: "Approval: make deploy --prod → Approved once". */
 export function PickerCard(props: { pickerId: string }) {
   const { db } = useIris();
+  // eslint-disable-next-line solid/reactivity -- one card per picker key (For over keys): the id is fixed for the card's life
   const picker = live(() => getPicker(db, props.pickerId));
   return (
     <Show when={picker()} fallback={<div class="msg-placeholder" aria-hidden="true" />}>

@@ -10,6 +10,7 @@ import { useMessageList } from './listContext';
 export function ReplyQuote(props: { messageId: string }) {
   const { db } = useIris();
   const list = useMessageList();
+  // eslint-disable-next-line solid/reactivity -- a message's reply_to never changes once stored
   const quoted = live(() => getMessage(db, props.messageId));
   const text = createMemo(() => {
     const q = quoted();

@@ -63,19 +63,39 @@ export function PickerDialog(props: { picker: PickerRow; onDismiss: () => void }
       <div class="picker-body" tabindex="-1" autofocus>
         <Switch>
           <Match when={props.picker.type === 'picker.model'}>
-            <ModelPicker payload={payload<PickerModelFrame['payload']>()} disabled={locked()} onAnswer={answer} />
+            <ModelPicker
+              payload={payload<PickerModelFrame['payload']>()}
+              disabled={locked()}
+              onAnswer={(value) => void answer(value)}
+            />
           </Match>
           <Match when={props.picker.type === 'picker.choice'}>
-            <ChoicePicker payload={payload<PickerChoiceFrame['payload']>()} disabled={locked()} onAnswer={answer} />
+            <ChoicePicker
+              payload={payload<PickerChoiceFrame['payload']>()}
+              disabled={locked()}
+              onAnswer={(value) => void answer(value)}
+            />
           </Match>
           <Match when={props.picker.type === 'picker.clarify'}>
-            <ClarifyPicker payload={payload<PickerClarifyFrame['payload']>()} disabled={locked()} onAnswer={answer} />
+            <ClarifyPicker
+              payload={payload<PickerClarifyFrame['payload']>()}
+              disabled={locked()}
+              onAnswer={(value) => void answer(value)}
+            />
           </Match>
           <Match when={props.picker.type === 'picker.approval'}>
-            <ApprovalPicker payload={payload<PickerApprovalFrame['payload']>()} disabled={locked()} onAnswer={answer} />
+            <ApprovalPicker
+              payload={payload<PickerApprovalFrame['payload']>()}
+              disabled={locked()}
+              onAnswer={(value) => void answer(value)}
+            />
           </Match>
           <Match when={props.picker.type === 'picker.confirm'}>
-            <ConfirmPicker payload={payload<PickerConfirmFrame['payload']>()} disabled={locked()} onAnswer={answer} />
+            <ConfirmPicker
+              payload={payload<PickerConfirmFrame['payload']>()}
+              disabled={locked()}
+              onAnswer={(value) => void answer(value)}
+            />
           </Match>
         </Switch>
       </div>

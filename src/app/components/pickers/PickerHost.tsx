@@ -21,6 +21,7 @@ export function PickerHost(props: { lane: string }) {
 
 function LanePickers(props: { lane: string }) {
   const { db } = useIris();
+  // eslint-disable-next-line solid/reactivity -- LaneView is keyed on the lane: the lane never changes under a mounted component
   const lane = props.lane;
   const pickers = live(() => openPickers(db, lane), []);
   const [dismissed, setDismissed] = createSignal<ReadonlySet<string>>(new Set());

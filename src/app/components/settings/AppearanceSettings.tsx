@@ -13,7 +13,7 @@ const OPTIONS: { value: ThemeChoice; label: string; hint: string }[] = [
 export function AppearanceSettings() {
   const { db } = useIris();
   const [choice, setChoice] = createSignal<ThemeChoice>('system');
-  onMount(async () => setChoice(await getTheme(db)));
+  onMount(() => void getTheme(db).then((theme) => setChoice(theme)));
 
   return (
     <SettingsSection title="Appearance">

@@ -13,10 +13,12 @@ export function DeviceSettings() {
   const [saved, setSaved] = createSignal('');
   const [status, setStatus] = createSignal('');
 
-  onMount(async () => {
-    const stored = (await getSetting(db, 'deviceName')) ?? defaultDeviceName();
-    setName(stored);
-    setSaved(stored);
+  onMount(() => {
+    void getSetting(db, 'deviceName').then((value) => {
+      const stored = value ?? defaultDeviceName();
+      setName(stored);
+      setSaved(stored);
+    });
   });
 
   const save = async () => {

@@ -13,6 +13,7 @@ import './Toasts.css';
 function Toast(props: { toast: ToastRow; onOpen: (toast: ToastRow) => void; onDismiss: (toast: ToastRow) => void }) {
   const [held, setHeld] = createSignal(0);
   // How long it stays unless the pointer or focus rests on it; one asking for an answer stays until dealt with.
+  // eslint-disable-next-line solid/reactivity -- one Toast per toast id (For over ids): its lifetime is fixed when it appears
   const lifetime = toastLifetime(props.toast);
   let remaining = lifetime ?? 0;
   let startedAt = 0;
