@@ -248,6 +248,80 @@ test('a streamed reply grows in place; its tools fold into one "Used 2 tools" li
   }
 });
 
+test('reasoning that streams before the text shows live under "Thinking…", then folds into "Thought for" above the text, which never moves', async ({
+  page,
+}) => {
+  const iris = await launchServer({ streamDelayMs: 300 });
+  try {
+    await pairAndOpen(page, iris);
+    // What a person saw at each change of the streaming reply: its line, the reasoning shown, and
+    // where the reply's text sat in its bubble.
+    await page.evaluate(() => {
+      const w = window as unknown as { __seen: { line: string; reasoning: string; text: string; top: number }[] };
+      w.__seen = [];
+      new MutationObserver(() => {
+        const reply = document.querySelector('article[aria-busy="true"][aria-label^="Hermes"]');
+        if (!reply) return;
+        const md = reply.querySelector<HTMLElement>(':scope > .md');
+        const seen = {
+          line: reply.querySelector('.turn-line')?.textContent ?? '',
+          reasoning: reply.querySelector('.reasoning')?.textContent ?? '',
+          text: md?.textContent ?? '',
+          top: md ? md.getBoundingClientRect().top - reply.getBoundingClientRect().top : -1,
+        };
+        const last = w.__seen.at(-1);
+        if (!last || last.line !== seen.line || last.reasoning !== seen.reasoning || last.text !== seen.text)
+          w.__seen.push(seen);
+      }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+    });
+
+    await sendMessage(page, '/think Plan my week');
+    const reply = hermes(page, 'Iris demo agent');
+    // Live: the line says "Thinking…" and the reasoning grows under it before any text.
+    const live = page.getByRole('button', { name: 'Thinking…' });
+    await expect(live).toBeVisible();
+    await expect(live).toHaveAttribute('aria-expanded', 'true');
+    await expect(page.locator('article[aria-label^="Hermes"] .reasoning')).toContainText('Counting its words');
+
+    await expect(reply).toHaveAttribute('aria-busy', 'false');
+    const seen = await page.evaluate(
+      () => (window as unknown as { __seen: { line: string; reasoning: string; text: string; top: number }[] }).__seen,
+    );
+    const beforeText = seen.filter((s) => s.text === '');
+    const withText = seen.filter((s) => s.text !== '');
+    // The reasoning streamed (several growing versions) under "Thinking…" while there was no text yet.
+    const reasonings = [...new Set(beforeText.map((s) => s.reasoning).filter(Boolean))];
+    expect(reasonings.length).toBeGreaterThanOrEqual(2);
+    for (let i = 1; i < reasonings.length; i++) expect(reasonings[i]!.startsWith(reasonings[i - 1]!.trim())).toBe(true);
+    expect(beforeText.filter((s) => s.reasoning).every((s) => s.line.startsWith('Thinking…'))).toBe(true);
+    // From the first text on: the line reads "Thought for…", the reasoning folded away, and the
+    // text stayed where it first appeared (nothing popped in above what was already read).
+    expect(withText.length).toBeGreaterThanOrEqual(3);
+    for (const s of withText) {
+      expect(s.line).toMatch(/^Thought for /);
+      expect(s.reasoning).toBe('');
+    }
+    const tops = withText.map((s) => s.top);
+    expect(Math.max(...tops) - Math.min(...tops)).toBeLessThan(1);
+
+    // Done: the line sits above the text and opens to the whole reasoning.
+    const thought = reply.getByRole('button', { name: /^Thought for / });
+    await expect(thought).toHaveAttribute('aria-expanded', 'false');
+    const [lineBox, textBox] = await Promise.all([
+      reply.locator('.turn-line').boundingBox(),
+      reply.locator(':scope > .md').boundingBox(),
+    ]);
+    expect(lineBox!.y + lineBox!.height).toBeLessThanOrEqual(textBox!.y);
+    await thought.click();
+    await expect(reply.locator('.reasoning')).toHaveText(
+      'Reading the question. Counting its words and characters. Then echoing it in a code block.',
+    );
+  } finally {
+    await iris.server.close();
+    rmSync(iris.dataDir, { recursive: true, force: true });
+  }
+});
+
 test('my bubble shows pending, then sent, then read', async ({ page }) => {
   // A slow long reply first, so the agent is surely still busy when the second message arrives and it
   // waits (sent, not yet read). At the default speed the reply could end first: the echo and the read

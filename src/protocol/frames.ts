@@ -132,7 +132,15 @@ export type MessageFrame = Envelope<
   }
 >;
 export type MessageStartFrame = Envelope<'message.start', { message_id: string; role: Role }>;
-export type MessageUpdateFrame = Envelope<'message.update', { message_id: string; text: string }>;
+export type MessageUpdateFrame = Envelope<
+  'message.update',
+  {
+    message_id: string;
+    text: string;
+    /** Extension: the reasoning so far, when it streams before (or with) the text; message.stop has the final one. */
+    reasoning?: string;
+  }
+>;
 export type MessageStopFrame = Envelope<
   'message.stop',
   { message_id: string; final_text: string; reasoning?: string; model?: string; tokens?: number; ts?: number }

@@ -26,6 +26,12 @@ export const COMMANDS: readonly CommandInfo[] = [
     category: 'Automation',
   },
   { name: 'image', description: 'The agent sends a generated image', args_hint: '', category: 'Media' },
+  {
+    name: 'think',
+    description: 'Reason aloud first, then answer (streamed reasoning)',
+    args_hint: '<text>',
+    category: 'Demo',
+  },
   { name: 'long', description: 'A long streamed reply (to try stop and steer)', args_hint: '', category: 'Demo' },
   {
     name: 'stream',

@@ -18,6 +18,7 @@ import {
   quote,
   replyScript,
   streamScript,
+  thinkScript,
   type Script,
 } from './script';
 import { Turn } from './turn';
@@ -96,6 +97,8 @@ export class DemoAgent implements Agent {
           return this.runTurn(addr, helpScript(), done);
         case 'long':
           return this.runTurn(addr, longScript(), done);
+        case 'think':
+          return this.runTurn(addr, thinkScript(cmd.args || msg.text), done);
         case 'stream':
           return this.runTurn(addr, streamScript(Number.parseInt(cmd.args, 10)), done);
         case 'file': {

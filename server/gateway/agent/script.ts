@@ -5,6 +5,8 @@ import { COMMANDS } from './commands';
 
 export type Step =
   | { kind: 'text'; append: string }
+  /** Reasoning streamed before the text (the model thinks aloud first), as `/think` shows. */
+  | { kind: 'reasoning'; append: string }
   | { kind: 'commentary'; text: string }
   | { kind: 'tool.start'; index: number; name: string; preview: string; args: Record<string, unknown> }
   | { kind: 'tool.progress'; index: number; name: string; note: string }
@@ -117,6 +119,19 @@ export function helpScript(): Script {
       { kind: 'text', append: lines.join('\n') },
     ],
     reasoning: 'List the demo commands.',
+  };
+}
+
+/**
+ * `/think <text>`: the ordinary reply, after its reasoning has streamed in a few updates first (as a
+ * reasoning model does), so the app's live "Thinking…" line can be seen and tested.
+ */
+export function thinkScript(text: string): Script {
+  const reply = replyScript(text);
+  const parts = ['Reading the question. ', 'Counting its words and characters. ', 'Then echoing it in a code block.'];
+  return {
+    steps: [...parts.map((append): Step => ({ kind: 'reasoning', append })), ...reply.steps],
+    reasoning: parts.join(''),
   };
 }
 

@@ -15,6 +15,7 @@ export interface TurnEnd {
 export class Turn {
   readonly messageId: string;
   private text = '';
+  private reasoning = '';
   private pos = 0;
   private timer:
     { kind: 'timeout'; handle: NodeJS.Timeout } | { kind: 'immediate'; handle: NodeJS.Immediate } | undefined;
@@ -118,9 +119,19 @@ export class Turn {
     const scope = at(this.addr);
     switch (step.kind) {
       case 'text':
-        this.text += step.append;
-        hub.emit({ v: 1, type: 'message.update', ...scope, payload: { message_id: this.messageId, text: this.text } });
+      case 'reasoning': {
+        if (step.kind === 'text') this.text += step.append;
+        else this.reasoning += step.append;
+        // Extension: an update carries the reasoning so far too, once there is some (so the newest update says it all).
+        const reasoning = this.reasoning ? { reasoning: this.reasoning } : {};
+        hub.emit({
+          v: 1,
+          type: 'message.update',
+          ...scope,
+          payload: { message_id: this.messageId, text: this.text, ...reasoning },
+        });
         return;
+      }
       case 'commentary':
         hub.emit({ v: 1, type: 'commentary', ...scope, payload: { message_id: this.messageId, text: step.text } });
         return;

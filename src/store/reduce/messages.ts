@@ -139,9 +139,13 @@ export const messageUpdate: Handler = async (db, frame, ctx) => {
   const messageId = serverMessageId(frame.payload.message_id);
   const text = str(frame.payload.text);
   if (messageId === undefined || text === undefined) return;
+  // Extension: reasoning so far, streamed before the text (kept when an update leaves it out).
+  const reasoning = str(frame.payload.reasoning) || undefined;
   const row = await db.messages.get(messageId);
-  if (row?.status !== 'streaming' || row.text === text) return;
+  if (row?.status !== 'streaming' || (row.text === text && (reasoning === undefined || row.reasoning === reasoning)))
+    return;
   const next = { ...row, text };
+  if (reasoning !== undefined) next.reasoning = reasoning;
   // The first text of the bubble ends the agent's thinking (row.ts is the start's arrival until the stop).
   if (!row.text && text && row.thought_ms === undefined) next.thought_ms = Math.max(0, ctx.now - row.ts);
   await db.messages.put(next);

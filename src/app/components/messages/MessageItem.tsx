@@ -108,7 +108,7 @@ function AssistantMessage(props: { message: MessageRow }) {
       <Show
         when={props.message.text}
         fallback={
-          <Show when={!final()}>
+          <Show when={!final() && !props.message.reasoning}>
             <p class="msg-typing">
               <span class="dots" aria-hidden="true" />
               <span class="visually-hidden">Writing…</span>

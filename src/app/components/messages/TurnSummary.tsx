@@ -39,6 +39,11 @@ export function TurnSummary(props: {
       (i) => i.kind === 'tool' && (i.state ?? 'running') === 'running' && !(props.turn && list.turnClosed(props.turn)),
     );
   const runningLabel = () => `Running ${running().at(-1)?.name || 'a tool'}…`;
+  // The model reasons before its first text: the line says so live and shows the reasoning as it
+  // streams; the first text closes it (above nothing read yet) and the line becomes "Thought for…".
+  const thinking = () => props.streaming && !props.hasText && !!props.reasoning;
+  const liveKey = () => `${props.id}:reasoning-live`;
+  const reasoningOpen = () => (thinking() ? !list.isOpen(liveKey()) : list.isOpen(reasoningKey()));
   const shown = () => props.items.length > 0 || !!props.reasoning || (props.streaming && props.hasText);
 
   return (
@@ -49,11 +54,15 @@ export function TurnSummary(props: {
             <button
               type="button"
               class="turn-toggle"
-              aria-expanded={list.isOpen(reasoningKey())}
+              classList={{ running: thinking() }}
+              aria-expanded={reasoningOpen()}
               aria-controls={reasoningId}
-              onClick={() => list.toggleOpen(reasoningKey())}
+              onClick={() => list.toggleOpen(thinking() ? liveKey() : reasoningKey())}
             >
-              <span>{thoughtLabel(props.thoughtMs)}</span>
+              <Show when={thinking()}>
+                <span class="tool-spinner" aria-hidden="true" />
+              </Show>
+              <span>{thinking() ? 'Thinking…' : thoughtLabel(props.thoughtMs)}</span>
               <Chevron />
             </button>
           </Show>
@@ -77,7 +86,7 @@ export function TurnSummary(props: {
             <span class="turn-status">Writing…</span>
           </Show>
         </div>
-        <Show when={props.reasoning && list.isOpen(reasoningKey())}>
+        <Show when={props.reasoning && reasoningOpen()}>
           <ReasoningBody id={reasoningId} text={props.reasoning!} final={!props.streaming} />
         </Show>
         <Show when={props.items.length > 0 && list.isOpen(toolsKey())}>
