@@ -4,7 +4,9 @@ import { createSignal, type Accessor } from 'solid-js';
 import type { IrisDB } from '../store/db';
 import { getDeviceId, getSetting, setSetting } from '../store/models/settings';
 import type { FlushScheduler } from '../net/framePipeline';
-import type { ConnectionState, WakeSource, WebSocketConstructor } from '../net/connection';
+import type { WebSocketConstructor } from '../net/connection';
+import type { ConnectionState } from '../net/phases';
+import type { WakeSource } from '../net/wake';
 import { defaultDeviceName } from '../net/deviceName';
 import { electLeader, TabBus, type BusMessage } from '../net/leader';
 import type { GatewayConfig, GatewaySession, Reducer } from '../net/session';
@@ -13,7 +15,7 @@ import { createCommands, type Commands } from './commands';
 import { lazyReducer } from './lazyReducer';
 import { localTransport, remoteTransport, serveTransport, type Transport } from './transport';
 
-export type { ConnectionState } from '../net/connection';
+export type { ConnectionState } from '../net/phases';
 export { describeError, ProtocolError, RequestTimeoutError, ConnectionLostError } from '../net/errors';
 export type { SendOptions, Commands } from './commands';
 

@@ -3,17 +3,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { backoffDelay } from './backoff';
-import {
-  GatewayConnection,
-  helloFrame,
-  nextPhase,
-  stateOf,
-  type ConnectionOptions,
-  type LifecycleEvent,
-  type Phase,
-  type WebSocketConstructor,
-} from './connection';
+import { GatewayConnection, type ConnectionOptions, type WebSocketConstructor } from './connection';
 import { ConnectionLostError, ProtocolError, RequestTimeoutError } from './errors';
+import type { Phase } from './phases';
 import { ScriptedServer } from '../testing/scriptedServer';
 import { until } from '../testing/until';
 import { VirtualTimers } from '../testing/virtualTimers';
@@ -50,41 +42,7 @@ function connect(extra: Partial<ConnectionOptions> = {}): GatewayConnection {
   return conn;
 }
 
-describe('the lifecycle table', () => {
-  const phases: Phase[] = ['closed', 'connecting', 'hello-sent', 'live', 'backing-off', 'auth-failed'];
-  const events: LifecycleEvent['type'][] = ['start', 'opened', 'acked', 'refused', 'lost', 'retry', 'stop'];
-  const table = (reconnects: boolean) =>
-    Object.fromEntries(
-      phases.map((p) => [
-        p,
-        Object.fromEntries(
-          events.flatMap((e) => (nextPhase(p, e, reconnects) ? [[e, nextPhase(p, e, reconnects)]] : [])),
-        ),
-      ]),
-    );
-
-  it('moves only along the documented transitions; every other event is ignored', () => {
-    expect(table(true)).toEqual({
-      closed: { start: 'connecting' },
-      connecting: { opened: 'hello-sent', lost: 'backing-off', stop: 'closed' },
-      'hello-sent': { acked: 'live', refused: 'auth-failed', lost: 'backing-off', stop: 'closed' },
-      live: { refused: 'auth-failed', lost: 'backing-off', stop: 'closed' },
-      'backing-off': { retry: 'connecting', stop: 'closed' },
-      'auth-failed': { stop: 'closed' },
-    });
-  });
-
-  it('a one-shot connection closes where another backs off, and so never retries', () => {
-    const oneShot = table(false);
-    expect(oneShot.connecting).toEqual({ opened: 'hello-sent', lost: 'closed', stop: 'closed' });
-    expect(oneShot.live).toEqual({ refused: 'auth-failed', lost: 'closed', stop: 'closed' });
-    expect(Object.values(oneShot).some((to) => Object.values(to).includes('backing-off'))).toBe(false);
-  });
-
-  it('each phase shows as one connection state', () => {
-    expect(phases.map(stateOf)).toEqual(['offline', 'connecting', 'pairing', 'online', 'offline', 'auth-failed']);
-  });
-
+describe('the lifecycle', () => {
   it('a connection walks the phases: connecting, hello sent, live, backing off, and closed on stop', async () => {
     server.acceptHello();
     const seen: Phase[] = [];
@@ -109,27 +67,6 @@ describe('the lifecycle table', () => {
     expect(timers.pending()).toEqual([]);
     c.wake();
     expect(c.phase).toBe('closed');
-  });
-});
-
-describe('hello', () => {
-  it('one builder for the app and the service worker: push details when given, the name only when known', () => {
-    const webpush = { endpoint: 'https://push.example/1', expirationTime: null, keys: { p256dh: 'k', auth: 'a' } };
-    expect(helloFrame({ token: 't', deviceId: 'd', deviceName: 'Phone' }, { push: 'none' })).toEqual({
-      type: 'hello',
-      payload: {
-        token: 't',
-        device_id: 'd',
-        device_name: 'Phone',
-        caps: { min_protocol: 1, media: true, push: 'none' },
-      },
-    });
-    expect(helloFrame({ token: 't', deviceId: 'd' }, { push: 'webpush', webpush }).payload).toEqual({
-      token: 't',
-      device_id: 'd',
-      caps: { min_protocol: 1, media: true, push: 'webpush' },
-      webpush,
-    });
   });
 });
 

@@ -1,89 +1,23 @@
 // The one owner of the WebSocket to the gateway, as an explicit state machine: pairing (hello first,
 // nothing before hello.ack), numbered requests settled by their answers, heartbeat and reconnection
-// (spec README §2, §3, §14). The lifecycle is written down in ./README.md.
+// (spec README §2, §3, §14). The transition table is ./phases.ts; each phase's entry runs here. The
+// lifecycle is written down in ./README.md.
 import { createSignal, type Accessor } from 'solid-js';
 import {
   encodeFrame,
   parseServerFrame,
   type ClientFrame,
   type HelloAckFrame,
-  type HelloFrame,
   type PushMode,
   type ServerFrame,
 } from '../protocol';
 import { answersById, answersWithoutId } from '../protocol/answers';
 import { backoffDelay, BACKOFF_BASE_MS, BACKOFF_MAX_MS } from './backoff';
 import { ConnectionLostError, ProtocolError, RequestTimeoutError } from './errors';
+import { helloFrame, type PushHello } from './hello';
+import { nextPhase, type ConnectionState, type LifecycleEvent, type Phase } from './phases';
 import { realTimers, type Timers } from './timers';
-
-/** What the app shows of the connection (each phase maps onto one, see `stateOf`). */
-export type ConnectionState = 'offline' | 'connecting' | 'pairing' | 'online' | 'auth-failed';
-
-/**
- * Where the connection is in its lifecycle. Each phase owns what runs in it: a socket (connecting,
- * hello-sent, live), the heartbeat (live), the reconnect timer (backing-off); nothing else holds state.
- */
-export type Phase = 'closed' | 'connecting' | 'hello-sent' | 'live' | 'backing-off' | 'auth-failed';
-
-/** What moves the connection from one phase to another. */
-export type LifecycleEvent =
-  /** start(): connect, and keep reconnecting. */
-  | { type: 'start' }
-  /** The socket opened: say hello. */
-  | { type: 'opened' }
-  /** hello.ack arrived: requests may be sent. */
-  | { type: 'acked'; ack: HelloAckFrame }
-  /** The gateway refused the token (before hello.ack, or mid-session). */
-  | { type: 'refused'; message?: string }
-  /** The socket is gone: closed, could not be made, refused for another reason, or silent too long. */
-  | { type: 'lost'; reason?: string }
-  /** The backoff ran out, or the browser says the network or the page is back. */
-  | { type: 'retry' }
-  /** stop(): close for good. */
-  | { type: 'stop' };
-
-/**
- * The transition table: the phase an event leads to, or undefined when the event means nothing in
- * that phase (a late socket event, a wake while connecting, a second start()). `reconnects` is false
- * for a one-shot connection (the service worker's): a loss closes it instead of backing off.
- */
-export function nextPhase(phase: Phase, event: LifecycleEvent['type'], reconnects = true): Phase | undefined {
-  const lost = reconnects ? 'backing-off' : 'closed';
-  switch (phase) {
-    case 'closed':
-      return event === 'start' ? 'connecting' : undefined;
-    case 'connecting':
-      return ({ opened: 'hello-sent', lost, stop: 'closed' } as const)[event as 'opened' | 'lost' | 'stop'];
-    case 'hello-sent':
-      return ({ acked: 'live', refused: 'auth-failed', lost, stop: 'closed' } as const)[
-        event as 'acked' | 'refused' | 'lost' | 'stop'
-      ];
-    case 'live':
-      return ({ refused: 'auth-failed', lost, stop: 'closed' } as const)[event as 'refused' | 'lost' | 'stop'];
-    case 'backing-off':
-      return ({ retry: 'connecting', stop: 'closed' } as const)[event as 'retry' | 'stop'];
-    case 'auth-failed':
-      // Only a new start() (after stop) tries the token again.
-      return event === 'stop' ? 'closed' : undefined;
-  }
-}
-
-/** The state the app sees in each phase. */
-export function stateOf(phase: Phase): ConnectionState {
-  return (
-    {
-      closed: 'offline',
-      connecting: 'connecting',
-      'hello-sent': 'pairing',
-      live: 'online',
-      'backing-off': 'offline',
-      'auth-failed': 'auth-failed',
-    } as const
-  )[phase];
-}
-
-/** How this device wants to be woken, repeated in every hello (spec README §13): caps.push and its address. */
-export type PushHello = { push: PushMode } & Pick<HelloFrame['payload'], 'webpush' | 'ntfy_topic'>;
+import { browserWakeSource, type WakeSource } from './wake';
 
 /** The part of the WebSocket API used here: the browser's WebSocket and the `ws` package both fit. */
 export interface WebSocketLike {
@@ -101,34 +35,6 @@ export interface WebSocketLike {
   /* eslint-enable @typescript-eslint/no-explicit-any */
 }
 export type WebSocketConstructor = new (url: string) => WebSocketLike;
-
-/** Calls `wake` when a dead-looking connection is worth retrying at once; returns an unsubscribe. */
-export type WakeSource = (wake: () => void) => () => void;
-
-/**
- * The browser's signals (§14): the network came back, or the page became visible. Losing the network
- * wakes too: an online connection is pinged at once, so a dead socket shows as offline within the
- * 10 s liveness window instead of the next 25 s heartbeat.
- */
-export const browserWakeSource: WakeSource = (wake) => {
-  // Typed by hand: the service worker's build has no DOM types, and no document.
-  type Listening = {
-    addEventListener(type: string, fn: () => void): void;
-    removeEventListener(type: string, fn: () => void): void;
-  };
-  const g = globalThis as Partial<Listening> & { document?: Listening & { visibilityState: string } };
-  const onVisible = () => {
-    if (g.document?.visibilityState === 'visible') wake();
-  };
-  g.addEventListener?.('online', wake);
-  g.addEventListener?.('offline', wake);
-  g.document?.addEventListener('visibilitychange', onVisible);
-  return () => {
-    g.removeEventListener?.('online', wake);
-    g.removeEventListener?.('offline', wake);
-    g.document?.removeEventListener('visibilitychange', onVisible);
-  };
-};
 
 export interface RequestOptions {
   /** ms; null = no timeout (media transfers). Default: the connection's request timeout (15 s). */
@@ -189,25 +95,6 @@ interface Pending {
 }
 
 const OPEN = 1;
-
-/** The hello frame (spec README §3): the same from the app and the service worker. */
-export function helloFrame(
-  who: { token: string; deviceId: string; deviceName?: string },
-  push: PushHello | { push: PushMode },
-): { type: 'hello'; payload: HelloFrame['payload'] } {
-  const { webpush, ntfy_topic } = push as PushHello;
-  return {
-    type: 'hello',
-    payload: {
-      token: who.token,
-      device_id: who.deviceId,
-      ...(who.deviceName !== undefined && { device_name: who.deviceName }),
-      caps: { min_protocol: 1, media: true, push: push.push },
-      ...(webpush && { webpush }),
-      ...(ntfy_topic && { ntfy_topic }),
-    },
-  };
-}
 
 export class GatewayConnection {
   readonly state: Accessor<ConnectionState>;

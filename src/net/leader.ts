@@ -2,7 +2,7 @@
 // the others read the same DB and pass their requests to it over a BroadcastChannel. The lock is
 // held for the tab's life, so when the leader tab closes the next waiting tab gets it at once.
 import { ConnectionLostError, ProtocolError, RequestTimeoutError } from './errors';
-import type { ConnectionState } from './connection';
+import type { ConnectionState } from './phases';
 
 /** Runs `lead` once this tab holds the lock; the lock is kept until the returned release is called. */
 export function electLeader(lockName: string, lead: () => void): () => void {

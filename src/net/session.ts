@@ -7,14 +7,10 @@ import type { IrisDB } from '../store/db';
 import { laneScope } from '../store/models/channels';
 import { forgetCursor } from '../store/models/sync';
 import { FramePipeline, type FlushScheduler } from './framePipeline';
-import {
-  GatewayConnection,
-  type ConnectionState,
-  type PushHello,
-  type RequestOptions,
-  type WakeSource,
-  type WebSocketConstructor,
-} from './connection';
+import { GatewayConnection, type RequestOptions, type WebSocketConstructor } from './connection';
+import type { PushHello } from './hello';
+import type { ConnectionState } from './phases';
+import type { WakeSource } from './wake';
 import { gatewayTooLargeText } from '../lib/format';
 import { ConnectionLostError, ProtocolError, RequestTimeoutError } from './errors';
 import { Sender } from './sender';

@@ -73,7 +73,7 @@ export function registerPayload(registration: PushRegistration | undefined): Fcm
   return { push: 'webpush', webpush: registration.subscription };
 }
 
-/** caps.push and its address for hello (spec README §13); the shape of net/connection's PushHello. */
+/** caps.push and its address for hello (spec README §13); the shape of net/hello's PushHello. */
 export type HelloPush = { push: PushMode } & Pick<HelloFrame['payload'], 'webpush' | 'ntfy_topic'>;
 
 /** caps.push and its address for hello (spec README §13): the same facts as fcm.register. */
