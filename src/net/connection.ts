@@ -2,7 +2,6 @@
 // nothing before hello.ack), numbered requests settled by their answers, heartbeat and reconnection
 // (spec README §2, §3, §14). The transition table is ./phases.ts; each phase's entry runs here. The
 // lifecycle is written down in ./README.md.
-import { createSignal, type Accessor } from 'solid-js';
 import {
   encodeFrame,
   parseServerFrame,
@@ -97,11 +96,6 @@ interface Pending {
 const OPEN = 1;
 
 export class GatewayConnection {
-  readonly state: Accessor<ConnectionState>;
-  /** The last reason the connection is not online, in words (auth refusal, socket error). */
-  readonly lastError: Accessor<string | undefined>;
-  private readonly setStateSignal: (s: ConnectionState) => void;
-  private readonly setLastError: (e: string | undefined) => void;
   private readonly opts: Required<
     Omit<ConnectionOptions, 'deviceName' | 'push' | 'pushHello' | 'handlers' | 'WebSocketImpl'>
   > &
@@ -109,6 +103,8 @@ export class GatewayConnection {
       WebSocketImpl?: WebSocketConstructor;
     };
   private current: Phase = 'closed';
+  private shown: ConnectionState = 'offline';
+  private error: string | undefined;
   /** The socket of the connecting, hello-sent and live phases; null in the others. */
   private ws: WebSocketLike | null = null;
   /** Bumped whenever a socket is abandoned, so its late events are ignored. */
@@ -136,12 +132,20 @@ export class GatewayConnection {
       wakeSource: browserWakeSource,
       ...options,
     };
-    const [state, setState] = createSignal<ConnectionState>('offline');
-    const [lastError, setLastError] = createSignal<string | undefined>(undefined);
-    this.state = state;
-    this.lastError = lastError;
-    this.setStateSignal = setState;
-    this.setLastError = setLastError;
+  }
+
+  /**
+   * What the app shows of the connection now. A plain value, not a Solid signal, so that the service
+   * worker's bundle goes without solid-js: `handlers.state` hears every change (the client turns it
+   * into its signals).
+   */
+  state(): ConnectionState {
+    return this.shown;
+  }
+
+  /** The last reason the connection is not online, in words (auth refusal, socket error). */
+  lastError(): string | undefined {
+    return this.error;
   }
 
   get url(): string {
@@ -355,9 +359,13 @@ export class GatewayConnection {
   // --- frames -----------------------------------------------------------------
 
   private setState(state: ConnectionState): void {
-    if (this.state() === state) return;
-    this.setStateSignal(state);
+    if (this.shown === state) return;
+    this.shown = state;
     this.opts.handlers?.state?.(state);
+  }
+
+  private setLastError(error: string | undefined): void {
+    this.error = error;
   }
 
   private receive(data: unknown): void {

@@ -1,7 +1,6 @@
 // One paired gateway, seen from the tab that holds the socket: the connection, the frame pipeline
 // into the DB, sync after every hello.ack (spec README §8) and again when a frame carrying a live
 // cursor failed to store (§16), the send outbox and media transfers.
-import type { Accessor } from 'solid-js';
 import type { ClientFrame, HelloAckFrame, PushMode, ServerFrame } from '../protocol';
 import type { IrisDB } from '../store/db';
 import { laneScope } from '../store/models/channels';
@@ -70,8 +69,6 @@ export class GatewaySession {
   readonly pipeline: FramePipeline;
   readonly sender: Sender;
   readonly transfers: Transfers;
-  readonly state: Accessor<ConnectionState>;
-  readonly lastError: Accessor<string | undefined>;
   private synced = false;
   private waiters: { resolve(): void; reject(e: unknown): void }[] = [];
   private epoch = 0;
@@ -116,8 +113,6 @@ export class GatewaySession {
         state: (s) => opts.onState?.(s),
       },
     });
-    this.state = this.connection.state;
-    this.lastError = this.connection.lastError;
     const isReady = () => this.synced && this.connection.state() === 'online';
     this.transfers = new Transfers({
       db,
@@ -142,6 +137,16 @@ export class GatewaySession {
 
   get url(): string {
     return this.opts.config.url;
+  }
+
+  /** What the app shows of the connection (plain: `onState` hears every change). */
+  state(): ConnectionState {
+    return this.connection.state();
+  }
+
+  /** Why the connection is not online, in words. */
+  lastError(): string | undefined {
+    return this.connection.lastError();
   }
 
   async start(): Promise<void> {
