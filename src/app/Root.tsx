@@ -1,7 +1,7 @@
 import { useLocation } from '@solidjs/router';
 import { Show, lazy, type ParentProps } from 'solid-js';
 import { useIris } from '../runtime';
-import { initTheme } from './theme';
+import { initTheme } from '../runtime/theme';
 import './styles/theme.css';
 
 // The frame around paired pages (channels, top bar, banners) loads on demand, with its CSS: the

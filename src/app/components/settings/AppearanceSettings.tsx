@@ -1,6 +1,6 @@
 import { For, createSignal, onMount } from 'solid-js';
 import { useIris } from '../../../runtime';
-import { getTheme, setTheme, type ThemeChoice } from '../../theme';
+import { getTheme, setTheme, type ThemeChoice } from '../../../runtime/theme';
 import { SettingsSection } from './SettingsSection';
 
 const OPTIONS: { value: ThemeChoice; label: string; hint: string }[] = [

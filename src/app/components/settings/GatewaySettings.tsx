@@ -5,7 +5,7 @@ import { getSetting, setSetting } from '../../../store/models/settings';
 import { connectionStateText } from '../../connectionText';
 import { agentInfo, agentLine } from '../status/agentInfo';
 import { useIris } from '../../../runtime';
-import { getTheme, setTheme } from '../../theme';
+import { getTheme, setTheme } from '../../../runtime/theme';
 import { ModalDialog } from '../shell/ModalDialog';
 import { SettingsSection } from './SettingsSection';
 
