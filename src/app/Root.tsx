@@ -1,7 +1,5 @@
 import { useLocation } from '@solidjs/router';
 import { Show, lazy, type ParentProps } from 'solid-js';
-import { useIris } from '../runtime';
-import { initTheme } from '../runtime/theme';
 import './styles/theme.css';
 
 // The frame around paired pages (channels, top bar, banners) loads on demand, with its CSS: the
@@ -10,7 +8,6 @@ const AppFrame = lazy(() => import('./Shell').then((m) => ({ default: m.AppFrame
 
 /** The router's root layout. Pairing gets the whole screen; every other route gets the app frame. */
 export function Root(props: ParentProps) {
-  initTheme(useIris().db);
   const location = useLocation();
   const bare = () => location.pathname === '/pair' || location.pathname.startsWith('/pair/');
   return (

@@ -1,9 +1,10 @@
 // One window's Iris: the database, the client (connection and commands, with the store's reducer),
-// and the services started from them. Built once, by main.tsx; components reach it through the app's
-// Solid context (useIris), and modules below take from it only what they need, as arguments.
+// the theme, and the services started from them. Built once, by main.tsx; components reach it through
+// the app's Solid context (useIris), and modules below take from it only what they need, as arguments.
 import { createClient, type ClientOptions, type IrisClient } from '../client';
 import { startPushBridgeWhenPaired } from '../push/startWhenPaired';
 import { IrisDB } from '../store/db';
+import { createTheme, type Theme } from './theme';
 
 /** What a service of the runtime is built from. */
 export interface RuntimeParts {
@@ -12,13 +13,15 @@ export interface RuntimeParts {
 }
 
 export interface IrisRuntime extends RuntimeParts {
+  /** The colour theme (system, light or dark), kept in the database's settings. */
+  readonly theme: Theme;
   /**
    * This runtime's one instance of a service (the media puller, the page's draft writer), built from
    * the parts on first ask. The service's code stays in the chunk that asks for it, so it loads with
    * the page that needs it and not with the first screen.
    */
   shared<T>(start: (parts: RuntimeParts) => T): T;
-  /** Connects (when paired) and starts what a window needs in the background (the push bridge). */
+  /** Applies the theme, connects (when paired), and starts the background work (the push bridge). */
   start(): void;
   /** Disconnects (tests; a page just closes). */
   stop(): Promise<void>;
@@ -34,16 +37,19 @@ export interface RuntimeOptions extends Partial<Omit<ClientOptions, 'db'>> {
 export function createRuntime(options: RuntimeOptions = {}): IrisRuntime {
   const { db = new IrisDB(), push = true, ...clientOptions } = options;
   const client = createClient({ ...clientOptions, db });
+  const theme = createTheme(db);
   const parts: RuntimeParts = { db, client };
   const services = new Map<(parts: RuntimeParts) => unknown, unknown>();
   return {
     db,
     client,
+    theme,
     shared<T>(start: (parts: RuntimeParts) => T): T {
       if (!services.has(start)) services.set(start, start(parts));
       return services.get(start) as T;
     },
     start() {
+      theme.start();
       void client.start();
       if (push) startPushBridgeWhenPaired(parts);
     },

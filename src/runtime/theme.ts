@@ -1,6 +1,7 @@
 // The colour theme: follow the system (default), or force light or dark. The choice lives in the
 // settings table; a copy in localStorage lets us set `data-theme` synchronously at start-up, before
-// the first paint, since IndexedDB can only be read asynchronously.
+// the first paint, since IndexedDB can only be read asynchronously. The runtime builds one per window
+// (`createTheme`); components read and set it through `useIris().theme`.
 import type { IrisDB } from '../store/db';
 import { getSetting, setSetting } from '../store/models/settings';
 
@@ -9,7 +10,7 @@ export type ThemeChoice = 'system' | 'light' | 'dark';
 export const THEME_CHOICES: readonly ThemeChoice[] = ['system', 'light', 'dark'];
 const STORAGE_KEY = 'iris.theme';
 
-// Must match --bg in styles/theme.css: the browser's bar colour follows the page.
+// Must match --bg in src/app/styles/theme.css: the browser's bar colour follows the page.
 const THEME_COLOR: Record<'light' | 'dark', string> = { light: '#f6f7f9', dark: '#15171c' };
 
 export function isThemeChoice(value: unknown): value is ThemeChoice {
@@ -47,8 +48,26 @@ function cacheChoice(choice: ThemeChoice): void {
   }
 }
 
-/** Applies the cached choice at once (call before rendering), then reconciles with the DB copy. */
-export function initTheme(db: IrisDB): void {
+/** The window's theme, on its database's settings. */
+export interface Theme {
+  /** Applies the cached choice at once, then reconciles with the DB copy (the runtime's start). */
+  start(): void;
+  /** The persisted choice. */
+  get(): Promise<ThemeChoice>;
+  /** Persists and applies a choice. */
+  set(choice: ThemeChoice): Promise<void>;
+}
+
+export function createTheme(db: IrisDB): Theme {
+  return {
+    start: () => initTheme(db),
+    get: () => getTheme(db),
+    set: (choice) => setTheme(db, choice),
+  };
+}
+
+/** Applies the cached choice at once, then reconciles with the DB copy. */
+function initTheme(db: IrisDB): void {
   applyTheme(readCachedChoice());
   void getSetting(db, 'theme')
     .then((stored) => {
@@ -63,14 +82,14 @@ export function initTheme(db: IrisDB): void {
 }
 
 /** Persists and applies a theme choice. */
-export async function setTheme(db: IrisDB, choice: ThemeChoice): Promise<void> {
+async function setTheme(db: IrisDB, choice: ThemeChoice): Promise<void> {
   cacheChoice(choice);
   applyTheme(choice);
   await setSetting(db, 'theme', choice);
 }
 
 /** Reads the persisted choice. */
-export async function getTheme(db: IrisDB): Promise<ThemeChoice> {
+async function getTheme(db: IrisDB): Promise<ThemeChoice> {
   const stored = await getSetting(db, 'theme');
   return isThemeChoice(stored) ? stored : readCachedChoice();
 }

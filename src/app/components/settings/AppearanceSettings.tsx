@@ -1,6 +1,6 @@
 import { For, createSignal, onMount } from 'solid-js';
 import { useIris } from '../../../runtime';
-import { getTheme, setTheme, type ThemeChoice } from '../../../runtime/theme';
+import type { ThemeChoice } from '../../../runtime/theme';
 import { SettingsSection } from './SettingsSection';
 
 const OPTIONS: { value: ThemeChoice; label: string; hint: string }[] = [
@@ -11,9 +11,9 @@ const OPTIONS: { value: ThemeChoice; label: string; hint: string }[] = [
 
 /** Theme: follow the system, or always light or dark. Applies at once and persists. */
 export function AppearanceSettings() {
-  const { db } = useIris();
+  const { theme } = useIris();
   const [choice, setChoice] = createSignal<ThemeChoice>('system');
-  onMount(() => void getTheme(db).then((theme) => setChoice(theme)));
+  onMount(() => void theme.get().then((stored) => setChoice(stored)));
 
   return (
     <SettingsSection title="Appearance">
@@ -29,7 +29,7 @@ export function AppearanceSettings() {
                 checked={choice() === option.value}
                 onChange={() => {
                   setChoice(option.value);
-                  void setTheme(db, option.value);
+                  void theme.set(option.value);
                 }}
               />
               <span class="settings-choice-text">

@@ -5,13 +5,12 @@ import { getSetting, setSetting } from '../../../store/models/settings';
 import { connectionStateText } from '../../connectionText';
 import { agentInfo, agentLine } from '../status/agentInfo';
 import { useIris } from '../../../runtime';
-import { getTheme, setTheme } from '../../../runtime/theme';
 import { ModalDialog } from '../shell/ModalDialog';
 import { SettingsSection } from './SettingsSection';
 
 /** The gateway this device is paired with: its address, the connection in words, re-pair, forget. */
 export function GatewaySettings() {
-  const { db, client } = useIris();
+  const { db, client, theme } = useIris();
   const navigate = useNavigate();
   const url = live(() => getSetting(db, 'gatewayUrl'), undefined);
   const agent = live(async () => agentInfo(await getSetting(db, 'gatewayStatus')), undefined);
@@ -24,9 +23,9 @@ export function GatewaySettings() {
     setError('');
     try {
       // The theme and this device's name belong to the device, not to the gateway: keep them.
-      const [theme, deviceName] = await Promise.all([getTheme(db), getSetting(db, 'deviceName')]);
+      const [choice, deviceName] = await Promise.all([theme.get(), getSetting(db, 'deviceName')]);
       await client.forget();
-      await setTheme(db, theme);
+      await theme.set(choice);
       if (deviceName) await setSetting(db, 'deviceName', deviceName);
       setConfirming(false);
       navigate('/pair', { replace: true });

@@ -1,0 +1,44 @@
+// The runtime's theme, as the page shows it: <html data-theme> and the browser's bar colour, kept in
+// the database and in the local copy read before the first paint. A .tsx file: it needs the DOM.
+import 'fake-indexeddb/auto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { setSetting } from '../store/models/settings';
+import { createTestRuntime, disposeTestRuntime } from '../testing/runtime';
+import { until } from '../testing/until';
+import type { IrisRuntime } from './runtime';
+
+let runtime: IrisRuntime;
+const shown = () => document.documentElement.getAttribute('data-theme');
+const barColours = () =>
+  [...document.querySelectorAll<HTMLMetaElement>('meta[name="theme-color"]')].map((m) => m.content);
+
+beforeEach(() => {
+  localStorage.clear();
+  document.documentElement.removeAttribute('data-theme');
+  document.head.innerHTML =
+    '<meta name="theme-color" media="(prefers-color-scheme: light)" content="#f6f7f9">' +
+    '<meta name="theme-color" media="(prefers-color-scheme: dark)" content="#15171c">';
+  runtime = createTestRuntime();
+});
+afterEach(() => disposeTestRuntime(runtime));
+
+describe('the theme', () => {
+  it('a choice shows at once, on both bar colours, and is what the runtime reads back', async () => {
+    await runtime.theme.set('dark');
+    expect(shown()).toBe('dark');
+    expect(barColours()).toEqual(['#15171c', '#15171c']);
+    expect(await runtime.theme.get()).toBe('dark');
+    await runtime.theme.set('system');
+    expect(shown()).toBe(null);
+    expect(barColours()).toEqual(['#f6f7f9', '#15171c']);
+  });
+
+  it("start applies the local copy at once, then the database's choice when they differ", async () => {
+    localStorage.setItem('iris.theme', 'light');
+    await setSetting(runtime.db, 'theme', 'dark');
+    runtime.theme.start();
+    expect(shown()).toBe('light');
+    await until(() => shown() === 'dark', "the database's choice");
+    expect(localStorage.getItem('iris.theme')).toBe('dark');
+  });
+});
