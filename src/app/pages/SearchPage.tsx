@@ -1,7 +1,7 @@
 import { A, useSearchParams } from '@solidjs/router';
 import { For, Show, createEffect, createMemo, createSignal, on, onCleanup, onMount } from 'solid-js';
 import type { SearchScope } from '../../protocol';
-import { searchLocal, localIndexBuilt, startLocalIndex } from '../../search/appIndex';
+import { startLocalIndex } from '../../search/appIndex';
 import { fromGatewayHit, fromLocalRow, laneLabel, resultPath, type SearchResultItem } from '../../search/results';
 import { live } from '../../store/live';
 import { channelsInOrder } from '../../store/models/channels';
@@ -42,8 +42,9 @@ function param(v: string | string[] | undefined): string {
  * address so going back from a result shows the same results.
  */
 export default function SearchPage() {
-  const { db, client } = useIris();
-  startLocalIndex(db);
+  const iris = useIris();
+  const { db, client } = iris;
+  const localIndex = iris.shared(startLocalIndex);
   const [params, setParams] = useSearchParams();
   const lane = () => param(params.lane) || undefined;
   const [query, setQuery] = createSignal(param(params.q));
@@ -71,7 +72,7 @@ export default function SearchPage() {
     }
     setSearching(true);
     const localSearch = async (source: Source, error?: string): Promise<Outcome> => {
-      const found = await searchLocal(db, trimmed, { lane: where === 'chat' ? inLane : undefined, limit: LIMIT });
+      const found = await localIndex.search(trimmed, { lane: where === 'chat' ? inLane : undefined, limit: LIMIT });
       return { query: trimmed, items: found.map((r) => fromLocalRow(r.row, trimmed)), source, ...(error && { error }) };
     };
     let result: Outcome;
@@ -145,7 +146,7 @@ export default function SearchPage() {
   const sourceNote = () => {
     const o = outcome();
     if (!o || query().trim() === '') return '';
-    const partial = localIndexBuilt() ? '' : ' Still reading the saved messages, so some may be missing.';
+    const partial = localIndex.built() ? '' : ' Still reading the saved messages, so some may be missing.';
     if (o.source === 'local') return `Offline: searching the messages saved on this device.${partial}`;
     if (o.source === 'local-fallback')
       return `${o.error ?? 'The gateway could not search.'} Showing messages saved on this device.${partial}`;

@@ -1,13 +1,12 @@
 import { Show, createEffect, createSignal, createUniqueId, on, onCleanup, onMount } from 'solid-js';
 import type { CommandInfo } from '../../../protocol';
-import type { IrisDB } from '../../../store/db';
 import { live } from '../../../store/live';
 import { storedLane } from '../../../store/models/lanes';
 import { newestMessage } from '../../../store/models/messages';
 import { getSetting, setDraft } from '../../../store/models/settings';
 import { formatBytes } from '../../../lib/format';
 import { stageAttachment, unstageAttachment } from '../../../media/outgoing';
-import { useIris, type RuntimeParts } from '../../../runtime';
+import { useIris, type IrisRuntime, type RuntimeParts } from '../../../runtime';
 import { replyTarget, setReplyTarget } from '../messages/replyTarget';
 import { agentSteers } from '../status/agentInfo';
 import { DESKTOP_QUERY, createMediaQuery } from '../shell/mediaQuery';
@@ -41,10 +40,10 @@ let indexStarted = false;
  * The local search index is built when the app first shows a lane, once the page is idle, from its
  * own chunk, so offline search is ready without weighing on the first paint.
  */
-function startSearchIndexWhenIdle(db: IrisDB): void {
+function startSearchIndexWhenIdle(iris: IrisRuntime): void {
   if (indexStarted) return;
   indexStarted = true;
-  const start = () => void import('../../../search/appIndex').then((m) => m.startLocalIndex(db));
+  const start = () => void import('../../../search/appIndex').then((m) => iris.shared(m.startLocalIndex));
   if (typeof requestIdleCallback === 'function') requestIdleCallback(start, { timeout: 3000 });
   else setTimeout(start, 1000);
 }
@@ -132,7 +131,7 @@ function LaneComposer(props: { lane: string }) {
     }),
   );
 
-  onMount(() => startSearchIndexWhenIdle(db));
+  onMount(() => startSearchIndexWhenIdle(iris));
   onCleanup(() => void writer.flush());
   // Choosing "Reply" on a message puts the cursor here, ready to type the reply.
   createEffect(
