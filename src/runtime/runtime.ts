@@ -4,7 +4,7 @@
 import { createClient, type ClientOptions, type IrisClient } from '../client';
 import { startPushBridgeWhenPaired } from '../push/startWhenPaired';
 import { IrisDB } from '../store/db';
-import { createTheme, type Theme } from './theme';
+import { createTheme, type WindowTheme } from './theme';
 
 /** What a service of the runtime is built from. */
 export interface RuntimeParts {
@@ -14,7 +14,7 @@ export interface RuntimeParts {
 
 export interface IrisRuntime extends RuntimeParts {
   /** The colour theme (system, light or dark), kept in the database's settings. */
-  readonly theme: Theme;
+  readonly theme: WindowTheme;
   /**
    * This runtime's one instance of a service (the media puller, the page's draft writer), built from
    * the parts on first ask. The service's code stays in the chunk that asks for it, so it loads with

@@ -49,7 +49,7 @@ function cacheChoice(choice: ThemeChoice): void {
 }
 
 /** The window's theme, on its database's settings. */
-export interface Theme {
+export interface WindowTheme {
   /** Applies the cached choice at once, then reconciles with the DB copy (the runtime's start). */
   start(): void;
   /** The persisted choice. */
@@ -58,7 +58,7 @@ export interface Theme {
   set(choice: ThemeChoice): Promise<void>;
 }
 
-export function createTheme(db: IrisDB): Theme {
+export function createTheme(db: IrisDB): WindowTheme {
   return {
     start: () => initTheme(db),
     get: () => getTheme(db),
