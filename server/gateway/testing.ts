@@ -38,6 +38,8 @@ export interface GatewayFixture {
   connect(): Promise<TestClient>;
   /** Close this test's gateway, if one runs, and start it again with these options changed (same token and data dir). */
   restart(changes?: Partial<GatewayOptions>): Promise<StandaloneGateway>;
+  /** Close this test's gateway (to change its data dir while it is down); restart() starts it again. */
+  stop(): Promise<void>;
   /** Start a second gateway beside this test's one, on the same options with these changed; closed after the test. */
   startAnother(changes?: Partial<GatewayOptions>): Promise<StandaloneGateway>;
   /** The gateway's log lines in this test (they also go to options.log). */
@@ -120,10 +122,13 @@ export function useGateway(options: FixtureOptions): GatewayFixture {
       return c;
     },
     async restart(changes = {}) {
-      await gw?.close();
-      gw = undefined;
+      await fixture.stop();
       gw = await startGateway(optionsWith(changes));
       return gw;
+    },
+    async stop() {
+      await gw?.close();
+      gw = undefined;
     },
     async startAnother(changes = {}) {
       const g = await startGateway(optionsWith(changes));
