@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { appendFileSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -20,16 +19,8 @@ describe('persistence', () => {
     const ch = await a.request('channel.create', { name: 'Kept', kind: 'channel' });
     await a.request('channel.favorite', { favorite: true }, { chat_id: ch.payload.chat_id });
     const bytes = Buffer.from('persistent bytes');
-    const upId = a.takeId();
-    const ackP = a.waitFor((f) => f.id === upId);
-    a.send(
-      'media.upload.start',
-      { media_ref: 'ref-p', kind: 'document', mime: 'text/plain', size: bytes.length, filename: 'note.txt' },
-      { id: upId },
-    );
-    a.sendRaw(bytes, true);
-    a.send('media.upload.end', { media_ref: 'ref-p', sha256: createHash('sha256').update(bytes).digest('hex') });
-    expect((await ackP).type).toBe('media.upload.ack');
+    const ack = await a.upload(bytes, { ref: 'ref-p', kind: 'document', mime: 'text/plain', filename: 'note.txt' });
+    expect(ack.type).toBe('media.upload.ack');
     const mediaId = g1.gateway.store.media.byRef('ref-p')!.media_id;
     const cursorB = g1.gateway.store.cursor('dev-b');
     const messagesBefore = g1.gateway.store.messages('web:default');
@@ -138,25 +129,13 @@ describe('persistence', () => {
     const g = await fixture.restart();
     const a = await device('dev-a');
     const bytes = Buffer.from('x');
-    const id = a.takeId();
-    const ack = a.waitFor((f) => f.id === id);
-    a.send(
-      'media.upload.start',
-      {
-        media_ref: '../../../evil',
-        kind: 'document',
-        mime: 'text/plain',
-        size: 1,
-        filename: '../../../../tmp/evil.sh',
-      },
-      { id },
-    );
-    a.sendRaw(bytes, true);
-    a.send('media.upload.end', {
-      media_ref: '../../../evil',
-      sha256: createHash('sha256').update(bytes).digest('hex'),
+    const ack = await a.upload(bytes, {
+      ref: '../../../evil',
+      kind: 'document',
+      mime: 'text/plain',
+      filename: '../../../../tmp/evil.sh',
     });
-    expect((await ack).type).toBe('media.upload.ack');
+    expect(ack.type).toBe('media.upload.ack');
     const files = readdirSync(join(fixture.dataDir, 'media'));
     expect(files).toHaveLength(1);
     expect(files[0]).toMatch(/^med_[0-9a-f]{32}\.bin$/);

@@ -1,6 +1,5 @@
 // Every frame the gateway emits in a scripted session that touches every server frame type must
 // validate against ../shared/spec/frames.schema.json (envelope + that type's payload properties).
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import Ajv, { type ValidateFunction } from 'ajv';
@@ -85,16 +84,7 @@ beforeAll(async () => {
   await a.request('ping', { ts: 1 });
   await a.request('nope.type');
   const bytes = Buffer.from('schema media');
-  const upId = a.takeId();
-  const ack = a.waitFor((f) => f.id === upId);
-  a.send(
-    'media.upload.start',
-    { media_ref: 'sref', kind: 'document', mime: 'text/plain', size: bytes.length, filename: 's.txt' },
-    { id: upId },
-  );
-  a.sendRaw(bytes, true);
-  a.send('media.upload.end', { media_ref: 'sref', sha256: createHash('sha256').update(bytes).digest('hex') });
-  await ack;
+  await a.upload(bytes, { ref: 'sref', kind: 'document', mime: 'text/plain', filename: 's.txt' });
   await a.request('media.pull', { media_id: fixture.gw.gateway.store.media.byRef('sref')!.media_id });
   await a.request('message.delete', { message_ids: [r.echo.payload.message_id] });
   const longFrom = a.mark();
