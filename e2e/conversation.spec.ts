@@ -4,6 +4,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page, WebSocketRoute } from '@playwright/test';
 import { TestClient } from '../server/gateway/testclient';
 import {
+  demoGateway,
   expect,
   hermes,
   type IrisServer,
@@ -20,11 +21,7 @@ import {
 
 const DAY = 24 * 3600 * 1000;
 
-function gatewayStore(iris: IrisServer) {
-  const gateway = iris.server.gateway;
-  if (!gateway) throw new Error('the demo gateway is not running');
-  return gateway.store;
-}
+const gatewayStore = (iris: IrisServer) => demoGateway(iris).store;
 
 /** A second device on the same gateway, speaking the protocol directly. */
 function otherDevice(iris: IrisServer): Promise<TestClient> {
@@ -100,6 +97,15 @@ async function routeGateway(
   });
 }
 
+/** What the page records of a streaming reply, on window (read back by a second evaluate). */
+interface StreamRecord {
+  __texts: string[];
+  __lines: string[];
+  __tops: number[];
+  __cards: number;
+  __node?: Element;
+}
+
 test('a streamed reply grows in place; its tools fold into one "Used 2 tools" line, its reasoning into "Thought for", model and tokens into Details', async ({
   page,
 }) => {
@@ -109,13 +115,7 @@ test('a streamed reply grows in place; its tools fold into one "Used 2 tools" li
     await page.setViewportSize({ width: 1280, height: 800 });
     await pairAndOpen(page, iris);
     await page.evaluate(() => {
-      const w = window as unknown as {
-        __texts: string[];
-        __lines: string[];
-        __tops: number[];
-        __cards: number;
-        __node?: Element;
-      };
+      const w = window as unknown as StreamRecord;
       w.__texts = [];
       w.__lines = [];
       w.__tops = [];
@@ -149,13 +149,7 @@ test('a streamed reply grows in place; its tools fold into one "Used 2 tools" li
     // The text grew in place: several growing versions in the same element, the last one the final text,
     // and never pushed down by what the turn added above it.
     const seen = await page.evaluate(() => {
-      const w = window as unknown as {
-        __texts: string[];
-        __lines: string[];
-        __tops: number[];
-        __cards: number;
-        __node?: Element;
-      };
+      const w = window as unknown as StreamRecord;
       const final = document.querySelector('article[aria-label^="Hermes"]')!;
       const md = final.querySelector(':scope > .md')!;
       const top = md.getBoundingClientRect().top - final.getBoundingClientRect().top;

@@ -325,8 +325,13 @@ test.describe('receiving', () => {
 
     await first.getByRole('button', { name: 'Download first.bin again' }).click();
     await expect(first.getByRole('link', { name: 'Save first.bin' })).toBeVisible({ timeout: 15_000 });
+    // A file on screen is never evicted, so the trim after this pull spares second.bin and third.bin when
+    // they show near first.bin (where the click scrolled to decides it): the cache may stay over the cap
+    // until the next trim. The app's start trims with nothing on screen: the cap holds after a reload.
     await page.getByRole('button', { name: 'Settings' }).click();
     const media = page.getByRole('region', { name: 'Media' });
+    await expect(media).toBeVisible();
+    await page.reload();
     await expect(media.locator('.media-cache-size')).toHaveText('8 MB');
     const axe = await new AxeBuilder({ page }).include('section:has(.media-cache-size)').analyze();
     expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);

@@ -213,6 +213,27 @@ async function sendInLane(page: Page, iris: IrisServer, text: string): Promise<v
   await sendMessage(page, text);
 }
 
+/** Paired with its worker in control, notifications switched on; pushes to the worker as the push service would. */
+async function notificationsOn(page: Page, iris: IrisServer, subscriber: TestSubscriber) {
+  await setUp(page, iris, subscriber);
+  await turnOn(page, iris);
+  return pushDeliverer(page, iris);
+}
+
+/** Asks for an approval in the lane; the real push it causes, decrypted, and the tag of its notification. */
+async function approvalPushed(
+  page: Page,
+  iris: IrisServer,
+  service: FakePushService,
+  subscriber: TestSubscriber,
+  command: string,
+): Promise<{ approval: Record<string, unknown>; tag: string }> {
+  await sendInLane(page, iris, command);
+  const [push] = await service.waitForPushes(1, 10_000);
+  const approval = decrypted(push!.body, subscriber);
+  return { approval, tag: `picker:${String(approval.picker_id)}` };
+}
+
 test.describe.configure({ timeout: 90_000 });
 
 test('the switch registers the subscription with the gateway; a reply to the closed app arrives encrypted for its lane; off and forget unsubscribe', async ({
@@ -286,9 +307,7 @@ test('a push shows a notification (title, tag, actions); none while its lane is 
   iris,
   subscriber,
 }) => {
-  await setUp(page, iris, subscriber);
-  await turnOn(page, iris);
-  const { deliver } = await pushDeliverer(page, iris);
+  const { deliver } = await notificationsOn(page, iris, subscriber);
 
   await deliver({
     kind: 'approval',
@@ -373,17 +392,12 @@ test('"Approve once" with no window open: the service worker answers over its ow
   pushService,
   subscriber,
 }) => {
-  await setUp(page, iris, subscriber);
-  await turnOn(page, iris);
-  const { deliver } = await pushDeliverer(page, iris);
+  const { deliver } = await notificationsOn(page, iris, subscriber);
 
   // An approval is pushed even to a live device: the real push, decrypted, is what the worker gets.
-  await sendInLane(page, iris, '/approve make deploy');
+  const { approval, tag } = await approvalPushed(page, iris, pushService, subscriber, '/approve make deploy');
   await expect(page.getByRole('dialog', { name: /approv/i })).toBeVisible();
-  const [push] = await pushService.waitForPushes(1, 10_000);
-  const approval = decrypted(push!.body, subscriber);
   expect(approval).toMatchObject({ kind: 'approval', lane: LANE });
-  const tag = `picker:${String(approval.picker_id)}`;
 
   await page.goto(`${iris.baseURL}/#/settings`);
   await deliver(approval);
@@ -431,13 +445,8 @@ test('with a window open, the action goes through the app’s connection; a stal
   pushService,
   subscriber,
 }) => {
-  await setUp(page, iris, subscriber);
-  await turnOn(page, iris);
-  const { deliver } = await pushDeliverer(page, iris);
-  await sendInLane(page, iris, '/approve rm -rf build');
-  const [push] = await pushService.waitForPushes(1, 10_000);
-  const approval = decrypted(push!.body, subscriber);
-  const tag = `picker:${String(approval.picker_id)}`;
+  const { deliver } = await notificationsOn(page, iris, subscriber);
+  const { approval, tag } = await approvalPushed(page, iris, pushService, subscriber, '/approve rm -rf build');
   await page.goto(`${iris.baseURL}/#/settings`);
   await deliver(approval);
   await expect.poll(() => shown(page, tag)).toHaveLength(1);

@@ -6,6 +6,9 @@ import type { Browser, Page } from '@playwright/test';
 import { makePng } from '../server/gateway/agent/png';
 import type { GatewayQuirks } from '../server/gateway/quirks';
 import {
+  channelAction,
+  channelsNav,
+  DESKTOP,
   expect,
   expectLanded,
   hermes,
@@ -15,10 +18,9 @@ import {
   messageBox,
   messages,
   mine,
+  pageTitle,
   test,
 } from './support';
-
-const DESKTOP = { width: 1280, height: 800 };
 
 test.use({ viewport: DESKTOP });
 
@@ -36,8 +38,6 @@ async function quirkyGateway(quirks: GatewayQuirks): Promise<IrisServer> {
   return iris;
 }
 
-const pageTitle = (page: Page) => page.getByRole('banner').getByRole('heading', { level: 1 });
-const channelsNav = (page: Page) => page.getByRole('navigation', { name: 'Channels' });
 const toasts = (page: Page) => page.getByRole('list', { name: 'Notifications' });
 
 /** Pairs by the link (landing in the default channel) and waits for the service worker (it serves /media/). */
@@ -165,23 +165,14 @@ test('channel.renamed with only {chat_id, name}: renames show; a favorite set he
   const iris = await quirkyGateway({ renamedNameOnly: true });
   await pairWith(page, iris);
   const other = await secondDevice(browser, iris);
-  const action = async (channel: string, item: string) => {
-    await channelsNav(page)
-      .getByRole('button', { name: `Actions for ${channel}` })
-      .click();
-    await page
-      .getByRole('menu', { name: `Actions for ${channel}` })
-      .getByRole('menuitem', { name: item })
-      .click();
-  };
-  await action('Demo', 'Rename');
+  await channelAction(page, 'Demo', 'Rename');
   const dialog = page.getByRole('dialog', { name: /Rename/ });
   await dialog.getByLabel('Name').fill('Playground');
   await dialog.getByRole('button', { name: /Rename|Save/ }).click();
   await expect(channelsNav(page).getByRole('link', { name: /^Playground(,|$)/ })).toBeVisible();
   await expect(channelsNav(other).getByRole('link', { name: /^Playground(,|$)/ })).toBeVisible();
   // The answer says nothing about favorites: the app keeps what the gateway acknowledged.
-  await action('Playground', 'Add to favorites');
+  await channelAction(page, 'Playground', 'Add to favorites');
   await expect(channelsNav(page).getByRole('link', { name: /^Playground(,|$)/ })).toHaveAccessibleName(/favorite/);
   await page.reload();
   await expect(channelsNav(page).getByRole('link', { name: /^Playground(,|$)/ })).toHaveAccessibleName(/favorite/);

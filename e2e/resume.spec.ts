@@ -3,13 +3,9 @@
 import type { Page } from '@playwright/test';
 import { TestClient } from '../server/gateway/testclient';
 import { observeWire, readApp, readWire, storedCursor } from './faults/app';
-import { expect, type IrisServer, LANE, openLane, pairAndOpen, test } from './support';
+import { demoGateway, expect, type IrisServer, LANE, openLane, pairAndOpen, test } from './support';
 
-function store(iris: IrisServer) {
-  const gateway = iris.server.gateway;
-  if (!gateway) throw new Error('the demo gateway is not running');
-  return gateway.store;
-}
+const store = (iris: IrisServer) => demoGateway(iris).store;
 
 function reply(page: Page, text: string) {
   return page

@@ -2,7 +2,17 @@
 import AxeBuilder from '@axe-core/playwright';
 import { rmSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { expect, type IrisServer, launchServer, messageBox, pair, pairAndOpen, settled, test } from './support';
+import {
+  demoGateway,
+  expect,
+  type IrisServer,
+  launchServer,
+  messageBox,
+  pair,
+  pairAndOpen,
+  settled,
+  test,
+} from './support';
 
 const GENERAL = 'web:default';
 const DEMO = 'web:demo';
@@ -10,11 +20,7 @@ const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
 const MINUTE = 60_000;
 
-function store(iris: IrisServer) {
-  const gateway = iris.server.gateway;
-  if (!gateway) throw new Error('the demo gateway is not running');
-  return gateway.store;
-}
+const store = (iris: IrisServer) => demoGateway(iris).store;
 
 /** `count` filler messages in a lane, oldest first, ending an hour ago; returns nothing. */
 function seedFiller(iris: IrisServer, lane: string, count: number, start: number): void {

@@ -2,13 +2,18 @@
 // IndexedDB), hand-over when the leader tab closes, and no reconnect loop after an auth refusal.
 import { rmSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { expect, type IrisServer, LANE, launchServer, openLane, pairAndOpen, sendMessage, test } from '../support';
-
-function gateway(iris: IrisServer) {
-  const g = iris.server.gateway;
-  if (!g) throw new Error('the demo gateway is not running');
-  return g;
-}
+import {
+  demoGateway,
+  expect,
+  type IrisServer,
+  LANE,
+  launchServer,
+  openLane,
+  pairAndOpen,
+  sendMessage,
+  test,
+  userTextsAtGateway,
+} from '../support';
 
 /** The lane's messages as this page's IndexedDB holds them (read with the raw API, no app hooks). */
 async function storedMessages(page: Page): Promise<{ id: string; role: string; text: string; status: string }[]> {
@@ -47,7 +52,7 @@ test('two tabs hold one socket, show the same messages, and the other tab takes 
   context,
   iris,
 }) => {
-  const gw = gateway(iris);
+  const gw = demoGateway(iris);
   const leader = await context.newPage();
   await pairAndOpen(leader, iris);
 
@@ -68,12 +73,7 @@ test('two tabs hold one socket, show the same messages, and the other tab takes 
     ).toBeVisible();
     await expect(log.getByText('— Iris demo agent')).toBeVisible();
   }
-  expect(
-    gw.store
-      .messages(LANE)
-      .filter((m) => m.role === 'user')
-      .map((m) => m.text),
-  ).toEqual(['sent from the second tab']);
+  expect(userTextsAtGateway(iris, LANE)).toEqual(['sent from the second tab']);
   // One database: both tabs read the same rows.
   expect(await storedMessages(follower)).toEqual(await storedMessages(leader));
   expect((await storedMessages(leader)).map((m) => m.role)).toEqual(['user', 'assistant']);
@@ -93,14 +93,7 @@ test('two tabs hold one socket, show the same messages, and the other tab takes 
       .getByRole('article', { name: /^You/ })
       .getByText('after the hand-over', { exact: true }),
   ).toBeVisible();
-  await expect
-    .poll(() =>
-      gw.store
-        .messages(LANE)
-        .filter((m) => m.role === 'user')
-        .map((m) => m.text),
-    )
-    .toEqual(['sent from the second tab', 'after the hand-over']);
+  await expect.poll(() => userTextsAtGateway(iris, LANE)).toEqual(['sent from the second tab', 'after the hand-over']);
   await expect(follower.getByRole('log', { name: 'Messages' }).getByText('— Iris demo agent')).toHaveCount(2);
   expect(gw.connectionCount()).toBe(1);
 });
@@ -109,7 +102,7 @@ test('three tabs: still one socket; a send from a follower while the leader relo
   context,
   iris,
 }) => {
-  const gw = gateway(iris);
+  const gw = demoGateway(iris);
   const a = await context.newPage();
   await pairAndOpen(a, iris);
   const b = await context.newPage();
@@ -123,14 +116,7 @@ test('three tabs: still one socket; a send from a follower while the leader relo
   // A second copy would leave the one outbox before anything queued after it: once a later message has
   // arrived, the first one can no longer be delivered twice.
   await sendMessage(b, 'after the reload');
-  await expect
-    .poll(() =>
-      gw.store
-        .messages(LANE)
-        .filter((m) => m.role === 'user')
-        .map((m) => m.text),
-    )
-    .toEqual(['during a reload', 'after the reload']);
+  await expect.poll(() => userTextsAtGateway(iris, LANE)).toEqual(['during a reload', 'after the reload']);
 });
 
 test('a paired tab whose token is no longer accepted stops reconnecting and says so', async ({ page }) => {
@@ -161,7 +147,7 @@ test('a paired tab whose token is no longer accepted stops reconnecting and says
     });
     await marker;
     expect(sockets.length).toBe(attempts);
-    expect(gateway(second).connectionCount()).toBe(0);
+    expect(demoGateway(second).connectionCount()).toBe(0);
     await expect(page.getByRole('link', { name: 'Pair again' })).toBeVisible();
   } finally {
     await (second ?? first).server.close();

@@ -63,6 +63,21 @@ export async function launchServer(
   };
 }
 
+/** The demo gateway inside the serving process (a test that stopped it, or runs another, has none). */
+export function demoGateway(iris: IrisServer): NonNullable<RunningServer['gateway']> {
+  const gateway = iris.server.gateway;
+  if (!gateway) throw new Error('the demo gateway is not running');
+  return gateway;
+}
+
+/** The texts of the person's messages the gateway stored in a lane, oldest first (poll it: they arrive later). */
+export function userTextsAtGateway(iris: IrisServer, lane: string): string[] {
+  return demoGateway(iris)
+    .store.messages(lane)
+    .filter((m) => m.role === 'user')
+    .map((m) => m.text);
+}
+
 export const test = base.extend<{ iris: IrisServer }>({
   iris: async ({}, use) => {
     const iris = await launchServer();

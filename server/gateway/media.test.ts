@@ -12,30 +12,6 @@ const { device } = fixture;
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
-/** Upload bytes as the app does (start with id N, chunks, end); resolves with the answer to N. */
-async function upload(
-  c: TestClient,
-  bytes: Buffer,
-  meta: { ref: string; size?: number; sha?: string; kind?: string; filename?: string; mime?: string },
-) {
-  const id = c.takeId();
-  const answer = c.waitFor((f) => f.id === id, { from: c.mark() });
-  c.send(
-    'media.upload.start',
-    {
-      media_ref: meta.ref,
-      kind: meta.kind ?? 'image',
-      mime: meta.mime ?? 'image/png',
-      size: meta.size ?? bytes.length,
-      filename: meta.filename ?? 'pic.png',
-    },
-    { id },
-  );
-  for (let off = 0; off < bytes.length; off += CHUNK) c.sendRaw(bytes.subarray(off, off + CHUNK), true);
-  c.send('media.upload.end', { media_ref: meta.ref, sha256: meta.sha ?? sha(bytes) });
-  return answer;
-}
-
 async function pull(
   c: TestClient,
   mediaId: string,
@@ -50,7 +26,7 @@ describe('media upload', () => {
     const c = await device('dev-a');
     const bytes = Buffer.alloc(600 * 1024);
     for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7) & 0xff;
-    const ack = await upload(c, bytes, { ref: 'ref-1', filename: '../../etc/passwd' });
+    const ack = await c.upload(bytes, { ref: 'ref-1', filename: '../../etc/passwd' });
     expect(ack).toMatchObject({ type: 'media.upload.ack', id: 2, payload: { ok: true, media_ref: 'ref-1' } });
     const record = fixture.gw.gateway.store.media.byRef('ref-1')!;
     expect(record).toMatchObject({ size: bytes.length, sha256: sha(bytes), filename: 'passwd', kind: 'image' });
@@ -94,7 +70,7 @@ describe('media upload', () => {
     const c = await device('dev-a');
     const bytes = Buffer.alloc(1024 * 1024 + CHUNK);
     const from = c.mark();
-    const err = await upload(c, bytes, { ref: 'liar', size: 1000 });
+    const err = await c.upload(bytes, { ref: 'liar', size: 1000 });
     expect(err.payload.code).toBe('media_too_large');
     expect(fixture.gw.gateway.store.media.byRef('liar')).toBeUndefined();
     await c.request('ping', {});
@@ -104,8 +80,8 @@ describe('media upload', () => {
   it('answers internal on a size or sha256 mismatch', async () => {
     const c = await device('dev-a');
     const bytes = Buffer.from('hello media');
-    expect((await upload(c, bytes, { ref: 'r1', size: 99 })).payload.code).toBe('internal');
-    expect((await upload(c, bytes, { ref: 'r2', sha: 'ab'.repeat(32) })).payload.code).toBe('internal');
+    expect((await c.upload(bytes, { ref: 'r1', size: 99 })).payload.code).toBe('internal');
+    expect((await c.upload(bytes, { ref: 'r2', sha: 'ab'.repeat(32) })).payload.code).toBe('internal');
     expect(fixture.gw.gateway.store.media.list()).toHaveLength(0);
   });
 
@@ -121,7 +97,7 @@ describe('media pull', () => {
   it('pulls an upload back as binary frames then media.pull.end with the request id', async () => {
     const c = await device('dev-a');
     const bytes = Buffer.alloc(700 * 1024, 3);
-    await upload(c, bytes, { ref: 'r' });
+    await c.upload(bytes, { ref: 'r' });
     const before = c.binaries.length;
     const { end, bytes: got } = await pull(c, fixture.gw.gateway.store.media.byRef('r')!.media_id);
     expect(end).toMatchObject({ type: 'media.pull.end', payload: { ok: true } });

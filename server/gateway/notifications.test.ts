@@ -1,43 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startGateway, type StandaloneGateway } from './standalone';
-import { TestClient } from './testclient';
-import type { PushPayload, PushTarget } from './types';
+import { describe, expect, it } from 'vitest';
+import { useGateway } from './testing';
 
-const token = 'notify-token';
-let gw: StandaloneGateway;
-let pushed: { target: PushTarget; payload: PushPayload }[];
-let sinkThrows = false;
-const clients: TestClient[] = [];
+const fixture = useGateway({ token: 'notify-token', streamDelayMs: 0, recordPushes: true });
+const { pushed } = fixture;
 const webpush = { endpoint: 'https://push.example/sub-a', expirationTime: null, keys: { p256dh: 'k', auth: 'a' } };
 
-beforeEach(async () => {
-  pushed = [];
-  sinkThrows = false;
-  gw = await startGateway({
-    token,
-    streamDelayMs: 0,
-    push: {
-      send(target, payload) {
-        pushed.push({ target, payload });
-        if (sinkThrows) throw new Error('push service down');
-      },
-    },
-  });
-});
-afterEach(async () => {
-  for (const c of clients.splice(0)) await c.close();
-  await gw.close();
-});
-
-async function device(
-  id: string,
-  hello: Record<string, unknown> = {},
-  caps: Record<string, unknown> = { push: 'none' },
-): Promise<TestClient> {
-  const c = await TestClient.paired(gw.url, { token, device_id: id, caps, extra: hello });
-  clients.push(c);
-  return c;
-}
+const device = (id: string, hello: Record<string, unknown> = {}, caps: Record<string, unknown> = { push: 'none' }) =>
+  fixture.device(id, { caps, extra: hello });
 
 const settle = () => new Promise((r) => setTimeout(r, 20));
 
@@ -61,7 +30,7 @@ describe('notifications', () => {
     expect(typeof note.payload.ts).toBe('number');
     const cron = await c.waitFor((f) => f.type === 'message' && f.payload.role === 'cron', { from });
     expect(cron.payload.text).toBe('⏰ Reminder: stretch your legs');
-    expect(gw.gateway.store.messages('web:demo').at(-1)).toMatchObject({
+    expect(fixture.gw.gateway.store.messages('web:demo').at(-1)).toMatchObject({
       role: 'cron',
       text: '⏰ Reminder: stretch your legs',
     });
@@ -127,7 +96,7 @@ describe('push', () => {
   });
 
   it('a failing push sink never breaks the gateway', async () => {
-    sinkThrows = true;
+    fixture.failPushes();
     const b = await device('dev-b', { webpush }, { push: 'webpush' });
     await b.close();
     const a = await device('dev-a');
@@ -141,7 +110,7 @@ describe('push', () => {
   it('a device whose subscription is cleared is not pushed any more', async () => {
     const b = await device('dev-b', { webpush }, { push: 'webpush' });
     await b.close();
-    gw.gateway.store.devices.clearPush('dev-b');
+    fixture.gw.gateway.store.devices.clearPush('dev-b');
     const a = await device('dev-a');
     await a.chat('x', { chat_id: 'web:default' });
     await settle();

@@ -1,14 +1,9 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useGateway } from './testing';
 
 const token = 'pairing-token-123';
-const logs: string[] = [];
-
-// Registered first, so it runs before the fixture starts the gateway.
-beforeEach(() => {
-  logs.length = 0;
-});
-const fixture = useGateway({ token, streamDelayMs: 0, log: (l) => logs.push(l) });
+const fixture = useGateway({ token, streamDelayMs: 0 });
+const { logs } = fixture;
 const connect = () => fixture.connect();
 
 describe('pairing', () => {

@@ -1,36 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startGateway, type StandaloneGateway } from './standalone';
-import { TestClient, type AnyServerFrame } from './testclient';
-import type { PushPayload, PushTarget } from './types';
+import { describe, expect, it } from 'vitest';
+import type { AnyServerFrame, TestClient } from './testclient';
+import { useGateway } from './testing';
 
-const token = 'picker-token';
-let gw: StandaloneGateway;
-let pushed: { target: PushTarget; payload: PushPayload }[];
-const clients: TestClient[] = [];
+const fixture = useGateway({ token: 'picker-token', streamDelayMs: 0, recordPushes: true });
+const { pushed } = fixture;
 
-beforeEach(async () => {
-  pushed = [];
-  gw = await startGateway({
-    token,
-    streamDelayMs: 0,
-    push: { send: (target, payload) => pushed.push({ target, payload }) },
-  });
-});
-afterEach(async () => {
-  for (const c of clients.splice(0)) await c.close();
-  await gw.close();
-});
-
-async function device(id: string): Promise<TestClient> {
-  const c = await TestClient.paired(gw.url, {
-    token,
-    device_id: id,
-    caps: { push: 'ntfy' },
-    extra: { ntfy_topic: 't-' + id },
-  });
-  clients.push(c);
-  return c;
-}
+/** A device that can be woken by ntfy (so pushes name it). */
+const device = (id: string) => fixture.device(id, { caps: { push: 'ntfy' }, extra: { ntfy_topic: 't-' + id } });
 
 /** Send a command and wait for its picker frame (after agent.busy waiting_input). */
 async function ask(
@@ -145,7 +121,9 @@ describe('pickers', () => {
     expect((await b.request('picker.select', { picker_id: picker.payload.picker_id, value: 'no' })).payload.code).toBe(
       'not_found',
     );
-    expect(gw.gateway.store.messages('web:default').filter((m) => m.text.startsWith('Confirmed')).length).toBe(1);
+    expect(fixture.gw.gateway.store.messages('web:default').filter((m) => m.text.startsWith('Confirmed')).length).toBe(
+      1,
+    );
   });
 
   it('unknown picker ids are not_found', async () => {

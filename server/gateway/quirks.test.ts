@@ -1,36 +1,22 @@
 // Each quirk changes the wire exactly as its name says, and nothing is quirky without it.
-import { createHash } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UNKNOWN_BUSY_REASON, UNKNOWN_FRAME_TYPE, UNKNOWN_NOTIFICATION_KIND, type GatewayQuirks } from './quirks';
-import { startGateway, type StandaloneGateway } from './standalone';
-import { TestClient } from './testclient';
+import type { TestClient } from './testclient';
+import { useGateway } from './testing';
 
-const token = 'quirk-token';
-let gw: StandaloneGateway | undefined;
-const clients: TestClient[] = [];
-
-afterEach(async () => {
-  for (const c of clients.splice(0)) await c.close();
-  await gw?.close();
-  gw = undefined;
-});
+// Each test starts its gateway with the quirks it tests.
+const fixture = useGateway({ token: 'quirk-token', streamDelayMs: 0, startBeforeEach: false });
+const { device } = fixture;
 
 async function start(quirks?: GatewayQuirks): Promise<TestClient> {
-  gw = await startGateway({ token, streamDelayMs: 0, quirks });
+  await fixture.restart({ quirks });
   return device('dev-a');
-}
-
-async function device(id: string): Promise<TestClient> {
-  const c = await TestClient.paired(gw!.url, { token, device_id: id });
-  clients.push(c);
-  return c;
 }
 
 describe('gateway quirks', () => {
   it('hello.ack: without channels, with another push capability; a turn followed by an unknown notification kind', async () => {
     const plain = await start();
     expect(plain.ofType('hello.ack')[0].payload.channels).toBeInstanceOf(Array);
-    await gw!.close();
     const c = await start({ helloAckWithoutChannels: true, push: 'fcm', unknownFrames: true });
     const ack = c.ofType('hello.ack')[0];
     expect(ack.payload).not.toHaveProperty('channels');
@@ -56,7 +42,7 @@ describe('gateway quirks', () => {
     const second = await c.request('message.send', { text: 'twice', client_id: 'cid-1' }, { chat_id: 'web:default' });
     expect(first.payload).not.toHaveProperty('client_id');
     expect(second.payload.message_id).not.toBe(first.payload.message_id);
-    expect(gw!.gateway.store.messages('web:default').filter((m) => m.text === 'twice')).toHaveLength(2);
+    expect(fixture.gw.gateway.store.messages('web:default').filter((m) => m.text === 'twice')).toHaveLength(2);
   });
 
   it('noReadReceipts, renamedNameOnly, historyWithoutOldest, mediaOfferWithoutMessageId, unknown frames while working', async () => {
@@ -84,16 +70,7 @@ describe('gateway quirks', () => {
   it('mediaIdIsRef: the echo names the upload by the app’s media_ref, and it can be pulled by it', async () => {
     const c = await start({ mediaIdIsRef: true });
     const bytes = Buffer.from('not really a png');
-    const id = c.takeId();
-    const ack = c.waitFor((f) => f.id === id, { from: c.mark() });
-    c.send(
-      'media.upload.start',
-      { media_ref: 'ref-own', kind: 'document', mime: 'text/plain', size: bytes.length, filename: 'a.txt' },
-      { id },
-    );
-    c.sendRaw(bytes, true);
-    c.send('media.upload.end', { media_ref: 'ref-own', sha256: createHash('sha256').update(bytes).digest('hex') });
-    await ack;
+    await c.upload(bytes, { ref: 'ref-own', kind: 'document', mime: 'text/plain', filename: 'a.txt' });
     const echo = await c.request('message.send', { text: 'file', media_refs: ['ref-own'] }, { chat_id: 'web:default' });
     expect((echo.payload.media as { media_id: string }[])[0].media_id).toBe('ref-own');
     const before = c.binaries.length;

@@ -1,12 +1,10 @@
 // Every frame the gateway emits in a scripted session that touches every server frame type must
 // validate against ../shared/spec/frames.schema.json (envelope + that type's payload properties).
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import Ajv, { type ValidateFunction } from 'ajv';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway, type StandaloneGateway } from './standalone';
-import { TestClient } from './testclient';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useGateway } from './testing';
 
 interface Spec {
   envelope: { properties: Record<string, unknown>; required: string[] };
@@ -39,19 +37,16 @@ function validatorFor(type: string): ValidateFunction | undefined {
   return v;
 }
 
-const token = 'schema-token';
-let gw: StandaloneGateway;
+// One gateway for the file: the session below runs once, the tests read what it recorded.
+const fixture = useGateway({ token: 'schema-token', streamDelayMs: 0, per: 'file', recordPushes: true });
 const raw: string[] = [];
 
 beforeAll(async () => {
-  gw = await startGateway({ token, streamDelayMs: 0, push: { send() {} } });
-  const a = await TestClient.paired(gw.url, {
-    token,
-    device_id: 'dev-a',
+  const a = await fixture.device('dev-a', {
     caps: { push: 'webpush' },
     extra: { webpush: { endpoint: 'https://p.example/x', keys: { p256dh: 'p', auth: 'a' } } },
   });
-  const b = await TestClient.paired(gw.url, { token, device_id: 'dev-b' });
+  const b = await fixture.device('dev-b');
   const L = { chat_id: 'web:default' };
   const r = await a.chat('hello **schema**', L);
   a.send('read.receipt', { chat_id: 'web:default', message_id: r.stop!.payload.message_id });
@@ -89,17 +84,8 @@ beforeAll(async () => {
   await a.request('ping', { ts: 1 });
   await a.request('nope.type');
   const bytes = Buffer.from('schema media');
-  const upId = a.takeId();
-  const ack = a.waitFor((f) => f.id === upId);
-  a.send(
-    'media.upload.start',
-    { media_ref: 'sref', kind: 'document', mime: 'text/plain', size: bytes.length, filename: 's.txt' },
-    { id: upId },
-  );
-  a.sendRaw(bytes, true);
-  a.send('media.upload.end', { media_ref: 'sref', sha256: createHash('sha256').update(bytes).digest('hex') });
-  await ack;
-  await a.request('media.pull', { media_id: gw.gateway.store.media.byRef('sref')!.media_id });
+  await a.upload(bytes, { ref: 'sref', kind: 'document', mime: 'text/plain', filename: 's.txt' });
+  await a.request('media.pull', { media_id: fixture.gw.gateway.store.media.byRef('sref')!.media_id });
   await a.request('message.delete', { message_ids: [r.echo.payload.message_id] });
   const longFrom = a.mark();
   await a.request('message.send', { text: '/long', client_id: 'long' }, L);
@@ -111,9 +97,6 @@ beforeAll(async () => {
   raw.push(...a.raw, ...b.raw);
   await a.close();
   await b.close();
-});
-afterAll(async () => {
-  await gw.close();
 });
 
 describe('frames.schema.json', () => {

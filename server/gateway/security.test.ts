@@ -1,13 +1,12 @@
 // Hardening of the reference gateway (issue 9, "Against the gateway"): the token check, size limits,
 // media paths, rate limiting, and malformed input that must never stop it answering.
 import * as crypto from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CLIENT_FRAME_TYPES, parseFrame } from '../../src/protocol';
-import { startGateway, type StandaloneGateway } from './standalone';
-import { TestClient } from './testclient';
+import type { TestClient } from './testclient';
+import { useGateway } from './testing';
 
 // The token check must go through crypto.timingSafeEqual; this records each comparison it makes.
 const comparisons: { a: number; b: number }[] = [];
@@ -23,39 +22,16 @@ vi.mock('node:crypto', async (importOriginal) => {
 });
 
 const TOKEN = 'sec-9f2c41d7e0b84a55b3e1c6a2d8f07e4b';
-let gw: StandaloneGateway;
-let sandbox: string;
-let dataDir: string;
-const clients: TestClient[] = [];
-const logs: string[] = [];
+// The data dir deep enough in the test's temporary directory that a relative "../../x" from the media
+// directory still lands inside it.
+const fixture = useGateway({ token: TOKEN, streamDelayMs: 0, tempDataDir: join('one', 'two', 'data') });
+const { logs } = fixture;
 
-async function start(opts: Partial<Parameters<typeof startGateway>[0]> = {}): Promise<void> {
-  gw = await startGateway({ token: TOKEN, streamDelayMs: 0, dataDir, log: (l) => logs.push(l), ...opts });
-}
-
-beforeEach(async () => {
-  logs.length = 0;
-  // Deep enough that a relative "../../x" from the media directory still lands inside the sandbox.
-  sandbox = mkdtempSync(join(tmpdir(), 'iris-sec-'));
-  dataDir = join(sandbox, 'one', 'two', 'data');
-  await start();
-});
-
-afterEach(async () => {
-  for (const c of clients.splice(0)) await c.close().catch(() => undefined);
-  await gw.close();
-  rmSync(sandbox, { recursive: true, force: true });
-});
-
-async function paired(deviceId = 'sec-dev'): Promise<TestClient> {
-  const c = await TestClient.paired(gw.url, { token: TOKEN, device_id: deviceId });
-  clients.push(c);
-  return c;
-}
+const paired = (deviceId = 'sec-dev') => fixture.device(deviceId);
 
 /** Offers `token` in hello on a new connection; resolves with the answer and the close code. */
 async function offer(token: unknown): Promise<{ type: string; code?: string; close: number }> {
-  const c = await TestClient.connect(gw.url);
+  const c = await fixture.connect();
   const answer = await c.request('hello', { token, device_id: 'guess', device_name: 'x' } as Record<string, unknown>);
   const close = await c.closed;
   return { type: answer.type, code: answer.payload.code, close };
@@ -69,8 +45,7 @@ async function stillAnswers(c: TestClient): Promise<void> {
 describe('the token', () => {
   it('refuses wrong tokens of every length, every prefix and near misses, comparing fixed-size digests', async () => {
     // Every guess must reach the comparison here: no waits after failed hellos (hardening.test.ts tests those).
-    await gw.close();
-    await start({ helloBackoff: { free: Number.MAX_SAFE_INTEGER } });
+    await fixture.restart({ helloBackoff: { free: Number.MAX_SAFE_INTEGER } });
     const wrong = new Set<unknown>();
     for (let n = 0; n <= TOKEN.length * 2; n++) wrong.add('x'.repeat(n));
     for (let n = 0; n < TOKEN.length; n++) wrong.add(TOKEN.slice(0, n));
@@ -95,7 +70,7 @@ describe('the token', () => {
         expect(result, `token ${JSON.stringify(batch[j])}`).toEqual({ type: 'error', code: 'auth', close: 1008 });
       }
     }
-    expect(gw.gateway.store.devices.get('guess')).toBeUndefined();
+    expect(fixture.gw.gateway.store.devices.get('guess')).toBeUndefined();
     // Every string offered was compared in constant time, on equal-length digests (no early length exit).
     const strings = [...wrong].filter((t) => typeof t === 'string').length;
     expect(comparisons.length).toBe(strings);
@@ -107,8 +82,7 @@ describe('the token', () => {
   }, 90_000);
 
   it('never puts the token in a log line or an error message', async () => {
-    const c = await TestClient.connect(gw.url);
-    clients.push(c);
+    const c = await fixture.connect();
     await c.request('hello', { token: TOKEN.slice(0, -2), device_id: 'd' });
     const ok = await paired('log-dev');
     await ok.request('message.send', { text: TOKEN, client_id: 'c1' }, { chat_id: 'no-such-lane' });
@@ -122,14 +96,13 @@ describe('the token', () => {
 
 describe('size limits', () => {
   it('answers a text frame over the limit with an error and keeps going; an absurd one closes only that socket', async () => {
-    await gw.close();
-    await start({ maxFrameBytes: 64 * 1024 });
+    await fixture.restart({ maxFrameBytes: 64 * 1024 });
     const c = await paired();
     const mark = c.mark();
     c.send('message.send', { text: 'y'.repeat(70 * 1024), client_id: 'big' }, { id: 77, chat_id: 'web:default' });
     const err = await c.waitType('error', { from: mark });
     expect(err.payload.code).toBe('unsupported');
-    expect(gw.gateway.store.messages('web:default')).toEqual([]);
+    expect(fixture.gw.gateway.store.messages('web:default')).toEqual([]);
     await stillAnswers(c);
 
     const other = await paired('other');
@@ -139,8 +112,7 @@ describe('size limits', () => {
   });
 
   it('refuses media over the limit, announced or sent', async () => {
-    await gw.close();
-    await start({ maxMediaBytes: 100_000 });
+    await fixture.restart({ maxMediaBytes: 100_000 });
     const c = await paired();
     const announced = await c.request('media.upload.start', {
       media_ref: 'r1',
@@ -160,15 +132,17 @@ describe('size limits', () => {
     for (let i = 0; i < 5; i++) c.sendRaw(Buffer.alloc(30_000, i), true);
     expect((await lying).payload.code).toBe('media_too_large');
     await stillAnswers(c);
-    expect(gw.gateway.store.media.list()).toEqual([]);
-    expect(readdirSync(dataDir).includes('media') ? readdirSync(join(dataDir, 'media')) : []).toEqual([]);
+    expect(fixture.gw.gateway.store.media.list()).toEqual([]);
+    expect(readdirSync(fixture.dataDir).includes('media') ? readdirSync(join(fixture.dataDir, 'media')) : []).toEqual(
+      [],
+    );
   });
 
   it('ignores binary frames when no upload is open', async () => {
     const c = await paired();
     for (let i = 0; i < 20; i++) c.sendRaw(crypto.randomBytes(256 * 1024), true);
     await stillAnswers(c);
-    expect(gw.gateway.store.media.list()).toEqual([]);
+    expect(fixture.gw.gateway.store.media.list()).toEqual([]);
   });
 });
 
@@ -209,7 +183,7 @@ describe('media paths', () => {
       );
       expect((await ack).type, `upload ${JSON.stringify(filename).slice(0, 40)}`).toBe('media.upload.ack');
     }
-    const records = gw.gateway.store.media.list();
+    const records = fixture.gw.gateway.store.media.list();
     expect(records).toHaveLength(hostileNames.length);
     for (const r of records) {
       expect(r.media_id).toMatch(/^med_[0-9a-f]{32}$/);
@@ -218,16 +192,16 @@ describe('media paths', () => {
       expect(r.filename.length).toBeLessThanOrEqual(200);
     }
     // Nothing was written outside dataDir; inside it, media bytes only as media/med_<hex>.bin.
-    const inData = relative(sandbox, dataDir);
+    const inData = relative(fixture.tempDir, fixture.dataDir);
     expect(
-      listTree(sandbox).filter(
+      listTree(fixture.tempDir).filter(
         (p) => p !== 'one' && p !== join('one', 'two') && p !== inData && !p.startsWith(inData + '/'),
       ),
     ).toEqual([]);
-    const mediaFiles = readdirSync(join(dataDir, 'media'));
+    const mediaFiles = readdirSync(join(fixture.dataDir, 'media'));
     expect(mediaFiles.sort()).toEqual(records.map((r) => `${r.media_id}.bin`).sort());
     for (const r of records)
-      expect(readFileSync(join(dataDir, 'media', `${r.media_id}.bin`)).toString()).toMatch(/^file \d+$/);
+      expect(readFileSync(join(fixture.dataDir, 'media', `${r.media_id}.bin`)).toString()).toMatch(/^file \d+$/);
   });
 
   it('serves media back by its id only: a path or a filename is not_found', async () => {
@@ -248,7 +222,7 @@ describe('media paths', () => {
       { id },
     );
     await ack;
-    const [record] = gw.gateway.store.media.list();
+    const [record] = fixture.gw.gateway.store.media.list();
     for (const media_id of [
       '../../etc/passwd',
       'passwd',
@@ -279,8 +253,7 @@ describe('media paths', () => {
 
 describe('rate limiting', () => {
   it('answers a flood of requests with rate_limited (each with its id), then serves the client again', async () => {
-    await gw.close();
-    await start({ rateLimit: { burst: 50, perSecond: 20 } });
+    await fixture.restart({ rateLimit: { burst: 50, perSecond: 20 } });
     const c = await paired();
     const other = await paired('calm');
     const mark = c.mark();
@@ -299,8 +272,7 @@ describe('rate limiting', () => {
   });
 
   it('sends an id-less flood at most one rate_limited a second', async () => {
-    await gw.close();
-    await start({ rateLimit: { burst: 10, perSecond: 5 } });
+    await fixture.restart({ rateLimit: { burst: 10, perSecond: 5 } });
     const c = await paired();
     const mark = c.mark();
     for (let i = 0; i < 500; i++)
@@ -345,8 +317,7 @@ describe('malformed input', () => {
   ];
 
   it('survives wrong types in every field of every client frame, and answers ping after each', async () => {
-    await gw.close();
-    await start({ rateLimit: { burst: 100_000, perSecond: 100_000 } });
+    await fixture.restart({ rateLimit: { burst: 100_000, perSecond: 100_000 } });
     const c = await paired();
     let sent = 0;
     for (const type of CLIENT_FRAME_TYPES) {
@@ -371,12 +342,12 @@ describe('malformed input', () => {
     }
     expect(sent).toBeGreaterThan(1000);
     // What was accepted is well-formed: strings where strings belong, bounded names.
-    for (const ch of gw.gateway.store.channels.list()) {
+    for (const ch of fixture.gw.gateway.store.channels.list()) {
       expect(ch.chat_id).toMatch(/^web:/);
       expect(typeof ch.name === 'string' && ch.name.length > 0 && ch.name.length <= 200).toBe(true);
       expect(['default', 'channel', 'thread']).toContain(ch.kind);
     }
-    for (const m of gw.gateway.store.messages('web:default')) {
+    for (const m of fixture.gw.gateway.store.messages('web:default')) {
       expect(typeof m.text).toBe('string');
       expect(typeof m.message_id).toBe('string');
     }
@@ -407,12 +378,11 @@ describe('malformed input', () => {
     // small pre-hello limit), and pairing still works on the next one. (A valid frame other than hello is
     // refused with error auth and a close, spec README §3.)
     for (const j of junk.filter((x) => parseFrame(x) === null)) {
-      const stranger = await TestClient.connect(gw.url);
+      const stranger = await fixture.connect();
       stranger.sendRaw(j);
       expect([1008, 1009], JSON.stringify(j.slice(0, 40))).toContain(await stranger.closed);
     }
-    const fresh = await TestClient.connect(gw.url);
-    clients.push(fresh);
+    const fresh = await fixture.connect();
     expect((await fresh.hello({ token: TOKEN, device_id: 'after-junk' })).type).toBe('hello.ack');
     // After pairing: as text and as binary frames.
     const c = await paired();

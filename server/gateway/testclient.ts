@@ -1,5 +1,6 @@
 // A small WebSocket client for the gateway's tests: records every frame, numbers requests like the
 // app does (1, 2, 3… per connection) and waits for answers or for frames matching a predicate.
+import { createHash } from 'node:crypto';
 import { WebSocket } from 'ws';
 import { encodeFrame, parseServerFrame, type ServerFrame } from '../../src/protocol';
 
@@ -14,6 +15,7 @@ export interface HelloOptions {
 }
 
 const DEFAULT_WAIT_MS = 5000;
+const UPLOAD_CHUNK = 256 * 1024;
 
 export class TestClient {
   readonly frames: AnyServerFrame[] = [];
@@ -176,6 +178,33 @@ export class TestClient {
     await this.waitFor((f) => f.type === 'agent.idle', { from, timeoutMs: 10_000, what: 'agent.idle' });
     const stop = this.frames.slice(from).find((f) => f.type === 'message.stop');
     return { echo, stop, from };
+  }
+
+  /** Upload bytes as the app does (start with the next id, binary chunks, end); resolves with the answer. */
+  upload(
+    bytes: Buffer,
+    meta: { ref: string; size?: number; sha?: string; kind?: string; filename?: string; mime?: string },
+  ): Promise<AnyServerFrame> {
+    const id = this.takeId();
+    const answer = this.waitFor((f) => f.id === id, { from: this.mark(), what: `answer to upload #${id}` });
+    this.send(
+      'media.upload.start',
+      {
+        media_ref: meta.ref,
+        kind: meta.kind ?? 'image',
+        mime: meta.mime ?? 'image/png',
+        size: meta.size ?? bytes.length,
+        filename: meta.filename ?? 'pic.png',
+      },
+      { id },
+    );
+    for (let off = 0; off < bytes.length; off += UPLOAD_CHUNK)
+      this.sendRaw(bytes.subarray(off, off + UPLOAD_CHUNK), true);
+    this.send('media.upload.end', {
+      media_ref: meta.ref,
+      sha256: meta.sha ?? createHash('sha256').update(bytes).digest('hex'),
+    });
+    return answer;
   }
 
   async close(): Promise<void> {

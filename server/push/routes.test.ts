@@ -134,16 +134,8 @@ describe('push routes', () => {
     await routes.idle();
 
     const push = service.received.find((p) => p.path === new URL(live.subscription.endpoint).pathname)!;
-    expect(JSON.parse(decryptWebPush(push.body, live).toString('utf8'))).toEqual({
-      kind: 'clarify',
-      title: 'Which branch?',
-      body: 'main or dev',
-      lane: 't1',
-      chat_id: 'c1',
-      thread_id: 't1',
-      picker_id: 'p1',
-      ts: 5,
-    });
+    // Sent whole, as given.
+    expect(JSON.parse(decryptWebPush(push.body, live).toString('utf8'))).toEqual(payload);
     const jwt = verifyVapidAuthorization(push.headers.authorization);
     expect(jwt.publicKey).toBe(routes.vapidPublicKey);
     expect(jwt.claims.sub).toBe('https://iris.example.org');
