@@ -60,7 +60,7 @@ export async function send(page: Page, text: string, timeoutMs = 30_000): Promis
   return `button "${button?.trim()}", box ${JSON.stringify(left)}, alerts ${JSON.stringify(alerts)}`;
 }
 
-export async function waitUntil(check: () => Promise<boolean>, timeoutMs: number, everyMs = 50): Promise<boolean> {
+async function waitUntil(check: () => Promise<boolean>, timeoutMs: number, everyMs = 50): Promise<boolean> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     try {

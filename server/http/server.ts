@@ -61,7 +61,7 @@ export interface ServerOptions {
   httpTimeouts?: { headersMs?: number; requestMs?: number };
 }
 
-export const DEFAULT_MAX_CONNECTIONS_PER_IP = 64;
+const DEFAULT_MAX_CONNECTIONS_PER_IP = 64;
 
 export interface RunningServer {
   /** e.g. http://127.0.0.1:8080 (https with tls; `localhost` when listening on every interface). */

@@ -110,7 +110,7 @@ export type WakeSource = (wake: () => void) => () => void;
  * wakes too: an online connection is pinged at once, so a dead socket shows as offline within the
  * 10 s liveness window instead of the next 25 s heartbeat.
  */
-export const browserWakeSource: WakeSource = (wake) => {
+const browserWakeSource: WakeSource = (wake) => {
   // Typed by hand: the service worker's build has no DOM types, and no document.
   type Listening = {
     addEventListener(type: string, fn: () => void): void;
