@@ -6,7 +6,7 @@ export class NotMeasured extends Error {
   override name = 'NotMeasured';
 }
 
-export type Unit = 'ms' | 'µs' | 'count' | 'frames/s' | 'MiB/s' | 'MiB' | 'KiB' | 'B' | 'score' | 'CLS';
+type Unit = 'ms' | 'µs' | 'count' | 'frames/s' | 'MiB/s' | 'MiB' | 'KiB' | 'B' | 'score' | 'CLS';
 
 /** One run's measurements: a number, or why it is missing. */
 export type Sample = Record<string, number | { missing: string }>;

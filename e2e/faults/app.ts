@@ -3,7 +3,7 @@
 // the wire and fill the disk.
 import type { Page } from '@playwright/test';
 
-export interface AppMessage {
+interface AppMessage {
   message_id: string;
   lane: string;
   role: string;

@@ -20,7 +20,7 @@ import { createStaticHandler, sendText } from './static-files';
  * the request (and has answered it); false lets the next route, and finally the app's static
  * files, try. Security headers are already set on `res` when a route runs.
  */
-export type Route = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
+type Route = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
 
 export interface ServerOptions {
   /** The built app (must contain index.html). */

@@ -10,7 +10,7 @@ const VAPID_FILE_NAME = 'vapid.json';
 /** Used when the operator gives no usable subject; push services only need a syntactically valid contact. */
 export const DEFAULT_VAPID_SUBJECT = 'mailto:admin@iris-web.invalid';
 
-export interface VapidKeys {
+interface VapidKeys {
   /** Uncompressed P-256 point (65 bytes), base64url: the browser's `applicationServerKey`. */
   publicKey: string;
   /** P-256 private scalar (32 bytes), base64url. */

@@ -12,7 +12,7 @@ import { servedMime } from '../protocol/mime';
 const CHUNK_BYTES = 256 * 1024;
 
 /** What transfers need from the connection. */
-export interface TransferLink {
+interface TransferLink {
   request(frame: ClientFrame, options?: RequestOptions): Promise<ServerFrame>;
   notify(frame: ClientFrame, id?: number): void;
   sendBinary(data: ArrayBuffer | ArrayBufferView): void;
