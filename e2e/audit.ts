@@ -4,7 +4,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 
 /** The smallest hit area for a control, in CSS pixels (WCAG 2.5.5, Android's 48 dp rounded to iOS's 44 pt). */
-export const MIN_TARGET = 44;
+const MIN_TARGET = 44;
 
 /** The page scrolls sideways, or something sticks out of the screen without a sideways scroller to hold it. */
 export function horizontalOverflow(page: Page): Promise<string[]> {

@@ -23,7 +23,7 @@ const log = (page: Page) => page.getByRole('log', { name: 'Messages' });
 const messageBox = (page: Page) => page.getByRole('textbox', { name: 'Message' });
 
 /** What a person typically asks first; the demo answers with bold text, two tools and a code block. */
-export const FIRST_QUESTION = 'Plan my week: gym twice, finish the report';
+const FIRST_QUESTION = 'Plan my week: gym twice, finish the report';
 
 /** An answer that exercises the Markdown a phone finds hard: a wide table, a list past 9, long code. */
 export const RICH_ANSWER = [

@@ -17,7 +17,7 @@ const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DEFAULT_DIST = join(PROJECT_ROOT, 'dist');
 const DEFAULT_PORT = 8080;
 
-export const USAGE = `Usage: npm start -- [options]   (or: node --import tsx server/main.ts [options])
+const USAGE = `Usage: npm start -- [options]   (or: node --import tsx server/main.ts [options])
 
 Serves Iris Web and its WebSocket (/ws) on one port. By default /ws hosts the demo gateway.
 
@@ -48,7 +48,7 @@ Options:
 `;
 
 /** A startup failure the user can fix: one line on stderr, exit code 2. */
-export class CliError extends Error {}
+class CliError extends Error {}
 
 interface CliConfig {
   host: string;
@@ -66,7 +66,7 @@ interface CliConfig {
 }
 
 /** Shorter tokens can be guessed over the network; the generated one is 32 characters. */
-export const MIN_TOKEN_LENGTH = 16;
+const MIN_TOKEN_LENGTH = 16;
 
 export interface CliIo {
   out: (line: string) => void;

@@ -8,7 +8,7 @@ import { NotMeasured } from './figures';
 
 export type { Page } from '@playwright/test';
 
-export const VIEWPORT = { width: 1024, height: 768 };
+const VIEWPORT = { width: 1024, height: 768 };
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumExecutable(), args: CHROMIUM_ARGS });

@@ -6,7 +6,7 @@ export class NotMeasured extends Error {
   override name = 'NotMeasured';
 }
 
-export type Unit = 'ms' | 'µs' | 'count' | 'frames/s' | 'MiB/s' | 'MiB' | 'KiB' | 'B' | 'score' | 'CLS';
+type Unit = 'ms' | 'µs' | 'count' | 'frames/s' | 'MiB/s' | 'MiB' | 'KiB' | 'B' | 'score' | 'CLS';
 
 /** One run's measurements: a number, or why it is missing. */
 export type Sample = Record<string, number | { missing: string }>;
@@ -36,7 +36,7 @@ export interface Figure {
   bareRuns?: (number | null)[];
 }
 
-export function median(values: readonly number[]): number {
+function median(values: readonly number[]): number {
   if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
@@ -123,12 +123,12 @@ function formatNumber(value: number, unit: Unit): string {
   }
 }
 
-export function formatValue(f: Figure): string {
+function formatValue(f: Figure): string {
   if (f.value === null) return `n/a (${f.reason ?? 'not measured'})`;
   return formatNumber(f.value, f.unit);
 }
 
-export function formatRatio(f: Figure): string {
+function formatRatio(f: Figure): string {
   if (f.ratioTo === undefined) return '—';
   // A ratio to nothing says nothing (long tasks of a page that had none).
   if (f.bare === 0) return `— (bare ${formatNumber(0, f.unit)})`;

@@ -14,7 +14,7 @@ export interface LighthouseChromium {
 }
 
 /** Chromium's flag for "resolve nothing but this machine": a blocked fetch fails at DNS, and shows in the log. */
-export const OFFLINE_RESOLVER = '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1';
+const OFFLINE_RESOLVER = '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1';
 
 export async function launchLighthouseChromium(): Promise<LighthouseChromium> {
   const executable = chromiumExecutable();

@@ -7,7 +7,7 @@ import { join, relative, resolve } from 'node:path';
 import { build } from 'vite';
 
 export const BENCH_DIR = resolve(import.meta.dirname, '..');
-export const ROOT_DIR = resolve(BENCH_DIR, '..');
+const ROOT_DIR = resolve(BENCH_DIR, '..');
 const BUILDS_DIR = join(BENCH_DIR, '.build');
 /** Each run builds into its own directory, so two runs in one tree (a developer's and `npm test`'s) do not collide. */
 const BUILD_DIR = join(BUILDS_DIR, String(process.pid));

@@ -20,7 +20,7 @@ export interface ScenarioContext {
   measure(sample: Sample, keys: string[], fn: () => Promise<void>): Promise<void>;
 }
 
-export function notMeasuredReason(error: unknown): string | undefined {
+function notMeasuredReason(error: unknown): string | undefined {
   if (error instanceof NotMeasured) return error.message;
   if (isTimeout(error)) return `timed out: ${(error as Error).message.split('\n')[0]}`;
   // The gateway test client's waits (server/gateway/testclient.ts).
@@ -29,7 +29,7 @@ export function notMeasuredReason(error: unknown): string | undefined {
 }
 
 /** Rejects with NotMeasured when `work` has not settled after `ms` (a hung page call must not hang the run). */
-export function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new NotMeasured(`${what} did not finish within ${Math.round(ms / 1000)} s`)), ms);

@@ -6,7 +6,7 @@ import type { MessageRow } from '../../src/store/schema';
 import { syntheticMessages } from '../../src/search/syntheticMessages';
 import { laneHistory, type LaneHistoryOptions } from '../inpage/laneHistory';
 
-export interface SeedLaneArgs extends LaneHistoryOptions {
+interface SeedLaneArgs extends LaneHistoryOptions {
   /** Stored as the paired gateway (a dead address when the gateway is meant to be stopped). */
   gatewayUrl: string;
   token: string;

@@ -40,7 +40,7 @@ export const pasteDefs = (sizes: number[]): FigureDef[] =>
   ]);
 
 /** A log of `bytes` characters, one request per line (what people paste to ask about). */
-export function logText(bytes: number): string {
+function logText(bytes: number): string {
   const lines: string[] = [];
   let total = 0;
   for (let n = 0; total < bytes; n++) {

@@ -3,7 +3,7 @@
 // the wire and fill the disk.
 import type { Page } from '@playwright/test';
 
-export interface AppMessage {
+interface AppMessage {
   message_id: string;
   lane: string;
   role: string;
@@ -60,7 +60,7 @@ export async function send(page: Page, text: string, timeoutMs = 30_000): Promis
   return `button "${button?.trim()}", box ${JSON.stringify(left)}, alerts ${JSON.stringify(alerts)}`;
 }
 
-export async function waitUntil(check: () => Promise<boolean>, timeoutMs: number, everyMs = 50): Promise<boolean> {
+async function waitUntil(check: () => Promise<boolean>, timeoutMs: number, everyMs = 50): Promise<boolean> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     try {

@@ -70,7 +70,7 @@ async function whileFlapping(r: Run, rng: Rng, kinds: readonly FaultKind[], body
   }
 }
 
-export async function waitUntilTrue(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
+async function waitUntilTrue(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
   const end = Date.now() + timeoutMs;
   while (Date.now() < end) {
     if (await check().catch(() => false)) return true;

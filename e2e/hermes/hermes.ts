@@ -35,7 +35,7 @@ export function ensureHermes(): { skip?: string } {
 }
 
 /** Records every request Hermes tries to send to an outside host (through HTTP(S)_PROXY) and refuses it. */
-export interface ProxyTrap {
+interface ProxyTrap {
   url: string;
   attempts: string[];
   close(): Promise<void>;

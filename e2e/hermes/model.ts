@@ -11,7 +11,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 
 export const SCRIPTED_MODEL_ID = 'iris-scripted-1';
-export const TOOL_OUTPUT = 'iris-tool-ok';
+const TOOL_OUTPUT = 'iris-tool-ok';
 
 interface ChatMessage {
   role: string;

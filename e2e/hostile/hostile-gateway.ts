@@ -20,7 +20,7 @@ export interface HostileOptions {
   onRequest?: (frame: Frame, reply: (f: Frame) => void, socket: WebSocket) => boolean | void;
 }
 
-export class HostileGateway {
+class HostileGateway {
   readonly sockets = new Set<WebSocket>();
   cursor = 1;
 

@@ -219,11 +219,3 @@ const raw: string[] = [
 
 /** Each vector with its number (vectors calling __pwned(n) report n; the later ones report a name). */
 export const XSS_VECTORS: readonly string[] = raw;
-
-/** A short name for a vector in failure messages. */
-export function vectorLabel(i: number): string {
-  const v = XSS_VECTORS[i] ?? '';
-  return `#${i} ${JSON.stringify(v.length > 60 ? v.slice(0, 57) + '…' : v)}`;
-}
-
-export const EVIL_HOST = 'evil.invalid';

@@ -18,7 +18,7 @@ export interface FaultProxyOptions {
   port?: number;
 }
 
-export type Direction = 'toApp' | 'toGateway';
+type Direction = 'toApp' | 'toGateway';
 
 export interface CutOptions {
   /** Which stream is cut inside a frame; default toApp (gateway → app). */

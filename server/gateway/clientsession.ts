@@ -21,7 +21,7 @@ import { TokenBucket } from './ratelimit';
 
 const HELLO_TIMEOUT_MS = 10_000;
 /** Before hello nobody is known: frames are small (a hello with a push subscription is ~1 KiB). */
-export const PRE_HELLO_MAX_BYTES = 16 * 1024;
+const PRE_HELLO_MAX_BYTES = 16 * 1024;
 /** Coalescable frames are skipped while this much is queued on the socket (spec: coalescable under backpressure). */
 const BACKPRESSURE_BYTES = 4 * 1024 * 1024;
 const clientTypes: ReadonlySet<string> = new Set(CLIENT_FRAME_TYPES);

@@ -197,7 +197,7 @@ function str(value: unknown): string | undefined {
 }
 
 /** A PushSubscription.toJSON() we can use, or undefined. */
-export function parseWebPush(value: unknown): WebPushSubscription | undefined {
+function parseWebPush(value: unknown): WebPushSubscription | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const v = value as Record<string, unknown>;
   const endpoint = str(v.endpoint);

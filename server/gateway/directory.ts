@@ -6,8 +6,8 @@ import type { Persistence } from './persistence';
 
 const FILE = 'channels.json';
 export const DEFAULT_CHAT_ID = 'web:default';
-export const DEMO_CHAT_ID = 'web:demo';
-export const MAX_NAME_LENGTH = 100;
+const DEMO_CHAT_ID = 'web:demo';
+const MAX_NAME_LENGTH = 100;
 
 /** Where a lane's frames go: chat_id = channel, thread_id = the thread's chat_id (spec README §4). */
 export interface LaneAddress {

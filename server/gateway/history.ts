@@ -76,7 +76,7 @@ export function search(client: ClientSession, frame: ClientFrameOf<'search'>): v
 }
 
 /** The text around the first match, with ellipses where it was cut. */
-export function snippet(text: string, needleLower: string): string {
+function snippet(text: string, needleLower: string): string {
   const flat = text.replace(/\s+/g, ' ');
   const at = flat.toLowerCase().indexOf(needleLower);
   if (at < 0) return flat.slice(0, SNIPPET_RADIUS * 2);

@@ -14,16 +14,11 @@ import { PushDispatcher } from './push';
 import { route } from './router';
 import { GatewayStore } from './store';
 
-export type { Agent, AgentDescription, AgentHost } from './agent';
 export type { GatewayOptions } from './options';
-export type { PushMode, PushPayload, PushSink, PushTarget } from './types';
-export type { GatewayQuirks } from './quirks';
-export { GatewayStore } from './store';
+export type { PushPayload, PushSink, PushTarget } from './types';
 export type { StoredMessage } from './conversations';
-export type { DeviceRecord, OutboxEntry } from './devices';
 export type { MediaRecord } from './mediastore';
-export { DEFAULT_CHAT_ID, DEMO_CHAT_ID } from './directory';
-export { COMMANDS } from './agent/commands';
+export { DEFAULT_CHAT_ID } from './directory';
 
 export interface Gateway {
   /** Accept a WebSocket upgrade (an http server's 'upgrade' event on /ws). */

@@ -12,7 +12,7 @@ export interface MediaPeer extends Requester {
   sendBinary(bytes: Buffer): Promise<boolean>;
 }
 
-export const CHUNK_BYTES = 256 * 1024;
+const CHUNK_BYTES = 256 * 1024;
 
 interface Upload {
   id?: number;

@@ -32,20 +32,6 @@ export interface GatewayQuirks {
   stalePickers?: boolean;
 }
 
-export const QUIRK_NAMES = [
-  'mediaIdIsRef',
-  'threadOwnChatId',
-  'noClientId',
-  'noReadReceipts',
-  'renamedNameOnly',
-  'helloAckWithoutChannels',
-  'historyWithoutOldest',
-  'mediaOfferWithoutMessageId',
-  'push',
-  'unknownFrames',
-  'stalePickers',
-] as const satisfies readonly (keyof GatewayQuirks)[];
-
 /** The frame types a newer gateway might send that this protocol version does not define. */
 export const UNKNOWN_FRAME_TYPE = 'turn.plan';
 export const UNKNOWN_NOTIFICATION_KIND = 'weather';

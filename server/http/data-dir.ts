@@ -4,8 +4,8 @@
 import { chmodSync, lstatSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const PRIVATE_DIR_MODE = 0o700;
-export const PRIVATE_FILE_MODE = 0o600;
+const PRIVATE_DIR_MODE = 0o700;
+const PRIVATE_FILE_MODE = 0o600;
 
 /** Creates `dataDir` if needed, then makes every folder in it 0700 and every file 0600 (symlinks are left alone). */
 export function lockDownDataDir(dataDir: string): void {

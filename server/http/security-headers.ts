@@ -44,7 +44,7 @@ export function contentSecurityPolicy(host: string | undefined, secure: boolean)
  * Powerful features the page may use: the microphone (voice messages) and the camera (the attach
  * button's capture), both only for the app itself; everything else is off.
  */
-export const PERMISSIONS_POLICY = [
+const PERMISSIONS_POLICY = [
   'microphone=(self)',
   'camera=(self)',
   'geolocation=()',

@@ -20,7 +20,7 @@ import { createStaticHandler, sendText } from './static-files';
  * the request (and has answered it); false lets the next route, and finally the app's static
  * files, try. Security headers are already set on `res` when a route runs.
  */
-export type Route = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
+type Route = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
 
 export interface ServerOptions {
   /** The built app (must contain index.html). */
@@ -61,7 +61,7 @@ export interface ServerOptions {
   httpTimeouts?: { headersMs?: number; requestMs?: number };
 }
 
-export const DEFAULT_MAX_CONNECTIONS_PER_IP = 64;
+const DEFAULT_MAX_CONNECTIONS_PER_IP = 64;
 
 export interface RunningServer {
   /** e.g. http://127.0.0.1:8080 (https with tls; `localhost` when listening on every interface). */

@@ -25,7 +25,7 @@ export interface WsProxy {
 }
 
 /** 1014 "Bad Gateway": the app is told plainly that the gateway behind us is unreachable or gone. */
-export const CLOSE_BAD_GATEWAY = 1014;
+const CLOSE_BAD_GATEWAY = 1014;
 const CLOSE_GOING_AWAY = 1001;
 const MAX_RESPONSE_HEAD = 16 * 1024;
 /** A refusal's body relayed to the app at most (a gateway's 401/404 page). */

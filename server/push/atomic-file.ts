@@ -3,7 +3,6 @@ import {
   promises as fsp,
   mkdirSync,
   writeFileSync,
-  renameSync,
   linkSync,
   unlinkSync,
   openSync,
@@ -30,23 +29,6 @@ function writeTempSync(tmp: string, data: string): void {
   }
 }
 
-/** Writes `data` to `path` so a reader sees either the old or the new file, never a partial one. */
-export function writeFileAtomicSync(path: string, data: string): void {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const tmp = tempPathFor(path);
-  try {
-    writeTempSync(tmp, data);
-    renameSync(tmp, path);
-  } catch (err) {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      /* already gone */
-    }
-    throw err;
-  }
-}
-
 /**
  * Creates `path` with `data` only if it does not exist yet (atomically: two processes starting at
  * once cannot both win). Returns false when another writer got there first.
@@ -70,7 +52,7 @@ export function createFileExclusiveSync(path: string, data: string): boolean {
   }
 }
 
-/** Async variant of writeFileAtomicSync for writes made while serving requests. */
+/** Writes `data` to `path` so a reader sees either the old or the new file, never a partial one. */
 export async function writeFileAtomic(path: string, data: string): Promise<void> {
   await fsp.mkdir(dirname(path), { recursive: true, mode: 0o700 });
   const tmp = tempPathFor(path);

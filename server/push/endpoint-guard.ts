@@ -152,7 +152,7 @@ type Resolver = (
 ) => void;
 
 /** A socket `lookup` that hands the connection only public addresses; an error when there are none. */
-export function publicOnlyLookup(resolve: Resolver = dnsLookup): LookupFunction {
+function publicOnlyLookup(resolve: Resolver = dnsLookup): LookupFunction {
   return (hostname, options, callback) => {
     resolve(
       hostname,

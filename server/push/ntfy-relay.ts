@@ -18,11 +18,11 @@ import { checkSubscription } from './subscription';
 import type { PushLog } from './types';
 import type { WebPushSender } from './webpush-sender';
 
-export const NTFY_PUBLISH_PATH = '/push/ntfy';
-export const NTFY_SUBSCRIBE_PATH = '/push/ntfy-subscribe';
+const NTFY_PUBLISH_PATH = '/push/ntfy';
+const NTFY_SUBSCRIBE_PATH = '/push/ntfy-subscribe';
 
 /** ntfy's own message limit; longer messages are cut. */
-export const NTFY_MESSAGE_MAX_BYTES = 4096;
+const NTFY_MESSAGE_MAX_BYTES = 4096;
 /** Larger publish bodies are refused (413) instead of read. */
 const PUBLISH_BODY_MAX_BYTES = 256 * 1024;
 const JSON_PUBLISH_MAX_BYTES = 64 * 1024;
@@ -93,7 +93,7 @@ export const DEFAULT_RELAY_RATE_LIMITS = {
 
 const PRIORITY_NAMES: Record<string, number> = { min: 1, low: 2, default: 3, high: 4, max: 5, urgent: 5 };
 
-export function parsePriority(value: number | string | undefined): number | undefined {
+function parsePriority(value: number | string | undefined): number | undefined {
   // ntfy treats an empty or 0 priority as "not given".
   if (value === undefined || value === '' || value === 0 || value === '0') return undefined;
   const text = String(value).trim().toLowerCase();
@@ -132,7 +132,7 @@ function urgencyFor(priority: number | undefined): Delivery['urgency'] {
 }
 
 /** Header values arrive as latin1; ntfy accepts raw UTF-8 and RFC 2047 encoded-words (=?UTF-8?B?...?=). */
-export function decodeHeaderValue(value: string): string {
+function decodeHeaderValue(value: string): string {
   const encodedWord = /=\?([^?]+)\?([BbQq])\?([^?]*)\?=/g;
   if (encodedWord.test(value)) {
     return value

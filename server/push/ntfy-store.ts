@@ -10,10 +10,10 @@ import type { EndpointPolicy } from './endpoint-guard';
 import { checkSubscription } from './subscription';
 import type { PushLog } from './types';
 
-export const NTFY_SUBSCRIPTIONS_FILE_NAME = 'ntfy-subscriptions.json';
+const NTFY_SUBSCRIPTIONS_FILE_NAME = 'ntfy-subscriptions.json';
 
 /** Relay topics are random 128-bit values the app makes: 22+ base64url characters (ntfy allows up to 64). */
-export const RELAY_TOPIC_PATTERN = /^[A-Za-z0-9_-]{22,64}$/;
+const RELAY_TOPIC_PATTERN = /^[A-Za-z0-9_-]{22,64}$/;
 
 export function isRelayTopic(value: unknown): value is string {
   return typeof value === 'string' && RELAY_TOPIC_PATTERN.test(value);

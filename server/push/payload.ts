@@ -15,7 +15,7 @@ const TITLE_MAX_BYTES = 256;
 /** Ids longer than this are dropped rather than cut: a cut id would point at the wrong thing. */
 const ID_MAX_BYTES = 256;
 
-export type Urgency = 'very-low' | 'low' | 'normal' | 'high';
+type Urgency = 'very-low' | 'low' | 'normal' | 'high';
 
 /** Pushes for questions that block the agent expire sooner: answering a long-dead question only confuses. */
 export const TTL_SECONDS = { default: 24 * 60 * 60, question: 60 * 60 } as const;

@@ -19,7 +19,7 @@ import { loadOrCreateVapid } from './vapid';
 import { createWebPushSender } from './webpush-sender';
 import { createWebPushSink, type GoneSubscription } from './webpush-sink';
 
-export const VAPID_PUBLIC_KEY_PATH = '/push/vapid-public-key';
+const VAPID_PUBLIC_KEY_PATH = '/push/vapid-public-key';
 
 export interface PushRoutesOptions {
   /** Where vapid.json and ntfy-subscriptions.json live. */
@@ -69,7 +69,7 @@ export interface PushRoutes {
 }
 
 /** How a gateway notification is published to an ntfy topic: the kind travels as a tag. */
-export function ntfyMessageFor(payload: PushPayload, click?: string): NtfyMessageInput {
+function ntfyMessageFor(payload: PushPayload, click?: string): NtfyMessageInput {
   return {
     title: payload.title,
     body: payload.body,

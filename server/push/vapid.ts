@@ -5,12 +5,12 @@ import webpush from 'web-push';
 import { createFileExclusiveSync, PRIVATE_FILE_MODE } from './atomic-file';
 import type { PushLog } from './types';
 
-export const VAPID_FILE_NAME = 'vapid.json';
+const VAPID_FILE_NAME = 'vapid.json';
 
 /** Used when the operator gives no usable subject; push services only need a syntactically valid contact. */
 export const DEFAULT_VAPID_SUBJECT = 'mailto:admin@iris-web.invalid';
 
-export interface VapidKeys {
+interface VapidKeys {
   /** Uncompressed P-256 point (65 bytes), base64url: the browser's `applicationServerKey`. */
   publicKey: string;
   /** P-256 private scalar (32 bytes), base64url. */
@@ -22,7 +22,7 @@ export interface Vapid extends VapidKeys {
   subject: string;
 }
 
-export class VapidFileError extends Error {
+class VapidFileError extends Error {
   constructor(path: string, reason: string) {
     super(
       `${path} is not a valid VAPID key file (${reason}). Restore it from a backup, or move it away to make a new key pair ` +

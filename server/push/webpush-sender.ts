@@ -33,7 +33,7 @@ export interface WebPushSenderOptions {
   log?: PushLog;
 }
 
-export interface WebPushJob {
+interface WebPushJob {
   subscription: WebPushSubscription;
   /** The plaintext (already size-limited JSON) to encrypt. */
   json: string;
@@ -44,7 +44,7 @@ export interface WebPushJob {
   label?: string;
 }
 
-export type WebPushOutcome = 'sent' | 'gone' | 'rejected' | 'failed' | 'timeout';
+type WebPushOutcome = 'sent' | 'gone' | 'rejected' | 'failed' | 'timeout';
 
 export interface WebPushSender {
   /** Queues a push and returns at once. False when it was refused (invalid subscription, full queue, closed). */

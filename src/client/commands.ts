@@ -22,7 +22,7 @@ import { ConnectionLostError, ProtocolError, RequestTimeoutError } from '../net/
 import type { UploadMeta } from '../net/transfers';
 import type { Transport } from './transport';
 
-export interface SendOptions {
+interface SendOptions {
   reply_to?: string;
   /** Local media ids (rows in media + mediaBlobs) to upload and attach (media issue). */
   attachments?: string[];

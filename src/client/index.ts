@@ -16,8 +16,7 @@ import { lazyReducer } from './lazyReducer';
 import { localTransport, remoteTransport, serveTransport, type Transport } from './transport';
 
 export type { ConnectionState } from '../net/phases';
-export { describeError, ProtocolError, RequestTimeoutError, ConnectionLostError } from '../net/errors';
-export type { SendOptions, Commands } from './commands';
+export { ProtocolError } from '../net/errors';
 
 export interface IrisClient extends Commands {
   readonly state: Accessor<ConnectionState>;

@@ -188,7 +188,7 @@ export function renderMarkdown(text: string): string {
 }
 
 /** Text as HTML with no markup but line breaks (escaped, so safe for `innerHTML` as it is). */
-export function plainTextHtml(text: string): string {
+function plainTextHtml(text: string): string {
   return `<p>${escapeHtml(text).replace(/\n/g, '<br>')}</p>`;
 }
 

@@ -29,7 +29,7 @@ async function claimedGroups(db: IrisDB): Promise<Map<string, MediaRow[]>> {
  * Pairs local files with the echo's refs: the same place when the sizes agree (the gateway keeps the
  * order of media_refs), else the first unused ref of the same size. Pure, for tests.
  */
-export function pairUploads(
+function pairUploads(
   locals: readonly Pick<MediaRow, 'media_id' | 'size'>[],
   refs: readonly MediaRef[],
 ): Map<string, MediaRef> {

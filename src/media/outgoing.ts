@@ -33,7 +33,7 @@ export interface StageOptions {
 }
 
 /** Refuses a file over the limit or empty, before anything is stored. */
-export function checkAttachable(name: string, size: number, limit = MAX_UPLOAD_BYTES): void {
+function checkAttachable(name: string, size: number, limit = MAX_UPLOAD_BYTES): void {
   if (size > limit) throw new AttachmentRefusedError(tooLargeText(name, size, limit));
   if (size === 0) throw new AttachmentRefusedError(`“${name}” is empty.`);
 }

@@ -1,9 +1,7 @@
 // Voice messages: the microphone through MediaRecorder, as one audio Blob.
 
 /** The first container/codec this browser records, or "" to let it choose. */
-export function recordingMime(
-  isTypeSupported: (type: string) => boolean = (t) => MediaRecorder.isTypeSupported(t),
-): string {
+function recordingMime(isTypeSupported: (type: string) => boolean = (t) => MediaRecorder.isTypeSupported(t)): string {
   for (const type of ['audio/webm;codecs=opus', 'audio/ogg;codecs=opus', 'audio/mp4', 'audio/webm']) {
     if (isTypeSupported(type)) return type;
   }

@@ -46,7 +46,7 @@ export interface RequestOptions {
   onSent?: (id: number) => void;
 }
 
-export interface ConnectionHandlers {
+interface ConnectionHandlers {
   /** hello.ack arrived; the connection is online. */
   opened?(ack: HelloAckFrame): void;
   /**

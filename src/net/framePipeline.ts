@@ -9,7 +9,7 @@ import { READS_MESSAGES } from '../store/reducer';
 /** Schedules `run` for the next paint (or ~50 ms when hidden / no DOM). */
 export type FlushScheduler = (run: () => void) => void;
 
-export const animationFrameScheduler: FlushScheduler = (run) => {
+const animationFrameScheduler: FlushScheduler = (run) => {
   const g = globalThis as { requestAnimationFrame?: (cb: () => void) => number; document?: Document };
   if (g.requestAnimationFrame && g.document && !g.document.hidden) {
     // A hidden tab gets no animation frames; the timer guarantees the write happens anyway.

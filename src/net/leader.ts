@@ -46,13 +46,13 @@ interface WireError {
   detail?: string;
 }
 
-export function errorToWire(err: unknown): WireError {
+function errorToWire(err: unknown): WireError {
   if (err instanceof ProtocolError) return { name: err.name, message: err.message, code: err.code, detail: err.detail };
   if (err instanceof Error) return { name: err.name, message: err.message };
   return { name: 'Error', message: String(err) };
 }
 
-export function errorFromWire(w: WireError): Error {
+function errorFromWire(w: WireError): Error {
   switch (w.name) {
     case 'ProtocolError':
       return new ProtocolError(w.code ?? 'internal', w.detail ?? '');

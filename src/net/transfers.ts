@@ -9,10 +9,10 @@ import { ConnectionLostError, RequestTimeoutError } from './errors';
 import { realTimers, sleep, type Timers } from './timers';
 import { servedMime } from '../protocol/mime';
 
-export const CHUNK_BYTES = 256 * 1024;
+const CHUNK_BYTES = 256 * 1024;
 
 /** What transfers need from the connection. */
-export interface TransferLink {
+interface TransferLink {
   request(frame: ClientFrame, options?: RequestOptions): Promise<ServerFrame>;
   notify(frame: ClientFrame, id?: number): void;
   sendBinary(data: ArrayBuffer | ArrayBufferView): void;

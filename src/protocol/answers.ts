@@ -3,7 +3,7 @@
 import type { ClientFrame, ClientFrameType, ServerFrame, ServerFrameType } from './frames';
 
 /** Which answers settle a request of each type (an `error` with its id always does). */
-export const ANSWERS: Partial<Record<ClientFrameType, readonly ServerFrameType[]>> = {
+const ANSWERS: Partial<Record<ClientFrameType, readonly ServerFrameType[]>> = {
   'message.send': ['message'],
   'message.delete': ['message.deleted'],
   history: ['history'],

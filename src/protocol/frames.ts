@@ -328,10 +328,7 @@ export type ClientFrame =
 
 export type ServerFrameType = ServerFrame['type'];
 export type ClientFrameType = ClientFrame['type'];
-export type AnyFrame = ServerFrame | ClientFrame;
 
-/** The server frame of a given type. */
-export type ServerFrameOf<T extends ServerFrameType> = Extract<ServerFrame, { type: T }>;
 /** The client frame of a given type. */
 export type ClientFrameOf<T extends ClientFrameType> = Extract<ClientFrame, { type: T }>;
 

@@ -45,7 +45,7 @@ const INLINE_MIME: ReadonlySet<string> = new Set([
 ]);
 
 /** The bytes of anything not shown inline: the browser saves them, never renders them. */
-export const DOWNLOAD_MIME = 'application/octet-stream';
+const DOWNLOAD_MIME = 'application/octet-stream';
 
 /** Types on the inline list; everything else (text/html, image/svg+xml, *+xml…) is only ever downloaded. */
 export function isInlineMime(mime: string | undefined): boolean {

@@ -2,8 +2,8 @@
 // registry. Same origin as the app, so relative URLs work in a window and in the service worker alike.
 import type { WebPushSubscription } from '../protocol';
 
-export const VAPID_KEY_URL = '/push/vapid-public-key';
-export const RELAY_SUBSCRIBE_URL = '/push/ntfy-subscribe';
+const VAPID_KEY_URL = '/push/vapid-public-key';
+const RELAY_SUBSCRIBE_URL = '/push/ntfy-subscribe';
 
 const TIMEOUT_MS = 10_000;
 

@@ -48,7 +48,7 @@ export function pushSupported(): boolean {
  * Why pushManager.subscribe failed, in words: browsers reject with terse texts such as
  * "Registration failed - permission denied" (no push service: a private window, a browser without one).
  */
-export function subscribeFailure(err: unknown): string {
+function subscribeFailure(err: unknown): string {
   const name =
     err instanceof Error || (typeof DOMException !== 'undefined' && err instanceof DOMException)
       ? (err as Error).name
@@ -62,7 +62,7 @@ export function subscribeFailure(err: unknown): string {
   return 'The browser could not subscribe to notifications. Try again, or try another browser.';
 }
 
-export function chooseDelivery(caps: ServerCaps | undefined): PushDelivery {
+function chooseDelivery(caps: ServerCaps | undefined): PushDelivery {
   return caps?.push === 'webpush' ? 'webpush' : 'ntfy';
 }
 

@@ -2,9 +2,9 @@
 // counts them on top of the DB's unread total until the app opens (and syncs) again.
 import type { IrisDB } from '../store/db';
 
-export const PUSH_UNREAD_KEY = 'pushUnread';
+const PUSH_UNREAD_KEY = 'pushUnread';
 
-export async function pushUnread(db: IrisDB): Promise<number> {
+async function pushUnread(db: IrisDB): Promise<number> {
   const value = (await db.settings.get(PUSH_UNREAD_KEY))?.value;
   return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : 0;
 }

@@ -2,7 +2,7 @@
 // carries a MessagePort; the window answers on it (a window without the bridge never answers).
 
 /** Which lane do you show? (A window's Client.url keeps its first URL: hash routes are not reflected.) */
-export interface LaneQuery {
+interface LaneQuery {
   type: 'iris:push:lane';
 }
 export interface LaneReply {
@@ -11,7 +11,7 @@ export interface LaneReply {
 }
 
 /** Send a question's answer over the app's own connection. */
-export interface SelectRequest {
+interface SelectRequest {
   type: 'iris:push:select';
   picker_id: string;
   value: string;
@@ -21,7 +21,7 @@ export type SelectReply =
   { handled: false } | { handled: true; ok: true } | { handled: true; ok: false; error: string };
 
 /** Show a route (same-origin URL whose hash is the app's route). */
-export interface OpenRequest {
+interface OpenRequest {
   type: 'iris:push:open';
   url: string;
 }

@@ -1,2 +1,2 @@
-export { createRuntime, type IrisRuntime, type RuntimeOptions, type RuntimeParts } from './runtime';
+export { createRuntime, type IrisRuntime, type RuntimeParts } from './runtime';
 export { IrisContext, useIris } from './context';

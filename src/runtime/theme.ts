@@ -7,18 +7,18 @@ import { getSetting, setSetting } from '../store/models/settings';
 
 export type ThemeChoice = 'system' | 'light' | 'dark';
 
-export const THEME_CHOICES: readonly ThemeChoice[] = ['system', 'light', 'dark'];
+const THEME_CHOICES: readonly ThemeChoice[] = ['system', 'light', 'dark'];
 const STORAGE_KEY = 'iris.theme';
 
 // Must match --bg in src/app/styles/theme.css: the browser's bar colour follows the page.
 const THEME_COLOR: Record<'light' | 'dark', string> = { light: '#f6f7f9', dark: '#15171c' };
 
-export function isThemeChoice(value: unknown): value is ThemeChoice {
+function isThemeChoice(value: unknown): value is ThemeChoice {
   return typeof value === 'string' && (THEME_CHOICES as readonly string[]).includes(value);
 }
 
 /** Sets `data-theme` on <html> (absent = follow the system) and the browser's theme colour. */
-export function applyTheme(choice: ThemeChoice): void {
+function applyTheme(choice: ThemeChoice): void {
   if (typeof document === 'undefined') return;
   const root = document.documentElement;
   if (choice === 'system') root.removeAttribute('data-theme');

@@ -32,7 +32,7 @@ function toIndexed(row: MessageRow): IndexableMessage {
   return { message_id: row.message_id, lane: row.lane, ts: row.ts, text: row.text };
 }
 
-export function defaultYield(): Promise<void> {
+function defaultYield(): Promise<void> {
   const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
   if (scheduler?.yield) return scheduler.yield();
   return new Promise((resolve) => setTimeout(resolve, 0));

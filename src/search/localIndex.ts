@@ -12,7 +12,7 @@ export interface IndexableMessage {
   text: string;
 }
 
-export interface LocalHit {
+interface LocalHit {
   message_id: string;
   lane: string;
   ts: number;
@@ -20,7 +20,7 @@ export interface LocalHit {
   hits: number;
 }
 
-export interface LocalSearchOptions {
+interface LocalSearchOptions {
   /** Only this lane. */
   lane?: string;
   /** At most this many hits (default 50). */

@@ -23,7 +23,7 @@ import {
   repairToast,
 } from './repair';
 
-export const DB_NAME = 'iris';
+const DB_NAME = 'iris';
 
 export class IrisDB extends Dexie {
   settings!: Table<SettingRow, string>;

@@ -110,7 +110,7 @@ export interface OutboxRow {
   createdAt: number;
 }
 
-export type MediaState = 'remote' | 'downloading' | 'ready' | 'evicted' | 'failed' | 'local';
+type MediaState = 'remote' | 'downloading' | 'ready' | 'evicted' | 'failed' | 'local';
 
 /** media: metadata of every attachment known to the app; bytes live in mediaBlobs. */
 export interface MediaRow {
@@ -147,7 +147,7 @@ export interface SyncRow {
   cursor: number;
 }
 
-export type PickerType = PickerFrame['type'];
+type PickerType = PickerFrame['type'];
 
 /** pickers: open questions from the agent, answerable after a reload until answered or closed. */
 export interface PickerRow {

@@ -11,7 +11,7 @@ import type { IrisDB } from '../store/db';
 import type { WebSocketConstructor } from '../net/connection';
 import { until } from './until';
 
-export const NodeWebSocket = WebSocket as unknown as WebSocketConstructor;
+const NodeWebSocket = WebSocket as unknown as WebSocketConstructor;
 export const TOKEN = 'test-token-' + Math.random().toString(36).slice(2);
 
 export function tempDir(): { path: string; remove(): void } {

@@ -7,7 +7,7 @@ import { isInlineMime, servedMime } from '../../src/protocol/mime';
 import { parseRange } from '../../src/media/range';
 import type { MediaRow } from '../../src/store/schema';
 
-export function mediaHeaders(row: Pick<MediaRow, 'mime' | 'filename'>): Headers {
+function mediaHeaders(row: Pick<MediaRow, 'mime' | 'filename'>): Headers {
   const inline = isInlineMime(row.mime);
   return new Headers({
     'Content-Type': servedMime(row.mime),

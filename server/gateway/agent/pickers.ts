@@ -8,7 +8,7 @@ import { at } from '../frames';
 import { quote } from './script';
 import type { PendingPicker } from './state';
 
-export const PROVIDERS: ModelProvider[] = [
+const PROVIDERS: ModelProvider[] = [
   {
     id: 'demo',
     label: 'Demo',

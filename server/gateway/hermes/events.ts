@@ -23,7 +23,7 @@ const MAX_FIELD = 200_000;
 const str = (v: unknown, max = MAX_FIELD): string => (typeof v === 'string' ? v.slice(0, max) : '');
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
 
-export const APPROVAL_CHOICES = ['once', 'session', 'always', 'deny'] as const;
+const APPROVAL_CHOICES = ['once', 'session', 'always', 'deny'] as const;
 
 export function parseHermesEvent(data: string): HermesEvent {
   let obj: unknown;

@@ -9,7 +9,7 @@ export interface ReceivedPush {
 }
 
 /** How the service answers a path: a status code, or 'hang' (never answer). */
-export type PushServiceBehaviour = number | 'hang';
+type PushServiceBehaviour = number | 'hang';
 
 export interface FakePushService {
   origin: string;

@@ -1,7 +1,7 @@
 /** Test-only: checks a VAPID `Authorization` header (RFC 8292) the way a push service does. */
 import { createPublicKey, verify } from 'node:crypto';
 
-export interface VapidClaims {
+interface VapidClaims {
   aud: string;
   exp: number;
   sub: string;

@@ -41,7 +41,7 @@ export function pickOldest(rows: readonly Candidate[], bytes: number, keep: Read
 }
 
 /** Downloaded media (the cache): rows in state ready. Unsent attachments (local) are never evicted. */
-export async function cachedMedia(db: IrisDB): Promise<MediaRow[]> {
+async function cachedMedia(db: IrisDB): Promise<MediaRow[]> {
   return db.media.where('state').equals('ready').toArray();
 }
 
@@ -51,7 +51,7 @@ export async function cacheSize(db: IrisDB): Promise<number> {
 }
 
 /** Drops the bytes of these media; their rows stay, in state evicted ("Download again"). */
-export async function evictMedia(db: IrisDB, ids: readonly string[]): Promise<Evicted> {
+async function evictMedia(db: IrisDB, ids: readonly string[]): Promise<Evicted> {
   if (ids.length === 0) return { count: 0, bytes: 0 };
   const rows = (await db.media.bulkGet([...ids])).filter((row): row is MediaRow => row?.state === 'ready');
   if (rows.length === 0) return { count: 0, bytes: 0 };

@@ -2,8 +2,8 @@
 import type { IrisDB } from '../db';
 import { DEFAULT_CACHE_CAP_BYTES } from '../../protocol/mediaLimits';
 
-export const AUTO_DOWNLOAD_KEY = 'media.autoDownload';
-export const CACHE_CAP_KEY = 'media.cacheCap';
+const AUTO_DOWNLOAD_KEY = 'media.autoDownload';
+const CACHE_CAP_KEY = 'media.cacheCap';
 
 export interface MediaSettings {
   /** Images and voice messages up to 5 MiB download by themselves. */
@@ -13,7 +13,7 @@ export interface MediaSettings {
 }
 
 /** Smallest cap that can be set (bytes). */
-export const MIN_CACHE_CAP_BYTES = 1024 * 1024;
+const MIN_CACHE_CAP_BYTES = 1024 * 1024;
 
 export async function getMediaSettings(db: IrisDB): Promise<MediaSettings> {
   const [auto, cap] = await db.settings.bulkGet([AUTO_DOWNLOAD_KEY, CACHE_CAP_KEY]);

@@ -50,7 +50,7 @@ export async function closePickers(db: IrisDB, lane: string): Promise<number> {
 }
 
 /** How many answered pickers a lane's conversation shows (the newest): a handful, never a flood. */
-export const SETTLED_PICKERS_SHOWN = 20;
+const SETTLED_PICKERS_SHOWN = 20;
 
 /**
  * The lane's pickers answered here, oldest first, each with how many of the lane's messages came

@@ -4,9 +4,9 @@ import type { CommandInfo, ServerCaps } from '../../protocol';
 import type { IrisDB } from '../db';
 import { isObject } from '../../protocol/guards';
 
-export type Theme = 'system' | 'light' | 'dark';
+type Theme = 'system' | 'light' | 'dark';
 
-export interface GatewayStatus {
+interface GatewayStatus {
   /** A StatusState, or a newer state this client does not know yet (shown as it came). */
   state: string;
   session?: Record<string, unknown>;

@@ -8,11 +8,11 @@ const SAME_TOAST_WINDOW_MS = 5_000;
 /** Done rows kept to recognise a repeat; older ones go. */
 const KEEP_TOASTS = 100;
 /** At most this many toasts are on screen at once. */
-export const MAX_SHOWN_TOASTS = 2;
+const MAX_SHOWN_TOASTS = 2;
 
 /** How long a toast stays, by kind: errors longer than news; one asking for an answer until dealt with. */
-export const INFO_TOAST_MS = 5_000;
-export const ERROR_TOAST_MS = 8_000;
+const INFO_TOAST_MS = 5_000;
+const ERROR_TOAST_MS = 8_000;
 export const ERROR_TOAST_KIND = 'error';
 
 /** Notification kinds that ask the person to answer a picker (spec README §11, §13). */

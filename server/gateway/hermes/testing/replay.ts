@@ -21,7 +21,7 @@ export function loadFixture(name: string): Fixture {
   return JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', `${name}.json`), 'utf8')) as Fixture;
 }
 
-export interface ReplayOptions {
+interface ReplayOptions {
   /** Close the event stream (destroy the socket) after this many SSE blocks; status still answers. */
   cutAfterBlocks?: number;
   /** Extra raw SSE text to insert before block N (malformed or unknown events). */

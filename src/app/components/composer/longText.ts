@@ -3,8 +3,8 @@
 import { textFitsInFrame } from '../../../protocol';
 
 /** A paste of this many characters or lines, or more, is kept collapsed instead of in the textbox. */
-export const COLLAPSE_CHARS = 5_000;
-export const COLLAPSE_LINES = 50;
+const COLLAPSE_CHARS = 5_000;
+const COLLAPSE_LINES = 50;
 /** The name of the file a text too long for one frame is sent as. */
 export const LONG_TEXT_FILENAME = 'pasted-text.txt';
 

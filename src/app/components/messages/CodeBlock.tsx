@@ -7,7 +7,7 @@ import { copyText } from './copyText';
 import { createProgressive } from './progressive';
 
 /** A block longer than this shows only its first COLLAPSED_LINES until the person asks for all. */
-export const COLLAPSE_AFTER_LINES = 40;
+const COLLAPSE_AFTER_LINES = 40;
 export const COLLAPSED_LINES = 20;
 /** Code is put in the page and highlighted in pieces of this many lines, each in its own task. */
 const CHUNK_LINES = 100;

@@ -14,7 +14,7 @@ function readyToRun(command: CommandInfo): boolean {
 }
 
 /** Three starts from the gateway's own catalog, in its order. */
-export function suggestedCommands(list: readonly unknown[]): CommandInfo[] {
+function suggestedCommands(list: readonly unknown[]): CommandInfo[] {
   return cleanCommands(list).filter(readyToRun).slice(0, 3);
 }
 

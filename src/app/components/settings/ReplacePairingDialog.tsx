@@ -11,7 +11,7 @@ export interface PendingPairing {
 }
 
 /** "wss://host:port/ws" → "host:port" (what a person recognises); the text itself when it is not a URL. */
-export function gatewayHost(url: string): string {
+function gatewayHost(url: string): string {
   try {
     return new URL(url).host || url;
   } catch {
