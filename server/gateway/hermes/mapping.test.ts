@@ -134,6 +134,29 @@ describe('HermesAgent on recorded hermes-agent 0.19.0 streams', () => {
     expect(twice.payload.code).toBe('not_found');
   });
 
+  it('streams the reasoning live: the step Hermes wrote before the tool shows while the approval waits', async () => {
+    hermes.play(loadFixture('approval-once'));
+    await gateway();
+    const c = await device();
+    const from = c.mark();
+    await c.request('message.send', { text: 'Clean up', client_id: 'c-thinking' }, {});
+    await c.waitType('picker.approval', { from });
+    // Before anyone answers, and before any text: an update carries the model's reasoning of that step.
+    const thinking = await c.waitFor((f) => f.type === 'message.update' && f.payload.reasoning !== undefined, {
+      from,
+    });
+    expect(thinking.payload.text).toBe('');
+    expect(thinking.payload.reasoning).toMatch(/^I should run `rm -rf \S+once && echo removed-ok` in the terminal\.$/);
+    const picker = c.ofType('picker.approval', from)[0];
+    await c.request('picker.select', { picker_id: picker.payload.picker_id, value: 'once' });
+    const stop = await c.waitType('message.stop', { from });
+    // Every later update keeps it (the app shows the newest), and the final reasoning adds the last step's.
+    const updates = c.ofType('message.update', from).filter((f) => f.payload.text !== '');
+    expect(updates.length).toBeGreaterThan(0);
+    for (const u of updates) expect(u.payload.reasoning).toBe(thinking.payload.reasoning);
+    expect(stop.payload.reasoning).toBe(`${thinking.payload.reasoning}\n\nThe tool answered; I report what it said.`);
+  });
+
   it('an approval answered elsewhere (approval.responded) closes the question on every device', async () => {
     hermes.play(loadFixture('approval-once'), { noWait: true });
     await gateway();

@@ -46,10 +46,29 @@ export interface ReplayHermes {
   close(): Promise<void>;
 }
 
+interface PlayingRun {
+  fixture: Fixture;
+  opts: ReplayOptions;
+  waiting?: () => void;
+  /** Hermes's clock at the newest event played (Infinity once the stream is over). */
+  playedTo?: number;
+}
+
+/**
+ * The session's messages as the real Hermes had them when the newest played event was sent: the ones
+ * it had written by then (by its own timestamps). Before the stream starts and after it ends, all.
+ */
+function sessionSoFar(run: PlayingRun): Record<string, unknown> {
+  const body = run.fixture.session_messages;
+  const to = run.playedTo ?? Infinity;
+  if (to === Infinity || !Array.isArray(body.data)) return body;
+  return { ...body, data: (body.data as Array<{ timestamp?: number }>).filter((m) => (m.timestamp ?? 0) <= to) };
+}
+
 export async function startReplayHermes(key = 'replay-key-0123456789abcdef', port = 0): Promise<ReplayHermes> {
   const calls: ReplayHermes['calls'] = [];
   const queue: Array<{ fixture: Fixture; opts: ReplayOptions }> = [];
-  const runs = new Map<string, { fixture: Fixture; opts: ReplayOptions; waiting?: () => void }>();
+  const runs = new Map<string, PlayingRun>();
   let defaults: ReplayOptions = {};
   const json = (res: ServerResponse, status: number, body: unknown) =>
     res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
@@ -101,20 +120,15 @@ export async function startReplayHermes(key = 'replay-key-0123456789abcdef', por
       }
       const s = /^\/api\/sessions\/([\w-]+)(\/messages)?$/.exec(path);
       if (s) {
-        const fixture =
-          [...runs.values()].map((r) => r.fixture).find((f) => f.request.session_id === s[1]) ??
-          [...runs.values()].at(-1)?.fixture;
-        if (!fixture) return json(res, 404, { error: { message: 'Session not found' } });
-        return json(res, 200, s[2] ? fixture.session_messages : fixture.session);
+        const run = [...runs.values()].find((r) => r.fixture.request.session_id === s[1]) ?? [...runs.values()].at(-1);
+        if (!run) return json(res, 404, { error: { message: 'Session not found' } });
+        return json(res, 200, s[2] ? sessionSoFar(run) : run.fixture.session);
       }
       return json(res, 404, { error: { message: `replay: no route ${path}` } });
     })().catch((err: unknown) => json(res, 500, { error: { message: String(err) } }));
   });
 
-  async function streamEvents(
-    res: ServerResponse,
-    run: { fixture: Fixture; opts: ReplayOptions; waiting?: () => void },
-  ): Promise<void> {
+  async function streamEvents(res: ServerResponse, run: PlayingRun): Promise<void> {
     res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
     const blocks = run.fixture.sse.split(/(?<=\n\n)/);
     for (let i = 0; i < blocks.length; i++) {
@@ -128,8 +142,11 @@ export async function startReplayHermes(key = 'replay-key-0123456789abcdef', por
       if (!run.opts.noWait && /"event": "(approval\.responded|run\.cancelled)"/.test(block))
         await new Promise<void>((r) => (run.waiting = r));
       res.write(block);
+      const ts = /"timestamp": ([\d.]+)/.exec(block);
+      if (ts) run.playedTo = Number(ts[1]);
       await new Promise((r) => setImmediate(r));
     }
+    run.playedTo = Infinity;
     res.end();
   }
 
