@@ -30,6 +30,8 @@ export interface ReplayOptions {
   forceStatus?: number;
   /** No /v1/capabilities (an older Hermes). */
   noCapabilities?: boolean;
+  /** No /api/sessions routes (a Hermes without the session API). */
+  noSessions?: boolean;
   /** Play on without waiting where the real run waited (someone else answered or stopped it). */
   noWait?: boolean;
 }
@@ -41,6 +43,8 @@ export interface ReplayHermes {
   calls: Array<{ method: string; path: string; body?: unknown; headers: IncomingMessage['headers'] }>;
   /** Queue the fixture that the next POST /v1/runs plays. */
   play(fixture: Fixture, opts?: ReplayOptions): void;
+  /** Keep a recorded run's session as one Hermes already has (someone used Hermes before us). */
+  seedSession(fixture: Fixture): void;
   /** Options for every request from now on (a wrong key, an older Hermes). */
   configure(opts: ReplayOptions): void;
   close(): Promise<void>;
@@ -70,6 +74,7 @@ export async function startReplayHermes(key = 'replay-key-0123456789abcdef', por
   const queue: Array<{ fixture: Fixture; opts: ReplayOptions }> = [];
   const runs = new Map<string, PlayingRun>();
   let defaults: ReplayOptions = {};
+  const seeded = new Map<string, Fixture>();
   const json = (res: ServerResponse, status: number, body: unknown) =>
     res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
 
@@ -118,10 +123,16 @@ export async function startReplayHermes(key = 'replay-key-0123456789abcdef', por
         }
         return streamEvents(res, run);
       }
+      if (defaults.noSessions && path.startsWith('/api/sessions')) return res.writeHead(404).end('404: Not Found');
+      if (path === '/api/sessions')
+        return json(res, 200, { object: 'list', data: [...seeded.values()].map((f) => f.session.session) });
       const s = /^\/api\/sessions\/([\w-]+)(\/messages)?$/.exec(path);
+      const known = s ? seeded.get(s[1]) : undefined;
+      if (s && known) return json(res, 200, s[2] ? known.session_messages : known.session);
       if (s) {
         const run = [...runs.values()].find((r) => r.fixture.request.session_id === s[1]) ?? [...runs.values()].at(-1);
-        if (!run) return json(res, 404, { error: { message: 'Session not found' } });
+        if (!run)
+          return json(res, 404, { error: { message: `Session not found: ${s[1]}`, code: 'session_not_found' } });
         return json(res, 200, s[2] ? sessionSoFar(run) : run.fixture.session);
       }
       return json(res, 404, { error: { message: `replay: no route ${path}` } });
@@ -157,6 +168,9 @@ export async function startReplayHermes(key = 'replay-key-0123456789abcdef', por
     calls,
     play(fixture, opts = {}) {
       queue.push({ fixture, opts });
+    },
+    seedSession(fixture) {
+      seeded.set(fixture.request.session_id, fixture);
     },
     configure(opts) {
       defaults = opts;
