@@ -236,6 +236,12 @@ test('an approval Hermes asks for: "Once" runs the command (its output in the re
     await expect(dialog).toBeVisible({ timeout: 30_000 });
     await expect(dialog.locator('pre code')).toHaveText(`rm -rf ${once} && echo removed-ok`);
     await expect(dialog).toContainText('Hermes flags this command: delete in root path.');
+    // While Hermes waits, the reply already shows, live, the model's reasoning for that step.
+    const streaming = page.locator('article[aria-busy="true"][aria-label^="Hermes"]');
+    await expect(streaming.getByRole('button', { name: 'Thinking…' })).toBeAttached();
+    await expect(streaming.locator('.reasoning')).toContainText(
+      `I should run rm -rf ${once} && echo removed-ok in the terminal.`,
+    );
     await dialog.getByRole('button', { name: 'Once' }).click();
     await expect(dialog).toBeHidden();
     await expect(replies(page, 'The command printed: removed-ok')).toBeVisible({ timeout: 30_000 });
