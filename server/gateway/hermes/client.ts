@@ -36,7 +36,7 @@ export interface SessionMessage {
 }
 
 /** One of Hermes's sessions, as `/api/sessions` lists them. */
-export interface SessionSummary {
+interface SessionSummary {
   id: string;
   title?: string;
   source?: string;

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import type { StoredMessage } from '../conversations';
 import type { SessionMessage } from './client';
 
-export type ImportedMessage = StoredMessage & { ts: number };
+type ImportedMessage = StoredMessage & { ts: number };
 
 /** The stable id of a Hermes message in a lane's history. */
 export function importedId(sessionId: string, rowId: number | string): string {
