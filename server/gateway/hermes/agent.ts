@@ -42,6 +42,10 @@ const MAX_HISTORY = 40;
 const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 const IMAGE_MIMES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif']);
 const PROVIDER_ID = 'hermes';
+/** A slash command: answered by the bridge, never sent to Hermes. */
+const COMMAND = /^\/([a-z][\w-]*)(?:\s+([\s\S]*))?$/i;
+/** Ids of the bridge's own answers (not Hermes's), so a run's history can leave them out. */
+const BRIDGE_ID = 'msg_bridge_';
 
 const COMMANDS: readonly CommandInfo[] = [
   {
@@ -239,7 +243,7 @@ export class HermesAgent implements Agent {
         { v: 1, type: 'read.receipt', ...at(addr), payload: { message_id: msg.message_id } },
         { only: [senderDevice] },
       );
-      const command = /^\/([a-z][\w-]*)(?:\s+([\s\S]*))?$/i.exec(msg.text.trim());
+      const command = COMMAND.exec(msg.text.trim());
       if (command && !msg.media?.length) {
         const name = command[1].toLowerCase();
         if (name === 'model') {
@@ -286,10 +290,16 @@ export class HermesAgent implements Agent {
       if (!msg.text.trim() && !images.length) return;
     }
     const sessionId = this.state.sessionFor(addr.lane);
+    // The lane's words with Hermes: not the commands the bridge answered itself, nor its answers.
     const history = store
       .messages(addr.lane)
       .filter(
-        (m) => m.message_id !== msg.message_id && (m.role === 'user' || m.role === 'assistant') && m.text.trim() !== '',
+        (m) =>
+          m.message_id !== msg.message_id &&
+          (m.role === 'user' || m.role === 'assistant') &&
+          m.text.trim() !== '' &&
+          !m.message_id.startsWith(BRIDGE_ID) &&
+          !(m.role === 'user' && !m.media?.length && COMMAND.test(m.text.trim())),
       )
       .slice(-MAX_HISTORY)
       .map((m) => ({ role: m.role, content: m.text }));
@@ -591,7 +601,12 @@ export class HermesAgent implements Agent {
   /** A final message from the bridge itself (not a Hermes run): stored, broadcast, pushed. */
   private say(addr: LaneAddress, role: Role, text: string): StoredMessage {
     const { store, hub } = this.ctx;
-    const stored = store.conversations.append({ lane: addr.lane, role, text });
+    const stored = store.conversations.append({
+      lane: addr.lane,
+      message_id: `${BRIDGE_ID}${randomUUID()}`,
+      role,
+      text,
+    });
     store.flush();
     hub.emit(messageFrame(addr, stored));
     return stored;
