@@ -2,14 +2,21 @@
 // URL` does; behind it, hermes-agent from PyPI (its API server, agent loop, terminal tool, approval
 // rules) with the scripted model. What a person sees in Chromium is checked, and what Hermes did.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, Locator, Page } from '@playwright/test';
 import { expect, test } from '@playwright/test';
-import { expectLanded, openLane as openLaneAt, sendMessage as send } from '../support';
+import { HermesAgent } from '../../server/gateway/hermes/agent';
+import { TestClient } from '../../server/gateway/testclient';
+import { startServer } from '../../server/http/server';
+import { createTestSubscriber, decryptWebPush } from '../../server/push/testing/decrypt';
+import { startFakePushService } from '../../server/push/testing/fake-push-service';
+import { expectLanded, openLane as openLaneAt, pairingLink, sendMessage as send } from '../support';
 import { ensureHermes, HERMES_VERSION, startHermes, type RunningHermes } from './hermes';
 import { SCRIPTED_MODEL_ID, startScriptedModel, type ScriptedModel } from './model';
+import { clickNotification, fakePushManager, pushDeliverer, workerNotifications } from './push';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const SHOTS = '/tmp/h12-hermes';
@@ -107,6 +114,34 @@ async function newDevice(browser: Browser): Promise<Page> {
   return context.newPage();
 }
 
+/** One run through Hermes's own API, to its end: what another client of this Hermes would do. */
+async function runInHermes(input: string, sessionId: string, timeout = 90_000): Promise<void> {
+  const auth = { Authorization: `Bearer ${hermes.key}`, 'Content-Type': 'application/json' };
+  const { run_id } = (await (
+    await fetch(`${hermes.url}/v1/runs`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ input, session_id: sessionId }),
+    })
+  ).json()) as { run_id: string };
+  await expect
+    .poll(
+      async () =>
+        ((await (await fetch(`${hermes.url}/v1/runs/${run_id}`, { headers: auth })).json()) as { status: string })
+          .status,
+      { timeout },
+    )
+    .toBe('completed');
+}
+
+/** The person's own bubbles in the lane. */
+function mine(page: Page, text: string | RegExp): Locator {
+  return page
+    .getByRole('log', { name: 'Messages' })
+    .getByRole('article', { name: /^You, / })
+    .filter({ hasText: text });
+}
+
 test.beforeAll(async () => {
   // A fresh machine installs Hermes first (about a minute), then Hermes loads its tools on its first run.
   test.setTimeout(360_000);
@@ -117,22 +152,7 @@ test.beforeAll(async () => {
   model = await startScriptedModel();
   hermes = await startHermes({ modelBaseUrl: model.baseUrl });
   // Hermes's first run in a process loads its tools (~10 s); do it once here, not in a test's budget.
-  const auth = { Authorization: `Bearer ${hermes.key}`, 'Content-Type': 'application/json' };
-  const { run_id } = (await (
-    await fetch(`${hermes.url}/v1/runs`, {
-      method: 'POST',
-      headers: auth,
-      body: JSON.stringify({ input: 'warm up', session_id: 'warm-up' }),
-    })
-  ).json()) as { run_id: string };
-  await expect
-    .poll(
-      async () =>
-        ((await (await fetch(`${hermes.url}/v1/runs/${run_id}`, { headers: auth })).json()) as { status: string })
-          .status,
-      { timeout: 90_000 },
-    )
-    .toBe('completed');
+  await runInHermes('warm up', 'warm-up');
 });
 
 test.afterAll(async () => {
@@ -216,6 +236,12 @@ test('an approval Hermes asks for: "Once" runs the command (its output in the re
     await expect(dialog).toBeVisible({ timeout: 30_000 });
     await expect(dialog.locator('pre code')).toHaveText(`rm -rf ${once} && echo removed-ok`);
     await expect(dialog).toContainText('Hermes flags this command: delete in root path.');
+    // While Hermes waits, the reply already shows, live, the model's reasoning for that step.
+    const streaming = page.locator('article[aria-busy="true"][aria-label^="Hermes"]');
+    await expect(streaming.getByRole('button', { name: 'Thinking…' })).toBeAttached();
+    await expect(streaming.locator('.reasoning')).toContainText(
+      `I should run rm -rf ${once} && echo removed-ok in the terminal.`,
+    );
     await dialog.getByRole('button', { name: 'Once' }).click();
     await expect(dialog).toBeHidden();
     await expect(replies(page, 'The command printed: removed-ok')).toBeVisible({ timeout: 30_000 });
@@ -392,5 +418,117 @@ test('Hermes stopped: a banner says why and a message is answered in words; Herm
     await expect(replies(page, 'You said: «Back again?»')).toBeVisible({ timeout: 180_000 });
   } finally {
     await iris.close();
+  }
+});
+
+test('someone who used Hermes before: /attach lists their session, and attaching a channel shows its earlier conversation', async ({
+  page,
+}) => {
+  // A conversation held with this Hermes outside Iris Web (its CLI or another app would do the same).
+  await runInHermes('My favourite fruit is MANGO', 'from-the-cli');
+  const iris = await startIris();
+  try {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await openLane(page, iris);
+    await send(page, '/attach');
+    await expect(replies(page, "Hermes's recent sessions")).toContainText('from-the-cli', { timeout: 20_000 });
+    await send(page, '/attach from-the-cli');
+    await expect(replies(page, 'This channel now continues Hermes session from-the-cli')).toBeVisible({
+      timeout: 20_000,
+    });
+    // The earlier words and Hermes's reply, above the /attach, as the channel's own messages.
+    // (A regex: a string would also match the later "Earlier you said: …", case-insensitively.)
+    const earlier = mine(page, 'My favourite fruit is MANGO');
+    const reply = replies(page, /You said: «My favourite fruit is MANGO»/);
+    await expect(earlier).toHaveCount(1);
+    await expect(reply).toHaveCount(1);
+    const top = async (l: Locator) => (await l.boundingBox())!.y;
+    expect(await top(earlier)).toBeLessThan(await top(reply));
+    expect(await top(reply)).toBeLessThan(await top(mine(page, /^\/attach from-the-cli/)));
+    // The reply keeps the reasoning Hermes kept for it.
+    await reply.getByRole('button', { name: /^Thought/ }).click();
+    await expect(reply.locator('.reasoning')).toContainText('The person wrote 27 characters; I answer briefly.');
+    // Hermes's next reply in this channel sees that conversation.
+    await send(page, 'What was my fruit?');
+    await expect(replies(page, /Earlier you said: «My favourite fruit is MANGO»/)).toBeVisible({ timeout: 30_000 });
+    // Once: attaching again and a reload show each earlier message once.
+    await send(page, '/attach from-the-cli');
+    await expect(replies(page, 'This channel already continues Hermes session from-the-cli')).toBeVisible({
+      timeout: 20_000,
+    });
+    await page.reload();
+    await expect(mine(page, 'My favourite fruit is MANGO')).toHaveCount(1, { timeout: 20_000 });
+    await expect(replies(page, /You said: «My favourite fruit is MANGO»/)).toHaveCount(1);
+  } finally {
+    await iris.close();
+  }
+});
+
+test('an approval Hermes asks for while no app is open: the push arrives, and its "Approve once" runs the command', async ({
+  browser,
+}) => {
+  const pushService = await startFakePushService();
+  const subscriber = createTestSubscriber(pushService.endpoint());
+  const dataDir = mkdtempSync(join(scratch, 'iris-push-'));
+  const token = `hermes-push-${randomBytes(8).toString('hex')}`;
+  // The serving process in this test's own process, so it can use the test's push service (http://).
+  const server = await startServer({
+    port: 0,
+    host: '127.0.0.1',
+    distDir: join(ROOT, 'dist'),
+    dataDir,
+    token,
+    gateway: { agent: new HermesAgent({ url: hermes.url, key: hermes.key }) },
+    push: { testPushOrigins: [pushService.origin], retries: 0 },
+  });
+  const origin = `http://127.0.0.1:${server.port}`;
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const victim = mkdtempSync(join(scratch, 'victim-'));
+  const other = await TestClient.paired(`ws://127.0.0.1:${server.port}/ws`, { token, device_id: 'other-device' });
+  try {
+    await context.grantPermissions(['notifications'], { origin });
+    await fakePushManager(context, subscriber);
+    const page = await context.newPage();
+    await page.goto(pairingLink(origin, token));
+    await expectLanded(page);
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+    await page.goto(`${origin}/#/settings`);
+    await page.getByRole('switch', { name: 'Notifications' }).click();
+    await expect(page.getByTestId('notification-status')).toHaveText('On');
+    const { deliver } = await pushDeliverer(context, origin);
+    const [worker] = context.serviceWorkers();
+    expect(worker).toBeDefined();
+
+    // The app closes; another device asks for something Hermes's rules send to approval.
+    await page.close();
+    await expect.poll(() => server.gateway!.connectionCount()).toBe(1);
+    await other.request('message.send', { text: `Clean up [approve ${victim}]`, client_id: 'c-push-approve' }, {});
+    const [push] = await pushService.waitForPushes(1, 60_000);
+    const approval = JSON.parse(decryptWebPush(push!.body, subscriber).toString('utf8')) as Record<string, unknown>;
+    expect(approval).toMatchObject({ kind: 'approval', lane: GENERAL });
+    expect(approval.picker_id).toEqual(expect.any(String));
+    const tag = `picker:${String(approval.picker_id)}`;
+    await deliver(approval);
+    await expect
+      .poll(() => workerNotifications(worker!, tag))
+      .toEqual([['Approval needed', `Run rm -rf ${victim} && echo removed-ok?`, ['once', 'deny']]]);
+
+    // "Approve once" on the notification: the worker answers over its own connection; Hermes runs it.
+    await clickNotification(worker!, tag, 'once');
+    const texts = () => server.gateway!.store.messages(GENERAL).map((m) => m.text);
+    await expect.poll(texts, { timeout: 30_000 }).toContain('The command printed: removed-ok');
+    expect(existsSync(victim)).toBe(false);
+    await expect
+      .poll(async () => (await workerNotifications(worker!, tag)).map(([title, body]) => [title, body]))
+      .toEqual([['Approved once', `Run rm -rf ${victim} && echo removed-ok?`]]);
+    // The app opened later shows the reply with the command's output.
+    const reopened = await context.newPage();
+    await reopened.goto(`${origin}/#/c/${encodeURIComponent(GENERAL)}`);
+    await expect(replies(reopened, 'The command printed: removed-ok')).toBeVisible({ timeout: 20_000 });
+  } finally {
+    await other.close();
+    await context.close();
+    await server.close();
+    await pushService.close();
   }
 });

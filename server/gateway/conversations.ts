@@ -75,6 +75,22 @@ export class Conversations {
     return stored;
   }
 
+  /**
+   * Store a message kept elsewhere first (a Hermes session's earlier conversation) at its place by
+   * time rather than at the end, so the lane stays in time order. One already stored (the same id)
+   * is left alone: returns the message only when it was new.
+   */
+  insertByTime(message: StoredMessage & { ts: number }): StoredMessage | undefined {
+    if (this.byId.has(message.message_id)) return undefined;
+    let list = this.lanes.get(message.lane);
+    if (!list) this.lanes.set(message.lane, (list = []));
+    const later = list.findIndex((m) => (m.ts ?? 0) > message.ts);
+    list.splice(later < 0 ? list.length : later, 0, message);
+    this.index(message);
+    this.save(message.lane);
+    return message;
+  }
+
   /** Attach media to a stored message (the demo agent's generated image). */
   addMedia(messageId: string, media: NonNullable<HistoryMessage['media']>): void {
     const m = this.byId.get(messageId);

@@ -21,6 +21,7 @@ import { at, messageFrame } from '../frames';
 import { LaneQueues } from '../lanequeue';
 import type { Requester } from '../peer';
 import { HermesClient, HermesError } from './client';
+import { historyFromSession } from './history';
 import { HermesState, type PendingApproval } from './state';
 import { HermesTurn, type TurnHooks } from './turn';
 
@@ -41,12 +42,23 @@ const MAX_HISTORY = 40;
 const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 const IMAGE_MIMES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif']);
 const PROVIDER_ID = 'hermes';
+/** A slash command: answered by the bridge, never sent to Hermes. */
+const COMMAND = /^\/([a-z][\w-]*)(?:\s+([\s\S]*))?$/i;
+/** Ids of the bridge's own answers (not Hermes's), so a run's history can leave them out. */
+const BRIDGE_ID = 'msg_bridge_';
 
 const COMMANDS: readonly CommandInfo[] = [
   {
     name: 'model',
     description: "Choose the model for this channel's next replies (from Hermes's /v1/models)",
     args_hint: '',
+    category: 'Hermes',
+  },
+  {
+    name: 'attach',
+    description:
+      "Continue one of Hermes's own sessions in this channel, its earlier messages imported (no argument: list them)",
+    args_hint: '[session id]',
     category: 'Hermes',
   },
   { name: 'help', description: 'What works with this Hermes', args_hint: '', category: 'Hermes' },
@@ -231,11 +243,15 @@ export class HermesAgent implements Agent {
         { v: 1, type: 'read.receipt', ...at(addr), payload: { message_id: msg.message_id } },
         { only: [senderDevice] },
       );
-      const command = /^\/([a-z][\w-]*)(?:\s+([\s\S]*))?$/i.exec(msg.text.trim());
+      const command = COMMAND.exec(msg.text.trim());
       if (command && !msg.media?.length) {
         const name = command[1].toLowerCase();
         if (name === 'model') {
           void this.postModelPicker(addr).finally(done);
+          return;
+        }
+        if (name === 'attach') {
+          void this.attachSession(addr, (command[2] ?? '').trim()).finally(done);
           return;
         }
         if (name === 'help') {
@@ -245,7 +261,7 @@ export class HermesAgent implements Agent {
         this.say(
           addr,
           'assistant',
-          `\`/${name}\` is not available here: ${this.description.name}'s API server runs no slash commands, so it was not sent to Hermes. Iris Web offers \`/model\` and \`/help\`.`,
+          `\`/${name}\` is not available here: ${this.description.name}'s API server runs no slash commands, so it was not sent to Hermes. Iris Web offers \`/model\`, \`/attach\` and \`/help\`.`,
         );
         return done();
       }
@@ -274,10 +290,16 @@ export class HermesAgent implements Agent {
       if (!msg.text.trim() && !images.length) return;
     }
     const sessionId = this.state.sessionFor(addr.lane);
+    // The lane's words with Hermes: not the commands the bridge answered itself, nor its answers.
     const history = store
       .messages(addr.lane)
       .filter(
-        (m) => m.message_id !== msg.message_id && (m.role === 'user' || m.role === 'assistant') && m.text.trim() !== '',
+        (m) =>
+          m.message_id !== msg.message_id &&
+          (m.role === 'user' || m.role === 'assistant') &&
+          m.text.trim() !== '' &&
+          !m.message_id.startsWith(BRIDGE_ID) &&
+          !(m.role === 'user' && !m.media?.length && COMMAND.test(m.text.trim())),
       )
       .slice(-MAX_HISTORY)
       .map((m) => ({ role: m.role, content: m.text }));
@@ -485,10 +507,106 @@ export class HermesAgent implements Agent {
     });
   }
 
+  /**
+   * `/attach [session id]`: this lane continues one of Hermes's own sessions (started in the Hermes
+   * CLI, another app, an earlier gateway), and the session's earlier messages become the lane's
+   * history, once (README "History import"). Without an id, Hermes's recent sessions are listed.
+   */
+  private async attachSession(addr: LaneAddress, sessionId: string): Promise<void> {
+    const { store, hub } = this.ctx;
+    const cannot = (err: unknown) =>
+      this.say(
+        addr,
+        'assistant',
+        err instanceof HermesError && err.problem === 'too_old'
+          ? `${this.description.name} has no session API (\`/api/sessions\`), so its earlier conversations cannot be imported.`
+          : `⚠️ Could not read Hermes's sessions: ${(err as Error).message}`,
+      );
+    if (!sessionId) {
+      let sessions;
+      try {
+        sessions = await this.client.sessions(20);
+      } catch (err) {
+        cannot(err);
+        return;
+      }
+      const ours = new Set(this.state.sessions.values());
+      const theirs = sessions.filter((s) => !ours.has(s.id) && (s.messageCount ?? 1) > 0).slice(0, 10);
+      this.say(
+        addr,
+        'assistant',
+        theirs.length
+          ? [
+              "Hermes's recent sessions (send `/attach <id>` in a new channel to continue one there):",
+              '',
+              ...theirs.map(
+                (s) =>
+                  `- \`${s.id}\`${s.title ? ` **${s.title}**` : ''}${s.messageCount !== undefined ? `, ${s.messageCount} messages` : ''}${s.source ? `, from ${s.source}` : ''}${s.preview ? `: ${s.preview}` : ''}`,
+              ),
+            ].join('\n')
+          : 'Hermes has no sessions of its own to continue here.',
+      );
+      return;
+    }
+    if (!/^[^\s/\\]{1,256}$/.test(sessionId)) {
+      this.say(addr, 'assistant', 'That is not a Hermes session id (see `/attach` for the list).');
+      return;
+    }
+    const other = [...this.state.sessions].find(([lane, sid]) => sid === sessionId && lane !== addr.lane);
+    if (other) {
+      const name = store.channels.address(other[0])?.chat_id ?? other[0];
+      this.say(addr, 'assistant', `Hermes session \`${sessionId}\` already continues in another channel (${name}).`);
+      return;
+    }
+    const imported = this.state.imported.get(addr.lane) ?? [];
+    if (this.state.sessions.get(addr.lane) === sessionId && imported.includes(sessionId)) {
+      this.say(addr, 'assistant', `This channel already continues Hermes session \`${sessionId}\`.`);
+      return;
+    }
+    let added: StoredMessage[] = [];
+    if (!imported.includes(sessionId)) {
+      let messages;
+      let model;
+      try {
+        [messages, model] = await Promise.all([
+          this.client.sessionMessages(sessionId),
+          this.client.sessionModel(sessionId).catch(() => undefined),
+        ]);
+      } catch (err) {
+        if (err instanceof HermesError && err.status === 404 && err.problem !== 'too_old') {
+          this.say(addr, 'assistant', `Hermes has no session \`${sessionId}\` (see \`/attach\` for the list).`);
+          return;
+        }
+        cannot(err);
+        return;
+      }
+      // Stored before the lane is switched: a crash in between imports again, and finds them stored.
+      added = historyFromSession(addr.lane, sessionId, messages, model).flatMap((m) => {
+        const stored = store.conversations.insertByTime(m);
+        return stored ? [stored] : [];
+      });
+      store.flush();
+      for (const m of added) hub.emit(messageFrame(addr, m));
+      this.state.imported.set(addr.lane, [...imported, sessionId]);
+    }
+    this.state.sessions.set(addr.lane, sessionId);
+    this.state.save('self');
+    this.say(
+      addr,
+      'assistant',
+      `This channel now continues Hermes session \`${sessionId}\`${added.length ? `; its ${added.length} earlier messages are above` : ''}. Its next replies see that conversation.`,
+    );
+  }
+
   /** A final message from the bridge itself (not a Hermes run): stored, broadcast, pushed. */
   private say(addr: LaneAddress, role: Role, text: string): StoredMessage {
     const { store, hub } = this.ctx;
-    const stored = store.conversations.append({ lane: addr.lane, role, text });
+    const stored = store.conversations.append({
+      lane: addr.lane,
+      message_id: `${BRIDGE_ID}${randomUUID()}`,
+      role,
+      text,
+    });
     store.flush();
     hub.emit(messageFrame(addr, stored));
     return stored;
@@ -499,7 +617,7 @@ function helpText(d: AgentDescription): string {
   return [
     `You are talking to **${d.name}**${d.model ? ` (model ${d.model})` : ''} through its API server.`,
     '',
-    'Works: streamed replies, tool activity, approvals of risky commands, Stop, pictures, `/model`.',
+    "Works: streamed replies, tool activity, approvals of risky commands, Stop, pictures, `/model`, `/attach` (continue one of Hermes's own sessions here, its history imported).",
     "Not with this Hermes version: steering a running reply, clarifying questions, Hermes's own slash commands, files other than pictures.",
   ].join('\n');
 }

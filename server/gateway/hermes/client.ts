@@ -25,10 +25,25 @@ export interface RunStatus {
 }
 
 export interface SessionMessage {
+  /** Hermes's row id of the message (stable: imported history is keyed by it). */
+  id?: number;
   role: string;
   content: string;
   reasoning?: string;
   tool_name?: string;
+  /** Epoch seconds, as Hermes keeps them. */
+  timestamp?: number;
+}
+
+/** One of Hermes's sessions, as `/api/sessions` lists them. */
+interface SessionSummary {
+  id: string;
+  title?: string;
+  source?: string;
+  messageCount?: number;
+  /** Epoch seconds of the newest activity (or the start). */
+  lastActive?: number;
+  preview?: string;
 }
 
 export interface HermesClientOptions {
@@ -125,10 +140,41 @@ export class HermesClient {
       if (typeof o.role !== 'string') return [];
       return [
         {
+          ...(typeof o.id === 'number' && Number.isSafeInteger(o.id) ? { id: o.id } : {}),
           role: o.role,
           content: typeof o.content === 'string' ? o.content : '',
+          ...(typeof o.timestamp === 'number' && Number.isFinite(o.timestamp) ? { timestamp: o.timestamp } : {}),
           ...(typeof o.reasoning === 'string' ? { reasoning: o.reasoning.slice(0, 50_000) } : {}),
           ...(typeof o.tool_name === 'string' ? { tool_name: o.tool_name } : {}),
+        },
+      ];
+    });
+  }
+
+  /** Hermes's sessions, the most recently active first (`/api/sessions`). */
+  async sessions(limit = 20): Promise<SessionSummary[]> {
+    const body = await this.json('GET', `/api/sessions?limit=${limit}`);
+    const data = Array.isArray(body.data) ? body.data : [];
+    const text = (v: unknown, max: number) => (typeof v === 'string' && v.trim() ? v.trim().slice(0, max) : undefined);
+    const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+    return data.flatMap((s): SessionSummary[] => {
+      if (typeof s !== 'object' || s === null) return [];
+      const o = s as Record<string, unknown>;
+      const id = text(o.id, 256);
+      if (!id) return [];
+      const title = text(o.title, 200);
+      const source = text(o.source, 40);
+      const messageCount = num(o.message_count);
+      const lastActive = num(o.last_active) ?? num(o.started_at);
+      const preview = text(o.preview, 200);
+      return [
+        {
+          id,
+          ...(title ? { title } : {}),
+          ...(source ? { source } : {}),
+          ...(messageCount !== undefined ? { messageCount } : {}),
+          ...(lastActive !== undefined ? { lastActive } : {}),
+          ...(preview ? { preview } : {}),
         },
       ];
     });
@@ -229,7 +275,7 @@ export class HermesClient {
         status,
       );
     const detail = errorText(body);
-    if (status === 404 && !/run_not_found|not found: run/i.test(body)) {
+    if (status === 404 && !/run_not_found|session_not_found|not found: (run|session)/i.test(body)) {
       return new HermesError(
         'too_old',
         `This Hermes has no ${path} endpoint; it is too old for Iris Web (tested with hermes-agent 0.19.0).`,

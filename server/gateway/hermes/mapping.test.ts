@@ -10,6 +10,7 @@ import { TestClient } from '../testclient';
 import type { PushPayload } from '../types';
 import { makePng } from '../agent/png';
 import { HermesAgent } from './agent';
+import { historyFromSession, importedId } from './history';
 import { loadFixture, startReplayHermes, type ReplayHermes } from './testing/replay';
 
 const token = 'hermes-bridge-token';
@@ -134,6 +135,29 @@ describe('HermesAgent on recorded hermes-agent 0.19.0 streams', () => {
     expect(twice.payload.code).toBe('not_found');
   });
 
+  it('streams the reasoning live: the step Hermes wrote before the tool shows while the approval waits', async () => {
+    hermes.play(loadFixture('approval-once'));
+    await gateway();
+    const c = await device();
+    const from = c.mark();
+    await c.request('message.send', { text: 'Clean up', client_id: 'c-thinking' }, {});
+    await c.waitType('picker.approval', { from });
+    // Before anyone answers, and before any text: an update carries the model's reasoning of that step.
+    const thinking = await c.waitFor((f) => f.type === 'message.update' && f.payload.reasoning !== undefined, {
+      from,
+    });
+    expect(thinking.payload.text).toBe('');
+    expect(thinking.payload.reasoning).toMatch(/^I should run `rm -rf \S+once && echo removed-ok` in the terminal\.$/);
+    const picker = c.ofType('picker.approval', from)[0];
+    await c.request('picker.select', { picker_id: picker.payload.picker_id, value: 'once' });
+    const stop = await c.waitType('message.stop', { from });
+    // Every later update keeps it (the app shows the newest), and the final reasoning adds the last step's.
+    const updates = c.ofType('message.update', from).filter((f) => f.payload.text !== '');
+    expect(updates.length).toBeGreaterThan(0);
+    for (const u of updates) expect(u.payload.reasoning).toBe(thinking.payload.reasoning);
+    expect(stop.payload.reasoning).toBe(`${thinking.payload.reasoning}\n\nThe tool answered; I report what it said.`);
+  });
+
   it('an approval answered elsewhere (approval.responded) closes the question on every device', async () => {
     hermes.play(loadFixture('approval-once'), { noWait: true });
     await gateway();
@@ -253,7 +277,7 @@ describe('HermesAgent on recorded hermes-agent 0.19.0 streams', () => {
     expect(reply.payload.text).toMatch(/`\/new` is not available here/);
     expect(runCalls()).toHaveLength(1);
     const catalog = await c.request('commands.catalog');
-    expect(catalog.payload.commands.map((x: { name: string }) => x.name)).toEqual(['model', 'help']);
+    expect(catalog.payload.commands.map((x: { name: string }) => x.name)).toEqual(['model', 'attach', 'help']);
   });
 
   it('/model offers Hermes’s /v1/models; the choice goes with the lane’s next run', async () => {
@@ -407,5 +431,130 @@ describe('HermesAgent across a restart of our gateway', () => {
     await back.waitType('sync.done');
     const stored = gw!.gateway.store.messages('web:default').filter((m) => m.role === 'assistant');
     expect(stored).toHaveLength(1);
+  });
+});
+
+describe('history import (/attach) from a session recorded from hermes-agent 0.19.0', () => {
+  const earlier = () => loadFixture('tool'); // session record-tool: a question, a tool step, the reply
+
+  it('maps a session to the lane’s history: words and replies, each reply with the reasoning of its steps', () => {
+    const fixture = earlier();
+    const data = (fixture.session_messages as { data: Array<Record<string, unknown>> }).data;
+    const history = historyFromSession(
+      'web:default',
+      'record-tool',
+      data.map((m) => ({
+        id: m.id as number,
+        role: m.role as string,
+        content: (m.content as string | null) ?? '',
+        ...(m.reasoning ? { reasoning: m.reasoning as string } : {}),
+        timestamp: m.timestamp as number,
+      })),
+      'iris-scripted-1',
+    );
+    expect(history.map((m) => [m.role, m.text])).toEqual([
+      ['user', 'Please run a command [echo]'],
+      ['assistant', 'The command printed: iris-tool-ok'],
+    ]);
+    expect(history[1]).toMatchObject({
+      reasoning: 'I should run `echo iris-tool-ok` in the terminal.\n\nThe tool answered; I report what it said.',
+      model: 'iris-scripted-1',
+      ts: Math.round((data[3].timestamp as number) * 1000),
+    });
+    expect(history[0].ts).toBe(Math.round((data[0].timestamp as number) * 1000));
+    // Stable ids: the same session read again gives the same ids.
+    expect(history.map((m) => m.message_id)).toEqual([importedId('record-tool', 3), importedId('record-tool', 6)]);
+  });
+
+  it('/attach imports the session once, before the lane’s own messages; the next run continues it', async () => {
+    hermes.seedSession(earlier());
+    hermes.play(loadFixture('text'));
+    await gateway();
+    const c = await device();
+    const from = c.mark();
+    await c.request('message.send', { text: '/attach record-tool', client_id: 'c-attach' }, {});
+    const said = await c.waitFor(
+      (f) => f.type === 'message' && f.payload.role === 'assistant' && /now continues/.test(String(f.payload.text)),
+      { from },
+    );
+    expect(said.payload.text).toBe(
+      'This channel now continues Hermes session `record-tool`; its 2 earlier messages are above. Its next replies see that conversation.',
+    );
+    // Sent like any other message (outboxed, so a device away gets them by sync), with Hermes's times.
+    const imported = c
+      .ofType('message', from)
+      .filter((f) => String(f.payload.message_id).startsWith('msg_hermes_'))
+      .map((f) => f.payload.text);
+    expect(imported).toEqual(['Please run a command [echo]', 'The command printed: iris-tool-ok']);
+    const lane = () => gw!.gateway.store.messages('web:default').map((m) => m.text);
+    expect(lane()).toEqual([
+      'Please run a command [echo]',
+      'The command printed: iris-tool-ok',
+      '/attach record-tool',
+      said.payload.text,
+    ]);
+    const page = await c.request('history', { limit: 50 });
+    expect(page.payload.messages.map((m: { text: string }) => m.text).slice(0, 2)).toEqual(imported);
+
+    // Twice: nothing is imported again.
+    await c.request('message.send', { text: '/attach record-tool', client_id: 'c-attach-2' }, {});
+    await c.waitFor((f) => f.type === 'message' && /already continues/.test(String(f.payload.text)), { from });
+    expect(lane().filter((t) => t === 'The command printed: iris-tool-ok')).toHaveLength(1);
+
+    // The lane's next run is in that session, with the imported conversation as its history.
+    await c.chat('Hello Hermes, how are you?');
+    const body = runCalls()[0].body as { session_id: string; conversation_history: Array<{ content: string }> };
+    expect(body.session_id).toBe('record-tool');
+    // Only the conversation: not the /attach commands nor the bridge's answers to them.
+    expect(body.conversation_history.map((m) => m.content)).toEqual(imported);
+  });
+
+  it('importing again after a restart finds the messages stored (stable ids), and another channel cannot take the session', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'iris-hermes-import-'));
+    dirs.push(dataDir);
+    hermes.seedSession(earlier());
+    await gateway({ dataDir });
+    const c = await device();
+    await c.request('message.send', { text: '/attach record-tool', client_id: 'c-a1' }, {});
+    await c.waitFor((f) => f.type === 'message' && /now continues/.test(String(f.payload.text)));
+    await c.close();
+    clients.length = 0;
+    await gw!.close();
+    await gateway({ dataDir });
+    const count = () =>
+      gw!.gateway.store.messages('web:default').filter((m) => m.message_id.startsWith('msg_hermes_')).length;
+    expect(count()).toBe(2);
+    const d = await device();
+    const from = d.mark();
+    await d.request('message.send', { text: '/attach record-tool', client_id: 'c-a2' }, { chat_id: 'web:demo' });
+    const refused = await d.waitFor((f) => f.type === 'message' && f.payload.role === 'assistant', { from });
+    expect(refused.payload.text).toBe(
+      'Hermes session `record-tool` already continues in another channel (web:default).',
+    );
+    expect(gw!.gateway.store.messages('web:demo').some((m) => m.message_id.startsWith('msg_hermes_'))).toBe(false);
+    expect(count()).toBe(2);
+  });
+
+  it('/attach alone lists Hermes’s sessions; an unknown id and a Hermes without the session API are answered in words', async () => {
+    hermes.seedSession(earlier());
+    await gateway();
+    const c = await device();
+    const reply = async (text: string) => {
+      const from = c.mark();
+      await c.request('message.send', { text, client_id: `c-${text}` }, {});
+      const r = await c.waitFor((f) => f.type === 'message' && f.payload.role === 'assistant', { from });
+      return String(r.payload.text);
+    };
+    expect(await reply('/attach')).toMatch(
+      /^Hermes's recent sessions[^\n]*\n\n- `record-tool`, 4 messages, from api_server$/,
+    );
+    expect(await reply('/attach no-such-session')).toBe(
+      'Hermes has no session `no-such-session` (see `/attach` for the list).',
+    );
+    hermes.configure({ noSessions: true });
+    expect(await reply('/attach record-tool')).toBe(
+      'Hermes 0.19.0 has no session API (`/api/sessions`), so its earlier conversations cannot be imported.',
+    );
+    expect(gw!.gateway.store.messages('web:default').some((m) => m.message_id.startsWith('msg_hermes_'))).toBe(false);
   });
 });

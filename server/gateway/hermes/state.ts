@@ -1,6 +1,7 @@
 // What the Hermes bridge must remember across a restart: each lane's Hermes session id (so every
 // channel and thread is its own Hermes conversation), the model chosen per lane, the runs in flight
-// (to reattach or close them), and approvals waiting for an answer. One file, hermes.json.
+// (to reattach or close them), approvals waiting for an answer, and which Hermes sessions' history
+// each lane has imported (once each). One file, hermes.json.
 import { randomUUID } from 'node:crypto';
 import type { Persistence } from '../persistence';
 
@@ -31,6 +32,7 @@ interface HermesFile {
   models: Record<string, string>;
   runs: InflightRun[];
   pickers: PendingApproval[];
+  imported?: Record<string, string[]>;
 }
 
 export class HermesState {
@@ -38,6 +40,8 @@ export class HermesState {
   readonly models = new Map<string, string>();
   readonly runs = new Map<string, InflightRun>();
   readonly pickers = new Map<string, PendingApproval>();
+  /** Per lane, the Hermes sessions whose earlier messages it has imported. */
+  readonly imported = new Map<string, string[]>();
 
   constructor(private readonly persistence: Persistence) {
     const saved = persistence.readJson<HermesFile>(FILE);
@@ -50,6 +54,12 @@ export class HermesState {
       if (r && typeof r.message_id === 'string' && typeof r.lane === 'string')
         this.runs.set(r.message_id, { ...r, text: typeof r.text === 'string' ? r.text : '' });
     for (const p of saved.pickers ?? []) if (p && typeof p.picker_id === 'string') this.pickers.set(p.picker_id, p);
+    for (const [lane, ids] of Object.entries(saved.imported ?? {}))
+      if (Array.isArray(ids))
+        this.imported.set(
+          lane,
+          ids.filter((id) => typeof id === 'string'),
+        );
   }
 
   /** The lane's Hermes session id, made (and kept) on first use. */
@@ -69,6 +79,7 @@ export class HermesState {
       models: Object.fromEntries(this.models),
       runs: [...this.runs.values()],
       pickers: [...this.pickers.values()],
+      imported: Object.fromEntries(this.imported),
     }));
     if (durable === 'self') this.persistence.flushSync(FILE);
   }

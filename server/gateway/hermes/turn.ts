@@ -7,7 +7,7 @@ import type { AgentHost } from '../agent';
 import type { LaneAddress } from '../directory';
 import { at } from '../frames';
 import type { Peer } from '../peer';
-import { HermesError, type HermesClient, type RunStatus } from './client';
+import { HermesError, type HermesClient, type RunStatus, type SessionMessage } from './client';
 import type { HermesEvent } from './events';
 import type { HermesState, InflightRun } from './state';
 
@@ -41,6 +41,8 @@ const flat = (s: string) => s.replace(/\s+/g, ' ').trim();
 export class HermesTurn {
   private text: string;
   private readonly notes: string[] = [];
+  /** The model's reasoning in this run's steps, as Hermes wrote them to the session. */
+  private thoughts: string[] = [];
   private readonly openTools: Array<{ index: number; name: string }> = [];
   private nextTool = 0;
   private done = false;
@@ -200,19 +202,24 @@ export class HermesTurn {
         this.text += ev.delta;
         this.record.text = this.text;
         this.deps.state.save();
-        hub.emit({ v: 1, type: 'message.update', ...scope, payload: { message_id: this.messageId, text: this.text } });
-        return;
+        return this.update();
       }
       case 'reasoning.available':
-        // 0.19.0 sends the step's visible text here (already streamed as deltas); keep only what is new.
-        if (ev.text && !flat(this.text).includes(flat(ev.text)) && !this.notes.includes(ev.text))
+        // 0.19.0 sends the step's visible text here (already streamed as deltas); keep only what is new,
+        // and show it at once (message.update's optional reasoning, README "Reasoning while it streams").
+        if (ev.text && !flat(this.text).includes(flat(ev.text)) && !this.notes.includes(ev.text)) {
           this.notes.push(ev.text);
+          this.update();
+        }
         return;
       case 'tool.started': {
         const index = this.nextTool++;
         this.openTools.push({ index, name: ev.tool });
         hub.emit({ v: 1, type: 'agent.busy', ...scope, payload: { reason: 'tool' } });
         hub.emit({ v: 1, type: 'tool.start', ...scope, payload: { index, name: ev.tool, preview: ev.preview } });
+        // 0.19.0 writes the step that asked for the tool (with the model's reasoning) to the session
+        // before the tool runs: read it now, so the reasoning shows while the tool (or an approval) waits.
+        void this.readThoughts();
         return;
       }
       case 'tool.completed': {
@@ -262,12 +269,44 @@ export class HermesTurn {
     return this.text ? `${this.text}\n\n${note}` : note;
   }
 
+  /** The reasoning so far: the model's, as Hermes kept it in the session, then the bridge's notes. */
+  private get reasoning(): string {
+    return [...this.thoughts, ...this.notes].join('\n\n');
+  }
+
+  /** message.update with the text so far and, once there is some, the reasoning so far. */
+  private update(): void {
+    const reasoning = this.reasoning;
+    this.deps.ctx.hub.emit({
+      v: 1,
+      type: 'message.update',
+      ...at(this.addr),
+      payload: { message_id: this.messageId, text: this.text, ...(reasoning ? { reasoning } : {}) },
+    });
+  }
+
+  /** Mid-run: the reasoning of the steps Hermes has written to the session, shown when it is new. */
+  private async readThoughts(): Promise<void> {
+    let messages: SessionMessage[];
+    try {
+      messages = await this.deps.client.sessionMessages(this.record.session_id);
+    } catch (err) {
+      this.deps.hooks.log(`hermes: could not read the session of ${this.record.run_id}: ${(err as Error).message}`);
+      return;
+    }
+    const thoughts = thoughtsOfLastTurn(messages);
+    if (this.done || this.detached || thoughts.join('\n\n') === this.thoughts.join('\n\n')) return;
+    // Only ever grows: a read that raced an earlier one cannot take reasoning back.
+    if (thoughts.length < this.thoughts.length) return;
+    this.thoughts = thoughts;
+    this.update();
+  }
+
   /** A completed run: Hermes keeps the model's reasoning and the model name in the session. */
   private async complete(output: string, tokens: number | undefined): Promise<void> {
     if (this.done) return;
     this.done = true;
     const { client } = this.deps;
-    let reasoning = this.notes.join('\n\n');
     let model: string | undefined;
     try {
       const [messages, sessionModel] = await Promise.all([
@@ -275,25 +314,18 @@ export class HermesTurn {
         client.sessionModel(this.record.session_id),
       ]);
       model = sessionModel;
-      let lastUser = -1;
-      messages.forEach((m, i) => {
-        if (m.role === 'user') lastUser = i;
-      });
-      const thoughts = messages
-        .slice(lastUser + 1)
-        .filter((m) => m.role === 'assistant' && m.reasoning?.trim())
-        .map((m) => m.reasoning!.trim());
-      if (thoughts.length) reasoning = [...thoughts, ...this.notes].join('\n\n');
+      const thoughts = thoughtsOfLastTurn(messages);
+      if (thoughts.length) this.thoughts = thoughts;
     } catch (err) {
       this.deps.hooks.log(`hermes: could not read the session of ${this.record.run_id}: ${(err as Error).message}`);
     }
-    this.close(output, reasoning, model ?? this.deps.fallbackModel(), tokens);
+    this.close(output, this.reasoning, model ?? this.deps.fallbackModel(), tokens);
   }
 
   private finish(finalText: string): void {
     if (this.done) return;
     this.done = true;
-    this.close(finalText, this.notes.join('\n\n'), undefined, undefined);
+    this.close(finalText, this.reasoning, undefined, undefined);
   }
 
   private close(finalText: string, reasoning: string, model: string | undefined, tokens: number | undefined): void {
@@ -350,4 +382,16 @@ export class HermesTurn {
     this.deps.hooks.ended(this, this.stopReply);
     this.resolveOver();
   }
+}
+
+/** The reasoning of the assistant steps after the session's newest user message (this run's). */
+function thoughtsOfLastTurn(messages: SessionMessage[]): string[] {
+  let lastUser = -1;
+  messages.forEach((m, i) => {
+    if (m.role === 'user') lastUser = i;
+  });
+  return messages
+    .slice(lastUser + 1)
+    .filter((m) => m.role === 'assistant' && m.reasoning?.trim())
+    .map((m) => m.reasoning!.trim());
 }

@@ -30,6 +30,8 @@ interface ReplayOptions {
   forceStatus?: number;
   /** No /v1/capabilities (an older Hermes). */
   noCapabilities?: boolean;
+  /** No /api/sessions routes (a Hermes without the session API). */
+  noSessions?: boolean;
   /** Play on without waiting where the real run waited (someone else answered or stopped it). */
   noWait?: boolean;
 }
@@ -41,16 +43,38 @@ export interface ReplayHermes {
   calls: Array<{ method: string; path: string; body?: unknown; headers: IncomingMessage['headers'] }>;
   /** Queue the fixture that the next POST /v1/runs plays. */
   play(fixture: Fixture, opts?: ReplayOptions): void;
+  /** Keep a recorded run's session as one Hermes already has (someone used Hermes before us). */
+  seedSession(fixture: Fixture): void;
   /** Options for every request from now on (a wrong key, an older Hermes). */
   configure(opts: ReplayOptions): void;
   close(): Promise<void>;
 }
 
+interface PlayingRun {
+  fixture: Fixture;
+  opts: ReplayOptions;
+  waiting?: () => void;
+  /** Hermes's clock at the newest event played (Infinity once the stream is over). */
+  playedTo?: number;
+}
+
+/**
+ * The session's messages as the real Hermes had them when the newest played event was sent: the ones
+ * it had written by then (by its own timestamps). Before the stream starts and after it ends, all.
+ */
+function sessionSoFar(run: PlayingRun): Record<string, unknown> {
+  const body = run.fixture.session_messages;
+  const to = run.playedTo ?? Infinity;
+  if (to === Infinity || !Array.isArray(body.data)) return body;
+  return { ...body, data: (body.data as Array<{ timestamp?: number }>).filter((m) => (m.timestamp ?? 0) <= to) };
+}
+
 export async function startReplayHermes(key = 'replay-key-0123456789abcdef', port = 0): Promise<ReplayHermes> {
   const calls: ReplayHermes['calls'] = [];
   const queue: Array<{ fixture: Fixture; opts: ReplayOptions }> = [];
-  const runs = new Map<string, { fixture: Fixture; opts: ReplayOptions; waiting?: () => void }>();
+  const runs = new Map<string, PlayingRun>();
   let defaults: ReplayOptions = {};
+  const seeded = new Map<string, Fixture>();
   const json = (res: ServerResponse, status: number, body: unknown) =>
     res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
 
@@ -99,22 +123,23 @@ export async function startReplayHermes(key = 'replay-key-0123456789abcdef', por
         }
         return streamEvents(res, run);
       }
+      if (defaults.noSessions && path.startsWith('/api/sessions')) return res.writeHead(404).end('404: Not Found');
+      if (path === '/api/sessions')
+        return json(res, 200, { object: 'list', data: [...seeded.values()].map((f) => f.session.session) });
       const s = /^\/api\/sessions\/([\w-]+)(\/messages)?$/.exec(path);
+      const known = s ? seeded.get(s[1]) : undefined;
+      if (s && known) return json(res, 200, s[2] ? known.session_messages : known.session);
       if (s) {
-        const fixture =
-          [...runs.values()].map((r) => r.fixture).find((f) => f.request.session_id === s[1]) ??
-          [...runs.values()].at(-1)?.fixture;
-        if (!fixture) return json(res, 404, { error: { message: 'Session not found' } });
-        return json(res, 200, s[2] ? fixture.session_messages : fixture.session);
+        const run = [...runs.values()].find((r) => r.fixture.request.session_id === s[1]) ?? [...runs.values()].at(-1);
+        if (!run)
+          return json(res, 404, { error: { message: `Session not found: ${s[1]}`, code: 'session_not_found' } });
+        return json(res, 200, s[2] ? sessionSoFar(run) : run.fixture.session);
       }
       return json(res, 404, { error: { message: `replay: no route ${path}` } });
     })().catch((err: unknown) => json(res, 500, { error: { message: String(err) } }));
   });
 
-  async function streamEvents(
-    res: ServerResponse,
-    run: { fixture: Fixture; opts: ReplayOptions; waiting?: () => void },
-  ): Promise<void> {
+  async function streamEvents(res: ServerResponse, run: PlayingRun): Promise<void> {
     res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
     const blocks = run.fixture.sse.split(/(?<=\n\n)/);
     for (let i = 0; i < blocks.length; i++) {
@@ -128,8 +153,11 @@ export async function startReplayHermes(key = 'replay-key-0123456789abcdef', por
       if (!run.opts.noWait && /"event": "(approval\.responded|run\.cancelled)"/.test(block))
         await new Promise<void>((r) => (run.waiting = r));
       res.write(block);
+      const ts = /"timestamp": ([\d.]+)/.exec(block);
+      if (ts) run.playedTo = Number(ts[1]);
       await new Promise((r) => setImmediate(r));
     }
+    run.playedTo = Infinity;
     res.end();
   }
 
@@ -140,6 +168,9 @@ export async function startReplayHermes(key = 'replay-key-0123456789abcdef', por
     calls,
     play(fixture, opts = {}) {
       queue.push({ fixture, opts });
+    },
+    seedSession(fixture) {
+      seeded.set(fixture.request.session_id, fixture);
     },
     configure(opts) {
       defaults = opts;

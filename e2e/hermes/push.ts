@@ -1,0 +1,95 @@
+// Web Push for the Hermes browser tests: the page's PushManager hands out a test subscription (no push
+// service is reachable here), a push is delivered to the service worker through DevTools as a push
+// service would, and a notification's action is clicked inside the worker (a test cannot click system
+// UI). The same moves as e2e/push.spec.ts, for a test that has no window of the app open.
+import type { BrowserContext, CDPSession, Page, Worker } from '@playwright/test';
+import { expect } from '@playwright/test';
+import type { TestSubscriber } from '../../server/push/testing/decrypt';
+
+/** The page's PushManager returns the test's subscription (kept in localStorage, so reloads see it too). */
+export async function fakePushManager(context: BrowserContext, subscriber: TestSubscriber): Promise<void> {
+  await context.addInitScript((json) => {
+    const KEY = 'iris-test-push-subscription';
+    const make = (sub: typeof json) => ({
+      endpoint: sub.endpoint,
+      expirationTime: null,
+      options: { userVisibleOnly: true, applicationServerKey: null },
+      getKey: () => null,
+      toJSON: () => sub,
+      unsubscribe: async () => {
+        localStorage.removeItem(KEY);
+        return true;
+      },
+    });
+    PushManager.prototype.subscribe = async function () {
+      localStorage.setItem(KEY, JSON.stringify(json));
+      return make(json) as unknown as PushSubscription;
+    };
+    PushManager.prototype.getSubscription = async function () {
+      const stored = localStorage.getItem(KEY);
+      return stored ? (make(JSON.parse(stored) as typeof json) as unknown as PushSubscription) : null;
+    };
+  }, subscriber.subscription);
+}
+
+/**
+ * Delivers pushes to the origin's service worker (`ServiceWorker.deliverPushMessage`), through a page
+ * of the same browser context that is not the app (about:blank), so it works with every app window closed.
+ */
+export async function pushDeliverer(
+  context: BrowserContext,
+  origin: string,
+): Promise<{ deliver(data: unknown): Promise<void>; page: Page; cdp: CDPSession }> {
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  let registrationId: string | undefined;
+  cdp.on('ServiceWorker.workerRegistrationUpdated', (event) => {
+    for (const r of event.registrations)
+      if (!r.isDeleted && r.scopeURL === `${origin}/`) registrationId = r.registrationId;
+  });
+  await cdp.send('ServiceWorker.enable');
+  await expect.poll(() => registrationId, { timeout: 10_000 }).toBeDefined();
+  return {
+    page,
+    cdp,
+    deliver: async (data) => {
+      await cdp.send('ServiceWorker.deliverPushMessage', {
+        origin,
+        registrationId: registrationId!,
+        data: JSON.stringify(data),
+      });
+    },
+  };
+}
+
+/** The parts of the service worker's global scope used here (the DOM lib does not describe it). */
+interface WorkerScope {
+  registration: ServiceWorkerRegistration;
+  dispatchEvent(event: Event): boolean;
+  NotificationEvent: new (type: string, init: { notification: Notification; action: string }) => Event;
+}
+
+/** The notifications the worker shows with this tag: [title, body, action names]. */
+export function workerNotifications(worker: Worker, tag: string): Promise<Array<[string, string, string[]]>> {
+  return worker.evaluate(async (t) => {
+    const list = await (self as unknown as WorkerScope).registration.getNotifications({ tag: t });
+    return list.map((n): [string, string, string[]] => [
+      n.title,
+      n.body,
+      ((n as unknown as { actions?: { action: string }[] }).actions ?? []).map((a) => a.action),
+    ]);
+  }, tag);
+}
+
+/** A click on a notification's action, dispatched inside the service worker. */
+export async function clickNotification(worker: Worker, tag: string, action: string): Promise<void> {
+  await worker.evaluate(
+    async ({ tag, action }) => {
+      const sw = self as unknown as WorkerScope;
+      const [notification] = await sw.registration.getNotifications({ tag });
+      if (!notification) throw new Error(`no notification tagged ${tag}`);
+      sw.dispatchEvent(new sw.NotificationEvent('notificationclick', { notification, action }));
+    },
+    { tag, action },
+  );
+}
