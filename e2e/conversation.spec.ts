@@ -115,8 +115,10 @@ test('a streamed reply grows in place; its tools fold into one "Used 2 tools" li
         __tops: number[];
         __cards: number;
         __node?: Element;
+        __twice: string[];
       };
       w.__texts = [];
+      w.__twice = [];
       w.__lines = [];
       w.__tops = [];
       w.__cards = 0;
@@ -134,17 +136,21 @@ test('a streamed reply grows in place; its tools fold into one "Used 2 tools" li
         }
         const line = document.querySelector('article[aria-label^="Hermes"] .turn-line')?.textContent ?? '';
         if (line && w.__lines[w.__lines.length - 1] !== line) w.__lines.push(line);
+        const status = document.querySelector('.thinking')?.textContent ?? '';
+        if (streaming && status) w.__twice.push(`${line} | ${status}`);
       }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
     });
 
     await sendMessage(page, 'Count the words in this sentence please');
     const thinking = page.getByRole('status').filter({ hasText: /Hermes is/ });
-    await expect(thinking).toBeVisible();
+    // The turn's bubble says what it is doing ("Running word_count…"); the line above the composer does not repeat it.
+    await expect(messages(page).locator('article[aria-busy="true"][aria-label^="Hermes"]')).toBeVisible();
+    await expect(thinking).toHaveCount(0);
 
     const reply = hermes(page, 'Iris demo agent');
     await expect(reply).toBeVisible();
     await expect(reply).toHaveAttribute('aria-busy', 'false');
-    await expect(thinking).toBeHidden();
+    await expect(thinking).toHaveCount(0);
 
     // The text grew in place: several growing versions in the same element, the last one the final text,
     // and never pushed down by what the turn added above it.
@@ -155,6 +161,7 @@ test('a streamed reply grows in place; its tools fold into one "Used 2 tools" li
         __tops: number[];
         __cards: number;
         __node?: Element;
+        __twice: string[];
       };
       const final = document.querySelector('article[aria-label^="Hermes"]')!;
       const md = final.querySelector(':scope > .md')!;
@@ -165,8 +172,10 @@ test('a streamed reply grows in place; its tools fold into one "Used 2 tools" li
         tops: [...w.__tops, top],
         cards: w.__cards,
         sameNode: w.__node === final,
+        twice: w.__twice,
       };
     });
+    expect(seen.twice, 'the bubble and the line above the composer both said what the turn was doing').toEqual([]);
     expect(seen.texts.length).toBeGreaterThanOrEqual(3);
     for (let i = 1; i < seen.texts.length; i++)
       expect(seen.texts[i]!.length).toBeGreaterThan(seen.texts[i - 1]!.length);
@@ -242,6 +251,26 @@ test('a streamed reply grows in place; its tools fold into one "Used 2 tools" li
     await expect(channels.getByRole('link', { name: /^General/ })).not.toHaveAccessibleName(/unread/);
     const finalId = iris.server.gateway!.store.messages(LANE).at(-1)!.message_id;
     await expect.poll(() => iris.server.gateway!.store.conversations.readReceipt(LANE)).toBe(finalId);
+  } finally {
+    await iris.server.close();
+    rmSync(iris.dataDir, { recursive: true, force: true });
+  }
+});
+
+test('while a reply streams, its bubble says "Writing…" and the line above the composer says nothing more', async ({
+  page,
+}) => {
+  const iris = await launchServer({ streamDelayMs: 150 });
+  try {
+    await pairAndOpen(page, iris);
+    await sendMessage(page, '/long');
+    const reply = messages(page).locator('article[aria-busy="true"][aria-label^="Hermes"]');
+    await expect(reply.getByText('Line 3 of a long answer')).toBeVisible();
+    await expect(reply.locator('.turn-line')).toContainText('Writing…');
+    await expect(page.getByRole('status').filter({ hasText: /Hermes is/ })).toHaveCount(0);
+    await expect(page.locator('.thinking')).toBeEmpty();
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
   } finally {
     await iris.server.close();
     rmSync(iris.dataDir, { recursive: true, force: true });
@@ -730,7 +759,8 @@ test('tool activity before any reply text shows at the end of the lane, with a r
   const card = working.getByRole('group', { name: 'Tool web_search' });
   await expect(card).toContainText('Running');
   await expect(card).toContainText('fetching 3 pages');
-  await expect(page.getByRole('status').filter({ hasText: 'Hermes is using tools…' })).toBeVisible();
+  // The lane's end says what runs; the line above the composer does not say it a second time.
+  await expect(page.getByRole('status').filter({ hasText: /Hermes is/ })).toHaveCount(0);
   const timer = card.locator('.tool-timer');
   const first = await timer.textContent();
   await expect(timer).not.toHaveText(first!);
