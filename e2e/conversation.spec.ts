@@ -660,6 +660,59 @@ test('a search result opens the lane at that old message, highlighted, loading p
   await expect(target).toHaveClass(/is-target/);
 });
 
+test('"the beginning of the conversation" shows only once the true beginning is loaded, not above a gap of older messages', async ({
+  page,
+  iris,
+}) => {
+  const store = gatewayStore(iris);
+  const start = Date.now() - 200 * 60_000;
+  const say = (from: number, to: number) => {
+    for (let i = from; i <= to; i++)
+      store.conversations.append({
+        lane: LANE,
+        role: i % 2 ? 'user' : 'assistant',
+        text: `Message number ${i}`,
+        ts: start + i * 60_000,
+      });
+    store.flush();
+  };
+  const beginning = page.getByText('This is the beginning of the conversation.');
+  say(1, 2);
+  await pairAndOpen(page, iris);
+  await expect(beginning).toBeVisible();
+  // Away from the app, 120 more messages come, more than a replay brings back.
+  await page.goto('about:blank');
+  say(3, 122);
+  await openLane(page, iris);
+  await expect(hermes(page, 'Message number 122')).toBeInViewport();
+  // Up at the top, older pages load until every message is there; only then the line says it is the beginning.
+  await expect
+    .poll(
+      async () => {
+        await wheelNearTop(page);
+        await messages(page).evaluate((el) => (el.scrollTop = 0));
+        // The rows from the top, in order: a message's text, or null for a row still loading its message.
+        const shown = await messages(page)
+          .locator('.vrow')
+          .evaluateAll((rows) =>
+            rows
+              .sort((a, b) => Number(a.getAttribute('data-index')) - Number(b.getAttribute('data-index')))
+              .map((row) => row.querySelector('article .md')?.textContent?.trim() ?? null),
+          );
+        const atStart = (await beginning.count()) > 0;
+        // Never "the beginning" above a missing stretch.
+        if (atStart)
+          expect(shown.slice(0, 4).map((text, i) => text ?? `Message number ${i + 1}`)).toEqual(
+            [1, 2, 3, 4].map((n) => `Message number ${n}`),
+          );
+        return atStart;
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(true);
+  await expect(beginning).toBeInViewport();
+});
+
 test('a reply arriving while I read older messages shows a pill instead of moving the page', async ({ page, iris }) => {
   seedLongLane(iris, 120);
   await pairAndOpen(page, iris);
