@@ -257,6 +257,41 @@ test('a streamed reply grows in place; its tools fold into one "Used 2 tools" li
   }
 });
 
+test('on a phone, the turn\'s "Thought for" line sits right under "Hermes 1:51 PM", with full-size hit areas', async ({
+  page,
+  iris,
+}) => {
+  await page.setViewportSize({ width: 412, height: 915 });
+  await pairAndOpen(page, iris);
+  await sendMessage(page, 'Plan my week: gym twice, finish the report');
+  const reply = hermes(page, 'Iris demo agent');
+  await expect(reply).toHaveAttribute('aria-busy', 'false', { timeout: 30_000 });
+  const thought = reply.getByRole('button', { name: /^Thought for / });
+  const look = await reply.evaluate((article) => {
+    const text = (el: Element) => {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      return range.getBoundingClientRect();
+    };
+    const author = text(article.querySelector('.msg-author')!);
+    const toggle = article.querySelector('.turn-toggle')!;
+    const label = text(toggle.querySelector('span')!);
+    const md = article.querySelector(':scope > .md')!.getBoundingClientRect();
+    return {
+      headerToLine: label.top - author.bottom,
+      lineToText: md.top - label.bottom,
+      hitHeight: toggle.getBoundingClientRect().height,
+    };
+  });
+  // As close as two lines of a paragraph, not a blank band (it was 23 px).
+  expect(look.headerToLine).toBeLessThanOrEqual(14);
+  expect(look.lineToText).toBeLessThanOrEqual(14);
+  expect(look.hitHeight).toBeGreaterThanOrEqual(44);
+  // The header's buttons win where their hit areas meet the line's; the line still opens from its words.
+  await thought.click();
+  await expect(thought).toHaveAttribute('aria-expanded', 'true');
+});
+
 test('while a reply streams, its bubble says "Writing…" and the line above the composer says nothing more', async ({
   page,
 }) => {
