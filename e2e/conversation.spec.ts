@@ -104,6 +104,7 @@ interface StreamRecord {
   __tops: number[];
   __cards: number;
   __node?: Element;
+  __twice: string[];
 }
 
 test('a streamed reply grows in place; its tools fold into one "Used 2 tools" line, its reasoning into "Thought for", model and tokens into Details', async ({
@@ -117,6 +118,7 @@ test('a streamed reply grows in place; its tools fold into one "Used 2 tools" li
     await page.evaluate(() => {
       const w = window as unknown as StreamRecord;
       w.__texts = [];
+      w.__twice = [];
       w.__lines = [];
       w.__tops = [];
       w.__cards = 0;
@@ -134,17 +136,21 @@ test('a streamed reply grows in place; its tools fold into one "Used 2 tools" li
         }
         const line = document.querySelector('article[aria-label^="Hermes"] .turn-line')?.textContent ?? '';
         if (line && w.__lines[w.__lines.length - 1] !== line) w.__lines.push(line);
+        const status = document.querySelector('.thinking')?.textContent ?? '';
+        if (streaming && status) w.__twice.push(`${line} | ${status}`);
       }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
     });
 
     await sendMessage(page, 'Count the words in this sentence please');
     const thinking = page.getByRole('status').filter({ hasText: /Hermes is/ });
-    await expect(thinking).toBeVisible();
+    // The turn's bubble says what it is doing ("Running word_count…"); the line above the composer does not repeat it.
+    await expect(messages(page).locator('article[aria-busy="true"][aria-label^="Hermes"]')).toBeVisible();
+    await expect(thinking).toHaveCount(0);
 
     const reply = hermes(page, 'Iris demo agent');
     await expect(reply).toBeVisible();
     await expect(reply).toHaveAttribute('aria-busy', 'false');
-    await expect(thinking).toBeHidden();
+    await expect(thinking).toHaveCount(0);
 
     // The text grew in place: several growing versions in the same element, the last one the final text,
     // and never pushed down by what the turn added above it.
@@ -159,8 +165,10 @@ test('a streamed reply grows in place; its tools fold into one "Used 2 tools" li
         tops: [...w.__tops, top],
         cards: w.__cards,
         sameNode: w.__node === final,
+        twice: w.__twice,
       };
     });
+    expect(seen.twice, 'the bubble and the line above the composer both said what the turn was doing').toEqual([]);
     expect(seen.texts.length).toBeGreaterThanOrEqual(3);
     for (let i = 1; i < seen.texts.length; i++)
       expect(seen.texts[i]!.length).toBeGreaterThan(seen.texts[i - 1]!.length);
@@ -236,6 +244,61 @@ test('a streamed reply grows in place; its tools fold into one "Used 2 tools" li
     await expect(channels.getByRole('link', { name: /^General/ })).not.toHaveAccessibleName(/unread/);
     const finalId = iris.server.gateway!.store.messages(LANE).at(-1)!.message_id;
     await expect.poll(() => iris.server.gateway!.store.conversations.readReceipt(LANE)).toBe(finalId);
+  } finally {
+    await iris.server.close();
+    rmSync(iris.dataDir, { recursive: true, force: true });
+  }
+});
+
+test('on a phone, the turn\'s "Thought for" line sits right under "Hermes 1:51 PM", with full-size hit areas', async ({
+  page,
+  iris,
+}) => {
+  await page.setViewportSize({ width: 412, height: 915 });
+  await pairAndOpen(page, iris);
+  await sendMessage(page, 'Plan my week: gym twice, finish the report');
+  const reply = hermes(page, 'Iris demo agent');
+  await expect(reply).toHaveAttribute('aria-busy', 'false', { timeout: 30_000 });
+  const thought = reply.getByRole('button', { name: /^Thought for / });
+  const look = await reply.evaluate((article) => {
+    const text = (el: Element) => {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      return range.getBoundingClientRect();
+    };
+    const author = text(article.querySelector('.msg-author')!);
+    const toggle = article.querySelector('.turn-toggle')!;
+    const label = text(toggle.querySelector('span')!);
+    const md = article.querySelector(':scope > .md')!.getBoundingClientRect();
+    return {
+      headerToLine: label.top - author.bottom,
+      lineToText: md.top - label.bottom,
+      hitHeight: toggle.getBoundingClientRect().height,
+    };
+  });
+  // As close as two lines of a paragraph, not a blank band (it was 23 px).
+  expect(look.headerToLine).toBeLessThanOrEqual(14);
+  expect(look.lineToText).toBeLessThanOrEqual(14);
+  expect(look.hitHeight).toBeGreaterThanOrEqual(44);
+  // The header's buttons win where their hit areas meet the line's; the line still opens from its words.
+  await thought.click();
+  await expect(thought).toHaveAttribute('aria-expanded', 'true');
+});
+
+test('while a reply streams, its bubble says "Writing…" and the line above the composer says nothing more', async ({
+  page,
+}) => {
+  const iris = await launchServer({ streamDelayMs: 150 });
+  try {
+    await pairAndOpen(page, iris);
+    await sendMessage(page, '/long');
+    const reply = messages(page).locator('article[aria-busy="true"][aria-label^="Hermes"]');
+    await expect(reply.getByText('Line 3 of a long answer')).toBeVisible();
+    await expect(reply.locator('.turn-line')).toContainText('Writing…');
+    await expect(page.getByRole('status').filter({ hasText: /Hermes is/ })).toHaveCount(0);
+    await expect(page.locator('.thinking')).toBeEmpty();
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
   } finally {
     await iris.server.close();
     rmSync(iris.dataDir, { recursive: true, force: true });
@@ -625,6 +688,59 @@ test('a search result opens the lane at that old message, highlighted, loading p
   await expect(target).toHaveClass(/is-target/);
 });
 
+test('"the beginning of the conversation" shows only once the true beginning is loaded, not above a gap of older messages', async ({
+  page,
+  iris,
+}) => {
+  const store = gatewayStore(iris);
+  const start = Date.now() - 200 * 60_000;
+  const say = (from: number, to: number) => {
+    for (let i = from; i <= to; i++)
+      store.conversations.append({
+        lane: LANE,
+        role: i % 2 ? 'user' : 'assistant',
+        text: `Message number ${i}`,
+        ts: start + i * 60_000,
+      });
+    store.flush();
+  };
+  const beginning = page.getByText('This is the beginning of the conversation.');
+  say(1, 2);
+  await pairAndOpen(page, iris);
+  await expect(beginning).toBeVisible();
+  // Away from the app, 120 more messages come, more than a replay brings back.
+  await page.goto('about:blank');
+  say(3, 122);
+  await openLane(page, iris);
+  await expect(hermes(page, 'Message number 122')).toBeInViewport();
+  // Up at the top, older pages load until every message is there; only then the line says it is the beginning.
+  await expect
+    .poll(
+      async () => {
+        await wheelNearTop(page);
+        await messages(page).evaluate((el) => (el.scrollTop = 0));
+        // The rows from the top, in order: a message's text, or null for a row still loading its message.
+        const shown = await messages(page)
+          .locator('.vrow')
+          .evaluateAll((rows) =>
+            rows
+              .sort((a, b) => Number(a.getAttribute('data-index')) - Number(b.getAttribute('data-index')))
+              .map((row) => row.querySelector('article .md')?.textContent?.trim() ?? null),
+          );
+        const atStart = (await beginning.count()) > 0;
+        // Never "the beginning" above a missing stretch.
+        if (atStart)
+          expect(shown.slice(0, 4).map((text, i) => text ?? `Message number ${i + 1}`)).toEqual(
+            [1, 2, 3, 4].map((n) => `Message number ${n}`),
+          );
+        return atStart;
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(true);
+  await expect(beginning).toBeInViewport();
+});
+
 test('a reply arriving while I read older messages shows a pill instead of moving the page', async ({ page, iris }) => {
   seedLongLane(iris, 120);
   await pairAndOpen(page, iris);
@@ -724,7 +840,8 @@ test('tool activity before any reply text shows at the end of the lane, with a r
   const card = working.getByRole('group', { name: 'Tool web_search' });
   await expect(card).toContainText('Running');
   await expect(card).toContainText('fetching 3 pages');
-  await expect(page.getByRole('status').filter({ hasText: 'Hermes is using tools…' })).toBeVisible();
+  // The lane's end says what runs; the line above the composer does not say it a second time.
+  await expect(page.getByRole('status').filter({ hasText: /Hermes is/ })).toHaveCount(0);
   const timer = card.locator('.tool-timer');
   const first = await timer.textContent();
   await expect(timer).not.toHaveText(first!);

@@ -3,92 +3,116 @@
 import { expect, messages, pair, test } from './support';
 import { RICH_ANSWER, USER_TABLE } from './screens';
 
-test.use({ viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true });
-
-test.beforeEach(async ({ page, iris }) => {
-  const store = iris.server.gateway!.store.conversations;
-  store.append({ lane: 'web:default', role: 'assistant', text: RICH_ANSWER, ts: Date.now() - 60_000 });
-  store.append({ lane: 'web:default', role: 'user', text: USER_TABLE, ts: Date.now() - 30_000 });
-  await pair(page, iris);
-  await page.goto(`${iris.baseURL}/#/c/web%3Adefault`);
-  await expect(messages(page).getByText('Step 12 of the plan')).toBeVisible();
-});
-
-test('every list number, 1 to 12, is drawn inside the message column, none at the screen edge', async ({ page }) => {
-  const list = messages(page).locator('ol').filter({ hasText: 'Step 12 of the plan' });
-  await list.scrollIntoViewIfNeeded();
-  const numbers = await list.evaluate((ol) => {
-    const column = ol.closest('.md')!.getBoundingClientRect();
-    const canvas = document.createElement('canvas').getContext('2d')!;
-    return [...ol.querySelectorAll(':scope > li')].map((li, i) => {
-      canvas.font = getComputedStyle(li).font;
-      // An outside marker ends where the item's text starts and is as wide as "12. ".
-      const markerLeft = li.getBoundingClientRect().left - canvas.measureText(`${i + 1}. `).width;
-      return { n: i + 1, inside: markerLeft >= column.left - 0.5 && markerLeft >= 0 };
-    });
+for (const viewport of [
+  { width: 360, height: 740 },
+  { width: 412, height: 915 },
+]) {
+  test.describe(`on a ${viewport.width}×${viewport.height} phone`, () => {
+    test.use({ viewport, hasTouch: true, isMobile: true });
+    phoneTests(viewport.width);
   });
-  expect(numbers).toHaveLength(12);
-  expect(
-    numbers.filter((x) => !x.inside).map((x) => x.n),
-    'numbers outside the column',
-  ).toEqual([]);
-});
+}
 
-test('a wide table keeps every word whole and scrolls sideways inside its own region', async ({ page }) => {
-  const region = messages(page).getByRole('region', { name: 'Table' }).filter({ hasText: 'Wednesday' });
-  await region.scrollIntoViewIfNeeded();
-  const look = await region.evaluate((el) => {
-    const broken: string[] = [];
-    for (const cell of el.querySelectorAll('th, td')) {
-      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
-      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        for (const m of node.textContent!.matchAll(/\S+/g)) {
-          const range = document.createRange();
-          range.setStart(node, m.index);
-          range.setEnd(node, m.index + m[0].length);
-          // A word split over two lines has two boxes.
-          if (range.getClientRects().length > 1) broken.push(m[0]);
+function phoneTests(width: number): void {
+  test.beforeEach(async ({ page, iris }) => {
+    const store = iris.server.gateway!.store.conversations;
+    store.append({ lane: 'web:default', role: 'assistant', text: RICH_ANSWER, ts: Date.now() - 60_000 });
+    store.append({ lane: 'web:default', role: 'user', text: USER_TABLE, ts: Date.now() - 30_000 });
+    await pair(page, iris);
+    await page.goto(`${iris.baseURL}/#/c/web%3Adefault`);
+    await expect(messages(page).getByText('Step 12 of the plan')).toBeVisible();
+  });
+
+  test('every list number, 1 to 12, is drawn inside the message column, none at the screen edge', async ({ page }) => {
+    const list = messages(page).locator('ol').filter({ hasText: 'Step 12 of the plan' });
+    await list.scrollIntoViewIfNeeded();
+    const numbers = await list.evaluate((ol) => {
+      const column = ol.closest('.md')!.getBoundingClientRect();
+      const canvas = document.createElement('canvas').getContext('2d')!;
+      return [...ol.querySelectorAll(':scope > li')].map((li, i) => {
+        canvas.font = getComputedStyle(li).font;
+        // An outside marker ends where the item's text starts and is as wide as "12. ".
+        const markerLeft = li.getBoundingClientRect().left - canvas.measureText(`${i + 1}. `).width;
+        return { n: i + 1, inside: markerLeft >= column.left - 0.5 && markerLeft >= 0 };
+      });
+    });
+    expect(numbers).toHaveLength(12);
+    expect(
+      numbers.filter((x) => !x.inside).map((x) => x.n),
+      'numbers outside the column',
+    ).toEqual([]);
+  });
+
+  test('a wide table keeps every word whole and scrolls sideways inside its own region', async ({ page }) => {
+    const region = messages(page).getByRole('region', { name: 'Table' }).filter({ hasText: 'Wednesday' });
+    await region.scrollIntoViewIfNeeded();
+    const look = await region.evaluate((el) => {
+      const broken: string[] = [];
+      for (const cell of el.querySelectorAll('th, td')) {
+        const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          for (const m of node.textContent!.matchAll(/\S+/g)) {
+            const range = document.createRange();
+            range.setStart(node, m.index);
+            range.setEnd(node, m.index + m[0].length);
+            // A word split over two lines has two boxes.
+            if (range.getClientRects().length > 1) broken.push(m[0]);
+          }
         }
       }
-    }
-    const box = el.getBoundingClientRect();
-    return {
-      broken,
-      scrolls: el.scrollWidth > el.clientWidth,
-      right: box.right,
-      pageWidth: document.documentElement.scrollWidth,
-    };
-  });
-  expect(look.broken, 'words broken inside a cell').toEqual([]);
-  expect(look.scrolls, 'the table scrolls sideways').toBe(true);
-  expect(look.right).toBeLessThanOrEqual(360);
-  expect(look.pageWidth).toBeLessThanOrEqual(360);
-  // And it does scroll: its last column comes into view.
-  await region.evaluate((el) => el.scrollBy({ left: 10_000 }));
-  await expect(region.getByRole('columnheader', { name: 'Evening' })).toBeInViewport();
-  await page.screenshot({ path: '/tmp/h16b-ux/markdown-table-360.png' });
-});
-
-for (const scheme of ['light', 'dark'] as const) {
-  test(`a table header in the user's own bubble is readable (${scheme})`, async ({ page }) => {
-    await page.emulateMedia({ colorScheme: scheme });
-    const header = messages(page).locator('.msg-user').getByRole('columnheader', { name: 'Plan' });
-    await header.scrollIntoViewIfNeeded();
-    const ratio = await header.evaluate((th) => {
-      const rgba = (c: string) => c.match(/[\d.]+/g)!.map(Number);
-      const bubble = rgba(getComputedStyle(th.closest('.bubble')!).backgroundColor);
-      const [r, g, b, a = 1] = rgba(getComputedStyle(th).backgroundColor);
-      const over = [r!, g!, b!].map((v, i) => v * a + bubble[i]! * (1 - a));
-      const text = rgba(getComputedStyle(th).color);
-      const lum = (c: number[]) =>
-        c.slice(0, 3).reduce((sum, v, i) => {
-          const x = v / 255;
-          return sum + [0.2126, 0.7152, 0.0722][i]! * (x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4);
-        }, 0);
-      const [hi, lo] = [lum(text), lum(over)].sort((x, y) => y - x);
-      return (hi! + 0.05) / (lo! + 0.05);
+      // A column squeezed to the screen's width stacks a cell's words one or two to a line.
+      const lines = (cell: Element) => {
+        const range = document.createRange();
+        range.selectNodeContents(cell);
+        return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+      };
+      const tall = [...el.querySelectorAll('th, td')].filter((cell) => lines(cell) > 2).map((c) => c.textContent);
+      const box = el.getBoundingClientRect();
+      return {
+        broken,
+        tall,
+        scrolls: el.scrollWidth > el.clientWidth,
+        right: box.right,
+        pageWidth: document.documentElement.scrollWidth,
+      };
     });
-    expect(ratio).toBeGreaterThanOrEqual(4.5);
-    await page.screenshot({ path: `/tmp/h16b-ux/markdown-user-table-${scheme}-360.png` });
+    expect(look.broken, 'words broken inside a cell').toEqual([]);
+    expect(look.tall, 'cells wrapped into more than two lines').toEqual([]);
+    expect(look.scrolls, 'the table scrolls sideways').toBe(true);
+    expect(look.right).toBeLessThanOrEqual(width);
+    expect(look.pageWidth).toBeLessThanOrEqual(width);
+    // A keyboard scrolls it too: the region takes focus, and an arrow key moves it sideways.
+    await region.focus();
+    await expect(region).toBeFocused();
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => region.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
+    // And it does scroll: its last column comes into view.
+    await region.evaluate((el) => el.scrollBy({ left: 10_000 }));
+    await expect(region.getByRole('columnheader', { name: 'Evening' })).toBeInViewport();
+    await page.screenshot({ path: `/tmp/r3-ux/markdown-table-${width}.png` });
   });
+
+  for (const scheme of ['light', 'dark'] as const) {
+    test(`a table header in the user's own bubble is readable (${scheme})`, async ({ page }) => {
+      await page.emulateMedia({ colorScheme: scheme });
+      const header = messages(page).locator('.msg-user').getByRole('columnheader', { name: 'Plan' });
+      await header.scrollIntoViewIfNeeded();
+      const ratio = await header.evaluate((th) => {
+        const rgba = (c: string) => c.match(/[\d.]+/g)!.map(Number);
+        const bubble = rgba(getComputedStyle(th.closest('.bubble')!).backgroundColor);
+        const [r, g, b, a = 1] = rgba(getComputedStyle(th).backgroundColor);
+        const over = [r!, g!, b!].map((v, i) => v * a + bubble[i]! * (1 - a));
+        const text = rgba(getComputedStyle(th).color);
+        const lum = (c: number[]) =>
+          c.slice(0, 3).reduce((sum, v, i) => {
+            const x = v / 255;
+            return sum + [0.2126, 0.7152, 0.0722][i]! * (x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4);
+          }, 0);
+        const [hi, lo] = [lum(text), lum(over)].sort((x, y) => y - x);
+        return (hi! + 0.05) / (lo! + 0.05);
+      });
+      expect(ratio).toBeGreaterThanOrEqual(4.5);
+      await page.screenshot({ path: `/tmp/r3-ux/markdown-user-table-${scheme}-${width}.png` });
+    });
+  }
 }

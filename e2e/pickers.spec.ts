@@ -94,6 +94,18 @@ test('clarify picker: answered in free text (empty is refused)', async ({ page, 
   await expect(reply(page, 'you answered')).toContainText('Two short paragraphs, <b>please</b>');
 });
 
+test('clarify picker: its answer box has no resize handle and grows with the answer', async ({ page, iris }) => {
+  await pairAndOpen(page, iris);
+  const dialog = await ask(page, '/clarify', 'Which format should the summary use?');
+  const box = dialog.getByRole('textbox', { name: 'Or answer in your own words' });
+  expect(await box.evaluate((el) => getComputedStyle(el).resize)).toBe('none');
+  const before = (await box.boundingBox())!.height;
+  await box.fill(['One', 'Two', 'Three', 'Four', 'Five'].join('\n'));
+  await expect.poll(async () => (await box.boundingBox())!.height).toBeGreaterThan(before);
+  // Every line shows without scrolling inside the box.
+  expect(await box.evaluate((el) => el.scrollHeight <= el.clientHeight + 1)).toBe(true);
+});
+
 test('approval picker: the command in a code block with its description; "Once" approves', async ({ page, iris }) => {
   await pairAndOpen(page, iris);
   const dialog = await ask(page, '/approve git push --force <img src=x onerror=alert(1)>', 'Approve this command?');

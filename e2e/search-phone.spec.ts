@@ -103,3 +103,44 @@ test('an opened result is centred in the conversation, above the composer, and b
   // The highlight is brief: it goes again.
   await expect(message).not.toHaveClass(/is-target/, { timeout: 10_000 });
 });
+
+test('the search field: one focus ring, and a clear button drawn like the other icons', async ({ page, iris }) => {
+  await pair(page, iris);
+  await page.goto(`${iris.baseURL}/#/search?q=report`);
+  const field = page.getByRole('searchbox', { name: 'Search messages' });
+  await expect(field).toBeFocused();
+  // One ring: the field's border becomes the focus colour; no outline drawn around it as a second ring.
+  const ring = await field.evaluate((el) => {
+    const style = getComputedStyle(el);
+    return { outline: style.outlineStyle, border: style.borderTopColor, shadow: style.boxShadow };
+  });
+  expect(ring.outline).toBe('none');
+  expect(ring.shadow.match(/rgb/g)).toHaveLength(1);
+  expect(ring.shadow).toContain(ring.border);
+  // The clear button is the app's line icon, as thin and as large as the top bar's search icon.
+  const clear = page.getByRole('button', { name: 'Clear search' });
+  await expect(clear).toBeVisible();
+  const [clearIcon, barIcon] = await Promise.all(
+    [
+      clear,
+      page
+        .getByRole('link', { name: 'Search' })
+        .or(page.getByRole('button', { name: 'Search' }))
+        .first(),
+    ].map((control) =>
+      control.locator('svg').evaluate((svg) => ({
+        stroke: svg.getAttribute('stroke-width'),
+        size: Math.round(svg.getBoundingClientRect().width),
+      })),
+    ),
+  );
+  expect(clearIcon).toEqual(barIcon);
+  const box = (await clear.boundingBox())!;
+  expect(Math.min(box.width, box.height)).toBeGreaterThanOrEqual(44);
+  await page.screenshot({ path: '/tmp/r3-ux/search-field-focused-360.png' });
+  await clear.click();
+  await expect(field).toHaveValue('');
+  await expect(field).toBeFocused();
+  await expect(clear).toBeHidden();
+  await expect(page.getByText('Type to search your messages.')).toBeVisible();
+});

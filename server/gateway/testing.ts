@@ -24,7 +24,7 @@ export interface FixtureOptions extends GatewayOptions {
   tempDataDir?: true | string;
 }
 
-export interface Pushed {
+interface Pushed {
   target: PushTarget;
   payload: PushPayload;
 }

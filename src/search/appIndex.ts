@@ -5,7 +5,7 @@ import type { MessageRow } from '../store/schema';
 import { createLocalIndex } from './localIndex';
 import { syncIndexWithDb } from './indexSync';
 
-export interface LocalSearchResult {
+interface LocalSearchResult {
   row: MessageRow;
   hits: number;
 }

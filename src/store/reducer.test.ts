@@ -531,6 +531,51 @@ describe('notifications, history, media, sync, settings', () => {
     expect(await db.messages.count()).toBe(4);
   });
 
+  it('history: a newer page that shares nothing with the stored messages pages back again over the gap', async () => {
+    await apply('history', {
+      messages: [
+        { message_id: 'm1', role: 'user', text: 'one', ts: 10 },
+        { message_id: 'm2', role: 'assistant', text: 'two', ts: 20 },
+      ],
+      has_more: false,
+      oldest_message_id: 'm1',
+    });
+    expect(await getLane(db, 'A')).toMatchObject({ oldestMessageId: 'm1', hasMore: false });
+    // Offline, m3…m9 were said elsewhere; the newest page after reconnecting holds m8 and m9 only.
+    const newest = frame(
+      'history',
+      {
+        messages: [
+          { message_id: 'm8', role: 'user', text: 'eight', ts: 80 },
+          { message_id: 'm9', role: 'assistant', text: 'nine', ts: 90 },
+        ],
+        has_more: true,
+        oldest_message_id: 'm8',
+      },
+      A,
+    );
+    await applyFrame(db, newest);
+    expect(await getLane(db, 'A')).toMatchObject({ oldestMessageId: 'm8', hasMore: true });
+    // The same page again changes nothing.
+    await applyFrame(db, newest);
+    expect(await getLane(db, 'A')).toMatchObject({ oldestMessageId: 'm8', hasMore: true });
+    // Paging back reaches the stored messages and the true beginning.
+    await apply('history', {
+      messages: [2, 3, 4, 5, 6, 7].map((n) => ({ message_id: `m${n}`, role: 'user', text: `${n}`, ts: n * 10 })),
+      has_more: true,
+      oldest_message_id: 'm2',
+    });
+    await apply('history', {
+      messages: [{ message_id: 'm1', role: 'user', text: 'one', ts: 10 }],
+      has_more: false,
+      oldest_message_id: 'm1',
+    });
+    expect(await getLane(db, 'A')).toMatchObject({ oldestMessageId: 'm1', hasMore: false });
+    expect((await laneMessages(db, 'A')).map((m) => m.message_id)).toEqual(
+      [1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => `m${n}`),
+    );
+  });
+
   it('history finishes a stale streaming bubble with the stored final text', async () => {
     await apply('message.start', { message_id: 'm1' });
     await apply('history', {

@@ -6,6 +6,7 @@ import { storedLane } from '../../store/models/lanes';
 import { newestMessage } from '../../store/models/messages';
 import { Composer } from '../components/composer/Composer';
 import { replyEnded } from '../components/composer/composerMode';
+import { orphanTurn } from '../components/messages/laneWindow';
 import { MessageList } from '../components/messages/MessageList';
 import { PickerHost } from '../components/pickers/PickerHost';
 import { ThinkingIndicator } from '../components/messages/ThinkingIndicator';
@@ -42,6 +43,10 @@ function LaneView(props: { lane: string; focusId?: string }) {
   const laneState = live(() => storedLane(db, props.lane));
   // eslint-disable-next-line solid/reactivity -- LaneView is keyed on the lane: the lane never changes under a mounted component
   const newest = live(() => newestMessage(db, props.lane), undefined);
+  // eslint-disable-next-line solid/reactivity -- LaneView is keyed on the lane: the lane never changes under a mounted component
+  const workingTurn = orphanTurn(db, props.lane);
+  const turnShown = () =>
+    (newest()?.role === 'assistant' && newest()?.status === 'streaming') || workingTurn() !== undefined;
   onMount(() => client.setActiveLane(props.lane));
   // Only if no other lane took over meanwhile (moving between lanes mounts the next one first).
   onCleanup(() => client.activeLane() === props.lane && client.setActiveLane(undefined));
@@ -51,7 +56,7 @@ function LaneView(props: { lane: string; focusId?: string }) {
         {channel()?.name ?? 'Conversation'}
       </h2>
       <MessageList lane={props.lane} focusId={props.focusId} />
-      <ThinkingIndicator lane={laneState()} replyEnded={replyEnded(newest())} />
+      <ThinkingIndicator lane={laneState()} replyEnded={replyEnded(newest())} turnShown={turnShown()} />
       <PickerHost lane={props.lane} />
       <Composer lane={props.lane} />
     </main>

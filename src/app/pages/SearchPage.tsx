@@ -7,6 +7,7 @@ import { live } from '../../store/live';
 import { channelsInOrder } from '../../store/models/channels';
 import { getMessages } from '../../store/models/messages';
 import { useIris } from '../../runtime';
+import { Icon } from '../components/shell/Icon';
 import './SearchPage.css';
 
 const LIMIT = 50;
@@ -168,21 +169,38 @@ export default function SearchPage() {
             void search(query(), scope(), lane(), online());
           }}
         >
-          <input
-            ref={input}
-            class="search-input"
-            type="search"
-            name="q"
-            aria-label="Search messages"
-            placeholder="Search messages"
-            autocomplete="off"
-            enterkeyhint="search"
-            value={query()}
-            onInput={(e) => {
-              setQuery(e.currentTarget.value);
-              setParams({ q: e.currentTarget.value || undefined }, { replace: true });
-            }}
-          />
+          <div class="search-field">
+            <input
+              ref={input}
+              class="search-input"
+              type="search"
+              name="q"
+              aria-label="Search messages"
+              placeholder="Search messages"
+              autocomplete="off"
+              enterkeyhint="search"
+              value={query()}
+              onInput={(e) => {
+                setQuery(e.currentTarget.value);
+                setParams({ q: e.currentTarget.value || undefined }, { replace: true });
+              }}
+            />
+            {/* The app's own clear button (the browser's is a heavy blue cross unlike every other icon). */}
+            <Show when={query()}>
+              <button
+                type="button"
+                class="search-clear"
+                aria-label="Clear search"
+                onClick={() => {
+                  setQuery('');
+                  setParams({ q: undefined }, { replace: true });
+                  input.focus();
+                }}
+              >
+                <Icon name="close" />
+              </button>
+            </Show>
+          </div>
           <fieldset class="search-scope">
             <legend class="visually-hidden">Where to search</legend>
             <label class="search-scope-option">

@@ -19,6 +19,7 @@ export const history: Handler = async (db, frame, ctx) => {
     byId.delete(messageId);
     byId.set(messageId, entry as Record<string, unknown>);
   }
+  const known = (await db.messages.bulkGet([...byId.keys()])).some((m) => m?.lane === scope.lane);
   const stored: string[] = [];
   for (const entry of byId.values()) {
     const row = await putFinal(db, scope, entry, ctx, { linkOpenTurn: false });
@@ -36,10 +37,15 @@ export const history: Handler = async (db, frame, ctx) => {
   const reachesFurther =
     currentTs === undefined || (pageOldest !== undefined && (pageTs === undefined || pageTs <= currentTs));
   const emptyEnd = stored.length === 0 && hasMore === false;
-  if (!reachesFurther && !emptyEnd) return;
+  // A newer page that shares no message with what is stored, with more before it: messages came
+  // meanwhile that neither sync nor live frames delivered (more than the replay keeps). The stored stretch
+  // no longer reaches the newest messages, so paging starts again from this page, or the gap would
+  // never load (and "the beginning of the conversation" would show above it).
+  const gap = !reachesFurther && hasMore === true && stored.length > 0 && !known;
+  if (!reachesFurther && !emptyEnd && !gap) return;
   await patchLane(db, scope.lane, (row) => {
-    if (reachesFurther && pageOldest !== undefined) row.oldestMessageId = pageOldest;
-    if (hasMore !== undefined && (reachesFurther || emptyEnd)) row.hasMore = hasMore;
+    if ((reachesFurther || gap) && pageOldest !== undefined) row.oldestMessageId = pageOldest;
+    if (hasMore !== undefined && (reachesFurther || emptyEnd || gap)) row.hasMore = hasMore;
     return row;
   });
 };

@@ -1,11 +1,11 @@
 import { createVirtualizer } from '@tanstack/solid-virtual';
-import { For, Show, createEffect, createMemo, createSignal } from 'solid-js';
+import { For, Show, createComputed, createEffect, createMemo, createSignal } from 'solid-js';
 import type { MessageRow } from '../../../store/schema';
 import { useIris } from '../../../runtime';
 import { useBottomPin } from './bottomPin';
 import { ConfirmDialog } from './ConfirmDialog';
 import { useJumpTo } from './jumpTo';
-import { createLaneWindow, laneMessageIds, laneRow, orphanTurn, windowRange } from './laneWindow';
+import { createLaneWindow, laneMessageIds, laneRow, messagesAtBeginning, orphanTurn, windowRange } from './laneWindow';
 import { MessageListContext, useMessageList, type MessageListContextValue } from './listContext';
 import { EmptyLane } from './EmptyLane';
 import { MessageItem, PendingTurn } from './MessageItem';
@@ -34,6 +34,17 @@ export function MessageList(props: { lane: string; focusId?: string }) {
   const ids = laneMessageIds(db, props.lane);
   // eslint-disable-next-line solid/reactivity -- LaneView is keyed on the lane: the lane never changes under a mounted component
   const lane = laneRow(db, props.lane);
+  // eslint-disable-next-line solid/reactivity -- LaneView is keyed on the lane: the lane never changes under a mounted component
+  const beginning = messagesAtBeginning(db, props.lane);
+  // The list starts at the conversation's first message once no older page is left and that page's rows
+  // are in the list. Held from then on: a new message, counted there a moment before the list has it,
+  // must not make the first line blink.
+  const [atStart, setAtStart] = createSignal(false);
+  createComputed(() => {
+    const count = beginning();
+    if (count === undefined) setAtStart(false);
+    else if (count <= (ids()?.length ?? 0)) setAtStart(true);
+  });
   // eslint-disable-next-line solid/reactivity -- LaneView is keyed on the lane: the lane never changes under a mounted component
   const orphan = orphanTurn(db, props.lane);
   // Questions the agent asked and their answers stay in the conversation, where they were asked.
@@ -142,7 +153,7 @@ export function MessageList(props: { lane: string; focusId?: string }) {
     lane: props.lane,
     win,
     highlighted: jump.highlighted,
-    atStart: () => lane()?.hasMore === false,
+    atStart,
     turnClosed: (turn) => {
       const row = lane();
       if (!row || row.turn === turn) return false;
@@ -169,7 +180,7 @@ export function MessageList(props: { lane: string; focusId?: string }) {
           <div class="msg-sizer" style={{ height: `${virtualizer.getTotalSize()}px` }}>
             <div class="msg-start">
               <Show
-                when={lane()?.hasMore === false}
+                when={atStart()}
                 fallback={
                   <Show when={pages.loading()}>
                     <span class="msg-loading">Loading older messages…</span>

@@ -14,12 +14,21 @@ function activityText(lane: LaneRow): string {
   }
 }
 
-/** Shown from agent.busy / typing until agent.idle. The live region stays mounted so changes are announced. */
-export function ThinkingIndicator(props: { lane: LaneRow | undefined; replyEnded?: boolean }) {
+/**
+ * Shown from agent.busy / typing until agent.idle, while the conversation itself shows nothing of the turn:
+ * once the turn's bubble is on screen ("Writing…", "Running word_count…", "Thinking…") this line would say
+ * the same thing a second time, so it goes. The live region stays mounted so changes are announced.
+ */
+export function ThinkingIndicator(props: {
+  lane: LaneRow | undefined;
+  replyEnded?: boolean;
+  /** The turn's bubble (a streaming reply, or its tool activity before the reply) is in the conversation. */
+  turnShown?: boolean;
+}) {
   const active = () =>
     !!props.lane &&
     (props.lane.busy || props.lane.typing) &&
-    !(props.replyEnded && props.lane.busyReason !== 'waiting_input');
+    (props.lane.busyReason === 'waiting_input' || (!props.replyEnded && !props.turnShown));
   return (
     <div class="thinking" role="status" aria-live="polite">
       <Show when={active()}>

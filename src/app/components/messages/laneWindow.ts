@@ -30,6 +30,19 @@ export function laneRow(db: IrisDB, lane: string): Accessor<LaneRow | undefined>
 }
 
 /**
+ * How many messages the lane holds once its first message is stored (no older page left), else undefined.
+ * Read in one transaction with the paging state: the ids above are a separate query, which can land a
+ * moment after the page that reached the beginning.
+ */
+export function messagesAtBeginning(db: IrisDB, lane: string): Accessor<number | undefined> {
+  return live(() =>
+    db.transaction('r', db.lanes, db.messages, async () =>
+      (await storedLane(db, lane))?.hasMore === false ? (await storedMessageIds(db, lane)).length : undefined,
+    ),
+  );
+}
+
+/**
  * The turn in progress whose activity has no assistant message yet: its cards show at the lane's end.
  */
 export function orphanTurn(db: IrisDB, lane: string): Accessor<string | undefined> {
