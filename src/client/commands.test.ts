@@ -33,8 +33,12 @@ const finalReply = (db: IrisDB, lane: string, n = 1) =>
   );
 
 describe('commands', () => {
-  it('pair stores the gateway, token and a device id; forget closes and deletes everything', async () => {
+  it('pair stores the gateway, token and a device id; forget closes and deletes everything but the device’s own theme and name', async () => {
     const { db, c, gw } = await online();
+    await db.settings.bulkPut([
+      { key: 'theme', value: 'dark' },
+      { key: 'deviceName', value: 'Kitchen tablet' },
+    ]);
     expect((await db.settings.get('gatewayUrl'))?.value).toBe(gw.url);
     expect((await db.settings.get('deviceId'))?.value).toMatch(/^[0-9a-f-]{36}$/);
     expect(gw.gateway.connectionCount()).toBe(1);
@@ -42,7 +46,11 @@ describe('commands', () => {
     await c.forget();
     await until(() => gw.gateway.connectionCount() === 0, 'socket closed');
     expect(c.state()).toBe('offline');
-    for (const table of db.tables) expect(await table.count()).toBe(0);
+    for (const table of db.tables) if (table.name !== 'settings') expect(await table.count()).toBe(0);
+    expect(await db.settings.toArray()).toEqual([
+      { key: 'deviceName', value: 'Kitchen tablet' },
+      { key: 'theme', value: 'dark' },
+    ]);
   });
 
   it('pair refuses a URL that is not ws(s) and a token in the URL', () => {

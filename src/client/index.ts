@@ -18,6 +18,9 @@ import { localTransport, remoteTransport, serveTransport, type Transport } from 
 export type { ConnectionState } from '../net/phases';
 export { ProtocolError } from '../net/errors';
 
+/** Settings of this device rather than of the gateway it is paired with: forgetting the gateway keeps them. */
+const DEVICE_SETTINGS = ['theme', 'deviceName'] as const;
+
 export interface IrisClient extends Commands {
   readonly state: Accessor<ConnectionState>;
   /** Why the connection is not online, in words (auth refusal, unreachable gateway). */
@@ -247,8 +250,11 @@ export function createClient(options: ClientOptions): IrisClient {
         .catch((err: unknown) =>
           console.warn('iris: could not close the connection while forgetting the gateway', err),
         );
+      // The theme and this device's name belong to the device, not to the gateway: they stay.
       await db.transaction('rw', db.tables, async () => {
+        const kept = (await db.settings.bulkGet([...DEVICE_SETTINGS])).filter((row) => row !== undefined);
         await Promise.all(db.tables.map((t) => t.clear()));
+        await db.settings.bulkPut(kept);
       });
     },
 

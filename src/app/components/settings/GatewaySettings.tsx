@@ -1,7 +1,7 @@
 import { useNavigate } from '@solidjs/router';
 import { Show, createSignal } from 'solid-js';
 import { live } from '../../../store/live';
-import { getSetting, setSetting } from '../../../store/models/settings';
+import { getSetting } from '../../../store/models/settings';
 import { connectionStateText } from '../../connectionText';
 import { agentInfo, agentLine } from '../status/agentInfo';
 import { useIris } from '../../../runtime';
@@ -10,7 +10,7 @@ import { SettingsSection } from './SettingsSection';
 
 /** The gateway this device is paired with: its address, the connection in words, re-pair, forget. */
 export function GatewaySettings() {
-  const { db, client, theme } = useIris();
+  const { db, client } = useIris();
   const navigate = useNavigate();
   const url = live(() => getSetting(db, 'gatewayUrl'), undefined);
   const agent = live(async () => agentInfo(await getSetting(db, 'gatewayStatus')), undefined);
@@ -22,11 +22,7 @@ export function GatewaySettings() {
     setBusy(true);
     setError('');
     try {
-      // The theme and this device's name belong to the device, not to the gateway: keep them.
-      const [choice, deviceName] = await Promise.all([theme.get(), getSetting(db, 'deviceName')]);
       await client.forget();
-      await theme.set(choice);
-      if (deviceName) await setSetting(db, 'deviceName', deviceName);
       setConfirming(false);
       navigate('/pair', { replace: true });
     } catch (e) {
