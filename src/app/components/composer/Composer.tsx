@@ -34,15 +34,16 @@ function startDraftWriter({ db }: RuntimeParts): DraftWriter {
   return writer;
 }
 
-let indexStarted = false;
+/** Runtimes whose index start is already scheduled (one runtime in the app; tests mount several). */
+const indexScheduled = new WeakSet<IrisRuntime>();
 
 /**
  * The local search index is built when the app first shows a lane, once the page is idle, from its
  * own chunk, so offline search is ready without weighing on the first paint.
  */
 function startSearchIndexWhenIdle(iris: IrisRuntime): void {
-  if (indexStarted) return;
-  indexStarted = true;
+  if (indexScheduled.has(iris)) return;
+  indexScheduled.add(iris);
   const start = () => void import('../../../search/appIndex').then((m) => iris.shared(m.startLocalIndex));
   if (typeof requestIdleCallback === 'function') requestIdleCallback(start, { timeout: 3000 });
   else setTimeout(start, 1000);
