@@ -1,7 +1,7 @@
 // The app's main screens, each as "how a person gets there", shared by the layout audit
 // (e2e/layout-audit.spec.ts) and the screenshot command (scripts/make-screenshots.ts). To audit and
 // photograph a new screen, add an entry here.
-import type { Page } from '@playwright/test';
+import type { Page, WebSocketRoute } from '@playwright/test';
 import { expect, launchServer, pair, type IrisServer, anotherDeviceSays } from './support';
 
 export type Device = 'phone' | 'desktop';
@@ -79,6 +79,64 @@ async function picker(page: Page, iris: IrisServer, command: string, title: stri
   await messageBox(page).fill(command);
   await page.getByRole('button', { name: 'Send' }).click();
   await expect(page.getByRole('dialog', { name: title })).toBeVisible();
+}
+
+/** The channel list: beside the lane on a desktop, in the drawer on a phone. */
+async function openChannels(page: Page, device: Device): Promise<void> {
+  if (device === 'phone') await page.getByRole('button', { name: 'Channels' }).click();
+  await expect(page.getByRole('navigation', { name: 'Channels' })).toBeVisible();
+}
+
+/**
+ * The app's real socket, passed through, with a way to speak for the gateway on it and to cut it (every
+ * later connection refused, as when the server is gone). Set up before the page pairs.
+ */
+async function routedSocket(page: Page): Promise<{ say(frame: object): void; cut(): Promise<void> }> {
+  let socket: WebSocketRoute | undefined;
+  let refuse = false;
+  await page.routeWebSocket(/\/ws$/, (ws) => {
+    if (refuse) return void ws.close();
+    ws.connectToServer();
+    socket = ws;
+  });
+  return {
+    say: (frame) => socket!.send(JSON.stringify({ v: 1, ...frame })),
+    async cut() {
+      refuse = true;
+      await socket!.close();
+    },
+  };
+}
+
+const banner = (page: Page) => page.locator('.connection-banner-slot');
+
+/** What Android's share sheet does: a multipart POST of text, a link and a file to the share target. */
+async function shareFromAnotherApp(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const form = document.createElement('form');
+    form.method = 'POST';
+    form.action = '/share-target';
+    form.enctype = 'multipart/form-data';
+    for (const [name, value] of [
+      ['title', 'A page'],
+      ['text', 'Look at this'],
+      ['url', 'https://example.org/a-rather-long-article-address-that-a-phone-must-wrap'],
+    ]) {
+      const input = document.createElement('input');
+      input.name = name!;
+      input.value = value!;
+      form.append(input);
+    }
+    const files = document.createElement('input');
+    files.type = 'file';
+    files.name = 'files';
+    const transfer = new DataTransfer();
+    transfer.items.add(new File(['shopping list: eggs, milk'], 'list.txt', { type: 'text/plain' }));
+    files.files = transfer.files;
+    form.append(files);
+    document.body.append(form);
+    form.submit();
+  });
 }
 
 export const SCREENS: Screen[] = [
@@ -188,6 +246,124 @@ export const SCREENS: Screen[] = [
     open: (page, iris) => picker(page, iris, '/clarify', 'Which format should the summary use?'),
   },
   { name: 'picker-confirm', open: (page, iris) => picker(page, iris, '/confirm', 'Archive old messages?') },
+  {
+    name: 'pairing-error',
+    async open(page, iris) {
+      await page.goto(`${iris.baseURL}/#/pair?url=${encodeURIComponent(iris.gatewayUrl)}&token=not-the-token`);
+      await expect(page.getByRole('status').filter({ hasText: 'refused' })).toBeVisible();
+    },
+  },
+  {
+    name: 'share',
+    async open(page, iris) {
+      await pair(page, iris);
+      await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+      await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+      await shareFromAnotherApp(page);
+      await expect(page.getByRole('heading', { name: 'Share to Iris' })).toBeVisible();
+      await expect(page.getByText('1 file: list.txt')).toBeVisible();
+    },
+  },
+  {
+    // Two questions waiting in another lane: toasts that stay until answered (news and errors fade).
+    name: 'toasts',
+    async open(page, iris) {
+      const socket = await routedSocket(page);
+      await withConversation(page, iris);
+      socket.say({
+        type: 'picker.approval',
+        chat_id: 'web:demo',
+        payload: { picker_id: 'p-deploy', command: 'make deploy --prod', description: 'Ship it.' },
+      });
+      socket.say({
+        type: 'notification',
+        chat_id: 'web:demo',
+        payload: { kind: 'approval', title: 'Approval needed', body: 'Run make deploy --prod?', ts: Date.now() },
+      });
+      socket.say({
+        type: 'notification',
+        chat_id: 'web:demo',
+        payload: { kind: 'clarify', title: 'Question', body: 'Which format should the summary use?', ts: Date.now() },
+      });
+      await expect(page.getByRole('list', { name: 'Notifications' }).getByRole('listitem')).toHaveCount(2);
+    },
+  },
+  {
+    name: 'banner-offline',
+    async open(page, iris) {
+      const socket = await routedSocket(page);
+      await withConversation(page, iris);
+      await socket.cut();
+      await expect(banner(page)).toHaveText(/Offline|Reconnecting/);
+    },
+  },
+  {
+    name: 'banner-degraded',
+    async open(page, iris) {
+      const socket = await routedSocket(page);
+      await withConversation(page, iris);
+      socket.say({ type: 'status', payload: { state: 'degraded' } });
+      await expect(banner(page)).toContainText('The gateway is having trouble.');
+    },
+  },
+  {
+    name: 'tools-expanded',
+    async open(page, iris) {
+      await askedHere(page, iris);
+      await log(page)
+        .getByRole('button', { name: /^Used 2 tools/ })
+        .last()
+        .click();
+      await log(page).getByRole('button', { name: 'Show output' }).first().click();
+      await expect(log(page).getByRole('button', { name: 'Hide output' }).first()).toBeVisible();
+    },
+  },
+  {
+    name: 'channel-menu',
+    async open(page, iris, device) {
+      await withConversation(page, iris);
+      await openChannels(page, device);
+      await page.getByRole('button', { name: 'Actions for General' }).click();
+      await expect(page.getByRole('menuitem', { name: 'Rename' })).toBeVisible();
+    },
+  },
+  {
+    name: 'channel-rename',
+    async open(page, iris, device) {
+      await withConversation(page, iris);
+      await openChannels(page, device);
+      await page.getByRole('button', { name: 'Actions for General' }).click();
+      await page.getByRole('menuitem', { name: 'Rename' }).click();
+      await expect(page.getByRole('dialog', { name: 'Rename General' })).toBeVisible();
+    },
+  },
+  {
+    name: 'channel-new',
+    async open(page, iris, device) {
+      await withConversation(page, iris);
+      await openChannels(page, device);
+      await page.getByRole('navigation', { name: 'Channels' }).getByRole('button', { name: 'New channel' }).click();
+      await expect(page.getByRole('dialog', { name: 'New channel' })).toBeVisible();
+    },
+  },
+  {
+    name: 'settings-qr',
+    async open(page, iris) {
+      await pair(page, iris);
+      await page.goto(`${iris.baseURL}/#/settings`);
+      await page.getByRole('button', { name: 'Show pairing QR code' }).click();
+      await expect(page.getByRole('img', { name: 'QR code of the pairing link' })).toBeVisible();
+    },
+  },
+  {
+    name: 'forget-gateway',
+    async open(page, iris) {
+      await pair(page, iris);
+      await page.goto(`${iris.baseURL}/#/settings`);
+      await page.getByRole('button', { name: 'Forget this gateway' }).click();
+      await expect(page.getByRole('dialog', { name: 'Forget this gateway?' })).toBeVisible();
+    },
+  },
 ];
 
 export function screensFor(device: Device): Screen[] {

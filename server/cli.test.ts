@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReplayHermes } from './gateway/hermes/testing/replay';
 import { startGateway } from './gateway/standalone';
+import { lanOrigins } from './http/addresses';
 import {
   closed,
   hasOpenssl,
@@ -221,6 +222,27 @@ describe('npm start', { timeout: 60_000 }, () => {
     ]);
     expect(await stop(cli)).toBe(0);
     expect(cli.stdout() + cli.stderr()).not.toContain('file-secret-key');
+  });
+
+  it("bound to 0.0.0.0, prints this machine's addresses on the network (the ones a phone can open)", async () => {
+    const cli = await startCli([
+      ...serveArgs(join(scratch, 'run-lan')).filter((a) => a !== '127.0.0.1' && a !== '--host'),
+      '--host',
+      '0.0.0.0',
+    ]);
+    await new Promise<void>((r) => {
+      const poll = () => (/^(On your network|Scan to pair)/m.test(cli.stdout()) ? r() : setTimeout(poll, 20));
+      poll();
+    });
+    const expected = lanOrigins('0.0.0.0', cli.port, false);
+    if (expected.length > 0) {
+      expect(cli.stdout()).toContain(`On your network: ${expected.join('  ')}\n`);
+      expect(cli.stdout()).toContain(`Scan to pair a phone (${expected[0]}):`);
+    } else {
+      // A container with no network interface but loopback: the line says so rather than vanishing.
+      expect(cli.stdout()).toMatch(/^On your network: no address found/m);
+    }
+    await stop(cli);
   });
 
   it('serves HTTPS and prints an https/wss link with --cert and --key', async (ctx) => {

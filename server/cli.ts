@@ -138,6 +138,11 @@ export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<num
 function printForPhones(io: CliIo, config: CliConfig, running: RunningServer): void {
   const lan = lanOrigins(config.host, running.port, running.secure);
   if (lan.length > 0) io.out(`On your network: ${lan.join('  ')}`);
+  else if (config.host === '0.0.0.0' || config.host === '::') {
+    io.out(
+      'On your network: no address found (this machine has no network interface up), so only this machine can connect',
+    );
+  }
   const phoneOrigin = config.publicUrl ?? lan[0];
   if (phoneOrigin === undefined) return;
   const link = pairingLink(phoneOrigin, config.token);
