@@ -34,6 +34,8 @@ export interface HermesAgentOptions {
   probeIntervalMs?: number;
   /** How often a run whose event stream dropped is polled (default 1 s). */
   pollIntervalMs?: number;
+  /** How long such a run is polled while Hermes does not answer, before its reply is closed (default 6 h). */
+  maxPollMs?: number;
 }
 
 /** The API server features this bridge needs (`/v1/capabilities` of hermes-agent 0.19.0). */
@@ -80,11 +82,13 @@ export class HermesAgent implements Agent {
   private closed = false;
   private readonly probeIntervalMs: number;
   private readonly pollIntervalMs: number;
+  private readonly maxPollMs: number;
 
   constructor(opts: HermesAgentOptions) {
     this.client = new HermesClient({ url: opts.url, key: opts.key });
     this.probeIntervalMs = opts.probeIntervalMs ?? 5000;
     this.pollIntervalMs = opts.pollIntervalMs ?? 1000;
+    this.maxPollMs = opts.maxPollMs ?? 6 * 3600 * 1000;
     this.description = {
       kind: 'hermes',
       name: 'Hermes',
@@ -191,6 +195,7 @@ export class HermesAgent implements Agent {
         hooks: this.hooks,
         fallbackModel: () => this.description.model,
         pollIntervalMs: this.pollIntervalMs,
+        maxPollMs: this.maxPollMs,
       },
       addr,
       { message_id: messageId, lane: addr.lane, session_id: sessionId, text: '' },
@@ -216,6 +221,7 @@ export class HermesAgent implements Agent {
           hooks: this.hooks,
           fallbackModel: () => this.description.model,
           pollIntervalMs: this.pollIntervalMs,
+          maxPollMs: this.maxPollMs,
         },
         addr,
         record,
