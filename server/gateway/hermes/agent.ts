@@ -624,6 +624,11 @@ function helpText(d: AgentDescription): string {
     `You are talking to **${d.name}**${d.model ? ` (model ${d.model})` : ''} through its API server.`,
     '',
     "Works: streamed replies, tool activity, approvals of risky commands, Stop, pictures, `/model`, `/attach` (continue one of Hermes's own sessions here, its history imported).",
-    "Not with this Hermes version: steering a running reply, clarifying questions, Hermes's own slash commands, files other than pictures.",
+    '',
+    `Not with ${d.version ? `hermes-agent ${d.version}` : 'this Hermes version'}:`,
+    '- steering a running reply: its API server has no steer endpoint, so a message sent during a reply waits for the next turn;',
+    "- clarifying questions: the API server's toolset has no clarify tool, so Hermes cannot stop to ask you one;",
+    "- Hermes's own slash commands: its API server runs none;",
+    '- files other than pictures.',
   ].join('\n');
 }

@@ -283,6 +283,20 @@ describe('HermesAgent on recorded hermes-agent 0.19.0 streams', () => {
     expect(catalog.payload.commands.map((x: { name: string }) => x.name)).toEqual(['model', 'attach', 'help']);
   });
 
+  it('/help says what works and what not with this Hermes, clarify and steer included, with the reasons', async () => {
+    await gateway();
+    const c = await device();
+    const from = c.mark();
+    await c.request('message.send', { text: '/help', client_id: 'c-help' }, {});
+    const reply = await c.waitFor((f) => f.type === 'message' && f.payload.role === 'assistant', { from });
+    const text = String(reply.payload.text);
+    expect(text).toMatch(/^You are talking to \*\*Hermes 0\.19\.0\*\* \(model hermes-agent\) through its API server\./);
+    expect(text).toContain('Not with hermes-agent 0.19.0:');
+    expect(text).toContain("- clarifying questions: the API server's toolset has no clarify tool");
+    expect(text).toContain('- steering a running reply: its API server has no steer endpoint');
+    expect(runCalls()).toHaveLength(0);
+  });
+
   it('/model offers Hermes’s /v1/models; the choice goes with the lane’s next run', async () => {
     hermes.play(loadFixture('text'));
     await gateway();
