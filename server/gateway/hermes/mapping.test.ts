@@ -449,6 +449,32 @@ describe('HermesAgent across a restart of our gateway', () => {
     const stored = gw!.gateway.store.messages('web:default').filter((m) => m.role === 'assistant');
     expect(stored).toHaveLength(1);
   });
+  it('a thread is its own Hermes session, and each lane keeps its session id across our restart (hermes.json)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'iris-hermes-sessions-'));
+    dirs.push(dataDir);
+    for (let i = 0; i < 4; i++) hermes.play(loadFixture('text'));
+    await gateway({ dataDir });
+    const c = await device();
+    const created = await c.request('channel.create', { name: 'T', kind: 'thread', parent_chat_id: 'web:default' });
+    const thread = created.payload.chat_id as string;
+    await c.chat('in the channel');
+    await c.chat('in the thread', { chat_id: 'web:default', thread_id: thread });
+    await c.close();
+    clients.length = 0;
+    await gw!.close();
+    gw = undefined;
+    await gateway({ dataDir });
+    const back = await device();
+    await back.chat('in the thread again', { chat_id: 'web:default', thread_id: thread });
+    await back.chat('in the channel again');
+    const sessions = runCalls().map((x) => (x.body as { session_id: string }).session_id);
+    expect(sessions).toHaveLength(4);
+    const [channel, threadSession, threadAgain, channelAgain] = sessions;
+    expect(threadSession).not.toBe(channel);
+    expect(threadAgain).toBe(threadSession);
+    expect(channelAgain).toBe(channel);
+  });
+
   /** Our gateway goes down mid-run (after `midRun`), and comes back on the same data dir. */
   async function restartMidRun(midRun: (c: TestClient, from: number) => Promise<void>, between?: () => Promise<void>) {
     const dataDir = mkdtempSync(join(tmpdir(), 'iris-hermes-restart-'));
