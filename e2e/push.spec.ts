@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import type { BrowserContext, CDPSession, Page, Worker } from '@playwright/test';
+import type { BrowserContext, Page, Worker } from '@playwright/test';
 import { startGateway } from '../server/gateway/standalone';
 import { TestClient } from '../server/gateway/testclient';
 import { startServer } from '../server/http/server';
@@ -23,6 +23,7 @@ import {
   sendMessage,
   test as base,
 } from './support';
+import { clickNotification, fakePushManager, pushDeliverer, workerNotifications } from './support/push';
 
 /** Push on, retries off, and the test's own fake push service (on 127.0.0.1) reachable. */
 const pushOptions = (service: FakePushService) => ({ testPushOrigins: [service.origin], retries: 0 });
@@ -44,41 +45,6 @@ const test = base.extend<{ iris: IrisServer; pushService: FakePushService; subsc
     await use(createTestSubscriber(pushService.endpoint()));
   },
 });
-
-/** The page's PushManager returns the test's subscription (kept in localStorage, so reloads see it too). */
-async function fakePushManager(context: BrowserContext, subscriber: TestSubscriber): Promise<void> {
-  await context.addInitScript((json) => {
-    const KEY = 'iris-test-push-subscription';
-    const make = (sub: typeof json) => ({
-      endpoint: sub.endpoint,
-      expirationTime: null,
-      options: { userVisibleOnly: true, applicationServerKey: null },
-      getKey: () => null,
-      toJSON: () => sub,
-      unsubscribe: async () => {
-        localStorage.removeItem(KEY);
-        return true;
-      },
-    });
-    PushManager.prototype.subscribe = async function (options?: PushSubscriptionOptionsInit) {
-      const key = new Uint8Array(options?.applicationServerKey as ArrayBuffer);
-      const base64url = btoa(String.fromCharCode(...key))
-        .replace(/\+/g, '-')
-        .replace(/\//g, '_')
-        .replace(/=+$/, '');
-      localStorage.setItem(
-        'iris-test-push-subscribe-options',
-        JSON.stringify({ userVisibleOnly: options?.userVisibleOnly, key: base64url }),
-      );
-      localStorage.setItem(KEY, JSON.stringify(json));
-      return make(json) as unknown as PushSubscription;
-    };
-    PushManager.prototype.getSubscription = async function () {
-      const stored = localStorage.getItem(KEY);
-      return stored ? (make(JSON.parse(stored) as typeof json) as unknown as PushSubscription) : null;
-    };
-  }, subscriber.subscription);
-}
 
 async function setUp(page: Page, iris: IrisServer, subscriber: TestSubscriber): Promise<void> {
   await page.context().grantPermissions(['notifications'], { origin: iris.baseURL });
@@ -153,55 +119,10 @@ function shown(page: Page, tag?: string): Promise<ShownNotification[]> {
   }, tag);
 }
 
-/** Pushes as a push service would, through DevTools: `ServiceWorker.deliverPushMessage`. */
-async function pushDeliverer(
-  page: Page,
-  iris: IrisServer,
-): Promise<{ deliver(data: unknown): Promise<void>; cdp: CDPSession }> {
-  const cdp = await page.context().newCDPSession(page);
-  let registrationId: string | undefined;
-  cdp.on('ServiceWorker.workerRegistrationUpdated', (event) => {
-    for (const r of event.registrations)
-      if (!r.isDeleted && r.scopeURL === `${iris.baseURL}/`) registrationId = r.registrationId;
-  });
-  await cdp.send('ServiceWorker.enable');
-  await expect.poll(() => registrationId).toBeDefined();
-  return {
-    cdp,
-    deliver: async (data) => {
-      await cdp.send('ServiceWorker.deliverPushMessage', {
-        origin: iris.baseURL,
-        registrationId: registrationId!,
-        data: JSON.stringify(data),
-      });
-    },
-  };
-}
-
-/** The parts of the service worker's global scope these tests use (the DOM lib does not describe it). */
-interface WorkerScope {
-  registration: ServiceWorkerRegistration;
-  dispatchEvent(event: Event): boolean;
-  NotificationEvent: new (type: string, init: { notification: Notification; action: string }) => Event;
-}
-
 function serviceWorker(context: BrowserContext): Worker {
   const [worker] = context.serviceWorkers();
   if (!worker) throw new Error('no service worker');
   return worker;
-}
-
-/** A click on a notification, dispatched inside the service worker (a test cannot click system UI). */
-async function clickNotification(worker: Worker, tag: string, action = ''): Promise<void> {
-  await worker.evaluate(
-    async ({ tag, action }) => {
-      const sw = self as unknown as WorkerScope;
-      const [notification] = await sw.registration.getNotifications({ tag });
-      if (!notification) throw new Error(`no notification tagged ${tag}`);
-      sw.dispatchEvent(new sw.NotificationEvent('notificationclick', { notification, action }));
-    },
-    { tag, action },
-  );
 }
 
 function decrypted(body: Buffer, subscriber: TestSubscriber): Record<string, unknown> {
@@ -217,7 +138,7 @@ async function sendInLane(page: Page, iris: IrisServer, text: string): Promise<v
 async function notificationsOn(page: Page, iris: IrisServer, subscriber: TestSubscriber) {
   await setUp(page, iris, subscriber);
   await turnOn(page, iris);
-  return pushDeliverer(page, iris);
+  return pushDeliverer(page, iris.baseURL);
 }
 
 /** Asks for an approval in the lane; the real push it causes, decrypted, and the tag of its notification. */
@@ -415,16 +336,7 @@ test('"Approve once" with no window open: the service worker answers over its ow
   await expect.poll(replies, { timeout: 15_000 }).toContain('Approved once: `make deploy`');
   // The notification now says what happened.
   await expect
-    .poll(() =>
-      worker.evaluate(
-        async (t) =>
-          (await (self as unknown as WorkerScope).registration.getNotifications({ tag: t })).map((n) => [
-            n.title,
-            n.body,
-          ]),
-        tag,
-      ),
-    )
+    .poll(async () => (await workerNotifications(worker, tag)).map(([title, body]) => [title, body]))
     .toEqual([['Approved once', 'Run make deploy?']]);
 
   // The worker applied what it received to the DB: the reopened app shows the reply at once.

@@ -22,6 +22,9 @@ test('the gateway section says where and how the app is connected, and shows the
   const gateway = page.getByRole('region', { name: 'Gateway' });
   await expect(gateway).toContainText(iris.gatewayUrl);
   await expect(gateway).toContainText('Connected');
+  // Which agent answers: the demo, with its model (a Hermes shows its version and model: e2e/hermes).
+  const agentRow = gateway.locator('.settings-facts div').filter({ has: page.getByText('Agent', { exact: true }) });
+  await expect(agentRow.locator('dd')).toHaveText('Iris demo agent · model iris-demo-1');
   await expect(page.getByRole('region', { name: 'About' })).toContainText(/Version \d+\.\d+\.\d+/);
 
   // Re-pair opens pairing with this gateway's address filled in.

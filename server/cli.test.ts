@@ -78,6 +78,16 @@ async function startCli(
   return { ...cli, link, port, ...(token ? { token } : {}) };
 }
 
+/** The CLI's stderr once it has written at least one whole line. */
+async function stderrLines(cli: Cli): Promise<string[]> {
+  const started = Date.now();
+  while (!cli.stderr().endsWith('\n')) {
+    if (Date.now() - started > 10_000) throw new Error(`no line on stderr; stdout: ${cli.stdout()}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return cli.stderr().trimEnd().split('\n');
+}
+
 async function stop(cli: Cli, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
   cli.child.kill(signal);
   return cli.exit;
@@ -216,8 +226,7 @@ describe('npm start', { timeout: 60_000 }, () => {
       {},
       2,
     );
-    await new Promise((r) => setTimeout(r, 50));
-    expect(cli.stderr().trimEnd().split('\n')).toEqual([
+    expect(await stderrLines(cli)).toEqual([
       `iris: Hermes at http://127.0.0.1:${port} is not reachable (ECONNREFUSED). The gateway runs anyway: the app shows a banner until Hermes answers.`,
     ]);
     expect(await stop(cli)).toBe(0);
@@ -243,6 +252,48 @@ describe('npm start', { timeout: 60_000 }, () => {
       expect(cli.stdout()).toMatch(/^On your network: no address found/m);
     }
     await stop(cli);
+  });
+
+  it('--hermes with a key Hermes refuses (401): one clear line; the key sent is the one from --hermes-key-file, never printed', async () => {
+    const hermes = await startReplayHermes('the-right-key-0123456789abcdef');
+    try {
+      const keyFile = join(scratch, 'hermes-wrong-key');
+      writeFileSync(keyFile, 'file-wrong-key-0123456789abcdef\n');
+      const cli = await startCli(
+        [...serveArgs(join(scratch, 'run-hermes-401')), '--hermes', hermes.url, '--hermes-key-file', keyFile],
+        { HERMES_API_KEY: 'env-key-not-used-0123456789' },
+        2,
+      );
+      expect(await stderrLines(cli)).toEqual([
+        'iris: Hermes refused the API key (HTTP 401). The key given (HERMES_API_KEY or --hermes-key-file) must be its API_SERVER_KEY. The gateway runs anyway: the app shows a banner until Hermes answers.',
+      ]);
+      const sent = hermes.calls.map((c) => c.headers.authorization).filter((a) => a !== undefined);
+      expect(sent.length).toBeGreaterThan(0);
+      expect(new Set(sent)).toEqual(new Set(['Bearer file-wrong-key-0123456789abcdef']));
+      expect(await stop(cli)).toBe(0);
+      expect(cli.stdout() + cli.stderr()).not.toContain('file-wrong-key');
+    } finally {
+      await hermes.close();
+    }
+  });
+
+  it('--hermes to a Hermes too old for the bridge (no /v1/capabilities): one clear line naming the tested version', async () => {
+    const hermes = await startReplayHermes('old-hermes-key-0123456789abcdef');
+    hermes.configure({ noCapabilities: true });
+    try {
+      const cli = await startCli(
+        [...serveArgs(join(scratch, 'run-hermes-old')), '--hermes', hermes.url],
+        { HERMES_API_KEY: hermes.key },
+        2,
+      );
+      expect(await stderrLines(cli)).toEqual([
+        'iris: This Hermes has no /v1/capabilities endpoint; it is too old for Iris Web (tested with hermes-agent 0.19.0). The gateway runs anyway: the app shows a banner until Hermes answers.',
+      ]);
+      expect(await stop(cli)).toBe(0);
+      expect(cli.stdout() + cli.stderr()).not.toContain(hermes.key);
+    } finally {
+      await hermes.close();
+    }
   });
 
   it('serves HTTPS and prints an https/wss link with --cert and --key', async (ctx) => {

@@ -16,7 +16,7 @@ import { startFakePushService } from '../../server/push/testing/fake-push-servic
 import { expectLanded, openLane as openLaneAt, pairingLink, sendMessage as send } from '../support';
 import { ensureHermes, HERMES_VERSION, startHermes, type RunningHermes } from './hermes';
 import { SCRIPTED_MODEL_ID, startScriptedModel, type ScriptedModel } from './model';
-import { clickNotification, fakePushManager, pushDeliverer, workerNotifications } from './push';
+import { clickNotification, fakePushManager, pushDeliverer, workerNotifications } from '../support/push';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const SHOTS = '/tmp/h12-hermes';
@@ -495,7 +495,8 @@ test('an approval Hermes asks for while no app is open: the push arrives, and it
     await page.goto(`${origin}/#/settings`);
     await page.getByRole('switch', { name: 'Notifications' }).click();
     await expect(page.getByTestId('notification-status')).toHaveText('On');
-    const { deliver } = await pushDeliverer(context, origin);
+    // From a page that is not the app, so pushes reach the worker with every app window closed.
+    const { deliver } = await pushDeliverer(await context.newPage(), origin);
     const [worker] = context.serviceWorkers();
     expect(worker).toBeDefined();
 

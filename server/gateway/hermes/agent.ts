@@ -34,6 +34,8 @@ export interface HermesAgentOptions {
   probeIntervalMs?: number;
   /** How often a run whose event stream dropped is polled (default 1 s). */
   pollIntervalMs?: number;
+  /** How long such a run is polled while Hermes does not answer, before its reply is closed (default 6 h). */
+  maxPollMs?: number;
 }
 
 /** The API server features this bridge needs (`/v1/capabilities` of hermes-agent 0.19.0). */
@@ -80,11 +82,13 @@ export class HermesAgent implements Agent {
   private closed = false;
   private readonly probeIntervalMs: number;
   private readonly pollIntervalMs: number;
+  private readonly maxPollMs: number;
 
   constructor(opts: HermesAgentOptions) {
     this.client = new HermesClient({ url: opts.url, key: opts.key });
     this.probeIntervalMs = opts.probeIntervalMs ?? 5000;
     this.pollIntervalMs = opts.pollIntervalMs ?? 1000;
+    this.maxPollMs = opts.maxPollMs ?? 6 * 3600 * 1000;
     this.description = {
       kind: 'hermes',
       name: 'Hermes',
@@ -191,6 +195,7 @@ export class HermesAgent implements Agent {
         hooks: this.hooks,
         fallbackModel: () => this.description.model,
         pollIntervalMs: this.pollIntervalMs,
+        maxPollMs: this.maxPollMs,
       },
       addr,
       { message_id: messageId, lane: addr.lane, session_id: sessionId, text: '' },
@@ -216,6 +221,7 @@ export class HermesAgent implements Agent {
           hooks: this.hooks,
           fallbackModel: () => this.description.model,
           pollIntervalMs: this.pollIntervalMs,
+          maxPollMs: this.maxPollMs,
         },
         addr,
         record,
@@ -618,6 +624,11 @@ function helpText(d: AgentDescription): string {
     `You are talking to **${d.name}**${d.model ? ` (model ${d.model})` : ''} through its API server.`,
     '',
     "Works: streamed replies, tool activity, approvals of risky commands, Stop, pictures, `/model`, `/attach` (continue one of Hermes's own sessions here, its history imported).",
-    "Not with this Hermes version: steering a running reply, clarifying questions, Hermes's own slash commands, files other than pictures.",
+    '',
+    `Not with ${d.version ? `hermes-agent ${d.version}` : 'this Hermes version'}:`,
+    '- steering a running reply: its API server has no steer endpoint, so a message sent during a reply waits for the next turn;',
+    "- clarifying questions: the API server's toolset has no clarify tool, so Hermes cannot stop to ask you one;",
+    "- Hermes's own slash commands: its API server runs none;",
+    '- files other than pictures.',
   ].join('\n');
 }

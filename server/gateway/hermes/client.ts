@@ -271,7 +271,7 @@ export class HermesClient {
     if (status === 401 || status === 403)
       return new HermesError(
         'unauthorized',
-        `Hermes refused the API key (HTTP ${status}). Check API_SERVER_KEY and HERMES_API_KEY.`,
+        `Hermes refused the API key (HTTP ${status}). The key given (HERMES_API_KEY or --hermes-key-file) must be its API_SERVER_KEY.`,
         status,
       );
     const detail = errorText(body);

@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startGateway, type StandaloneGateway } from '../standalone';
 import { TestClient } from '../testclient';
 import type { PushPayload } from '../types';
@@ -32,12 +32,15 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-async function gateway(opts: { dataDir?: string; key?: string; url?: string } = {}): Promise<StandaloneGateway> {
+async function gateway(
+  opts: { dataDir?: string; key?: string; url?: string; maxPollMs?: number } = {},
+): Promise<StandaloneGateway> {
   const agent = new HermesAgent({
     url: opts.url ?? hermes.url,
     key: opts.key ?? hermes.key,
     probeIntervalMs: 100,
     pollIntervalMs: 20,
+    ...(opts.maxPollMs !== undefined ? { maxPollMs: opts.maxPollMs } : {}),
   });
   gw = await startGateway({
     token,
@@ -280,6 +283,20 @@ describe('HermesAgent on recorded hermes-agent 0.19.0 streams', () => {
     expect(catalog.payload.commands.map((x: { name: string }) => x.name)).toEqual(['model', 'attach', 'help']);
   });
 
+  it('/help says what works and what not with this Hermes, clarify and steer included, with the reasons', async () => {
+    await gateway();
+    const c = await device();
+    const from = c.mark();
+    await c.request('message.send', { text: '/help', client_id: 'c-help' }, {});
+    const reply = await c.waitFor((f) => f.type === 'message' && f.payload.role === 'assistant', { from });
+    const text = String(reply.payload.text);
+    expect(text).toMatch(/^You are talking to \*\*Hermes 0\.19\.0\*\* \(model hermes-agent\) through its API server\./);
+    expect(text).toContain('Not with hermes-agent 0.19.0:');
+    expect(text).toContain("- clarifying questions: the API server's toolset has no clarify tool");
+    expect(text).toContain('- steering a running reply: its API server has no steer endpoint');
+    expect(runCalls()).toHaveLength(0);
+  });
+
   it('/model offers Hermes’s /v1/models; the choice goes with the lane’s next run', async () => {
     hermes.play(loadFixture('text'));
     await gateway();
@@ -431,6 +448,107 @@ describe('HermesAgent across a restart of our gateway', () => {
     await back.waitType('sync.done');
     const stored = gw!.gateway.store.messages('web:default').filter((m) => m.role === 'assistant');
     expect(stored).toHaveLength(1);
+  });
+  it('a thread is its own Hermes session, and each lane keeps its session id across our restart (hermes.json)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'iris-hermes-sessions-'));
+    dirs.push(dataDir);
+    for (let i = 0; i < 4; i++) hermes.play(loadFixture('text'));
+    await gateway({ dataDir });
+    const c = await device();
+    const created = await c.request('channel.create', { name: 'T', kind: 'thread', parent_chat_id: 'web:default' });
+    const thread = created.payload.chat_id as string;
+    await c.chat('in the channel');
+    await c.chat('in the thread', { chat_id: 'web:default', thread_id: thread });
+    await c.close();
+    clients.length = 0;
+    await gw!.close();
+    gw = undefined;
+    await gateway({ dataDir });
+    const back = await device();
+    await back.chat('in the thread again', { chat_id: 'web:default', thread_id: thread });
+    await back.chat('in the channel again');
+    const sessions = runCalls().map((x) => (x.body as { session_id: string }).session_id);
+    expect(sessions).toHaveLength(4);
+    const [channel, threadSession, threadAgain, channelAgain] = sessions;
+    expect(threadSession).not.toBe(channel);
+    expect(threadAgain).toBe(threadSession);
+    expect(channelAgain).toBe(channel);
+  });
+
+  /** Our gateway goes down mid-run (after `midRun`), and comes back on the same data dir. */
+  async function restartMidRun(midRun: (c: TestClient, from: number) => Promise<void>, between?: () => Promise<void>) {
+    const dataDir = mkdtempSync(join(tmpdir(), 'iris-hermes-restart-'));
+    dirs.push(dataDir);
+    await gateway({ dataDir });
+    const c = await device();
+    const from = c.mark();
+    const echo = await c.request('message.send', { text: 'Tell me a long story [slow]', client_id: 'c-mid' }, {});
+    await midRun(c, from);
+    await c.close();
+    clients.length = 0;
+    await gw!.close();
+    gw = undefined;
+    await between?.();
+    return { dataDir, userMessageId: echo.payload.message_id as string };
+  }
+
+  /** Once the gateway has closed the reply, a device comes back: the reply it gets by sync, and what was stored. */
+  async function replyAfterRestart(userMessageId: string): Promise<string> {
+    const lane = () => gw!.gateway.store.messages('web:default');
+    await vi.waitFor(() => expect(lane()).toHaveLength(2), { timeout: 10_000 });
+    const back = await device();
+    back.send('sync', { cursor: 0 });
+    const stop = await back.waitFor((f) => f.type === 'message.stop');
+    await back.waitType('sync.done');
+    const messageId = stop.payload.message_id as string;
+    expect(back.ofType('message.stop').filter((f) => f.payload.message_id === messageId)).toHaveLength(1);
+    expect(lane().map((m) => m.message_id)).toEqual([userMessageId, messageId]);
+    expect(lane()[1].text).toBe(stop.payload.final_text);
+    return stop.payload.final_text as string;
+  }
+
+  const streamed = 'Slow line 1.\nSlow line 2.\nSlow line 3.\nSlow line 4.\nSlow line 5.\n';
+  const waitStreamed = (c: TestClient, from: number) =>
+    c.waitFor((f) => f.type === 'message.update' && f.payload.text === streamed, { from }).then(() => undefined);
+  const times = (text: string, part: string) => text.split(part).length - 1;
+
+  it('no run id yet when our gateway went down: the bubble is closed and says it was interrupted', async () => {
+    hermes.play(loadFixture('stopped'), { holdStart: true });
+    const { dataDir, userMessageId } = await restartMidRun(async (c, from) => {
+      await c.waitType('message.start', { from });
+      await vi.waitFor(() => expect(runCalls()).toHaveLength(1));
+    });
+    await gateway({ dataDir });
+    const text = await replyAfterRestart(userMessageId);
+    expect(text).toBe('_(This reply was interrupted when the gateway restarted.)_');
+    expect(hermes.calls.filter((x) => x.method === 'GET' && x.path.startsWith('/v1/runs/'))).toHaveLength(0);
+  });
+
+  it('Hermes no longer knows the run after the restart: the reply so far, and words saying so, once', async () => {
+    hermes.play(loadFixture('stopped'));
+    const port = Number(new URL(hermes.url).port);
+    const { dataDir, userMessageId } = await restartMidRun(waitStreamed, async () => {
+      // Hermes restarted too: its runs are gone.
+      await hermes.close();
+      hermes = await startReplayHermes(hermes.key, port);
+    });
+    await gateway({ dataDir });
+    const text = await replyAfterRestart(userMessageId);
+    const note = '_(Hermes no longer knows this run (it may have restarted); this is the reply so far.)_';
+    expect(text).toBe(`${streamed}\n\n${note}`);
+    expect(times(text, note)).toBe(1);
+    expect(hermes.calls.some((x) => x.method === 'GET' && /^\/v1\/runs\/run_\w+$/.test(x.path))).toBe(true);
+  });
+
+  it('Hermes does not answer after the restart: polling gives up, and the reply so far says so, once', async () => {
+    hermes.play(loadFixture('stopped'));
+    const { dataDir, userMessageId } = await restartMidRun(waitStreamed, () => hermes.close());
+    await gateway({ dataDir, maxPollMs: 150 });
+    const text = await replyAfterRestart(userMessageId);
+    const note = '_(Hermes stopped answering; this is the reply so far.)_';
+    expect(text).toBe(`${streamed}\n\n${note}`);
+    expect(times(text, note)).toBe(1);
+    hermes = await startReplayHermes(hermes.key); // for afterEach
   });
 });
 

@@ -31,10 +31,11 @@ export interface TurnDeps {
   /** Model name shown on a completed reply when Hermes does not say which one ran. */
   fallbackModel: () => string | undefined;
   pollIntervalMs: number;
+  /** How long a run is polled while Hermes does not answer before the reply is closed with what it has. */
+  maxPollMs: number;
 }
 
 const TERMINAL = new Set(['completed', 'failed', 'cancelled', 'interrupted']);
-const MAX_POLL_MS = 6 * 3600 * 1000;
 
 const flat = (s: string) => s.replace(/\s+/g, ' ').trim();
 
@@ -154,7 +155,7 @@ export class HermesTurn {
         status = await this.deps.client.getRun(this.record.run_id!);
       } catch (err) {
         if (err instanceof HermesError) this.deps.hooks.trouble(err);
-        if (Date.now() - started > MAX_POLL_MS)
+        if (Date.now() - started > this.deps.maxPollMs)
           return this.finish(this.withNote('_(Hermes stopped answering; this is the reply so far.)_'));
         await this.sleep();
         continue;

@@ -34,6 +34,8 @@ interface ReplayOptions {
   noSessions?: boolean;
   /** Play on without waiting where the real run waited (someone else answered or stopped it). */
   noWait?: boolean;
+  /** Never answer the POST /v1/runs (a Hermes that has not said the run's id yet). */
+  holdStart?: boolean;
 }
 
 export interface ReplayHermes {
@@ -109,6 +111,7 @@ export async function startReplayHermes(key = 'replay-key-0123456789abcdef', por
       if (req.method === 'POST' && path === '/v1/runs') {
         const next = queue.shift();
         if (!next) return json(res, 500, { error: { message: 'replay: no fixture queued' } });
+        if (next.opts.holdStart) return; // the socket stays open until close()
         runs.set(next.fixture.start.body.run_id, { ...next, opts: { ...defaults, ...next.opts } });
         return json(res, 202, next.fixture.start.body);
       }

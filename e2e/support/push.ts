@@ -1,9 +1,8 @@
-// Web Push for the Hermes browser tests: the page's PushManager hands out a test subscription (no push
-// service is reachable here), a push is delivered to the service worker through DevTools as a push
-// service would, and a notification's action is clicked inside the worker (a test cannot click system
-// UI). The same moves as e2e/push.spec.ts, for a test that has no window of the app open.
-import type { BrowserContext, CDPSession, Page, Worker } from '@playwright/test';
-import { expect } from '@playwright/test';
+// Web Push in the browser tests: the page's PushManager hands out a test subscription (no push service
+// is reachable here), a push is delivered to the service worker through DevTools as a push service
+// would, and a notification's action is clicked inside the worker (a test cannot click system UI).
+// Used by e2e/push.spec.ts and the Hermes browser test (e2e/hermes).
+import { expect, type BrowserContext, type CDPSession, type Page, type Worker } from '@playwright/test';
 import type { TestSubscriber } from '../../server/push/testing/decrypt';
 
 /** The page's PushManager returns the test's subscription (kept in localStorage, so reloads see it too). */
@@ -21,7 +20,16 @@ export async function fakePushManager(context: BrowserContext, subscriber: TestS
         return true;
       },
     });
-    PushManager.prototype.subscribe = async function () {
+    PushManager.prototype.subscribe = async function (options?: PushSubscriptionOptionsInit) {
+      const key = new Uint8Array(options?.applicationServerKey as ArrayBuffer);
+      const base64url = btoa(String.fromCharCode(...key))
+        .replace(/\+/g, '-')
+        .replace(/\//g, '_')
+        .replace(/=+$/, '');
+      localStorage.setItem(
+        'iris-test-push-subscribe-options',
+        JSON.stringify({ userVisibleOnly: options?.userVisibleOnly, key: base64url }),
+      );
       localStorage.setItem(KEY, JSON.stringify(json));
       return make(json) as unknown as PushSubscription;
     };
@@ -33,15 +41,14 @@ export async function fakePushManager(context: BrowserContext, subscriber: TestS
 }
 
 /**
- * Delivers pushes to the origin's service worker (`ServiceWorker.deliverPushMessage`), through a page
- * of the same browser context that is not the app (about:blank), so it works with every app window closed.
+ * Pushes as a push service would, through DevTools (`ServiceWorker.deliverPushMessage`) from `page`, to
+ * the service worker of `origin`. `page` need not be the app (about:blank works with every app window closed).
  */
 export async function pushDeliverer(
-  context: BrowserContext,
+  page: Page,
   origin: string,
-): Promise<{ deliver(data: unknown): Promise<void>; page: Page; cdp: CDPSession }> {
-  const page = await context.newPage();
-  const cdp = await context.newCDPSession(page);
+): Promise<{ deliver(data: unknown): Promise<void>; cdp: CDPSession }> {
+  const cdp = await page.context().newCDPSession(page);
   let registrationId: string | undefined;
   cdp.on('ServiceWorker.workerRegistrationUpdated', (event) => {
     for (const r of event.registrations)
@@ -50,7 +57,6 @@ export async function pushDeliverer(
   await cdp.send('ServiceWorker.enable');
   await expect.poll(() => registrationId, { timeout: 10_000 }).toBeDefined();
   return {
-    page,
     cdp,
     deliver: async (data) => {
       await cdp.send('ServiceWorker.deliverPushMessage', {
@@ -81,8 +87,8 @@ export function workerNotifications(worker: Worker, tag: string): Promise<Array<
   }, tag);
 }
 
-/** A click on a notification's action, dispatched inside the service worker. */
-export async function clickNotification(worker: Worker, tag: string, action: string): Promise<void> {
+/** A click on a notification (or one of its actions), dispatched inside the service worker. */
+export async function clickNotification(worker: Worker, tag: string, action = ''): Promise<void> {
   await worker.evaluate(
     async ({ tag, action }) => {
       const sw = self as unknown as WorkerScope;
