@@ -84,12 +84,14 @@ test('while the agent works: plain words, Stop as a named icon, and "thinking" a
   await page.getByRole('button', { name: 'Send' }).click();
   // While it works: the field says what typing does in plain words; no paragraph explaining it.
   await expect(page.getByRole('button', { name: 'Stop' })).toBeVisible();
-  await expect(messageBox(page)).toHaveAttribute('placeholder', 'Tell Hermes what to change…');
+  await expect(messageBox(page)).toHaveAttribute('placeholder', 'Tell Iris demo agent what to change…');
   await expect(page.getByText('A message now steers')).toHaveCount(0);
 
   await expect(messages(page).getByText('— Iris demo agent').last()).toBeVisible({ timeout: 30_000 });
   await expect(page.getByRole('button', { name: 'Stop' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
-  await expect(page.getByRole('status').filter({ hasText: /Hermes is (thinking|using tools|typing)/ })).toHaveCount(0);
+  await expect(
+    page.getByRole('status').filter({ hasText: /Iris demo agent is (thinking|using tools|typing)/ }),
+  ).toHaveCount(0);
   await expect(messageBox(page)).toHaveAttribute('placeholder', 'Message');
 });
