@@ -84,7 +84,7 @@ test('while the agent works: plain words, Stop as a named icon, and "thinking" a
   await page.getByRole('button', { name: 'Send' }).click();
   // While it works: the field says what typing does in plain words; no paragraph explaining it.
   await expect(page.getByRole('button', { name: 'Stop' })).toBeVisible();
-  await expect(messageBox(page)).toHaveAttribute('placeholder', 'Tell Iris demo agent what to change…');
+  await expect(messageBox(page)).toHaveAttribute('placeholder', 'Tell it what to change…');
   await expect(page.getByText('A message now steers')).toHaveCount(0);
 
   await expect(messages(page).getByText('— Iris demo agent').last()).toBeVisible({ timeout: 30_000 });

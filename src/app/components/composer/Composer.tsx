@@ -266,8 +266,9 @@ function LaneComposer(props: { lane: string }) {
     }
   }
 
-  // While the agent works, what is typed goes into its reply: say that in words a person uses.
-  const placeholder = () => (working() ? `Tell ${agent()} what to change…` : 'Message');
+  // While the agent works, what is typed goes into its reply: say that in words a person uses, short enough
+  // for one line on any phone whatever the agent's name (a wrapped placeholder grows the box: a layout shift).
+  const placeholder = () => (working() ? 'Tell it what to change…' : 'Message');
   const buttonLabel = () => ({ send: 'Send', steer: 'Steer', stop: 'Stop' })[mode()];
   const buttonTitle = () =>
     ({ send: 'Send', steer: `Send to ${agent()} while it works`, stop: 'Stop the reply' })[mode()];
