@@ -132,7 +132,7 @@ test.describe('answers that are whole files', () => {
     await pairAndOpen(page, iris);
     await messageBox(page).fill('/file 3000 300');
     await page.getByRole('button', { name: 'Send' }).click();
-    const answer = page.getByRole('article', { name: /^Hermes/ }).filter({ hasText: 'big.ts' });
+    const answer = page.getByRole('article', { name: /^Iris demo agent/ }).filter({ hasText: 'big.ts' });
     const more = answer.getByRole('button', { name: 'Show all 3,000 lines' });
     await expect(more).toBeVisible({ timeout: 30_000 });
     await expect(answer).toHaveAttribute('aria-busy', 'false', { timeout: 30_000 });
@@ -158,7 +158,7 @@ test.describe('answers that are whole files', () => {
     await pairAndOpen(page, iris);
     await messageBox(page).fill('/file 12');
     await page.getByRole('button', { name: 'Send' }).click();
-    const answer = page.getByRole('article', { name: /^Hermes/ }).filter({ hasText: 'big.ts' });
+    const answer = page.getByRole('article', { name: /^Iris demo agent/ }).filter({ hasText: 'big.ts' });
     await expect(answer.locator('pre code')).toHaveText(
       Array.from({ length: 12 }, (_, i) => fileLine(i + 1)).join('\n'),
     );

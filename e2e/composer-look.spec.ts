@@ -43,7 +43,6 @@ test('on a 360 px phone the text gets the width; Send is a named round icon, dis
     expect(look.bg).not.toBe(look.bar);
     expect(contrast(look.icon, look.bg), `${scheme}: arrow on a disabled Send`).toBeGreaterThanOrEqual(3);
   }
-  await page.screenshot({ path: '/tmp/h16b-ux/composer-empty-360.png' });
 
   await messageBox(page).fill('Plan my week: gym twice, finish the report');
   await expect(send).toBeEnabled();
@@ -53,7 +52,6 @@ test('on a 360 px phone the text gets the width; Send is a named round icon, dis
   expect(await send.locator('svg').count()).toBe(1);
   const field = (await messageBox(page).boundingBox())!;
   expect(field.width, 'the text field is most of the row').toBeGreaterThanOrEqual(PHONE.width * 0.6);
-  await page.screenshot({ path: '/tmp/h16b-ux/composer-typing-360.png' });
 });
 
 test('the command list is as wide as the screen on a phone', async ({ page, iris }) => {
@@ -86,12 +84,14 @@ test('while the agent works: plain words, Stop as a named icon, and "thinking" a
   await page.getByRole('button', { name: 'Send' }).click();
   // While it works: the field says what typing does in plain words; no paragraph explaining it.
   await expect(page.getByRole('button', { name: 'Stop' })).toBeVisible();
-  await expect(messageBox(page)).toHaveAttribute('placeholder', 'Tell Hermes what to change…');
+  await expect(messageBox(page)).toHaveAttribute('placeholder', 'Tell it what to change…');
   await expect(page.getByText('A message now steers')).toHaveCount(0);
 
   await expect(messages(page).getByText('— Iris demo agent').last()).toBeVisible({ timeout: 30_000 });
   await expect(page.getByRole('button', { name: 'Stop' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
-  await expect(page.getByRole('status').filter({ hasText: /Hermes is (thinking|using tools|typing)/ })).toHaveCount(0);
+  await expect(
+    page.getByRole('status').filter({ hasText: /Iris demo agent is (thinking|using tools|typing)/ }),
+  ).toHaveCount(0);
   await expect(messageBox(page)).toHaveAttribute('placeholder', 'Message');
 });

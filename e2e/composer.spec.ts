@@ -225,7 +225,7 @@ test.describe('desktop', () => {
       await messageBox(page).fill('/long');
       await messageBox(page).press('Enter');
       await expect(page.getByRole('button', { name: 'Stop' })).toBeVisible();
-      await expect(messageBox(page)).toHaveAttribute('placeholder', 'Tell Hermes what to change…');
+      await expect(messageBox(page)).toHaveAttribute('placeholder', 'Tell it what to change…');
       await messageBox(page).fill('keep it short');
       const steer = page.getByRole('button', { name: 'Steer' });
       await expect(steer).toBeVisible();

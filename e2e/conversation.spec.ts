@@ -123,7 +123,7 @@ test('a streamed reply grows in place; its tools fold into one "Used 2 tools" li
       w.__tops = [];
       w.__cards = 0;
       new MutationObserver(() => {
-        const streaming = document.querySelector('article[aria-busy="true"][aria-label^="Hermes"]');
+        const streaming = document.querySelector('article[aria-busy="true"][aria-label^="Iris demo agent"]');
         if (streaming) {
           w.__node ??= streaming;
           const md = streaming.querySelector<HTMLElement>(':scope > .md');
@@ -134,7 +134,7 @@ test('a streamed reply grows in place; its tools fold into one "Used 2 tools" li
           }
           w.__cards = Math.max(w.__cards, streaming.querySelectorAll('[role="group"][aria-label^="Tool "]').length);
         }
-        const line = document.querySelector('article[aria-label^="Hermes"] .turn-line')?.textContent ?? '';
+        const line = document.querySelector('article[aria-label^="Iris demo agent"] .turn-line')?.textContent ?? '';
         if (line && w.__lines[w.__lines.length - 1] !== line) w.__lines.push(line);
         const status = document.querySelector('.thinking')?.textContent ?? '';
         if (streaming && status) w.__twice.push(`${line} | ${status}`);
@@ -142,9 +142,9 @@ test('a streamed reply grows in place; its tools fold into one "Used 2 tools" li
     });
 
     await sendMessage(page, 'Count the words in this sentence please');
-    const thinking = page.getByRole('status').filter({ hasText: /Hermes is/ });
+    const thinking = page.getByRole('status').filter({ hasText: /Iris demo agent is/ });
     // The turn's bubble says what it is doing ("Running word_count…"); the line above the composer does not repeat it.
-    await expect(messages(page).locator('article[aria-busy="true"][aria-label^="Hermes"]')).toBeVisible();
+    await expect(messages(page).locator('article[aria-busy="true"][aria-label^="Iris demo agent"]')).toBeVisible();
     await expect(thinking).toHaveCount(0);
 
     const reply = hermes(page, 'Iris demo agent');
@@ -156,7 +156,7 @@ test('a streamed reply grows in place; its tools fold into one "Used 2 tools" li
     // and never pushed down by what the turn added above it.
     const seen = await page.evaluate(() => {
       const w = window as unknown as StreamRecord;
-      const final = document.querySelector('article[aria-label^="Hermes"]')!;
+      const final = document.querySelector('article[aria-label^="Iris demo agent"]')!;
       const md = final.querySelector(':scope > .md')!;
       const top = md.getBoundingClientRect().top - final.getBoundingClientRect().top;
       return {
@@ -250,7 +250,7 @@ test('a streamed reply grows in place; its tools fold into one "Used 2 tools" li
   }
 });
 
-test('on a phone, the turn\'s "Thought for" line sits right under "Hermes 1:51 PM", with full-size hit areas', async ({
+test('on a phone, the turn\'s "Thought for" line sits right under the agent’s name and time, with full-size hit areas', async ({
   page,
   iris,
 }) => {
@@ -292,10 +292,10 @@ test('while a reply streams, its bubble says "Writing…" and the line above the
   try {
     await pairAndOpen(page, iris);
     await sendMessage(page, '/long');
-    const reply = messages(page).locator('article[aria-busy="true"][aria-label^="Hermes"]');
+    const reply = messages(page).locator('article[aria-busy="true"][aria-label^="Iris demo agent"]');
     await expect(reply.getByText('Line 3 of a long answer')).toBeVisible();
     await expect(reply.locator('.turn-line')).toContainText('Writing…');
-    await expect(page.getByRole('status').filter({ hasText: /Hermes is/ })).toHaveCount(0);
+    await expect(page.getByRole('status').filter({ hasText: /Iris demo agent is/ })).toHaveCount(0);
     await expect(page.locator('.thinking')).toBeEmpty();
     await page.getByRole('button', { name: 'Stop' }).click();
     await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
@@ -317,7 +317,7 @@ test('reasoning that streams before the text shows live under "Thinking…", the
       const w = window as unknown as { __seen: { line: string; reasoning: string; text: string; top: number }[] };
       w.__seen = [];
       new MutationObserver(() => {
-        const reply = document.querySelector('article[aria-busy="true"][aria-label^="Hermes"]');
+        const reply = document.querySelector('article[aria-busy="true"][aria-label^="Iris demo agent"]');
         if (!reply) return;
         const md = reply.querySelector<HTMLElement>(':scope > .md');
         const seen = {
@@ -338,7 +338,7 @@ test('reasoning that streams before the text shows live under "Thinking…", the
     const live = page.getByRole('button', { name: 'Thinking…' });
     await expect(live).toBeVisible();
     await expect(live).toHaveAttribute('aria-expanded', 'true');
-    await expect(page.locator('article[aria-label^="Hermes"] .reasoning')).toContainText('Counting its words');
+    await expect(page.locator('article[aria-label^="Iris demo agent"] .reasoning')).toContainText('Counting its words');
 
     await expect(reply).toHaveAttribute('aria-busy', 'false');
     const seen = await page.evaluate(
@@ -464,10 +464,12 @@ test('reply quotes the message; copy copies; delete asks first and removes it on
   // Reply to the agent's answer.
   await answer.hover();
   await answer.getByRole('button', { name: 'Reply' }).click();
-  await expect(page.getByText('Replying to Hermes')).toBeVisible();
+  await expect(page.getByText('Replying to Iris demo agent')).toBeVisible();
   await sendMessage(page, 'A follow-up');
   const followUp = mine(page, 'A follow-up');
-  await expect(followUp.getByRole('button', { name: /^In reply to Hermes: / })).toContainText('Echo: First thought');
+  await expect(followUp.getByRole('button', { name: /^In reply to Iris demo agent: / })).toContainText(
+    'Echo: First thought',
+  );
   expect(
     gatewayStore(iris)
       .messages(LANE)
@@ -684,7 +686,7 @@ test('a search result opens the lane at that old message, highlighted, loading p
   await expect(hermes(page, 'Message number 400')).toBeInViewport();
   await openLane(page, iris, LANE, `?m=${encodeURIComponent(ids[19]!)}`);
   const target = messages(page)
-    .getByRole('article', { name: /^Hermes, / })
+    .getByRole('article', { name: /^Iris demo agent, / })
     .filter({ has: page.getByText('Message number 20', { exact: true }) });
   await expect(target).toBeInViewport({ timeout: 20_000 });
   await expect(target).toBeFocused();
@@ -836,7 +838,7 @@ test('tool activity before any reply text shows at the end of the lane, with a r
     },
   });
   speak({ type: 'tool.progress', payload: { index: 0, name: 'web_search', note: 'fetching 3 pages' } });
-  const working = messages(page).getByRole('article', { name: 'Hermes, working' });
+  const working = messages(page).getByRole('article', { name: 'Iris demo agent, working' });
   // One live line; opened, the card with its timer and notes.
   const line = working.getByRole('button', { name: 'Running web_search…' });
   await line.click();
@@ -844,7 +846,7 @@ test('tool activity before any reply text shows at the end of the lane, with a r
   await expect(card).toContainText('Running');
   await expect(card).toContainText('fetching 3 pages');
   // The lane's end says what runs; the line above the composer does not say it a second time.
-  await expect(page.getByRole('status').filter({ hasText: /Hermes is/ })).toHaveCount(0);
+  await expect(page.getByRole('status').filter({ hasText: /Iris demo agent is/ })).toHaveCount(0);
   const timer = card.locator('.tool-timer');
   const first = await timer.textContent();
   await expect(timer).not.toHaveText(first!);
@@ -884,7 +886,7 @@ test('tool activity before any reply text shows at the end of the lane, with a r
   });
   speak({ type: 'agent.idle', payload: {} });
   await expect(reply).toHaveAttribute('aria-busy', 'false');
-  await expect(page.getByRole('status').filter({ hasText: /Hermes is/ })).toHaveCount(0);
+  await expect(page.getByRole('status').filter({ hasText: /Iris demo agent is/ })).toHaveCount(0);
   // …stops with its turn instead of running forever.
   await expect(unfinished).toContainText('Stopped');
   await expect(unfinished.locator('.tool-timer')).toHaveCount(0);

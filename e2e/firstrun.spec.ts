@@ -23,7 +23,7 @@ test('a new conversation greets with the agent, offers three commands from the c
 }) => {
   await pairAndOpen(page, iris);
   await newChannel(page, 'Fresh start');
-  const empty = page.getByRole('region', { name: 'Hermes is here' });
+  const empty = page.getByRole('region', { name: 'Iris demo agent is here' });
   await expect(empty).toBeVisible();
   await expect(empty).toContainText('Type / in the message box to see every command.');
   await expect(page.getByText('This is the beginning of the conversation.')).toHaveCount(0);
@@ -35,7 +35,7 @@ test('a new conversation greets with the agent, offers three commands from the c
   await expect(suggestions.nth(2)).toHaveAccessibleName(/^\/choose/);
 
   await suggestions.nth(0).click();
-  await expect(log(page).getByRole('article', { name: /^Hermes, / })).toContainText('Demo commands');
+  await expect(log(page).getByRole('article', { name: /^Iris demo agent, / })).toContainText('Demo commands');
   await expect(empty).toHaveCount(0);
 });
 
@@ -53,7 +53,7 @@ test('an answered question stays in the conversation as a card: "Approval: make 
   await expect(card).toHaveText('Approval: make deploy --prod→Approved once');
   // Where it was asked: after my command, before the agent's answer to it.
   const reply = log(page)
-    .getByRole('article', { name: /^Hermes, / })
+    .getByRole('article', { name: /^Iris demo agent, / })
     .filter({ hasText: 'Approved once: make deploy --prod' });
   await expect(reply).toBeVisible();
   const mine = log(page)

@@ -89,7 +89,6 @@ function phoneTests(width: number): void {
     // And it does scroll: its last column comes into view.
     await region.evaluate((el) => el.scrollBy({ left: 10_000 }));
     await expect(region.getByRole('columnheader', { name: 'Evening' })).toBeInViewport();
-    await page.screenshot({ path: `/tmp/r3-ux/markdown-table-${width}.png` });
   });
 
   for (const scheme of ['light', 'dark'] as const) {
@@ -112,7 +111,6 @@ function phoneTests(width: number): void {
         return (hi! + 0.05) / (lo! + 0.05);
       });
       expect(ratio).toBeGreaterThanOrEqual(4.5);
-      await page.screenshot({ path: `/tmp/r3-ux/markdown-user-table-${scheme}-${width}.png` });
     });
   }
 }

@@ -2,7 +2,7 @@
 // toasts in the gateway's words, "Notifications" once in Settings, and a failed push subscription
 // explained in words instead of the browser's raw message.
 import { smallTargets } from './audit';
-import { expect, LANE, messageBox, messages, pair, pairAndOpen, test } from './support';
+import { channelAction, expect, LANE, messageBox, messages, pair, pairAndOpen, test } from './support';
 
 test.use({ viewport: { width: 412, height: 915 }, hasTouch: true, isMobile: true, locale: 'en-US', timezoneId: 'UTC' });
 
@@ -51,6 +51,47 @@ test('an error from the gateway is titled in its own words, not by its code', as
   await expect(page.getByText('That no longer exists on the gateway.')).toHaveCount(0);
 });
 
+test("a refused action says why in the gateway's own words; ours only when it gave none", async ({ page, iris }) => {
+  iris.server.gateway!.store.conversations.append({ lane: LANE, role: 'user', text: 'Keep this one', ts: Date.now() });
+  // The real demo gateway, except that it refuses deleting a message (with its reason) and setting the
+  // default channel (with no words at all).
+  await page.routeWebSocket(/\/ws$/, (ws) => {
+    const server = ws.connectToServer();
+    const refuse = (id: unknown, payload: Record<string, unknown>) =>
+      ws.send(JSON.stringify({ v: 1, type: 'error', id, payload }));
+    ws.onMessage((m) => {
+      const frame = typeof m === 'string' ? (JSON.parse(m) as { type?: string; id?: number }) : {};
+      if (frame.type === 'message.delete')
+        return refuse(frame.id, {
+          code: 'unsupported',
+          message: 'Messages in this channel are kept for the audit log.',
+        });
+      if (frame.type === 'channel.set_default') return refuse(frame.id, { code: 'unsupported' });
+      server.send(m);
+    });
+    server.onMessage((m) => ws.send(m));
+  });
+  await pairAndOpen(page, iris);
+  const toasts = page.getByRole('list', { name: 'Notifications' }).getByRole('listitem');
+
+  const kept = messages(page)
+    .getByRole('article', { name: /^You, / })
+    .filter({ hasText: 'Keep this one' });
+  await kept.click();
+  await kept.getByRole('button', { name: 'Delete' }).click();
+  await page.getByRole('dialog', { name: 'Delete this message?' }).getByRole('button', { name: 'Delete' }).click();
+  const refused = toasts.filter({ hasText: 'Could not delete the message' });
+  await expect(refused).toContainText('Messages in this channel are kept for the audit log.');
+  await expect(refused).not.toContainText('The gateway does not support this.');
+  await expect(kept).toBeVisible();
+
+  await page.getByRole('button', { name: 'Channels' }).click();
+  await channelAction(page, 'Demo', 'Set as default');
+  await expect(toasts.filter({ hasText: 'Could not set the default channel' })).toContainText(
+    'The gateway does not support this.',
+  );
+});
+
 test('Settings says "Notifications" once; the switch keeps that name and is finger-sized', async ({ page, iris }) => {
   await pair(page, iris);
   await page.goto(`${iris.baseURL}/#/settings`);
@@ -60,8 +101,6 @@ test('Settings says "Notifications" once; the switch keeps that name and is fing
   const box = (await sw.boundingBox())!;
   expect(box.width).toBeGreaterThanOrEqual(44);
   expect(box.height).toBeGreaterThanOrEqual(44);
-  await sw.scrollIntoViewIfNeeded();
-  await page.screenshot({ path: '/tmp/h16b-ux/settings-notifications.png' });
 });
 
 test('a push subscription the browser refuses is explained in words, not "(Registration failed - permission denied)"', async ({

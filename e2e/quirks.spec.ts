@@ -155,7 +155,7 @@ test('no read.receipt at all: the bubble settles at "sent", no spinner', async (
   const bubble = mine(page, 'is anyone reading');
   await expect(bubble.locator('[data-delivery]')).toHaveAttribute('data-delivery', 'sent');
   await expect(bubble.locator('[data-delivery="pending"]')).toHaveCount(0);
-  await expect(page.getByRole('status').filter({ hasText: /Hermes is/ })).toHaveCount(0);
+  await expect(page.getByRole('status').filter({ hasText: /Iris demo agent is/ })).toHaveCount(0);
 });
 
 test('channel.renamed with only {chat_id, name}: renames show; a favorite set here sticks', async ({

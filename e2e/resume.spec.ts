@@ -10,7 +10,7 @@ const store = (iris: IrisServer) => demoGateway(iris).store;
 function reply(page: Page, text: string) {
   return page
     .getByRole('log', { name: 'Messages' })
-    .getByRole('article', { name: /^Hermes, / })
+    .getByRole('article', { name: /^Iris demo agent, / })
     .filter({ hasText: text });
 }
 

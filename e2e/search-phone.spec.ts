@@ -55,7 +55,6 @@ test('results fit a 360 px screen: the long lane name truncates, the date is who
   );
   for (const word of snippet.replace(/^…\s*|\s*…$/g, '').split(/\s+/))
     expect(words, `"${word}" in "${snippet}"`).toContain(word);
-  await page.screenshot({ path: '/tmp/h16b-ux/search-results-360.png' });
 });
 
 test('an opened result is centred in the conversation, above the composer, and briefly highlighted', async ({
@@ -99,7 +98,6 @@ test('an opened result is centred in the conversation, above the composer, and b
       return off < s.height / 4 ? 'centred' : `off centre by ${Math.round(off)}px`;
     })
     .toBe('centred');
-  await page.screenshot({ path: '/tmp/h16b-ux/search-opened-360.png' });
   // The highlight is brief: it goes again.
   await expect(message).not.toHaveClass(/is-target/, { timeout: 10_000 });
 });
@@ -137,7 +135,6 @@ test('the search field: one focus ring, and a clear button drawn like the other 
   expect(clearIcon).toEqual(barIcon);
   const box = (await clear.boundingBox())!;
   expect(Math.min(box.width, box.height)).toBeGreaterThanOrEqual(44);
-  await page.screenshot({ path: '/tmp/r3-ux/search-field-focused-360.png' });
   await clear.click();
   await expect(field).toHaveValue('');
   await expect(field).toBeFocused();

@@ -37,7 +37,6 @@ test.describe('phone', () => {
     const box = (await image(page).boundingBox())!;
     expect(box.x).toBeGreaterThanOrEqual(-1);
     expect(box.x + box.width).toBeLessThanOrEqual(413);
-    await page.screenshot({ path: '/tmp/h16b-ux/viewer-phone.png' });
 
     const before = await width(page);
     const cx = box.x + box.width / 2;
@@ -49,7 +48,6 @@ test.describe('phone', () => {
     await touch(page, spread);
     await expect.poll(() => width(page)).toBeGreaterThan(before * 2);
     await expect(viewer(page).getByRole('button', { name: 'Zoom out' })).toBeEnabled();
-    await page.screenshot({ path: '/tmp/h16b-ux/viewer-phone-pinched.png' });
 
     // Back to fit, then pull the picture down: the viewer closes.
     const zoomOut = viewer(page).getByRole('button', { name: 'Zoom out' });
@@ -74,7 +72,6 @@ test.describe('desktop', () => {
     await viewerScreen.open(page, iris, 'desktop');
     const stage = (await viewer(page).locator('.viewer-stage').boundingBox())!;
     await expect.poll(async () => (await image(page).boundingBox())!.height).toBeGreaterThanOrEqual(stage.height - 2);
-    await page.screenshot({ path: '/tmp/h16b-ux/viewer-desktop.png' });
     const before = await width(page);
     await page.mouse.move(stage.x + stage.width / 2, stage.y + stage.height / 2);
     await page.mouse.wheel(0, -400);

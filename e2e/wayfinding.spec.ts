@@ -126,7 +126,7 @@ test('the lane being read shows no unread count while a reply streams into it', 
       w.__badges = [];
       w.__streamed = false;
       new MutationObserver(() => {
-        if (document.querySelector('article[aria-busy="true"][aria-label^="Hermes"]')) w.__streamed = true;
+        if (document.querySelector('article[aria-busy="true"][aria-label^="Iris demo agent"]')) w.__streamed = true;
         const link = document.querySelector('nav[aria-label="Channels"] a[aria-current="page"]');
         const badge = link?.closest('.channel-row')?.querySelector('.unread-badge')?.textContent;
         const name = link?.getAttribute('aria-label') ?? link?.textContent ?? '';
@@ -136,7 +136,7 @@ test('the lane being read shows no unread count while a reply streams into it', 
     });
     await sendMessage(page, 'Count these words while I watch');
     const reply = log(page)
-      .getByRole('article', { name: /^Hermes, / })
+      .getByRole('article', { name: /^Iris demo agent, / })
       .filter({ hasText: 'Iris demo agent' });
     await expect(reply).toHaveAttribute('aria-busy', 'false', { timeout: 30_000 });
     await expect(general).not.toHaveAccessibleName(/unread/);

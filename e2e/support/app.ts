@@ -63,10 +63,10 @@ export function mine(page: Page, text: string): Locator {
     .filter({ has: page.locator('.bubble > .md').getByText(text, { exact: true }) });
 }
 
-/** A reply of the agent containing `text`. */
+/** A reply of the agent containing `text`: signed with the name its gateway reports (the demo's, or Hermes). */
 export function hermes(page: Page, text: string): Locator {
   return messages(page)
-    .getByRole('article', { name: /^Hermes, / })
+    .getByRole('article', { name: /^(?:Iris demo agent|Hermes), / })
     .filter({ hasText: text });
 }
 

@@ -397,7 +397,9 @@ export class GatewayConnection {
     }
     this.opts.timers.clearTimeout(match.timer);
     if (frame.type === 'error') {
-      match.reject(new ProtocolError(String(frame.payload.code), String(frame.payload.message ?? '')));
+      match.reject(
+        new ProtocolError(String(frame.payload.code), String(frame.payload.message ?? ''), match.frame.type),
+      );
       return;
     }
     Promise.resolve(this.opts.handlers?.frame?.(frame, match.frame)).then(

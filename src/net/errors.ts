@@ -1,6 +1,6 @@
 // Errors a request can end with (spec README §15); their words are the protocol's (protocol/errors.ts).
 import type { ClientFrameType, ErrorCode } from '../protocol';
-import { describeError } from '../protocol/errors';
+import { describeError, gatewayWords } from '../protocol/errors';
 
 export { describeError };
 
@@ -10,17 +10,21 @@ const REQUEST_ERROR_WORDS: Partial<Record<ClientFrameType, Partial<Record<ErrorC
 };
 
 /** Plain-English text for an error answering a request of type `request`. */
-export function describeRequestError(request: ClientFrameType, code: string): string {
+function describeRequestError(request: ClientFrameType, code: string): string {
   return (REQUEST_ERROR_WORDS[request] as Record<string, string> | undefined)?.[code] ?? describeError(code);
 }
 
-/** The gateway answered a request with an `error` frame. */
+/**
+ * The gateway answered a request with an `error` frame. Its message is what a person reads wherever the
+ * refusal shows (a toast, the composer, a dialog): the gateway's own words when it gave any, else ours
+ * for the code (for the request `request` when that sentence would mislead).
+ */
 export class ProtocolError extends Error {
   readonly code: string;
-  /** The gateway's own message (untrusted; shown only as detail). */
+  /** The gateway's own message, as sent (untrusted; shown as text only). */
   readonly detail: string;
-  constructor(code: string, detail: string) {
-    super(describeError(code));
+  constructor(code: string, detail: string, request?: ClientFrameType) {
+    super(gatewayWords(code, detail, request ? describeRequestError(request, code) : describeError(code)));
     this.name = 'ProtocolError';
     this.code = code;
     this.detail = detail;

@@ -47,7 +47,7 @@ describe('TabBus', () => {
     expect(p).toMatchObject({
       code: 'rate_limited',
       detail: 'slow down',
-      message: 'The gateway is busy. Trying again in a moment.',
+      message: 'slow down',
     });
     expect(await follower.call('request', []).catch((e: unknown) => e)).toBeInstanceOf(ConnectionLostError);
     const timeout = await follower.call('request', []).catch((e: unknown) => e);

@@ -54,8 +54,11 @@ function errorToWire(err: unknown): WireError {
 
 function errorFromWire(w: WireError): Error {
   switch (w.name) {
-    case 'ProtocolError':
-      return new ProtocolError(w.code ?? 'internal', w.detail ?? '');
+    case 'ProtocolError': {
+      const e = new ProtocolError(w.code ?? 'internal', w.detail ?? '');
+      e.message = w.message; // worded for its request by the tab that made it
+      return e;
+    }
     case 'ConnectionLostError':
       return new ConnectionLostError(w.message);
     case 'RequestTimeoutError': {

@@ -14,3 +14,15 @@ const ERROR_WORDS: Record<ErrorCode, string> = {
 export function describeError(code: string): string {
   return (ERROR_WORDS as Record<string, string>)[code] ?? 'The gateway reported an unexpected problem.';
 }
+
+/** The longest gateway message shown (its own words, untrusted: shown as text only). */
+const MAX_GATEWAY_WORDS = 300;
+
+/**
+ * What a person reads for a gateway's refusal: its own words when it gave any ("No turn is in progress
+ * in this lane to steer."), squeezed to one bounded line; the code's sentence (`fallback`) only when it gave none.
+ */
+export function gatewayWords(code: string, message: unknown, fallback = describeError(code)): string {
+  const own = typeof message === 'string' ? message.replace(/\s+/g, ' ').trim().slice(0, MAX_GATEWAY_WORDS) : '';
+  return own || fallback;
+}

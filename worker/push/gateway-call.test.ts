@@ -111,7 +111,8 @@ describe('answering a question over the worker’s own connection', () => {
       ok: true,
     });
     const again = await answerOverOwnConnection(db, { picker_id: pickerId, value: 'once', lane }, options);
-    expect(again).toEqual({ ok: false, error: 'This question was already answered or has closed.' });
+    // In the gateway's own words (ours, "This question was already answered or has closed.", only if it gave none).
+    expect(again).toEqual({ ok: false, error: 'That question was already answered or no longer exists.' });
   });
 
   it('a token the gateway refuses, or no pairing at all, is an error in words', async () => {

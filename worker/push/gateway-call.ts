@@ -5,7 +5,7 @@
 // where the app left it, so the app later replays these frames too (the reducer is idempotent).
 import type { ServerFrame } from '../../src/protocol';
 import { GatewayConnection, type WebSocketConstructor } from '../../src/net/connection';
-import { describeError, describeRequestError, ProtocolError } from '../../src/net/errors';
+import { describeError, ProtocolError } from '../../src/net/errors';
 import { pushHello } from '../../src/push/registration';
 import type { IrisDB } from '../../src/store/db';
 import { answerPicker } from '../../src/store/models/pickers';
@@ -95,8 +95,7 @@ async function callGateway(db: IrisDB, answer: PickerAnswer | undefined, options
           };
           // No timeout of its own: the whole exchange has one.
           connection.request(select, { timeoutMs: null }).then(answered, (err: unknown) => {
-            if (err instanceof ProtocolError)
-              finish({ ok: false, error: describeRequestError('picker.select', err.code) });
+            if (err instanceof ProtocolError) finish({ ok: false, error: err.message }); // the gateway's words, or ours for picker.select
             // A lost connection ends through the state below.
           });
         },

@@ -10,6 +10,8 @@ import { orphanTurn } from '../components/messages/laneWindow';
 import { MessageList } from '../components/messages/MessageList';
 import { PickerHost } from '../components/pickers/PickerHost';
 import { ThinkingIndicator } from '../components/messages/ThinkingIndicator';
+import { useAgentName } from '../components/messages/author';
+import { DEFAULT_AGENT_NAME } from '../components/status/agentInfo';
 import { useIris } from '../../runtime';
 import './LanePage.css';
 
@@ -47,6 +49,7 @@ function LaneView(props: { lane: string; focusId?: string }) {
   const workingTurn = orphanTurn(db, props.lane);
   const turnShown = () =>
     (newest()?.role === 'assistant' && newest()?.status === 'streaming') || workingTurn() !== undefined;
+  const agent = useAgentName();
   onMount(() => client.setActiveLane(props.lane));
   // Only if no other lane took over meanwhile (moving between lanes mounts the next one first).
   onCleanup(() => client.activeLane() === props.lane && client.setActiveLane(undefined));
@@ -56,7 +59,12 @@ function LaneView(props: { lane: string; focusId?: string }) {
         {channel()?.name ?? 'Conversation'}
       </h2>
       <MessageList lane={props.lane} focusId={props.focusId} />
-      <ThinkingIndicator lane={laneState()} replyEnded={replyEnded(newest())} turnShown={turnShown()} />
+      <ThinkingIndicator
+        lane={laneState()}
+        agent={agent() ?? DEFAULT_AGENT_NAME}
+        replyEnded={replyEnded(newest())}
+        turnShown={turnShown()}
+      />
       <PickerHost lane={props.lane} />
       <Composer lane={props.lane} />
     </main>

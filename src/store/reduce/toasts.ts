@@ -1,12 +1,9 @@
 // notification and error: frames that reach the person as a toast, and leave nothing else behind.
 import { finite, id, str } from '../../protocol/guards';
-import { describeError } from '../../protocol/errors';
+import { gatewayWords } from '../../protocol/errors';
 import { laneOf } from '../../protocol/lanes';
 import { addToast, ERROR_TOAST_KIND } from '../models/toasts';
 import type { Handler } from './types';
-
-/** The longest gateway error message shown (its own words, untrusted: shown as text only). */
-const MAX_ERROR_WORDS = 300;
 
 export const notification: Handler = async (db, frame, ctx) => {
   const p = frame.payload;
@@ -27,8 +24,6 @@ export const notification: Handler = async (db, frame, ctx) => {
  * happened ("No turn is in progress"); the code's generic sentence only stands in when it sent none.
  */
 export const gatewayError: Handler = async (db, frame, ctx) => {
-  const code = str(frame.payload.code) ?? '';
-  const message = str(frame.payload.message);
-  const words = message !== undefined ? message.replace(/\s+/g, ' ').trim().slice(0, MAX_ERROR_WORDS) : '';
-  await addToast(db, { kind: ERROR_TOAST_KIND, title: words || describeError(code), body: '', ts: ctx.now }, false);
+  const title = gatewayWords(str(frame.payload.code) ?? '', frame.payload.message);
+  await addToast(db, { kind: ERROR_TOAST_KIND, title, body: '', ts: ctx.now }, false);
 };

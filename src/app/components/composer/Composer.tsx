@@ -8,7 +8,7 @@ import { formatBytes } from '../../../lib/format';
 import { stageAttachment, unstageAttachment } from '../../../media/outgoing';
 import { useIris, type IrisRuntime, type RuntimeParts } from '../../../runtime';
 import { replyTarget, setReplyTarget } from '../messages/replyTarget';
-import { agentSteers } from '../status/agentInfo';
+import { DEFAULT_AGENT_NAME, agentName, agentSteers } from '../status/agentInfo';
 import { DESKTOP_QUERY, createMediaQuery } from '../shell/mediaQuery';
 import { AttachButton } from '../media/AttachButton';
 import { AttachmentChips } from '../media/AttachmentChips';
@@ -97,6 +97,7 @@ function LaneComposer(props: { lane: string }) {
   const [sending, setSending] = createSignal(false);
   // An agent that cannot be steered (the gateway's status says so) gets text typed during a reply as a message.
   const steers = live(async () => agentSteers(await getSetting(db, 'gatewayStatus')), true);
+  const agent = live(async () => agentName(await getSetting(db, 'gatewayStatus')), DEFAULT_AGENT_NAME);
   const mode = () => composerMode(working(), input.pasted() || text(), steers());
 
   // Slash-command menu.
@@ -266,10 +267,12 @@ function LaneComposer(props: { lane: string }) {
     }
   }
 
-  // While the agent works, what is typed goes into its reply: say that in words a person uses.
-  const placeholder = () => (working() ? 'Tell Hermes what to change…' : 'Message');
+  // While the agent works, what is typed goes into its reply: say that in words a person uses, short enough
+  // for one line on any phone whatever the agent's name (a wrapped placeholder grows the box: a layout shift).
+  const placeholder = () => (working() ? 'Tell it what to change…' : 'Message');
   const buttonLabel = () => ({ send: 'Send', steer: 'Steer', stop: 'Stop' })[mode()];
-  const buttonTitle = () => ({ send: 'Send', steer: 'Send to Hermes while it works', stop: 'Stop the reply' })[mode()];
+  const buttonTitle = () =>
+    ({ send: 'Send', steer: `Send to ${agent()} while it works`, stop: 'Stop the reply' })[mode()];
   const canPress = () => mode() === 'stop' || input.pasted() !== '' || text().trim() !== '' || attachments().length > 0;
 
   return (

@@ -5,7 +5,7 @@ import { getSetting } from '../../../store/models/settings';
 import { useIris } from '../../../runtime';
 import { cleanCommands, commandText } from '../composer/slash';
 import { showErrorToast } from '../status/toastWrites';
-import { authorName } from './author';
+import { useMessageList } from './listContext';
 
 /** Commands that need nothing typed after them (no hint, or only an optional `[…]` one). */
 function readyToRun(command: CommandInfo): boolean {
@@ -24,7 +24,7 @@ export function EmptyLane(props: { lane: string }) {
   const catalog = live(() => getSetting(db, 'commands'), undefined);
   const suggestions = () => suggestedCommands(catalog() ?? []);
   const [sending, setSending] = createSignal(false);
-  const agent = authorName('assistant');
+  const list = useMessageList();
   const run = async (command: CommandInfo) => {
     setSending(true);
     try {
@@ -38,7 +38,7 @@ export function EmptyLane(props: { lane: string }) {
   return (
     <section class="lane-empty" aria-labelledby="lane-empty-title">
       <h3 id="lane-empty-title" class="lane-empty-title">
-        {agent} is here
+        {list.agentName()} is here
       </h3>
       <p class="lane-empty-text">Ask anything{suggestions().length ? ', or start with one of these:' : '.'}</p>
       <Show when={suggestions().length}>

@@ -23,7 +23,7 @@ export function MessageActions(props: { message: MessageRow }) {
     setReplyTarget(list.lane, {
       message_id: props.message.message_id,
       role: props.message.role,
-      author: authorName(props.message.role),
+      author: authorName(props.message.role, list.agentName()),
       text: markdownToText(props.message.text),
     });
 

@@ -42,18 +42,19 @@ function useHighlight(message: () => MessageRow) {
   return () => list.highlighted() === message().message_id;
 }
 
-function label(message: MessageRow): string {
-  return `${authorName(message.role)}, ${formatTime(message.ts)}`;
+function label(message: MessageRow, agent: string): string {
+  return `${authorName(message.role, agent)}, ${formatTime(message.ts)}`;
 }
 
 function UserMessage(props: { message: MessageRow }) {
   const { client } = useIris();
+  const list = useMessageList();
   const highlighted = useHighlight(() => props.message);
   return (
     <article
       class="msg msg-user"
       classList={{ 'is-target': highlighted(), failed: props.message.status === 'failed' }}
-      aria-label={label(props.message)}
+      aria-label={label(props.message, list.agentName())}
       tabindex="-1"
       data-message-id={props.message.message_id}
     >
@@ -85,13 +86,13 @@ function AssistantMessage(props: { message: MessageRow }) {
     <article
       class="msg msg-assistant"
       classList={{ 'is-target': highlighted(), streaming: !final() }}
-      aria-label={label(props.message)}
+      aria-label={label(props.message, list.agentName())}
       aria-busy={!final()}
       tabindex="-1"
       data-message-id={props.message.message_id}
     >
       <header class="msg-head">
-        <span class="msg-author">{authorName('assistant')}</span>
+        <span class="msg-author">{list.agentName()}</span>
         <Time ts={props.message.ts} />
         <MessageActions message={props.message} />
       </header>
@@ -136,12 +137,13 @@ function AssistantMessage(props: { message: MessageRow }) {
 
 /** cron and system messages: set apart from the conversation. */
 function NoticeMessage(props: { message: MessageRow }) {
+  const list = useMessageList();
   const highlighted = useHighlight(() => props.message);
   return (
     <article
       class="msg msg-notice"
       classList={{ 'is-target': highlighted(), [`msg-${props.message.role}`]: true }}
-      aria-label={label(props.message)}
+      aria-label={label(props.message, list.agentName())}
       tabindex="-1"
       data-message-id={props.message.message_id}
     >
@@ -149,7 +151,7 @@ function NoticeMessage(props: { message: MessageRow }) {
         <div class="notice-head">
           <span class="notice-label">
             {props.message.role === 'cron' ? <AlarmIcon /> : <InfoIcon />}
-            {authorName(props.message.role)}
+            {authorName(props.message.role, list.agentName())}
           </span>
           <Time ts={props.message.ts} />
         </div>
@@ -164,9 +166,9 @@ function NoticeMessage(props: { message: MessageRow }) {
 export function PendingTurn(props: { turn: string }) {
   const list = useMessageList();
   return (
-    <article class="msg msg-assistant msg-working" aria-label={`${authorName('assistant')}, working`} aria-busy="true">
+    <article class="msg msg-assistant msg-working" aria-label={`${list.agentName()}, working`} aria-busy="true">
       <header class="msg-head">
-        <span class="msg-author">{authorName('assistant')}</span>
+        <span class="msg-author">{list.agentName()}</span>
       </header>
       {/* Keyed by the turn, as the reply that takes these cards over is: an opened line stays open. */}
       <TurnSummary

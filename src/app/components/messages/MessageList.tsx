@@ -9,17 +9,23 @@ import { createLaneWindow, laneMessageIds, laneRow, messagesAtBeginning, orphanT
 import { MessageListContext, useMessageList, type MessageListContextValue } from './listContext';
 import { EmptyLane } from './EmptyLane';
 import { MessageItem, PendingTurn } from './MessageItem';
+import { WaitingReply, awaitingReply } from './ThinkingIndicator';
+import { authorName, useAgentName } from './author';
+import { DEFAULT_AGENT_NAME } from '../status/agentInfo';
 import { useOlderPages } from './olderPages';
 import { PickerCard } from './PickerCard';
 import { showErrorToast } from '../status/toastWrites';
 import { useReadMarks } from './readMarks';
 import { live } from '../../../store/live';
+import { newestMessage } from '../../../store/models/messages';
 import { settledPickerPlaces } from '../../../store/models/pickers';
 import { dayLabel, sameDay } from './time';
 import './MessageList.css';
 
 const TURN_KEY = 'turn:';
 const PICKER_KEY = 'picker:';
+/** The placeholder reply while the agent works and nothing of its turn is in the list yet. */
+const WAITING_KEY = 'waiting:';
 /** A row not measured yet is assumed this tall (px); placeholders are exactly this tall. */
 const ESTIMATE = 96;
 
@@ -50,6 +56,14 @@ export function MessageList(props: { lane: string; focusId?: string }) {
   // Questions the agent asked and their answers stay in the conversation, where they were asked.
   // eslint-disable-next-line solid/reactivity -- LaneView is keyed on the lane: the lane never changes under a mounted component
   const settled = live(() => settledPickerPlaces(db, props.lane), []);
+  // eslint-disable-next-line solid/reactivity -- LaneView is keyed on the lane: the lane never changes under a mounted component
+  const newest = live(() => newestMessage(db, props.lane), undefined);
+  const agent = useAgentName();
+  const agentName = () => agent() ?? DEFAULT_AGENT_NAME;
+  const waiting = () => {
+    const message = newest();
+    return awaitingReply(lane(), message, message?.role === 'assistant' && message.status === 'streaming');
+  };
   const keys = createMemo(() => {
     let list = ids() ?? [];
     const pickers = settled();
@@ -58,7 +72,8 @@ export function MessageList(props: { lane: string; focusId?: string }) {
       pickers.forEach((p, i) => list.splice(Math.min(p.after + i, list.length), 0, PICKER_KEY + p.picker_id));
     }
     const turn = orphan();
-    return turn ? [...list, TURN_KEY + turn] : list;
+    if (turn) return [...list, TURN_KEY + turn];
+    return waiting() ? [...list, WAITING_KEY] : list;
   });
   const keyAt = createMemo(() => {
     // eslint-disable-next-line solid/reactivity -- keyAt is a new function whenever keys change; each one reads its own snapshot
@@ -152,6 +167,7 @@ export function MessageList(props: { lane: string; focusId?: string }) {
     // eslint-disable-next-line solid/reactivity -- LaneView is keyed on the lane: the lane never changes under a mounted component
     lane: props.lane,
     win,
+    agentName,
     highlighted: jump.highlighted,
     atStart,
     turnClosed: (turn) => {
@@ -208,7 +224,16 @@ export function MessageList(props: { lane: string; focusId?: string }) {
                         when={!key.startsWith(PICKER_KEY)}
                         fallback={<PickerCard pickerId={key.slice(PICKER_KEY.length)} />}
                       >
-                        <Row id={key} prevId={keys()[(item()?.index ?? 0) - 1]} />
+                        <Show
+                          when={key !== WAITING_KEY}
+                          fallback={
+                            <Show when={lane()}>
+                              {(row) => <WaitingReply lane={row()} author={authorName('assistant', agentName())} />}
+                            </Show>
+                          }
+                        >
+                          <Row id={key} prevId={keys()[(item()?.index ?? 0) - 1]} />
+                        </Show>
                       </Show>
                     </Show>
                   </div>
@@ -236,7 +261,8 @@ export function MessageList(props: { lane: string; focusId?: string }) {
             </svg>
           </button>
         </Show>
-        <Show when={ids()?.length === 0 && keys().length === 0 && lane()?.hasMore === false}>
+        {/* Once the agent's name is read, so the greeting does not change its words under the reader. */}
+        <Show when={ids()?.length === 0 && keys().length === 0 && lane()?.hasMore === false && agent() !== undefined}>
           <EmptyLane lane={props.lane} />
         </Show>
         <Show when={jump.notice()}>

@@ -22,10 +22,10 @@ export function ReplyQuote(props: { messageId: string }) {
         <button
           type="button"
           class="quote"
-          aria-label={`In reply to ${authorName(q().role)}: ${text()}`}
+          aria-label={`In reply to ${authorName(q().role, list.agentName())}: ${text()}`}
           onClick={() => list.jumpTo(q().message_id)}
         >
-          <span class="quote-author">{authorName(q().role)}</span>
+          <span class="quote-author">{authorName(q().role, list.agentName())}</span>
           <span class="quote-text">{text() || '…'}</span>
         </button>
       )}

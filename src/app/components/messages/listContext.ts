@@ -6,6 +6,8 @@ import type { LaneWindow } from './laneWindow';
 export interface MessageListContextValue {
   lane: string;
   win: LaneWindow;
+  /** The agent's name, as its messages are signed (useAgentName; "Hermes" until known). */
+  agentName: Accessor<string>;
   /** The message a search jump (or a quote) points at, highlighted for a moment. */
   highlighted: Accessor<string | undefined>;
   /** Whether the lane's agent turn `turn` is over (so a tool of it can no longer be running). */

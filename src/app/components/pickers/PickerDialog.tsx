@@ -7,7 +7,6 @@ import type {
   PickerModelFrame,
 } from '../../../protocol';
 import type { PickerRow } from '../../../store/schema';
-import { ProtocolError } from '../../../client';
 import { useIris } from '../../../runtime';
 import { showErrorToast } from '../status/toastWrites';
 import { ModalDialog } from '../shell/ModalDialog';
@@ -41,11 +40,9 @@ export function PickerDialog(props: { picker: PickerRow; onDismiss: () => void }
       setAnswered(true);
     } catch (e) {
       // The dialog closes as soon as the answer is recorded; a refusal that comes after is a toast
-      // (once), in the gateway's own words when it gave any.
-      if (disposed) {
-        const words = e instanceof ProtocolError && e.detail ? new Error(e.detail) : e;
-        showErrorToast(db, 'Your answer was not taken', words);
-      } else setError(errorText(e));
+      // (once), in the gateway's own words when it gave any (ProtocolError's message).
+      if (disposed) showErrorToast(db, 'Your answer was not taken', e);
+      else setError(errorText(e));
     } finally {
       setAnswering(false);
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agentInfo, agentLine, agentSteers } from './agentInfo';
+import { agentInfo, agentLine, agentName, agentSteers } from './agentInfo';
 import { bannerMessage } from './connectionBannerText';
 
 describe('the agent behind the gateway (status.session.agent)', () => {
@@ -40,5 +40,14 @@ describe('the agent behind the gateway (status.session.agent)', () => {
       'The agent cannot answer right now: Hermes at http://127.0.0.1:8642 is not reachable (ECONNREFUSED). Your messages are kept.',
     );
     expect(bannerMessage('online', 'online', 'stale problem')).toBeUndefined();
+  });
+
+  it('the name the conversation shows: the gateway’s, without its version; "Hermes" when it names none', () => {
+    const status = (agent: Record<string, unknown>) => ({ state: 'online', session: { agent } });
+    expect(agentName(status({ kind: 'demo', name: 'Iris demo agent' }))).toBe('Iris demo agent');
+    expect(agentName(status({ kind: 'hermes', name: 'Hermes 0.19.0', version: '0.19.0' }))).toBe('Hermes');
+    expect(agentName(status({ name: '  ' }))).toBe('Hermes');
+    expect(agentName({ state: 'online' })).toBe('Hermes');
+    expect(agentName(undefined)).toBe('Hermes');
   });
 });

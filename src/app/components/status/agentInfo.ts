@@ -25,6 +25,22 @@ export function agentInfo(status: unknown): AgentInfo | undefined {
   return { name, ...(version ? { version } : {}), ...(model ? { model } : {}), ...(problem ? { problem } : {}) };
 }
 
+/** Who answers when the gateway does not say: the agent Iris is made for. */
+export const DEFAULT_AGENT_NAME = 'Hermes';
+
+/**
+ * The agent's name as the conversation shows it ("Iris demo agent is here", its replies' author, "… is
+ * thinking"): the name the gateway reports in `status.session.agent.name`, without a version it carries
+ * ("Hermes 0.19.0" → "Hermes"), else "Hermes".
+ */
+export function agentName(status: unknown): string {
+  const info = agentInfo(status);
+  if (!info) return DEFAULT_AGENT_NAME;
+  const { name, version } = info;
+  const bare = version && name.endsWith(` ${version}`) ? name.slice(0, -version.length - 1).trim() : name;
+  return bare || DEFAULT_AGENT_NAME;
+}
+
 /**
  * Whether the agent takes `agent.steer` while it works. Only an explicit `steer: false` says no (Hermes
  * 0.19.0 has no steer endpoint); a gateway that says nothing is assumed to steer, as the protocol has it.
