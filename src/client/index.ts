@@ -16,7 +16,6 @@ import { lazyReducer } from './lazyReducer';
 import { localTransport, remoteTransport, serveTransport, type Transport } from './transport';
 
 export type { ConnectionState } from '../net/phases';
-export { ProtocolError } from '../net/errors';
 
 /** Settings of this device rather than of the gateway it is paired with: forgetting the gateway keeps them. */
 const DEVICE_SETTINGS = ['theme', 'deviceName'] as const;
