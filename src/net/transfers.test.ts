@@ -74,7 +74,8 @@ describe('upload', () => {
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProtocolError);
     expect((err as ProtocolError).code).toBe('media_too_large');
-    expect((err as ProtocolError).message).toBe('That file is too large for the gateway.');
+    // In the gateway's own words (issue 16.10), not our fallback sentence for the code.
+    expect((err as ProtocolError).message).toBe('The file is 10485760 bytes; the limit is 102400.');
     expect(binary).toBeLessThan(40); // not all 40 chunks: the refusal stopped them
     expect(ended).toBe(false);
     expect(gw.gateway.store.media.list()).toHaveLength(0);
