@@ -800,7 +800,8 @@ test('look: a lane with code, a table, tools and reasoning (screenshots)', async
   await pairAndOpen(page, iris);
   const other = await otherDevice(iris);
   await other.chat('Please count these words for me', { chat_id: LANE });
-  await expect(hermes(page, 'Iris demo agent')).toBeInViewport();
+  // By the reply's own words: every reply's header now carries the agent's name.
+  await expect(hermes(page, 'Echo: Please count these words for me')).toBeInViewport();
   await expect(page.locator('code[data-highlighted="yes"]').first()).toBeAttached();
   for (const [name, size] of [
     ['phone', { width: 390, height: 844 }],
