@@ -326,7 +326,7 @@ test('hostile live turns: tool names, previews, args, notes, output, commentary,
   speak({ type: 'agent.idle', ...inLane, payload: {} });
 
   const reply = messages(page)
-    .getByRole('article', { name: /^Hermes, / })
+    .getByRole('article', { name: /^(?:Iris demo agent|Hermes), / })
     .last();
   await expect(reply).toHaveAttribute('aria-busy', 'false');
   await expect(
