@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumExecutable } from './browser';
-import { expect, launchServer, pair, storeRows, test } from './support';
+import { expect, launchServer, pair, shareFromAnotherApp, storeRows, test } from './support';
 
 async function waitForServiceWorker(page: Page) {
   await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
@@ -205,32 +205,7 @@ test('sharing text and a file from another app opens a composer prefilled in the
   await pair(page, iris);
   await page.goto(iris.baseURL + '/#/');
   await waitForServiceWorker(page);
-  // What Android's share sheet does: a multipart POST to the manifest's share_target action.
-  await page.evaluate(() => {
-    const form = document.createElement('form');
-    form.method = 'POST';
-    form.action = '/share-target';
-    form.enctype = 'multipart/form-data';
-    for (const [name, value] of [
-      ['title', 'A page'],
-      ['text', 'Look at this'],
-      ['url', 'https://example.org/article'],
-    ]) {
-      const input = document.createElement('input');
-      input.name = name;
-      input.value = value;
-      form.append(input);
-    }
-    const files = document.createElement('input');
-    files.type = 'file';
-    files.name = 'files';
-    const transfer = new DataTransfer();
-    transfer.items.add(new File(['shopping list: eggs, milk'], 'list.txt', { type: 'text/plain' }));
-    files.files = transfer.files;
-    form.append(files);
-    document.body.append(form);
-    form.submit();
-  });
+  await shareFromAnotherApp(page, 'https://example.org/article');
   await expect(page.getByRole('heading', { name: 'Share to Iris' })).toBeVisible();
   await expect(page.getByText('1 file: list.txt')).toBeVisible();
   await page.getByRole('main').getByRole('button', { name: 'Demo', exact: true }).click();

@@ -2,7 +2,7 @@
 // (e2e/layout-audit.spec.ts) and the screenshot command (scripts/make-screenshots.ts). To audit and
 // photograph a new screen, add an entry here.
 import type { Page, WebSocketRoute } from '@playwright/test';
-import { expect, launchServer, pair, type IrisServer, anotherDeviceSays } from './support';
+import { expect, launchServer, pair, type IrisServer, anotherDeviceSays, shareFromAnotherApp } from './support';
 
 export type Device = 'phone' | 'desktop';
 
@@ -109,35 +109,6 @@ async function routedSocket(page: Page): Promise<{ say(frame: object): void; cut
 }
 
 const banner = (page: Page) => page.locator('.connection-banner-slot');
-
-/** What Android's share sheet does: a multipart POST of text, a link and a file to the share target. */
-async function shareFromAnotherApp(page: Page): Promise<void> {
-  await page.evaluate(() => {
-    const form = document.createElement('form');
-    form.method = 'POST';
-    form.action = '/share-target';
-    form.enctype = 'multipart/form-data';
-    for (const [name, value] of [
-      ['title', 'A page'],
-      ['text', 'Look at this'],
-      ['url', 'https://example.org/a-rather-long-article-address-that-a-phone-must-wrap'],
-    ]) {
-      const input = document.createElement('input');
-      input.name = name!;
-      input.value = value!;
-      form.append(input);
-    }
-    const files = document.createElement('input');
-    files.type = 'file';
-    files.name = 'files';
-    const transfer = new DataTransfer();
-    transfer.items.add(new File(['shopping list: eggs, milk'], 'list.txt', { type: 'text/plain' }));
-    files.files = transfer.files;
-    form.append(files);
-    document.body.append(form);
-    form.submit();
-  });
-}
 
 export const SCREENS: Screen[] = [
   {
@@ -259,7 +230,7 @@ export const SCREENS: Screen[] = [
       await pair(page, iris);
       await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
       await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
-      await shareFromAnotherApp(page);
+      await shareFromAnotherApp(page, 'https://example.org/a-rather-long-article-address-that-a-phone-must-wrap');
       await expect(page.getByRole('heading', { name: 'Share to Iris' })).toBeVisible();
       await expect(page.getByText('1 file: list.txt')).toBeVisible();
     },

@@ -1,5 +1,6 @@
 // The browser tests' helpers, in one place: the serving process under test (server.ts), what a person
-// does in the app and what its DB holds (app.ts), and the shell around a lane (shell.ts).
+// does in the app and what its DB holds (app.ts), the shell around a lane (shell.ts), the share sheet (share.ts).
 export * from './server';
 export * from './app';
 export * from './shell';
+export * from './share';
