@@ -70,13 +70,33 @@ test('a gateway that does not answer says so in words within 5 s', async ({ page
   await page.goto(iris.baseURL + '/#/pair');
   await expect(page.getByLabel('Gateway URL')).toHaveValue(iris.gatewayUrl);
   await page.getByLabel('Token').fill(iris.token);
-  // The page is loaded; now nothing listens at its gateway any more.
+  // The page and its code are loaded (the form fetches the connection's code once painted); now
+  // nothing listens at its gateway any more.
+  await page.waitForLoadState('networkidle');
   await iris.server.close();
   await page.getByRole('button', { name: 'Connect' }).click();
   // The app says so after NO_ANSWER_MS (4 s) at the latest; the extra seconds are for a loaded CI machine.
   await expect(page.getByRole('status').filter({ hasText: `Nothing answers at ${iris.gatewayUrl}` })).toBeVisible({
     timeout: 8_000,
   });
+});
+
+test('the page’s server gone before the connection’s code loaded: said in words, and Connect again works', async ({
+  page,
+  iris,
+}) => {
+  await page.route(/\/assets\/session-[^/]*\.js$/, (route) => route.abort('connectionrefused'));
+  await page.goto(iris.baseURL + '/#/pair');
+  await page.getByLabel('Token').fill(iris.token);
+  await page.getByRole('button', { name: 'Connect' }).click();
+  const status = page.getByRole('status');
+  await expect(status).toHaveText(
+    `This page's server (${iris.baseURL}) stopped answering before Iris had loaded, so it cannot connect yet. Check that the server is running, then press Connect again.`,
+  );
+  await expect(status).not.toContainText('dynamically imported');
+  await page.unroute(/\/assets\/session-[^/]*\.js$/);
+  await page.getByRole('button', { name: 'Connect' }).click();
+  await expectLanded(page);
 });
 
 test('"Scan a pairing code" is there only where the browser can read QR codes', async ({ page, iris }) => {

@@ -109,7 +109,7 @@ export function createClient(options: ClientOptions): IrisClient {
 
   /** (Re)creates the session from the settings; leader only. */
   function restartSession(): Promise<void> {
-    restarting = restarting.then(async () => {
+    const next = restarting.then(async () => {
       const old = session;
       session = undefined;
       await old?.stop();
@@ -148,7 +148,9 @@ export function createClient(options: ClientOptions): IrisClient {
       session = s;
       await s.start();
     });
-    return restarting;
+    // This caller hears why a restart failed (its code did not load); the next restart still runs.
+    restarting = next.catch(() => undefined);
+    return next;
   }
 
   const local = localTransport(() => session, restartSession);
@@ -160,7 +162,7 @@ export function createClient(options: ClientOptions): IrisClient {
     setLeader(true);
     leaderKnown?.();
     bus?.serve(serveTransport(local));
-    void restartSession();
+    restartSession().catch((err: unknown) => console.warn('iris: could not start the connection', err));
   }
 
   function onBusMessage(m: BusMessage): void {

@@ -11,6 +11,7 @@ import { connectionStateText } from '../connectionText';
 import { landingHref } from '../components/pairing/landing';
 import { ScanPairingCode, canScanPairingCode } from '../components/pairing/ScanPairingCode';
 import { watchPairingAttempt } from '../components/pairing/watchAttempt';
+import { codeLoadProblem, isCodeLoadFailure } from '../components/pairing/problem';
 import './PairPage.css';
 
 /** The gateway this page was served with: same origin, path /ws. */
@@ -48,9 +49,9 @@ export function PairPage() {
   // What pairing refused before connecting at all (an address that is no gateway URL), in words.
   const [invalid, setInvalid] = createSignal<string>();
 
-  // The connection's code is fetched as soon as the person starts on the form (not with the first
-  // screen, which stays light): Connect must not depend on the server still answering later. A failed
-  // fetch here is harmless: the attempt loads it again and reports its own failure.
+  // The connection's code is fetched once the form is painted, or at once when the person starts on
+  // it (not with the first screen, which stays light): Connect must not depend on the server still
+  // answering later. A failed fetch here is harmless: the attempt loads it again and says why it failed.
   let sessionCodeAsked = false;
   const fetchSessionCode = () => {
     if (sessionCodeAsked) return;
@@ -69,7 +70,10 @@ export function PairPage() {
     try {
       await client.pair(url().trim(), token().trim());
     } catch (err) {
-      setInvalid(err instanceof Error ? err.message : String(err));
+      // A chunk the server no longer serves is no fault of the address typed: say what is down.
+      setInvalid(
+        isCodeLoadFailure(err) ? codeLoadProblem(location.origin) : err instanceof Error ? err.message : String(err),
+      );
     }
   }
 
@@ -94,6 +98,8 @@ export function PairPage() {
   }
 
   onMount(() => {
+    if ('requestIdleCallback' in window) requestIdleCallback(fetchSessionCode, { timeout: 1000 });
+    else setTimeout(fetchSessionCode, 200);
     if (param(params.url) && param(params.token)) {
       // Pair from the link (asking first if that replaces the current pairing), and drop the token
       // from the address bar and history at once.

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { ChannelRow } from '../../../store/schema';
 import { landingHref } from './landing';
-import { blocksGateway, NO_ANSWER_MS, pairingProblem, type PairingAttempt } from './problem';
+import {
+  blocksGateway,
+  codeLoadProblem,
+  isCodeLoadFailure,
+  NO_ANSWER_MS,
+  pairingProblem,
+  type PairingAttempt,
+} from './problem';
 
 const row = (c: Partial<ChannelRow> & { chat_id: string }, order: number): ChannelRow => ({
   name: c.chat_id,
@@ -55,6 +62,17 @@ describe('pairing problems in words', () => {
   it('ws:// from an https page', () => {
     expect(pairingProblem({ ...base, pageOrigin: 'https://iris.example' })).toMatch(
       /use a wss:\/\/ address \(for this server, wss:\/\/iris\.example\/ws\)/,
+    );
+  });
+  it('a chunk that did not load is told apart from a refused address, in each browser’s words', () => {
+    expect(
+      isCodeLoadFailure(new TypeError('Failed to fetch dynamically imported module: http://x/assets/session-a.js')),
+    ).toBe(true);
+    expect(isCodeLoadFailure(new TypeError('error loading dynamically imported module: http://x/a.js'))).toBe(true);
+    expect(isCodeLoadFailure(new TypeError('Importing a module script failed.'))).toBe(true);
+    expect(isCodeLoadFailure(new Error('The gateway URL must start with wss:// or ws://.'))).toBe(false);
+    expect(codeLoadProblem('http://127.0.0.1:8080')).toMatch(
+      /^This page's server \(http:\/\/127\.0\.0\.1:8080\) stopped answering.*press Connect again\.$/,
     );
   });
   it('matches a CSP report to the gateway by host', () => {

@@ -42,6 +42,20 @@ export function pairingProblem(a: PairingAttempt): string | undefined {
   return undefined;
 }
 
+/**
+ * Whether `err` is the browser failing to load one of the app's own code chunks (the page's server
+ * stopped answering before the connection's code arrived). Chromium, Firefox and Safari word it so.
+ */
+export function isCodeLoadFailure(err: unknown): boolean {
+  const message = err instanceof Error ? err.message : String(err);
+  return /dynamically imported module|Importing a module script failed/i.test(message);
+}
+
+/** What to say when the connection's own code could not load from the page's server. */
+export function codeLoadProblem(pageOrigin: string): string {
+  return `This page's server (${pageOrigin}) stopped answering before Iris had loaded, so it cannot connect yet. Check that the server is running, then press Connect again.`;
+}
+
 /** Whether a CSP violation report (securitypolicyviolation) is about connecting to `url`. */
 export function blocksGateway(blockedURI: string, directive: string, url: string): boolean {
   if (!directive.startsWith('connect-src')) return false;
