@@ -90,6 +90,28 @@ describe('check-imports', () => {
     ]);
   });
 
+  it('fails when the service worker reaches solid-js or src/app through any chain of imports', () => {
+    const root = tree({
+      ...CLEAN,
+      'src/store/live.ts': `import { createSignal } from 'solid-js';\nimport { render } from 'solid-js/web';\n`,
+      'src/store/reducer.ts': `import '../protocol/frames';\nimport './live';\nimport Dexie from 'dexie';\n`,
+    });
+    expect(check(root, []).errors).toEqual([
+      'src/store/live.ts → solid-js: [worker-bundle] the service worker bundles solid-js: worker/sw.ts → src/store/reducer.ts → src/store/live.ts',
+      'src/store/live.ts → solid-js/web: [worker-bundle] the service worker bundles solid-js/web: worker/sw.ts → src/store/reducer.ts → src/store/live.ts',
+    ]);
+    // src/app reached from the worker is named by its whole path, beside the app-private line of the one import.
+    const app = tree({ ...CLEAN, 'src/store/reducer.ts': `import '../app/App';\n` });
+    expect(check(app, []).errors).toEqual(
+      expect.arrayContaining([
+        'src/store/reducer.ts → src/app/App.tsx: [worker-bundle] the service worker reaches src/app: worker/sw.ts → src/store/reducer.ts → src/app/App.tsx',
+      ]),
+    );
+    // The app itself may use solid-js: only what the worker's entry reaches counts.
+    const appOnly = tree({ ...CLEAN, 'src/app/App.tsx': `import { render } from 'solid-js/web';\n` });
+    expect(check(appOnly, []).errors).toEqual([]);
+  });
+
   it('fails on a src folder that has no layer', () => {
     const { errors } = check(tree({ ...CLEAN, 'src/gadgets/a.ts': `export {};\n` }), []);
     expect(errors).toEqual([

@@ -34,7 +34,12 @@ export const APP_PRIVATE_ROOTS = ['src', 'worker', 'server', 'e2e', 'bench', 'sc
 /** What ships to the browser: only its tests (and src/testing, their support) may import server/. */
 export const BROWSER_ROOTS = ['src', 'worker'];
 
-export type Rule = 'cycle' | 'app-private' | 'upward' | 'worker' | 'server';
+/** The service worker's entry (`filename` in vite.config.ts): every file it reaches ships in sw.js. */
+export const WORKER_ENTRIES = ['worker/sw.ts'];
+/** The UI framework never ships in the service worker: no DOM there, and its bytes would load on every wake. */
+export const WORKER_FORBIDDEN_PACKAGES = ['solid-js', '@solidjs/router', '@tanstack/solid-virtual'];
+
+export type Rule = 'cycle' | 'app-private' | 'upward' | 'worker' | 'server' | 'worker-bundle';
 
 export interface Violation {
   rule: Rule;
@@ -117,19 +122,25 @@ function resolveRelative(root: string, from: string, spec: string): string | und
 
 export type Graph = Map<string, string[]>;
 
-/** file → the files it imports (relative imports that resolve to a source file), over `roots`. */
-export function buildGraph(root: string, roots: string[]): Graph {
+/**
+ * file → the files it imports (relative imports that resolve to a source file), over `roots`;
+ * `packages`, when given, gets file → the packages it imports (bare specifiers, not `node:` builtins).
+ */
+export function buildGraph(root: string, roots: string[], packages?: Graph): Graph {
   const graph: Graph = new Map();
   for (const top of roots) {
     const files: string[] = [];
     listSources(root, top, files);
     for (const file of files) {
       const targets = new Set<string>();
+      const bare = new Set<string>();
       for (const spec of importSpecifiers(readFileSync(join(root, file), 'utf8'))) {
         const to = resolveRelative(root, file, spec);
         if (to && /\.(ts|tsx|mts)$/.test(to)) targets.add(to);
+        else if (!/^(\.|\/|node:|virtual:)/.test(spec)) bare.add(spec);
       }
       graph.set(file, [...targets].sort());
+      packages?.set(file, [...bare].sort());
     }
   }
   return graph;
@@ -250,6 +261,56 @@ export function findViolations(graph: Graph): Violation[] {
   return out;
 }
 
+const isForbiddenInWorker = (spec: string): boolean =>
+  WORKER_FORBIDDEN_PACKAGES.some((p) => spec === p || spec.startsWith(p + '/'));
+
+/**
+ * What the service worker bundles: every file reached from `WORKER_ENTRIES`, however indirectly, must stay
+ * out of src/app and import no UI package. The direct rules above cannot see a src/store file that starts
+ * importing solid-js, which would put the framework in sw.js through the worker's import of the store.
+ */
+export function findWorkerBundleViolations(graph: Graph, packages: Graph, entries = WORKER_ENTRIES): Violation[] {
+  const via = new Map<string, string | undefined>(); // reached file → the file that first reached it
+  const queue = entries.filter((e) => graph.has(e));
+  for (const e of queue) via.set(e, undefined);
+  for (let i = 0; i < queue.length; i++) {
+    for (const to of graph.get(queue[i]) ?? []) {
+      if (!via.has(to)) {
+        via.set(to, queue[i]);
+        queue.push(to);
+      }
+    }
+  }
+  const path = (file: string): string => {
+    const chain: string[] = [];
+    for (let f: string | undefined = file; f !== undefined; f = via.get(f)) chain.unshift(f);
+    return chain.join(' → ');
+  };
+  const out: Violation[] = [];
+  for (const file of queue) {
+    const parent = via.get(file);
+    if (parent !== undefined && under(file, 'src/app')) {
+      out.push({
+        rule: 'worker-bundle',
+        from: parent,
+        to: file,
+        detail: `the service worker reaches src/app: ${path(file)}`,
+      });
+    }
+    for (const spec of packages.get(file) ?? []) {
+      if (isForbiddenInWorker(spec)) {
+        out.push({
+          rule: 'worker-bundle',
+          from: file,
+          to: spec,
+          detail: `the service worker bundles ${spec}: ${path(file)}`,
+        });
+      }
+    }
+  }
+  return out;
+}
+
 const key = (v: { rule: Rule; from: string; to: string }): string => `${v.rule} ${v.from} -> ${v.to}`;
 
 export interface Report {
@@ -259,9 +320,10 @@ export interface Report {
 
 /** Violations not in the allowlist, and allowlist entries that no longer occur, are errors. */
 export function check(root: string, allowlist: Allowed[] = ALLOWLIST): Report {
-  const graph = buildGraph(root, APP_PRIVATE_ROOTS);
+  const packages: Graph = new Map();
+  const graph = buildGraph(root, APP_PRIVATE_ROOTS, packages);
   const unknown = [...graph.keys()].filter((f) => under(f, 'src') && !layerOf(f));
-  const found = findViolations(graph);
+  const found = [...findViolations(graph), ...findWorkerBundleViolations(graph, packages)];
   const allowedKeys = new Set(allowlist.map(key));
   const foundKeys = new Set(found.map(key));
   const errors: string[] = [];
