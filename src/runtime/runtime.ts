@@ -18,12 +18,13 @@ export interface IrisRuntime extends RuntimeParts {
   /**
    * This runtime's one instance of a service (the media puller, the page's draft writer), built from
    * the parts on first ask. The service's code stays in the chunk that asks for it, so it loads with
-   * the page that needs it and not with the first screen.
+   * the page that needs it and not with the first screen. A service with a `stop()` (the search index)
+   * is stopped by the runtime's `stop()`; a later ask builds a new one.
    */
   shared<T>(start: (parts: RuntimeParts) => T): T;
   /** Applies the theme, connects (when paired), and starts the background work (the push bridge). */
   start(): void;
-  /** Disconnects (tests; a page just closes). */
+  /** Stops the shared services that can stop, then disconnects (tests; a page just closes). */
   stop(): Promise<void>;
 }
 
@@ -53,6 +54,15 @@ export function createRuntime(options: RuntimeOptions = {}): IrisRuntime {
       void client.start();
       if (push) startPushBridgeWhenPaired(parts);
     },
-    stop: () => client.stop(),
+    async stop() {
+      const running = [...services.values()];
+      services.clear();
+      for (const service of running) if (isStoppable(service)) service.stop();
+      await client.stop();
+    },
   };
+}
+
+function isStoppable(service: unknown): service is { stop(): void } {
+  return typeof service === 'object' && service !== null && typeof (service as { stop?: unknown }).stop === 'function';
 }

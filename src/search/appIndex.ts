@@ -17,6 +17,8 @@ export interface LocalSearch {
   built(): boolean;
   /** Searches the cached messages; rows are read back from the DB (the index keeps no text). */
   search(query: string, options?: { lane?: string; limit?: number }): Promise<LocalSearchResult[]>;
+  /** Stops following the database and drops the build's remaining chunks (the runtime's stop() calls it). */
+  stop(): void;
 }
 
 /** Starts building the index over `db`'s messages. */
@@ -42,5 +44,6 @@ export function startLocalIndex({ db }: { db: IrisDB }): LocalSearch {
       });
       return results;
     },
+    stop: () => sync.stop(),
   };
 }

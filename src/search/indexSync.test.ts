@@ -96,6 +96,24 @@ describe('syncIndexWithDb', () => {
     expect(index.search('hello').map((h) => h.message_id)).toEqual(['srv-1']);
   });
 
+  it('stopped during the first build, reads no further chunk', async () => {
+    const db = freshDb();
+    await db.messages.bulkPut(Array.from({ length: 250 }, (_, i) => row(`m${String(i).padStart(3, '0')}`, 'note', i)));
+    const index = createLocalIndex();
+    let chunks = 0;
+    const sync: IndexSync = syncIndexWithDb(index, db, {
+      chunkSize: 100,
+      yieldToPage: async () => {
+        chunks++;
+        sync.stop();
+      },
+    });
+    open[open.length - 1].sync = sync;
+    await sync.ready;
+    expect(chunks).toBe(1);
+    expect(index.size).toBe(100);
+  });
+
   it('picks up writes made while it was building', async () => {
     const db = freshDb();
     await db.messages.bulkPut(Array.from({ length: 50 }, (_, i) => row(`m${i}`, `old ${i}`, i)));

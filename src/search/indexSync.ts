@@ -86,11 +86,13 @@ export function syncIndexWithDb(index: LocalIndex, db: IrisDB, options: IndexSyn
     const ranges = changedRanges.splice(0);
     if (keys.length > 0) {
       const rows = await db.messages.bulkGet(keys);
+      if (stopped) return; // stopped while reading: the index stays as it was
       index.add(rows.filter(indexable).map(toIndexed));
       index.remove(keys.filter((_, i) => !indexable(rows[i])));
     }
     for (const range of ranges) {
       const rows = await db.messages.where(':id').between(range.from, range.to, true, true).toArray();
+      if (stopped) return;
       const present = new Set(rows.filter(indexable).map((r) => r.message_id));
       index.add(rows.filter(indexable).map(toIndexed));
       const gone: string[] = [];
@@ -111,6 +113,7 @@ export function syncIndexWithDb(index: LocalIndex, db: IrisDB, options: IndexSyn
         lastKey === undefined
           ? await db.messages.orderBy(':id').limit(chunkSize).toArray()
           : await db.messages.where(':id').above(lastKey).limit(chunkSize).toArray();
+      if (stopped) return;
       if (chunk.length === 0) break;
       index.add(chunk.filter(indexable).map(toIndexed));
       lastKey = chunk[chunk.length - 1].message_id;
