@@ -4,23 +4,21 @@ import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startGateway, type StandaloneGateway } from '../gateway/standalone';
 import { TestClient } from '../gateway/testclient';
+import { useGateway } from '../gateway/testing';
 import { WsFrameTracker } from './frames';
 import { FaultProxy } from './proxy';
 
 const TOKEN = 'fault-proxy-token';
-let gw: StandaloneGateway;
+const fixture = useGateway({ token: TOKEN, streamDelayMs: 5 });
 let proxy: FaultProxy;
 
 beforeEach(async () => {
-  gw = await startGateway({ token: TOKEN, streamDelayMs: 5 });
-  proxy = await FaultProxy.start({ target: () => ({ host: '127.0.0.1', port: gw.port }) });
+  proxy = await FaultProxy.start({ target: () => ({ host: '127.0.0.1', port: fixture.gw.port }) });
 });
 
 afterEach(async () => {
   await proxy.close();
-  await gw.close();
 });
 
 /** A WebSocket client on a raw socket, so the test sees every byte, including a partial frame. */
@@ -100,7 +98,7 @@ describe('fault proxy', () => {
     expect(tracker.atBoundary).toBe(false);
     expect(proxy.stats().cutsMidFrame).toBe(1);
     // The gateway stored the message the app sent before the cut.
-    await expect.poll(() => gw.gateway.store.messages('web:default').map((m) => m.text)).toContain('cut me');
+    await expect.poll(() => fixture.gw.gateway.store.messages('web:default').map((m) => m.text)).toContain('cut me');
   });
 
   it('cuts a link inside a frame going to the gateway, which drops the torn frame', async () => {
@@ -109,8 +107,8 @@ describe('fault proxy', () => {
     client.send('message.send', { text: 'x'.repeat(5000), client_id: 'c-torn' }, { id: 9, chat_id: 'web:default' });
     expect(await cut).toBe(1);
     await client.closed;
-    await expect.poll(() => gw.gateway.connectionCount()).toBe(0);
-    expect(gw.gateway.store.messages('web:default')).toEqual([]);
+    await expect.poll(() => fixture.gw.gateway.connectionCount()).toBe(0);
+    expect(fixture.gw.gateway.store.messages('web:default')).toEqual([]);
   });
 
   it('cuts the next link inside a frame once part of an upload has passed', async () => {
@@ -127,8 +125,8 @@ describe('fault proxy', () => {
     for (let i = 0; i < 4; i++) client.sendRaw(Buffer.alloc(262_144, i), true);
     expect(await cut).toBe(1);
     await client.closed;
-    await expect.poll(() => gw.gateway.connectionCount()).toBe(0);
-    expect(gw.gateway.store.media.list()).toEqual([]);
+    await expect.poll(() => fixture.gw.gateway.connectionCount()).toBe(0);
+    expect(fixture.gw.gateway.store.media.list()).toEqual([]);
     expect(proxy.stats().cutsMidFrame).toBe(1);
   });
 
@@ -146,11 +144,11 @@ describe('fault proxy', () => {
   });
 
   it('follows a backend that restarts on the same port', async () => {
-    const port = gw.port;
+    const port = fixture.gw.port;
     const first = await TestClient.paired(proxy.wsUrl, { token: TOKEN });
-    await gw.close();
+    await fixture.stop();
     await first.closed;
-    gw = await startGateway({ token: TOKEN, port });
+    await fixture.restart({ port });
     const second = await TestClient.paired(proxy.wsUrl, { token: TOKEN });
     expect((await second.request('ping', { ts: 1 })).type).toBe('pong');
     await second.close();

@@ -24,6 +24,9 @@ export interface FixtureOptions extends GatewayOptions {
   tempDataDir?: true | string;
 }
 
+/** What restart() and startAnother() may change: the gateway's options, and its port (to come back on the same one). */
+type GatewayChanges = Partial<GatewayOptions> & { port?: number };
+
 interface Pushed {
   target: PushTarget;
   payload: PushPayload;
@@ -37,11 +40,11 @@ export interface GatewayFixture {
   /** A client connected but not paired (it says hello itself). */
   connect(): Promise<TestClient>;
   /** Close this test's gateway, if one runs, and start it again with these options changed (same token and data dir). */
-  restart(changes?: Partial<GatewayOptions>): Promise<StandaloneGateway>;
+  restart(changes?: GatewayChanges): Promise<StandaloneGateway>;
   /** Close this test's gateway (to change its data dir while it is down); restart() starts it again. */
   stop(): Promise<void>;
   /** Start a second gateway beside this test's one, on the same options with these changed; closed after the test. */
-  startAnother(changes?: Partial<GatewayOptions>): Promise<StandaloneGateway>;
+  startAnother(changes?: GatewayChanges): Promise<StandaloneGateway>;
   /** The gateway's log lines in this test (they also go to options.log). */
   readonly logs: string[];
   /** With recordPushes: every wake-up the gateway sent in this test. */
@@ -64,7 +67,7 @@ export function useGateway(options: FixtureOptions): GatewayFixture {
   let tempDir: string | undefined;
   let dataDir: string | undefined;
 
-  const optionsWith = (changes: Partial<GatewayOptions>): GatewayOptions & { port?: number } => ({
+  const optionsWith = (changes: GatewayChanges): GatewayOptions & { port?: number } => ({
     ...gatewayOptions,
     ...(dataDir === undefined ? {} : { dataDir }),
     ...(recordPushes ? { push: { send: recordPush } } : {}),

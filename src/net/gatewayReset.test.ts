@@ -2,23 +2,24 @@
 // (spec README §8: a cursor beyond its newest gets everything). The app must then drop its old
 // cursor: kept, it stays ahead of the new numbering and a later sync skips every frame below it.
 import 'fake-indexeddb/auto';
+import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { startGateway, type StandaloneGateway } from '../../server/gateway/standalone';
-import { TestClient } from '../../server/gateway/testclient';
+import { useGateway } from '../../server/gateway/testing';
 import { laneMessages } from '../store/models/messages';
 import { freshDb } from '../testing/db';
-import { defaultLane, pairedClient, tempDir, TOKEN } from '../testing/gatewayClient';
+import { defaultLane, pairedClient, TOKEN } from '../testing/gatewayClient';
 import { until } from '../testing/until';
 
+// Its data dir is 'first' inside the fixture's temporary directory; the gateway that lost its state uses 'second'.
+const fixture = useGateway({ token: TOKEN, streamDelayMs: 1, tempDataDir: 'first' });
+// Registered after the fixture: the app's client stops before the gateway closes.
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn();
 });
 
 it('after the gateway loses its state, a later sync still brings every frame', async () => {
-  const [first, second] = [tempDir(), tempDir()];
-  cleanup.push(first.remove, second.remove);
-  let gw: StandaloneGateway = await startGateway({ token: TOKEN, streamDelayMs: 1, dataDir: first.path });
+  let gw = fixture.gw;
   const port = gw.port;
   const db = freshDb();
   const c = await pairedClient(db, gw.url);
@@ -38,16 +39,13 @@ it('after the gateway loses its state, a later sync still brings every frame', a
 
   // The gateway comes back with nothing (same URL): this device is new to it.
   await c.stop();
-  await gw.close();
-  gw = await startGateway({ token: TOKEN, streamDelayMs: 1, dataDir: second.path, port });
-  cleanup.push(() => gw.close());
+  gw = await fixture.restart({ dataDir: join(fixture.tempDir, 'second'), port });
   await c.start();
   await until(() => c.session()?.isSynced, 'synced with the new gateway');
   await c.stop();
 
   // While this device is away, another one makes more frames than the old cursor counted.
-  const other = await TestClient.paired(gw.url, { token: TOKEN });
-  cleanup.push(() => other.close());
+  const other = await fixture.device('other-device');
   for (let i = 0; i < 8; i++) await other.chat(`while away ${i}`, { chat_id: 'web:demo' });
   const deviceId = (await db.settings.get('deviceId'))!.value as string;
   expect(gw.gateway.store.cursor(deviceId)).toBeGreaterThan(20);

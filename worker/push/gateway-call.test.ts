@@ -1,23 +1,20 @@
 import 'fake-indexeddb/auto';
 import WebSocket from 'ws';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_CHAT_ID } from '../../server/gateway';
-import { startGateway, type StandaloneGateway } from '../../server/gateway/standalone';
-import { TestClient } from '../../server/gateway/testclient';
+import type { StandaloneGateway } from '../../server/gateway/standalone';
+import { useGateway } from '../../server/gateway/testing';
 import type { ServerFrame } from '../../src/protocol';
 import { IrisDB } from '../../src/store/db';
 import { laneMessages } from '../../src/store/models/messages';
 import { setSetting } from '../../src/store/models/settings';
 import { applyFrame } from '../../src/store/reducer';
 import { setPushRegistration } from '../../src/push/registration';
+import { until } from '../../src/testing/until';
 import { answerOverOwnConnection, helloOverOwnConnection, type CallOptions } from './gateway-call';
 
-const cleanup: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const fn of cleanup.splice(0).reverse()) await fn();
-});
-
 const TOKEN = 'worker-call-token-0123456789';
+const fixture = useGateway({ token: TOKEN, streamDelayMs: 1 });
 const options: CallOptions = { WebSocketImpl: WebSocket as unknown as CallOptions['WebSocketImpl'], lingerMs: 2_000 };
 const subscription = {
   endpoint: 'https://push.example/sub/1',
@@ -25,20 +22,6 @@ const subscription = {
   keys: { p256dh: 'BPk' + 'a'.repeat(84), auth: 'c2VjcmV0LWF1dGg' },
 };
 let dbCount = 0;
-
-async function until<T>(
-  check: () => T | undefined | false | Promise<T | undefined | false>,
-  what: string,
-  ms = 5_000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /**
  * A device that asked for an approval (the app stored the picker, as its reducer does) and was then
@@ -51,17 +34,14 @@ async function closedAppWithApproval(): Promise<{
   pickerId: string;
   deviceId: string;
 }> {
-  const gw = await startGateway({ token: TOKEN, streamDelayMs: 1 });
-  cleanup.push(() => gw.close());
+  const gw = fixture.gw;
   const db = new IrisDB(`worker-call-${process.pid}-${++dbCount}`);
   const deviceId = `phone-${dbCount}`;
   await setSetting(db, 'gatewayUrl', gw.url);
   await setSetting(db, 'token', TOKEN);
   await setSetting(db, 'deviceId', deviceId);
   await setPushRegistration(db, { mode: 'webpush', subscription, vapidKey: 'BKey' });
-  const app = await TestClient.paired(gw.url, {
-    token: TOKEN,
-    device_id: deviceId,
+  const app = await fixture.device(deviceId, {
     caps: { min_protocol: 1, media: true, push: 'webpush' },
     extra: { webpush: subscription },
   });

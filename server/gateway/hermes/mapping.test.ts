@@ -1,13 +1,10 @@
 // The Hermes bridge on event streams recorded from a real hermes-agent 0.19.0 (fixtures/, made by
 // e2e/hermes/record.ts), replayed byte for byte: every event type, bad events, a stream cut mid-run,
 // a wrong key, an older Hermes, and a restart of our gateway mid-run.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startGateway, type StandaloneGateway } from '../standalone';
-import { TestClient } from '../testclient';
-import type { PushPayload } from '../types';
+import type { StandaloneGateway } from '../standalone';
+import type { TestClient } from '../testclient';
+import { useGateway } from '../testing';
 import { makePng } from '../agent/png';
 import { HermesAgent } from './agent';
 import { historyFromSession, importedId } from './history';
@@ -15,21 +12,21 @@ import { loadFixture, startReplayHermes, type ReplayHermes } from './testing/rep
 
 const token = 'hermes-bridge-token';
 let hermes: ReplayHermes;
-let gw: StandaloneGateway | undefined;
-let pushed: PushPayload[];
-const clients: TestClient[] = [];
-const dirs: string[] = [];
 
+// Registered before the gateway fixture's hooks, so our gateway (and its devices) close before Hermes does.
 beforeEach(async () => {
   hermes = await startReplayHermes();
-  pushed = [];
 });
 afterEach(async () => {
-  for (const c of clients.splice(0)) await c.close();
-  await gw?.close();
-  gw = undefined;
   await hermes.close();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+// Each test starts its gateway with gateway(), on a HermesAgent pointed at this test's replayed Hermes.
+const gatewayFixture = useGateway({
+  token,
+  streamDelayMs: 0,
+  startBeforeEach: false,
+  recordPushes: true,
+  tempDataDir: true,
 });
 
 async function gateway(
@@ -42,26 +39,14 @@ async function gateway(
     pollIntervalMs: 20,
     ...(opts.maxPollMs !== undefined ? { maxPollMs: opts.maxPollMs } : {}),
   });
-  gw = await startGateway({
-    token,
-    streamDelayMs: 0,
-    ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
-    agent,
-    push: { send: (_t, p) => pushed.push(p) },
-  });
+  // In memory unless the test keeps a data dir (the fixture's, kept across restarts).
+  const gw = await gatewayFixture.restart({ dataDir: opts.dataDir, agent });
   await agent.probe();
   return gw;
 }
 
-async function device(id = 'dev-a'): Promise<TestClient> {
-  const c = await TestClient.paired(gw!.url, {
-    token,
-    device_id: id,
-    caps: { push: 'ntfy' },
-    extra: { ntfy_topic: 't-' + id },
-  });
-  clients.push(c);
-  return c;
+function device(id = 'dev-a'): Promise<TestClient> {
+  return gatewayFixture.device(id, { caps: { push: 'ntfy' }, extra: { ntfy_topic: 't-' + id } });
 }
 
 const runCalls = () => hermes.calls.filter((c) => c.method === 'POST' && c.path === '/v1/runs');
@@ -95,7 +80,7 @@ describe('HermesAgent on recorded hermes-agent 0.19.0 streams', () => {
     );
     expect(again.payload.message_id).toBe(echo.payload.message_id);
     expect(runCalls()).toHaveLength(1);
-    expect(gw!.gateway.store.messages('web:default').at(-1)).toMatchObject({
+    expect(gatewayFixture.gw.gateway.store.messages('web:default').at(-1)).toMatchObject({
       role: 'assistant',
       text: fixture.run.output,
       model: 'iris-scripted-1',
@@ -126,7 +111,9 @@ describe('HermesAgent on recorded hermes-agent 0.19.0 streams', () => {
     expect(picker.payload.description).toContain('delete in root path');
     expect(c.ofType('agent.busy', from).at(-1)!.payload.reason).toBe('waiting_input');
     expect(c.ofType('notification', from)[0].payload.kind).toBe('approval');
-    expect(pushed.some((p) => p.kind === 'approval' && p.picker_id === picker.payload.picker_id)).toBe(true);
+    expect(
+      gatewayFixture.pushed.some(({ payload: p }) => p.kind === 'approval' && p.picker_id === picker.payload.picker_id),
+    ).toBe(true);
     const bad = await c.request('picker.select', { picker_id: picker.payload.picker_id, value: 'maybe' });
     expect(bad.type).toBe('error');
     const ack = await c.request('picker.select', { picker_id: picker.payload.picker_id, value: 'once' });
@@ -359,7 +346,9 @@ describe('HermesAgent on recorded hermes-agent 0.19.0 streams', () => {
     const reply = await c.waitFor((f) => f.type === 'message' && f.payload.role === 'assistant', { from });
     expect(reply.payload.text).toMatch(/cannot read files of this kind: \*\*report\.pdf\*\*/);
     expect(runCalls()).toHaveLength(0);
-    expect(gw!.gateway.store.messages('web:default').some((m) => m.message_id === echo.payload.message_id)).toBe(true);
+    expect(
+      gatewayFixture.gw.gateway.store.messages('web:default').some((m) => m.message_id === echo.payload.message_id),
+    ).toBe(true);
   });
 });
 
@@ -396,7 +385,9 @@ describe('HermesAgent health', () => {
     const up = await c.waitFor((f) => f.type === 'status' && f.payload.state === 'online', { from });
     expect(up.payload.session.agent.name).toBe('Hermes 0.19.0');
     // Not outboxed: a device that comes back later hears the current state at hello, not old news.
-    expect(gw!.gateway.store.devices.since('dev-a', 0).some((e) => JSON.stringify(e).includes('"status"'))).toBe(false);
+    expect(
+      gatewayFixture.gw.gateway.store.devices.since('dev-a', 0).some((e) => JSON.stringify(e).includes('"status"')),
+    ).toBe(false);
   });
 
   it('healthy: status online names Hermes, its version and model', async () => {
@@ -421,8 +412,7 @@ describe('HermesAgent health', () => {
 
 describe('HermesAgent across a restart of our gateway', () => {
   it('a run still going in Hermes is followed to its end after the restart; a device away gets it by sync, once', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'iris-hermes-restart-'));
-    dirs.push(dataDir);
+    const dataDir = gatewayFixture.dataDir;
     const fixture = loadFixture('approval-once');
     hermes.play(fixture);
     await gateway({ dataDir });
@@ -431,27 +421,19 @@ describe('HermesAgent across a restart of our gateway', () => {
     await c.request('message.send', { text: 'Clean up', client_id: 'c-restart' }, {});
     await c.waitType('picker.approval', { from });
     await c.close();
-    clients.length = 0;
-    await gw!.close();
+    await gatewayFixture.stop();
     // Meanwhile the run ends in Hermes (its events are gone with our old connection; its status is not).
     await gateway({ dataDir });
-    const back = await TestClient.paired(gw!.url, {
-      token,
-      device_id: 'dev-a',
-      caps: { push: 'ntfy' },
-      extra: { ntfy_topic: 't-dev-a' },
-    });
-    clients.push(back);
+    const back = await device();
     back.send('sync', { cursor: 0 });
     const stop = await back.waitFor((f) => f.type === 'message.stop');
     expect(stop.payload.final_text).toBe(fixture.run.output);
     await back.waitType('sync.done');
-    const stored = gw!.gateway.store.messages('web:default').filter((m) => m.role === 'assistant');
+    const stored = gatewayFixture.gw.gateway.store.messages('web:default').filter((m) => m.role === 'assistant');
     expect(stored).toHaveLength(1);
   });
   it('a thread is its own Hermes session, and each lane keeps its session id across our restart (hermes.json)', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'iris-hermes-sessions-'));
-    dirs.push(dataDir);
+    const dataDir = gatewayFixture.dataDir;
     for (let i = 0; i < 4; i++) hermes.play(loadFixture('text'));
     await gateway({ dataDir });
     const c = await device();
@@ -460,9 +442,7 @@ describe('HermesAgent across a restart of our gateway', () => {
     await c.chat('in the channel');
     await c.chat('in the thread', { chat_id: 'web:default', thread_id: thread });
     await c.close();
-    clients.length = 0;
-    await gw!.close();
-    gw = undefined;
+    await gatewayFixture.stop();
     await gateway({ dataDir });
     const back = await device();
     await back.chat('in the thread again', { chat_id: 'web:default', thread_id: thread });
@@ -477,24 +457,21 @@ describe('HermesAgent across a restart of our gateway', () => {
 
   /** Our gateway goes down mid-run (after `midRun`), and comes back on the same data dir. */
   async function restartMidRun(midRun: (c: TestClient, from: number) => Promise<void>, between?: () => Promise<void>) {
-    const dataDir = mkdtempSync(join(tmpdir(), 'iris-hermes-restart-'));
-    dirs.push(dataDir);
+    const dataDir = gatewayFixture.dataDir;
     await gateway({ dataDir });
     const c = await device();
     const from = c.mark();
     const echo = await c.request('message.send', { text: 'Tell me a long story [slow]', client_id: 'c-mid' }, {});
     await midRun(c, from);
     await c.close();
-    clients.length = 0;
-    await gw!.close();
-    gw = undefined;
+    await gatewayFixture.stop();
     await between?.();
     return { dataDir, userMessageId: echo.payload.message_id as string };
   }
 
   /** Once the gateway has closed the reply, a device comes back: the reply it gets by sync, and what was stored. */
   async function replyAfterRestart(userMessageId: string): Promise<string> {
-    const lane = () => gw!.gateway.store.messages('web:default');
+    const lane = () => gatewayFixture.gw.gateway.store.messages('web:default');
     await vi.waitFor(() => expect(lane()).toHaveLength(2), { timeout: 10_000 });
     const back = await device();
     back.send('sync', { cursor: 0 });
@@ -604,7 +581,7 @@ describe('history import (/attach) from a session recorded from hermes-agent 0.1
       .filter((f) => String(f.payload.message_id).startsWith('msg_hermes_'))
       .map((f) => f.payload.text);
     expect(imported).toEqual(['Please run a command [echo]', 'The command printed: iris-tool-ok']);
-    const lane = () => gw!.gateway.store.messages('web:default').map((m) => m.text);
+    const lane = () => gatewayFixture.gw.gateway.store.messages('web:default').map((m) => m.text);
     expect(lane()).toEqual([
       'Please run a command [echo]',
       'The command printed: iris-tool-ok',
@@ -628,19 +605,18 @@ describe('history import (/attach) from a session recorded from hermes-agent 0.1
   });
 
   it('importing again after a restart finds the messages stored (stable ids), and another channel cannot take the session', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'iris-hermes-import-'));
-    dirs.push(dataDir);
+    const dataDir = gatewayFixture.dataDir;
     hermes.seedSession(earlier());
     await gateway({ dataDir });
     const c = await device();
     await c.request('message.send', { text: '/attach record-tool', client_id: 'c-a1' }, {});
     await c.waitFor((f) => f.type === 'message' && /now continues/.test(String(f.payload.text)));
     await c.close();
-    clients.length = 0;
-    await gw!.close();
+    await gatewayFixture.stop();
     await gateway({ dataDir });
     const count = () =>
-      gw!.gateway.store.messages('web:default').filter((m) => m.message_id.startsWith('msg_hermes_')).length;
+      gatewayFixture.gw.gateway.store.messages('web:default').filter((m) => m.message_id.startsWith('msg_hermes_'))
+        .length;
     expect(count()).toBe(2);
     const d = await device();
     const from = d.mark();
@@ -649,7 +625,9 @@ describe('history import (/attach) from a session recorded from hermes-agent 0.1
     expect(refused.payload.text).toBe(
       'Hermes session `record-tool` already continues in another channel (web:default).',
     );
-    expect(gw!.gateway.store.messages('web:demo').some((m) => m.message_id.startsWith('msg_hermes_'))).toBe(false);
+    expect(
+      gatewayFixture.gw.gateway.store.messages('web:demo').some((m) => m.message_id.startsWith('msg_hermes_')),
+    ).toBe(false);
     expect(count()).toBe(2);
   });
 
@@ -673,6 +651,8 @@ describe('history import (/attach) from a session recorded from hermes-agent 0.1
     expect(await reply('/attach record-tool')).toBe(
       'Hermes 0.19.0 has no session API (`/api/sessions`), so its earlier conversations cannot be imported.',
     );
-    expect(gw!.gateway.store.messages('web:default').some((m) => m.message_id.startsWith('msg_hermes_'))).toBe(false);
+    expect(
+      gatewayFixture.gw.gateway.store.messages('web:default').some((m) => m.message_id.startsWith('msg_hermes_')),
+    ).toBe(false);
   });
 });
