@@ -14,6 +14,7 @@ import {
   mine,
   openLane,
   pairAndOpen,
+  seedLongLane,
   sendMessage,
   settled,
   test,
@@ -545,26 +546,6 @@ test('day separators, and a /remind message set apart from the conversation', as
   expect(cardBg).not.toBe(bubble);
 });
 
-/** Seeds `count` alternating messages, a minute apart, ending now. Returns their ids, oldest first. */
-function seedLongLane(iris: IrisServer, count: number): string[] {
-  const store = gatewayStore(iris);
-  const start = Date.now() - count * 60_000;
-  const ids: string[] = [];
-  for (let i = 1; i <= count; i++) {
-    const long =
-      i % 7 === 0 ? '\n\nA longer paragraph that wraps over a few lines to vary the row heights. '.repeat(3) : '';
-    const stored = store.conversations.append({
-      lane: LANE,
-      role: i % 2 ? 'user' : 'assistant',
-      text: `Message number ${i}${long}`,
-      ts: start + i * 60_000,
-    });
-    ids.push(stored.message_id);
-  }
-  store.flush();
-  return ids;
-}
-
 /** The first article at least partly inside the scroller: its text and its top, relative to the scroller. */
 function firstVisible(page: Page) {
   return page.evaluate(() => {
@@ -634,7 +615,7 @@ test('a 2,000-message lane opens at the newest message and loads older pages wit
   page,
   iris,
 }) => {
-  seedLongLane(iris, 2000);
+  seedLongLane(iris, 2000, { variedHeights: true });
   // History pages take a moment to arrive, so the reader has stopped scrolling when one lands.
   await routeGateway(page, { historyDelayMs: 400 });
   await pairAndOpen(page, iris);
@@ -681,7 +662,7 @@ test('a search result opens the lane at that old message, highlighted, loading p
   page,
   iris,
 }) => {
-  const ids = seedLongLane(iris, 400);
+  const ids = seedLongLane(iris, 400, { variedHeights: true });
   await pairAndOpen(page, iris);
   await expect(hermes(page, 'Message number 400')).toBeInViewport();
   await openLane(page, iris, LANE, `?m=${encodeURIComponent(ids[19]!)}`);
@@ -747,7 +728,7 @@ test('"the beginning of the conversation" shows only once the true beginning is 
 });
 
 test('a reply arriving while I read older messages shows a pill instead of moving the page', async ({ page, iris }) => {
-  seedLongLane(iris, 120);
+  seedLongLane(iris, 120, { variedHeights: true });
   await pairAndOpen(page, iris);
   await expect(hermes(page, 'Message number 120')).toBeInViewport();
   const log = messages(page);

@@ -7,34 +7,18 @@ import {
   expect,
   launchServer,
   test,
-  type IrisServer,
   DESKTOP,
   PHONE,
   channelLink,
   channelsNav,
   pageTitle,
   pairAndOpen,
+  seedLongLane,
   sendMessage,
 } from './support';
 
-const LANE = 'web:default';
-
 function log(page: Page) {
   return page.getByRole('log', { name: 'Messages' });
-}
-
-function seedLongLane(iris: IrisServer, count: number): void {
-  const store = iris.server.gateway!.store;
-  const start = Date.now() - count * 60_000;
-  for (let i = 1; i <= count; i++) {
-    store.conversations.append({
-      lane: LANE,
-      role: i % 2 ? 'user' : 'assistant',
-      text: `Message number ${i}`,
-      ts: start + i * 60_000,
-    });
-  }
-  store.flush();
 }
 
 for (const [device, viewport] of [

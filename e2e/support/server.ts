@@ -70,6 +70,36 @@ export function demoGateway(iris: IrisServer): NonNullable<RunningServer['gatewa
   return gateway;
 }
 
+/**
+ * Seeds `count` messages into a lane of the demo gateway (default `web:default`, app.ts's LANE), alternating person and agent, a
+ * minute apart, ending now. `variedHeights`: every seventh is a few lines longer, so rows differ in height (as a
+ * virtual list must cope with). Returns their ids, oldest first.
+ */
+export function seedLongLane(
+  iris: IrisServer,
+  count: number,
+  { lane = 'web:default', variedHeights = false }: { lane?: string; variedHeights?: boolean } = {},
+): string[] {
+  const store = demoGateway(iris).store;
+  const start = Date.now() - count * 60_000;
+  const ids: string[] = [];
+  for (let i = 1; i <= count; i++) {
+    const long =
+      variedHeights && i % 7 === 0
+        ? '\n\nA longer paragraph that wraps over a few lines to vary the row heights. '.repeat(3)
+        : '';
+    const stored = store.conversations.append({
+      lane,
+      role: i % 2 ? 'user' : 'assistant',
+      text: `Message number ${i}${long}`,
+      ts: start + i * 60_000,
+    });
+    ids.push(stored.message_id);
+  }
+  store.flush();
+  return ids;
+}
+
 /** The texts of the person's messages the gateway stored in a lane, oldest first (poll it: they arrive later). */
 export function userTextsAtGateway(iris: IrisServer, lane: string): string[] {
   return demoGateway(iris)
