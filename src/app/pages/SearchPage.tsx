@@ -189,7 +189,7 @@ export default function SearchPage() {
             <Show when={query()}>
               <button
                 type="button"
-                class="search-clear"
+                class="icon-button search-clear"
                 aria-label="Clear search"
                 onClick={() => {
                   setQuery('');
