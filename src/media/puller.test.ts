@@ -34,6 +34,12 @@ async function offer(db: IrisDB, id: string, kind: MediaRow['kind'], size: numbe
   await db.media.put({ media_id: id, kind, mime: 'x/y', size, filename: id, state: 'remote', lastUsed, lane: 'L' });
 }
 
+/** A downloaded image in the cache (its bytes stored), last used at `lastUsed`. */
+async function cached(db: IrisDB, id: string, size: number, lastUsed: number): Promise<void> {
+  await db.media.put({ media_id: id, kind: 'image', mime: 'image/png', size, filename: id, state: 'ready', lastUsed });
+  await db.mediaBlobs.put({ media_id: id, blob: new Blob([new Uint8Array(size)]) });
+}
+
 async function settle(puller: MediaPuller): Promise<void> {
   for (let i = 0; i < 5; i++) {
     await puller.idle();
@@ -115,16 +121,7 @@ describe('the background puller', () => {
   it('after a download the cache cap evicts the least recently used, never the new file', async () => {
     const db = freshDb();
     await setCacheCap(db, 2 * MiB);
-    await db.media.put({
-      media_id: 'kept',
-      kind: 'image',
-      mime: 'image/png',
-      size: 1.5 * MiB,
-      filename: 'k',
-      state: 'ready',
-      lastUsed: 1,
-    });
-    await db.mediaBlobs.put({ media_id: 'kept', blob: new Blob([new Uint8Array(1.5 * MiB)]) });
+    await cached(db, 'kept', 1.5 * MiB, 1);
     await offer(db, 'fresh', 'image', 1 * MiB, 5);
     const client = fakeClient(db);
     const puller = new MediaPuller(db, client);
@@ -132,6 +129,39 @@ describe('the background puller', () => {
     await settle(puller);
     expect((await db.media.get('fresh'))!.state).toBe('ready');
     expect((await db.media.get('kept'))!.state).toBe('evicted');
+  });
+});
+
+describe('the cache cap and what is on screen', () => {
+  it('spares a file while it shows, and evicts it once it scrolls away if the cache is still over the cap', async () => {
+    const db = freshDb();
+    await setCacheCap(db, 2 * MiB);
+    await cached(db, 'shown', 1.5 * MiB, 1);
+    await offer(db, 'fresh', 'image', 1 * MiB, 5);
+    const puller = new MediaPuller(db, fakeClient(db));
+    puller.setVisible('shown', true);
+    await settle(puller);
+    // Over the cap (2.5 MiB), but the older file is on screen: it stays.
+    expect((await db.media.get('fresh'))!.state).toBe('ready');
+    expect((await db.media.get('shown'))!.state).toBe('ready');
+
+    puller.setVisible('shown', false);
+    await puller.trimmed();
+    expect((await db.media.get('shown'))!.state).toBe('evicted');
+    expect(await db.mediaBlobs.get('shown')).toBeUndefined();
+    expect((await db.media.get('fresh'))!.state).toBe('ready');
+  });
+
+  it('a file that leaves the screen within the cap is not evicted', async () => {
+    const db = freshDb();
+    await setCacheCap(db, 4 * MiB);
+    await cached(db, 'shown', 1.5 * MiB, 1);
+    const puller = new MediaPuller(db, fakeClient(db));
+    puller.setVisible('shown', true);
+    await settle(puller);
+    puller.setVisible('shown', false);
+    await puller.trimmed();
+    expect((await db.media.get('shown'))!.state).toBe('ready');
   });
 });
 

@@ -40,6 +40,9 @@ export class MediaPuller {
   private again = false;
   private current: string | undefined;
   private idleWaiters: (() => void)[] = [];
+  /** The cap check after a kept file left the screen: one at a time, once more if another left meanwhile. */
+  private trimming: Promise<void> | undefined;
+  private trimAgain = false;
 
   constructor(
     private readonly db: IrisDB,
@@ -58,8 +61,9 @@ export class MediaPuller {
     if (visible) {
       this.visible.add(mediaId);
       this.kick();
-    } else {
-      this.visible.delete(mediaId);
+    } else if (this.visible.delete(mediaId)) {
+      // The cap spared it while it showed: off screen, it may be what has to go now.
+      this.trim();
     }
   }
 
@@ -79,6 +83,31 @@ export class MediaPuller {
   /** Resolves when no pull is running (tests). */
   idle(): Promise<void> {
     return this.running ? new Promise((resolve) => this.idleWaiters.push(resolve)) : Promise.resolve();
+  }
+
+  /** Applies the cache cap again, sparing what is on screen and the file being pulled. */
+  private trim(): void {
+    if (this.trimming) {
+      this.trimAgain = true;
+      return;
+    }
+    this.trimming = (async () => {
+      do {
+        this.trimAgain = false;
+        const keep = new Set(this.visible);
+        if (this.current !== undefined) keep.add(this.current);
+        await enforceCacheCap(this.db, { keep }).catch((err: unknown) =>
+          console.warn('iris: could not trim the media cache', err),
+        );
+      } while (this.trimAgain);
+    })().finally(() => {
+      this.trimming = undefined;
+    });
+  }
+
+  /** Resolves when the cap check after files left the screen is done (tests). */
+  trimmed(): Promise<void> {
+    return this.trimming ?? Promise.resolve();
   }
 
   private online(): boolean {
