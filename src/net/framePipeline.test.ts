@@ -1,8 +1,8 @@
 // The frame pipeline: order kept, a burst of updates of one message reduced to one write per flush,
 // the final text never overwritten by a stale update.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ServerFrame } from '../protocol';
-import { FramePipeline } from './framePipeline';
+import { FramePipeline, updateSpacingMs } from './framePipeline';
 
 function update(id: string, text: string, lane = 'web:default'): ServerFrame {
   return { v: 1, type: 'message.update', chat_id: lane, payload: { message_id: id, text } };
@@ -76,6 +76,47 @@ describe('FramePipeline', () => {
     await Promise.all(done); // every push settles once its text (or a newer one) is stored
     expect(applied).toHaveLength(1);
     expect((applied[0]!.payload as { text: string }).text).toHaveLength(500);
+  });
+
+  it('spaces the writes of a long streamed text by its length, and writes its stop at once', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const applied: ServerFrame[] = [];
+      const pipeline = new FramePipeline({
+        apply: async (f) => void applied.push(f),
+        applyBatch: async (frames) => void applied.push(...frames),
+        schedule: (run) => run(),
+      });
+      const long = 'x'.repeat(49_990);
+      expect(updateSpacingMs(long.length + 4)).toBe(50);
+      expect(updateSpacingMs(10_000)).toBe(0); // a short answer is written every frame
+      const lengths = () => applied.map((f) => (f.payload as { text?: string }).text?.length ?? f.type);
+      void pipeline.push(update('m1', long + '1'));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(lengths()).toEqual([49_991]);
+      void pipeline.push(update('m1', long + '22'));
+      const third = pipeline.push(update('m1', long + '333'));
+      await vi.advanceTimersByTimeAsync(49);
+      expect(lengths()).toEqual([49_991]); // not yet: 50 ms after the last write
+      await vi.advanceTimersByTimeAsync(1);
+      await third;
+      expect(lengths()).toEqual([49_991, 49_993]); // only the newest of what waited
+      void pipeline.push(update('m1', long + '4444'));
+      const stop = pipeline.push({
+        v: 1,
+        type: 'message.stop',
+        chat_id: 'web:default',
+        payload: { message_id: 'm1', final_text: long + 'end' },
+      });
+      await vi.advanceTimersByTimeAsync(0);
+      await stop;
+      // The final text does not wait for the spacing; the update it replaces is never written.
+      expect(lengths()).toEqual([49_991, 49_993, 'message.stop']);
+      await vi.advanceTimersByTimeAsync(200);
+      expect(applied).toHaveLength(3);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('message.stop cancels the held update and lands its final text after everything before it', async () => {

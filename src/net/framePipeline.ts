@@ -1,6 +1,6 @@
 // Applies server frames to the DB in arrival order, except that a burst of `message.update` frames
-// for one message becomes at most one write per animation frame (spec README §7: each update carries
-// the full text, so only the newest matters). Frames that arrive while a write is in progress are
+// for one message becomes at most one write per animation frame, fewer for a long text (spec README §7:
+// each update carries the full text, so only the newest matters). Frames that arrive while a write is in progress are
 // written together, in one transaction, when it ends. Each write stores, in its own transaction, the
 // live cursor of the frames it carries (spec README §16) unless a frame before them failed to store.
 import { laneOf, type ServerFrame } from '../protocol';
@@ -63,6 +63,21 @@ interface PendingUpdate {
 /** At most this many frames per transaction: a flood must not become one long write. */
 const MAX_GROUP = 100;
 
+/**
+ * Each write of a streamed message rewrites its whole text, and every write wakes the bubble's reads
+ * and render: past this length, the writes of one message are spaced by 1 ms per 1,000 characters
+ * (16 ms at 16 KB, 150 ms at 150 KB, at most MAX_SPACING_MS), so a growing answer costs a bounded share
+ * of the main thread instead of a write and a re-read of 150 KB per frame. The final text never waits:
+ * a message.stop (or message) is written at once and drops the held update.
+ */
+const SPACED_FROM_CHARS = 16_000;
+const MAX_SPACING_MS = 200;
+
+/** How long after one write of a streamed message its next may start (0: the next animation frame). */
+export function updateSpacingMs(chars: number): number {
+  return chars < SPACED_FROM_CHARS ? 0 : Math.min(MAX_SPACING_MS, Math.ceil(chars / 1000));
+}
+
 /** Frames that make an earlier update of the same message obsolete. */
 const FINALIZING = new Set(['message', 'message.stop']);
 
@@ -70,6 +85,8 @@ export class FramePipeline {
   private chain: Promise<void> = Promise.resolve();
   private readonly updates = new Map<string, PendingUpdate>();
   private flushScheduled = false;
+  /** Per streamed message: when its next update may be written (Date.now() ms), see updateSpacingMs. */
+  private readonly nextWriteAt = new Map<string, number>();
   private batch: ServerFrame[] | null = null;
   private batchWaiters: (() => void)[] = [];
   /** The group at the end of the chain that has not started: frames arriving now join it. */
@@ -156,14 +173,39 @@ export class FramePipeline {
       } else {
         this.updates.set(id, { frame, lane: laneOf(frame), waiters: [resolve], queued: false, dropped: false });
       }
-      if (!this.flushScheduled) {
-        this.flushScheduled = true;
-        this.schedule(() => {
-          this.flushScheduled = false;
-          this.flushAll(false);
-        });
-      }
+      this.scheduleFlush();
     });
+  }
+
+  /** Schedules a write of the held updates for the next paint once the first of them is due. */
+  private scheduleFlush(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    const run = () => {
+      this.flushScheduled = false;
+      this.flushDue();
+    };
+    const now = Date.now();
+    let wait = Infinity;
+    for (const [id, held] of this.updates)
+      if (!held.queued) wait = Math.min(wait, (this.nextWriteAt.get(id) ?? 0) - now);
+    if (wait === Infinity) {
+      this.flushScheduled = false; // every held update is already in the chain
+      return;
+    }
+    if (wait > 0) setTimeout(() => this.schedule(run), wait);
+    else this.schedule(run);
+  }
+
+  /** Queues (unsealed) the writes of the held updates that are due; the others wait for a later flush. */
+  private flushDue(): void {
+    const now = Date.now();
+    let waiting = false;
+    for (const [id, held] of [...this.updates]) {
+      if (held.queued || (this.nextWriteAt.get(id) ?? 0) <= now) this.writeHeld(id, held, false);
+      else waiting = true;
+    }
+    if (waiting) this.scheduleFlush();
   }
 
   /**
@@ -181,6 +223,7 @@ export class FramePipeline {
     } else if (frame.type === 'message.deleted') {
       for (const id of frame.payload.message_ids ?? []) obsolete.add(String(id));
     }
+    for (const id of obsolete) this.nextWriteAt.delete(id);
     const lane = laneOf(frame);
     for (const [id, held] of [...this.updates]) {
       if (obsolete.has(id)) {
@@ -212,12 +255,25 @@ export class FramePipeline {
     held.queued = true;
     const write = () => {
       if (this.updates.get(id) === held) this.updates.delete(id);
+      this.spaceNextWrite(id, held);
       // No cursor: updates are not outboxed (spec README §8), and any of them may be skipped (§7).
       return held.dropped ? Promise.resolve() : this.opts.apply(held.frame, undefined);
     };
     void this.enqueue(write, held.frame)
       .finally(() => held.waiters.splice(0).forEach((w) => w()))
       .catch(() => {}); // reported through onError
+  }
+
+  private spaceNextWrite(id: string, held: PendingUpdate): void {
+    const text = (held.frame.payload as { text?: unknown }).text;
+    const spacing = held.dropped || typeof text !== 'string' ? 0 : updateSpacingMs(text.length);
+    if (spacing === 0) {
+      this.nextWriteAt.delete(id);
+      return;
+    }
+    // A message whose stream never ended must not stay here forever: only the few newest are kept.
+    if (this.nextWriteAt.size >= MAX_GROUP) this.nextWriteAt.clear();
+    this.nextWriteAt.set(id, Date.now() + spacing);
   }
 
   /**

@@ -1,8 +1,9 @@
 import 'fake-indexeddb/auto';
+import { liveQuery } from 'dexie';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { IrisDB } from './db';
 import { getLane } from './models/lanes';
-import { laneMessages, unreadCount } from './models/messages';
+import { laneMessageIds, laneMessages, unreadCount } from './models/messages';
 import { queueSend } from './models/outbox';
 import { answerPicker } from './models/pickers';
 import { getSetting } from './models/settings';
@@ -10,6 +11,7 @@ import { getCursor } from './models/sync';
 import { visibleToasts } from './models/toasts';
 import { applyFrame, applyFrames, READS_MESSAGES } from './reducer';
 import { dump, freshDb, frame } from '../testing/db';
+import { until } from '../testing/until';
 
 let db: IrisDB;
 beforeEach(() => {
@@ -250,6 +252,31 @@ describe('messages', () => {
     await apply('message.update', { message_id: 'm1', text: 'Hello wor' });
     await apply('message.start', { message_id: 'm1', role: 'assistant' });
     expect(await db.messages.get('m1')).toMatchObject({ status: 'final', text: 'Hello world' });
+  });
+
+  it("a streamed update wakes live queries of the row, not those of the lane's ids or counts", async () => {
+    await apply('message.start', { message_id: 'm1', role: 'assistant' }, A, 1111);
+    const runs = { ids: 0, count: 0, row: 0 };
+    const watch = (key: keyof typeof runs, query: () => Promise<unknown>) =>
+      liveQuery(query).subscribe({ next: () => void runs[key]++ });
+    const subs = [
+      watch('ids', () => laneMessageIds(db, 'A')),
+      watch('count', () => db.messages.where('turn').equals('A#1').count()),
+      watch('row', () => db.messages.get('m1')),
+    ];
+    try {
+      await until(() => runs.ids === 1 && runs.count === 1 && runs.row === 1);
+      await apply('message.update', { message_id: 'm1', text: 'Hel' }, A, 3111);
+      await until(() => runs.row === 2);
+      await apply('message.update', { message_id: 'm1', text: 'Hello' }, A, 3211);
+      await until(() => runs.row === 3);
+      await apply('message.stop', { message_id: 'm1', final_text: 'Hello world' });
+      // The stop changes the row's status (an index): everything re-reads once.
+      await until(() => runs.row === 4 && runs.ids === 2 && runs.count === 2);
+      expect(runs).toEqual({ ids: 2, count: 2, row: 4 });
+    } finally {
+      subs.forEach((s) => s.unsubscribe());
+    }
   });
 
   it('message.start with no turn open opens one; a later message keeps the turn and replaces the text', async () => {

@@ -134,21 +134,30 @@ export const messageStart: Handler = async (db, frame, ctx) => {
   await db.messages.put(row);
 };
 
-/** The hot path (bursts of thousands): one get, at most one update, never a final row. */
+/**
+ * The hot path (bursts of thousands): one read, at most one write, never a final row. Written with
+ * modify(), which reads the row through the transaction's cache: Dexie then sees that no index key
+ * changed, so live queries of the lane's ids, counts and other index ranges do not re-run on every
+ * streamed update (after a get() and put() they all did: each re-read the lane, the growing row too).
+ */
 export const messageUpdate: Handler = async (db, frame, ctx) => {
   const messageId = serverMessageId(frame.payload.message_id);
   const text = str(frame.payload.text);
   if (messageId === undefined || text === undefined) return;
   // Extension: reasoning so far, streamed before the text (kept when an update leaves it out).
   const reasoning = str(frame.payload.reasoning) || undefined;
-  const row = await db.messages.get(messageId);
-  if (row?.status !== 'streaming' || (row.text === text && (reasoning === undefined || row.reasoning === reasoning)))
-    return;
-  const next = { ...row, text };
-  if (reasoning !== undefined) next.reasoning = reasoning;
-  // The first text of the bubble ends the agent's thinking (row.ts is the start's arrival until the stop).
-  if (!row.text && text && row.thought_ms === undefined) next.thought_ms = Math.max(0, ctx.now - row.ts);
-  await db.messages.put(next);
+  await db.messages
+    .where(':id')
+    .equals(messageId)
+    .modify((row) => {
+      if (row.status !== 'streaming') return false;
+      if (row.text === text && (reasoning === undefined || row.reasoning === reasoning)) return false;
+      // The first text of the bubble ends the agent's thinking (row.ts is the start's arrival until the stop).
+      if (!row.text && text && row.thought_ms === undefined) row.thought_ms = Math.max(0, ctx.now - row.ts);
+      row.text = text;
+      if (reasoning !== undefined) row.reasoning = reasoning;
+      return true;
+    });
 };
 
 export const messageStop: Handler = async (db, frame, ctx) => {
