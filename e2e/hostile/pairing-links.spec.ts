@@ -127,7 +127,7 @@ test('a copy served without these headers still refuses inline script: the CSP <
     // The theme boot script (external) still runs before the app, and the app itself boots.
     await page.addInitScript(() => localStorage.setItem('iris.theme', 'dark'));
     await page.goto(`${origin}/#/pair`);
-    await expect(page.getByRole('heading', { name: 'Connect to your Hermes gateway' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Connect Iris to your gateway' })).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.getAttribute('data-theme'))).toBe('dark');
     const injected = await page.evaluate(async () => {
       const refused = new Promise<string>((done) =>
