@@ -3,7 +3,8 @@
 // settings, in light and dark, on a phone and a desktop.
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expect, test, DESKTOP, PHONE, channelLink, channelsNav, pageTitle, pairAndOpen } from './support';
+import { horizontalOverflow } from './audit';
+import { expect, test, DESKTOP, PHONE, channelLink, channelsNav, pageTitle, pairAndOpen, sendMessage } from './support';
 
 async function expectNoSeriousViolations(page: Page, where: string) {
   const results = await new AxeBuilder({ page }).analyze();
@@ -160,4 +161,44 @@ for (const [device, viewport] of [
       await expectNoSeriousViolations(page, `${device} ${scheme} offline banner`);
     });
   }
+}
+
+/** Opens the demo's approval question: a dialog with a code block, a description and four answers. */
+async function approvalDialog(page: Page) {
+  await sendMessage(page, '/approve make deploy --prod');
+  const dialog = page.getByRole('dialog', { name: 'Approve this command?' });
+  await expect(dialog).toBeVisible();
+  await expect.poll(() => dialog.evaluate((el) => el.getAnimations().length)).toBe(0);
+  return dialog;
+}
+
+for (const [viewport, expected] of [
+  [{ width: 1440, height: 900 }, 'a roomy dialog in the middle'],
+  [{ width: 360, height: 740 }, 'a sheet as wide as the screen'],
+] as const) {
+  test.describe(`a dialog at ${viewport.width}×${viewport.height}`, () => {
+    test.use({ viewport });
+
+    test(`is ${expected}, its words clear of its edges`, async ({ page, iris }) => {
+      await pairAndOpen(page, iris);
+      const dialog = await approvalDialog(page);
+      const look = await dialog.evaluate((el) => {
+        const css = getComputedStyle(el);
+        const box = el.getBoundingClientRect();
+        return { width: box.width, left: box.left, right: box.right, padding: parseFloat(css.paddingLeft) };
+      });
+      if (viewport.width >= 600) {
+        expect(look.width, 'wide enough for a sentence per line').toBeGreaterThanOrEqual(500);
+        expect(look.padding, 'room around the words').toBeGreaterThanOrEqual(28);
+      } else {
+        expect(look.left).toBeGreaterThanOrEqual(0);
+        expect(look.right).toBeLessThanOrEqual(viewport.width);
+        expect(look.width).toBeGreaterThanOrEqual(viewport.width - 1);
+        expect(look.padding).toBeGreaterThanOrEqual(16);
+      }
+      expect(await horizontalOverflow(page)).toEqual([]);
+      for (const name of ['Once', 'This session', 'Always', 'Deny'])
+        await expect(dialog.getByRole('button', { name })).toBeInViewport({ ratio: 1 });
+    });
+  });
 }

@@ -1,6 +1,7 @@
 // Issue 16.5, Markdown on a phone: list numbers from 10 up stay inside the message, a wide table keeps
 // its words whole and scrolls sideways, and a table header in the user's own bubble is readable.
-import { expect, messages, pair, test } from './support';
+import type { Locator } from '@playwright/test';
+import { expect, messages, pair, settled, test } from './support';
 import { RICH_ANSWER, USER_TABLE } from './screens';
 
 for (const viewport of [
@@ -11,6 +12,41 @@ for (const viewport of [
     test.use({ viewport, hasTouch: true, isMobile: true });
     phoneTests(viewport.width);
   });
+}
+
+/**
+ * The brightness of a few pixels just inside each side edge of `box`, rows `top`…`top + 4` (a strip of
+ * padding, where no text is drawn), read from a real screenshot: what a person sees of an edge shade.
+ */
+async function edgeStrips(box: Locator, top: number): Promise<{ left: number; right: number }> {
+  const rect = (await box.boundingBox())!;
+  const png = await box.page().screenshot({ clip: rect });
+  return box.page().evaluate(
+    async ({ data, top, cssWidth }) => {
+      const img = new Image();
+      img.src = `data:image/png;base64,${data}`;
+      await img.decode();
+      const canvas = document.createElement('canvas');
+      canvas.width = img.width;
+      canvas.height = img.height;
+      const ctx = canvas.getContext('2d')!;
+      ctx.drawImage(img, 0, 0);
+      const scale = img.width / cssWidth;
+      const patch = (x: number) => {
+        const { data } = ctx.getImageData(
+          Math.round(x * scale),
+          Math.round(top * scale),
+          Math.round(3 * scale),
+          Math.round(4 * scale),
+        );
+        let sum = 0;
+        for (let i = 0; i < data.length; i += 4) sum += 0.3 * data[i]! + 0.59 * data[i + 1]! + 0.11 * data[i + 2]!;
+        return sum / (data.length / 4);
+      };
+      return { left: patch(2), right: patch(cssWidth - 5) };
+    },
+    { data: png.toString('base64'), top, cssWidth: rect.width },
+  );
 }
 
 function phoneTests(width: number): void {
@@ -92,6 +128,37 @@ function phoneTests(width: number): void {
   });
 
   for (const scheme of ['light', 'dark'] as const) {
+    test(`what scrolls sideways, a table or a long line of code, shows a shade on the side with more (${scheme})`, async ({
+      page,
+    }) => {
+      await page.emulateMedia({ colorScheme: scheme });
+      const table = messages(page).getByRole('region', { name: 'Table' }).filter({ hasText: 'Wednesday' });
+      const code = messages(page).locator('pre').filter({ hasText: 'rsync' });
+      for (const [what, box] of [
+        ['table', table],
+        ['code', code],
+      ] as const) {
+        await box.scrollIntoViewIfNeeded();
+        // The first body row's top padding (a header cell paints over the scroller's background), or the code's.
+        const top = what === 'table' ? (await box.locator('thead').boundingBox())!.height + 2 : 2;
+        expect(await box.evaluate((el) => el.scrollWidth > el.clientWidth), `the ${what} scrolls`).toBe(true);
+        await settled(page);
+        // Darker on a light screen, lighter on a dark one: right minus left says which side is shaded.
+        const start = await edgeStrips(box, top);
+        await box.evaluate((el) => el.scrollBy({ left: 10_000 }));
+        await settled(page);
+        const end = await edgeStrips(box, top);
+        const [atStart, atEnd] = [start.right - start.left, end.right - end.left];
+        expect(Math.abs(atStart), `${what}: a shade on the right, where there is more`).toBeGreaterThan(6);
+        expect(Math.sign(atEnd), `${what}, scrolled to its end: the shade is on the left`).toBe(-Math.sign(atStart));
+        expect(Math.abs(atEnd), `${what}, scrolled to its end`).toBeGreaterThan(6);
+        expect(Math.sign(atStart), `${what}: the shade darkens a light screen, lightens a dark one`).toBe(
+          scheme === 'light' ? -1 : 1,
+        );
+      }
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    });
+
     test(`a table header in the user's own bubble is readable (${scheme})`, async ({ page }) => {
       await page.emulateMedia({ colorScheme: scheme });
       const header = messages(page).locator('.msg-user').getByRole('columnheader', { name: 'Plan' });

@@ -2,7 +2,18 @@
 // toasts in the gateway's words, "Notifications" once in Settings, and a failed push subscription
 // explained in words instead of the browser's raw message.
 import { smallTargets } from './audit';
-import { channelAction, expect, LANE, messageBox, messages, pair, pairAndOpen, test } from './support';
+import {
+  channelAction,
+  expect,
+  hermes,
+  LANE,
+  messageBox,
+  messages,
+  pair,
+  pairAndOpen,
+  sendMessage,
+  test,
+} from './support';
 
 test.use({ viewport: { width: 412, height: 915 }, hasTouch: true, isMobile: true, locale: 'en-US', timezoneId: 'UTC' });
 
@@ -25,10 +36,38 @@ test('a conversation: every action is at least 44×44 px, and times read "7:05 A
   await messageBox(page).fill('Plan my week');
   await page.getByRole('button', { name: 'Send' }).click();
   await expect(messages(page).getByText('— Iris demo agent').last()).toBeVisible({ timeout: 30_000 });
-  // Message actions, the turn's reasoning and tools lines, Copy code: all there, all finger-sized.
-  for (const name of ['Reply', 'Copy', /^Thought/, /^Used \d+ tools?/, 'Copy code'])
+  // The turn's reasoning and tools lines, Copy code: all there, all finger-sized (a message's own
+  // actions show on a tap: the next test).
+  for (const name of [/^Thought/, /^Used \d+ tools?/, 'Copy code'])
     await expect(messages(page).getByRole('button', { name }).first()).toBeAttached();
   expect(await smallTargets(page)).toEqual([]);
+});
+
+test("on a touch screen, a message's actions are not there until it is tapped; then each is finger-sized and works", async ({
+  page,
+  iris,
+}) => {
+  await pairAndOpen(page, iris);
+  await sendMessage(page, 'Plan my week');
+  const answer = hermes(page, 'Echo: Plan my week');
+  await expect(answer).toHaveAttribute('aria-busy', 'false');
+  const actions = answer.getByRole('group', { name: 'Message actions' });
+  // Not invisible-but-tappable: not there at all, so a stray tap on the header hits nothing.
+  await expect(actions).toBeHidden();
+
+  await answer.locator('.md p').first().tap();
+  await expect(actions).toBeVisible();
+  for (const name of ['Reply', 'Copy', 'Delete']) {
+    const box = (await actions.getByRole('button', { name }).boundingBox())!;
+    expect(box.width, name).toBeGreaterThanOrEqual(44);
+    expect(box.height, name).toBeGreaterThanOrEqual(44);
+  }
+  expect(await smallTargets(page)).toEqual([]);
+  await actions.getByRole('button', { name: 'Reply' }).tap();
+  await expect(page.getByText('Replying to Iris demo agent')).toBeVisible();
+  // Done with it: the actions go again once the message is left.
+  await messageBox(page).tap();
+  await expect(actions).toBeHidden();
 });
 
 test('an error from the gateway is titled in its own words, not by its code', async ({ page, iris }) => {

@@ -194,7 +194,7 @@ test('the switch registers the subscription with the gateway; a reply to the clo
   await other.close();
   const [push] = await pushService.waitForPushes(1, 10_000);
   const message = decrypted(push!.body, subscriber);
-  expect(message).toMatchObject({ kind: 'message', lane: LANE, chat_id: LANE, title: 'Hermes' });
+  expect(message).toMatchObject({ kind: 'message', lane: LANE, chat_id: LANE, title: 'Iris demo agent' });
   expect(typeof message.message_id).toBe('string');
   expect(
     iris.server

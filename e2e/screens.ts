@@ -221,7 +221,7 @@ export const SCREENS: Screen[] = [
     name: 'pairing-error',
     async open(page, iris) {
       await page.goto(`${iris.baseURL}/#/pair?url=${encodeURIComponent(iris.gatewayUrl)}&token=not-the-token`);
-      await expect(page.getByRole('status').filter({ hasText: 'refused' })).toBeVisible();
+      await expect(page.getByRole('status').filter({ hasText: 'did not accept this token' })).toBeVisible();
     },
   },
   {

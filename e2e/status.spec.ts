@@ -31,7 +31,7 @@ test('an offline banner appears when the gateway goes away and leaves when it is
 
 test('a refused token shows a banner with a way to pair again', async ({ page, iris }) => {
   await page.goto(`${iris.baseURL}/#/pair?url=${encodeURIComponent(iris.gatewayUrl)}&token=not-the-token`);
-  await expect(page.getByRole('status')).toContainText('refused');
+  await expect(page.getByRole('status')).toContainText('did not accept this token');
   await page.goto(`${iris.baseURL}/#/settings`);
   await expect(banner(page)).toContainText('The gateway no longer accepts this device.');
   await banner(page).getByRole('link', { name: 'Pair again' }).click();

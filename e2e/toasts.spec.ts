@@ -1,7 +1,18 @@
 // Issue 16, point 2, "Toasts come back and never leave": what a person sees of notifications and
 // errors. Fading is checked with Playwright's clock (time jumps ahead; nothing sleeps).
 import type { Page, WebSocketRoute } from '@playwright/test';
-import { expect, test, DESKTOP, channelLink, pageTitle, pairAndOpen, sendMessage, storeRows } from './support';
+import {
+  expect,
+  test,
+  DESKTOP,
+  channelLink,
+  hermes,
+  pageTitle,
+  pairAndOpen,
+  secondDevice,
+  sendMessage,
+  storeRows,
+} from './support';
 
 test.use({ viewport: DESKTOP });
 
@@ -199,4 +210,93 @@ test('after a reconnect, nothing already dealt with or missed while away comes b
   await expect(toast(page, 'fresh news')).toBeVisible();
   // Counted at once: a replayed toast would be on screen now (waiting could let it fade first).
   expect(await toastList(page).getByRole('listitem').allInnerTexts()).toEqual([expect.stringContaining('fresh news')]);
+});
+
+/**
+ * Opens `lane` with the app's socket relayed, once the sync replay is applied (its cursor stored);
+ * returns a way to speak for the gateway on that socket.
+ */
+async function returnTo(page: Page, baseURL: string, lane: string): Promise<(frame: Record<string, unknown>) => void> {
+  let syncedTo = -1;
+  let socket: WebSocketRoute | undefined;
+  await page.routeWebSocket(/\/ws$/, (ws) => {
+    socket = ws;
+    const server = ws.connectToServer();
+    server.onMessage((data) => {
+      const frame = JSON.parse(String(data)) as { type: string; payload: { cursor?: number } };
+      if (frame.type === 'sync.done') syncedTo = frame.payload.cursor ?? -1;
+      ws.send(data);
+    });
+  });
+  // From elsewhere, so the app starts afresh (a new socket) even where only the hash would change.
+  await page.goto('about:blank');
+  await page.goto(`${baseURL}/#/c/${encodeURIComponent(lane)}`);
+  await expect.poll(() => syncedTo, { timeout: 15_000 }).toBeGreaterThanOrEqual(0);
+  await expect.poll(() => storedCursor(page), { timeout: 15_000 }).toBeGreaterThanOrEqual(syncedTo);
+  return (frame) => socket!.send(JSON.stringify({ v: 1, ...frame }));
+}
+
+/** Something new now shows, and alone: whatever came before it would be on screen by then too. */
+async function onlyNewNewsShows(page: Page, speak: (frame: Record<string, unknown>) => void): Promise<void> {
+  speak({
+    type: 'notification',
+    chat_id: GENERAL,
+    payload: { kind: 'cron', title: 'Reminder', body: 'fresh news', ts: Date.now() },
+  });
+  await expect(toast(page, 'fresh news')).toBeVisible();
+  // Counted at once: a replayed toast would be on screen now (waiting could let it fade first).
+  expect(await toastList(page).getByRole('listitem').allInnerTexts()).toEqual([expect.stringContaining('fresh news')]);
+}
+
+test('an approval, a question and a reminder raised and dealt with while this device was away raise no toast, by sync or by history', async ({
+  page,
+  browser,
+  iris,
+}) => {
+  await pairAndOpen(page, iris);
+  await page.goto('about:blank');
+  // Gone for the gateway too: what follows is kept for this device, to be replayed.
+  await expect.poll(() => iris.server.gateway!.connectionCount()).toBe(0);
+
+  // Meanwhile, on another device: the agent asks twice (each with a notification) and is answered; a reminder fires.
+  const other = await secondDevice(browser, iris);
+  await channelLink(other, 'Demo').click();
+  await expect(pageTitle(other)).toHaveText('Demo');
+  await sendMessage(other, '/approve make deploy --prod');
+  const approval = other.getByRole('dialog', { name: 'Approve this command?' });
+  await approval.getByRole('button', { name: 'Once' }).click();
+  await expect(approval).toBeHidden();
+  await sendMessage(other, '/clarify');
+  const question = other.getByRole('dialog', { name: 'Which format should the summary use?' });
+  await question.getByRole('button', { name: 'Prose' }).click();
+  await expect(question).toBeHidden();
+  await expect(hermes(other, 'you answered')).toBeVisible();
+  await sendMessage(other, '/remind 1 while you were away');
+  const store = iris.server.gateway!.store;
+  await expect
+    .poll(() => store.messages(DEMO).some((m) => m.role === 'cron' && m.text.includes('while you were away')), {
+      timeout: 15_000,
+    })
+    .toBe(true);
+  await other.context().close();
+
+  // Back here: the sync replay brings all of it (recorded, the lane shows it), and no toast or question pops up.
+  const speak = await returnTo(page, iris.baseURL, DEMO);
+  const log = page.getByRole('log', { name: 'Messages' });
+  await expect(log).toContainText('while you were away');
+  await expect(log).toContainText('you answered');
+  await expect
+    .poll(async () => (await storeRows<{ kind: string }>(page, 'toasts')).map((t) => t.kind).sort())
+    .toEqual(expect.arrayContaining(['approval', 'clarify', 'cron']));
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await onlyNewNewsShows(page, speak);
+
+  // A device paired only now gets the same conversation as a history page: no toast either.
+  const fresh = await secondDevice(browser, iris);
+  const freshSpeak = await returnTo(fresh, iris.baseURL, DEMO);
+  const freshLog = fresh.getByRole('log', { name: 'Messages' });
+  await expect(freshLog).toContainText('while you were away');
+  await expect(freshLog).toContainText('Approved once');
+  await expect(fresh.getByRole('dialog')).toHaveCount(0);
+  await onlyNewNewsShows(fresh, freshSpeak);
 });

@@ -66,7 +66,7 @@ test('already paired, a pairing link for another gateway or token asks first and
   await openLink(page, evilLink(iris.baseURL, iris.gatewayUrl, 'another-token-1234567890'));
   await expect(dialog).toContainText(`This link pairs Iris with ${host}, with a different token.`);
   await dialog.getByRole('button', { name: `Pair with ${host}` }).click();
-  await expect(page.getByRole('status')).toContainText('The gateway refused this token');
+  await expect(page.getByRole('status')).toContainText('The gateway did not accept this token');
   expect((await storedPairing(page)).token).toBe('another-token-1234567890');
 
   // The right link again: asked (it changes the token back), then connected; the same link once more pairs without a question.
@@ -127,7 +127,7 @@ test('a copy served without these headers still refuses inline script: the CSP <
     // The theme boot script (external) still runs before the app, and the app itself boots.
     await page.addInitScript(() => localStorage.setItem('iris.theme', 'dark'));
     await page.goto(`${origin}/#/pair`);
-    await expect(page.getByRole('heading', { name: 'Connect to your Hermes gateway' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Connect Iris to your gateway' })).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.getAttribute('data-theme'))).toBe('dark');
     const injected = await page.evaluate(async () => {
       const refused = new Promise<string>((done) =>

@@ -56,7 +56,7 @@ describe('push', () => {
       target: { device_id: 'dev-b', mode: 'webpush', webpush },
       payload: {
         kind: 'message',
-        title: 'Hermes',
+        title: 'Iris demo agent',
         lane: 'web:default',
         chat_id: 'web:default',
         message_id: stop!.payload.message_id,

@@ -10,9 +10,9 @@ export function connectionStateText(state: ConnectionState, error?: string): str
     case 'pairing':
       return 'Pairing…';
     case 'auth-failed':
-      return error
-        ? `The gateway refused this token: ${error}`
-        : 'The gateway refused this token. Check it and connect again.';
+      // One sentence of ours: the gateway's own refusal ("The token was not accepted. Pair this device
+      // again.") repeats it and, on the pairing page, asks for what the person is already doing.
+      return 'The gateway did not accept this token: copy it again from where the gateway printed it, and connect.';
     case 'offline':
       return error ? `Offline: ${error}` : 'Offline';
   }

@@ -53,7 +53,7 @@ export function previousCount(data: unknown): number {
 
 function defaultTitle(kind: string): string {
   if (kind === 'approval') return 'Approval needed';
-  if (kind === 'clarify' || kind === 'confirm') return 'Hermes has a question';
+  if (kind === 'clarify' || kind === 'confirm') return 'A question for you';
   if (kind === 'cron') return 'Reminder';
   return 'Iris';
 }

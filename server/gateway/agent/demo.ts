@@ -11,6 +11,7 @@ import { makePng } from './png';
 import { COMMANDS, parseCommand } from './commands';
 import { answerText, postPicker, type PickerCommand } from './pickers';
 import {
+  DEMO_AGENT_NAME,
   fileScript,
   helpScript,
   imageScript,
@@ -45,7 +46,7 @@ export class DemoAgent implements Agent {
   }
 
   describe(): AgentDescription {
-    return { kind: 'demo', name: 'Iris demo agent', model: this.ctx.store.agent.model, steer: true };
+    return { kind: 'demo', name: DEMO_AGENT_NAME, model: this.ctx.store.agent.model, steer: true };
   }
 
   catalog() {
@@ -235,7 +236,7 @@ export class DemoAgent implements Agent {
     if (role === 'assistant') {
       this.ctx.push.notify({
         kind: 'message',
-        title: 'Hermes',
+        title: DEMO_AGENT_NAME,
         body: quote(text, 140),
         lane: addr.lane,
         chat_id: addr.chat_id,

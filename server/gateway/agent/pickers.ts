@@ -5,7 +5,7 @@ import type { Choice, ModelProvider, NotificationKind, PickerFrame } from '../..
 import type { AgentHost } from '../agent';
 import type { LaneAddress } from '../directory';
 import { at } from '../frames';
-import { quote } from './script';
+import { DEMO_AGENT_NAME, quote } from './script';
 import type { PendingPicker } from './state';
 
 const PROVIDERS: ModelProvider[] = [
@@ -68,7 +68,7 @@ export function postPicker(ctx: AgentHost, addr: LaneAddress, command: PickerCom
     case 'clarify': {
       const question = 'Which format should the summary use?';
       frame = { v: 1, type: 'picker.clarify', ...scope, payload: { picker_id, question, choices: FORMATS } };
-      notify = { kind: 'clarify', title: 'Hermes has a question', body: question };
+      notify = { kind: 'clarify', title: `${DEMO_AGENT_NAME} has a question`, body: question };
       break;
     }
     case 'approve': {

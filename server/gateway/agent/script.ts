@@ -3,6 +3,9 @@
 import type { MediaRef } from '../../../src/protocol';
 import { COMMANDS } from './commands';
 
+/** The demo agent's name: how `status.session.agent` names it, and who its notifications come from. */
+export const DEMO_AGENT_NAME = 'Iris demo agent';
+
 export type Step =
   | { kind: 'text'; append: string }
   /** Reasoning streamed before the text (the model thinks aloud first), as `/think` shows. */

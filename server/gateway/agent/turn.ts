@@ -5,7 +5,7 @@ import type { AgentHost } from '../agent';
 import type { LaneAddress } from '../directory';
 import { at } from '../frames';
 import type { Peer } from '../peer';
-import { quote, steerText, wordCount, type Script, type Step } from './script';
+import { DEMO_AGENT_NAME, quote, steerText, wordCount, type Script, type Step } from './script';
 
 export interface TurnEnd {
   message_id: string;
@@ -205,7 +205,7 @@ export class Turn {
     });
     this.ctx.push.notify({
       kind: 'message',
-      title: 'Hermes',
+      title: DEMO_AGENT_NAME,
       body: quote(final_text, 140) || 'New reply',
       lane: this.addr.lane,
       chat_id: this.addr.chat_id,

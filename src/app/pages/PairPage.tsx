@@ -125,7 +125,7 @@ export function PairPage() {
     <main class="pair">
       <div class="card pair-card">
         <img class="pair-mark" src={`${import.meta.env.BASE_URL}icons/icon.svg`} alt="" width="56" height="56" />
-        <h1>Connect to your Hermes gateway</h1>
+        <h1>Connect Iris to your gateway</h1>
         <ReplacePairingDialog
           pending={replacing()}
           onConfirm={() => {

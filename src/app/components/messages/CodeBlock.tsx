@@ -48,7 +48,8 @@ export function CodeBlock(props: { code: string; lang: string; final: boolean })
           {copyLabel()}
         </button>
       </div>
-      <pre>
+      {/* Focusable, so a keyboard can scroll a long line sideways (as the table region does). */}
+      <pre tabindex="0">
         <code ref={code} class={lang() ? `language-${lang()}` : undefined}>
           <Index each={chunks().slice(0, count())}>
             {(chunk) => <CodeChunk text={chunk()} final={props.final} highlighter={highlighter} />}

@@ -11,6 +11,7 @@ import { useIris } from '../../../runtime';
 import { showErrorToast } from '../status/toastWrites';
 import { ModalDialog } from '../shell/ModalDialog';
 import { ApprovalPicker, ChoicePicker, ClarifyPicker, ConfirmPicker, ModelPicker } from './PickerKinds';
+import { useAgentName } from '../messages/author';
 import { pickerTitle } from './pickerText';
 
 function errorText(error: unknown): string {
@@ -24,6 +25,7 @@ function errorText(error: unknown): string {
  */
 export function PickerDialog(props: { picker: PickerRow; onDismiss: () => void }) {
   const { db, client } = useIris();
+  const agent = useAgentName();
   let disposed = false;
   onCleanup(() => (disposed = true));
   const [answering, setAnswering] = createSignal(false);
@@ -52,7 +54,7 @@ export function PickerDialog(props: { picker: PickerRow; onDismiss: () => void }
   return (
     <ModalDialog
       open={!answered()}
-      title={pickerTitle(props.picker)}
+      title={pickerTitle(props.picker, agent())}
       onClose={() => props.onDismiss()}
       class="picker-dialog"
     >

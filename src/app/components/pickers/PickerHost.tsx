@@ -3,6 +3,7 @@ import { live } from '../../../store/live';
 import { openPickers } from '../../../store/models/pickers';
 import { useIris } from '../../../runtime';
 import { PickerDialog } from './PickerDialog';
+import { useAgentName } from '../messages/author';
 import { pickerTitle } from './pickerText';
 import './Pickers.css';
 
@@ -24,6 +25,7 @@ function LanePickers(props: { lane: string }) {
   // eslint-disable-next-line solid/reactivity -- LaneView is keyed on the lane: the lane never changes under a mounted component
   const lane = props.lane;
   const pickers = live(() => openPickers(db, lane), []);
+  const agent = useAgentName();
   const [dismissed, setDismissed] = createSignal<ReadonlySet<string>>(new Set());
   const shownId = createMemo(() => pickers().find((p) => !dismissed().has(p.picker_id))?.picker_id);
   const waiting = () => pickers().filter((p) => dismissed().has(p.picker_id));
@@ -45,7 +47,7 @@ function LanePickers(props: { lane: string }) {
               <button type="button" class="picker-chip" onClick={() => reopen(picker.picker_id)}>
                 <span class="picker-chip-dot" aria-hidden="true" />
                 <span>Pending question</span>
-                <span class="picker-chip-title">{pickerTitle(picker)}</span>
+                <span class="picker-chip-title">{pickerTitle(picker, agent())}</span>
               </button>
             )}
           </For>

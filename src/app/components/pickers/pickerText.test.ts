@@ -15,6 +15,13 @@ describe('pickerTitle', () => {
     expect(pickerTitle(row('picker.confirm', { title: 'Archive?' }))).toBe('Archive?');
     expect(pickerTitle(row('picker.confirm', {}))).toBe('Are you sure?');
   });
+
+  it("a question without words is asked in the gateway's agent's name", () => {
+    expect(pickerTitle(row('picker.clarify', { question: ' ' }), 'Iris demo agent')).toBe(
+      'Iris demo agent has a question',
+    );
+    expect(pickerTitle(row('picker.clarify', {}))).toBe('Hermes has a question');
+  });
 });
 
 describe('model values', () => {

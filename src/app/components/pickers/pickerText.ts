@@ -1,9 +1,10 @@
 // What a picker dialog is called and the values it answers with (spec README §11), apart from the DOM.
 import type { ApprovalValue, PickerModelFrame } from '../../../protocol';
 import type { PickerRow } from '../../../store/schema';
+import { DEFAULT_AGENT_NAME } from '../status/agentInfo';
 
-/** The dialog's title, which is also its accessible name. */
-export function pickerTitle(picker: PickerRow): string {
+/** The dialog's title, which is also its accessible name. `agent`: the agent's name (useAgentName). */
+export function pickerTitle(picker: PickerRow, agent = DEFAULT_AGENT_NAME): string {
   const p = picker.payload as Record<string, unknown>;
   const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
   switch (picker.type) {
@@ -12,13 +13,13 @@ export function pickerTitle(picker: PickerRow): string {
     case 'picker.choice':
       return text(p.title) || 'Choose an option';
     case 'picker.clarify':
-      return text(p.question) || 'Hermes has a question';
+      return text(p.question) || `${agent} has a question`;
     case 'picker.approval':
       return 'Approve this command?';
     case 'picker.confirm':
       return text(p.title) || 'Are you sure?';
     default:
-      return 'Hermes has a question';
+      return `${agent} has a question`;
   }
 }
 
@@ -66,7 +67,7 @@ function oneLine(text: string, max = 120): string {
  * "Approval: make deploy --prod → Approved once". A picker closed without an answer from here was
  * answered elsewhere or withdrawn.
  */
-export function pickerOutcome(picker: PickerRow): { question: string; answer: string } {
+export function pickerOutcome(picker: PickerRow, agent = DEFAULT_AGENT_NAME): { question: string; answer: string } {
   const p = picker.payload as Record<string, unknown>;
   const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
   const value = picker.state === 'answered' ? (picker.answer ?? '') : undefined;
@@ -83,7 +84,7 @@ export function pickerOutcome(picker: PickerRow): { question: string; answer: st
       answer = value !== undefined ? (ANSWER_WORDS[value] ?? value) : undefined;
       break;
     case 'picker.confirm':
-      question = pickerTitle(picker);
+      question = pickerTitle(picker, agent);
       answer = value === 'yes' ? 'Yes' : value === 'no' ? 'No' : value;
       break;
     case 'picker.model': {
@@ -102,7 +103,7 @@ export function pickerOutcome(picker: PickerRow): { question: string; answer: st
       break;
     }
     default:
-      question = pickerTitle(picker);
+      question = pickerTitle(picker, agent);
       answer = value !== undefined ? choiceLabel(value) : undefined;
   }
   return { question: oneLine(question), answer: oneLine(answer ?? 'Closed') };
