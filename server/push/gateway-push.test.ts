@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createGateway, DEFAULT_CHAT_ID, type Gateway } from '../gateway';
+import { DEMO_AGENT_NAME } from '../gateway/agent/script';
 import { TestClient } from '../gateway/testclient';
 import { createPushRoutes, type PushRoutes } from './routes';
 import { createTestSubscriber, decryptWebPush, type TestSubscriber } from './testing/decrypt';
@@ -115,7 +116,7 @@ describe('the reference gateway pushes through server/push', () => {
     await routes.idle();
     expect(pushesTo(live)).toHaveLength(0);
     const [push] = pushesTo(offline);
-    expect(decrypt(push!, offline)).toMatchObject({ kind: 'message', title: 'Hermes' });
+    expect(decrypt(push!, offline)).toMatchObject({ kind: 'message', title: DEMO_AGENT_NAME });
     expect(push!.headers.urgency).toBe('normal');
   });
 
