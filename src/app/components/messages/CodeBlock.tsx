@@ -1,8 +1,19 @@
-import { Index, Show, createEffect, createMemo, createSignal, onCleanup, onMount, type Accessor } from 'solid-js';
+import {
+  Index,
+  Show,
+  createEffect,
+  createMemo,
+  createSignal,
+  onCleanup,
+  onMount,
+  useContext,
+  type Accessor,
+} from 'solid-js';
 import { highlightedRange } from '../../../lib/highlight';
 import { safeLanguage } from '../../../lib/markdown';
 import { chunkLines, firstLines, lineCount } from '../../../lib/markdownSegments';
 import { copyText } from './copyText';
+import { MessageListContext } from './listContext';
 import { createProgressive } from './progressive';
 
 /** A block longer than this shows only its first COLLAPSED_LINES until the person asks for all. */
@@ -25,6 +36,7 @@ export function CodeBlock(props: { code: string; lang: string; final: boolean })
   const shown = createMemo(() => (collapsible() && !open() ? firstLines(props.code, COLLAPSED_LINES) : props.code));
   const chunks = createMemo(() => chunkLines(shown(), CHUNK_LINES));
   const count = createProgressive(() => chunks().length, 2, 4);
+  const list = useContext(MessageListContext);
   const [copyLabel, setCopyLabel] = createSignal('Copy code');
   let code!: HTMLElement;
 
@@ -58,7 +70,16 @@ export function CodeBlock(props: { code: string; lang: string; final: boolean })
         </code>
       </pre>
       <Show when={collapsible()}>
-        <button type="button" class="md-code-more" aria-expanded={open()} onClick={() => setOpen(!open())}>
+        <button
+          type="button"
+          class="md-code-more"
+          aria-expanded={open()}
+          onClick={() => {
+            // The rest comes below the lines the person read: the list keeps them where they are.
+            if (!open()) list?.holdPlace();
+            setOpen(!open());
+          }}
+        >
           {open() ? 'Show fewer lines' : `Show all ${lines().toLocaleString('en-US')} lines`}
         </button>
       </Show>
