@@ -157,6 +157,10 @@ test.describe('answers that are whole files', () => {
     await expect.poll(top).toBe(before);
     await answer.getByText(fileLine(3000)).scrollIntoViewIfNeeded();
     await expect(answer.getByText(fileLine(3000))).toBeInViewport();
+    // The last piece, on screen now, is coloured too (the worker highlighted the whole block once).
+    await expect(code.locator('.md-code-chunk').last().locator('.hljs-comment').last()).toHaveText(
+      '// line 3000 of the file',
+    );
   });
 
   test('a short code block is shown whole, with no Show all', async ({ page, iris }) => {
