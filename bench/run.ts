@@ -12,7 +12,7 @@ import { bundle, bundleDefs } from './scenarios/bundle';
 import { coldStart, coldStartDefs } from './scenarios/coldStart';
 import { streaming, streamingDefs } from './scenarios/streaming';
 import { syncCatchUp, syncDefs } from './scenarios/syncCatchUp';
-import { longLane, longLaneDefs } from './scenarios/longLane';
+import { bigLaneSizes, longLane, longLaneDefs } from './scenarios/longLane';
 import { search, searchDefs } from './scenarios/search';
 import { media, mediaDefs } from './scenarios/media';
 import { resume, resumeDefs } from './scenarios/resume';
@@ -32,7 +32,7 @@ const SCENARIOS: Scenario[] = [
   { id: 'cold-start', title: 'Cold start', defs: (q) => coldStartDefs(q ? 500 : 5000), run: coldStart },
   { id: 'streaming', title: 'Streaming', defs: (q) => streamingDefs(q ? 1000 : 5000), run: streaming },
   { id: 'sync', title: 'Sync catch-up', defs: (q) => syncDefs(q ? 1000 : 10_000), run: syncCatchUp },
-  { id: 'long-lane', title: 'Long lane', defs: (q) => longLaneDefs(q ? 500 : 10_000), run: longLane },
+  { id: 'long-lane', title: 'Long lane', defs: (q) => longLaneDefs(q ? 500 : 10_000, bigLaneSizes(q)), run: longLane },
   { id: 'search', title: 'Local search', defs: (q) => searchDefs(q ? 10_000 : 100_000), run: search },
   { id: 'media', title: 'Media', defs: (q) => mediaDefs(q ? 2 : 20), run: media },
   { id: 'resume', title: 'Resume', defs: (q) => resumeDefs(q ? 200 : 2000), run: resume },

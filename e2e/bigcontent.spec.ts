@@ -147,11 +147,20 @@ test.describe('answers that are whole files', () => {
     await expect(answer.getByRole('button', { name: 'Copied' })).toBeVisible();
     expect((await page.evaluate(() => navigator.clipboard.readText())) === whole).toBe(true);
 
+    // The reader is at the newest message, the block's first lines in view: Show all adds the rest
+    // below them, and what they were reading stays where it is (the list does not follow the end).
+    const top = () => code.evaluate((el) => Math.round(el.getBoundingClientRect().top));
+    const before = await top();
     await more.click();
     await expect(answer.getByRole('button', { name: 'Show fewer lines' })).toHaveAttribute('aria-expanded', 'true');
     await expect(code).toHaveText(whole);
+    await expect.poll(top).toBe(before);
     await answer.getByText(fileLine(3000)).scrollIntoViewIfNeeded();
     await expect(answer.getByText(fileLine(3000))).toBeInViewport();
+    // The last piece, on screen now, is coloured too (the worker highlighted the whole block once).
+    await expect(code.locator('.md-code-chunk').last().locator('.hljs-comment').last()).toHaveText(
+      '// line 3000 of the file',
+    );
   });
 
   test('a short code block is shown whole, with no Show all', async ({ page, iris }) => {

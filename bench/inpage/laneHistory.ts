@@ -11,7 +11,11 @@ export interface LaneHistoryOptions {
   /** A word only the oldest message contains. */
   oldestMarker: string;
   seed?: number;
+  /** How many assistant answers, spread over the lane, are a whole file: a BIG_ANSWER_LINES-line code block. */
+  bigAnswers?: number;
 }
+
+export const BIG_ANSWER_LINES = 3000;
 
 const WORDS = (
   'the agent deploy server build error logs database query index cache memory network timeout retry ' +
@@ -61,12 +65,24 @@ function longAnswer(random: () => number, i: number): string {
   return [paragraph(random), items.join('\n'), code, paragraph(random)].join('\n\n');
 }
 
+/** An answer that is a whole file, as the demo agent's `/file` writes it. */
+function fileAnswer(i: number): string {
+  const lines = Array.from(
+    { length: BIG_ANSWER_LINES },
+    (_, n) => `export const value${n + 1} = compute(${n + 1}, "item-${i}"); // line ${n + 1} of the file`,
+  );
+  return `Here is \`big${i}.ts\`, ${BIG_ANSWER_LINES} lines:\n\n\`\`\`ts\n${lines.join('\n')}\n\`\`\``;
+}
+
 export const BENCH_BASE_TS = 1_700_000_000_000;
 
 /** `count` rows of one lane, oldest first, one minute apart. */
 export function laneHistory(opts: LaneHistoryOptions): MessageRow[] {
   const random = prng(opts.seed ?? 7);
   const rows: MessageRow[] = new Array(opts.count);
+  // The whole files: assistant rows (odd places), evenly spread, the middle of each stretch.
+  const big = opts.bigAnswers ?? 0;
+  const bigAt = new Set(Array.from({ length: big }, (_, k) => 2 * Math.floor(((k + 0.5) * opts.count) / big / 2) + 1));
   for (let i = 0; i < opts.count; i++) {
     const role = i % 2 === 0 ? 'user' : 'assistant';
     const r = random();
@@ -79,6 +95,7 @@ export function laneHistory(opts: LaneHistoryOptions): MessageRow[] {
           : r < 0.85
             ? paragraph(random)
             : longAnswer(random, i);
+    if (bigAt.has(i)) text = fileAnswer(i);
     if (i === opts.count - 1) text = `Newest message ${opts.newestMarker} of the lane.`;
     else if (i === 0) text = `Oldest message ${opts.oldestMarker} of the lane.`;
     rows[i] = {

@@ -8,7 +8,8 @@ import type { SeedApi } from '../pages/seed';
 
 /**
  * A new context whose database holds one paired lane of `count` messages (the newest and oldest
- * carrying the markers), paired with a gateway address where nothing listens (the gateway stopped).
+ * carrying the markers; `bigAnswers` of them whole files), paired with a gateway address where nothing
+ * listens (the gateway stopped).
  */
 export async function contextWithLane(
   browser: Browser,
@@ -16,6 +17,7 @@ export async function contextWithLane(
   count: number,
   markers: { newest: string; oldest: string },
   seed = 7,
+  bigAnswers = 0,
 ): Promise<BrowserContext> {
   const context = await newContext(browser);
   const page = await context.newPage();
@@ -29,6 +31,7 @@ export async function contextWithLane(
     gatewayUrl: await deadGatewayUrl(),
     token: 'bench-token-of-a-stopped-gateway',
     seed,
+    bigAnswers,
   });
   await page.close();
   return context;

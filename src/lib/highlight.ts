@@ -1,87 +1,59 @@
-// Syntax highlighting for code blocks in rendered Markdown. highlight.js is loaded on demand, the first
-// time a code block is on screen, so it never weighs on the first load.
-import type { HLJSApi } from 'highlight.js';
+// Syntax highlighting for code blocks in rendered Markdown, in a worker (highlightWorker.ts) started the
+// first time a code block needs it, so highlight.js neither weighs on the first load nor runs on the
+// main thread. What comes back is checked here: only highlight.js's spans go in as they are, anything
+// else through DOMPurify.
 import { sanitizeHtml } from './markdown';
+import type { HighlightReply, HighlightRequest } from './highlightWorker';
 
-const MAX_HIGHLIGHT_CHARS = 40_000;
+/** Longer blocks stay plain: even off the main thread, the page would hold megabytes of spans. */
+const MAX_HIGHLIGHT_CHARS = 1_000_000;
 
-let loading: Promise<HLJSApi> | undefined;
+let worker: Worker | undefined;
+let nextId = 0;
+const pending = new Map<number, (html: string | undefined) => void>();
 
-async function loadHighlighter(): Promise<HLJSApi> {
-  const [core, ...languages] = await Promise.all([
-    import('highlight.js/lib/core'),
-    import('highlight.js/lib/languages/bash'),
-    import('highlight.js/lib/languages/c'),
-    import('highlight.js/lib/languages/cpp'),
-    import('highlight.js/lib/languages/css'),
-    import('highlight.js/lib/languages/diff'),
-    import('highlight.js/lib/languages/dockerfile'),
-    import('highlight.js/lib/languages/go'),
-    import('highlight.js/lib/languages/ini'),
-    import('highlight.js/lib/languages/java'),
-    import('highlight.js/lib/languages/javascript'),
-    import('highlight.js/lib/languages/json'),
-    import('highlight.js/lib/languages/markdown'),
-    import('highlight.js/lib/languages/plaintext'),
-    import('highlight.js/lib/languages/python'),
-    import('highlight.js/lib/languages/rust'),
-    import('highlight.js/lib/languages/shell'),
-    import('highlight.js/lib/languages/sql'),
-    import('highlight.js/lib/languages/typescript'),
-    import('highlight.js/lib/languages/xml'),
-    import('highlight.js/lib/languages/yaml'),
-  ]);
-  const names = [
-    'bash',
-    'c',
-    'cpp',
-    'css',
-    'diff',
-    'dockerfile',
-    'go',
-    'ini',
-    'java',
-    'javascript',
-    'json',
-    'markdown',
-    'plaintext',
-    'python',
-    'rust',
-    'shell',
-    'sql',
-    'typescript',
-    'xml',
-    'yaml',
-  ];
-  const hljs = core.default;
-  names.forEach((name, i) => hljs.registerLanguage(name, languages[i]!.default));
-  return hljs;
+function highlightWorker(): Worker | undefined {
+  if (worker) return worker;
+  if (typeof Worker === 'undefined') return undefined;
+  try {
+    worker = new Worker(new URL('./highlightWorker.ts', import.meta.url), { type: 'module', name: 'highlight' });
+  } catch {
+    return undefined;
+  }
+  worker.onmessage = (event: MessageEvent<HighlightReply>) => {
+    pending.get(event.data.id)?.(event.data.html);
+    pending.delete(event.data.id);
+  };
+  // Its chunk could not be loaded (offline before it was cached): the code stays plain; a later block tries again.
+  worker.onerror = () => {
+    for (const resolve of pending.values()) resolve(undefined);
+    pending.clear();
+    worker?.terminate();
+    worker = undefined;
+  };
+  return worker;
 }
 
-function highlighter(): Promise<HLJSApi> {
-  loading ??= loadHighlighter().catch((error: unknown) => {
-    loading = undefined; // a failed chunk load (offline) may succeed later
-    throw error;
+/**
+ * Lines [from, to) of `code` highlighted as `lang` (guessed when it names none or one highlight.js does
+ * not know), as HTML safe for `innerHTML`, each line's spans closed at its end; undefined when it
+ * cannot be. The whole block is highlighted (once) so a comment opened earlier is coloured right.
+ */
+export async function highlightedRange(
+  code: string,
+  lang: string,
+  from = 0,
+  to = Infinity,
+): Promise<string | undefined> {
+  const target = code.length <= MAX_HIGHLIGHT_CHARS ? highlightWorker() : undefined;
+  if (!target) return undefined;
+  const id = nextId++;
+  const html = await new Promise<string | undefined>((resolve) => {
+    pending.set(id, resolve);
+    target.postMessage({ id, code, lang, from, to } satisfies HighlightRequest);
   });
-  return loading;
-}
-
-/** highlight.js, loaded once; undefined when its chunk cannot be loaded (offline). */
-export async function codeHighlighter(): Promise<HLJSApi | undefined> {
-  try {
-    return await highlighter();
-  } catch {
-    return undefined;
-  }
-}
-
-/** The language of a code block that names none, guessed from its start only (guessing tries every language). */
-export function guessLanguage(hljs: HLJSApi, code: string): string | undefined {
-  try {
-    return hljs.highlightAuto(code.slice(0, 3_000)).language;
-  } catch {
-    return undefined;
-  }
+  // hljs escapes the text it wraps; sanitizing anything else keeps the one rule: only sanitized HTML goes in.
+  return html === undefined || isHighlightSpansOnly(html) ? html : sanitizeHtml(html);
 }
 
 /** The only tags highlight.js writes around the (escaped) code. */
@@ -96,47 +68,19 @@ export function isHighlightSpansOnly(html: string): boolean {
   return !html.replace(HIGHLIGHT_TAG, '').includes('<');
 }
 
-/** `code` highlighted as `language`, as safe HTML; undefined when it cannot be. */
-export function highlightedHtml(hljs: HLJSApi, code: string, language: string): string | undefined {
-  if (!hljs.getLanguage(language)) return undefined;
-  try {
-    const html = hljs.highlight(code, { language, ignoreIllegals: true }).value;
-    return isHighlightSpansOnly(html) ? html : sanitizeHtml(html);
-  } catch {
-    return undefined;
-  }
-}
-
 /** Highlights every not yet highlighted `pre > code` under `root`. Leaves plain text on any failure. */
 export async function highlightCodeIn(root: ParentNode): Promise<void> {
   const blocks = Array.from(root.querySelectorAll<HTMLElement>('pre > code:not([data-highlighted])'));
-  if (blocks.length === 0) return;
-  let hljs: HLJSApi;
-  try {
-    hljs = await highlighter();
-  } catch {
-    return;
-  }
   for (const block of blocks) {
-    if (!block.isConnected || block.dataset.highlighted) continue;
+    block.dataset.highlighted = 'pending';
     const text = block.textContent ?? '';
-    // Very long blocks stay plain: highlighting them would stall the main thread.
-    if (text.length > MAX_HIGHLIGHT_CHARS) {
-      block.dataset.highlighted = 'skipped';
-      continue;
-    }
-    const lang = /(?:^|\s)language-([\w+#.-]+)/.exec(block.className)?.[1];
-    try {
-      const result =
-        lang && hljs.getLanguage(lang)
-          ? hljs.highlight(text, { language: lang, ignoreIllegals: true })
-          : hljs.highlightAuto(text);
-      // hljs escapes the text it wraps; sanitizing again keeps the one rule: only sanitized HTML goes in.
-      block.innerHTML = isHighlightSpansOnly(result.value) ? result.value : sanitizeHtml(result.value);
+    const lang = /(?:^|\s)language-([\w+#.-]+)/.exec(block.className)?.[1] ?? '';
+    const html = await highlightedRange(text, lang);
+    if (!block.isConnected || block.textContent !== text) continue;
+    if (html !== undefined) {
+      block.innerHTML = html;
       block.classList.add('hljs');
-    } catch {
-      // leave the plain text
     }
-    block.dataset.highlighted = 'yes';
+    block.dataset.highlighted = html !== undefined ? 'yes' : 'skipped';
   }
 }

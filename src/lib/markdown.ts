@@ -2,7 +2,7 @@
 // Everything here comes from the gateway and is untrusted: raw HTML in the source is shown as text, and
 // the output is sanitized again so no script can run and nothing remote is loaded (only the app's own
 // `/media/...` images).
-import { Marked, type Tokens } from 'marked';
+import { Lexer, Marked, type Tokens } from 'marked';
 import createDOMPurify, { type Config } from 'dompurify';
 import { isPairingUrl } from './pairingLink';
 
@@ -106,6 +106,73 @@ const marked = new Marked({
     },
   },
 });
+
+/**
+ * marked's rules, as this instance uses them (GFM blocks, inline with line breaks): the same RegExp
+ * objects its tokenizers run.
+ */
+function markedRules(): RegExp[] {
+  const { block, inline } = Lexer.rules;
+  return [...Object.values(block.gfm), ...Object.values(inline.breaks)].filter(
+    (rule): rule is RegExp => rule instanceof RegExp,
+  );
+}
+
+/** Subjects of both string representations: V8 compiles a regex once for each. */
+const WARM_SUBJECTS = ['a\n', 'a\u2014\n'];
+
+/** Small texts through marked and DOMPurify, one feature each: their first run compiles the rest. */
+const WARM_TEXTS = [
+  'a',
+  '*a* **b** `c`',
+  '[a](https://b.org) <https://c.org>',
+  '- a\n- b',
+  '> a',
+  '# a\n\n---',
+  '| a |\n| - |\n| b |',
+];
+
+let warming = false;
+
+/**
+ * Compiles marked's rules and warms marked and DOMPurify while the page is idle, in small steps. V8
+ * compiles a regex on its first runs (bytecode, then machine code, for each string representation)
+ * and marked's rules are large: the first messages rendered paid about 100 ms for it in one task
+ * (measured in Chromium), and the first sanitizing as much again.
+ */
+export function warmUpMarkdown(): void {
+  if (warming) return;
+  warming = true;
+  const steps = [...markedRules().map(warmRule), ...WARM_TEXTS.map((text) => () => void renderMarkdown(text))];
+  let next = 0;
+  if (typeof requestIdleCallback !== 'function') {
+    const step = () => {
+      steps[next++]?.();
+      if (next < steps.length) setTimeout(step, 0);
+    };
+    setTimeout(step, 0);
+    return;
+  }
+  const run = (deadline: IdleDeadline) => {
+    do steps[next++]?.();
+    while (next < steps.length && deadline.timeRemaining() > 10);
+    if (next < steps.length) requestIdleCallback(run, { timeout: 1000 });
+  };
+  requestIdleCallback(run, { timeout: 1000 });
+}
+
+function warmRule(rule: RegExp): () => void {
+  return () => {
+    for (const subject of WARM_SUBJECTS) {
+      // Twice: the second run is the one that compiles machine code.
+      for (let i = 0; i < 2; i++) {
+        rule.lastIndex = 0;
+        rule.exec(subject);
+      }
+    }
+    rule.lastIndex = 0;
+  };
+}
 
 const PURIFY_CONFIG: Config = {
   USE_PROFILES: { html: true },

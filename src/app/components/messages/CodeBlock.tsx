@@ -1,9 +1,19 @@
-import { Index, Show, createEffect, createMemo, createSignal, onCleanup, onMount, type Accessor } from 'solid-js';
-import type { HLJSApi } from 'highlight.js';
-import { codeHighlighter, guessLanguage, highlightedHtml } from '../../../lib/highlight';
+import {
+  Index,
+  Show,
+  createEffect,
+  createMemo,
+  createSignal,
+  onCleanup,
+  onMount,
+  useContext,
+  type Accessor,
+} from 'solid-js';
+import { highlightedRange } from '../../../lib/highlight';
 import { safeLanguage } from '../../../lib/markdown';
 import { chunkLines, firstLines, lineCount } from '../../../lib/markdownSegments';
 import { copyText } from './copyText';
+import { MessageListContext } from './listContext';
 import { createProgressive } from './progressive';
 
 /** A block longer than this shows only its first COLLAPSED_LINES until the person asks for all. */
@@ -14,8 +24,9 @@ const CHUNK_LINES = 100;
 
 /**
  * A fenced code block of a message: its language, Copy (always the whole code), long blocks
- * collapsed with "Show all N lines", and highlighting once the text is final, 100 lines at a time as each
- * piece comes on screen. The code goes in as text; only sanitized highlighter output as HTML.
+ * collapsed with "Show all N lines", and highlighting once the text is final: the whole block in the
+ * highlighting worker, put in 100 lines at a time as each piece comes on screen. The code goes in as
+ * text; only checked (or sanitized) highlighter output as HTML.
  */
 export function CodeBlock(props: { code: string; lang: string; final: boolean }) {
   const lang = createMemo(() => safeLanguage(props.lang));
@@ -25,6 +36,7 @@ export function CodeBlock(props: { code: string; lang: string; final: boolean })
   const shown = createMemo(() => (collapsible() && !open() ? firstLines(props.code, COLLAPSED_LINES) : props.code));
   const chunks = createMemo(() => chunkLines(shown(), CHUNK_LINES));
   const count = createProgressive(() => chunks().length, 2, 4);
+  const list = useContext(MessageListContext);
   const [copyLabel, setCopyLabel] = createSignal('Copy code');
   let code!: HTMLElement;
 
@@ -52,12 +64,23 @@ export function CodeBlock(props: { code: string; lang: string; final: boolean })
       <pre tabindex="0">
         <code ref={code} class={lang() ? `language-${lang()}` : undefined}>
           <Index each={chunks().slice(0, count())}>
-            {(chunk) => <CodeChunk text={chunk()} final={props.final} highlighter={highlighter} />}
+            {(chunk, index) => (
+              <CodeChunk text={chunk()} firstLine={index * CHUNK_LINES} final={props.final} highlighter={highlighter} />
+            )}
           </Index>
         </code>
       </pre>
       <Show when={collapsible()}>
-        <button type="button" class="md-code-more" aria-expanded={open()} onClick={() => setOpen(!open())}>
+        <button
+          type="button"
+          class="md-code-more"
+          aria-expanded={open()}
+          onClick={() => {
+            // The rest comes below the lines the person read: the list keeps them where they are.
+            if (!open()) list?.holdPlace();
+            setOpen(!open());
+          }}
+        >
           {open() ? 'Show fewer lines' : `Show all ${lines().toLocaleString('en-US')} lines`}
         </button>
       </Show>
@@ -66,44 +89,47 @@ export function CodeBlock(props: { code: string; lang: string; final: boolean })
 }
 
 interface ChunkHighlighter {
-  /** Highlights `el` (holding `text`) once it is on screen; returns a function that forgets it. */
-  watch(el: HTMLElement, text: string): () => void;
+  /** Highlights `el` (holding `text`, lines from `firstLine`) once it is on screen; returns a function that forgets it. */
+  watch(el: HTMLElement, text: string, firstLine: number): () => void;
 }
 
-/** One observer and one queue per block: pieces on screen are highlighted one per task. */
+/**
+ * One observer and one queue per block: each piece on screen asks the worker for its lines (the
+ * worker highlights the whole block once, so a comment spanning pieces is coloured right).
+ */
 function createChunkHighlighter(
   code: () => HTMLElement,
   lang: Accessor<string>,
   whole: Accessor<string>,
 ): ChunkHighlighter {
-  const waiting = new Map<Element, string>();
+  const waiting = new Map<Element, { text: string; firstLine: number }>();
   const queue: HTMLElement[] = [];
-  let hljs: HLJSApi | undefined;
-  let language: string | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let observer: IntersectionObserver | undefined;
+
+  const schedule = () => {
+    if (queue.length && timer === undefined) timer = setTimeout(() => void next(), 0);
+  };
 
   const next = async () => {
     timer = undefined;
     const el = queue.shift();
     if (!el) return;
-    const text = waiting.get(el);
-    if (text !== undefined && el.isConnected) {
-      hljs ??= await codeHighlighter();
-      if (hljs) {
-        // Pieces share one language: named, or guessed once from the block's start.
-        language ??= lang() || guessLanguage(hljs, whole()) || 'plaintext';
-        const html = waiting.get(el) === text ? highlightedHtml(hljs, text, language) : undefined;
-        if (html !== undefined && waiting.get(el) === text) {
-          el.innerHTML = html;
-          waiting.delete(el);
-          observer?.unobserve(el);
-          code().classList.add('hljs');
-          code().dataset.highlighted = 'yes';
-        }
+    const piece = waiting.get(el);
+    if (piece && el.isConnected) {
+      const to = piece.firstLine + lineCount(piece.text);
+      const html = await highlightedRange(whole(), lang(), piece.firstLine, to);
+      if (html !== undefined && waiting.get(el) === piece) {
+        el.innerHTML = piece.text.endsWith('\n') ? `${html}\n` : html;
+        code().classList.add('hljs');
+        code().dataset.highlighted = 'yes';
+      }
+      if (waiting.get(el) === piece) {
+        waiting.delete(el);
+        observer?.unobserve(el);
       }
     }
-    if (queue.length && timer === undefined) timer = setTimeout(() => void next(), 0);
+    schedule();
   };
 
   onCleanup(() => {
@@ -112,7 +138,7 @@ function createChunkHighlighter(
   });
 
   return {
-    watch(el, text) {
+    watch(el, text, firstLine) {
       if (typeof IntersectionObserver === 'undefined') return () => {};
       observer ??= new IntersectionObserver(
         (entries) => {
@@ -121,11 +147,11 @@ function createChunkHighlighter(
               continue;
             queue.push(entry.target as HTMLElement);
           }
-          if (queue.length && timer === undefined) timer = setTimeout(() => void next(), 0);
+          schedule();
         },
         { rootMargin: '400px 0px' },
       );
-      waiting.set(el, text);
+      waiting.set(el, { text, firstLine });
       observer.observe(el);
       return () => {
         waiting.delete(el);
@@ -136,14 +162,14 @@ function createChunkHighlighter(
 }
 
 /** A piece of the code, as text; highlighted in place when final and on screen. */
-function CodeChunk(props: { text: string; final: boolean; highlighter: ChunkHighlighter }) {
+function CodeChunk(props: { text: string; firstLine: number; final: boolean; highlighter: ChunkHighlighter }) {
   let el!: HTMLSpanElement;
   onMount(() => {
     createEffect(() => {
       const text = props.text;
       el.textContent = text;
       if (!props.final) return;
-      onCleanup(props.highlighter.watch(el, text));
+      onCleanup(props.highlighter.watch(el, text, props.firstLine));
     });
   });
   return <span ref={el} class="md-code-chunk" />;

@@ -1,5 +1,5 @@
 import { Index, Match, Show, Switch, createEffect, createMemo, createSignal, on } from 'solid-js';
-import { renderMarkdown, renderMarkdownCached } from '../../../lib/markdown';
+import { renderMarkdown, renderMarkdownCached, warmUpMarkdown } from '../../../lib/markdown';
 import {
   lineCount,
   markdownChars,
@@ -21,6 +21,9 @@ import './Markdown.css';
  */
 const HUGE_CHARS = 50_000;
 const HUGE_PREVIEW_LINES = 40;
+
+// Loaded with the lane: marked's rules compile in idle time, not in the first message's render.
+warmUpMarkdown();
 
 /**
  * Untrusted Markdown, rendered through `renderMarkdown` (the only HTML ever put in `innerHTML`), piece

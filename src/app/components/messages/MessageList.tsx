@@ -187,6 +187,8 @@ export function MessageList(props: { lane: string; focusId?: string }) {
         return next;
       }),
     requestDelete: (message) => setToDelete(message),
+    // The virtualizer moves the view only for rows wholly above it: one growing at its bottom does not.
+    holdPlace: () => pin.leave(),
   };
 
   return (

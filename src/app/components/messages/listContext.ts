@@ -25,6 +25,11 @@ export interface MessageListContextValue {
   toggleOpen(key: string): void;
   /** Asks the person to confirm, then deletes. */
   requestDelete(message: MessageRow): void;
+  /**
+   * The person opened more of a message (Show all): it grows below what they read, so the view stops
+   * following the newest message (until they scroll back down to it).
+   */
+  holdPlace(): void;
 }
 
 export const MessageListContext = createContext<MessageListContextValue>();
