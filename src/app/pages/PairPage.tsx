@@ -49,8 +49,8 @@ export function PairPage() {
   // What pairing refused before connecting at all (an address that is no gateway URL), in words.
   const [invalid, setInvalid] = createSignal<string>();
 
-  // The connection's code is fetched once the form is painted, or at once when the person starts on
-  // it (not with the first screen, which stays light): Connect must not depend on the server still
+  // The connection's code is fetched as soon as the person starts on the form (not with the first
+  // screen, which stays light: e2e/first-screen.spec.ts): Connect must not depend on the server still
   // answering later. A failed fetch here is harmless: the attempt loads it again and says why it failed.
   let sessionCodeAsked = false;
   const fetchSessionCode = () => {
@@ -98,8 +98,6 @@ export function PairPage() {
   }
 
   onMount(() => {
-    if ('requestIdleCallback' in window) requestIdleCallback(fetchSessionCode, { timeout: 1000 });
-    else setTimeout(fetchSessionCode, 200);
     if (param(params.url) && param(params.token)) {
       // Pair from the link (asking first if that replaces the current pairing), and drop the token
       // from the address bar and history at once.
