@@ -182,41 +182,22 @@ test('after a reconnect, nothing already dealt with or missed while away comes b
     .toBe(true);
 
   // Back: the sync replay brings every frame since the last stored cursor, toasts included.
-  let syncedTo = -1;
-  let socket: WebSocketRoute | undefined;
-  await page.routeWebSocket(/\/ws$/, (ws) => {
-    socket = ws;
-    const server = ws.connectToServer();
-    server.onMessage((data) => {
-      const frame = JSON.parse(String(data)) as { type: string; payload: { cursor?: number } };
-      if (frame.type === 'sync.done') syncedTo = frame.payload.cursor ?? -1;
-      ws.send(data);
-    });
-  });
-  await page.goto(`${iris.baseURL}/#/c/${encodeURIComponent(GENERAL)}`);
-  await expect.poll(() => syncedTo, { timeout: 15_000 }).toBeGreaterThan(0);
-  await expect.poll(() => storedCursor(page), { timeout: 15_000 }).toBeGreaterThanOrEqual(syncedTo);
+  const back = await returnTo(page, iris.baseURL, GENERAL);
+  expect(back.syncedTo).toBeGreaterThan(0);
   // The missed reminder is in the lane; no toast for it or for anything before.
   await expect(page.getByRole('log', { name: 'Messages' })).toContainText('while you were away');
-  // Something new after the replay does show, and alone: what the replay brought is on screen by then too.
-  socket!.send(
-    JSON.stringify({
-      v: 1,
-      type: 'notification',
-      chat_id: DEMO,
-      payload: { kind: 'cron', title: 'Reminder', body: 'fresh news', ts: Date.now() },
-    }),
-  );
-  await expect(toast(page, 'fresh news')).toBeVisible();
-  // Counted at once: a replayed toast would be on screen now (waiting could let it fade first).
-  expect(await toastList(page).getByRole('listitem').allInnerTexts()).toEqual([expect.stringContaining('fresh news')]);
+  await onlyNewNewsShows(page, back.speak, DEMO);
 });
 
 /**
  * Opens `lane` with the app's socket relayed, once the sync replay is applied (its cursor stored);
- * returns a way to speak for the gateway on that socket.
+ * returns a way to speak for the gateway on that socket, and the cursor the replay ended at.
  */
-async function returnTo(page: Page, baseURL: string, lane: string): Promise<(frame: Record<string, unknown>) => void> {
+async function returnTo(
+  page: Page,
+  baseURL: string,
+  lane: string,
+): Promise<{ speak: (frame: Record<string, unknown>) => void; syncedTo: number }> {
   let syncedTo = -1;
   let socket: WebSocketRoute | undefined;
   await page.routeWebSocket(/\/ws$/, (ws) => {
@@ -233,14 +214,18 @@ async function returnTo(page: Page, baseURL: string, lane: string): Promise<(fra
   await page.goto(`${baseURL}/#/c/${encodeURIComponent(lane)}`);
   await expect.poll(() => syncedTo, { timeout: 15_000 }).toBeGreaterThanOrEqual(0);
   await expect.poll(() => storedCursor(page), { timeout: 15_000 }).toBeGreaterThanOrEqual(syncedTo);
-  return (frame) => socket!.send(JSON.stringify({ v: 1, ...frame }));
+  return { speak: (frame) => socket!.send(JSON.stringify({ v: 1, ...frame })), syncedTo };
 }
 
-/** Something new now shows, and alone: whatever came before it would be on screen by then too. */
-async function onlyNewNewsShows(page: Page, speak: (frame: Record<string, unknown>) => void): Promise<void> {
+/** Something new (in `lane`) now shows, and alone: whatever came before it would be on screen by then too. */
+async function onlyNewNewsShows(
+  page: Page,
+  speak: (frame: Record<string, unknown>) => void,
+  lane = GENERAL,
+): Promise<void> {
   speak({
     type: 'notification',
-    chat_id: GENERAL,
+    chat_id: lane,
     payload: { kind: 'cron', title: 'Reminder', body: 'fresh news', ts: Date.now() },
   });
   await expect(toast(page, 'fresh news')).toBeVisible();
@@ -281,7 +266,7 @@ test('an approval, a question and a reminder raised and dealt with while this de
   await other.context().close();
 
   // Back here: the sync replay brings all of it (recorded, the lane shows it), and no toast or question pops up.
-  const speak = await returnTo(page, iris.baseURL, DEMO);
+  const { speak } = await returnTo(page, iris.baseURL, DEMO);
   const log = page.getByRole('log', { name: 'Messages' });
   await expect(log).toContainText('while you were away');
   await expect(log).toContainText('you answered');
@@ -293,7 +278,7 @@ test('an approval, a question and a reminder raised and dealt with while this de
 
   // A device paired only now gets the same conversation as a history page: no toast either.
   const fresh = await secondDevice(browser, iris);
-  const freshSpeak = await returnTo(fresh, iris.baseURL, DEMO);
+  const { speak: freshSpeak } = await returnTo(fresh, iris.baseURL, DEMO);
   const freshLog = fresh.getByRole('log', { name: 'Messages' });
   await expect(freshLog).toContainText('while you were away');
   await expect(freshLog).toContainText('Approved once');
