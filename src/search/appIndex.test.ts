@@ -49,4 +49,19 @@ describe('startLocalIndex', () => {
     // What it had indexed before it stopped still reads back.
     expect(await found(stopped, 'alpha')).toEqual(['a']);
   });
+
+  it('stopped before its first build finished, never says it is built', async () => {
+    const db = freshDb();
+    dbs.push(db);
+    await db.messages.bulkPut([row('a', 'alpha', 1), row('b', 'bravo', 2)]);
+    const index = start(db);
+    // The build is waiting on its first read: stop() lands before any chunk is indexed.
+    index.stop();
+    await index.ready;
+    expect(index.built()).toBe(false);
+    expect(await found(index, 'alpha')).toEqual([]);
+    const whole = start(db);
+    await whole.ready;
+    expect(whole.built()).toBe(true);
+  });
 });

@@ -26,8 +26,10 @@ export function startLocalIndex({ db }: { db: IrisDB }): LocalSearch {
   const index = createLocalIndex();
   const sync = syncIndexWithDb(index, db);
   let built = false;
+  let stopped = false;
   void sync.ready.then(() => {
-    built = true;
+    // A build cut short by stop() also resolves `ready`; it did not finish.
+    built = !stopped;
   });
   return {
     ready: sync.ready,
@@ -44,6 +46,9 @@ export function startLocalIndex({ db }: { db: IrisDB }): LocalSearch {
       });
       return results;
     },
-    stop: () => sync.stop(),
+    stop() {
+      stopped = true;
+      sync.stop();
+    },
   };
 }
