@@ -136,8 +136,15 @@ describe('fault proxy', () => {
     await client.closed;
     await expect(TestClient.connect(proxy.wsUrl)).rejects.toThrow();
     expect(await httpStatus(proxy.port)).toBe(426);
-    await new Promise((r) => setTimeout(r, 450));
-    const again = await TestClient.paired(proxy.wsUrl, { token: TOKEN });
+    // Down for 400 ms: a socket tried after that is let in again.
+    let again: TestClient | undefined;
+    await expect
+      .poll(async () => (again = await TestClient.paired(proxy.wsUrl, { token: TOKEN }).catch(() => undefined)), {
+        interval: 100,
+        timeout: 5000,
+      })
+      .toBeDefined();
+    if (!again) throw new Error('unreachable: the poll above saw a client');
     expect((await again.request('ping', { ts: 5 })).type).toBe('pong');
     expect(proxy.stats().refused).toBeGreaterThanOrEqual(1);
     await again.close();
