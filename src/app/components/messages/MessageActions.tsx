@@ -37,17 +37,23 @@ export function MessageActions(props: { message: MessageRow }) {
   return (
     <div class="msg-actions" role="group" aria-label="Message actions">
       <Show when={stored()}>
-        <button type="button" class="msg-action" aria-label="Reply" title="Reply" onClick={reply}>
+        <button type="button" class="icon-button msg-action" aria-label="Reply" title="Reply" onClick={reply}>
           <ReplyIcon />
         </button>
       </Show>
-      <button type="button" class="msg-action" aria-label="Copy" title="Copy text" onClick={() => void copy()}>
+      <button
+        type="button"
+        class="icon-button msg-action"
+        aria-label="Copy"
+        title="Copy text"
+        onClick={() => void copy()}
+      >
         <CopyIcon />
       </button>
       <Show when={hasDetails()}>
         <button
           type="button"
-          class="msg-action"
+          class="icon-button msg-action"
           aria-label="Details"
           title="Details"
           aria-expanded={list.isOpen(detailsKey())}
@@ -60,7 +66,7 @@ export function MessageActions(props: { message: MessageRow }) {
       <Show when={stored()}>
         <button
           type="button"
-          class="msg-action"
+          class="icon-button msg-action"
           aria-label="Delete"
           title="Delete"
           onClick={() => list.requestDelete(props.message)}
