@@ -358,16 +358,19 @@ describe('FramePipeline: the text handed out before it is stored (onText)', () =
     flushNow();
     expect(given).toEqual([['m1', 'ab']]);
     expect(stored).toEqual([]); // the write is still waiting
-    // A newer update joins the queued write: its text is given at the next flush.
+    await Promise.resolve(); // it has started
+    // The next write is queued behind it and takes newer frames: its text is given when it is queued…
     void pipeline.push(update('m1', 'abc'));
     flushNow();
-    expect(given).toEqual([
-      ['m1', 'ab'],
-      ['m1', 'abc'],
-    ]);
+    void pipeline.push(update('m1', 'abcd'));
+    flushNow();
+    expect(given.map(([, t]) => t)).toEqual(['ab', 'abc']);
     release();
     await first;
-    expect(stored).toEqual(['message.update:abc']);
+    await pipeline.flush();
+    // …and again when it starts, with the newest frame it took: never older than what is stored.
+    expect(given.map(([, t]) => t)).toEqual(['ab', 'abc', 'abcd']);
+    expect(stored).toEqual(['message.update:ab', 'message.update:abcd']);
   });
 
   it("gives a message.stop's final text at once, even while an earlier write is still in progress", async () => {

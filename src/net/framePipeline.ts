@@ -207,10 +207,10 @@ export class FramePipeline {
     };
     const now = Date.now();
     let wait = Infinity;
-    // A held update already in the chain still gets its newest text given at this pace (writeHeld).
-    for (const [id] of this.updates) wait = Math.min(wait, (this.nextWriteAt.get(id) ?? 0) - now);
+    for (const [id, held] of this.updates)
+      if (!held.queued) wait = Math.min(wait, (this.nextWriteAt.get(id) ?? 0) - now);
     if (wait === Infinity) {
-      this.flushScheduled = false;
+      this.flushScheduled = false; // every held update is already in the chain
       return;
     }
     if (wait > 0) setTimeout(() => this.schedule(run), wait);
@@ -276,7 +276,8 @@ export class FramePipeline {
    */
   private writeHeld(id: string, held: PendingUpdate, seal: boolean): void {
     if (seal && this.updates.get(id) === held) this.updates.delete(id);
-    // Its newest text is on its way to the store: show it now (a queued write still takes newer frames).
+    // Its newest text is on its way to the store: show it now. A queued write still takes newer frames;
+    // their text is given when it starts, so the bubble paints no more often than the store is written.
     this.publish(id, held);
     if (held.queued) return;
     held.queued = true;
