@@ -82,9 +82,12 @@ function AssistantMessage(props: { message: MessageRow }) {
   const list = useMessageList();
   const highlighted = useHighlight(() => props.message);
   const final = () => props.message.status !== 'streaming';
-  // While it streams, the newest text this tab received, before the store has it (client.arrivingText);
-  // a memo, so a re-read row with the text already shown renders nothing again.
-  const text = createMemo(() => (!final() && client.arrivingText(props.message.message_id)) || props.message.text);
+  // While it streams, the newest text this tab received, before the store has it (client.arrivingText),
+  // once the store has its first text (which also ends "Thinking…" with the time it took); a memo, so a
+  // re-read row with the text already shown renders nothing again.
+  const text = createMemo(
+    () => (!final() && props.message.text && client.arrivingText(props.message.message_id)) || props.message.text,
+  );
   const activity = createMemo(() => (props.message.turn ? list.win.activity[props.message.turn] : undefined));
   return (
     <article
