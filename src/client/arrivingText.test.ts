@@ -12,6 +12,8 @@ describe('the text received ahead of the store', () => {
     arriving.set('m1', undefined);
     expect(arriving.get('m1')).toBeUndefined();
     expect(arriving.get('m2')).toBe('other');
+    arriving.clear(); // the session ended
+    expect(arriving.get('m2')).toBeUndefined();
   });
 
   it('keeps only the 20 messages given a text most recently (a stream that never ended is let go)', () => {

@@ -12,6 +12,8 @@ export interface ArrivingText {
   get(messageId: string): string | undefined;
   /** The pipeline's onText: `undefined` takes the message's text back. */
   set(messageId: string, text: string | undefined): void;
+  /** Forgets every text: the session that gave them ended (another tab may write the store now). */
+  clear(): void;
 }
 
 export function createArrivingText(): ArrivingText {
@@ -29,6 +31,14 @@ export function createArrivingText(): ArrivingText {
           for (const id of evicted) delete all[id];
           if (text === undefined) delete all[messageId];
           else all[messageId] = text;
+        }),
+      );
+    },
+    clear() {
+      const ids = order.splice(0);
+      setTexts(
+        produce((all) => {
+          for (const id of ids) delete all[id];
         }),
       );
     },

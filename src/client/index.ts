@@ -120,6 +120,8 @@ export function createClient(options: ClientOptions): IrisClient {
       const old = session;
       session = undefined;
       await old?.stop();
+      // Its texts would go stale: a session in another tab may write the store from now on.
+      arriving.clear();
       if (!started || !isLeader()) return;
       const config = await readConfig();
       if (!config) {
