@@ -11,6 +11,7 @@ import { defaultDeviceName } from '../net/deviceName';
 import { electLeader, TabBus, type BusMessage } from '../net/leader';
 import type { GatewayConfig, GatewaySession, Reducer } from '../net/session';
 import type { Timers } from '../net/timers';
+import { createArrivingText } from './arrivingText';
 import { createCommands, type Commands } from './commands';
 import { lazyReducer } from './lazyReducer';
 import { localTransport, remoteTransport, serveTransport, type Transport } from './transport';
@@ -37,6 +38,11 @@ export interface IrisClient extends Commands {
   /** The lane on screen: its newest history page is fetched now and after every reconnect. */
   setActiveLane(lane: string | undefined): void;
   readonly activeLane: Accessor<string | undefined>;
+  /**
+   * A streamed message's newest text as received, before it is stored (a signal; only in the tab that
+   * holds the socket): the bubble of a streaming row shows it instead of the row's text.
+   */
+  arrivingText(messageId: string): string | undefined;
   /** The leader's session (tests and diagnostics); undefined in followers or when not paired. */
   readonly session: () => GatewaySession | undefined;
 }
@@ -81,6 +87,7 @@ export function createClient(options: ClientOptions): IrisClient {
     options.multiTab ??
     (typeof BroadcastChannel !== 'undefined' && typeof navigator !== 'undefined' && 'locks' in navigator);
   const suffix = db.name === 'iris' ? '' : `:${db.name}`;
+  const arriving = createArrivingText();
 
   let session: GatewaySession | undefined;
   let bus: TabBus | undefined;
@@ -113,6 +120,8 @@ export function createClient(options: ClientOptions): IrisClient {
       const old = session;
       session = undefined;
       await old?.stop();
+      // Its texts would go stale: a session in another tab may write the store from now on.
+      arriving.clear();
       if (!started || !isLeader()) return;
       const config = await readConfig();
       if (!config) {
@@ -138,6 +147,9 @@ export function createClient(options: ClientOptions): IrisClient {
         pingIntervalMs: options.pingIntervalMs,
         deadAfterMs: options.deadAfterMs,
         activeLane,
+        onText: (messageId, text) => {
+          if (session === s) arriving.set(messageId, text);
+        },
         onState: (st) => {
           if (session !== s) return;
           setState(st);
@@ -190,6 +202,7 @@ export function createClient(options: ClientOptions): IrisClient {
     lastError,
     isLeader,
     activeLane,
+    arrivingText: (messageId) => arriving.get(messageId),
     session: () => session,
 
     async start() {

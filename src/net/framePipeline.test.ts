@@ -318,6 +318,116 @@ describe('FramePipeline', () => {
   });
 });
 
+describe('FramePipeline: the text handed out before it is stored (onText)', () => {
+  /** A pipeline whose writes wait until `release()`; `given` lists every onText call. */
+  function textPipeline(opts: { failing?: string } = {}) {
+    const given: [string, string | undefined][] = [];
+    const flushes: (() => void)[] = [];
+    const stored: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const write = async (f: ServerFrame) => {
+      await gate;
+      if (f.type === opts.failing) throw new Error('disk full');
+      stored.push(texts([f])[0]!);
+    };
+    const pipeline = new FramePipeline({
+      apply: write,
+      applyBatch: async (frames) => {
+        for (const f of frames) await write(f);
+      },
+      schedule: (run) => flushes.push(run),
+      onText: (id, text) => given.push([id, text]),
+      onError: () => {},
+    });
+    const flushNow = () => flushes.splice(0).forEach((f) => f());
+    return { pipeline, given, stored, release, flushNow };
+  }
+  const stop = (id: string, finalText: string): ServerFrame => ({
+    v: 1,
+    type: 'message.stop',
+    chat_id: 'web:default',
+    payload: { message_id: id, final_text: finalText },
+  });
+
+  it("gives an update's text when its write is queued, before the store has it, at the pace of its writes", async () => {
+    const { pipeline, given, stored, release, flushNow } = textPipeline();
+    const first = pipeline.push(update('m1', 'a'));
+    void pipeline.push(update('m1', 'ab'));
+    expect(given).toEqual([]); // not before the next paint: one text per write, not per frame
+    flushNow();
+    expect(given).toEqual([['m1', 'ab']]);
+    expect(stored).toEqual([]); // the write is still waiting
+    await Promise.resolve(); // it has started
+    // The next write is queued behind it and takes newer frames: its text is given when it is queued…
+    void pipeline.push(update('m1', 'abc'));
+    flushNow();
+    void pipeline.push(update('m1', 'abcd'));
+    flushNow();
+    expect(given.map(([, t]) => t)).toEqual(['ab', 'abc']);
+    release();
+    await first;
+    await pipeline.flush();
+    // …and again when it starts, with the newest frame it took: never older than what is stored.
+    expect(given.map(([, t]) => t)).toEqual(['ab', 'abc', 'abcd']);
+    expect(stored).toEqual(['message.update:ab', 'message.update:abcd']);
+  });
+
+  it("gives a message.stop's final text at once, even while an earlier write is still in progress", async () => {
+    const { pipeline, given, stored, release, flushNow } = textPipeline();
+    void pipeline.push(update('m1', 'a'));
+    flushNow();
+    await Promise.resolve(); // its write has started (it waits for the disk)
+    void pipeline.push(update('m1', 'ab')); // held: made obsolete by the stop
+    const done = pipeline.push(stop('m1', 'ab!'));
+    expect(given.at(-1)).toEqual(['m1', 'ab!']);
+    release();
+    await done;
+    expect(stored).toEqual(['message.update:a', 'message.stop:ab!']);
+    expect(given.at(-1)).toEqual(['m1', 'ab!']); // stored: nothing taken back
+  });
+
+  it('takes a text back when its write fails, and when its message is deleted', async () => {
+    const failing = textPipeline({ failing: 'message.stop' });
+    const done = failing.pipeline.push(stop('m1', 'final'));
+    failing.release();
+    await expect(done).rejects.toThrow('disk full');
+    expect(failing.given).toEqual([
+      ['m1', 'final'],
+      ['m1', undefined],
+    ]);
+
+    const deleted = textPipeline();
+    void deleted.pipeline.push(update('m2', 'draft'));
+    deleted.flushNow();
+    void deleted.pipeline.push({
+      v: 1,
+      type: 'message.deleted',
+      chat_id: 'web:default',
+      payload: { message_ids: ['m2'] },
+    });
+    expect(deleted.given).toEqual([
+      ['m2', 'draft'],
+      ['m2', undefined],
+    ]);
+    deleted.release();
+  });
+
+  it('a failed update write does not take back a newer text given since', async () => {
+    const { pipeline, given, release, flushNow } = textPipeline({ failing: 'message.update' });
+    const first = pipeline.push(update('m1', 'a'));
+    flushNow();
+    void pipeline.push(stop('m1', 'final')); // queued after the update; its text is the newest
+    release();
+    await first;
+    await pipeline.flush();
+    expect(given).toEqual([
+      ['m1', 'a'],
+      ['m1', 'final'],
+    ]);
+  });
+});
+
 describe('FramePipeline: the live cursor (spec README §16)', () => {
   const at = (type: string, cursor?: number, payload: object = {}): ServerFrame =>
     ({ v: 1, type, chat_id: 'a', ...(cursor !== undefined && { cursor }), payload }) as ServerFrame;

@@ -3,6 +3,8 @@
 // each update carries the full text, so only the newest matters). Frames that arrive while a write is in progress are
 // written together, in one transaction, when it ends. Each write stores, in its own transaction, the
 // live cursor of the frames it carries (spec README §16) unless a frame before them failed to store.
+// The newest text of a streamed message is also handed out (onText) when its write is queued, so the
+// tab can show it before the store has it.
 import { laneOf, type ServerFrame } from '../protocol';
 import { READS_MESSAGES } from '../store/reducer';
 
@@ -43,6 +45,13 @@ export interface PipelineOptions {
    * only with a sync from there (the caller asks for one).
    */
   onCursorHeld?(): void;
+  /**
+   * The newest text of a streamed message, given when its write is queued (an update's text, at the pace
+   * of its writes; a message.stop's `final_text` or a `message`'s text at once), before it is stored, so
+   * it can be painted without waiting for the store; `undefined` when that text will not be stored (its
+   * write failed, the message was deleted). Display only: the store stays the truth.
+   */
+  onText?(messageId: string, text: string | undefined): void;
 }
 
 /** Frames waiting for the chain, written in one transaction when their turn comes. */
@@ -58,6 +67,8 @@ interface PendingUpdate {
   queued: boolean;
   /** A finalizing frame made it obsolete: its queued write does nothing. */
   dropped: boolean;
+  /** The text last given to onText for it. */
+  published?: string;
 }
 
 /** At most this many frames per transaction: a flood must not become one long write. */
@@ -87,6 +98,8 @@ export class FramePipeline {
   private flushScheduled = false;
   /** Per streamed message: when its next update may be written (Date.now() ms), see updateSpacingMs. */
   private readonly nextWriteAt = new Map<string, number>();
+  /** Per streamed message: the text last given to onText, until it is stored or taken back. */
+  private readonly given = new Map<string, string>();
   private batch: ServerFrame[] | null = null;
   private batchWaiters: (() => void)[] = [];
   /** The group at the end of the chain that has not started: frames arriving now join it. */
@@ -114,7 +127,14 @@ export class FramePipeline {
     // types…) leaves them waiting, so a stream that mixes them with updates is still coalesced;
     // writing each update before each of them made every update a write of its own.
     const superseded = READS_MESSAGES.has(frame.type) ? this.settleUpdatesBefore(frame) : [];
+    const finalText = FINALIZING.has(frame.type) ? finalTextOf(frame) : undefined;
+    if (finalText) this.giveText(finalText.id, finalText.text);
     const stored = this.enqueueFrame(frame);
+    if (finalText)
+      void stored.then(
+        () => this.given.get(finalText.id) === finalText.text && this.given.delete(finalText.id),
+        () => this.forgetText(finalText.id, finalText.text),
+      );
     if (superseded.length) void stored.finally(() => superseded.forEach((w) => w())).catch(() => {}); // a failed write is reported through onError
     return stored;
   }
@@ -224,6 +244,11 @@ export class FramePipeline {
       for (const id of frame.payload.message_ids ?? []) obsolete.add(String(id));
     }
     for (const id of obsolete) this.nextWriteAt.delete(id);
+    if (frame.type === 'message.deleted')
+      for (const id of obsolete) {
+        this.given.delete(id);
+        this.opts.onText?.(id, undefined);
+      }
     const lane = laneOf(frame);
     for (const [id, held] of [...this.updates]) {
       if (obsolete.has(id)) {
@@ -251,17 +276,47 @@ export class FramePipeline {
    */
   private writeHeld(id: string, held: PendingUpdate, seal: boolean): void {
     if (seal && this.updates.get(id) === held) this.updates.delete(id);
+    // Its newest text is on its way to the store: show it now. A queued write still takes newer frames;
+    // their text is given when it starts, so the bubble paints no more often than the store is written.
+    this.publish(id, held);
     if (held.queued) return;
     held.queued = true;
     const write = () => {
       if (this.updates.get(id) === held) this.updates.delete(id);
+      if (!held.dropped) this.publish(id, held); // what is stored is never newer than what was given
       this.spaceNextWrite(id, held);
       // No cursor: updates are not outboxed (spec README §8), and any of them may be skipped (§7).
       return held.dropped ? Promise.resolve() : this.opts.apply(held.frame, undefined);
     };
     void this.enqueue(write, held.frame)
+      .catch((error: unknown) => {
+        if (!held.dropped) this.forgetText(id, textOf(held.frame));
+        throw error;
+      })
       .finally(() => held.waiters.splice(0).forEach((w) => w()))
       .catch(() => {}); // reported through onError
+  }
+
+  private publish(id: string, held: PendingUpdate): void {
+    const text = textOf(held.frame);
+    if (text === undefined || text === held.published) return;
+    held.published = text;
+    this.giveText(id, text);
+  }
+
+  private giveText(id: string, text: string): void {
+    if (!this.opts.onText) return;
+    // Kept only to take a text back; a stream that never ended must not stay here forever.
+    if (this.given.size >= MAX_GROUP && !this.given.has(id)) this.given.clear();
+    this.given.set(id, text);
+    this.opts.onText(id, text);
+  }
+
+  /** A text given by onText will not be stored: it is taken back (unless a newer one replaced it since). */
+  private forgetText(id: string, text: string | undefined): void {
+    if (text === undefined || this.given.get(id) !== text) return;
+    this.given.delete(id);
+    this.opts.onText?.(id, undefined);
   }
 
   private spaceNextWrite(id: string, held: PendingUpdate): void {
@@ -351,6 +406,19 @@ export class FramePipeline {
 /** Whether the frame carries a live cursor the pipeline stores (an update's is ignored: see writeHeld). */
 function carriesCursor(frame: ServerFrame): boolean {
   return frame.type !== 'message.update' && typeof frame.cursor === 'number';
+}
+
+function textOf(frame: ServerFrame): string | undefined {
+  const text = (frame.payload as { text?: unknown }).text;
+  return typeof text === 'string' ? text : undefined;
+}
+
+/** The text a finalizing frame gives its message (none for a message.stop without `final_text`). */
+function finalTextOf(frame: ServerFrame): { id: string; text: string } | undefined {
+  const id = messageIdOf(frame);
+  const p = frame.payload as { final_text?: unknown; text?: unknown };
+  const text = frame.type === 'message.stop' ? p.final_text : p.text;
+  return id !== undefined && typeof text === 'string' ? { id, text } : undefined;
 }
 
 function messageIdOf(frame: ServerFrame): string | undefined {

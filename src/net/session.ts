@@ -59,6 +59,8 @@ export interface SessionOptions {
   onState?(state: ConnectionState): void;
   /** A frame failed to apply (logged by the caller; the pipeline goes on). */
   onApplyError?(error: unknown, frame: ServerFrame | undefined): void;
+  /** A streamed message's newest text, before it is stored (the pipeline's onText). */
+  onText?(messageId: string, text: string | undefined): void;
 }
 
 const RESYNC_FIRST_MS = 1000;
@@ -90,6 +92,7 @@ export class GatewaySession {
       schedule: opts.flushScheduler,
       onError: opts.onApplyError ?? ((err) => console.error('iris: could not store a frame', err)),
       onCursorHeld: () => this.scheduleResync(),
+      onText: opts.onText,
     });
     this.connection = new GatewayConnection({
       url: config.url,

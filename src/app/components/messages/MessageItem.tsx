@@ -78,9 +78,16 @@ function UserMessage(props: { message: MessageRow }) {
 }
 
 function AssistantMessage(props: { message: MessageRow }) {
+  const { client } = useIris();
   const list = useMessageList();
   const highlighted = useHighlight(() => props.message);
   const final = () => props.message.status !== 'streaming';
+  // While it streams, the newest text this tab received, before the store has it (client.arrivingText),
+  // once the store has its first text (which also ends "Thinking…" with the time it took); a memo, so a
+  // re-read row with the text already shown renders nothing again.
+  const text = createMemo(
+    () => (!final() && props.message.text && client.arrivingText(props.message.message_id)) || props.message.text,
+  );
   const activity = createMemo(() => (props.message.turn ? list.win.activity[props.message.turn] : undefined));
   return (
     <article
@@ -104,10 +111,10 @@ function AssistantMessage(props: { message: MessageRow }) {
         reasoning={props.message.reasoning}
         thoughtMs={props.message.thought_ms}
         streaming={!final()}
-        hasText={!!props.message.text}
+        hasText={!!text()}
       />
       <Show
-        when={props.message.text}
+        when={text()}
         fallback={
           <Show when={!final() && !props.message.reasoning}>
             <p class="msg-typing">
@@ -117,7 +124,7 @@ function AssistantMessage(props: { message: MessageRow }) {
           </Show>
         }
       >
-        <Markdown text={props.message.text} final={final()} class={final() ? '' : 'md-streaming'} />
+        <Markdown text={text()} final={final()} class={final() ? '' : 'md-streaming'} />
       </Show>
       <MessageMedia message={props.message} />
       <Show when={final() && list.isOpen(`${props.message.message_id}:details`)}>

@@ -1,0 +1,92 @@
+import 'fake-indexeddb/auto';
+import { createSignal } from 'solid-js';
+import { createStore } from 'solid-js/store';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { IrisRuntime } from '../../../runtime';
+import type { MessageRow } from '../../../store/schema';
+import { mount, visibleText, type Mounted } from '../../../testing/mount';
+import { createTestRuntime, disposeTestRuntime } from '../../../testing/runtime';
+import { until } from '../../../testing/until';
+import { MessageListContext, type MessageListContextValue } from './listContext';
+import { MessageItem } from './MessageItem';
+
+let runtime: IrisRuntime;
+let mounted: Mounted | undefined;
+afterEach(async () => {
+  mounted?.unmount();
+  await disposeTestRuntime(runtime);
+});
+
+function list(): MessageListContextValue {
+  return {
+    lane: 'web:default',
+    win: { rows: {}, activity: {} },
+    agentName: () => 'Iris demo agent',
+    highlighted: () => undefined,
+    turnClosed: () => false,
+    atStart: () => true,
+    jumpTo: () => {},
+    isOpen: () => false,
+    toggleOpen: () => {},
+    requestDelete: () => {},
+    holdPlace: () => {},
+  };
+}
+
+describe('an assistant message while it streams', () => {
+  it('shows the newest text this tab received before the store has it, and the stored text once final', async () => {
+    runtime = createTestRuntime();
+    // What the frame pipeline handed out (client.arrivingText), ahead of the stored row.
+    const [arriving, setArriving] = createSignal<string | undefined>('The answer is forty');
+    // eslint-disable-next-line solid/reactivity -- read in the bubble's memo, a tracked scope
+    runtime.client.arrivingText = (id) => (id === 'm1' ? arriving() : undefined);
+    const [row, setRow] = createStore<MessageRow>({
+      message_id: 'm1',
+      lane: 'web:default',
+      chat_id: 'web:default',
+      role: 'assistant',
+      text: 'The answer',
+      ts: 1,
+      status: 'streaming',
+    });
+    mounted = mount(
+      () => (
+        <MessageListContext.Provider value={list()}>
+          <MessageItem message={row} />
+        </MessageListContext.Provider>
+      ),
+      runtime,
+    );
+    const body = () => visibleText(mounted!.container.querySelector('.md'));
+    await until(() => body() === 'The answer is forty', 'the received text, not the stored one');
+    setArriving('The answer is forty-two');
+    await until(() => body() === 'The answer is forty-two', 'the newer received text');
+
+    // The stored final text is the truth, whatever arrived before it.
+    setRow({ text: 'The answer is 42.', status: 'final' });
+    await until(() => body() === 'The answer is 42.', 'the stored final text');
+    expect(mounted.container.querySelector('article')?.getAttribute('aria-busy')).toBe('false');
+  });
+
+  it('shows the stored text when this tab received nothing newer (another tab holds the socket)', async () => {
+    runtime = createTestRuntime();
+    const row: MessageRow = {
+      message_id: 'm2',
+      lane: 'web:default',
+      chat_id: 'web:default',
+      role: 'assistant',
+      text: 'Stored so far',
+      ts: 1,
+      status: 'streaming',
+    };
+    mounted = mount(
+      () => (
+        <MessageListContext.Provider value={list()}>
+          <MessageItem message={row} />
+        </MessageListContext.Provider>
+      ),
+      runtime,
+    );
+    await until(() => visibleText(mounted!.container.querySelector('.md')) === 'Stored so far', 'the stored text');
+  });
+});
