@@ -13,6 +13,10 @@ const SearchPage = lazy(() => import('./pages/SearchPage'));
 const SettingsPage = lazy(() => import('./pages/SettingsPage'));
 const SharePage = lazy(() => import('./pages/SharePage'));
 
+// A lane opened at start (a reload, a notification, a shared link): its chunk loads beside the app
+// frame's rather than after it (the frame renders the page, so it would ask only once it has run).
+if (typeof location !== 'undefined' && location.hash.startsWith('#/c/')) void LanePage.preload();
+
 export function App(props: { runtime: IrisRuntime }) {
   return (
     // eslint-disable-next-line solid/reactivity -- the runtime is built once in main.tsx and never replaced

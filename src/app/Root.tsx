@@ -1,5 +1,7 @@
 import { useLocation } from '@solidjs/router';
-import { Show, lazy, type ParentProps } from 'solid-js';
+import { Show, Suspense, lazy, type ParentProps } from 'solid-js';
+import { laneFromPath } from './components/shell/laneRoute';
+import { LaneHead } from './components/messages/LaneHead';
 import './styles/theme.css';
 
 // The frame around paired pages (channels, top bar, banners) loads on demand, with its CSS: the
@@ -10,9 +12,20 @@ const AppFrame = lazy(() => import('./Shell').then((m) => ({ default: m.AppFrame
 export function Root(props: ParentProps) {
   const location = useLocation();
   const bare = () => location.pathname === '/pair' || location.pathname.startsWith('/pair/');
+  const lane = () => laneFromPath(location.pathname)?.lane;
   return (
     <Show when={!bare()} fallback={props.children}>
-      <AppFrame>{props.children}</AppFrame>
+      {/* Until the frame and the page have loaded (only at start: the router navigates in a
+          transition), a lane shows its newest messages as plain text. */}
+      <Suspense
+        fallback={
+          <Show when={lane()} keyed>
+            {(id) => <LaneHead lane={id} />}
+          </Show>
+        }
+      >
+        <AppFrame>{props.children}</AppFrame>
+      </Suspense>
     </Show>
   );
 }
