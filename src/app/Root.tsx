@@ -1,7 +1,7 @@
 import { useLocation } from '@solidjs/router';
-import { Show, Suspense, lazy, type ParentProps } from 'solid-js';
+import { Show, lazy, type ParentProps } from 'solid-js';
 import { laneFromPath } from './components/shell/laneRoute';
-import { LaneHead } from './components/messages/LaneHead';
+import { LaneHead, laneMounted } from './components/messages/LaneHead';
 import './styles/theme.css';
 
 // The frame around paired pages (channels, top bar, banners) loads on demand, with its CSS: the
@@ -15,17 +15,11 @@ export function Root(props: ParentProps) {
   const lane = () => laneFromPath(location.pathname)?.lane;
   return (
     <Show when={!bare()} fallback={props.children}>
-      {/* Until the frame and the page have loaded (only at start: the router navigates in a
-          transition), a lane shows its newest messages as plain text. */}
-      <Suspense
-        fallback={
-          <Show when={lane()} keyed>
-            {(id) => <LaneHead lane={id} />}
-          </Show>
-        }
-      >
-        <AppFrame>{props.children}</AppFrame>
-      </Suspense>
+      {/* A lane opened at start shows its newest messages as plain text until the lane page is on screen. */}
+      <Show when={!laneMounted() && lane()} keyed>
+        {(id) => <LaneHead lane={id} />}
+      </Show>
+      <AppFrame>{props.children}</AppFrame>
     </Show>
   );
 }

@@ -1,4 +1,4 @@
-import { For } from 'solid-js';
+import { For, createSignal } from 'solid-js';
 import { live } from '../../../store/live';
 import { laneMessages } from '../../../store/models/messages';
 import { useIris } from '../../../runtime';
@@ -9,10 +9,20 @@ const HEAD_MESSAGES = 12;
 /** Characters of a message shown: the head is read for a moment, and a 1 MB answer must not cost its paint. */
 const HEAD_CHARS = 1_500;
 
+const [laneMounted, setLaneMounted] = createSignal(false);
+
+/** Whether a lane page has mounted since the app started: from then on the head is never shown again. */
+export { laneMounted };
+
+/** Called by the lane page once it is on screen: the head gives way to it. */
+export function markLaneMounted(): void {
+  setLaneMounted(true);
+}
+
 /**
  * The lane's newest messages as plain text (Solid text nodes: nothing from the gateway becomes HTML),
  * straight from the store: the first screen of a lane opened at start, while the app frame, the lane's
- * own code and the Markdown pipeline load (Root.tsx). Offline it reads the same cache the lane does.
+ * own code and the Markdown pipeline load (Root.tsx), over whatever part of the frame is there. Offline it reads the same cache the lane does.
  */
 export function LaneHead(props: { lane: string }) {
   const { db } = useIris();
