@@ -1,7 +1,8 @@
 import { useLocation } from '@solidjs/router';
-import { Show, lazy, type ParentProps } from 'solid-js';
+import { Show, createSignal, createComputed, lazy, type ParentProps } from 'solid-js';
 import { laneFromPath } from './components/shell/laneRoute';
-import { LaneHead, laneMounted } from './components/messages/LaneHead';
+import { LaneHead } from './components/messages/LaneHead';
+import { useIris } from '../runtime';
 import './styles/theme.css';
 
 // The frame around paired pages (channels, top bar, banners) loads on demand, with its CSS: the
@@ -13,6 +14,10 @@ export function Root(props: ParentProps) {
   const location = useLocation();
   const bare = () => location.pathname === '/pair' || location.pathname.startsWith('/pair/');
   const lane = () => laneFromPath(location.pathname)?.lane;
+  // The lane page makes its lane the active one when it mounts: from then on the head is not shown again.
+  const { client } = useIris();
+  const [laneMounted, setLaneMounted] = createSignal(false);
+  createComputed(() => client.activeLane() !== undefined && setLaneMounted(true));
   return (
     <Show when={!bare()} fallback={props.children}>
       {/* A lane opened at start shows its newest messages as plain text until the lane page is on screen. */}

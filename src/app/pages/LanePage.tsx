@@ -6,7 +6,6 @@ import { storedLane } from '../../store/models/lanes';
 import { newestMessage } from '../../store/models/messages';
 import { Composer } from '../components/composer/Composer';
 import { replyEnded } from '../components/composer/composerMode';
-import { markLaneMounted } from '../components/messages/LaneHead';
 import { orphanTurn } from '../components/messages/laneWindow';
 import { MessageList } from '../components/messages/MessageList';
 import { PickerHost } from '../components/pickers/PickerHost';
@@ -51,10 +50,7 @@ function LaneView(props: { lane: string; focusId?: string }) {
   const turnShown = () =>
     (newest()?.role === 'assistant' && newest()?.status === 'streaming') || workingTurn() !== undefined;
   const agent = useAgentName();
-  onMount(() => {
-    client.setActiveLane(props.lane);
-    markLaneMounted();
-  });
+  onMount(() => client.setActiveLane(props.lane));
   // Only if no other lane took over meanwhile (moving between lanes mounts the next one first).
   onCleanup(() => client.activeLane() === props.lane && client.setActiveLane(undefined));
   return (

@@ -1,4 +1,4 @@
-import { For, createSignal } from 'solid-js';
+import { For } from 'solid-js';
 import { live } from '../../../store/live';
 import { laneMessages } from '../../../store/models/messages';
 import { useIris } from '../../../runtime';
@@ -8,16 +8,6 @@ import './LaneHead.css';
 const HEAD_MESSAGES = 12;
 /** Characters of a message shown: the head is read for a moment, and a 1 MB answer must not cost its paint. */
 const HEAD_CHARS = 1_500;
-
-const [laneMounted, setLaneMounted] = createSignal(false);
-
-/** Whether a lane page has mounted since the app started: from then on the head is never shown again. */
-export { laneMounted };
-
-/** Called by the lane page once it is on screen: the head gives way to it. */
-export function markLaneMounted(): void {
-  setLaneMounted(true);
-}
 
 /**
  * The lane's newest messages as plain text (Solid text nodes: nothing from the gateway becomes HTML),

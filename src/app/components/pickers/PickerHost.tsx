@@ -1,13 +1,11 @@
-import { For, Show, createMemo, createSignal, lazy, untrack } from 'solid-js';
+import { For, Show, createMemo, createSignal, untrack } from 'solid-js';
 import { live } from '../../../store/live';
 import { openPickers } from '../../../store/models/pickers';
 import { useIris } from '../../../runtime';
+import { PickerDialog } from './PickerDialog';
 import { useAgentName } from '../messages/author';
 import { pickerTitle } from './pickerText';
 import './Pickers.css';
-
-// Only a lane with an open question needs the dialog (and its kinds): it loads then.
-const PickerDialog = lazy(() => import('./PickerDialog').then((m) => ({ default: m.PickerDialog })));
 
 /**
  * The agent's open questions in a lane. The oldest open picker shows as a dialog; one closed without
