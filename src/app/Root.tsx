@@ -2,6 +2,7 @@ import { useLocation } from '@solidjs/router';
 import { Show, createSignal, createComputed, lazy, type ParentProps } from 'solid-js';
 import { laneFromPath } from './components/shell/laneRoute';
 import { LaneHead } from './components/messages/LaneHead';
+import { LanePage } from './lanePage';
 import { useIris } from '../runtime';
 import './styles/theme.css';
 
@@ -18,13 +19,27 @@ export function Root(props: ParentProps) {
   const { client } = useIris();
   const [laneMounted, setLaneMounted] = createSignal(false);
   createComputed(() => client.activeLane() !== undefined && setLaneMounted(true));
+  // The frame's code (and the lane's, App.tsx) is evaluated on the main thread as it arrives: a lane
+  // opened at start waits until its head is painted, so that paint does not queue behind it.
+  const [framed, setFramed] = createSignal(!lane());
   return (
     <Show when={!bare()} fallback={props.children}>
       {/* A lane opened at start shows its newest messages as plain text until the lane page is on screen. */}
       <Show when={!laneMounted() && lane()} keyed>
-        {(id) => <LaneHead lane={id} />}
+        {(id) => (
+          <LaneHead
+            lane={id}
+            onShown={() => {
+              setFramed(true);
+              // Fetched beside the frame's chunk, not once the frame has run and renders it.
+              void LanePage.preload();
+            }}
+          />
+        )}
       </Show>
-      <AppFrame>{props.children}</AppFrame>
+      <Show when={framed() || laneMounted()}>
+        <AppFrame>{props.children}</AppFrame>
+      </Show>
     </Show>
   );
 }
