@@ -1,6 +1,7 @@
 import { HashRouter, Route } from '@solidjs/router';
 import { lazy } from 'solid-js';
 import { IrisContext, type IrisRuntime } from '../runtime';
+import { LanePage } from './lanePage';
 import { Root } from './Root';
 import { HomePage } from './pages/HomePage';
 import { UpdatePrompt } from './components/pwa/UpdatePrompt';
@@ -8,7 +9,6 @@ import { UpdatePrompt } from './components/pwa/UpdatePrompt';
 // Every page but home (which only redirects) loads on demand, keeping the first screen's JS small.
 // The pairing page is preloaded by index.html (vite.config.ts), so it arrives with the entry.
 const PairPage = lazy(() => import('./pages/PairPage').then((m) => ({ default: m.PairPage })));
-const LanePage = lazy(() => import('./pages/LanePage'));
 const SearchPage = lazy(() => import('./pages/SearchPage'));
 const SettingsPage = lazy(() => import('./pages/SettingsPage'));
 const SharePage = lazy(() => import('./pages/SharePage'));

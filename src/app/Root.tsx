@@ -1,5 +1,9 @@
 import { useLocation } from '@solidjs/router';
-import { Show, lazy, type ParentProps } from 'solid-js';
+import { Show, createSignal, createComputed, lazy, type ParentProps } from 'solid-js';
+import { laneFromPath } from './components/shell/laneRoute';
+import { LaneHead } from './components/messages/LaneHead';
+import { LanePage } from './lanePage';
+import { useIris } from '../runtime';
 import './styles/theme.css';
 
 // The frame around paired pages (channels, top bar, banners) loads on demand, with its CSS: the
@@ -10,9 +14,32 @@ const AppFrame = lazy(() => import('./Shell').then((m) => ({ default: m.AppFrame
 export function Root(props: ParentProps) {
   const location = useLocation();
   const bare = () => location.pathname === '/pair' || location.pathname.startsWith('/pair/');
+  const lane = () => laneFromPath(location.pathname)?.lane;
+  // The lane page makes its lane the active one when it mounts: from then on the head is not shown again.
+  const { client } = useIris();
+  const [laneMounted, setLaneMounted] = createSignal(false);
+  createComputed(() => client.activeLane() !== undefined && setLaneMounted(true));
+  // The frame's code (and the lane's, App.tsx) is evaluated on the main thread as it arrives: a lane
+  // opened at start waits until its head is painted, so that paint does not queue behind it.
+  const [framed, setFramed] = createSignal(!lane());
   return (
     <Show when={!bare()} fallback={props.children}>
-      <AppFrame>{props.children}</AppFrame>
+      {/* A lane opened at start shows its newest messages as plain text until the lane page is on screen. */}
+      <Show when={!laneMounted() && lane()} keyed>
+        {(id) => (
+          <LaneHead
+            lane={id}
+            onShown={() => {
+              setFramed(true);
+              // Fetched beside the frame's chunk, not once the frame has run and renders it.
+              void LanePage.preload();
+            }}
+          />
+        )}
+      </Show>
+      <Show when={framed() || laneMounted()}>
+        <AppFrame>{props.children}</AppFrame>
+      </Show>
     </Show>
   );
 }

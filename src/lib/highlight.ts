@@ -2,7 +2,6 @@
 // first time a code block needs it, so highlight.js neither weighs on the first load nor runs on the
 // main thread. What comes back is checked here: only highlight.js's spans go in as they are, anything
 // else through DOMPurify.
-import { sanitizeHtml } from './markdown';
 import type { HighlightReply, HighlightRequest } from './highlightWorker';
 
 /** Longer blocks stay plain: even off the main thread, the page would hold megabytes of spans. */
@@ -53,7 +52,8 @@ export async function highlightedRange(
     target.postMessage({ id, code, lang, from, to } satisfies HighlightRequest);
   });
   // hljs escapes the text it wraps; sanitizing anything else keeps the one rule: only sanitized HTML goes in.
-  return html === undefined || isHighlightSpansOnly(html) ? html : sanitizeHtml(html);
+  // DOMPurify is loaded only then (it comes with the Markdown pipeline, which the first screen does without).
+  return html === undefined || isHighlightSpansOnly(html) ? html : (await import('./markdown')).sanitizeHtml(html);
 }
 
 /** The only tags highlight.js writes around the (escaped) code. */

@@ -1,6 +1,7 @@
 // The URL rules of message Markdown (pure parts; rendering itself is tested in the browser, e2e/hostile/xss.spec.ts).
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, isAllowedImageSrc, safeLinkHref } from './markdown';
+import { isAllowedImageSrc, safeLinkHref } from './markdown';
+import { escapeHtml } from './safeText';
 
 describe('safeLinkHref', () => {
   it('keeps web and mail links and app-relative paths', () => {

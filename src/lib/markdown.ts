@@ -5,22 +5,11 @@
 import { Lexer, Marked, type Tokens } from 'marked';
 import createDOMPurify, { type Config } from 'dompurify';
 import { isPairingUrl } from './pairingLink';
+import { escapeHtml, plainTextHtml, safeLanguage } from './safeText';
 
-/** Languages a code block may name; anything else is dropped from the class (it only picks a highlighter). */
-const LANG_PATTERN = /^[a-z0-9_+#.-]{1,32}$/i;
 /** Link schemes a message may use. Relative links resolve against the app itself. */
 const LINK_PROTOCOLS = new Set(['http:', 'https:', 'mailto:']);
 const MEDIA_PATH = '/media/';
-
-/** A code block's language word, if it is one we may put in a class; else ''. */
-export function safeLanguage(info: string | undefined): string {
-  const lang = (info ?? '').trim().split(/\s+/)[0] ?? '';
-  return LANG_PATTERN.test(lang) ? lang.toLowerCase() : '';
-}
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 function baseUrl(): string {
   return typeof location === 'undefined' ? 'http://localhost/' : location.href;
@@ -252,11 +241,6 @@ export function renderMarkdown(text: string): string {
     // render, that blanked the whole message list; the text is shown as it is instead.
     return plainTextHtml(text ?? '');
   }
-}
-
-/** Text as HTML with no markup but line breaks (escaped, so safe for `innerHTML` as it is). */
-function plainTextHtml(text: string): string {
-  return `<p>${escapeHtml(text).replace(/\n/g, '<br>')}</p>`;
 }
 
 const CACHE_SIZE = 400;

@@ -10,7 +10,7 @@ import {
   type Accessor,
 } from 'solid-js';
 import { highlightedRange } from '../../../lib/highlight';
-import { safeLanguage } from '../../../lib/markdown';
+import { safeLanguage } from '../../../lib/safeText';
 import { chunkLines, firstLines, lineCount } from '../../../lib/markdownSegments';
 import { copyText } from './copyText';
 import { MessageListContext } from './listContext';

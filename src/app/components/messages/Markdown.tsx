@@ -1,5 +1,4 @@
 import { Index, Match, Show, Switch, createEffect, createMemo, createSignal, on } from 'solid-js';
-import { renderMarkdown, renderMarkdownCached, warmUpMarkdown } from '../../../lib/markdown';
 import {
   lineCount,
   markdownChars,
@@ -10,8 +9,10 @@ import {
   type Segmentation,
 } from '../../../lib/markdownSegments';
 import { highlightCodeIn } from '../../../lib/highlight';
+import { plainTextHtml } from '../../../lib/safeText';
 import { COLLAPSED_LINES, CodeBlock } from './CodeBlock';
 import { copyText } from './copyText';
+import { markdownModule } from './markdownModule';
 import { createProgressive } from './progressive';
 import './Markdown.css';
 
@@ -21,9 +22,6 @@ import './Markdown.css';
  */
 const HUGE_CHARS = 50_000;
 const HUGE_PREVIEW_LINES = 40;
-
-// Loaded with the lane: marked's rules compile in idle time, not in the first message's render.
-warmUpMarkdown();
 
 /**
  * Untrusted Markdown, rendered through `renderMarkdown` (the only HTML ever put in `innerHTML`), piece
@@ -83,17 +81,24 @@ export function Markdown(props: { text: string; final?: boolean; class?: string 
   );
 }
 
-/** One Markdown piece. Finished pieces are rendered once (cached); the streaming tail each time it grows. */
+/**
+ * One Markdown piece. Finished pieces are rendered once (cached); the streaming tail each time it grows.
+ * Until the pipeline has loaded (markdownModule.ts), the piece is its text, plain.
+ */
 function MarkdownPiece(props: { text: string; final: boolean; tail: boolean }) {
   let root!: HTMLDivElement;
   const streaming = () => !props.final && props.tail;
-  const html = createMemo(() => (streaming() ? renderMarkdown(props.text) : renderMarkdownCached(props.text)));
+  const html = createMemo(() => {
+    const markdown = markdownModule();
+    if (!markdown) return plainTextHtml(props.text);
+    return streaming() ? markdown.renderMarkdown(props.text) : markdown.renderMarkdownCached(props.text);
+  });
   createEffect(
-    on([html, () => !streaming()], ([, done]) => {
+    on([html, () => !streaming(), () => markdownModule() !== undefined], ([, done, rendered]) => {
       // Re-highlighting on every streamed update would be wasted work: wait for the final text.
-      if (done) void highlightCodeIn(root);
+      if (done && rendered) void highlightCodeIn(root);
     }),
   );
-  // eslint-disable-next-line solid/no-innerhtml -- html() is DOMPurify-sanitized Markdown (src/lib/markdown.ts)
+  // eslint-disable-next-line solid/no-innerhtml -- html() is DOMPurify-sanitized Markdown (src/lib/markdown.ts) or escaped text
   return <div ref={root} class="md-piece" innerHTML={html()} />;
 }

@@ -1,10 +1,10 @@
 import { Show, createSignal } from 'solid-js';
-import { markdownToText } from '../../../lib/markdown';
 import type { MessageRow } from '../../../store/schema';
 import { authorName } from './author';
 import { copyText } from './copyText';
 import { CopyIcon, DeleteIcon, InfoIcon, ReplyIcon } from './icons';
 import { useMessageList } from './listContext';
+import { loadMarkdown } from './markdownModule';
 import { setReplyTarget } from './replyTarget';
 
 /** Reply, Copy and Delete for one message. Messages the gateway has not stored yet can only be copied. */
@@ -19,13 +19,16 @@ export function MessageActions(props: { message: MessageRow }) {
   const detailsKey = () => `${props.message.message_id}:details`;
   const stored = () => !props.message.message_id.startsWith('local:') && props.message.status !== 'streaming';
 
-  const reply = () =>
+  const reply = async () => {
+    // Loaded long before anyone can press Reply; awaited in case it has not.
+    const { markdownToText } = await loadMarkdown();
     setReplyTarget(list.lane, {
       message_id: props.message.message_id,
       role: props.message.role,
       author: authorName(props.message.role, list.agentName()),
       text: markdownToText(props.message.text),
     });
+  };
 
   const copy = async () => {
     if (await copyText(props.message.text)) {
@@ -37,7 +40,13 @@ export function MessageActions(props: { message: MessageRow }) {
   return (
     <div class="msg-actions" role="group" aria-label="Message actions">
       <Show when={stored()}>
-        <button type="button" class="icon-button msg-action" aria-label="Reply" title="Reply" onClick={reply}>
+        <button
+          type="button"
+          class="icon-button msg-action"
+          aria-label="Reply"
+          title="Reply"
+          onClick={() => void reply()}
+        >
           <ReplyIcon />
         </button>
       </Show>

@@ -1,10 +1,10 @@
 import { Show, createMemo } from 'solid-js';
-import { markdownToText } from '../../../lib/markdown';
 import { live } from '../../../store/live';
 import { getMessage } from '../../../store/models/messages';
 import { useIris } from '../../../runtime';
 import { authorName, firstLine } from './author';
 import { useMessageList } from './listContext';
+import { markdownModule } from './markdownModule';
 
 /** The message a reply answers: its author and first line (as read, not as Markdown); choosing it scrolls there. */
 export function ReplyQuote(props: { messageId: string }) {
@@ -14,7 +14,9 @@ export function ReplyQuote(props: { messageId: string }) {
   const quoted = live(() => getMessage(db, props.messageId));
   const text = createMemo(() => {
     const q = quoted();
-    return q ? firstLine(markdownToText(q.text)) : '';
+    // The Markdown source's first line until the pipeline has loaded (markdownModule.ts).
+    const markdown = markdownModule();
+    return q ? firstLine(markdown ? markdown.markdownToText(q.text) : q.text) : '';
   });
   return (
     <Show when={quoted()} fallback={<div class="quote quote-missing">Reply to an earlier message</div>}>
