@@ -9,13 +9,14 @@ import type { ConnectionState } from '../net/phases';
 import type { WakeSource } from '../net/wake';
 import { defaultDeviceName } from '../net/deviceName';
 import { electLeader, TabBus, type BusMessage } from '../net/leader';
-import type { GatewayConfig, GatewaySession, Reducer } from '../net/session';
+import type { CatchUp, GatewayConfig, GatewaySession, Reducer } from '../net/session';
 import type { Timers } from '../net/timers';
 import { createCommands, type Commands } from './commands';
 import { lazyReducer } from './lazyReducer';
 import { localTransport, remoteTransport, serveTransport, type Transport } from './transport';
 
 export type { ConnectionState } from '../net/phases';
+export type { CatchUp } from '../net/session';
 
 /** Settings of this device rather than of the gateway it is paired with: forgetting the gateway keeps them. */
 const DEVICE_SETTINGS = ['theme', 'deviceName'] as const;
@@ -24,6 +25,8 @@ export interface IrisClient extends Commands {
   readonly state: Accessor<ConnectionState>;
   /** Why the connection is not online, in words (auth refusal, unreachable gateway). */
   readonly lastError: Accessor<string | undefined>;
+  /** A long sync replay being stored (this tab's session only): how far it is, for the status banner. */
+  readonly catchUp?: Accessor<CatchUp | undefined>;
   /** Whether this tab holds the socket. */
   readonly isLeader: Accessor<boolean>;
   /** Elects a leader tab and, if paired, connects. */
@@ -75,6 +78,7 @@ export function createClient(options: ClientOptions): IrisClient {
   const { db } = options;
   const [state, setState] = createSignal<ConnectionState>('offline');
   const [lastError, setLastError] = createSignal<string | undefined>(undefined);
+  const [catchUp, setCatchUp] = createSignal<CatchUp | undefined>(undefined);
   const [isLeader, setLeader] = createSignal(false);
   const [activeLane, setActiveLaneSignal] = createSignal<string | undefined>(undefined);
   const multiTab =
@@ -112,6 +116,7 @@ export function createClient(options: ClientOptions): IrisClient {
     const next = restarting.then(async () => {
       const old = session;
       session = undefined;
+      setCatchUp(undefined);
       await old?.stop();
       if (!started || !isLeader()) return;
       const config = await readConfig();
@@ -138,6 +143,9 @@ export function createClient(options: ClientOptions): IrisClient {
         pingIntervalMs: options.pingIntervalMs,
         deadAfterMs: options.deadAfterMs,
         activeLane,
+        onCatchUp: (progress) => {
+          if (session === s) setCatchUp(progress);
+        },
         onState: (st) => {
           if (session !== s) return;
           setState(st);
@@ -188,6 +196,7 @@ export function createClient(options: ClientOptions): IrisClient {
     ...commands,
     state,
     lastError,
+    catchUp,
     isLeader,
     activeLane,
     session: () => session,

@@ -31,6 +31,12 @@ const THROUGH_OVERLAY: ReadonlySet<string> = new Set([
   'commentary',
 ]);
 
+/**
+ * Reducing in memory runs without a pause of its own (no request is waiting): after this long, the
+ * run lets the page have the main thread (a paint, input) before it goes on, in the same transaction.
+ */
+const SLICE_MS = 10;
+
 export interface BatchFrame {
   frame: Incoming;
   handle: Handler;
@@ -59,7 +65,13 @@ export async function reduceBatch(
       overlay,
       run.map((r) => r.frame),
     );
-    for (const r of run) await r.handle(overlay.db, r.frame, ctx);
+    let since = performance.now();
+    for (const r of run) {
+      await r.handle(overlay.db, r.frame, ctx);
+      if (performance.now() - since < SLICE_MS) continue;
+      await overlay.pause();
+      since = performance.now();
+    }
     await overlay.flush();
     i = end;
   }

@@ -274,6 +274,15 @@ export class BatchOverlay {
     );
   }
 
+  /**
+   * Gives the main thread back without ending the transaction: a read of a key no row has is a
+   * request the transaction waits for, and its answer comes in a task of its own.
+   */
+  async pause(): Promise<void> {
+    const [first] = this.tables.values();
+    if (first) await first.real.get('\u0000pause');
+  }
+
   /** Writes every table's changes: one bulkDelete and one bulkPut per changed table. */
   async flush(): Promise<void> {
     await Promise.all([...this.tables.values()].map((t) => t.flush()));
