@@ -71,7 +71,7 @@ async function oneRun(ctx: ScenarioContext, n: number, sample: Sample): Promise<
       async () => {
         const again = await newBenchPage(context, ctx.site.instrument);
         again.page.on('console', (m) => {
-          if (m.type() === 'error' || m.type() === 'warning') process.stderr.write(`page ${m.type()}: ${m.text()}\n`);
+          if (m.type() === 'error') process.stderr.write(`page error: ${m.text()}\n`);
         });
         again.page.on('pageerror', (e) => process.stderr.write(`page error: ${e.message}\n`));
         await again.page.goto(`${server.url}/${laneHash(LANE)}`);
