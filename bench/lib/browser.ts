@@ -86,8 +86,12 @@ export function longTasksBetween(
   probeData: BenchProbe,
   from: number,
   to: number,
-): { count: number; total: number } | null {
+): { count: number; total: number; longest: number } | null {
   if (!probeData.longTasks) return null;
   const within = probeData.longTasks.filter(([start]) => start >= from && start <= to);
-  return { count: within.length, total: within.reduce((sum, [, duration]) => sum + duration, 0) };
+  return {
+    count: within.length,
+    total: within.reduce((sum, [, duration]) => sum + duration, 0),
+    longest: Math.max(0, ...within.map(([, duration]) => duration)),
+  };
 }

@@ -23,10 +23,14 @@ export const syncDefs = (n: number): FigureDef[] => [
     bare: 'bulkPut',
   },
   { key: 'replayed', figure: 'frames replayed', unit: 'count', bare: 'bareRecords' },
+  // Where the time goes: the replay's arrival in the page (the gateway's send, the socket, the page's event loop).
+  { key: 'received', figure: 'sync sent → sync.done received', unit: 'ms' },
   { key: 'fromNavigation', figure: 'navigation → cursor stored', unit: 'ms' },
   { key: 'transactions', figure: 'IndexedDB readwrite transactions during catch-up', unit: 'count' },
   { key: 'longTasks', figure: 'main-thread long tasks during catch-up', unit: 'count' },
   { key: 'longTaskMs', figure: 'main-thread long tasks during catch-up, total', unit: 'ms' },
+  // Target: none over 50 ms (0 when there was no long task at all).
+  { key: 'longestTask', figure: 'main-thread longest task during catch-up', unit: 'ms' },
 ];
 
 /** The shadow device's replay: the same frames the app's device had outboxed, as raw text. */
@@ -63,9 +67,13 @@ async function oneRun(ctx: ScenarioContext, n: number, sample: Sample): Promise<
 
     await ctx.measure(
       sample,
-      ['catchUp', 'replayed', 'fromNavigation', 'transactions', 'longTasks', 'longTaskMs'],
+      ['catchUp', 'replayed', 'received', 'fromNavigation', 'transactions', 'longTasks', 'longTaskMs', 'longestTask'],
       async () => {
         const again = await newBenchPage(context, ctx.site.instrument);
+        again.page.on('console', (m) => {
+          if (m.type() === 'error') process.stderr.write(`page error: ${m.text()}\n`);
+        });
+        again.page.on('pageerror', (e) => process.stderr.write(`page error: ${e.message}\n`));
         await again.page.goto(`${server.url}/${laneHash(LANE)}`);
         await waitFor(
           again.page,
@@ -86,12 +94,14 @@ async function oneRun(ctx: ScenarioContext, n: number, sample: Sample): Promise<
         const firstAfterSync = data.ws.times.findIndex((t) => t >= sent);
         sample.catchUp = stored[0] - sent;
         sample.replayed = done - firstAfterSync;
+        sample.received = data.ws.times[done]! - sent;
         sample.fromNavigation = stored[0];
         sample.transactions = data.idb.readwriteTimes.filter((t) => t >= sent && t <= stored[0]).length;
         const tasks = longTasksBetween(data, sent, stored[0]);
         if (tasks) {
           sample.longTasks = tasks.count;
           sample.longTaskMs = tasks.total;
+          sample.longestTask = tasks.longest;
         }
       },
     );

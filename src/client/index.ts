@@ -9,7 +9,7 @@ import type { ConnectionState } from '../net/phases';
 import type { WakeSource } from '../net/wake';
 import { defaultDeviceName } from '../net/deviceName';
 import { electLeader, TabBus, type BusMessage } from '../net/leader';
-import type { GatewayConfig, GatewaySession, Reducer } from '../net/session';
+import type { CatchUp, GatewayConfig, GatewaySession, Reducer } from '../net/session';
 import type { Timers } from '../net/timers';
 import { createArrivingText } from './arrivingText';
 import { createCommands, type Commands } from './commands';
@@ -17,6 +17,7 @@ import { lazyReducer } from './lazyReducer';
 import { localTransport, remoteTransport, serveTransport, type Transport } from './transport';
 
 export type { ConnectionState } from '../net/phases';
+export type { CatchUp } from '../net/session';
 
 /** Settings of this device rather than of the gateway it is paired with: forgetting the gateway keeps them. */
 const DEVICE_SETTINGS = ['theme', 'deviceName'] as const;
@@ -25,6 +26,8 @@ export interface IrisClient extends Commands {
   readonly state: Accessor<ConnectionState>;
   /** Why the connection is not online, in words (auth refusal, unreachable gateway). */
   readonly lastError: Accessor<string | undefined>;
+  /** A long sync replay being stored (this tab's session only): how far it is, for the status banner. */
+  readonly catchUp?: Accessor<CatchUp | undefined>;
   /** Whether this tab holds the socket. */
   readonly isLeader: Accessor<boolean>;
   /** Elects a leader tab and, if paired, connects. */
@@ -81,6 +84,7 @@ export function createClient(options: ClientOptions): IrisClient {
   const { db } = options;
   const [state, setState] = createSignal<ConnectionState>('offline');
   const [lastError, setLastError] = createSignal<string | undefined>(undefined);
+  const [catchUp, setCatchUp] = createSignal<CatchUp | undefined>(undefined);
   const [isLeader, setLeader] = createSignal(false);
   const [activeLane, setActiveLaneSignal] = createSignal<string | undefined>(undefined);
   const multiTab =
@@ -119,6 +123,7 @@ export function createClient(options: ClientOptions): IrisClient {
     const next = restarting.then(async () => {
       const old = session;
       session = undefined;
+      setCatchUp(undefined);
       await old?.stop();
       // Its texts would go stale: a session in another tab may write the store from now on.
       arriving.clear();
@@ -149,6 +154,9 @@ export function createClient(options: ClientOptions): IrisClient {
         activeLane,
         onText: (messageId, text) => {
           if (session === s) arriving.set(messageId, text);
+        },
+        onCatchUp: (progress) => {
+          if (session === s) setCatchUp(progress);
         },
         onState: (st) => {
           if (session !== s) return;
@@ -200,6 +208,7 @@ export function createClient(options: ClientOptions): IrisClient {
     ...commands,
     state,
     lastError,
+    catchUp,
     isLeader,
     activeLane,
     arrivingText: (messageId) => arriving.get(messageId),

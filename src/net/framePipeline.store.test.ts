@@ -20,6 +20,7 @@ describe('the frame pipeline with the store', () => {
   it('the stored cursor never passes a frame that failed to store (live cursor, spec README §16)', async () => {
     const gw = 'ws://gw';
     const put = db.messages.put.bind(db.messages);
+    const bulkPut = db.messages.bulkPut.bind(db.messages);
     for (const failAt of [1, 3, 6]) {
       for (const pattern of ['one by one', 'in a burst']) {
         await db.messages.clear();
@@ -30,6 +31,11 @@ describe('the frame pipeline with the store', () => {
           full && row.message_id === `m${failAt}`
             ? Promise.reject(new DOMException('full', 'QuotaExceededError'))
             : put(row as never, ...(rest as []))) as unknown as typeof put;
+        // A batch writes its rows with one bulkPut at its end (store/reduce/batch.ts): full the same way.
+        db.messages.bulkPut = ((rows: { message_id: string }[], ...rest: unknown[]) =>
+          full && rows.some((r) => r.message_id === `m${failAt}`)
+            ? Promise.reject(new DOMException('full', 'QuotaExceededError'))
+            : bulkPut(rows as never, ...(rest as []))) as unknown as typeof bulkPut;
         const pipeline = new FramePipeline({
           apply: (f, cursor) => applyFrame(db, f, cursor === undefined ? { gateway: gw } : { gateway: gw, cursor }),
           applyBatch: (fs, cursor) =>
@@ -69,5 +75,6 @@ describe('the frame pipeline with the store', () => {
       }
     }
     db.messages.put = put;
+    db.messages.bulkPut = bulkPut;
   });
 });

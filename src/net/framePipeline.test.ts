@@ -2,7 +2,7 @@
 // the final text never overwritten by a stale update.
 import { describe, expect, it, vi } from 'vitest';
 import type { ServerFrame } from '../protocol';
-import { FramePipeline, updateSpacingMs } from './framePipeline';
+import { FramePipeline, REPLAY_CHUNK, updateSpacingMs } from './framePipeline';
 
 function update(id: string, text: string, lane = 'web:default'): ServerFrame {
   return { v: 1, type: 'message.update', chat_id: lane, payload: { message_id: id, text } };
@@ -553,6 +553,43 @@ describe('FramePipeline: the live cursor (spec README §16)', () => {
     expect(stored()).toBe(1);
     expect(writes.at(-1)).toEqual({ types: ['typing'], cursor: undefined });
     expect(held()).toBe(1);
+  });
+
+  it("a long replay is stored in chunks while it arrives; only the last stores sync.done's cursor", async () => {
+    const { pipeline, writes, stored } = cursorPipeline();
+    pipeline.beginBatch();
+    const n = REPLAY_CHUNK * 2 + 7;
+    const pushes: Promise<void>[] = [];
+    for (let c = 1; c <= n; c++) pushes.push(pipeline.push(at('typing', c)));
+    // Before sync.done: the first chunks are stored already, with no cursor (a drop now replays them).
+    await pushes[REPLAY_CHUNK - 1];
+    expect(writes[0]).toEqual({ types: Array(REPLAY_CHUNK).fill('typing'), cursor: undefined });
+    expect(stored()).toBe(0);
+    await pipeline.endBatch(n);
+    await Promise.all(pushes);
+    expect(writes.map((w) => w.types.length)).toEqual([REPLAY_CHUNK, REPLAY_CHUNK, 7]);
+    expect(writes.map((w) => w.cursor)).toEqual([undefined, undefined, n]);
+  });
+
+  it("a chunk of the replay that fails to store keeps sync.done's cursor from being stored, and asks for a sync", async () => {
+    const failing = new Set([3]);
+    const { pipeline, writes, stored, held } = cursorPipeline(failing);
+    pipeline.beginBatch();
+    const n = REPLAY_CHUNK + 10;
+    for (let c = 1; c <= n; c++) void pipeline.push(at('typing', c)).catch(() => {});
+    await pipeline.endBatch(n);
+    // The frames after the lost chunk are stored, but the cursor stays before it: a sync brings it again.
+    expect(writes.map((w) => w.types.length)).toEqual([10]);
+    expect(stored()).toBe(0);
+    expect(held()).toBe(1);
+    await pipeline.push(at('typing', n + 1));
+    expect(stored()).toBe(0);
+    // The sync from there, with room: stored with its cursor.
+    failing.clear();
+    pipeline.beginBatch();
+    for (let c = 1; c <= n; c++) void pipeline.push(at('typing', c));
+    await pipeline.endBatch(n + 1);
+    expect(stored()).toBe(n + 1);
   });
 
   it("a gateway that sends no cursor: live writes store none, the replay stores sync.done's", async () => {

@@ -52,6 +52,8 @@ export interface PipelineOptions {
    * write failed, the message was deleted). Display only: the store stays the truth.
    */
   onText?(messageId: string, text: string | undefined): void;
+  /** Frames of a sync replay were stored (a chunk, in arrival order): the catch-up's progress. */
+  onReplayStored?(frames: readonly ServerFrame[]): void;
 }
 
 /** Frames waiting for the chain, written in one transaction when their turn comes. */
@@ -73,6 +75,13 @@ interface PendingUpdate {
 
 /** At most this many frames per transaction: a flood must not become one long write. */
 const MAX_GROUP = 100;
+
+/**
+ * A sync replay is stored in chunks of at most this many frames while it arrives, each in its own
+ * transaction, reduced in memory (store/reduce/batch.ts): a chunk's work stays well under a 50 ms
+ * task, the screen shows the catch-up as it goes, and only the last chunk stores sync.done's cursor.
+ */
+export const REPLAY_CHUNK = 1000;
 
 /**
  * Each write of a streamed message rewrites its whole text, and every write wakes the bubble's reads
@@ -102,6 +111,13 @@ export class FramePipeline {
   private readonly given = new Map<string, string>();
   private batch: ServerFrame[] | null = null;
   private batchWaiters: (() => void)[] = [];
+  /** A chunk of the replay is in the chain: the next waits for it (frames meanwhile join the batch). */
+  private replayChunkQueued = false;
+  /**
+   * The replay being collected. A chunk of it that failed to store is lost until a sync from the
+   * stored cursor, so its sync.done cursor must not be stored.
+   */
+  private replay: { failed: boolean } = { failed: false };
   /** The group at the end of the chain that has not started: frames arriving now join it. */
   private openGroup: FrameGroup | null = null;
   /**
@@ -119,7 +135,9 @@ export class FramePipeline {
   push(frame: ServerFrame): Promise<void> {
     if (this.batch) {
       this.batch.push(frame);
-      return new Promise((resolve) => this.batchWaiters.push(resolve));
+      const stored = new Promise<void>((resolve) => this.batchWaiters.push(resolve));
+      this.storeReplayChunk();
+      return stored;
     }
     if (frame.type === 'message.update') return this.holdUpdate(frame);
     // A frame whose handler reads or replaces message rows (the store's rules say which) finds held
@@ -142,6 +160,7 @@ export class FramePipeline {
   /** From now until endBatch(), frames are collected instead of applied (the sync replay). */
   beginBatch(): void {
     this.flushAll();
+    if (!this.batch) this.replay = { failed: false };
     this.batch ??= [];
   }
 
@@ -153,23 +172,67 @@ export class FramePipeline {
   endBatch(cursor: number | undefined): Promise<void> {
     const frames = this.batch ?? [];
     const waiters = this.batchWaiters;
+    const replay = this.replay;
     this.batch = null;
     this.batchWaiters = [];
     if (cursor === undefined) this.cursorHeld = true;
+    // Chunks before the last store no cursor; the last stores sync.done's, unless a chunk was lost.
+    for (let at = 0; at + REPLAY_CHUNK < frames.length; at += REPLAY_CHUNK)
+      void this.enqueueReplayChunk(frames.slice(at, at + REPLAY_CHUNK), []).catch(() => {}); // a failure reaches onError and the replay
+    const last = frames.slice(Math.floor(Math.max(0, frames.length - 1) / REPLAY_CHUNK) * REPLAY_CHUNK);
     const write = async () => {
+      if (replay.failed) {
+        cursor = undefined;
+        this.cursorHeld = true;
+      }
       try {
-        await this.opts.applyBatch(frames, cursor, true);
+        await this.opts.applyBatch(last, cursor, true);
       } catch (error) {
-        if (frames.some(carriesCursor)) this.holdCursor();
+        if (cursor !== undefined || last.some(carriesCursor)) this.holdCursor();
         throw error;
       }
+      if (last.length) this.opts.onReplayStored?.(last);
       // Stored with a complete replay, everything up to `cursor` is here: the hold is over.
       if (cursor !== undefined) this.cursorHeld = false;
+      // A lost chunk comes again only with a sync from the stored cursor.
+      else if (replay.failed) this.opts.onCursorHeld?.();
     };
     const done = this.enqueue(write, undefined);
     // The caller gets `done` itself; this copy only wakes the waiters (its failure reaches onError).
     void done.finally(() => waiters.forEach((w) => w())).catch(() => {});
     return done;
+  }
+
+  /** While the replay arrives: stores a full chunk of it once the one before has been stored. */
+  private storeReplayChunk(): void {
+    if (!this.batch || this.batch.length < REPLAY_CHUNK || this.replayChunkQueued) return;
+    const frames = this.batch.splice(0, REPLAY_CHUNK);
+    const waiters = this.batchWaiters.splice(0, REPLAY_CHUNK);
+    this.replayChunkQueued = true;
+    void this.enqueueReplayChunk(frames, waiters)
+      .catch(() => {}) // reported through onError, and remembered by the replay
+      .finally(() => {
+        this.replayChunkQueued = false;
+        this.storeReplayChunk();
+      });
+  }
+
+  /** A chunk of the replay, without a cursor; then a pause, so the screen paints what it brought. */
+  private enqueueReplayChunk(frames: ServerFrame[], waiters: (() => void)[]): Promise<void> {
+    const replay = this.replay;
+    const write = async () => {
+      try {
+        await this.opts.applyBatch(frames, undefined, true);
+        this.opts.onReplayStored?.(frames);
+      } catch (error) {
+        replay.failed = true;
+        throw error;
+      } finally {
+        waiters.forEach((w) => w());
+      }
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    };
+    return this.enqueue(write, undefined);
   }
 
   get batching(): boolean {

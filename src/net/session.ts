@@ -57,11 +57,22 @@ export interface SessionOptions {
   /** History page size (1..200, spec README §9). */
   historyLimit?: number;
   onState?(state: ConnectionState): void;
+  /** The sync replay's progress while a long one is stored; undefined once it is over. */
+  onCatchUp?(progress: CatchUp | undefined): void;
   /** A frame failed to apply (logged by the caller; the pipeline goes on). */
   onApplyError?(error: unknown, frame: ServerFrame | undefined): void;
   /** A streamed message's newest text, before it is stored (the pipeline's onText). */
   onText?(messageId: string, text: string | undefined): void;
 }
+
+/** How far a sync replay has been stored: frames stored of the frames the gateway had outboxed. */
+export interface CatchUp {
+  stored: number;
+  total: number;
+}
+
+/** A replay shorter than this is over before a banner would be read: no progress is shown. */
+const SHOW_CATCH_UP_FROM = 1000;
 
 const RESYNC_FIRST_MS = 1000;
 const RESYNC_MAX_MS = 30_000;
@@ -78,6 +89,8 @@ export class GatewaySession {
   private readonly timers: Timers;
   private resyncTimer: unknown;
   private resyncDelay: number;
+  /** The replay in progress: the frames it will bring (hello.ack's cursor minus ours) and how many are stored. */
+  private catchUp: CatchUp | undefined;
 
   constructor(private readonly opts: SessionOptions) {
     const { db, config, reducer } = opts;
@@ -93,6 +106,7 @@ export class GatewaySession {
       onError: opts.onApplyError ?? ((err) => console.error('iris: could not store a frame', err)),
       onCursorHeld: () => this.scheduleResync(),
       onText: opts.onText,
+      onReplayStored: (frames) => this.replayStored(frames.length),
     });
     this.connection = new GatewayConnection({
       url: config.url,
@@ -233,11 +247,13 @@ export class GatewaySession {
       // Its outbox is numbered anew, so our old cursor means nothing there: kept, it would stay ahead
       // (setCursor never moves back) and a later sync from it would skip the frames below it.
       if (stored > ackCursor) await forgetCursor(db, config.url);
+      this.startCatchUp(ackCursor - cursor);
       await this.connection.request(
         { v: 1, type: 'sync', payload: { cursor } },
         { timeoutMs: this.opts.syncTimeoutMs ?? 60_000, matchWithoutId: true },
       );
     } catch (err) {
+      this.endCatchUp();
       if (this.pipeline.batching) await this.pipeline.endBatch(undefined).catch(() => {}); // reported through the pipeline's onError
       if (epoch !== this.epoch) return;
       if (err instanceof RequestTimeoutError) {
@@ -252,6 +268,24 @@ export class GatewaySession {
     this.sender.kick();
     this.transfers.connectionReady();
     void this.afterSync(!Array.isArray((ack.payload as { channels?: unknown }).channels));
+  }
+
+  private startCatchUp(total: number): void {
+    this.catchUp = total >= SHOW_CATCH_UP_FROM ? { stored: 0, total } : undefined;
+    if (this.catchUp) this.opts.onCatchUp?.({ ...this.catchUp });
+  }
+
+  private replayStored(frames: number): void {
+    if (!this.catchUp) return;
+    // Live frames that arrive meanwhile join the replay: the count never passes the total.
+    this.catchUp.stored = Math.min(this.catchUp.total, this.catchUp.stored + frames);
+    this.opts.onCatchUp?.({ ...this.catchUp });
+  }
+
+  private endCatchUp(): void {
+    if (!this.catchUp) return;
+    this.catchUp = undefined;
+    this.opts.onCatchUp?.(undefined);
   }
 
   /**
@@ -313,7 +347,15 @@ export class GatewaySession {
         typeof frame.payload.cursor === 'number' && Number.isSafeInteger(frame.payload.cursor)
           ? frame.payload.cursor
           : undefined;
-      return this.pipeline.endBatch(cursor);
+      const stored = this.pipeline.endBatch(cursor);
+      // The banner's progress ends once the replay's last chunk is stored (the request settles earlier).
+      const catchUp = this.catchUp;
+      void stored
+        .finally(() => {
+          if (this.catchUp === catchUp) this.endCatchUp();
+        })
+        .catch(() => {}); // reported through the pipeline's onError
+      return stored;
     }
     if (frame.type === 'message' && request?.type === 'message.send') {
       // A gateway without the client_id extension: its echo is matched by the request id (spec README §5).
@@ -327,6 +369,7 @@ export class GatewaySession {
 
   private onClosed(): void {
     this.synced = false;
+    this.endCatchUp();
     this.epoch++;
     this.transfers.connectionLost();
     if (this.pipeline.batching) void this.pipeline.endBatch(undefined).catch(() => {}); // reported through the pipeline's onError

@@ -696,6 +696,12 @@ describe('notifications, history, media, sync, settings', () => {
     let calls = 0;
     db.messages.put = ((...args: Parameters<typeof put>) =>
       ++calls === 2 ? Promise.reject(new Error('disk full')) : put(...args)) as typeof put;
+    // A batch writes its rows per table at its end (reduce/batch.ts): that write fails the same way.
+    const bulkPut = db.messages.bulkPut.bind(db.messages);
+    db.messages.bulkPut = ((rows: { message_id: string }[], ...rest: unknown[]) =>
+      rows.some((r) => r.message_id === 'm2')
+        ? Promise.reject(new Error('disk full'))
+        : bulkPut(rows as never, ...(rest as []))) as unknown as typeof bulkPut;
     await expect(
       applyFrames(db, [frame('message', { message_id: 'm1', role: 'assistant', text: 'a', ts: 1 }, A), broken], {
         gateway: gw,
@@ -703,6 +709,7 @@ describe('notifications, history, media, sync, settings', () => {
       }),
     ).rejects.toThrow('disk full');
     db.messages.put = put;
+    db.messages.bulkPut = bulkPut;
     expect(await db.messages.count()).toBe(0);
     expect(await getCursor(db, gw)).toBe(0);
   });

@@ -15,6 +15,8 @@ import { message, messageDeleted, messageStart, messageStop, messageUpdate, read
 import { picker } from './reduce/pickers';
 import { commandsCatalog, status } from './reduce/settings';
 import { syncDone } from './reduce/sync';
+import { reduceBatch } from './reduce/batch';
+import { OverlayUnsupported } from './reduce/overlay';
 import { gatewayError, notification } from './reduce/toasts';
 import type { Handler, Incoming } from './reduce/types';
 
@@ -165,7 +167,8 @@ export async function applyFrame(db: IrisDB, frame: ServerFrame, ctx: ApplyConte
 /**
  * Apply a batch of frames (a sync replay) in one transaction, in order, then store `ctx.cursor`
  * for `ctx.gateway` in that same transaction: either all of it lands with the cursor, or none.
- * A full disk is met as in applyFrame.
+ * The frames are reduced in memory (reduce/batch.ts): the same result as applying them one by
+ * one, with a few bulk reads and one bulkPut per changed table. A full disk is met as in applyFrame.
  */
 export async function applyFrames(
   db: IrisDB,
@@ -178,11 +181,20 @@ export async function applyFrames(
   const tables = [
     ...new Set<TableName>([...found.flatMap((f) => f.rule.tables), ...(storeCursor ? (['sync'] as const) : [])]),
   ];
-  const now = ctx.now ?? Date.now();
-  await withQuotaRetry(db, () =>
+  const reduceCtx = { now: ctx.now ?? Date.now(), gateway: ctx.gateway, replay: ctx.replay };
+  const batch = found.map((f) => ({ frame: f.frame, handle: f.rule.handle }));
+  const write = (throughOverlay: boolean) =>
     db.transaction('rw', tables, async () => {
-      for (const f of found) await f.rule.handle(db, f.frame, { now, gateway: ctx.gateway, replay: ctx.replay });
+      if (throughOverlay) await reduceBatch(db, tables, batch, reduceCtx);
+      else for (const f of batch) await f.handle(db, f.frame, reduceCtx);
       if (storeCursor) await setCursor(db, ctx.gateway!, ctx.cursor!);
+    });
+  await withQuotaRetry(db, () =>
+    write(true).catch((error: unknown) => {
+      // A rule asked the overlay for more than it serves: nothing was written, so frame by frame.
+      if (!(error instanceof OverlayUnsupported)) throw error;
+      console.warn('iris: a batch is applied frame by frame:', error.message);
+      return write(false);
     }),
   );
 }

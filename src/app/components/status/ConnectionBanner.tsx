@@ -32,7 +32,9 @@ export function ConnectionBanner() {
     if (state === 'connecting') triedToConnect = true;
     if (state === 'online' || state === 'auth-failed' || (state === 'offline' && triedToConnect))
       firstAttemptEnded = true;
-    const next = paired() ? bannerMessage(state, health(), agentInfo(status())?.problem) : undefined;
+    const next = paired()
+      ? bannerMessage(state, health(), agentInfo(status())?.problem, client.catchUp?.())
+      : undefined;
     if (!next || next.tone === 'danger' || state === 'online') {
       setShown(next);
       return;

@@ -18,5 +18,10 @@ describe('connection banner', () => {
     expect(bannerMessage('connecting', undefined)?.text).toMatch(/Reconnecting/);
     expect(bannerMessage('online', 'degraded')?.text).toMatch(/trouble/);
     expect(bannerMessage('online', 'restarting')?.repair).toBeUndefined();
+    // A long sync replay being stored, counted as it goes.
+    expect(bannerMessage('online', 'online', undefined, { stored: 3400, total: 10_000 })?.text).toBe(
+      'Catching up: 3,400 of 10,000',
+    );
+    expect(bannerMessage('online', 'degraded', undefined, { stored: 1, total: 2000 })?.text).toMatch(/trouble/);
   });
 });

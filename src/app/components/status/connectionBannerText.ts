@@ -1,5 +1,5 @@
 // What the banner at the top says about the connection and the gateway's health, if anything.
-import type { ConnectionState } from '../../../client';
+import type { CatchUp, ConnectionState } from '../../../client';
 
 export type GatewayHealth = 'online' | 'restarting' | 'degraded';
 
@@ -16,11 +16,15 @@ export function gatewayHealth(value: unknown): GatewayHealth | undefined {
   return state === 'online' || state === 'restarting' || state === 'degraded' ? state : undefined;
 }
 
-/** `agentProblem`: why the agent behind the gateway cannot answer, as the gateway said it (degraded only). */
+/**
+ * `agentProblem`: why the agent behind the gateway cannot answer, as the gateway said it (degraded
+ * only); `catchUp`: a long sync replay being stored.
+ */
 export function bannerMessage(
   state: ConnectionState,
   health: GatewayHealth | undefined,
   agentProblem?: string,
+  catchUp?: CatchUp,
 ): BannerMessage | undefined {
   switch (state) {
     case 'auth-failed':
@@ -42,6 +46,12 @@ export function bannerMessage(
       }
       if (health === 'degraded')
         return { tone: 'warn', text: 'The gateway is having trouble. Replies may be slow or fail.' };
+      if (catchUp) return { tone: 'warn', text: catchUpText(catchUp) };
       return undefined;
   }
+}
+
+/** "Catching up: 3,400 of 10,000" (messages and events missed while away, being stored). */
+export function catchUpText({ stored, total }: CatchUp): string {
+  return `Catching up: ${stored.toLocaleString('en-US')} of ${total.toLocaleString('en-US')}`;
 }

@@ -1,0 +1,165 @@
+// A replay reduced in memory (reduce/batch.ts, through the overlay) leaves every table exactly as
+// the same frames applied one by one: realistic turns over several lanes and threads, echoes that
+// replace pending bubbles, tool cards, pickers, media, deletions in between, split into batches at
+// random places and replayed again from the middle (a drop mid-replay).
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ServerFrame } from '../../protocol';
+import type { IrisDB } from '../db';
+import { queueSend } from '../models/outbox';
+import { getCursor } from '../models/sync';
+import { applyFrame, applyFrames } from '../reducer';
+import { dump, freshDb } from '../../testing/db';
+
+const GATEWAY = 'ws://gw/ws';
+const NOW = 1_700_000_000_000;
+
+/** A small seeded generator (mulberry32): the same replay every run. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const LANES = [{ chat_id: 'web:default' }, { chat_id: 'web:demo' }, { chat_id: 'web:default', thread_id: 't1' }];
+
+function frame(type: string, env: object, payload: object, cursor: number): ServerFrame {
+  return { v: 1, type, ...env, payload, cursor } as unknown as ServerFrame;
+}
+
+/** Turns as the gateway sends them, each frame with its cursor; some of the user's sends are this device's. */
+function replay(
+  seed: number,
+  turns: number,
+): { frames: ServerFrame[]; ownSends: { clientId: string; lane: number }[] } {
+  const rnd = random(seed);
+  const frames: ServerFrame[] = [];
+  const ownSends: { clientId: string; lane: number }[] = [];
+  let cursor = 0;
+  let ts = NOW - 1_000_000;
+  const push = (type: string, env: object, payload: object) => frames.push(frame(type, env, payload, ++cursor));
+  for (let t = 0; t < turns; t++) {
+    const laneNo = Math.floor(rnd() * LANES.length);
+    const env = LANES[laneNo]!;
+    const user = `u${t}`;
+    const reply = `a${t}`;
+    const clientId = `c${t}`;
+    if (rnd() < 0.3) ownSends.push({ clientId, lane: laneNo });
+    push('message', env, {
+      message_id: user,
+      role: 'user',
+      text: `question ${t}`,
+      ts: (ts += 10),
+      client_id: clientId,
+    });
+    push('read.receipt', env, { message_id: user });
+    push('agent.busy', env, rnd() < 0.2 ? { reason: 'waiting_input' } : {});
+    push('typing', env, { on: true });
+    if (rnd() < 0.2)
+      push('picker.choice', env, { picker_id: `p${t}`, title: 'Pick', options: [{ id: 'x', label: 'X' }] });
+    const tools = Math.floor(rnd() * 3);
+    for (let i = 0; i < tools; i++) {
+      push('tool.start', env, { index: i, name: `tool${i}`, args: { n: i } });
+      push('tool.progress', env, { index: i, note: `step ${i}` });
+      if (rnd() < 0.3) push('tool.progress', env, { index: i, note: `step ${i}` }); // the same note again
+      push('tool.end', env, { index: i, ok: rnd() < 0.8, duration: 1.5 });
+    }
+    if (rnd() < 0.5) push('commentary', env, { message_id: reply, text: `thinking about ${t}` });
+    push('agent.busy', env, {});
+    if (rnd() < 0.8) {
+      push('message.start', env, { message_id: reply, role: 'assistant' });
+      for (let u = 1; u <= 3; u++)
+        push('message.update', env, { message_id: reply, text: `answer ${t}`.slice(0, 4 * u) });
+      if (rnd() < 0.9)
+        push('message.stop', env, {
+          message_id: reply,
+          final_text: `answer ${t}`,
+          ts: (ts += 10),
+          model: 'm',
+          tokens: 7,
+        });
+    } else {
+      const media = rnd() < 0.5 ? [{ media_id: `f${t}`, kind: 'image', mime: 'image/png', size: 10 }] : undefined;
+      push('message', env, {
+        message_id: reply,
+        role: 'assistant',
+        text: `answer ${t}`,
+        ts: (ts += 10),
+        ...(media && { media }),
+      });
+    }
+    push('typing', env, { on: false });
+    push('agent.idle', env, {});
+    if (rnd() < 0.05) push('message.deleted', env, { message_ids: [user] });
+    if (rnd() < 0.05) push('read.receipt', env, { message_id: reply });
+  }
+  return { frames, ownSends };
+}
+
+async function seeded(ownSends: { clientId: string; lane: number }[]): Promise<IrisDB> {
+  const db = freshDb();
+  for (const { clientId, lane } of ownSends) {
+    const env = LANES[lane]!;
+    const laneId = env.thread_id ?? env.chat_id;
+    await queueSend(db, { client_id: clientId, lane: laneId, ...env, text: 'question', now: NOW - 2_000_000 });
+  }
+  return db;
+}
+
+const dbs: IrisDB[] = [];
+afterEach(() => {
+  for (const db of dbs.splice(0)) db.close();
+});
+
+describe('a replay reduced in memory', () => {
+  it('leaves every table as the same frames applied one by one, split anywhere, replayed again from the middle', async () => {
+    // Served by the overlay throughout: a batch it cannot serve is applied frame by frame, with a warning.
+    const warn = vi.spyOn(console, 'warn');
+    for (const seed of [1, 2]) {
+      const { frames, ownSends } = replay(seed, 50);
+      const oneByOne = await seeded(ownSends);
+      const batched = await seeded(ownSends);
+      dbs.push(oneByOne, batched);
+      // A drop halfway (no cursor stored), and the whole replay again from the stored cursor (0).
+      const cut = Math.floor(frames.length / 2);
+      for (const f of [...frames.slice(0, cut), ...frames])
+        await applyFrame(oneByOne, f, { gateway: GATEWAY, now: NOW, replay: true });
+      await applyFrame(oneByOne, frame('sync.done', {}, { cursor: frames.length }, 0), { gateway: GATEWAY, now: NOW });
+
+      // The same frames in batches of random sizes.
+      const rnd = random(seed * 7);
+      for (let i = 0; i < cut;) {
+        const size = 1 + Math.floor(rnd() * 120);
+        await applyFrames(batched, frames.slice(i, Math.min(i + size, cut)), {
+          gateway: GATEWAY,
+          now: NOW,
+          replay: true,
+        });
+        i += size;
+      }
+      expect(await getCursor(batched, GATEWAY)).toBe(0);
+      for (let i = 0; i < frames.length;) {
+        const size = 1 + Math.floor(rnd() * 300);
+        const last = i + size >= frames.length;
+        await applyFrames(batched, frames.slice(i, i + size), {
+          gateway: GATEWAY,
+          now: NOW,
+          replay: true,
+          ...(last && { cursor: frames.length }),
+        });
+        i += size;
+      }
+      const want = await dump(oneByOne);
+      const got = await dump(batched);
+      expect(want.messages!.length).toBeGreaterThan(50);
+      expect(want.activity!.length).toBeGreaterThan(10);
+      for (const table of Object.keys(want)) expect(got[table], `seed ${seed}, table ${table}`).toEqual(want[table]);
+    }
+    expect(warn).not.toHaveBeenCalled();
+    warn.mockRestore();
+  }, 120_000);
+});

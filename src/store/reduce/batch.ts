@@ -1,0 +1,135 @@
+// A batch of frames (a sync replay, a burst of live frames) reduced through one BatchOverlay per run
+// of frames whose rules it serves: their reads come from memory, their writes land per table at
+// the run's end. Any other frame (a deletion, history, the directory…) is applied to the database
+// itself, after the run before it has been written, so every frame still sees the state the frames
+// before it left, as when applied one by one.
+import { id } from '../../protocol/guards';
+import { laneOf } from '../../protocol/lanes';
+import type { IrisDB } from '../db';
+import { emptyLane } from '../models/lanes';
+import { localMessageId } from '../models/messages';
+import type { LaneRow } from '../schema';
+import { BatchOverlay } from './overlay';
+import type { Handler, Incoming, ReduceContext } from './types';
+
+/**
+ * The frame types whose rules read and write only rows by key and rows by one index value (what
+ * the overlay serves): the frames a replay is made of.
+ */
+const THROUGH_OVERLAY: ReadonlySet<string> = new Set([
+  'message',
+  'message.start',
+  'message.update',
+  'message.stop',
+  'read.receipt',
+  'agent.busy',
+  'agent.idle',
+  'typing',
+  'tool.start',
+  'tool.progress',
+  'tool.end',
+  'commentary',
+]);
+
+/**
+ * Reducing in memory runs without a pause of its own (no request is waiting): after this long, the
+ * run lets the page have the main thread (a paint, input) before it goes on, in the same transaction.
+ */
+const SLICE_MS = 10;
+
+export interface BatchFrame {
+  frame: Incoming;
+  handle: Handler;
+}
+
+/** Applies `frames` in order inside the caller's transaction over `tables`. */
+export async function reduceBatch(
+  db: IrisDB,
+  tables: readonly string[],
+  frames: readonly BatchFrame[],
+  ctx: ReduceContext,
+): Promise<void> {
+  let i = 0;
+  while (i < frames.length) {
+    const f = frames[i]!;
+    if (!THROUGH_OVERLAY.has(f.frame.type)) {
+      await f.handle(db, f.frame, ctx);
+      i++;
+      continue;
+    }
+    let end = i;
+    while (end < frames.length && THROUGH_OVERLAY.has(frames[end]!.frame.type)) end++;
+    const run = frames.slice(i, end);
+    const overlay = new BatchOverlay(db, tables);
+    await prefetch(
+      overlay,
+      run.map((r) => r.frame),
+    );
+    let since = performance.now();
+    for (const r of run) {
+      await r.handle(overlay.db, r.frame, ctx);
+      if (performance.now() - since < SLICE_MS) continue;
+      await overlay.pause();
+      since = performance.now();
+    }
+    await overlay.flush();
+    i = end;
+  }
+}
+
+/**
+ * Loads, with a few parallel queries, the rows a run of frames will read: its messages, lanes and
+ * their directory entries, the pending bubbles its echoes replace, the streaming bubbles an
+ * agent.idle ends, the lanes' pickers, and the activity of the turns it will be in.
+ */
+async function prefetch(overlay: BatchOverlay, frames: readonly Incoming[]): Promise<void> {
+  const messageIds = new Set<string>();
+  const clientIds = new Set<string>();
+  const echoIds = new Set<string>();
+  const lanes = new Set<string>();
+  /** Per lane, how many turns the run may open: one after each agent.idle, and one at its start. */
+  const turnsAhead = new Map<string, number>();
+  let idle = false;
+  for (const frame of frames) {
+    const lane = laneOf(frame);
+    if (lane !== undefined) {
+      lanes.add(lane);
+      if (!turnsAhead.has(lane)) turnsAhead.set(lane, 1);
+      if (frame.type === 'agent.idle') turnsAhead.set(lane, turnsAhead.get(lane)! + 1);
+    }
+    const messageId = id(frame.payload.message_id);
+    if (messageId !== undefined) messageIds.add(messageId);
+    if (frame.type === 'message' && messageId !== undefined) {
+      echoIds.add(messageId);
+      const clientId = id(frame.payload.client_id);
+      if (clientId !== undefined) {
+        clientIds.add(clientId);
+        messageIds.add(localMessageId(clientId));
+      }
+    }
+    if (frame.type === 'agent.idle') idle = true;
+  }
+  const laneIds = [...lanes];
+  await overlay.prefetch([
+    { table: 'messages', index: ':id', values: [...messageIds] },
+    { table: 'messages', index: 'client_id', values: [...clientIds] },
+    { table: 'messages', index: 'status', values: idle ? ['streaming'] : [] },
+    { table: 'media', index: 'message_id', values: [...echoIds] },
+    { table: 'outbox', index: ':id', values: [...clientIds] },
+    { table: 'lanes', index: ':id', values: laneIds },
+    { table: 'channels', index: ':id', values: laneIds },
+    { table: 'pickers', index: 'lane', values: laneIds },
+  ]);
+  if (!overlay.has('lanes') || !overlay.has('activity')) return;
+  if (!frames.some((f) => f.type.startsWith('tool.') || f.type === 'commentary')) return;
+  // Turns are numbered `${lane}#${turnSeq}` (models/lanes): the open one and those the run may open.
+  const laneRows = (await overlay.db.lanes.bulkGet(laneIds)) as (LaneRow | undefined)[];
+  const turns: string[] = [];
+  laneIds.forEach((lane, n) => {
+    const row = laneRows[n] ?? emptyLane(lane);
+    if (row.turn) turns.push(row.turn);
+    const ahead = Math.min(turnsAhead.get(lane) ?? 0, 500);
+    for (let k = 1; k <= ahead; k++) turns.push(`${lane}#${row.turnSeq + k}`);
+  });
+  await overlay.prefetch([{ table: 'activity', index: 'turn', values: turns }]);
+}
