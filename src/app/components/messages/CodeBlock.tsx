@@ -21,6 +21,8 @@ const COLLAPSE_AFTER_LINES = 40;
 export const COLLAPSED_LINES = 20;
 /** Code is put in the page and highlighted in pieces of this many lines, each in its own task. */
 const CHUNK_LINES = 100;
+/** A piece this short is laid out even off screen (it costs little, and then its row is measured right). */
+const FEW_LINES = 40;
 
 /**
  * A fenced code block of a message: its language, Copy (always the whole code), long blocks
@@ -191,5 +193,6 @@ function CodeChunk(props: { text: string; firstLine: number; final: boolean; hig
       onCleanup(props.highlighter.watch(el, text, props.firstLine));
     });
   });
-  return <span ref={el} class="md-code-chunk" style={{ '--lines': lineCount(props.text) }} />;
+  // A short piece (a collapsed block's lines) is always laid out: its placeholder size would be a guess.
+  return <span ref={el} class="md-code-chunk" classList={{ 'md-code-few': lineCount(props.text) <= FEW_LINES }} />;
 }
