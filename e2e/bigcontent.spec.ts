@@ -2,7 +2,7 @@
 // person sees and what reaches the gateway; the timings are in `npm run bench` (paste, big answer).
 import type { Page } from '@playwright/test';
 import { fileLine } from '../server/gateway/agent/script';
-import { expect, LANE, messageBox, pairAndOpen, test } from './support';
+import { demoGateway, expect, LANE, messageBox, messages, pairAndOpen, test } from './support';
 
 const pastedCard = (page: Page) => page.getByRole('group', { name: /^Pasted text/ });
 
@@ -161,6 +161,62 @@ test.describe('answers that are whole files', () => {
     await expect(code.locator('.md-code-chunk').last().locator('.hljs-comment').last()).toHaveText(
       '// line 3000 of the file',
     );
+  });
+
+  test('a block opened with Show all stays open, and comes back coloured at once, after its row scrolled away and back', async ({
+    page,
+    iris,
+  }) => {
+    // The whole-file answer, then enough messages below it that the list drops its row when the
+    // reader is at the newest one.
+    const store = demoGateway(iris).store;
+    const start = Date.now() - 40 * 60_000;
+    const whole = Array.from({ length: 3000 }, (_, i) => fileLine(i + 1)).join('\n');
+    store.conversations.append({ lane: LANE, role: 'user', text: 'The whole file, please', ts: start });
+    store.conversations.append({
+      lane: LANE,
+      role: 'assistant',
+      text: `Here is \`big.ts\`, 3000 lines:\n\n\`\`\`ts\n${whole}\n\`\`\``,
+      ts: start + 60_000,
+    });
+    for (let i = 1; i <= 30; i++)
+      store.conversations.append({
+        lane: LANE,
+        role: i % 2 ? 'user' : 'assistant',
+        text: `Later message ${i}`,
+        ts: start + (i + 1) * 60_000,
+      });
+    store.flush();
+    await pairAndOpen(page, iris);
+    const log = messages(page);
+    const answer = log.getByRole('article', { name: /^Iris demo agent/ }).filter({ hasText: 'big.ts' });
+    const toTop = () => log.evaluate((el) => (el.scrollTop = 0));
+    const toNewest = () => log.evaluate((el) => (el.scrollTop = el.scrollHeight));
+    await expect(log.getByText('Later message 30')).toBeInViewport();
+    await expect(answer).toHaveCount(0);
+
+    await expect.poll(async () => (await toTop(), await answer.count())).toBe(1);
+    await answer.getByRole('button', { name: 'Show all 3,000 lines' }).click();
+    await expect(answer.locator('pre code')).toHaveText(whole);
+    await expect(answer.locator('pre code')).toHaveAttribute('data-highlighted', 'yes');
+
+    // Away: the row leaves the page. Back: still open, and its first lines are coloured in the same
+    // task that puts the row in the page (the colours are kept, not asked of the worker again).
+    await expect.poll(async () => (await toNewest(), await answer.count())).toBe(0);
+    await log.evaluate((el) => {
+      const seen = new MutationObserver(() => {
+        const code = [...el.querySelectorAll('article')].find((a) => a.textContent?.includes('big.ts'));
+        if (!code) return;
+        seen.disconnect();
+        (window as unknown as { firstSeen: string }).firstSeen =
+          code.querySelector('.md-code-chunk .hljs-keyword')?.textContent ?? 'plain';
+      });
+      seen.observe(el, { childList: true, subtree: true });
+    });
+    await expect.poll(async () => (await toTop(), await answer.count())).toBe(1);
+    expect(await page.evaluate(() => (window as unknown as { firstSeen?: string }).firstSeen)).toBe('export');
+    await expect(answer.getByRole('button', { name: 'Show fewer lines' })).toHaveAttribute('aria-expanded', 'true');
+    await expect(answer.locator('pre code')).toHaveText(whole);
   });
 
   test('a short code block is shown whole, with no Show all', async ({ page, iris }) => {

@@ -44,6 +44,8 @@ export async function highlightedRange(
   from = 0,
   to = Infinity,
 ): Promise<string | undefined> {
+  const cached = highlightedRangeKnown(code, lang, from, to);
+  if (cached !== undefined) return cached;
   const target = code.length <= MAX_HIGHLIGHT_CHARS ? highlightWorker() : undefined;
   if (!target) return undefined;
   const id = nextId++;
@@ -53,7 +55,54 @@ export async function highlightedRange(
   });
   // hljs escapes the text it wraps; sanitizing anything else keeps the one rule: only sanitized HTML goes in.
   // DOMPurify is loaded only then (it comes with the Markdown pipeline, which the first screen does without).
-  return html === undefined || isHighlightSpansOnly(html) ? html : (await import('./markdown')).sanitizeHtml(html);
+  const checked =
+    html === undefined || isHighlightSpansOnly(html) ? html : (await import('./markdown')).sanitizeHtml(html);
+  if (checked !== undefined) remember(code, lang, from, to, checked);
+  return checked;
+}
+
+/**
+ * Checked HTML of ranges highlighted before, per block (its language and whole code, compared exactly),
+ * least recently used first out. A row scrolled away and back puts its coloured lines in at once,
+ * without the code's trip to the worker (which keeps only the last few blocks) and without showing
+ * plain text first. Bounded by characters held (code and HTML, about 2 bytes each).
+ */
+const KNOWN_MAX_CHARS = 4_000_000;
+const known = new Map<string, Map<string, string>>();
+let knownChars = 0;
+
+// Keyed by the code itself (a string key is hashed once and compared exactly), then language and range.
+const rangeKey = (lang: string, from: number, to: number) => `${lang} ${from}-${to}`;
+
+/** Lines [from, to) of `code` as `highlightedRange` gave them before, or undefined (ask it). */
+export function highlightedRangeKnown(code: string, lang: string, from: number, to = Infinity): string | undefined {
+  const ranges = known.get(code);
+  const html = ranges?.get(rangeKey(lang, from, to));
+  if (html !== undefined) {
+    known.delete(code);
+    known.set(code, ranges!);
+  }
+  return html;
+}
+
+function remember(code: string, lang: string, from: number, to: number, html: string): void {
+  const key = code;
+  if (key.length + html.length > KNOWN_MAX_CHARS / 4) return;
+  let ranges = known.get(key);
+  if (!ranges) {
+    ranges = new Map();
+    knownChars += key.length;
+  } else known.delete(key);
+  known.set(key, ranges);
+  const range = rangeKey(lang, from, to);
+  knownChars += html.length - (ranges.get(range)?.length ?? 0);
+  ranges.set(range, html);
+  for (const [oldKey, oldRanges] of known) {
+    if (knownChars <= KNOWN_MAX_CHARS || oldKey === key) break;
+    known.delete(oldKey);
+    knownChars -= oldKey.length;
+    for (const h of oldRanges.values()) knownChars -= h.length;
+  }
 }
 
 /** The only tags highlight.js writes around the (escaped) code. */

@@ -9,7 +9,7 @@ import {
   useContext,
   type Accessor,
 } from 'solid-js';
-import { highlightedRange } from '../../../lib/highlight';
+import { highlightedRange, highlightedRangeKnown } from '../../../lib/highlight';
 import { safeLanguage } from '../../../lib/safeText';
 import { chunkLines, firstLines, lineCount } from '../../../lib/markdownSegments';
 import { copyText } from './copyText';
@@ -21,6 +21,8 @@ const COLLAPSE_AFTER_LINES = 40;
 export const COLLAPSED_LINES = 20;
 /** Code is put in the page and highlighted in pieces of this many lines, each in its own task. */
 const CHUNK_LINES = 100;
+/** A piece this short is laid out even off screen (it costs little, and then its row is measured right). */
+const FEW_LINES = 40;
 
 /**
  * A fenced code block of a message: its language, Copy (always the whole code), long blocks
@@ -28,15 +30,26 @@ const CHUNK_LINES = 100;
  * highlighting worker, put in 100 lines at a time as each piece comes on screen. The code goes in as
  * text; only checked (or sanitized) highlighter output as HTML.
  */
-export function CodeBlock(props: { code: string; lang: string; final: boolean }) {
+export function CodeBlock(props: {
+  code: string;
+  lang: string;
+  final: boolean;
+  /** Where the message list keeps this block's Show all, so it stays open when its row is mounted again. */
+  openKey?: string;
+}) {
   const lang = createMemo(() => safeLanguage(props.lang));
   const lines = createMemo(() => lineCount(props.code));
-  const [open, setOpen] = createSignal(false);
+  const list = useContext(MessageListContext);
+  const [ownOpen, setOwnOpen] = createSignal(false);
+  const open = () => (list && props.openKey ? list.isOpen(props.openKey) : ownOpen());
+  const setOpen = (value: boolean) => {
+    if (!list || !props.openKey) setOwnOpen(value);
+    else if (list.isOpen(props.openKey) !== value) list.toggleOpen(props.openKey);
+  };
   const collapsible = () => lines() > COLLAPSE_AFTER_LINES;
   const shown = createMemo(() => (collapsible() && !open() ? firstLines(props.code, COLLAPSED_LINES) : props.code));
   const chunks = createMemo(() => chunkLines(shown(), CHUNK_LINES));
   const count = createProgressive(() => chunks().length, 2, 4);
-  const list = useContext(MessageListContext);
   const [copyLabel, setCopyLabel] = createSignal('Copy code');
   let code!: HTMLElement;
 
@@ -119,17 +132,19 @@ function createChunkHighlighter(
     if (piece && el.isConnected) {
       const to = piece.firstLine + lineCount(piece.text);
       const html = await highlightedRange(whole(), lang(), piece.firstLine, to);
-      if (html !== undefined && waiting.get(el) === piece) {
-        el.innerHTML = piece.text.endsWith('\n') ? `${html}\n` : html;
-        code().classList.add('hljs');
-        code().dataset.highlighted = 'yes';
-      }
+      if (html !== undefined && waiting.get(el) === piece) put(el, piece.text, html);
       if (waiting.get(el) === piece) {
         waiting.delete(el);
         observer?.unobserve(el);
       }
     }
     schedule();
+  };
+
+  const put = (el: HTMLElement, text: string, html: string) => {
+    el.innerHTML = text.endsWith('\n') ? `${html}\n` : html;
+    code().classList.add('hljs');
+    code().dataset.highlighted = 'yes';
   };
 
   onCleanup(() => {
@@ -139,6 +154,12 @@ function createChunkHighlighter(
 
   return {
     watch(el, text, firstLine) {
+      // Coloured before (this row scrolled away and back): in at once, in the same frame as the row.
+      const html = highlightedRangeKnown(whole(), lang(), firstLine, firstLine + lineCount(text));
+      if (html !== undefined) {
+        put(el, text, html);
+        return () => {};
+      }
       if (typeof IntersectionObserver === 'undefined') return () => {};
       observer ??= new IntersectionObserver(
         (entries) => {
@@ -172,5 +193,6 @@ function CodeChunk(props: { text: string; firstLine: number; final: boolean; hig
       onCleanup(props.highlighter.watch(el, text, props.firstLine));
     });
   });
-  return <span ref={el} class="md-code-chunk" />;
+  // A short piece (a collapsed block's lines) is always laid out: its placeholder size would be a guess.
+  return <span ref={el} class="md-code-chunk" classList={{ 'md-code-few': lineCount(props.text) <= FEW_LINES }} />;
 }

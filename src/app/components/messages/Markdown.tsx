@@ -1,4 +1,4 @@
-import { Index, Match, Show, Switch, createEffect, createMemo, createSignal, on } from 'solid-js';
+import { Index, Match, Show, Switch, createEffect, createMemo, createSignal, on, useContext } from 'solid-js';
 import {
   lineCount,
   markdownChars,
@@ -13,6 +13,7 @@ import { plainTextHtml } from '../../../lib/safeText';
 import { COLLAPSED_LINES, CodeBlock } from './CodeBlock';
 import { copyText } from './copyText';
 import { markdownModule } from './markdownModule';
+import { MessageListContext } from './listContext';
 import { createProgressive } from './progressive';
 import './Markdown.css';
 
@@ -28,10 +29,25 @@ const HUGE_PREVIEW_LINES = 40;
  * by piece (`segmentMarkdown`): a streamed update re-renders only the last piece, a huge text renders
  * a few pieces per task, and fenced code blocks are `CodeBlock`s (collapsed when long, Copy copies all).
  */
-export function Markdown(props: { text: string; final?: boolean; class?: string }) {
+export function Markdown(props: {
+  text: string;
+  final?: boolean;
+  class?: string;
+  /** The message's id: the list keeps what the person opened in it (Show all) while its row is away. */
+  openKey?: string;
+}) {
   const final = () => props.final !== false;
+  const list = useContext(MessageListContext);
   // A text the person watched stream in stays whole once it is final.
-  const [whole, setWhole] = createSignal(!final());
+  const [ownWhole, setOwnWhole] = createSignal(!final());
+  const wholeKey = () => (props.openKey ? `${props.openKey}:all` : undefined);
+  const whole = () => ownWhole() || (!!list && !!wholeKey() && list.isOpen(wholeKey()!));
+  const setWhole = () => {
+    const key = wholeKey();
+    if (list && key) {
+      if (!list.isOpen(key)) list.toggleOpen(key);
+    } else setOwnWhole(true);
+  };
   // A streamed update only grows the text: only its tail is split again (segmentGrown), and the
   // pieces that did not change stay the same objects, so they are not rendered again.
   let split: Segmentation | undefined;
@@ -64,7 +80,14 @@ export function Markdown(props: { text: string; final?: boolean; class?: string 
         {(segment, index) => (
           <Switch>
             <Match when={segment().kind === 'code' && (segment() as Extract<Segment, { kind: 'code' }>)}>
-              {(code) => <CodeBlock code={code().text} lang={code().lang} final={final() || code().closed} />}
+              {(code) => (
+                <CodeBlock
+                  code={code().text}
+                  lang={code().lang}
+                  final={final() || code().closed}
+                  openKey={props.openKey && `${props.openKey}:code:${index}`}
+                />
+              )}
             </Match>
             <Match when={segment().kind === 'md'}>
               <MarkdownPiece text={segment().text} final={final()} tail={index === segments().length - 1} />
@@ -73,7 +96,7 @@ export function Markdown(props: { text: string; final?: boolean; class?: string 
         )}
       </Index>
       <Show when={collapsed()}>
-        <button type="button" class="md-more" onClick={() => setWhole(true)}>
+        <button type="button" class="md-more" onClick={setWhole}>
           Show all {lineCount(props.text).toLocaleString('en-US')} lines
         </button>
       </Show>

@@ -62,7 +62,7 @@ function UserMessage(props: { message: MessageRow }) {
         <Show when={props.message.reply_to}>{(id) => <ReplyQuote messageId={id()} />}</Show>
         <MessageMedia message={props.message} />
         <Show when={props.message.text}>
-          <Markdown text={props.message.text} />
+          <Markdown text={props.message.text} openKey={props.message.message_id} />
         </Show>
       </div>
       <div class="msg-foot">
@@ -124,7 +124,12 @@ function AssistantMessage(props: { message: MessageRow }) {
           </Show>
         }
       >
-        <Markdown text={text()} final={final()} class={final() ? '' : 'md-streaming'} />
+        <Markdown
+          text={text()}
+          final={final()}
+          class={final() ? '' : 'md-streaming'}
+          openKey={props.message.message_id}
+        />
       </Show>
       <MessageMedia message={props.message} />
       <Show when={final() && list.isOpen(`${props.message.message_id}:details`)}>
@@ -162,7 +167,7 @@ function NoticeMessage(props: { message: MessageRow }) {
           </span>
           <Time ts={props.message.ts} />
         </div>
-        <Markdown text={props.message.text} />
+        <Markdown text={props.message.text} openKey={props.message.message_id} />
       </div>
       <MessageActions message={props.message} />
     </article>

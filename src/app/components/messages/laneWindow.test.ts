@@ -77,6 +77,40 @@ describe('lane window', () => {
     expect(Object.keys(win.rows)).toEqual(['m3']);
   });
 
+  it('a scroll step reads only the rows that came into the window; the rest keep their reads', async () => {
+    db = freshDb();
+    await db.messages.bulkPut(Array.from({ length: 100 }, (_, i) => message(i + 1)));
+    const read: string[][] = [];
+    const bulkGet = db.messages.bulkGet.bind(db.messages);
+    vi.spyOn(db.messages, 'bulkGet').mockImplementation(((keys: string[]) => {
+      read.push(keys);
+      return bulkGet(keys);
+    }) as typeof db.messages.bulkGet);
+    let ids!: () => string[] | undefined;
+    let win!: ReturnType<typeof createLaneWindow>;
+    const [range, setRange] = createSignal<[number, number]>([0, 50]);
+    dispose = createRoot((d) => {
+      ids = laneMessageIds(db, 'L');
+      win = createLaneWindow(
+        db,
+        () => ids() ?? [],
+        range,
+        () => undefined,
+      );
+      return d;
+    });
+    await until(() => Object.keys(win.rows).length === 50);
+    read.length = 0;
+    setRange([25, 75]);
+    await until(() => win.rows.m75 !== undefined && win.rows.m1 === undefined);
+    expect(Object.keys(win.rows)).toHaveLength(50);
+    // One block of 25 ids read, the one that came in.
+    expect(read).toEqual([Array.from({ length: 25 }, (_, i) => `m${i + 51}`)]);
+    // A row of a block that stayed is still followed.
+    await db.messages.update('m30', { text: 'edited' });
+    await until(() => win.rows.m30?.text === 'edited');
+  });
+
   it('gathers the activity of the turns in the window, in arrival order', async () => {
     db = freshDb();
     await db.messages.bulkPut([message(1, 'L', { turn: 'L#1' }), message(2, 'L', { turn: 'L#2' })]);

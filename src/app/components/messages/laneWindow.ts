@@ -1,9 +1,9 @@
 // The lane's messages as the list needs them: every message id in time order (cheap: keys only, from the
 // [lane+ts] index), and the full rows of a window around what is on screen. The window is the only
 // copy of message rows in memory; it follows the scroll position and the DB (through live()).
-import { createComputed, createMemo, type Accessor } from 'solid-js';
+import { createComputed, createMemo, mapArray, type Accessor } from 'solid-js';
 import { createStore, reconcile } from 'solid-js/store';
-import { live } from '../../../store/live';
+import { live, liveOn } from '../../../store/live';
 import type { IrisDB } from '../../../store/db';
 import { activityOfTurns, orphanTurn as findOrphanTurn } from '../../../store/models/activity';
 import { storedLane } from '../../../store/models/lanes';
@@ -66,38 +66,54 @@ export function createLaneWindow(
   extraTurn: Accessor<string | undefined>,
 ): LaneWindow {
   const [store, setStore] = createStore<LaneWindow>({ rows: {}, activity: {} });
-  const slice = createMemo(
+  // The window in blocks of STEP ids, cut at fixed places: a scroll step adds a block and drops one,
+  // and only the new one is read (each block is its own live query). Reading the whole window again on
+  // every step re-read (and re-compared) a hundred rows, whole-file answers among them, a few times a second.
+  const blocks = createMemo(
     () => {
       const [start, end] = range();
-      return ids().slice(start, end);
+      const list = ids();
+      const last = Math.min(end, list.length);
+      const out: string[] = [];
+      for (let from = start; from < last;) {
+        const to = Math.min(last, (Math.floor(from / STEP) + 1) * STEP);
+        out.push(list.slice(from, to).join('\n'));
+        from = to;
+      }
+      return out;
     },
     [],
-    { equals: (a, b) => a.length === b.length && a.every((id, i) => id === b[i]) },
+    { equals: (a, b) => a.length === b.length && a.every((key, i) => key === b[i]) },
   );
-
-  createComputed(() => {
-    const wanted = slice();
-    const turnExtra = extraTurn();
-    // A fresh live query per window; the previous one ends with this computation's re-run.
-    const result = live(async () => {
+  const reads = mapArray(blocks, (key) => {
+    const wanted = key.split('\n');
+    return live(async () => {
       const rows = (await getMessages(db, wanted)).filter((r): r is MessageRow => !!r);
       const turns = new Set<string>();
       for (const r of rows) if (r.turn) turns.add(r.turn);
-      if (turnExtra) turns.add(turnExtra);
-      const activity = await activityOfTurns(db, [...turns]);
-      return { rows, activity };
+      return { rows, activity: await activityOfTurns(db, [...turns]) };
     });
-    createComputed(() => {
-      const value = result();
-      if (!value) return;
-      const rows: Record<string, MessageRow> = {};
-      for (const r of value.rows) rows[r.message_id] = r;
-      const activity: Record<string, ActivityRow[]> = {};
-      for (const a of value.activity) (activity[a.turn] ??= []).push(a);
-      for (const list of Object.values(activity)) list.sort(byTurnOrder);
-      setStore('rows', reconcile(rows));
-      setStore('activity', reconcile(activity, { key: 'id' }));
-    });
+  });
+  const extra = liveOn(extraTurn, (turn) => (turn ? activityOfTurns(db, [turn]) : []), undefined);
+
+  createComputed(() => {
+    const values = reads().map((read) => read());
+    const extraActivity = extra();
+    // Until the new blocks are read, the window shows what it held (as one query per window did).
+    if (values.some((value) => !value) || (extraTurn() && !extraActivity)) return;
+    const rows: Record<string, MessageRow> = {};
+    const activity: Record<string, ActivityRow[]> = {};
+    const seen = new Set<string>();
+    for (const list of [...values.map((value) => value!.activity), extraActivity ?? []])
+      for (const a of list) {
+        if (seen.has(a.id)) continue;
+        seen.add(a.id);
+        (activity[a.turn] ??= []).push(a);
+      }
+    for (const value of values) for (const r of value!.rows) rows[r.message_id] = r;
+    for (const list of Object.values(activity)) list.sort(byTurnOrder);
+    setStore('rows', reconcile(rows));
+    setStore('activity', reconcile(activity, { key: 'id' }));
   });
   return store;
 }

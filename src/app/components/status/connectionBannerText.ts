@@ -52,6 +52,6 @@ export function bannerMessage(
 }
 
 /** "Catching up: 3,400 of 10,000" (messages and events missed while away, being stored). */
-export function catchUpText({ stored, total }: CatchUp): string {
+function catchUpText({ stored, total }: CatchUp): string {
   return `Catching up: ${stored.toLocaleString('en-US')} of ${total.toLocaleString('en-US')}`;
 }
