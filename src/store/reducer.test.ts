@@ -254,6 +254,13 @@ describe('messages', () => {
     expect(await db.messages.get('m1')).toMatchObject({ status: 'final', text: 'Hello world' });
   });
 
+  it('a stop that brings the first text ends the thinking too (its updates were superseded or never sent)', async () => {
+    await apply('message.start', { message_id: 'm1', role: 'assistant' }, A, 1111);
+    await apply('message.update', { message_id: 'm1', text: '', reasoning: 'Reading' }, A, 2111);
+    await apply('message.stop', { message_id: 'm1', final_text: 'Done', ts: 5000 }, A, 4111);
+    expect(await db.messages.get('m1')).toMatchObject({ status: 'final', text: 'Done', thought_ms: 3000 });
+  });
+
   it("a streamed update wakes live queries of the row, not those of the lane's ids or counts", async () => {
     await apply('message.start', { message_id: 'm1', role: 'assistant' }, A, 1111);
     const runs = { ids: 0, count: 0, row: 0 };

@@ -184,7 +184,11 @@ export const messageStop: Handler = async (db, frame, ctx) => {
   } else {
     row = { ...row };
   }
-  row.text = str(p.final_text) ?? row.text;
+  const finalText = str(p.final_text);
+  // A stop that brings the first text (its updates superseded, or none sent) also ends the thinking.
+  if (row.status === 'streaming' && !row.text && finalText && row.thought_ms === undefined && !ctx.replay)
+    row.thought_ms = Math.max(0, ctx.now - row.ts);
+  row.text = finalText ?? row.text;
   const reasoning = str(p.reasoning);
   if (reasoning !== undefined) row.reasoning = reasoning;
   const model = str(p.model);
