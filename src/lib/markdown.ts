@@ -253,7 +253,7 @@ export function plainMarkdownHtml(text: string): string | undefined {
     .split(/\n{2,}/)
     .map((p) => p.replace(/^\n+|\n+$/g, '').replace(/ +$/gm, ''))
     .filter((p) => p !== '');
-  return paragraphs.map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`).join('');
+  return paragraphs.map(plainTextHtml).join('');
 }
 
 /** Renders untrusted Markdown to sanitized HTML, safe for `innerHTML`. Never throws. */
