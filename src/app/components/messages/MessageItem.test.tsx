@@ -33,6 +33,28 @@ function list(): MessageListContextValue {
   };
 }
 
+/** A streaming assistant row with this id and stored text. */
+const streamingRow = (message_id: string, text: string): MessageRow => ({
+  message_id,
+  lane: 'web:default',
+  chat_id: 'web:default',
+  role: 'assistant',
+  text,
+  ts: 1,
+  status: 'streaming',
+});
+
+/** The bubble of `row`, in a message list, on this test's runtime. */
+const mountItem = (row: MessageRow) =>
+  mount(
+    () => (
+      <MessageListContext.Provider value={list()}>
+        <MessageItem message={row} />
+      </MessageListContext.Provider>
+    ),
+    runtime,
+  );
+
 describe('an assistant message while it streams', () => {
   it('shows the newest text this tab received before the store has it, and the stored text once final', async () => {
     runtime = createTestRuntime();
@@ -40,23 +62,8 @@ describe('an assistant message while it streams', () => {
     const [arriving, setArriving] = createSignal<string | undefined>('The answer is forty');
     // eslint-disable-next-line solid/reactivity -- read in the bubble's memo, a tracked scope
     runtime.client.arrivingText = (id) => (id === 'm1' ? arriving() : undefined);
-    const [row, setRow] = createStore<MessageRow>({
-      message_id: 'm1',
-      lane: 'web:default',
-      chat_id: 'web:default',
-      role: 'assistant',
-      text: 'The answer',
-      ts: 1,
-      status: 'streaming',
-    });
-    mounted = mount(
-      () => (
-        <MessageListContext.Provider value={list()}>
-          <MessageItem message={row} />
-        </MessageListContext.Provider>
-      ),
-      runtime,
-    );
+    const [row, setRow] = createStore<MessageRow>(streamingRow('m1', 'The answer'));
+    mounted = mountItem(row);
     const body = () => visibleText(mounted!.container.querySelector('.md'));
     await until(() => body() === 'The answer is forty', 'the received text, not the stored one');
     setArriving('The answer is forty-two');
@@ -70,23 +77,8 @@ describe('an assistant message while it streams', () => {
 
   it('shows the stored text when this tab received nothing newer (another tab holds the socket)', async () => {
     runtime = createTestRuntime();
-    const row: MessageRow = {
-      message_id: 'm2',
-      lane: 'web:default',
-      chat_id: 'web:default',
-      role: 'assistant',
-      text: 'Stored so far',
-      ts: 1,
-      status: 'streaming',
-    };
-    mounted = mount(
-      () => (
-        <MessageListContext.Provider value={list()}>
-          <MessageItem message={row} />
-        </MessageListContext.Provider>
-      ),
-      runtime,
-    );
+    const row = streamingRow('m2', 'Stored so far');
+    mounted = mountItem(row);
     await until(() => visibleText(mounted!.container.querySelector('.md')) === 'Stored so far', 'the stored text');
   });
 });
