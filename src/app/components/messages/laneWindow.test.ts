@@ -33,6 +33,24 @@ function message(i: number, lane = 'L', extra: Partial<MessageRow> = {}): Messag
   };
 }
 
+/** Lane `lane`'s ids and its window over `db`, rows `first` to `last` (setRange moves it); disposed after the test. */
+function laneWindowOf(lane: string, [first, last]: [number, number]) {
+  const [range, setRange] = createSignal<[number, number]>([first, last]);
+  let ids!: () => string[] | undefined;
+  let win!: ReturnType<typeof createLaneWindow>;
+  dispose = createRoot((d) => {
+    ids = laneMessageIds(db, lane);
+    win = createLaneWindow(
+      db,
+      () => ids() ?? [],
+      range,
+      () => undefined,
+    );
+    return d;
+  });
+  return { ids, win, setRange };
+}
+
 describe('windowRange', () => {
   it('pads the visible rows on both sides and snaps to steps', () => {
     expect(windowRange(100, 110, 1000)).toEqual([50, 175]);
@@ -49,19 +67,7 @@ describe('lane window', () => {
     db = freshDb();
     // Out of insertion order, plus another lane that must not show.
     await db.messages.bulkPut([message(3), message(1), message(2), message(9, 'other')]);
-    let ids!: () => string[] | undefined;
-    let win!: ReturnType<typeof createLaneWindow>;
-    const [range, setRange] = createSignal<[number, number]>([0, 2]);
-    dispose = createRoot((d) => {
-      ids = laneMessageIds(db, 'L');
-      win = createLaneWindow(
-        db,
-        () => ids() ?? [],
-        range,
-        () => undefined,
-      );
-      return d;
-    });
+    const { ids, win, setRange } = laneWindowOf('L', [0, 2]);
     await until(() => ids()?.length === 3);
     expect(ids()).toEqual(['m1', 'm2', 'm3']);
     await until(() => win.rows.m2?.text === 'text 2');
@@ -86,19 +92,7 @@ describe('lane window', () => {
       read.push(keys);
       return bulkGet(keys);
     }) as typeof db.messages.bulkGet);
-    let ids!: () => string[] | undefined;
-    let win!: ReturnType<typeof createLaneWindow>;
-    const [range, setRange] = createSignal<[number, number]>([0, 50]);
-    dispose = createRoot((d) => {
-      ids = laneMessageIds(db, 'L');
-      win = createLaneWindow(
-        db,
-        () => ids() ?? [],
-        range,
-        () => undefined,
-      );
-      return d;
-    });
+    const { win, setRange } = laneWindowOf('L', [0, 50]);
     await until(() => Object.keys(win.rows).length === 50);
     read.length = 0;
     setRange([25, 75]);
