@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReplayHermes } from './gateway/hermes/testing/replay';
-import { startGateway } from './gateway/standalone';
+import { useGateway } from './gateway/testing';
 import { lanOrigins } from './http/addresses';
 import {
   closed,
@@ -114,6 +114,8 @@ const serveArgs = (dataDir: string) => [
 
 // Each case spawns a Node process with tsx: generous timeouts for a loaded CI machine.
 describe('npm start', { timeout: 60_000 }, () => {
+  // The gateway that --gateway relays to, in the test that needs one.
+  const upstream = useGateway({ token: 'upstream-token-abcdefgh', startBeforeEach: false });
   it('prints the pairing link and the demo token, serves the app and the demo on that port, and stops on SIGTERM', async () => {
     const dataDir = join(scratch, 'run-1');
     const cli = await startCli(serveArgs(dataDir));
@@ -317,28 +319,24 @@ describe('npm start', { timeout: 60_000 }, () => {
 
   it('relays /ws to --gateway, prints a link without a token, and never prints the query of the gateway URL', async () => {
     const token = 'upstream-token-abcdefgh';
-    const gateway = await startGateway({ token, port: 0 });
-    try {
-      const cli = await startCli(
-        [...serveArgs(join(scratch, 'run-proxy')), '--gateway', `${gateway.url}?key=hidden-value`],
-        {},
-        2,
-      );
-      expect(cli.token).toBeUndefined();
-      expect(cli.link).toBe(
-        `http://localhost:${cli.port}/#/pair?url=${encodeURIComponent(`ws://localhost:${cli.port}/ws`)}`,
-      );
-      expect(cli.stdout()).toContain(`Gateway: /ws is relayed to ${gateway.url} `);
-      expect(cli.stdout() + cli.stderr()).not.toContain('hidden-value');
+    const gateway = await upstream.restart();
+    const cli = await startCli(
+      [...serveArgs(join(scratch, 'run-proxy')), '--gateway', `${gateway.url}?key=hidden-value`],
+      {},
+      2,
+    );
+    expect(cli.token).toBeUndefined();
+    expect(cli.link).toBe(
+      `http://localhost:${cli.port}/#/pair?url=${encodeURIComponent(`ws://localhost:${cli.port}/ws`)}`,
+    );
+    expect(cli.stdout()).toContain(`Gateway: /ws is relayed to ${gateway.url} `);
+    expect(cli.stdout() + cli.stderr()).not.toContain('hidden-value');
 
-      const { ws } = await openSocket(`ws://127.0.0.1:${cli.port}/ws`);
-      const ack = nextFrameOfType(ws, ['hello.ack', 'error']);
-      ws.send(helloFrame(token));
-      expect((await ack).type).toBe('hello.ack');
-      expect(await stop(cli)).toBe(0);
-    } finally {
-      await gateway.close();
-    }
+    const { ws } = await openSocket(`ws://127.0.0.1:${cli.port}/ws`);
+    const ack = nextFrameOfType(ws, ['hello.ack', 'error']);
+    ws.send(helloFrame(token));
+    expect((await ack).type).toBe('hello.ack');
+    expect(await stop(cli)).toBe(0);
   });
 });
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket, { WebSocketServer } from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startGateway } from '../gateway/standalone';
+import { useGateway } from '../gateway/testing';
 import { startServer, type RunningServer } from '../http/server';
 import {
   closed,
@@ -21,6 +21,9 @@ import {
   upgradeStatus,
 } from '../http/testing/fixtures';
 
+// The reference gateway, for the test that pairs through the proxy; registered before the clean-ups below,
+// so it closes after the proxy in front of it.
+const reference = useGateway({ token: 'proxy-token-abcdefghijkl', startBeforeEach: false });
 const cleanups: (() => Promise<unknown> | unknown)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -227,8 +230,7 @@ describe('the /ws proxy to a real gateway', () => {
 
   it('pairs with the reference gateway through the proxy', async () => {
     const token = 'proxy-token-abcdefghijkl';
-    const gateway = await startGateway({ token, port: 0 });
-    cleanups.push(() => gateway.close());
+    const gateway = await reference.restart();
     const server = await proxyTo(gateway.url);
     const { ws } = await openSocket(server.wsUrl);
     const ack = nextFrameOfType(ws, ['hello.ack', 'error']);

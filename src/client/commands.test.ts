@@ -4,20 +4,22 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { laneMessages } from '../store/models/messages';
 import { ProtocolError } from '../net/errors';
 import { freshDb } from '../testing/db';
-import { client, defaultLane, gateway, pairedClient } from '../testing/gatewayClient';
+import { client, defaultLane, pairedClient, useTestGateway } from '../testing/gatewayClient';
 import { until } from '../testing/until';
+import type { StandaloneGateway } from '../../server/gateway/standalone';
 import type { IrisDB } from '../store/db';
 import type { IrisClient } from './index';
 import { normalizeGatewayUrl } from './index';
 
+// Registered before the clean-up below, so it runs after it: clients stop before their gateway closes.
+const fixture = useTestGateway();
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn();
 });
 
-async function online(): Promise<{ db: IrisDB; c: IrisClient; gw: Awaited<ReturnType<typeof gateway>>; lane: string }> {
-  const gw = await gateway();
-  cleanup.push(() => gw.close());
+async function online(): Promise<{ db: IrisDB; c: IrisClient; gw: StandaloneGateway; lane: string }> {
+  const gw = await fixture.restart();
   const db = freshDb();
   const c = await pairedClient(db, gw.url);
   cleanup.push(() => c.stop());
@@ -98,7 +100,7 @@ describe('commands', () => {
   });
 
   it('search, complete (online and from the cached catalog offline), history paging', async () => {
-    const { db, c, gw, lane } = await online();
+    const { db, c, lane } = await online();
     for (let i = 1; i <= 3; i++) {
       await c.send(lane, `needle number ${i}`);
       await finalReply(db, lane, i);
@@ -112,7 +114,7 @@ describe('commands', () => {
       async () => ((await db.settings.get('commands'))?.value as unknown[] | undefined)?.length,
       'catalog cached',
     );
-    await gw.close();
+    await fixture.stop();
     await until(() => c.state() !== 'online', 'offline');
     expect((await c.complete('/lo')).map((m) => m.name)).toEqual(['long']);
   });

@@ -6,9 +6,11 @@ import type { StandaloneGateway } from '../../server/gateway/standalone';
 import { laneMessages } from '../store/models/messages';
 import type { IrisDB } from '../store/db';
 import { freshDb, reopen } from '../testing/db';
-import { client, defaultLane, gateway, pairedClient, tempDir } from '../testing/gatewayClient';
+import { client, defaultLane, pairedClient, useTestGateway } from '../testing/gatewayClient';
 import { until } from '../testing/until';
 
+// Registered before the clean-up below, so it runs after it: clients stop before their gateway closes.
+const fixture = useTestGateway({ tempDataDir: true });
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn();
@@ -32,7 +34,7 @@ async function finalReplies(db: IrisDB, lane: string, count: number) {
 
 describe('a conversation with the reference gateway', () => {
   it('streams three turns into the DB; a reloaded client reads them with the gateway stopped', async () => {
-    const gw = await gateway();
+    const gw = await fixture.restart();
     const db = freshDb();
     const c = await pairedClient(db, gw.url);
     const lane = await defaultLane(db);
@@ -49,7 +51,7 @@ describe('a conversation with the reference gateway', () => {
     const onGateway = gw.gateway.store.messages(lane).map((m) => [m.message_id, m.role, m.text]);
     expect(onGateway).toHaveLength(6);
     await c.stop();
-    await gw.close();
+    await fixture.stop();
 
     // A reload: a new client on the same DB, no gateway to talk to.
     const again = reopen(db);
@@ -64,9 +66,7 @@ describe('a conversation with the reference gateway', () => {
   });
 
   it('a gateway stopped mid-stream and restarted: after reconnect and sync every message is present once and final', async () => {
-    const dir = tempDir();
-    cleanup.push(() => dir.remove());
-    let gw = await gateway({ dataDir: dir.path, streamDelayMs: 15 });
+    let gw = await fixture.restart({ streamDelayMs: 15 });
     const port = gw.port;
     const db = freshDb();
     const c = track(await pairedClient(db, gw.url));
@@ -78,10 +78,9 @@ describe('a conversation with the reference gateway', () => {
       async () => (await laneMessages(db, lane)).some((m) => m.status === 'streaming' && m.text.length > 40),
       'a reply streaming',
     );
-    await gw.close(); // …and the gateway goes away mid-stream.
+    await fixture.stop(); // …and the gateway goes away mid-stream.
     await until(() => c.state() !== 'online', 'client offline');
-    gw = await gateway({ dataDir: dir.path, streamDelayMs: 15, port });
-    cleanup.push(() => gw.close());
+    gw = await fixture.restart({ streamDelayMs: 15, port });
     c.session()!.connection.wake(); // skip the backoff wait
     await until(() => c.session()?.isSynced, 'reconnected and synced', 10_000);
     await c.send(lane, 'after the restart');

@@ -6,9 +6,11 @@ import { parseFrame } from '../protocol';
 import { laneMessages } from '../store/models/messages';
 import { GatewayProxy } from '../testing/proxy';
 import { freshDb, reopen } from '../testing/db';
-import { client, defaultLane, gateway, pairedClient, tempDir, userMessages } from '../testing/gatewayClient';
+import { client, defaultLane, pairedClient, userMessages, useTestGateway } from '../testing/gatewayClient';
 import { until } from '../testing/until';
 
+// Registered before the clean-up below, so it runs after it: clients stop before their gateway closes.
+const fixture = useTestGateway({ tempDataDir: true });
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn();
@@ -16,16 +18,14 @@ afterEach(async () => {
 
 describe('the send outbox', () => {
   it('ten messages sent offline across two reloads are delivered exactly once, in order, when the gateway starts', async () => {
-    const dir = tempDir();
-    cleanup.push(() => dir.remove());
-    let gw = await gateway({ dataDir: dir.path });
+    let gw = await fixture.restart();
     const port = gw.port;
     const url = gw.url;
     const db = freshDb();
     const first = await pairedClient(db, url);
     const lane = await defaultLane(db);
     await first.stop();
-    await gw.close();
+    await fixture.stop();
 
     // Offline: a page sends four, reloads, sends three, reloads, sends three.
     const texts = Array.from({ length: 10 }, (_, i) => `offline message ${i + 1}`);
@@ -47,8 +47,7 @@ describe('the send outbox', () => {
     expect(pending.map((m) => [m.text, m.status])).toEqual(texts.map((t) => [t, 'pending']));
     expect(await last.outbox.count()).toBe(10);
 
-    gw = await gateway({ dataDir: dir.path, port });
-    cleanup.push(() => gw.close());
+    gw = await fixture.restart({ port });
     page.session()!.connection.wake();
     await until(
       () => gw.gateway.store.messages(lane).filter((m) => m.role === 'user').length >= 10,
@@ -66,8 +65,7 @@ describe('the send outbox', () => {
   });
 
   it('a message whose echo was lost when the connection dropped is re-sent with the same client_id and stored once', async () => {
-    const gw = await gateway();
-    cleanup.push(() => gw.close());
+    const gw = await fixture.restart();
     const proxy = await GatewayProxy.start(gw.url);
     cleanup.push(() => proxy.close());
     const db = freshDb();
@@ -109,8 +107,7 @@ describe('the send outbox', () => {
 
   it('rate_limited: waits and sends again; every message arrives once, in order', async () => {
     // Refills slower than even a loaded machine sends six messages, so the limit is really hit.
-    const gw = await gateway({ rateLimit: { burst: 3, perSecond: 1 } });
-    cleanup.push(() => gw.close());
+    const gw = await fixture.restart({ rateLimit: { burst: 3, perSecond: 1 } });
     const proxy = await GatewayProxy.start(gw.url);
     cleanup.push(() => proxy.close());
     let refusals = 0;
@@ -136,8 +133,7 @@ describe('the send outbox', () => {
   });
 
   it('an error answer marks the message failed with the error in words; retry sends it again', async () => {
-    const gw = await gateway();
-    cleanup.push(() => gw.close());
+    const gw = await fixture.restart();
     const db = freshDb();
     const c = await pairedClient(db, gw.url);
     cleanup.push(() => c.stop());
@@ -160,8 +156,7 @@ describe('the send outbox', () => {
   });
 
   it('a gateway without the client_id extension: the echo is matched by request id, one bubble', async () => {
-    const gw = await gateway();
-    cleanup.push(() => gw.close());
+    const gw = await fixture.restart();
     const proxy = await GatewayProxy.start(gw.url);
     cleanup.push(() => proxy.close());
     proxy.taps.toClient = (data, isBinary) => {

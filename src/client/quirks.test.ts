@@ -5,18 +5,19 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { GatewayQuirks } from '../../server/gateway/quirks';
 import { TestClient } from '../../server/gateway/testclient';
 import { freshDb } from '../testing/db';
-import { defaultLane, gateway, pairedClient, TOKEN } from '../testing/gatewayClient';
+import { defaultLane, pairedClient, TOKEN, useTestGateway } from '../testing/gatewayClient';
 import { until } from '../testing/until';
 import { ProtocolError } from '../net/errors';
 
+// Registered before the clean-up below, so it runs after it: clients stop before their gateway closes.
+const fixture = useTestGateway();
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn();
 });
 
 async function setup(quirks: GatewayQuirks) {
-  const gw = await gateway({ quirks });
-  cleanup.push(() => gw.close());
+  const gw = await fixture.restart({ quirks });
   const db = freshDb();
   const c = await pairedClient(db, gw.url);
   cleanup.push(() => c.stop());

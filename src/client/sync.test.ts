@@ -8,9 +8,11 @@ import { laneMessages } from '../store/models/messages';
 import type { Reducer } from '../net/session';
 import { GatewayProxy } from '../testing/proxy';
 import { dump, freshDb } from '../testing/db';
-import { client, defaultLane, gateway, pairedClient, TOKEN } from '../testing/gatewayClient';
+import { client, defaultLane, pairedClient, TOKEN, useTestGateway } from '../testing/gatewayClient';
 import { until } from '../testing/until';
 
+// Registered before the clean-up below, so it runs after it: clients stop before their gateway closes.
+const fixture = useTestGateway();
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn();
@@ -18,8 +20,7 @@ afterEach(async () => {
 
 describe('sync', () => {
   it('a second device offline while the first chats gets every final message and channel event on reconnect', async () => {
-    const gw = await gateway();
-    cleanup.push(() => gw.close());
+    const gw = await fixture.restart();
     const dbA = freshDb();
     const dbB = freshDb();
     const a = await pairedClient(dbA, gw.url);
@@ -101,8 +102,7 @@ describe('the live cursor (spec README §16)', () => {
     (await laneMessages(db, lane)).filter((m) => m.role === 'assistant' && m.status === 'final').length;
 
   it('a reconnect after live turns replays nothing; a device away gets exactly what it missed', async () => {
-    const gw = await gateway();
-    cleanup.push(() => gw.close());
+    const gw = await fixture.restart();
     const proxy = await GatewayProxy.start(gw.url);
     cleanup.push(() => proxy.close());
     const replays = countReplays(proxy);
@@ -146,8 +146,7 @@ describe('the live cursor (spec README §16)', () => {
   });
 
   it('a gateway that sends no cursor: the cursor moves only at sync.done, and everything still comes', async () => {
-    const gw = await gateway();
-    cleanup.push(() => gw.close());
+    const gw = await fixture.restart();
     const proxy = await GatewayProxy.start(gw.url);
     cleanup.push(() => proxy.close());
     // Another Iris gateway: the same frames without the §16 envelope field.
@@ -173,8 +172,7 @@ describe('the live cursor (spec README §16)', () => {
   });
 
   it('a frame that fails to store mid-stream holds the cursor back and is replayed without a reconnect', async () => {
-    const gw = await gateway();
-    cleanup.push(() => gw.close());
+    const gw = await fixture.restart();
     const proxy = await GatewayProxy.start(gw.url);
     cleanup.push(() => proxy.close());
     const replays = countReplays(proxy);
@@ -220,8 +218,7 @@ describe('the live cursor (spec README §16)', () => {
 
 describe('coalescing under a burst', () => {
   it('500 updates of one reply become far fewer DB writes, and the final text lands', async () => {
-    const gw = await gateway({ streamDelayMs: 0 });
-    cleanup.push(() => gw.close());
+    const gw = await fixture.restart({ streamDelayMs: 0 });
     let updateWrites = 0;
     let updatesReceived = 0;
     const counting: Reducer = {
@@ -257,8 +254,7 @@ describe('coalescing under a burst', () => {
 
 describe('hostile and odd input', () => {
   it('a malformed or unknown frame changes nothing', async () => {
-    const gw = await gateway();
-    cleanup.push(() => gw.close());
+    const gw = await fixture.restart();
     const proxy = await GatewayProxy.start(gw.url);
     cleanup.push(() => proxy.close());
     const db = freshDb();
@@ -305,8 +301,7 @@ describe('hostile and odd input', () => {
   });
 
   it('a refused token: state auth-failed, the reason shown, and no reconnect loop', async () => {
-    const gw = await gateway();
-    cleanup.push(() => gw.close());
+    const gw = await fixture.restart();
     let attempts = 0;
     const proxy = await GatewayProxy.start(gw.url);
     cleanup.push(() => proxy.close());

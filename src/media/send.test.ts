@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseFrame } from '../protocol';
 import { localMessageId } from '../store/models/messages';
 import { freshDb } from '../testing/db';
-import { defaultLane, gateway, pairedClient, userMessages } from '../testing/gatewayClient';
+import { defaultLane, pairedClient, userMessages, useTestGateway } from '../testing/gatewayClient';
 import { until } from '../testing/until';
 import { GatewayProxy } from '../testing/proxy';
 import { settleSentAttachments } from './adopt';
@@ -19,6 +19,8 @@ import {
   unstageAttachment,
 } from './outgoing';
 
+// Registered before the clean-up below, so it runs after it: clients stop before their gateway closes.
+const fixture = useTestGateway();
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn();
@@ -27,9 +29,8 @@ afterEach(async () => {
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 const MiB = 1024 * 1024;
 
-async function setup(opts: Parameters<typeof gateway>[0] = {}) {
-  const gw = await gateway(opts);
-  cleanup.push(() => gw.close());
+async function setup(opts: Parameters<typeof fixture.restart>[0] = {}) {
+  const gw = await fixture.restart(opts);
   const proxy = await GatewayProxy.start(gw.url);
   cleanup.push(() => proxy.close());
   const db = freshDb();

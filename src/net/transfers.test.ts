@@ -6,10 +6,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { laneMessages } from '../store/models/messages';
 import { ConnectionLostError, ProtocolError } from './errors';
 import { freshDb } from '../testing/db';
-import { defaultLane, gateway, pairedClient } from '../testing/gatewayClient';
+import { defaultLane, pairedClient, useTestGateway } from '../testing/gatewayClient';
 import { until } from '../testing/until';
 import { GatewayProxy } from '../testing/proxy';
 
+// Registered before the clean-up below, so it runs after it: clients stop before their gateway closes.
+const fixture = useTestGateway();
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn();
@@ -17,9 +19,8 @@ afterEach(async () => {
 
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
-async function setup(opts: Parameters<typeof gateway>[0] = {}) {
-  const gw = await gateway(opts);
-  cleanup.push(() => gw.close());
+async function setup(opts: Parameters<typeof fixture.restart>[0] = {}) {
+  const gw = await fixture.restart(opts);
   const proxy = await GatewayProxy.start(gw.url);
   cleanup.push(() => proxy.close());
   const db = freshDb();

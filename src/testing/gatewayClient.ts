@@ -1,11 +1,7 @@
-// The client's integration tests: a real reference gateway, and clients on fake-indexeddb databases
-// (freshDb, in ./db) paired with it. The test file imports 'fake-indexeddb/auto' first.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// The client's integration tests: a real reference gateway (the gateway tests' own fixture), and clients on
+// fake-indexeddb databases (freshDb, in ./db) paired with it. The test file imports 'fake-indexeddb/auto' first.
 import WebSocket from 'ws';
-import { startGateway, type StandaloneGateway } from '../../server/gateway/standalone';
-import type { GatewayOptions } from '../../server/gateway/index';
+import { useGateway, type FixtureOptions, type GatewayFixture } from '../../server/gateway/testing';
 import { createClient, type ClientOptions, type IrisClient } from '../client';
 import type { IrisDB } from '../store/db';
 import type { WebSocketConstructor } from '../net/connection';
@@ -14,13 +10,12 @@ import { until } from './until';
 const NodeWebSocket = WebSocket as unknown as WebSocketConstructor;
 export const TOKEN = 'test-token-' + Math.random().toString(36).slice(2);
 
-export function tempDir(): { path: string; remove(): void } {
-  const path = mkdtempSync(join(tmpdir(), 'iris-net-'));
-  return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
-}
-
-export async function gateway(opts: Partial<GatewayOptions> & { port?: number } = {}): Promise<StandaloneGateway> {
-  return startGateway({ token: TOKEN, streamDelayMs: 1, ...opts });
+/**
+ * The gateway fixture (server/gateway/testing.ts) with the clients' token and a fast demo stream. Call it at the
+ * top of the file; each test starts its gateway with `fixture.restart(options)`, and it is closed after the test.
+ */
+export function useTestGateway(options: Pick<FixtureOptions, 'tempDataDir'> = {}): GatewayFixture {
+  return useGateway({ token: TOKEN, streamDelayMs: 1, startBeforeEach: false, ...options });
 }
 
 export function client(db: IrisDB, extra: Partial<ClientOptions> = {}): IrisClient {
