@@ -1,7 +1,21 @@
 // Status and notifications: the connection banner (offline, back online, auth failed), the
 // gateway's own health, and notification toasts that open their lane.
 import type { Page, WebSocketRoute } from '@playwright/test';
-import { expect, launchServer, test, DESKTOP, channelLink, pageTitle, pairAndOpen, sendMessage } from './support';
+import { messageFrame } from '../server/gateway/frames';
+import {
+  expect,
+  launchServer,
+  test,
+  DESKTOP,
+  LANE,
+  channelLink,
+  demoGateway,
+  messages,
+  openLane,
+  pageTitle,
+  pairAndOpen,
+  sendMessage,
+} from './support';
 
 test.use({ viewport: DESKTOP });
 
@@ -115,4 +129,52 @@ test('an error the gateway sends on its own shows in plain words, never as marku
   expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
   await toast.getByRole('button', { name: 'Dismiss' }).click();
   await expect(toast).toHaveCount(0);
+});
+
+test('a device that was away catches up with a count in the banner, then shows the newest message', async ({
+  page,
+  context,
+  iris,
+}) => {
+  await pairAndOpen(page, iris);
+  await expect(pageTitle(page)).toHaveText('General');
+  const gateway = demoGateway(iris);
+  const [device] = gateway.store.devices.ids();
+  await page.close();
+  await expect.poll(() => gateway.connectionCount()).toBe(0);
+  // While it was away the agent said 3,000 things: the gateway keeps each in the device's outbox (spec §8).
+  const from = gateway.store.devices.get(device!)!.cursor;
+  for (let i = 1; i <= 3000; i++) {
+    const said = gateway.store.conversations.append({
+      lane: LANE,
+      role: 'assistant',
+      text: `While you were away ${i}`,
+    });
+    gateway.store.devices.append(device!, messageFrame({ lane: LANE, chat_id: LANE }, said));
+  }
+  gateway.store.flush();
+  expect(gateway.store.devices.get(device!)!.cursor - from).toBe(3000);
+
+  const back = await context.newPage();
+  // What a person would see, every frame: the banner, and whether any of the messages already stored shows.
+  await back.addInitScript(() => {
+    const seen: { banner: string; shown: boolean }[] = [];
+    (window as unknown as { seen: typeof seen }).seen = seen;
+    const look = () => {
+      const banner = document.querySelector('.connection-banner-slot')?.textContent ?? '';
+      const log = document.querySelector<HTMLElement>('[role=log][aria-label=Messages]');
+      seen.push({ banner, shown: !!log && /While you were away \d+/.test(log.innerText) });
+      requestAnimationFrame(look);
+    };
+    requestAnimationFrame(look);
+  });
+  await openLane(back, iris);
+  await expect(banner(back)).toHaveText(/^Catching up: [\d,]+ of 3,0\d\d$/);
+  await expect(banner(back)).toBeEmpty({ timeout: 60_000 });
+  await expect(messages(back).getByText('While you were away 3000', { exact: true })).toBeVisible();
+  // While it was catching up, the part already stored was on screen (not an empty lane until the end).
+  const seen = await back.evaluate(() => (window as unknown as { seen: { banner: string; shown: boolean }[] }).seen);
+  const during = seen.filter((s) => /^Catching up: [1-9]/.test(s.banner));
+  expect(during.length).toBeGreaterThan(0);
+  expect(during.some((s) => s.shown)).toBe(true);
 });

@@ -7,6 +7,7 @@
 // tab can show it before the store has it.
 import { laneOf, type ServerFrame } from '../protocol';
 import { READS_MESSAGES } from '../store/reducer';
+import { liveReadsSettled } from '../store/liveReads';
 
 /** Schedules `run` for the next paint (or ~50 ms when hidden / no DOM). */
 export type FlushScheduler = (run: () => void) => void;
@@ -82,6 +83,8 @@ const MAX_GROUP = 100;
  * task, the screen shows the catch-up as it goes, and only the last chunk stores sync.done's cursor.
  */
 export const REPLAY_CHUNK = 1000;
+/** The longest pause after a replay chunk for the screen's reads (a slow query must not stall the catch-up). */
+const REPLAY_PAUSE_MAX_MS = 150;
 
 /**
  * Each write of a streamed message rewrites its whole text, and every write wakes the bubble's reads
@@ -217,7 +220,10 @@ export class FramePipeline {
       });
   }
 
-  /** A chunk of the replay, without a cursor; then a pause, so the screen paints what it brought. */
+  /**
+   * A chunk of the replay, without a cursor; then a pause until the screen's live queries have read what
+   * it brought (bounded), so the lane shows the stored part while the rest is written.
+   */
   private enqueueReplayChunk(frames: ServerFrame[], waiters: (() => void)[]): Promise<void> {
     const replay = this.replay;
     const write = async () => {
@@ -230,7 +236,7 @@ export class FramePipeline {
       } finally {
         waiters.forEach((w) => w());
       }
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      await liveReadsSettled(REPLAY_PAUSE_MAX_MS);
     };
     return this.enqueue(write, undefined);
   }

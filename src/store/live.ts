@@ -2,9 +2,18 @@
 // a table range it read changes (in this tab or another), so there is no second copy to keep in sync.
 import { liveQuery } from 'dexie';
 import { createComputed, createSignal, from, onCleanup, untrack, type Accessor } from 'solid-js';
+import { readStarted } from './liveReads';
 
 function subscribe<T>(query: () => T | Promise<T>, next: (value: T) => void): () => void {
-  const subscription = liveQuery(query).subscribe({
+  // An async querier, as Dexie needs one to follow the reads of an async `query` across its awaits.
+  const subscription = liveQuery(async () => {
+    const settled = readStarted();
+    try {
+      return await query();
+    } finally {
+      settled();
+    }
+  }).subscribe({
     next,
     error: (error: unknown) => console.error('live query failed', error),
   });
