@@ -177,4 +177,6 @@ test('a device that was away catches up with a count in the banner, then shows t
   const during = seen.filter((s) => /^Catching up: [1-9]/.test(s.banner));
   expect(during.length).toBeGreaterThan(0);
   expect(during.some((s) => s.shown)).toBe(true);
+  // Read where it is open: the lane on screen keeps no unread count.
+  await expect(channelLink(back, 'General')).not.toHaveAccessibleName(/unread/, { timeout: 15_000 });
 });
