@@ -37,6 +37,16 @@ export default defineConfig({
   build: {
     target: 'es2022',
     sourcemap: false,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          // Everything the entry imports statically is one file: a lazily loaded chunk that shares some of
+          // it (the media puller shares the store's models) would otherwise split it into several small
+          // files, each a request before the first paint and each compressed on its own.
+          groups: [{ name: 'index', tags: ['$initial'] }],
+        },
+      },
+    },
   },
   server: {
     // `npm run dev` talks to a gateway started by `npm start` on 8080.

@@ -1,14 +1,16 @@
-import { Show, createSignal } from 'solid-js';
+import { Show, createSignal, lazy } from 'solid-js';
 import { Portal } from 'solid-js/web';
 import { learnMediaFacts } from '../../../store/models/media';
 import type { MediaRow } from '../../../store/schema';
 import { useIris } from '../../../runtime';
-import { ImageViewer } from './ImageViewer';
 import { MediaFetch, type FetchMode } from './MediaFetch';
 import { MediaIcon } from './MediaIcon';
 import { mediaBox } from './mediaBox';
 
 const UNKNOWN = { width: 240, height: 180 };
+
+// The full-screen viewer loads when a picture is first tapped.
+const ImageViewer = lazy(() => import('./ImageViewer').then((m) => ({ default: m.ImageViewer })));
 
 /** A picture in a message: its box reserved, a tap opens the full-screen viewer. */
 export function ImageMedia(props: {

@@ -1,7 +1,10 @@
-import { For, Show } from 'solid-js';
+import { For, Show, lazy } from 'solid-js';
 import type { MessageRow } from '../../../store/schema';
-import { MediaView } from './MediaView';
 import './Media.css';
+
+// Loaded with the first message that has an attachment (its players, viewer and the media puller),
+// not with every lane: most lanes open without one on screen, and its bytes are pulled after anyway.
+const MediaView = lazy(() => import('./MediaView').then((m) => ({ default: m.MediaView })));
 
 /** The attachments of a message, in the order they were sent. */
 export function MessageMedia(props: { message: MessageRow }) {

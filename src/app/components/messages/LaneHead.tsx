@@ -1,7 +1,11 @@
-import { For, createSignal } from 'solid-js';
+import { For, Show, createSignal } from 'solid-js';
 import type { MessageRow } from '../../../store/schema';
+import { getChannel } from '../../../store/models/channels';
 import { laneMessages } from '../../../store/models/messages';
 import { useIris } from '../../../runtime';
+import { Icon } from '../shell/Icon';
+import { authorName, useAgentName } from './author';
+import { formatTime } from './time';
 import './LaneHead.css';
 
 /** Messages in the head: more than a tall screen holds. */
@@ -12,15 +16,23 @@ const HEAD_CHARS = 1_500;
 /**
  * The lane's newest messages as plain text (Solid text nodes: nothing from the gateway becomes HTML),
  * straight from the store: the first screen of a lane opened at start, while the app frame, the lane's
- * own code and the Markdown pipeline load (Root.tsx), over whatever part of the frame is there. Offline it
- * reads the same cache the lane does. Read once (it is on screen for a moment): `onShown` is called once
- * the rows are painted, or at once when there are none or the read failed.
+ * own code and the Markdown pipeline load (Root.tsx), over whatever part of the frame is there. It is
+ * laid out as the lane it turns into (the top bar, the sidebar's place on a wide screen, the author
+ * lines and bubbles, the composer's bar), so nothing moves when the lane replaces it; its controls are
+ * drawn, not live (the head is on screen for a moment). Offline it reads the same cache the lane does.
+ * Read once: `onShown` is called once the rows are painted, or at once when there are none or the read failed.
  */
 export function LaneHead(props: { lane: string; onShown: () => void }) {
   const { db } = useIris();
   const [rows, setRows] = createSignal<MessageRow[]>([]);
+  const [title, setTitle] = createSignal('');
+  const agent = useAgentName();
   // Root keys the head on the lane and passes one callback: neither changes under it.
   const { lane, onShown } = props; // eslint-disable-line solid/reactivity
+  void getChannel(db, lane).then(
+    (channel) => setTitle(channel?.name ?? 'Conversation'),
+    () => setTitle('Conversation'),
+  );
   void laneMessages(db, lane, HEAD_MESSAGES).then(
     (found) => {
       setRows(found);
@@ -30,17 +42,58 @@ export function LaneHead(props: { lane: string; onShown: () => void }) {
     },
     () => onShown(),
   );
+  const text = (row: MessageRow) => (row.text.length > HEAD_CHARS ? `${row.text.slice(0, HEAD_CHARS)}…` : row.text);
   return (
-    <main class="lane-head" aria-busy="true" aria-label="Conversation (loading)">
-      <ol class="lane-head-list">
-        <For each={rows()}>
-          {(row) => (
-            <li class={`lane-head-msg lane-head-${row.role === 'user' ? 'user' : 'other'}`}>
-              <p>{row.text.length > HEAD_CHARS ? `${row.text.slice(0, HEAD_CHARS)}…` : row.text}</p>
-            </li>
-          )}
-        </For>
-      </ol>
-    </main>
+    <div class="lane-head">
+      <div class="lane-head-side" aria-hidden="true">
+        <div class="lane-head-side-bar">Channels</div>
+      </div>
+      <main class="lane-head-main" aria-busy="true" aria-label="Conversation (loading)">
+        <div class="lane-head-bar" aria-hidden="true">
+          <span class="lane-head-button lane-head-menu">
+            <Icon name="menu" />
+          </span>
+          <span class="lane-head-title">{title()}</span>
+          <span class="lane-head-button">
+            <Icon name="search" />
+          </span>
+          <span class="lane-head-button">
+            <Icon name="settings" />
+          </span>
+        </div>
+        {/* A short lane starts at the top, as the lane does; a long one shows its newest at the bottom. */}
+        <ol class="lane-head-list" classList={{ 'lane-head-short': rows().length < HEAD_MESSAGES }}>
+          <For each={rows()}>
+            {(row) => (
+              <Show
+                when={row.role === 'user'}
+                fallback={
+                  <li class="lane-head-msg">
+                    <p class="lane-head-author">
+                      <span class="lane-head-name">{authorName(row.role, agent())}</span>
+                      <span class="lane-head-time">{formatTime(row.ts)}</span>
+                    </p>
+                    <p class="lane-head-text">{text(row)}</p>
+                  </li>
+                }
+              >
+                <li class="lane-head-msg lane-head-user">
+                  <p class="lane-head-text lane-head-bubble">{text(row)}</p>
+                  <p class="lane-head-foot">
+                    <span class="lane-head-time">{formatTime(row.ts)}</span>
+                  </p>
+                </li>
+              </Show>
+            )}
+          </For>
+        </ol>
+        <div class="lane-head-composer" aria-hidden="true">
+          <div class="lane-head-row">
+            <span class="lane-head-box">Message</span>
+            <span class="lane-head-send" />
+          </div>
+        </div>
+      </main>
+    </div>
   );
 }

@@ -1,11 +1,13 @@
-import { For, Show, createMemo, createSignal, untrack } from 'solid-js';
+import { For, Show, createMemo, createSignal, lazy, untrack } from 'solid-js';
 import { live } from '../../../store/live';
 import { openPickers } from '../../../store/models/pickers';
 import { useIris } from '../../../runtime';
-import { PickerDialog } from './PickerDialog';
 import { useAgentName } from '../messages/author';
 import { pickerTitle } from './pickerText';
 import './Pickers.css';
+
+// The dialog and its kinds of question load when the agent first asks one, not with every lane.
+const PickerDialog = lazy(() => import('./PickerDialog').then((m) => ({ default: m.PickerDialog })));
 
 /**
  * The agent's open questions in a lane. The oldest open picker shows as a dialog; one closed without
