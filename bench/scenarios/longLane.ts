@@ -60,6 +60,13 @@ async function measure(
     const { page, cdp } = await newBenchPage(context, ctx.site.instrument, { paintNeedles: [NEWEST, OLDEST] });
     await page.goto(`${server.url}${path}`);
     await waitPainted(page, NEWEST, ctx.timeoutMs, 'the newest message');
+    // The app paints its first screen from the lane head (plain text) before the list is mounted: the
+    // scroll starts once the list itself holds the newest message, as it did before the head existed.
+    await page.waitForFunction(
+      ([selector, needle]) => document.querySelector(selector)?.textContent?.includes(needle) ?? false,
+      [scroller, NEWEST] as const,
+      { timeout: ctx.timeoutMs },
+    );
     await page.waitForTimeout(300);
     // At most two steps per message: a list that never reaches its top still ends.
     const scroll: ScrollResult = await page.evaluate(

@@ -10,7 +10,7 @@ import { Markdown } from './Markdown';
 import { MessageActions } from './MessageActions';
 import { ReplyQuote } from './ReplyQuote';
 import { TurnSummary } from './TurnSummary';
-import { formatFull, formatTime } from './time';
+import { formatFull, formatTime, isoTime } from './time';
 
 /** One message of the conversation, shaped by who sent it. */
 export function MessageItem(props: { message: MessageRow }) {
@@ -31,7 +31,7 @@ export function MessageItem(props: { message: MessageRow }) {
 
 function Time(props: { ts: number }) {
   return (
-    <time class="msg-time" datetime={new Date(props.ts).toISOString()} title={formatFull(props.ts)}>
+    <time class="msg-time" datetime={isoTime(props.ts)} title={formatFull(props.ts)}>
       {formatTime(props.ts)}
     </time>
   );

@@ -101,8 +101,14 @@ describe('lane window', () => {
     // One block of 25 ids read, the one that came in.
     expect(read).toEqual([Array.from({ length: 25 }, (_, i) => `m${i + 51}`)]);
     // A row of a block that stayed is still followed.
+    const kept = win.rows.m40;
     await db.messages.update('m30', { text: 'edited' });
     await until(() => win.rows.m30?.text === 'edited');
+    expect(win.rows.m40).toBe(kept);
+    // A row deleted from the lane leaves the window; its neighbours stay.
+    await db.messages.delete('m30');
+    await until(() => win.rows.m30 === undefined);
+    expect(win.rows.m31?.text).toBe('text 31');
   });
 
   it('gathers the activity of the turns in the window, in arrival order', async () => {

@@ -1,7 +1,7 @@
 // The lane's messages as the list needs them: every message id in time order (cheap: keys only, from the
 // [lane+ts] index), and the full rows of a window around what is on screen. The window is the only
 // copy of message rows in memory; it follows the scroll position and the DB (through live()).
-import { createComputed, createMemo, mapArray, type Accessor } from 'solid-js';
+import { batch, createComputed, createMemo, mapArray, type Accessor } from 'solid-js';
 import { createStore, reconcile } from 'solid-js/store';
 import { live, liveOn } from '../../../store/live';
 import type { IrisDB } from '../../../store/db';
@@ -95,6 +95,8 @@ export function createLaneWindow(
     });
   });
   const extra = liveOn(extraTurn, (turn) => (turn ? activityOfTurns(db, [turn]) : []), undefined);
+  /** The row objects the store was last given, by id (a block not read again gives the same objects). */
+  let given: Record<string, MessageRow> = {};
 
   createComputed(() => {
     const values = reads().map((read) => read());
@@ -112,8 +114,14 @@ export function createLaneWindow(
       }
     for (const value of values) for (const r of value!.rows) rows[r.message_id] = r;
     for (const list of Object.values(activity)) list.sort(byTurnOrder);
-    setStore('rows', reconcile(rows));
-    setStore('activity', reconcile(activity, { key: 'id' }));
+    batch(() => {
+      // Row by row, and only the rows whose read is new: reconciling the whole window walked (and
+      // compared) every row of it, whole-file answers among them, on each scroll step that read a block.
+      for (const id of Object.keys(given)) if (!(id in rows)) setStore('rows', id, undefined);
+      for (const [id, row] of Object.entries(rows)) if (given[id] !== row) setStore('rows', id, reconcile(row));
+      setStore('activity', reconcile(activity, { key: 'id' }));
+    });
+    given = rows;
   });
   return store;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayLabel, formatDuration, sameDay } from './time';
+import { dayLabel, formatDuration, formatFull, formatTime, isoTime, sameDay } from './time';
 
 describe('dayLabel', () => {
   const now = new Date(2026, 10, 30, 10, 0).getTime();
@@ -36,5 +36,27 @@ describe('formatDuration', () => {
   it('shows nothing for nonsense', () => {
     expect(formatDuration(-1)).toBe('');
     expect(formatDuration(Number.NaN)).toBe('');
+  });
+});
+
+describe('formatTime, formatFull, isoTime', () => {
+  const ts = new Date(2026, 10, 30, 14, 5).getTime();
+  it('read as the locale writes them, the same each time they are asked (remembered)', () => {
+    const time = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' }).format(ts);
+    expect(formatTime(ts)).toBe(time);
+    expect(formatTime(ts)).toBe(time);
+    expect(formatTime(ts + 60_000)).not.toBe(time);
+    expect(formatFull(ts)).toBe(
+      new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'short' }).format(ts),
+    );
+    expect(isoTime(ts)).toBe(new Date(ts).toISOString());
+  });
+  it('stay right past the number of times they remember', () => {
+    for (let i = 0; i < 2_500; i++) formatTime(ts + i * 60_000);
+    expect(formatTime(ts)).toBe(new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' }).format(ts));
+  });
+  it('show nothing for a time that is not a number', () => {
+    expect(formatTime(Number.NaN)).toBe('');
+    expect(isoTime(Number.NaN)).toBe('');
   });
 });

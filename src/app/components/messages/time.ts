@@ -16,13 +16,28 @@ export function sameDay(a: number, b: number): boolean {
   return startOfDay(a) === startOfDay(b);
 }
 
-export function formatTime(ts: number): string {
-  return Number.isFinite(ts) ? timeFormat.format(ts) : '';
+/** Texts formatted before, per time: a scrolled lane mounts every row again, and each row formats its time three times. */
+const REMEMBERED = 2_000;
+
+function remembered(format: (ts: number) => string): (ts: number) => string {
+  const known = new Map<number, string>();
+  return (ts) => {
+    let text = known.get(ts);
+    if (text === undefined) {
+      if (known.size >= REMEMBERED) known.clear();
+      known.set(ts, (text = format(ts)));
+    }
+    return text;
+  };
 }
 
-export function formatFull(ts: number): string {
-  return Number.isFinite(ts) ? fullFormat.format(ts) : '';
-}
+/** "14:05" beside a message (a time that is not a number: nothing). */
+export const formatTime = remembered((ts) => (Number.isFinite(ts) ? timeFormat.format(ts) : ''));
+
+export const formatFull = remembered((ts) => (Number.isFinite(ts) ? fullFormat.format(ts) : ''));
+
+/** The machine-readable time of a `<time>` element (empty when the time is not a number). */
+export const isoTime = remembered((ts) => (Number.isFinite(ts) ? new Date(ts).toISOString() : ''));
 
 /** The label of a day separator. */
 export function dayLabel(ts: number, now = Date.now()): string {
