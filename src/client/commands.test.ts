@@ -18,8 +18,10 @@ afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn();
 });
 
-async function online(): Promise<{ db: IrisDB; c: IrisClient; gw: StandaloneGateway; lane: string }> {
-  const gw = await fixture.restart();
+async function online(
+  opts: Parameters<typeof fixture.restart>[0] = {},
+): Promise<{ db: IrisDB; c: IrisClient; gw: StandaloneGateway; lane: string }> {
+  const gw = await fixture.restart(opts);
   const db = freshDb();
   const c = await pairedClient(db, gw.url);
   cleanup.push(() => c.stop());
@@ -172,10 +174,18 @@ describe('commands', () => {
   });
 
   it('stop and steer a running turn; answer a picker once', async () => {
-    const { db, c, gw, lane } = await online();
+    // A reply that lasts about a second, as a person has time to steer and stop. At 1 ms a step the
+    // whole /long reply took ~60 ms: whether the steer's answer (which settles once it is stored, behind
+    // the frames queued before it) came back before the last line depended on how fast the store wrote.
+    const { db, c, gw, lane } = await online({ streamDelayMs: 20 });
     await c.send(lane, '/long');
     await until(async () => (await laneMessages(db, lane)).some((m) => m.status === 'streaming'), 'streaming');
     await c.steer(lane, 'shorter please');
+    // The demo writes the steer into the reply at its next step: stop once the person sees it there.
+    await until(
+      async () => (await laneMessages(db, lane)).some((m) => m.status === 'streaming' && m.text.includes('Steer')),
+      'steered',
+    );
     await c.stopAgent(lane);
     await finalReply(db, lane);
     const reply = gw.gateway.store.messages(lane).find((m) => m.role === 'assistant')!;

@@ -1,4 +1,15 @@
-import { Index, Match, Show, Switch, createEffect, createMemo, createSignal, on, useContext } from 'solid-js';
+import {
+  Index,
+  Match,
+  Show,
+  Switch,
+  createEffect,
+  createMemo,
+  createRenderEffect,
+  createSignal,
+  on,
+  useContext,
+} from 'solid-js';
 import {
   lineCount,
   markdownChars,
@@ -12,6 +23,7 @@ import { highlightCodeIn } from '../../../lib/highlight';
 import { plainTextHtml } from '../../../lib/safeText';
 import { COLLAPSED_LINES, CodeBlock } from './CodeBlock';
 import { copyText } from './copyText';
+import { growHtml } from './growHtml';
 import { markdownModule } from './markdownModule';
 import { MessageListContext } from './listContext';
 import { createProgressive } from './progressive';
@@ -116,12 +128,26 @@ function MarkdownPiece(props: { text: string; final: boolean; tail: boolean }) {
     if (!markdown) return plainTextHtml(props.text);
     return streaming() ? markdown.renderMarkdown(props.text) : markdown.renderMarkdownCached(props.text);
   });
+  /** The HTML the piece holds, as put in (undefined once highlighting changed it). */
+  let shown: string | undefined;
+  const put = (el: HTMLDivElement) => {
+    root = el;
+    createRenderEffect(() => {
+      const next = html();
+      // html() is DOMPurify-sanitized Markdown (src/lib/markdown.ts) or escaped text; growHtml only
+      // appends text to what it put in before.
+      if (shown === undefined || !growHtml(el, shown, next)) el.innerHTML = next;
+      shown = next;
+    });
+  };
   createEffect(
     on([html, () => !streaming(), () => markdownModule() !== undefined], ([, done, rendered]) => {
       // Re-highlighting on every streamed update would be wasted work: wait for the final text.
-      if (done && rendered) void highlightCodeIn(root);
+      if (done && rendered) {
+        shown = undefined;
+        void highlightCodeIn(root);
+      }
     }),
   );
-  // eslint-disable-next-line solid/no-innerhtml -- html() is DOMPurify-sanitized Markdown (src/lib/markdown.ts) or escaped text
-  return <div ref={root} class="md-piece" innerHTML={html()} />;
+  return <div ref={put} class="md-piece" />;
 }
