@@ -8,6 +8,17 @@ import type { ActivityRow } from '../schema';
 import { laneOf } from '../../protocol/lanes';
 import type { Handler, Incoming, ReduceContext } from './types';
 
+/**
+ * The turns a row with this id may belong to: every `${turn}:tool:` or `${turn}:commentary:` prefix
+ * (a lane name may itself hold those words, so each is a candidate).
+ */
+export function turnsOfActivityId(rowId: string): string[] {
+  const turns: string[] = [];
+  for (const mark of [':tool:', ':commentary:'])
+    for (let at = rowId.indexOf(mark); at >= 0; at = rowId.indexOf(mark, at + 1)) turns.push(rowId.slice(0, at));
+  return turns;
+}
+
 /** Tool arguments are stored and shown as JSON; beyond these they are replaced by a note. */
 const MAX_ARGS_DEPTH = 32;
 const MAX_ARGS_CHARS = 64 * 1024;

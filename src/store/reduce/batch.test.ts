@@ -9,6 +9,7 @@ import type { IrisDB } from '../db';
 import { queueSend } from '../models/outbox';
 import { getCursor } from '../models/sync';
 import { applyFrame, applyFrames } from '../reducer';
+import { turnsOfActivityId } from './activity';
 import { dump, freshDb } from '../../testing/db';
 
 const GATEWAY = 'ws://gw/ws';
@@ -162,4 +163,23 @@ describe('a replay reduced in memory', () => {
     expect(warn).not.toHaveBeenCalled();
     warn.mockRestore();
   }, 120_000);
+
+  it('creates its tool cards and beats without reading each one first (the turns are loaded once)', async () => {
+    const { frames, ownSends } = replay(3, 40);
+    const db = await seeded(ownSends);
+    dbs.push(db);
+    const get = vi.spyOn(db.activity, 'get');
+    await applyFrames(db, frames, { gateway: GATEWAY, now: NOW, replay: true, cursor: frames.length });
+    const rows = await db.activity.toArray();
+    expect(rows.filter((r) => r.kind === 'tool').length).toBeGreaterThan(10);
+    expect(rows.filter((r) => r.kind === 'commentary').length).toBeGreaterThan(10);
+    expect(get.mock.calls.map(([key]) => key as unknown).filter((key) => key !== '\u0000pause')).toEqual([]);
+  });
+
+  it('takes every `turn:tool:` or `turn:commentary:` prefix of an id as a turn its row may be in', () => {
+    expect(turnsOfActivityId('web:a#3:tool:0')).toEqual(['web:a#3']);
+    expect(turnsOfActivityId('x:tool:y#1:tool:2')).toEqual(['x', 'x:tool:y#1']);
+    expect(turnsOfActivityId('web:a#3:commentary:m1:k')).toEqual(['web:a#3']);
+    expect(turnsOfActivityId('web:a#3')).toEqual([]);
+  });
 });

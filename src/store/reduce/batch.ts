@@ -9,6 +9,7 @@ import type { IrisDB } from '../db';
 import { emptyLane } from '../models/lanes';
 import { localMessageId } from '../models/messages';
 import type { LaneRow } from '../schema';
+import { turnsOfActivityId } from './activity';
 import { BatchOverlay } from './overlay';
 import type { Handler, Incoming, ReduceContext } from './types';
 
@@ -131,5 +132,7 @@ async function prefetch(overlay: BatchOverlay, frames: readonly Incoming[]): Pro
     const ahead = Math.min(turnsAhead.get(lane) ?? 0, 500);
     for (let k = 1; k <= ahead; k++) turns.push(`${lane}#${row.turnSeq + k}`);
   });
+  // A new card or beat is a get of an id no row has: answered from the turns loaded here.
+  overlay.keyImplies('activity', 'turn', (key) => (typeof key === 'string' ? turnsOfActivityId(key) : []));
   await overlay.prefetch([{ table: 'activity', index: 'turn', values: turns }]);
 }

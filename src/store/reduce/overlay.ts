@@ -53,6 +53,8 @@ class OverlayTable {
   /** `index\0value` pairs whose stored rows are all in `rows`. */
   private readonly covered = new Set<string>();
   private readonly keyPath: string;
+  /** What a key says about its row's index value (BatchOverlay.keyImplies). */
+  private implied: { index: string; valuesOf: (key: Key) => readonly Key[] } | undefined;
 
   constructor(readonly real: Table) {
     const keyPath = real.schema.primKey.keyPath;
@@ -85,13 +87,30 @@ class OverlayTable {
     for (const v of missing) this.covered.add(`${index}\0${v}`);
   }
 
+  keyImplies(index: string, valuesOf: (key: Key) => readonly Key[]): void {
+    this.implied = { index, valuesOf };
+  }
+
+  /**
+   * Whether a key no known row has is not stored either: its row would have one of the index values
+   * its key implies, and every stored row with those values is known.
+   */
+  private knownAbsent(key: Key): boolean {
+    if (!this.implied) return false;
+    const { index, valuesOf } = this.implied;
+    const values = valuesOf(key);
+    return values.length > 0 && values.every((v) => this.covered.has(`${index}\0${v}`));
+  }
+
   async get(key: Key): Promise<Row | undefined> {
     if (typeof key === 'object') throw new OverlayUnsupported('get by criteria');
+    if (!this.rows.has(key) && this.knownAbsent(key)) this.rows.set(key, null);
     if (!this.rows.has(key)) this.rows.set(key, ((await this.real.get(key)) as Row | undefined) ?? null);
     return copy(this.rows.get(key)) ?? undefined;
   }
 
   async bulkGet(keys: readonly Key[]): Promise<(Row | undefined)[]> {
+    for (const k of keys) if (!this.rows.has(k) && this.knownAbsent(k)) this.rows.set(k, null);
     const missing = [...new Set(keys.filter((k) => !this.rows.has(k)))];
     if (missing.length) {
       const found = (await this.real.bulkGet(missing)) as (Row | undefined)[];
@@ -272,6 +291,15 @@ export class BatchOverlay {
         .filter((w) => w.values.length > 0 && this.tables.has(w.table))
         .map((w) => this.tables.get(w.table)!.load(w.index, w.values)),
     );
+  }
+
+  /**
+   * Declares that every stored row of `table` has its `index` value among `valuesOf(its key)` (ids
+   * built from that value): once those values are loaded, a key no loaded row has is known to be
+   * absent, and reading it costs no request (a replay creates hundreds of rows per chunk).
+   */
+  keyImplies(table: string, index: string, valuesOf: (key: Key) => readonly Key[]): void {
+    this.tables.get(table)?.keyImplies(index, valuesOf);
   }
 
   /**
