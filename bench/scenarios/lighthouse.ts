@@ -126,7 +126,8 @@ async function pairProfile(port: number, server: BenchServer, timeoutMs: number)
       `${server.url}/#/pair?url=${encodeURIComponent(server.wsUrl)}&token=${encodeURIComponent(server.token)}`,
     );
     try {
-      await page.getByRole('status').filter({ hasText: 'Connected' }).first().waitFor({ timeout: timeoutMs });
+      // Paired, the app opens the lane it lands in (the "Connected" line before it can be gone by then).
+      await page.waitForURL(/#\/c\//, { timeout: timeoutMs });
       await page.goto(`${server.url}/${laneHash(LANE)}`);
       await page
         .getByRole('log', { name: 'Messages' })
