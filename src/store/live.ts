@@ -4,16 +4,44 @@ import { liveQuery } from 'dexie';
 import { createComputed, createSignal, from, onCleanup, untrack, type Accessor } from 'solid-js';
 import { readStarted } from './liveReads';
 
-function subscribe<T>(query: () => T | Promise<T>, next: (value: T) => void): () => void {
-  // An async querier, as Dexie needs one to follow the reads of an async `query` across its awaits.
-  const subscription = liveQuery(async () => {
+const AsyncFunction = (async () => {}).constructor;
+
+/**
+ * `query`, counted as a read in flight until its result settles (liveReads.ts). Of the same kind:
+ * Dexie follows an async querier's reads across its awaits at a cost on every await, so a plain
+ * querier must stay plain (made async, each of the lane's reads paid it: an 80 ms task on a big answer).
+ */
+function counted<T>(query: () => T | Promise<T>): () => T | Promise<T> {
+  if (query.constructor === AsyncFunction)
+    return async () => {
+      const settled = readStarted();
+      try {
+        return await query();
+      } finally {
+        settled();
+      }
+    };
+  return () => {
     const settled = readStarted();
+    let result: T | Promise<T>;
     try {
-      return await query();
-    } finally {
+      result = query();
+    } catch (error) {
       settled();
+      throw error;
     }
-  }).subscribe({
+    if (isThenable(result)) result.then(settled, settled);
+    else settled();
+    return result;
+  };
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
+
+function subscribe<T>(query: () => T | Promise<T>, next: (value: T) => void): () => void {
+  const subscription = liveQuery(counted(query)).subscribe({
     next,
     error: (error: unknown) => console.error('live query failed', error),
   });
