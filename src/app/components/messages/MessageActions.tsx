@@ -1,4 +1,4 @@
-import { Show, createSignal, onCleanup } from 'solid-js';
+import { Show, createSignal, onCleanup, type JSX } from 'solid-js';
 import type { MessageRow } from '../../../store/schema';
 import { authorName } from './author';
 import { copyText } from './copyText';
@@ -11,20 +11,64 @@ import { setReplyTarget } from './replyTarget';
 const BUTTONS_WITHIN = 300;
 
 /**
+ * Whether the person moves with the keyboard: from their first Tab on, every row puts its buttons in
+ * at once. Tab moves focus after its keydown is handled, so the row's buttons are there to be reached;
+ * otherwise a row mounted a moment before was skipped.
+ */
+const [tabbing, setTabbing] = createSignal(false);
+let listening = false;
+function watchForTab(): void {
+  if (listening || typeof document === 'undefined') return;
+  listening = true;
+  const onKey = (event: KeyboardEvent) => {
+    if (event.key !== 'Tab') return;
+    setTabbing(true);
+    document.removeEventListener('keydown', onKey, true);
+  };
+  document.addEventListener('keydown', onKey, true);
+}
+
+/**
  * When a row's buttons are put in: in an idle moment after the row is painted (or within
- * BUTTONS_WITHIN). They are hidden until the message is hovered or focused, and mounting them was a
- * quarter of mounting a row: a lane scrolled fast mounts rows that leave the screen a frame later.
+ * BUTTONS_WITHIN), or at once for a person using the keyboard. They are hidden until the message is
+ * hovered or focused, and mounting them was a quarter of mounting a row: a lane scrolled fast mounts
+ * rows that leave the screen a frame later.
  */
 function useIdleMount() {
-  const [mounted, setMounted] = createSignal(false);
+  const [idle, setIdle] = createSignal(false);
+  watchForTab();
   if (typeof requestIdleCallback === 'function') {
-    const handle = requestIdleCallback(() => setMounted(true), { timeout: BUTTONS_WITHIN });
+    const handle = requestIdleCallback(() => setIdle(true), { timeout: BUTTONS_WITHIN });
     onCleanup(() => cancelIdleCallback(handle));
   } else {
-    const handle = setTimeout(() => setMounted(true), 0);
+    const handle = setTimeout(() => setIdle(true), 0);
     onCleanup(() => clearTimeout(handle));
   }
-  return mounted;
+  return () => idle() || tabbing();
+}
+
+/** One icon button of the row: its name is both what a screen reader says and the hover title. */
+function ActionButton(props: {
+  label: string;
+  title?: string;
+  onClick: () => void;
+  expanded?: boolean;
+  controls?: string;
+  children: JSX.Element;
+}) {
+  return (
+    <button
+      type="button"
+      class="icon-button msg-action"
+      aria-label={props.label}
+      title={props.title ?? props.label}
+      aria-expanded={props.expanded}
+      aria-controls={props.controls}
+      onClick={() => props.onClick()}
+    >
+      {props.children}
+    </button>
+  );
 }
 
 /** Reply, Copy and Delete for one message. Messages the gateway has not stored yet can only be copied. */
@@ -62,48 +106,27 @@ export function MessageActions(props: { message: MessageRow }) {
     <div class="msg-actions" role="group" aria-label="Message actions">
       <Show when={mounted()}>
         <Show when={stored()}>
-          <button
-            type="button"
-            class="icon-button msg-action"
-            aria-label="Reply"
-            title="Reply"
-            onClick={() => void reply()}
-          >
+          <ActionButton label="Reply" onClick={() => void reply()}>
             <ReplyIcon />
-          </button>
+          </ActionButton>
         </Show>
-        <button
-          type="button"
-          class="icon-button msg-action"
-          aria-label="Copy"
-          title="Copy text"
-          onClick={() => void copy()}
-        >
+        <ActionButton label="Copy" title="Copy text" onClick={() => void copy()}>
           <CopyIcon />
-        </button>
+        </ActionButton>
         <Show when={hasDetails()}>
-          <button
-            type="button"
-            class="icon-button msg-action"
-            aria-label="Details"
-            title="Details"
-            aria-expanded={list.isOpen(detailsKey())}
-            aria-controls={`details-${props.message.message_id}`}
+          <ActionButton
+            label="Details"
+            expanded={list.isOpen(detailsKey())}
+            controls={`details-${props.message.message_id}`}
             onClick={() => list.toggleOpen(detailsKey())}
           >
             <InfoIcon size={18} />
-          </button>
+          </ActionButton>
         </Show>
         <Show when={stored()}>
-          <button
-            type="button"
-            class="icon-button msg-action"
-            aria-label="Delete"
-            title="Delete"
-            onClick={() => list.requestDelete(props.message)}
-          >
+          <ActionButton label="Delete" onClick={() => list.requestDelete(props.message)}>
             <DeleteIcon />
-          </button>
+          </ActionButton>
         </Show>
         <Show when={copied()}>
           <span class="msg-copied" role="status">

@@ -28,6 +28,7 @@ export function loadMarkdown(): Promise<MarkdownModule> {
 /** The pipeline once it has loaded (a signal: a render reading it runs again then), starting its load. */
 export function markdownModule(): MarkdownModule | undefined {
   const module = loaded();
+  // A failed load (offline, the chunk not cached) leaves the text shown plainly, escaped; the next render asks again.
   if (!module) loadMarkdown().catch(() => undefined);
   return module;
 }
