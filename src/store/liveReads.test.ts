@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { liveReadsSettled, readsInFlight, readStarted } from './liveReads';
 
 describe('liveReadsSettled', () => {
@@ -24,5 +24,26 @@ describe('liveReadsSettled', () => {
     await liveReadsSettled(60);
     expect(Date.now() - started).toBeGreaterThanOrEqual(55);
     never();
+  });
+
+  it('resumes its waiter in a task of its own, never in the microtasks of the read that ended', async () => {
+    // Past its bound, with the next read started by the one that ended (as the lane's rows from its ids):
+    // the waiter returns at once when it runs, so where it runs is where the caller's next write starts.
+    const first = readStarted();
+    let settled = false;
+    const waiting = liveReadsSettled(5_000).then(() => (settled = true));
+    const now = Date.now();
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(now + 10_000);
+    try {
+      first();
+      const second = readStarted();
+      for (let i = 0; i < 20; i++) await Promise.resolve();
+      expect(settled).toBe(false);
+      await waiting;
+      second();
+    } finally {
+      clock.mockRestore();
+    }
+    expect(readsInFlight()).toBe(0);
   });
 });

@@ -10,7 +10,13 @@ export function readStarted(): () => void {
   reading += 1;
   return () => {
     reading -= 1;
-    if (reading === 0) for (const w of wake.splice(0)) w();
+    // Woken in a task of their own: a read ends inside its liveQuery's Dexie zone, and a waiter resumed
+    // in that microtask (or Dexie's echoes of it) would start its next write there, which Dexie refuses
+    // ("Readwrite transaction in liveQuery context": a replay chunk was lost so, under load).
+    if (reading === 0 && wake.length > 0)
+      setTimeout(() => {
+        for (const w of wake.splice(0)) w();
+      }, 0);
   };
 }
 
