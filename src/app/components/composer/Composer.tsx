@@ -1,4 +1,4 @@
-import { Show, createEffect, createSignal, createUniqueId, on, onCleanup, onMount } from 'solid-js';
+import { Show, createEffect, createSignal, createUniqueId, lazy, on, onCleanup, onMount } from 'solid-js';
 import type { CommandInfo } from '../../../protocol';
 import { live } from '../../../store/live';
 import { storedLane } from '../../../store/models/lanes';
@@ -11,8 +11,6 @@ import { replyTarget, setReplyTarget } from '../messages/replyTarget';
 import { DEFAULT_AGENT_NAME, agentName, agentSteers } from '../status/agentInfo';
 import { DESKTOP_QUERY, createMediaQuery } from '../shell/mediaQuery';
 import { AttachButton } from '../media/AttachButton';
-import { AttachmentChips } from '../media/AttachmentChips';
-import { DropOverlay } from '../media/DropOverlay';
 import { RecordButton } from '../media/RecordButton';
 import { useComposerMedia } from '../media/composerMedia';
 import { SlashMenu } from './SlashMenu';
@@ -20,9 +18,21 @@ import { agentWorking, composerMode, replyEnded, type ComposerMode } from './com
 import { createComposerText } from './composerText';
 import { createDraftWriter, type DraftWriter } from './draftWriter';
 import { LONG_TEXT_FILENAME, planOutgoing } from './longText';
-import { PastedText } from './PastedText';
 import { cleanCommands, commandText, moveActive, pickCommand, slashPrefix } from './slash';
+import { loadWhenIdle } from '../../loadWhenIdle';
 import './Composer.css';
+
+// What only an action brings (an attachment, a long paste, a drag of files) loads then:
+// each comes in a few milliseconds (from the service worker's cache offline) into a place that was empty.
+// They are fetched once the lane is idle (loadWhenIdle.ts), so a first visit has them offline too.
+// The slash menu stays in the lane's chunk: typing "/" completes offline from the first visit on.
+const loadChips = () => import('../media/AttachmentChips');
+const loadPasted = () => import('./PastedText');
+const loadDropOverlay = () => import('../media/DropOverlay');
+const loadRecorder = () => import('../../../media/recorder');
+const AttachmentChips = lazy(() => loadChips().then((m) => ({ default: m.AttachmentChips })));
+const PastedText = lazy(() => loadPasted().then((m) => ({ default: m.PastedText })));
+const DropOverlay = lazy(() => loadDropOverlay().then((m) => ({ default: m.DropOverlay })));
 
 /** One writer for the whole page (runtime.shared), flushed when the page is hidden so a reload keeps what was typed. */
 function startDraftWriter({ db }: RuntimeParts): DraftWriter {
@@ -133,7 +143,10 @@ function LaneComposer(props: { lane: string }) {
     }),
   );
 
-  onMount(() => startSearchIndexWhenIdle(iris));
+  onMount(() => {
+    startSearchIndexWhenIdle(iris);
+    loadWhenIdle([loadChips, loadPasted, loadDropOverlay, loadRecorder]);
+  });
   onCleanup(() => void writer.flush());
   // Choosing "Reply" on a message puts the cursor here, ready to type the reply.
   createEffect(
@@ -307,7 +320,9 @@ function LaneComposer(props: { lane: string }) {
           </div>
         )}
       </Show>
-      <AttachmentChips ids={attachments()} onRemove={media.remove} />
+      <Show when={attachments().length > 0}>
+        <AttachmentChips ids={attachments()} onRemove={media.remove} />
+      </Show>
       <Show when={input.pasted()}>
         {(long) => (
           <PastedText
@@ -377,7 +392,9 @@ function LaneComposer(props: { lane: string }) {
           {error()}
         </p>
       </Show>
-      <DropOverlay show={media.dragging()} />
+      <Show when={media.dragging()}>
+        <DropOverlay show />
+      </Show>
     </form>
   );
 }

@@ -10,8 +10,7 @@ import {
 } from '../../../media/outgoing';
 import { baseMime } from '../../../protocol/mime';
 import type { Recording } from '../../../media/recorder';
-import { startMediaPuller } from '../../../media/runtime';
-import { useIris } from '../../../runtime';
+import { useIris, type IrisRuntime } from '../../../runtime';
 
 export interface ComposerMediaOptions {
   lane: string;
@@ -29,6 +28,29 @@ export interface ComposerMedia {
   onPaste(event: ClipboardEvent): void;
   /** Files are being dragged over the page. */
   dragging: Accessor<boolean>;
+}
+
+/** Runtimes whose media machinery is already scheduled (one runtime in the app; tests mount several). */
+const pullerScheduled = new WeakSet<IrisRuntime>();
+
+/**
+ * This window's media machinery (background downloads, the worker's requests, settling sent files)
+ * starts in the first idle moment after a lane is shown, from its own chunk: the lane does not need it
+ * to open, and a picture on screen starts it itself (MediaView.tsx).
+ */
+function startMediaPullerWhenIdle(iris: IrisRuntime): void {
+  if (pullerScheduled.has(iris)) return;
+  pullerScheduled.add(iris);
+  const start = () =>
+    void import('../../../media/runtime').then(
+      (m) => iris.shared(m.startMediaPuller),
+      (error: unknown) => {
+        pullerScheduled.delete(iris); // the next lane shown tries again
+        console.warn('iris: could not load the media machinery', error);
+      },
+    );
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(start, { timeout: 2000 });
+  else setTimeout(start, 500);
 }
 
 function words(error: unknown): string {
@@ -87,7 +109,7 @@ export function useComposerMedia(options: ComposerMediaOptions): ComposerMedia {
   }
 
   onMount(() => {
-    iris.shared(startMediaPuller); // this window's media machinery (background downloads, the worker's requests)
+    startMediaPullerWhenIdle(iris);
     // Attachments stored before a reload come back.
     void stagedAttachments(db, lane).then((rows) => add(rows.map((r) => r.media_id)));
 
