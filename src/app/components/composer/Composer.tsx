@@ -5,14 +5,13 @@ import { storedLane } from '../../../store/models/lanes';
 import { newestMessage } from '../../../store/models/messages';
 import { getSetting, setDraft } from '../../../store/models/settings';
 import { formatBytes } from '../../../lib/format';
-import { stageAttachment, unstageAttachment } from '../../../media/outgoing';
 import { useIris, type IrisRuntime, type RuntimeParts } from '../../../runtime';
 import { replyTarget, setReplyTarget } from '../messages/replyTarget';
 import { DEFAULT_AGENT_NAME, agentName, agentSteers } from '../status/agentInfo';
 import { DESKTOP_QUERY, createMediaQuery } from '../shell/mediaQuery';
 import { AttachButton } from '../media/AttachButton';
 import { RecordButton } from '../media/RecordButton';
-import { useComposerMedia } from '../media/composerMedia';
+import { loadOutgoing, useComposerMedia } from '../media/composerMedia';
 import { SlashMenu } from './SlashMenu';
 import { agentWorking, composerMode, replyEnded, type ComposerMode } from './composerMode';
 import { createComposerText } from './composerText';
@@ -145,7 +144,7 @@ function LaneComposer(props: { lane: string }) {
 
   onMount(() => {
     startSearchIndexWhenIdle(iris);
-    loadWhenIdle([loadChips, loadPasted, loadDropOverlay, loadRecorder]);
+    loadWhenIdle([loadChips, loadPasted, loadDropOverlay, loadRecorder, loadOutgoing]);
   });
   onCleanup(() => void writer.flush());
   // Choosing "Reply" on a message puts the cursor here, ready to type the reply.
@@ -224,7 +223,7 @@ function LaneComposer(props: { lane: string }) {
           let withFiles = files;
           if (plan.kind === 'attachment') {
             const file = new File([plan.file], LONG_TEXT_FILENAME, { type: 'text/plain' });
-            staged = (await stageAttachment(db, file, { lane })).media_id;
+            staged = (await (await loadOutgoing()).stageAttachment(db, file, { lane })).media_id;
             sent = plan.text;
             withFiles = [...files, staged];
           }
@@ -241,7 +240,8 @@ function LaneComposer(props: { lane: string }) {
         },
         () => {
           // The file made for the text is not offered as an attachment again: the text itself comes back.
-          if (staged) void unstageAttachment(db, staged);
+          const made = staged;
+          if (made) void loadOutgoing().then((m) => m.unstageAttachment(db, made));
           restore();
         },
       );

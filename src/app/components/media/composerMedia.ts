@@ -1,13 +1,7 @@
 // The composer's attachments: files from the picker, the clipboard, a drop or a recording are stored
 // at once (so a reload keeps them: they come back as chips), refused in words when too large.
 import { createSignal, onCleanup, onMount, type Accessor, type Setter } from 'solid-js';
-import {
-  AttachmentRefusedError,
-  stageAttachment,
-  stagedAttachments,
-  unstageAttachment,
-  voiceFilename,
-} from '../../../media/outgoing';
+import { stagedAttachments } from '../../../store/models/media';
 import { baseMime } from '../../../protocol/mime';
 import type { Recording } from '../../../media/recorder';
 import { useIris, type IrisRuntime } from '../../../runtime';
@@ -53,8 +47,11 @@ function startMediaPullerWhenIdle(iris: IrisRuntime): void {
   else setTimeout(start, 500);
 }
 
-function words(error: unknown): string {
-  if (error instanceof AttachmentRefusedError) return error.message;
+/** Storing attachments (media/outgoing.ts) loads with the first one; fetched when the lane is idle (Composer.tsx). */
+export const loadOutgoing = () => import('../../../media/outgoing');
+
+function words(error: unknown, refused: (new (message: string) => Error) | undefined): string {
+  if (refused && error instanceof refused) return error.message;
   return 'That file could not be attached. Try again.';
 }
 
@@ -69,11 +66,14 @@ export function useComposerMedia(options: ComposerMediaOptions): ComposerMedia {
   async function addFiles(files: readonly File[]): Promise<void> {
     const refused: string[] = [];
     const added: string[] = [];
+    // Not loaded (the server away on a first visit): each file is refused in words below.
+    const outgoing = await loadOutgoing().catch(() => undefined);
     for (const file of files) {
       try {
-        added.push((await stageAttachment(db, file, { lane })).media_id);
+        if (!outgoing) throw new Error('not loaded');
+        added.push((await outgoing.stageAttachment(db, file, { lane })).media_id);
       } catch (err) {
-        refused.push(words(err));
+        refused.push(words(err, outgoing?.AttachmentRefusedError));
       }
     }
     add(added);
@@ -81,23 +81,25 @@ export function useComposerMedia(options: ComposerMediaOptions): ComposerMedia {
   }
 
   async function addRecording(recording: Recording): Promise<void> {
+    let outgoing: Awaited<ReturnType<typeof loadOutgoing>> | undefined;
     try {
-      const row = await stageAttachment(db, recording.blob, {
+      outgoing = await loadOutgoing();
+      const row = await outgoing.stageAttachment(db, recording.blob, {
         lane,
         recorded: true,
         duration: recording.duration,
-        filename: voiceFilename(baseMime(recording.blob.type) || 'audio/webm'),
+        filename: outgoing.voiceFilename(baseMime(recording.blob.type) || 'audio/webm'),
       });
       add([row.media_id]);
       options.setError('');
     } catch (err) {
-      options.setError(words(err));
+      options.setError(words(err, outgoing?.AttachmentRefusedError));
     }
   }
 
   function remove(mediaId: string): void {
     options.setAttachments((prev) => prev.filter((id) => id !== mediaId));
-    void unstageAttachment(db, mediaId);
+    void loadOutgoing().then((m) => m.unstageAttachment(db, mediaId));
   }
 
   function onPaste(event: ClipboardEvent): void {
