@@ -43,7 +43,17 @@ export default defineConfig({
           // Everything the entry imports statically is one file: a lazily loaded chunk that shares some of
           // it (the media puller shares the store's models) would otherwise split it into several small
           // files, each a request before the first paint and each compressed on its own.
-          groups: [{ name: 'index', tags: ['$initial'] }],
+          groups: [
+            { name: 'index', tags: ['$initial'] },
+            // The dialog and its focus trap (which the app frame's drawer uses too) come as one file.
+            { name: 'ModalDialog', test: /src\/app\/components\/shell\/(ModalDialog|focusTrap)\./ },
+            // Small modules that the lane's chunks share (the reducer, the session and the lane page) come as
+            // one file rather than five tiny ones, each a request and compressed on its own.
+            {
+              name: 'laneShared',
+              test: /src\/(store\/models\/(toasts|media|mediaCache|mediaSettings|sync)|lib\/format|protocol\/(frames|codec|index|mediaLimits)|app\/components\/(shell\/mediaQuery|status\/toastWrites)|app\/loadWhenIdle)\.tsx?$/,
+            },
+          ],
         },
       },
     },

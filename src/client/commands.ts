@@ -14,8 +14,7 @@ import { channel, LOCAL_ID_PREFIX } from '../protocol/guards';
 import { keepAcknowledgedChange, laneScope } from '../store/models/channels';
 import { markRead as markLaneRead, getLane, setFollowing } from '../store/models/lanes';
 import { newestMessage, newestServerMessage, oldestServerMessage } from '../store/models/messages';
-import { discardSend, retry as retrySend } from '../store/models/outbox';
-import { queueSendWithMedia } from '../media/outgoing';
+import { discardSend, queueSend, retry as retrySend } from '../store/models/outbox';
 import { answerPicker, closePicker, getPicker, reopenPicker } from '../store/models/pickers';
 import { getSetting } from '../store/models/settings';
 import { ConnectionLostError, ProtocolError, RequestTimeoutError } from '../net/errors';
@@ -110,16 +109,20 @@ export function createCommands(db: IrisDB, transport: () => Transport): Commands
       if (text.trim() === '' && !options.attachments?.length) throw new Error('A message needs text or an attachment.');
       const scope = await laneScope(db, lane);
       const client_id = crypto.randomUUID();
-      // With attachments, the files are given to the message in the same transaction (media issue).
-      await queueSendWithMedia(db, {
+      const input = {
         client_id,
         lane,
         chat_id: scope.chat_id,
         ...(scope.thread_id !== undefined && { thread_id: scope.thread_id }),
         text,
         ...(options.reply_to !== undefined && { reply_to: options.reply_to }),
-        ...(options.attachments?.length && { attachments: options.attachments }),
-      });
+      };
+      // With attachments, the files are given to the message in the same transaction (media issue); the
+      // code that does it loads with the first message that has any.
+      if (options.attachments?.length) {
+        const { queueSendWithMedia } = await import('../media/outgoing');
+        await queueSendWithMedia(db, { ...input, attachments: options.attachments });
+      } else await queueSend(db, input);
       t().outboxChanged();
       return client_id;
     },

@@ -71,16 +71,6 @@ export async function stageAttachment(db: IrisDB, file: Blob, options: StageOpti
   return row;
 }
 
-/** Attachments waiting in a lane's composer (stored, not yet given to a message), oldest first. */
-export async function stagedAttachments(db: IrisDB, lane: string): Promise<MediaRow[]> {
-  const rows = await db.media
-    .where('lane')
-    .equals(lane)
-    .filter((r) => r.state === 'local' && r.client_id === undefined)
-    .toArray();
-  return rows.sort((a, b) => a.lastUsed - b.lastUsed);
-}
-
 /** Removes an attachment from the composer (never one already given to a message). */
 export async function unstageAttachment(db: IrisDB, mediaId: string): Promise<void> {
   await db.transaction('rw', db.media, db.mediaBlobs, async () => {

@@ -1,4 +1,5 @@
-// Voice messages: the microphone through MediaRecorder, as one audio Blob.
+// Voice messages: the microphone through MediaRecorder, as one audio Blob. Loaded when a recording starts.
+import { canRecord } from './canRecord';
 
 /** The first container/codec this browser records, or "" to let it choose. */
 function recordingMime(isTypeSupported: (type: string) => boolean = (t) => MediaRecorder.isTypeSupported(t)): string {
@@ -6,12 +7,6 @@ function recordingMime(isTypeSupported: (type: string) => boolean = (t) => Media
     if (isTypeSupported(type)) return type;
   }
   return '';
-}
-
-export function canRecord(): boolean {
-  return (
-    typeof MediaRecorder !== 'undefined' && typeof navigator !== 'undefined' && !!navigator.mediaDevices?.getUserMedia
-  );
 }
 
 export interface Recording {

@@ -5,19 +5,14 @@ import 'fake-indexeddb/auto';
 import { createHash, randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseFrame } from '../protocol';
+import { stagedAttachments } from '../store/models/media';
 import { localMessageId } from '../store/models/messages';
 import { freshDb } from '../testing/db';
 import { defaultLane, pairedClient, userMessages, useTestGateway } from '../testing/gatewayClient';
 import { until } from '../testing/until';
 import { GatewayProxy } from '../testing/proxy';
 import { settleSentAttachments } from './adopt';
-import {
-  AttachmentRefusedError,
-  queueSendWithMedia,
-  stageAttachment,
-  stagedAttachments,
-  unstageAttachment,
-} from './outgoing';
+import { AttachmentRefusedError, queueSendWithMedia, stageAttachment, unstageAttachment } from './outgoing';
 
 // Registered before the clean-up below, so it runs after it: clients stop before their gateway closes.
 const fixture = useTestGateway();

@@ -14,7 +14,7 @@ import { gatewayTooLargeText } from '../lib/format';
 import { ConnectionLostError, ProtocolError, RequestTimeoutError } from './errors';
 import { Sender } from './sender';
 import { realTimers, type Timers } from './timers';
-import { Transfers, type PullOptions, type UploadMeta } from './transfers';
+import type { PullOptions, Transfers, UploadMeta } from './transfers';
 
 /** How frames reach the DB: the store's reducer (one frame, or a batch), storing `cursor` with them. */
 export interface Reducer {
@@ -81,7 +81,9 @@ export class GatewaySession {
   readonly connection: GatewayConnection;
   readonly pipeline: FramePipeline;
   readonly sender: Sender;
-  readonly transfers: Transfers;
+  /** Media transfers: their code loads with the first upload or pull (most sessions have none). */
+  private transferer: Transfers | undefined;
+  private transfersLoad: Promise<Transfers> | undefined;
   private synced = false;
   private waiters: { resolve(): void; reject(e: unknown): void }[] = [];
   private epoch = 0;
@@ -125,23 +127,12 @@ export class GatewaySession {
       handlers: {
         opened: (ack) => void this.onOpened(ack),
         frame: (frame, request) => this.onFrame(frame, request),
-        binary: (data) => this.transfers.receiveBinary(data),
+        binary: (data) => this.transferer?.receiveBinary(data), // bytes come only for a pull, which loaded them
         closed: () => this.onClosed(),
         state: (s) => opts.onState?.(s),
       },
     });
     const isReady = () => this.synced && this.connection.state() === 'online';
-    this.transfers = new Transfers({
-      db,
-      timers: opts.timers,
-      link: {
-        request: (frame, o) => this.request(frame, o),
-        notify: (frame, id) => this.connection.notify(frame, id),
-        sendBinary: (data) => this.connection.sendBinary(data),
-        bufferedAmount: () => this.connection.bufferedAmount(),
-        isOnline: isReady,
-      },
-    });
     this.sender = new Sender({
       db,
       timers: opts.timers,
@@ -150,6 +141,35 @@ export class GatewaySession {
       isOnline: isReady,
       uploadAttachment: (id, signal) => this.uploadAttachment(id, signal),
     });
+  }
+
+  /** The media transfers, loaded (once; again after a failed load) and told whether the connection is ready. */
+  private transfers(): Promise<Transfers> {
+    this.transfersLoad ??= import('./transfers').then(
+      ({ Transfers }) => {
+        const isReady = () => this.synced && this.connection.state() === 'online';
+        const transfers = new Transfers({
+          db: this.opts.db,
+          timers: this.opts.timers,
+          link: {
+            request: (frame, o) => this.request(frame, o),
+            notify: (frame, id) => this.connection.notify(frame, id),
+            sendBinary: (data) => this.connection.sendBinary(data),
+            bufferedAmount: () => this.connection.bufferedAmount(),
+            isOnline: isReady,
+          },
+        });
+        if (this.stopped) transfers.stop();
+        else if (isReady()) transfers.connectionReady();
+        this.transferer = transfers;
+        return transfers;
+      },
+      (error: unknown) => {
+        this.transfersLoad = undefined;
+        throw error;
+      },
+    );
+    return this.transfersLoad;
   }
 
   get url(): string {
@@ -176,7 +196,7 @@ export class GatewaySession {
     this.stopped = true;
     this.cancelResync();
     this.sender.stop();
-    this.transfers.stop();
+    this.transferer?.stop();
     this.connection.stop();
     await this.pipeline.flush();
     await this.sender.idle();
@@ -194,12 +214,12 @@ export class GatewaySession {
     this.connection.notify(frame);
   }
 
-  upload(file: Blob, meta: UploadMeta): Promise<string> {
-    return this.transfers.upload(file, meta);
+  async upload(file: Blob, meta: UploadMeta): Promise<string> {
+    return (await this.transfers()).upload(file, meta);
   }
 
-  pull(media_id: string, options?: PullOptions): Promise<void> {
-    return this.transfers.pull(media_id, options);
+  async pull(media_id: string, options?: PullOptions): Promise<void> {
+    return (await this.transfers()).pull(media_id, options);
   }
 
   /** Fetches a history page of `lane` (newest, or the one before `before`); stored by the reducer. */
@@ -266,7 +286,7 @@ export class GatewaySession {
     this.synced = true;
     for (const w of this.waiters.splice(0)) w.resolve();
     this.sender.kick();
-    this.transfers.connectionReady();
+    this.transferer?.connectionReady();
     void this.afterSync(!Array.isArray((ack.payload as { channels?: unknown }).channels));
   }
 
@@ -371,7 +391,7 @@ export class GatewaySession {
     this.synced = false;
     this.endCatchUp();
     this.epoch++;
-    this.transfers.connectionLost();
+    this.transferer?.connectionLost();
     if (this.pipeline.batching) void this.pipeline.endBatch(undefined).catch(() => {}); // reported through the pipeline's onError
     for (const w of this.waiters.splice(0)) w.reject(new ConnectionLostError());
   }
@@ -381,7 +401,7 @@ export class GatewaySession {
     const [row, blob] = await Promise.all([db.media.get(mediaId), db.mediaBlobs.get(mediaId)]);
     if (!row || !blob) throw new Error('The attachment is no longer on this device.');
     try {
-      return await this.transfers.upload(blob.blob, {
+      return await this.upload(blob.blob, {
         media_ref: mediaId,
         kind: row.kind,
         mime: row.mime,

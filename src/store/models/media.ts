@@ -4,6 +4,16 @@ import type { IrisDB } from '../db';
 import type { MediaBlobRow, MediaRow } from '../schema';
 import { laneMessagesWithMedia } from './messages';
 
+/** Attachments waiting in a lane's composer (stored, not yet given to a message), oldest first. */
+export async function stagedAttachments(db: IrisDB, lane: string): Promise<MediaRow[]> {
+  const rows = await db.media
+    .where('lane')
+    .equals(lane)
+    .filter((r) => r.state === 'local' && r.client_id === undefined)
+    .toArray();
+  return rows.sort((a, b) => a.lastUsed - b.lastUsed);
+}
+
 export async function getMedia(db: IrisDB, mediaId: string): Promise<MediaRow | undefined> {
   return db.media.get(mediaId);
 }

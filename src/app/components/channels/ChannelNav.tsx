@@ -1,15 +1,21 @@
 import { useNavigate } from '@solidjs/router';
-import { For, Show, createMemo, createSignal } from 'solid-js';
+import { For, Show, createMemo, createSignal, lazy, onMount } from 'solid-js';
 import { live } from '../../../store/live';
 import { channelsInOrder } from '../../../store/models/channels';
 import type { ChannelRow } from '../../../store/schema';
 import { useIris } from '../../../runtime';
 import { Icon } from '../shell/Icon';
 import { showErrorToast } from '../status/toastWrites';
-import { ChannelDialogs, type ChannelAction, type ChannelCommands } from './ChannelDialogs';
+import type { ChannelAction, ChannelCommands } from './ChannelDialogs';
 import { ChannelItem } from './ChannelItem';
 import { archivedCount, channelTree, laneHref } from './channelTree';
+import { loadWhenIdle } from '../../loadWhenIdle';
 import './ChannelNav.css';
+
+// The dialogs (new channel, rename, look, archive) load when one is first asked for, then stay.
+// They are fetched once the page is idle (loadWhenIdle.ts), so a first visit has them offline too.
+const loadDialogs = () => import('./ChannelDialogs');
+const ChannelDialogs = lazy(() => loadDialogs().then((m) => ({ default: m.ChannelDialogs })));
 
 interface ChannelNavProps {
   currentLane: string | undefined;
@@ -25,6 +31,8 @@ export function ChannelNav(props: ChannelNavProps) {
   const navigate = useNavigate();
   const [showArchived, setShowArchived] = createSignal(false);
   const [action, setAction] = createSignal<ChannelAction>();
+  const asked = createMemo<boolean>((was) => was || action() !== undefined, false);
+  onMount(() => loadWhenIdle([loadDialogs]));
 
   const channels = live(() => channelsInOrder(db), [] as ChannelRow[]);
   const tree = createMemo(() => channelTree(channels(), showArchived()));
@@ -108,7 +116,9 @@ export function ChannelNav(props: ChannelNavProps) {
           <span>Show archived ({archivedCount(channels())})</span>
         </label>
       </Show>
-      <ChannelDialogs action={action()} commands={commands} onClose={() => setAction(undefined)} />
+      <Show when={asked()}>
+        <ChannelDialogs action={action()} commands={commands} onClose={() => setAction(undefined)} />
+      </Show>
     </nav>
   );
 }

@@ -1,28 +1,37 @@
-import { Show, createEffect, createSignal, createUniqueId, on, onCleanup, onMount } from 'solid-js';
+import { Show, createEffect, createSignal, createUniqueId, lazy, on, onCleanup, onMount } from 'solid-js';
 import type { CommandInfo } from '../../../protocol';
 import { live } from '../../../store/live';
 import { storedLane } from '../../../store/models/lanes';
 import { newestMessage } from '../../../store/models/messages';
 import { getSetting, setDraft } from '../../../store/models/settings';
 import { formatBytes } from '../../../lib/format';
-import { stageAttachment, unstageAttachment } from '../../../media/outgoing';
 import { useIris, type IrisRuntime, type RuntimeParts } from '../../../runtime';
 import { replyTarget, setReplyTarget } from '../messages/replyTarget';
 import { DEFAULT_AGENT_NAME, agentName, agentSteers } from '../status/agentInfo';
 import { DESKTOP_QUERY, createMediaQuery } from '../shell/mediaQuery';
 import { AttachButton } from '../media/AttachButton';
-import { AttachmentChips } from '../media/AttachmentChips';
-import { DropOverlay } from '../media/DropOverlay';
 import { RecordButton } from '../media/RecordButton';
-import { useComposerMedia } from '../media/composerMedia';
+import { loadOutgoing, useComposerMedia } from '../media/composerMedia';
 import { SlashMenu } from './SlashMenu';
 import { agentWorking, composerMode, replyEnded, type ComposerMode } from './composerMode';
 import { createComposerText } from './composerText';
 import { createDraftWriter, type DraftWriter } from './draftWriter';
 import { LONG_TEXT_FILENAME, planOutgoing } from './longText';
-import { PastedText } from './PastedText';
 import { cleanCommands, commandText, moveActive, pickCommand, slashPrefix } from './slash';
+import { loadWhenIdle } from '../../loadWhenIdle';
 import './Composer.css';
+
+// What only an action brings (an attachment, a long paste, a drag of files) loads then:
+// each comes in a few milliseconds (from the service worker's cache offline) into a place that was empty.
+// They are fetched once the lane is idle (loadWhenIdle.ts), so a first visit has them offline too.
+// The slash menu stays in the lane's chunk: typing "/" completes offline from the first visit on.
+const loadChips = () => import('../media/AttachmentChips');
+const loadPasted = () => import('./PastedText');
+const loadDropOverlay = () => import('../media/DropOverlay');
+const loadRecorder = () => import('../../../media/recorder');
+const AttachmentChips = lazy(() => loadChips().then((m) => ({ default: m.AttachmentChips })));
+const PastedText = lazy(() => loadPasted().then((m) => ({ default: m.PastedText })));
+const DropOverlay = lazy(() => loadDropOverlay().then((m) => ({ default: m.DropOverlay })));
 
 /** One writer for the whole page (runtime.shared), flushed when the page is hidden so a reload keeps what was typed. */
 function startDraftWriter({ db }: RuntimeParts): DraftWriter {
@@ -133,7 +142,10 @@ function LaneComposer(props: { lane: string }) {
     }),
   );
 
-  onMount(() => startSearchIndexWhenIdle(iris));
+  onMount(() => {
+    startSearchIndexWhenIdle(iris);
+    loadWhenIdle([loadChips, loadPasted, loadDropOverlay, loadRecorder, loadOutgoing]);
+  });
   onCleanup(() => void writer.flush());
   // Choosing "Reply" on a message puts the cursor here, ready to type the reply.
   createEffect(
@@ -211,7 +223,7 @@ function LaneComposer(props: { lane: string }) {
           let withFiles = files;
           if (plan.kind === 'attachment') {
             const file = new File([plan.file], LONG_TEXT_FILENAME, { type: 'text/plain' });
-            staged = (await stageAttachment(db, file, { lane })).media_id;
+            staged = (await (await loadOutgoing()).stageAttachment(db, file, { lane })).media_id;
             sent = plan.text;
             withFiles = [...files, staged];
           }
@@ -228,7 +240,8 @@ function LaneComposer(props: { lane: string }) {
         },
         () => {
           // The file made for the text is not offered as an attachment again: the text itself comes back.
-          if (staged) void unstageAttachment(db, staged);
+          const made = staged;
+          if (made) void loadOutgoing().then((m) => m.unstageAttachment(db, made));
           restore();
         },
       );
@@ -307,7 +320,9 @@ function LaneComposer(props: { lane: string }) {
           </div>
         )}
       </Show>
-      <AttachmentChips ids={attachments()} onRemove={media.remove} />
+      <Show when={attachments().length > 0}>
+        <AttachmentChips ids={attachments()} onRemove={media.remove} />
+      </Show>
       <Show when={input.pasted()}>
         {(long) => (
           <PastedText
@@ -377,7 +392,9 @@ function LaneComposer(props: { lane: string }) {
           {error()}
         </p>
       </Show>
-      <DropOverlay show={media.dragging()} />
+      <Show when={media.dragging()}>
+        <DropOverlay show />
+      </Show>
     </form>
   );
 }

@@ -1,6 +1,7 @@
 import { Show, createSignal, onCleanup } from 'solid-js';
 import { formatDuration } from '../../../lib/format';
-import { VoiceRecorder, canRecord, type Recording } from '../../../media/recorder';
+import { canRecord } from '../../../media/canRecord';
+import type { Recording, VoiceRecorder } from '../../../media/recorder';
 import { MediaIcon } from './MediaIcon';
 
 /**
@@ -29,8 +30,12 @@ export function RecordButton(props: {
   async function start() {
     if (starting() || recording()) return;
     setStarting(true);
-    const r = new VoiceRecorder();
     try {
+      // The recorder's code comes with the first recording (precached by the service worker, so offline too).
+      const { VoiceRecorder } = await import('../../../media/recorder').catch((cause: unknown) => {
+        throw new Error('The recorder could not be loaded. Check the connection and try again.', { cause });
+      });
+      const r = new VoiceRecorder();
       await r.start();
       recorder = r;
       setSeconds(0);

@@ -1,17 +1,10 @@
 // The composer's attachments: files from the picker, the clipboard, a drop or a recording are stored
 // at once (so a reload keeps them: they come back as chips), refused in words when too large.
 import { createSignal, onCleanup, onMount, type Accessor, type Setter } from 'solid-js';
-import {
-  AttachmentRefusedError,
-  stageAttachment,
-  stagedAttachments,
-  unstageAttachment,
-  voiceFilename,
-} from '../../../media/outgoing';
+import { stagedAttachments } from '../../../store/models/media';
 import { baseMime } from '../../../protocol/mime';
 import type { Recording } from '../../../media/recorder';
-import { startMediaPuller } from '../../../media/runtime';
-import { useIris } from '../../../runtime';
+import { useIris, type IrisRuntime } from '../../../runtime';
 
 export interface ComposerMediaOptions {
   lane: string;
@@ -31,8 +24,34 @@ export interface ComposerMedia {
   dragging: Accessor<boolean>;
 }
 
-function words(error: unknown): string {
-  if (error instanceof AttachmentRefusedError) return error.message;
+/** Runtimes whose media machinery is already scheduled (one runtime in the app; tests mount several). */
+const pullerScheduled = new WeakSet<IrisRuntime>();
+
+/**
+ * This window's media machinery (background downloads, the worker's requests, settling sent files)
+ * starts in the first idle moment after a lane is shown, from its own chunk: the lane does not need it
+ * to open, and a picture on screen starts it itself (MediaView.tsx).
+ */
+function startMediaPullerWhenIdle(iris: IrisRuntime): void {
+  if (pullerScheduled.has(iris)) return;
+  pullerScheduled.add(iris);
+  const start = () =>
+    void import('../../../media/runtime').then(
+      (m) => iris.shared(m.startMediaPuller),
+      (error: unknown) => {
+        pullerScheduled.delete(iris); // the next lane shown tries again
+        console.warn('iris: could not load the media machinery', error);
+      },
+    );
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(start, { timeout: 2000 });
+  else setTimeout(start, 500);
+}
+
+/** Storing attachments (media/outgoing.ts) loads with the first one; fetched when the lane is idle (Composer.tsx). */
+export const loadOutgoing = () => import('../../../media/outgoing');
+
+function words(error: unknown, refused: (new (message: string) => Error) | undefined): string {
+  if (refused && error instanceof refused) return error.message;
   return 'That file could not be attached. Try again.';
 }
 
@@ -47,11 +66,14 @@ export function useComposerMedia(options: ComposerMediaOptions): ComposerMedia {
   async function addFiles(files: readonly File[]): Promise<void> {
     const refused: string[] = [];
     const added: string[] = [];
+    // Not loaded (the server away on a first visit): each file is refused in words below.
+    const outgoing = await loadOutgoing().catch(() => undefined);
     for (const file of files) {
       try {
-        added.push((await stageAttachment(db, file, { lane })).media_id);
+        if (!outgoing) throw new Error('not loaded');
+        added.push((await outgoing.stageAttachment(db, file, { lane })).media_id);
       } catch (err) {
-        refused.push(words(err));
+        refused.push(words(err, outgoing?.AttachmentRefusedError));
       }
     }
     add(added);
@@ -59,23 +81,25 @@ export function useComposerMedia(options: ComposerMediaOptions): ComposerMedia {
   }
 
   async function addRecording(recording: Recording): Promise<void> {
+    let outgoing: Awaited<ReturnType<typeof loadOutgoing>> | undefined;
     try {
-      const row = await stageAttachment(db, recording.blob, {
+      outgoing = await loadOutgoing();
+      const row = await outgoing.stageAttachment(db, recording.blob, {
         lane,
         recorded: true,
         duration: recording.duration,
-        filename: voiceFilename(baseMime(recording.blob.type) || 'audio/webm'),
+        filename: outgoing.voiceFilename(baseMime(recording.blob.type) || 'audio/webm'),
       });
       add([row.media_id]);
       options.setError('');
     } catch (err) {
-      options.setError(words(err));
+      options.setError(words(err, outgoing?.AttachmentRefusedError));
     }
   }
 
   function remove(mediaId: string): void {
     options.setAttachments((prev) => prev.filter((id) => id !== mediaId));
-    void unstageAttachment(db, mediaId);
+    void loadOutgoing().then((m) => m.unstageAttachment(db, mediaId));
   }
 
   function onPaste(event: ClipboardEvent): void {
@@ -87,7 +111,7 @@ export function useComposerMedia(options: ComposerMediaOptions): ComposerMedia {
   }
 
   onMount(() => {
-    iris.shared(startMediaPuller); // this window's media machinery (background downloads, the worker's requests)
+    startMediaPullerWhenIdle(iris);
     // Attachments stored before a reload come back.
     void stagedAttachments(db, lane).then((rows) => add(rows.map((r) => r.media_id)));
 

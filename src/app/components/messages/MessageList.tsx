@@ -1,14 +1,14 @@
 import { createVirtualizer } from '@tanstack/solid-virtual';
-import { For, Show, createComputed, createEffect, createMemo, createSignal } from 'solid-js';
+import { For, Show, createComputed, createEffect, createMemo, createSignal, lazy, onMount } from 'solid-js';
 import type { MessageRow } from '../../../store/schema';
 import { useIris } from '../../../runtime';
 import { useBottomPin } from './bottomPin';
-import { ConfirmDialog } from './ConfirmDialog';
 import { useJumpTo } from './jumpTo';
 import { createLaneWindow, laneMessageIds, laneRow, messagesAtBeginning, orphanTurn, windowRange } from './laneWindow';
 import { MessageListContext, useMessageList, type MessageListContextValue } from './listContext';
 import { EmptyLane } from './EmptyLane';
 import { MessageItem, PendingTurn } from './MessageItem';
+import { loadMessageActions } from './MessageActions';
 import { WaitingReply, awaitingReply } from './ThinkingIndicator';
 import { authorName, useAgentName } from './author';
 import { DEFAULT_AGENT_NAME } from '../status/agentInfo';
@@ -20,7 +20,12 @@ import { live } from '../../../store/live';
 import { newestMessage } from '../../../store/models/messages';
 import { settledPickerPlaces } from '../../../store/models/pickers';
 import { dayLabel, sameDay } from './time';
+import { loadWhenIdle } from '../../loadWhenIdle';
 import './MessageList.css';
+
+// Asked for only when a person deletes a message.
+const loadConfirmDialog = () => import('./ConfirmDialog');
+const ConfirmDialog = lazy(() => loadConfirmDialog().then((m) => ({ default: m.ConfirmDialog })));
 
 const TURN_KEY = 'turn:';
 const PICKER_KEY = 'picker:';
@@ -152,6 +157,8 @@ export function MessageList(props: { lane: string; focusId?: string }) {
 
   // ---- delete with confirm ---------------------------------------------------------------------
   const [toDelete, setToDelete] = createSignal<MessageRow>();
+  const [askedDelete, setAskedDelete] = createSignal(false);
+  onMount(() => loadWhenIdle([loadMessageActions, loadConfirmDialog]));
   const confirmDelete = () => {
     const message = toDelete();
     setToDelete(undefined);
@@ -186,7 +193,10 @@ export function MessageList(props: { lane: string; focusId?: string }) {
         if (!next.delete(key)) next.add(key);
         return next;
       }),
-    requestDelete: (message) => setToDelete(message),
+    requestDelete: (message) => {
+      setAskedDelete(true);
+      setToDelete(message);
+    },
     // The virtualizer moves the view only for rows wholly above it: one growing at its bottom does not.
     holdPlace: () => pin.leave(),
   };
@@ -276,15 +286,18 @@ export function MessageList(props: { lane: string; focusId?: string }) {
           </p>
         </Show>
       </div>
-      <ConfirmDialog
-        open={!!toDelete()}
-        title="Delete this message?"
-        body="It will be deleted for you on all your devices."
-        confirmLabel="Delete"
-        danger
-        onConfirm={confirmDelete}
-        onCancel={() => setToDelete(undefined)}
-      />
+      {/* Loaded when a delete is first asked for, then kept (closing it returns focus as a <dialog> does). */}
+      <Show when={askedDelete()}>
+        <ConfirmDialog
+          open={!!toDelete()}
+          title="Delete this message?"
+          body="It will be deleted for you on all your devices."
+          confirmLabel="Delete"
+          danger
+          onConfirm={confirmDelete}
+          onCancel={() => setToDelete(undefined)}
+        />
+      </Show>
     </MessageListContext.Provider>
   );
 }

@@ -1,0 +1,13 @@
+// Parts of a screen that only a person's action brings (a dialog, a menu, the recorder) load on demand,
+// and are fetched in the first idle moment after the screen is shown. A page that the service worker
+// does not control yet (the first visit: it precaches the build but takes over on the next load) then
+// has them in memory, so they still work if the server goes away before they are first used.
+
+/** Runs each load once the page is idle (at most `within` ms later); a failed one is left to its first use. */
+export function loadWhenIdle(loads: readonly (() => Promise<unknown>)[], within = 1000): void {
+  const run = () => {
+    for (const load of loads) load().catch(() => undefined); // the part's first use loads it again, and says so if it cannot
+  };
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: within });
+  else setTimeout(run, 500);
+}
