@@ -1,9 +1,9 @@
 import { useLocation } from '@solidjs/router';
-import { Show, createSignal, createComputed, lazy, type ParentProps } from 'solid-js';
+import { Show, createSignal, lazy, type ParentProps } from 'solid-js';
 import { laneFromPath } from './components/shell/laneRoute';
 import { LaneHead } from './components/messages/LaneHead';
+import { LaneShownContext } from './components/messages/laneShown';
 import { LanePage } from './lanePage';
-import { useIris } from '../runtime';
 import './styles/theme.css';
 
 // The frame around paired pages (channels, top bar, banners) loads on demand, with its CSS: the
@@ -15,17 +15,17 @@ export function Root(props: ParentProps) {
   const location = useLocation();
   const bare = () => location.pathname === '/pair' || location.pathname.startsWith('/pair/');
   const lane = () => laneFromPath(location.pathname)?.lane;
-  // The lane page makes its lane the active one when it mounts: from then on the head is not shown again.
-  const { client } = useIris();
-  const [laneMounted, setLaneMounted] = createSignal(false);
-  createComputed(() => client.activeLane() !== undefined && setLaneMounted(true));
+  // The head stays over the lane until the lane's message list has placed its rows (or has none to
+  // place): leaving when the lane page merely mounted showed a blank lane between the two. Once a lane
+  // has been shown, the head is not shown again.
+  const [laneShown, setLaneShown] = createSignal(false);
   // The frame's code (and the lane's, App.tsx) is evaluated on the main thread as it arrives: a lane
   // opened at start waits until its head is painted, so that paint does not queue behind it.
   const [framed, setFramed] = createSignal(!lane());
   return (
     <Show when={!bare()} fallback={props.children}>
       {/* A lane opened at start shows its newest messages as plain text until the lane page is on screen. */}
-      <Show when={!laneMounted() && lane()} keyed>
+      <Show when={!laneShown() && lane()} keyed>
         {(id) => (
           <LaneHead
             lane={id}
@@ -37,8 +37,10 @@ export function Root(props: ParentProps) {
           />
         )}
       </Show>
-      <Show when={framed() || laneMounted()}>
-        <AppFrame>{props.children}</AppFrame>
+      <Show when={framed()}>
+        <LaneShownContext.Provider value={() => setLaneShown(true)}>
+          <AppFrame>{props.children}</AppFrame>
+        </LaneShownContext.Provider>
       </Show>
     </Show>
   );

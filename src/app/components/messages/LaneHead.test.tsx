@@ -35,9 +35,11 @@ describe('the lane head', () => {
     ]);
     let shown = 0;
     mounted = mount(() => <LaneHead lane={LANE} onShown={() => shown++} />, runtime);
-    const main = mounted.container.querySelector('main[aria-label="Conversation (loading)"]')!;
+    // Nothing until everything is read: never a bar without its title or a list without its rows.
+    expect(mounted.container.querySelector('.lane-head')).toBeNull();
     await until(() => shown === 1, 'the head shown');
-    await until(() => visibleText(main.querySelector('.lane-head-title')) === 'General', 'the channel’s name');
+    const main = mounted.container.querySelector('main[aria-label="Conversation (loading)"]')!;
+    expect(visibleText(main.querySelector('.lane-head-title'))).toBe('General');
 
     const messages = [...main.querySelectorAll('.lane-head-msg')];
     expect(messages.map((m) => m.classList.contains('lane-head-user'))).toEqual([true, false]);

@@ -4,7 +4,9 @@ import { getChannel } from '../../../store/models/channels';
 import { laneMessages } from '../../../store/models/messages';
 import { useIris } from '../../../runtime';
 import { Icon } from '../shell/Icon';
-import { authorName, useAgentName } from './author';
+import { getSetting } from '../../../store/models/settings';
+import { agentName } from '../status/agentInfo';
+import { authorName } from './author';
 import { formatTime } from './time';
 import './LaneHead.css';
 
@@ -20,80 +22,86 @@ const HEAD_CHARS = 1_500;
  * laid out as the lane it turns into (the top bar, the sidebar's place on a wide screen, the author
  * lines and bubbles, the composer's bar), so nothing moves when the lane replaces it; its controls are
  * drawn, not live (the head is on screen for a moment). Offline it reads the same cache the lane does.
- * Read once: `onShown` is called once the rows are painted, or at once when there are none or the read failed.
+ * Read once and painted whole (title, rows and the agent's name together): `onShown` is called once the
+ * rows are painted, or at once when there are none or the read failed.
  */
 export function LaneHead(props: { lane: string; onShown: () => void }) {
   const { db } = useIris();
-  const [rows, setRows] = createSignal<MessageRow[]>([]);
-  const [title, setTitle] = createSignal('');
-  const agent = useAgentName();
+  // Everything the head shows, read at once and painted in one go: a bar without its title or a list
+  // without its rows is a wrong first screen, not a faster one.
+  const [shown, setShown] = createSignal<{ title: string; rows: MessageRow[]; agent: string }>();
   // Root keys the head on the lane and passes one callback: neither changes under it.
   const { lane, onShown } = props; // eslint-disable-line solid/reactivity
-  void getChannel(db, lane).then(
-    (channel) => setTitle(channel?.name ?? 'Conversation'),
-    () => setTitle('Conversation'),
-  );
-  void laneMessages(db, lane, HEAD_MESSAGES).then(
-    (found) => {
-      setRows(found);
-      // After the frame that paints them.
-      if (found.length > 0) requestAnimationFrame(() => setTimeout(onShown, 0));
-      else onShown();
-    },
-    () => onShown(),
-  );
+  void Promise.all([
+    getChannel(db, lane).then(
+      (channel) => channel?.name ?? 'Conversation',
+      () => 'Conversation',
+    ),
+    laneMessages(db, lane, HEAD_MESSAGES).catch(() => undefined),
+    getSetting(db, 'gatewayStatus').then(agentName, () => agentName(undefined)),
+  ]).then(([title, found, agent]) => {
+    if (!found) return onShown(); // the read failed: nothing to show, the lane takes over
+    setShown({ title, rows: found, agent });
+    // After the frame that paints them.
+    if (found.length > 0) requestAnimationFrame(() => setTimeout(onShown, 0));
+    else onShown();
+  });
   const text = (row: MessageRow) => (row.text.length > HEAD_CHARS ? `${row.text.slice(0, HEAD_CHARS)}…` : row.text);
   return (
-    <div class="lane-head">
-      <div class="lane-head-side" aria-hidden="true">
-        <div class="lane-head-side-bar">Channels</div>
-      </div>
-      <main class="lane-head-main" aria-busy="true" aria-label="Conversation (loading)">
-        <div class="lane-head-bar" aria-hidden="true">
-          <span class="lane-head-button lane-head-menu">
-            <Icon name="menu" />
-          </span>
-          <span class="lane-head-title">{title()}</span>
-          <span class="lane-head-button">
-            <Icon name="search" />
-          </span>
-          <span class="lane-head-button">
-            <Icon name="settings" />
-          </span>
-        </div>
-        {/* A short lane starts at the top, as the lane does; a long one shows its newest at the bottom. */}
-        <ol class="lane-head-list" classList={{ 'lane-head-short': rows().length < HEAD_MESSAGES }}>
-          <For each={rows()}>
-            {(row) => (
-              <Show
-                when={row.role === 'user'}
-                fallback={
-                  <li class="lane-head-msg">
-                    <p class="lane-head-author">
-                      <span class="lane-head-name">{authorName(row.role, agent())}</span>
-                      <span class="lane-head-time">{formatTime(row.ts)}</span>
-                    </p>
-                    <p class="lane-head-text">{text(row)}</p>
-                  </li>
-                }
-              >
-                <li class="lane-head-msg lane-head-user">
-                  <p class="lane-head-text lane-head-bubble">{text(row)}</p>
-                  <p class="lane-head-foot">
-                    <span class="lane-head-time">{formatTime(row.ts)}</span>
-                  </p>
-                </li>
-              </Show>
-            )}
-          </For>
-        </ol>
-        <div class="lane-head-composer" aria-hidden="true">
-          <div class="lane-head-row">
-            <span class="lane-head-box">Message</span>
-            <span class="lane-head-send" />
+    <Show when={shown()}>
+      {(head) => (
+        <div class="lane-head">
+          <div class="lane-head-side" aria-hidden="true">
+            <div class="lane-head-side-bar">Channels</div>
           </div>
+          <main class="lane-head-main" aria-busy="true" aria-label="Conversation (loading)">
+            <div class="lane-head-bar" aria-hidden="true">
+              <span class="lane-head-button lane-head-menu">
+                <Icon name="menu" />
+              </span>
+              <span class="lane-head-title">{head().title}</span>
+              <span class="lane-head-button">
+                <Icon name="search" />
+              </span>
+              <span class="lane-head-button">
+                <Icon name="settings" />
+              </span>
+            </div>
+            {/* A short lane starts at the top, as the lane does; a long one shows its newest at the bottom. */}
+            <ol class="lane-head-list" classList={{ 'lane-head-short': head().rows.length < HEAD_MESSAGES }}>
+              <For each={head().rows}>
+                {(row) => (
+                  <Show
+                    when={row.role === 'user'}
+                    fallback={
+                      <li class="lane-head-msg">
+                        <p class="lane-head-author">
+                          <span class="lane-head-name">{authorName(row.role, head().agent)}</span>
+                          <span class="lane-head-time">{formatTime(row.ts)}</span>
+                        </p>
+                        <p class="lane-head-text">{text(row)}</p>
+                      </li>
+                    }
+                  >
+                    <li class="lane-head-msg lane-head-user">
+                      <p class="lane-head-text lane-head-bubble">{text(row)}</p>
+                      <p class="lane-head-foot">
+                        <span class="lane-head-time">{formatTime(row.ts)}</span>
+                      </p>
+                    </li>
+                  </Show>
+                )}
+              </For>
+            </ol>
+            <div class="lane-head-composer" aria-hidden="true">
+              <div class="lane-head-row">
+                <span class="lane-head-box">Message</span>
+                <span class="lane-head-send" />
+              </div>
+            </div>
+          </main>
         </div>
-      </main>
-    </div>
+      )}
+    </Show>
   );
 }
