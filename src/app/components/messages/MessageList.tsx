@@ -10,7 +10,8 @@ import { MessageListContext, useMessageList, type MessageListContextValue } from
 import { EmptyLane } from './EmptyLane';
 import { MessageItem, PendingTurn } from './MessageItem';
 import { WaitingReply, awaitingReply } from './ThinkingIndicator';
-import { authorName, useAgentName } from './author';
+import { authorName } from './author';
+import { useAgentName } from './useAgentName';
 import { DEFAULT_AGENT_NAME } from '../status/agentInfo';
 import { useOlderPages } from './olderPages';
 import { useLaneShown } from './laneShown';
