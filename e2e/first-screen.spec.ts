@@ -1,7 +1,19 @@
 // What the first screen of a new visitor downloads: the pairing page arrives with the entry (preloaded
 // by index.html, not fetched after the entry has run), compressed, and none of the paired app's code
 // (the app frame, the lane, the markdown pipeline, settings, the gateway session) comes with it.
-import { LANE, demoGateway, expect, hermes, pairAndOpen, test } from './support';
+import {
+  DESKTOP,
+  LANE,
+  PHONE,
+  channelLink,
+  demoGateway,
+  expect,
+  hermes,
+  pageTitle,
+  pairAndOpen,
+  seedLongLane,
+  test,
+} from './support';
 
 test('the pairing screen loads only its own code, compressed, in one round trip', async ({ page, iris }) => {
   const scripts: { url: string; encoding: string | undefined }[] = [];
@@ -62,3 +74,93 @@ test.describe('a lane opened at start', () => {
     expect(await page.evaluate(() => 'headXss' in window)).toBe(false);
   });
 });
+
+// What a person sees on each frame of a lane opened at start, from its first paint until the lane itself
+// is there: the lane head (plain text) while the code loads, then the lane. The CPU is slowed 20 times,
+// as on a cheap phone, so each step of the hand-over lasts frames enough to be seen.
+interface Seen {
+  /** Nothing of the app is on screen yet (before the first paint). */
+  blank: boolean;
+  head: boolean;
+  title: string;
+  newest: boolean;
+  /** The channel list's text on a wide screen (the head's own sidebar while it is up). */
+  side: string;
+}
+
+for (const [name, viewport] of [
+  ['phone', PHONE],
+  ['desktop', DESKTOP],
+] as const) {
+  test.describe(`the first screen of a lane opened at start (${name})`, () => {
+    test.use({ serviceWorkers: 'block', viewport });
+
+    test('goes from the head to the lane with the channel’s name, the newest message and no wrong text on every frame', async ({
+      page,
+      iris,
+    }) => {
+      test.slow();
+      seedLongLane(iris, 30);
+      const newest = 'Message number 30';
+      await pairAndOpen(page, iris);
+      await expect(hermes(page, newest)).toBeVisible();
+      await expect(pageTitle(page)).toHaveText('General');
+
+      await page.addInitScript((needle) => {
+        const seen: Seen[] = [];
+        (window as unknown as { seen: Seen[] }).seen = seen;
+        const text = (selector: string) => document.querySelector<HTMLElement>(selector)?.innerText.trim() ?? '';
+        const look = () => {
+          const head = document.querySelector('.lane-head');
+          const shell = document.querySelector('.shell');
+          if (head)
+            seen.push({
+              blank: false,
+              head: true,
+              title: text('.lane-head-title'),
+              newest: text('.lane-head-list').includes(needle),
+              side: text('.lane-head-side'),
+            });
+          else
+            seen.push({
+              blank: !shell,
+              head: false,
+              title: text('.topbar-title'),
+              newest: text('[role=log][aria-label=Messages]').includes(needle),
+              side: text('.shell-sidebar'),
+            });
+          requestAnimationFrame(look);
+        };
+        requestAnimationFrame(look);
+      }, newest);
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 20 });
+      await page.reload();
+      // The lane itself: its Markdown pipeline has run (the head has none) and the head is gone.
+      await expect(hermes(page, newest)).toBeVisible({ timeout: 60_000 });
+      await expect(page.locator('.lane-head')).toHaveCount(0);
+      await expect(
+        channelLink(page, 'General')
+          .or(page.getByRole('button', { name: 'Channels' }))
+          .first(),
+      ).toBeVisible();
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+
+      const seen = await page.evaluate(() => (window as unknown as { seen: Seen[] }).seen);
+      const painted = seen.slice(seen.findIndex((s) => !s.blank));
+      expect(painted.some((s) => s.head)).toBe(true);
+      expect(painted.at(-1)!.head).toBe(false);
+      // Every frame from the first paint on; a failure lists what each run of frames showed.
+      const wrong = (s: Seen) =>
+        s.blank || s.title !== 'General' || !s.newest || s.side.includes('No channels yet') ? 'WRONG ' : '';
+      const runs: string[] = [];
+      for (const s of painted) {
+        const line = `${wrong(s)}${s.head ? 'head' : 'lane'}: title "${s.title}", newest ${s.newest ? 'shown' : 'missing'}, side "${s.side.replace(/\s+/g, ' ').slice(0, 48)}"`;
+        const last = runs.at(-1);
+        if (last?.endsWith(line)) runs[runs.length - 1] = `${Number(last.split(' ')[0]) + 1} ${line}`;
+        else runs.push(`1 ${line}`);
+      }
+      expect(painted.filter(wrong), `frames seen (count, what):\n${runs.join('\n')}`).toEqual([]);
+    });
+  });
+}

@@ -3,6 +3,7 @@ import { lazy } from 'solid-js';
 import { IrisContext, type IrisRuntime } from '../runtime';
 import { LanePage } from './lanePage';
 import { Root } from './Root';
+import type { LaneHeadView } from './components/messages/LaneHead';
 import { HomePage } from './pages/HomePage';
 import { UpdatePrompt } from './components/pwa/UpdatePrompt';
 
@@ -13,11 +14,12 @@ const SearchPage = lazy(() => import('./pages/SearchPage'));
 const SettingsPage = lazy(() => import('./pages/SettingsPage'));
 const SharePage = lazy(() => import('./pages/SharePage'));
 
-export function App(props: { runtime: IrisRuntime }) {
+/** `head`: the lane head boot.ts painted at start, if any (Root takes it away once the lane is shown). */
+export function App(props: { runtime: IrisRuntime; head?: LaneHeadView }) {
   return (
     // eslint-disable-next-line solid/reactivity -- the runtime is built once in main.tsx and never replaced
     <IrisContext.Provider value={props.runtime}>
-      <HashRouter root={Root}>
+      <HashRouter root={(root) => <Root head={props.head}>{root.children}</Root>}>
         <Route path="/pair" component={PairPage} />
         <Route path="/c/:chatId" component={LanePage} />
         <Route path="/c/:chatId/t/:threadId" component={LanePage} />

@@ -1,45 +1,42 @@
 import { useLocation } from '@solidjs/router';
-import { Show, createSignal, createComputed, lazy, type ParentProps } from 'solid-js';
+import { Show, createEffect, createSignal, lazy, type ParentProps } from 'solid-js';
 import { laneFromPath } from './components/shell/laneRoute';
-import { LaneHead } from './components/messages/LaneHead';
+import type { LaneHeadView } from './components/messages/LaneHead';
+import { LaneShownContext } from './components/messages/laneShown';
 import { LanePage } from './lanePage';
-import { useIris } from '../runtime';
 import './styles/theme.css';
 
 // The frame around paired pages (channels, top bar, banners) loads on demand, with its CSS: the
 // pairing screen, the first a person sees, does without it.
 const AppFrame = lazy(() => import('./Shell').then((m) => ({ default: m.AppFrame })));
 
-/** The router's root layout. Pairing gets the whole screen; every other route gets the app frame. */
-export function Root(props: ParentProps) {
+/**
+ * The router's root layout. Pairing gets the whole screen; every other route gets the app frame. `head`:
+ * the lane head painted at start (boot.ts), kept over the frame until the lane's list has placed its rows
+ * (the frame's channel list and title and the lane's rows all arrive under it), or until the person is
+ * elsewhere than that lane.
+ */
+export function Root(props: ParentProps<{ head?: LaneHeadView }>) {
   const location = useLocation();
   const bare = () => location.pathname === '/pair' || location.pathname.startsWith('/pair/');
-  const lane = () => laneFromPath(location.pathname)?.lane;
-  // The lane page makes its lane the active one when it mounts: from then on the head is not shown again.
-  const { client } = useIris();
-  const [laneMounted, setLaneMounted] = createSignal(false);
-  createComputed(() => client.activeLane() !== undefined && setLaneMounted(true));
-  // The frame's code (and the lane's, App.tsx) is evaluated on the main thread as it arrives: a lane
-  // opened at start waits until its head is painted, so that paint does not queue behind it.
-  const [framed, setFramed] = createSignal(!lane());
+  const [laneShown, setLaneShown] = createSignal(false);
+  // eslint-disable-next-line solid/reactivity -- painted once at start, never replaced
+  const head = props.head;
+  if (head) {
+    // The lane's code is fetched beside the frame's, not once the frame has run and renders it.
+    void LanePage.preload();
+    createEffect(() => {
+      const lane = laneFromPath(location.pathname)?.lane;
+      // The home ("/") opens the head's lane (HomePage) a moment after start.
+      const away = location.pathname !== '/' && lane !== head.lane;
+      if (laneShown() || away) head.remove();
+    });
+  }
   return (
     <Show when={!bare()} fallback={props.children}>
-      {/* A lane opened at start shows its newest messages as plain text until the lane page is on screen. */}
-      <Show when={!laneMounted() && lane()} keyed>
-        {(id) => (
-          <LaneHead
-            lane={id}
-            onShown={() => {
-              setFramed(true);
-              // Fetched beside the frame's chunk, not once the frame has run and renders it.
-              void LanePage.preload();
-            }}
-          />
-        )}
-      </Show>
-      <Show when={framed() || laneMounted()}>
+      <LaneShownContext.Provider value={() => setLaneShown(true)}>
         <AppFrame>{props.children}</AppFrame>
-      </Show>
+      </LaneShownContext.Provider>
     </Show>
   );
 }

@@ -29,9 +29,11 @@ export function AppFrame(props: ParentProps) {
   const laneLocation = createMemo(() => laneFromPath(location.pathname));
   const lane = () => laneLocation()?.lane;
 
+  // null once read and not found; undefined while the read is on its way (the title waits for it
+  // rather than saying "Conversation" for a moment).
   const laneChannel = createMemo(() => {
     const current = lane();
-    return current ? live(() => getChannel(db, current), undefined) : () => undefined;
+    return current ? live(async () => (await getChannel(db, current)) ?? null) : () => null;
   });
   // A thread names its channel and leads back to it.
   const parentChannel = createMemo(() => {
@@ -59,11 +61,12 @@ export function AppFrame(props: ParentProps) {
   };
   const title = () => {
     if (!lane()) return routeTitle(location.pathname);
-    return laneChannel()()?.name ?? 'Conversation';
+    const channel = laneChannel()();
+    return channel === undefined ? '' : (channel?.name ?? 'Conversation');
   };
 
   createEffect(() => {
-    document.title = title() === 'Iris' ? 'Iris' : `${title()} · Iris`;
+    document.title = title() === 'Iris' || title() === '' ? 'Iris' : `${title()} · Iris`;
   });
   // Any navigation (a lane picked, a toast opened) closes the phone drawer.
   createEffect(

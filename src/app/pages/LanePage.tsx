@@ -10,7 +10,7 @@ import { orphanTurn } from '../components/messages/laneWindow';
 import { MessageList } from '../components/messages/MessageList';
 import { PickerHost } from '../components/pickers/PickerHost';
 import { ThinkingIndicator } from '../components/messages/ThinkingIndicator';
-import { useAgentName } from '../components/messages/author';
+import { useAgentName } from '../components/messages/useAgentName';
 import { DEFAULT_AGENT_NAME } from '../components/status/agentInfo';
 import { useIris } from '../../runtime';
 import './LanePage.css';

@@ -34,4 +34,18 @@ describe('the channel nav', () => {
     const current = nav.querySelector('a[aria-current="page"]');
     expect(visibleText(current)).toContain('Work');
   });
+
+  it('says it has no channels only once the store has been read, not while the list loads', async () => {
+    runtime = createTestRuntime();
+    await runtime.db.channels.put({ chat_id: 'home', name: 'Home', kind: 'default', is_default: true, order: 0 });
+    mounted = mount(() => <ChannelNav currentLane="home" onNavigate={() => {}} />, runtime);
+    const nav = mounted.container.querySelector('nav[aria-label="Channels"]')!;
+    expect(visibleText(nav)).not.toContain('No channels yet');
+    expect(nav.querySelector('[aria-busy="true"]')).not.toBeNull();
+    await until(() => visibleText(nav).includes('Home'), 'the Home channel listed');
+    expect(visibleText(nav)).not.toContain('No channels yet');
+
+    await runtime.db.channels.clear();
+    await until(() => visibleText(nav).includes('No channels yet'), 'the empty list said');
+  });
 });

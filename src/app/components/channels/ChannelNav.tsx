@@ -2,7 +2,6 @@ import { useNavigate } from '@solidjs/router';
 import { For, Show, createMemo, createSignal, lazy, onMount } from 'solid-js';
 import { live } from '../../../store/live';
 import { channelsInOrder } from '../../../store/models/channels';
-import type { ChannelRow } from '../../../store/schema';
 import { useIris } from '../../../runtime';
 import { Icon } from '../shell/Icon';
 import { showErrorToast } from '../status/toastWrites';
@@ -34,7 +33,9 @@ export function ChannelNav(props: ChannelNavProps) {
   const asked = createMemo<boolean>((was) => was || action() !== undefined, false);
   onMount(() => loadWhenIdle([loadDialogs]));
 
-  const channels = live(() => channelsInOrder(db), [] as ChannelRow[]);
+  // undefined until the first read lands: a paired device's list is loading then, not empty.
+  const stored = live(() => channelsInOrder(db));
+  const channels = () => stored() ?? [];
   const tree = createMemo(() => channelTree(channels(), showArchived()));
   // Rows are keyed by chat_id (strings compare by value), so a directory update re-renders only what
   // changed and an open menu or focused row survives it.
@@ -81,7 +82,11 @@ export function ChannelNav(props: ChannelNavProps) {
       </div>
       <Show
         when={tree().length > 0}
-        fallback={<p class="channel-empty">No channels yet. Pair with a gateway, or create one with “New channel”.</p>}
+        fallback={
+          <Show when={stored()} fallback={<div class="channel-list" aria-busy="true" />}>
+            <p class="channel-empty">No channels yet. Pair with a gateway, or create one with “New channel”.</p>
+          </Show>
+        }
       >
         <ul class="channel-list">
           <For each={ids()}>

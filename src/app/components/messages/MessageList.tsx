@@ -10,9 +10,11 @@ import { EmptyLane } from './EmptyLane';
 import { MessageItem, PendingTurn } from './MessageItem';
 import { loadMessageActions } from './MessageActions';
 import { WaitingReply, awaitingReply } from './ThinkingIndicator';
-import { authorName, useAgentName } from './author';
+import { authorName } from './author';
+import { useAgentName } from './useAgentName';
 import { DEFAULT_AGENT_NAME } from '../status/agentInfo';
 import { useOlderPages } from './olderPages';
+import { useLaneShown } from './laneShown';
 import { PickerCard } from './PickerCard';
 import { showErrorToast } from '../status/toastWrites';
 import { useReadMarks } from './readMarks';
@@ -31,6 +33,8 @@ const TURN_KEY = 'turn:';
 const PICKER_KEY = 'picker:';
 /** The placeholder reply while the agent works and nothing of its turn is in the list yet. */
 const WAITING_KEY = 'waiting:';
+const isMessageKey = (key: string) =>
+  !key.startsWith(TURN_KEY) && !key.startsWith(PICKER_KEY) && key !== WAITING_KEY && !key.startsWith('missing:');
 /** A row not measured yet is assumed this tall (px); placeholders are exactly this tall. */
 const ESTIMATE = 96;
 
@@ -124,6 +128,24 @@ export function MessageList(props: { lane: string; focusId?: string }) {
   const pin = useBottomPin({ scroller: () => scroller, totalSize: () => virtualizer.getTotalSize(), keys });
   createEffect(() => {
     if (!ready() && ids() !== undefined && keys().length > 0 && pin.atEnd()) setReady(true);
+  });
+  // Once the rows on screen are placed and read (the newest at the bottom, or the one asked for), or the
+  // lane has none: the lane head over the list (Root.tsx) hands over to it then, not before.
+  const shown = useLaneShown();
+  let told = false;
+  createEffect(() => {
+    if (told || ids() === undefined) return;
+    const list = keys();
+    const onScreen = visibleKeys();
+    const placed =
+      list.length === 0 ||
+      (ready() &&
+        onScreen.length > 0 &&
+        (props.focusId !== undefined || onScreen.includes(list[list.length - 1]!)) &&
+        onScreen.every((key) => !isMessageKey(key) || win.rows[key] !== undefined));
+    if (!placed) return;
+    told = true;
+    shown(props.lane);
   });
   // eslint-disable-next-line solid/reactivity -- LaneView is keyed on the lane: the lane never changes under a mounted component
   useReadMarks({ lane: props.lane, client, ids, row: (id) => win.rows[id], atEnd: pin.atEnd, ready });

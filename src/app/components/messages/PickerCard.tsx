@@ -3,7 +3,7 @@ import { live } from '../../../store/live';
 import { getPicker } from '../../../store/models/pickers';
 import { useIris } from '../../../runtime';
 import { pickerOutcome } from '../pickers/pickerText';
-import { useAgentName } from './author';
+import { useAgentName } from './useAgentName';
 
 /** A question the agent asked, left in the conversation once answered: "Approval: make deploy --prod → Approved once". */
 export function PickerCard(props: { pickerId: string }) {

@@ -1,10 +1,18 @@
 // How message times read: "14:05" beside a message, "Today" / "Yesterday" / a date between days.
 
+/**
+ * A formatter made on first use: each costs a few ms to make (tens under a slow CPU), and the lane head
+ * (LaneHead.ts), painted before the rest of the app is evaluated, needs only the time of day.
+ */
+function formatter(options: Intl.DateTimeFormatOptions): () => Intl.DateTimeFormat {
+  let made: Intl.DateTimeFormat | undefined;
+  return () => (made ??= new Intl.DateTimeFormat(undefined, options));
+}
 // The locale's own form ("7:46 AM", "07:46" where the locale writes it so), not a forced leading zero.
-const timeFormat = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
-const dateFormat = new Intl.DateTimeFormat(undefined, { weekday: 'long', day: 'numeric', month: 'long' });
-const dateYearFormat = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'long', year: 'numeric' });
-const fullFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'short' });
+const timeFormat = formatter({ hour: 'numeric', minute: '2-digit' });
+const dateFormat = formatter({ weekday: 'long', day: 'numeric', month: 'long' });
+const dateYearFormat = formatter({ day: 'numeric', month: 'long', year: 'numeric' });
+const fullFormat = formatter({ dateStyle: 'full', timeStyle: 'short' });
 
 function startOfDay(ts: number): number {
   const d = new Date(ts);
@@ -32,9 +40,9 @@ function remembered(format: (ts: number) => string): (ts: number) => string {
 }
 
 /** "14:05" beside a message (a time that is not a number: nothing). */
-export const formatTime = remembered((ts) => (Number.isFinite(ts) ? timeFormat.format(ts) : ''));
+export const formatTime = remembered((ts) => (Number.isFinite(ts) ? timeFormat().format(ts) : ''));
 
-export const formatFull = remembered((ts) => (Number.isFinite(ts) ? fullFormat.format(ts) : ''));
+export const formatFull = remembered((ts) => (Number.isFinite(ts) ? fullFormat().format(ts) : ''));
 
 /** The machine-readable time of a `<time>` element (empty when the time is not a number). */
 export const isoTime = remembered((ts) => (Number.isFinite(ts) ? new Date(ts).toISOString() : ''));
@@ -49,7 +57,7 @@ export function dayLabel(ts: number, now = Date.now()): string {
   yesterday.setDate(yesterday.getDate() - 1);
   if (day === yesterday.getTime()) return 'Yesterday';
   const sameYear = new Date(ts).getFullYear() === new Date(now).getFullYear();
-  return (sameYear ? dateFormat : dateYearFormat).format(ts);
+  return (sameYear ? dateFormat : dateYearFormat)().format(ts);
 }
 
 /** "4.2 s", "350 ms", "2 min 5 s": a tool's duration. The gateway sends seconds. */

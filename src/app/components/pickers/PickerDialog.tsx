@@ -11,7 +11,7 @@ import { useIris } from '../../../runtime';
 import { showErrorToast } from '../status/toastWrites';
 import { ModalDialog } from '../shell/ModalDialog';
 import { ApprovalPicker, ChoicePicker, ClarifyPicker, ConfirmPicker, ModelPicker } from './PickerKinds';
-import { useAgentName } from '../messages/author';
+import { useAgentName } from '../messages/useAgentName';
 import { pickerTitle } from './pickerText';
 
 function errorText(error: unknown): string {

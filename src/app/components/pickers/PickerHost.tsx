@@ -2,7 +2,7 @@ import { For, Show, createMemo, createSignal, lazy, untrack } from 'solid-js';
 import { live } from '../../../store/live';
 import { openPickers } from '../../../store/models/pickers';
 import { useIris } from '../../../runtime';
-import { useAgentName } from '../messages/author';
+import { useAgentName } from '../messages/useAgentName';
 import { pickerTitle } from './pickerText';
 import './Pickers.css';
 

@@ -1,0 +1,25 @@
+// The first thing the entry evaluates (main.tsx's first import): a lane opened at start (its address, or
+// the home that opens the default channel) is painted as plain text from IndexedDB before the rest of the
+// entry (Solid, Dexie, the runtime, the app) is evaluated, which under a slow CPU took longer than the
+// read and the paint together. The top-level await holds the rest of the bundled entry until the head is
+// on screen: the bundle runs its modules in order, and this one comes first.
+import { laneOfPath } from '../protocol/lanes';
+import { readLaneHead } from '../store/laneHead';
+import { HEAD_MESSAGES, showLaneHead, type LaneHeadView } from './components/messages/LaneHead';
+
+async function paintHead(): Promise<LaneHeadView | undefined> {
+  const path = location.hash.slice(1).split(/[?#]/)[0] || '/';
+  const address = laneOfPath(path);
+  if (!address && path !== '/') return undefined;
+  const stored = await readLaneHead(address?.lane, HEAD_MESSAGES);
+  // The home opens a thread by another address (laneHref): only a channel is guessed here.
+  if (!stored || (!address && stored.channel?.kind === 'thread')) return undefined;
+  const view = showLaneHead(stored);
+  // Once painted, not merely put in the page: what runs next is one long task. And one task later than
+  // the frame: whatever that frame queued (an input's handler, an observer of the page) runs first.
+  await new Promise((resolve) => requestAnimationFrame(() => setTimeout(() => setTimeout(resolve, 0), 0)));
+  return view;
+}
+
+/** The lane head on screen, if one was painted at start; Root.tsx takes it away once the lane is shown. */
+export const startHead: LaneHeadView | undefined = await paintHead().catch(() => undefined);

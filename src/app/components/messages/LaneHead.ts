@@ -1,0 +1,128 @@
+// The lane's newest messages as plain text, painted before the app's own code runs (src/app/boot.ts).
+import type { MessageRow } from '../../../store/schema';
+import type { StoredLaneHead } from '../../../store/laneHead';
+import { ICON_PATHS, type IconName } from '../shell/iconPaths';
+import { agentName } from '../status/agentInfo';
+import { authorName } from './author';
+import { formatTime } from './time';
+import './LaneHead.css';
+
+/** Messages in the head: more than a tall screen holds. */
+export const HEAD_MESSAGES = 12;
+/** Characters of a message shown: the head is read for a moment, and a 1 MB answer must not cost its paint. */
+const HEAD_CHARS = 1_500;
+
+export interface LaneHeadView {
+  /** The lane it shows. */
+  lane: string;
+  /** Takes it off the screen (once the lane has placed its rows). */
+  remove(): void;
+}
+
+const SVG = 'http://www.w3.org/2000/svg';
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls: string, text?: string): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  node.className = cls;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function icon(name: IconName): SVGSVGElement {
+  const svg = document.createElementNS(SVG, 'svg');
+  for (const [k, v] of Object.entries({
+    class: 'icon',
+    viewBox: '0 0 24 24',
+    width: '24',
+    height: '24',
+    fill: 'none',
+    stroke: 'currentColor',
+    'stroke-width': '1.8',
+    'stroke-linecap': 'round',
+    'stroke-linejoin': 'round',
+    'aria-hidden': 'true',
+  }))
+    svg.setAttribute(k, v);
+  const path = document.createElementNS(SVG, 'path');
+  path.setAttribute('d', ICON_PATHS[name]);
+  svg.append(path);
+  return svg;
+}
+
+function button(name: IconName, extra = ''): HTMLElement {
+  const span = el('span', `lane-head-button${extra}`);
+  span.append(icon(name));
+  return span;
+}
+
+/**
+ * About how many characters fill the screen, generously (7 px a character, 20 px a line: the lane's text
+ * is larger): the older messages past that would be laid out only to be hidden above the top.
+ */
+const screenful = () => Math.ceil((innerWidth / 7) * (innerHeight / 20));
+
+/** The newest of `rows` that fill the screen (the newest always), oldest first. */
+function onScreen(rows: MessageRow[]): MessageRow[] {
+  let budget = screenful();
+  let from = rows.length;
+  while (from > 0 && budget > 0) budget -= Math.min(rows[--from]!.text.length, HEAD_CHARS) + 80;
+  return rows.slice(from);
+}
+
+const shortened = (text: string) => (text.length > HEAD_CHARS ? `${text.slice(0, HEAD_CHARS)}…` : text);
+
+function message(row: MessageRow, agent: string): HTMLElement {
+  const time = el('span', 'lane-head-time', formatTime(row.ts));
+  if (row.role === 'user') {
+    const item = el('li', 'lane-head-msg lane-head-user');
+    const foot = el('p', 'lane-head-foot');
+    foot.append(time);
+    item.append(el('p', 'lane-head-text lane-head-bubble', shortened(row.text)), foot);
+    return item;
+  }
+  const item = el('li', 'lane-head-msg');
+  const author = el('p', 'lane-head-author');
+  author.append(el('span', 'lane-head-name', authorName(row.role, agent)), time);
+  item.append(author, el('p', 'lane-head-text', shortened(row.text)));
+  return item;
+}
+
+/**
+ * The first screen of a lane opened at start, over the whole page while the app's code, the frame,
+ * the lane's own code and the Markdown pipeline load; Root.tsx removes it once the lane's list has placed
+ * its rows. It is laid out as the lane it turns into (the top bar with the channel's name, the sidebar's
+ * place on a wide screen, the author lines and bubbles, the composer's bar), so nothing moves when the lane
+ * replaces it; its controls are drawn, not live. Plain DOM, text as text (nothing from the gateway becomes
+ * HTML), no Solid: it is painted before the framework is evaluated.
+ */
+export function showLaneHead(head: StoredLaneHead, parent: HTMLElement = document.body): LaneHeadView {
+  const agent = agentName(head.gatewayStatus);
+  const root = el('div', 'lane-head');
+  const side = el('div', 'lane-head-side');
+  side.setAttribute('aria-hidden', 'true');
+  side.append(el('div', 'lane-head-side-bar', 'Channels'));
+
+  const main = el('main', 'lane-head-main');
+  main.setAttribute('aria-busy', 'true');
+  main.setAttribute('aria-label', 'Conversation (loading)');
+  const bar = el('div', 'lane-head-bar');
+  bar.setAttribute('aria-hidden', 'true');
+  bar.append(
+    button('menu', ' lane-head-menu'),
+    el('span', 'lane-head-title', head.channel?.name ?? 'Conversation'),
+    button('search'),
+    button('settings'),
+  );
+  // A short lane starts at the top, as the lane does; a long one shows its newest at the bottom.
+  const list = el('ol', head.messages.length < HEAD_MESSAGES ? 'lane-head-list lane-head-short' : 'lane-head-list');
+  list.append(...onScreen(head.messages).map((row) => message(row, agent)));
+  const composer = el('div', 'lane-head-composer');
+  composer.setAttribute('aria-hidden', 'true');
+  const row = el('div', 'lane-head-row');
+  row.append(el('span', 'lane-head-box', 'Message'), el('span', 'lane-head-send'));
+  composer.append(row);
+  main.append(bar, list, composer);
+  root.append(side, main);
+  parent.append(root);
+  return { lane: head.lane, remove: () => root.remove() };
+}

@@ -1,0 +1,73 @@
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { IrisDB } from './db';
+import { readLaneHead } from './laneHead';
+import type { MessageRow } from './schema';
+import { freshDb } from '../testing/db';
+
+const LANE = 'web:default';
+let db: IrisDB | undefined;
+afterEach(async () => {
+  await db?.delete();
+  db = undefined;
+});
+
+const row = (n: number, lane = LANE): MessageRow => ({
+  message_id: `m${n}`,
+  lane,
+  chat_id: lane,
+  role: n % 2 ? 'user' : 'assistant',
+  text: `message ${n}`,
+  ts: 1_700_000_000_000 + n * 60_000,
+  status: 'final',
+});
+
+async function seeded(): Promise<IrisDB> {
+  db = freshDb();
+  await db.channels.bulkPut([
+    { chat_id: 'web:demo', name: 'Demo', kind: 'channel', order: 1 },
+    { chat_id: LANE, name: 'General', kind: 'default', order: 0 },
+  ]);
+  await db.messages.bulkPut([...Array.from({ length: 20 }, (_, i) => row(i + 1)), row(99, 'web:demo')]);
+  await db.settings.bulkPut([
+    { key: 'token', value: 'a-token' },
+    { key: 'gatewayStatus', value: { session: { agent: { name: 'Hermes' } } } },
+  ]);
+  db.close();
+  return db;
+}
+
+describe('the lane head read (raw IndexedDB, before Dexie)', () => {
+  it('reads the newest messages of the lane, oldest first, with its channel and the gateway status', async () => {
+    const { name } = await seeded();
+    const head = await readLaneHead(LANE, 12, name);
+    expect(head?.lane).toBe(LANE);
+    expect(head?.channel?.name).toBe('General');
+    expect(head?.messages.map((m) => m.text)).toEqual(Array.from({ length: 12 }, (_, i) => `message ${i + 9}`));
+    expect(head?.gatewayStatus).toEqual({ session: { agent: { name: 'Hermes' } } });
+  });
+
+  it('for the home, reads the default channel once paired, and nothing when not paired', async () => {
+    const { name } = await seeded();
+    expect((await readLaneHead(undefined, 12, name))?.lane).toBe(LANE);
+    const reopened = freshDb();
+    db = reopened;
+    await reopened.channels.put({ chat_id: LANE, name: 'General', kind: 'default', order: 0 });
+    reopened.close();
+    expect(await readLaneHead(undefined, 12, reopened.name)).toBeUndefined();
+  });
+
+  it('repairs a broken row as the app’s own reads do, and never creates a database that is not there', async () => {
+    const { name } = await seeded();
+    await db!.open();
+    await db!.messages.put({ ...row(30), text: 42 as unknown as string });
+    const asTheAppReadsIt = await db!.messages.get('m30');
+    db!.close();
+    expect(typeof asTheAppReadsIt?.text).toBe('string');
+    expect((await readLaneHead(LANE, 1, name))?.messages[0]).toEqual(asTheAppReadsIt);
+
+    const missing = `test-missing-${crypto.randomUUID()}`;
+    expect(await readLaneHead(LANE, 12, missing)).toBeUndefined();
+    expect((await indexedDB.databases()).some((d) => d.name === missing)).toBe(false);
+  });
+});

@@ -1,0 +1,106 @@
+// The first screen's read: a lane's newest messages, its channel and the gateway's status, straight from
+// IndexedDB with the browser's own API, before Dexie and the rest of the app are even evaluated (see
+// src/app/boot.ts). Only reads: the database is opened at whatever version it has, never created or
+// upgraded (Dexie does that, later), and closed once read. Rows are repaired as Dexie's reading hook would.
+import { repairChannel, repairMessage } from './repair';
+import type { ChannelRow, MessageRow } from './schema';
+
+/** The name of the app's database (IrisDB's default). */
+const DB_NAME = 'iris';
+
+export interface StoredLaneHead {
+  lane: string;
+  channel: ChannelRow | undefined;
+  /** Oldest first. */
+  messages: MessageRow[];
+  /** The `gatewayStatus` setting, as stored (unchecked). */
+  gatewayStatus: unknown;
+}
+
+function request<T>(req: IDBRequest<T>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error ?? new Error('IndexedDB request failed'));
+  });
+}
+
+/** The database as it is, or undefined if it does not exist (a first visit) or cannot be opened. */
+function openExisting(name: string): Promise<IDBDatabase | undefined> {
+  return new Promise((resolve) => {
+    let opening: IDBOpenDBRequest;
+    try {
+      opening = indexedDB.open(name);
+    } catch {
+      resolve(undefined);
+      return;
+    }
+    // No database yet: leave its creation to Dexie, which knows the schema.
+    opening.onupgradeneeded = () => opening.transaction?.abort();
+    opening.onsuccess = () => resolve(opening.result);
+    opening.onerror = () => resolve(undefined);
+    opening.onblocked = () => resolve(undefined);
+  });
+}
+
+const NAMES = ['messages', 'channels', 'settings'];
+
+/**
+ * The `limit` newest messages of `lane` (or of the default channel when `lane` is undefined: the app's
+ * home, which opens it), with its channel and the gateway's status. Undefined when there is nothing to
+ * show: no database, not paired (home only), or a read that failed.
+ */
+export async function readLaneHead(
+  lane: string | undefined,
+  limit: number,
+  name = DB_NAME,
+): Promise<StoredLaneHead | undefined> {
+  const db = await openExisting(name);
+  if (!db) return undefined;
+  try {
+    if (!NAMES.every((name) => db.objectStoreNames.contains(name))) return undefined;
+    const tx = db.transaction(NAMES, 'readonly');
+    const settings = tx.objectStore('settings');
+    const channels = tx.objectStore('channels');
+    const status = request(settings.get('gatewayStatus'));
+    let channel: ChannelRow | undefined;
+    if (lane === undefined) {
+      const token = ((await request(settings.get('token'))) as { value?: unknown } | undefined)?.value;
+      if (typeof token !== 'string' || !token) return undefined;
+      channel = homeChannel((await request(channels.getAll())).map(repairChannel));
+      if (!channel) return undefined;
+      lane = channel.chat_id;
+    } else {
+      const found: unknown = await request(channels.get(lane));
+      channel = found === undefined ? undefined : repairChannel(found);
+    }
+    const newestFirst: MessageRow[] = [];
+    const range = IDBKeyRange.bound([lane, -Infinity], [lane, Infinity]);
+    const cursor = tx.objectStore('messages').index('[lane+ts]').openCursor(range, 'prev');
+    await new Promise<void>((resolve, reject) => {
+      cursor.onsuccess = () => {
+        const at = cursor.result;
+        if (!at || newestFirst.length >= limit) return resolve();
+        newestFirst.push(repairMessage(at.value));
+        at.continue();
+      };
+      cursor.onerror = () => reject(cursor.error ?? new Error('IndexedDB cursor failed'));
+    });
+    const gatewayStatus = ((await status) as { value?: unknown } | undefined)?.value;
+    return { lane, channel, messages: newestFirst.reverse(), gatewayStatus };
+  } catch {
+    return undefined;
+  } finally {
+    db.close();
+  }
+}
+
+/** The channel the app's home opens (HomePage): the default one, else the first channel, else the first. */
+function homeChannel(all: ChannelRow[]): ChannelRow | undefined {
+  const channels = all.filter((c) => !c.archived).sort((a, b) => a.order - b.order);
+  return (
+    channels.find((c) => c.is_default) ??
+    channels.find((c) => c.kind === 'default') ??
+    channels.find((c) => c.kind !== 'thread') ??
+    channels[0]
+  );
+}
