@@ -50,6 +50,11 @@ class OverlayTable {
   /** Rows known in this batch by primary key: the row, or null when there is none. */
   private readonly rows = new Map<Key, Row | null>();
   private readonly dirty = new Set<Key>();
+  /**
+   * Per index a query asked for: the keys of the known rows by their value in it, kept as rows change
+   * (scanning every known row per query made a large batch quadratic).
+   */
+  private readonly byIndex = new Map<string, Map<unknown, Set<Key>>>();
   /** `index\0value` pairs whose stored rows are all in `rows`. */
   private readonly covered = new Set<string>();
   private readonly keyPath: string;
@@ -62,6 +67,28 @@ class OverlayTable {
     this.keyPath = keyPath;
   }
 
+  private setRow(key: Key, row: Row | null): void {
+    if (this.byIndex.size) {
+      const old = this.rows.get(key);
+      for (const [index, keys] of this.byIndex) {
+        if (old) keysWith(keys, valueAt(old, index)).delete(key);
+        if (row) keysWith(keys, valueAt(row, index)).add(key);
+      }
+    }
+    this.rows.set(key, row);
+  }
+
+  /** The known rows' keys by their value of `index` (built on first use, then kept up to date). */
+  private indexed(index: string): Map<unknown, Set<Key>> {
+    let keys = this.byIndex.get(index);
+    if (!keys) {
+      keys = new Map();
+      for (const [key, row] of this.rows) if (row) keysWith(keys, valueAt(row, index)).add(key);
+      this.byIndex.set(index, keys);
+    }
+    return keys;
+  }
+
   private keyOf(row: Row): Key {
     const key = row[this.keyPath];
     if (typeof key !== 'string' && typeof key !== 'number') throw new OverlayUnsupported(`a row without its key`);
@@ -70,7 +97,7 @@ class OverlayTable {
 
   private remember(row: Row): void {
     const key = this.keyOf(row);
-    if (!this.rows.has(key)) this.rows.set(key, row);
+    if (!this.rows.has(key)) this.setRow(key, row);
   }
 
   /** Loads the stored rows whose `index` is one of `values` (once per value), for queries served from memory. */
@@ -104,24 +131,24 @@ class OverlayTable {
 
   async get(key: Key): Promise<Row | undefined> {
     if (typeof key === 'object') throw new OverlayUnsupported('get by criteria');
-    if (!this.rows.has(key) && this.knownAbsent(key)) this.rows.set(key, null);
-    if (!this.rows.has(key)) this.rows.set(key, ((await this.real.get(key)) as Row | undefined) ?? null);
+    if (!this.rows.has(key) && this.knownAbsent(key)) this.setRow(key, null);
+    if (!this.rows.has(key)) this.setRow(key, ((await this.real.get(key)) as Row | undefined) ?? null);
     return copy(this.rows.get(key)) ?? undefined;
   }
 
   async bulkGet(keys: readonly Key[]): Promise<(Row | undefined)[]> {
-    for (const k of keys) if (!this.rows.has(k) && this.knownAbsent(k)) this.rows.set(k, null);
+    for (const k of keys) if (!this.rows.has(k) && this.knownAbsent(k)) this.setRow(k, null);
     const missing = [...new Set(keys.filter((k) => !this.rows.has(k)))];
     if (missing.length) {
       const found = (await this.real.bulkGet(missing)) as (Row | undefined)[];
-      missing.forEach((k, i) => this.rows.set(k, found[i] ?? null));
+      missing.forEach((k, i) => this.setRow(k, found[i] ?? null));
     }
     return keys.map((k) => copy(this.rows.get(k)) ?? undefined);
   }
 
   put(row: Row): Promise<Key> {
     const key = this.keyOf(row);
-    this.rows.set(key, structuredClone(row));
+    this.setRow(key, structuredClone(row));
     this.dirty.add(key);
     return Promise.resolve(key);
   }
@@ -131,7 +158,7 @@ class OverlayTable {
   }
 
   delete(key: Key): Promise<void> {
-    this.rows.set(key, null);
+    this.setRow(key, null);
     this.dirty.add(key);
     return Promise.resolve();
   }
@@ -162,13 +189,16 @@ class OverlayTable {
     await this.load(index, values);
     if (index === ':id' || index === this.keyPath)
       return (await this.bulkGet([...new Set(values)].sort(compareKeys))).filter((r): r is Row => r !== undefined);
-    const wanted = new Set<unknown>(values);
-    const out: Row[] = [];
-    for (const row of this.rows.values()) if (row && wanted.has(Dexie.getByKeyPath(row, index))) out.push(row);
-    return out.sort((a, b) => compareKeys(this.keyOf(a), this.keyOf(b))).map((row) => structuredClone(row));
+    const keys = this.indexed(index);
+    const found: Key[] = [];
+    for (const value of new Set<unknown>(values)) for (const key of keys.get(value) ?? []) found.push(key);
+    return found.sort(compareKeys).map((key) => structuredClone(this.rows.get(key)!));
   }
 
-  /** Writes the batch's changes to the table (in the caller's transaction). */
+  /**
+   * Writes the batch's changes to the table (in the caller's transaction), a slice of rows at a time:
+   * placing a put copies its row, and thousands placed in one task made it a long one.
+   */
   async flush(): Promise<void> {
     const puts: Row[] = [];
     const deletes: Key[] = [];
@@ -179,8 +209,36 @@ class OverlayTable {
     }
     this.dirty.clear();
     if (deletes.length) await this.real.bulkDelete(deletes);
-    if (puts.length) await this.real.bulkPut(puts);
+    let slice = FLUSH_FIRST_SLICE;
+    for (let at = 0; at < puts.length;) {
+      const rows = puts.slice(at, at + slice);
+      const started = performance.now();
+      const written = this.real.bulkPut(rows);
+      // The next slice is placed in this one's success callback (the transaction stays active), sized
+      // by how long placing this one took.
+      const took = performance.now() - started;
+      at += rows.length;
+      slice = Math.max(
+        FLUSH_FIRST_SLICE,
+        Math.min(rows.length * 4, Math.floor((rows.length * FLUSH_SLICE_MS) / Math.max(took, 0.1))),
+      );
+      await written;
+    }
   }
+}
+
+/** A chunk's writes are placed at most about this long per task (then the next slice waits for the last). */
+const FLUSH_SLICE_MS = 8;
+const FLUSH_FIRST_SLICE = 100;
+
+function valueAt(row: Row, path: string): unknown {
+  return path.includes('.') ? Dexie.getByKeyPath(row, path) : row[path];
+}
+
+function keysWith(keys: Map<unknown, Set<Key>>, value: unknown): Set<Key> {
+  let set = keys.get(value);
+  if (!set) keys.set(value, (set = new Set()));
+  return set;
 }
 
 function compareKeys(a: Key, b: Key): number {
@@ -311,8 +369,8 @@ export class BatchOverlay {
     if (first) await first.real.get('\u0000pause');
   }
 
-  /** Writes every table's changes: one bulkDelete and one bulkPut per changed table. */
+  /** Writes every table's changes: a bulkDelete and a few bulkPuts per changed table, one table after another. */
   async flush(): Promise<void> {
-    await Promise.all([...this.tables.values()].map((t) => t.flush()));
+    for (const table of this.tables.values()) await table.flush();
   }
 }
