@@ -24,14 +24,27 @@ export class OverlayUnsupported extends Error {
   }
 }
 
-const copy = <T>(value: T): T => (value === undefined || value === null ? value : structuredClone(value));
+/**
+ * A deep copy of a row, as IndexedDB would store and return it: plain objects and arrays are copied
+ * here (a replay copies rows tens of thousands of times, and structuredClone cost several µs each);
+ * anything else in a row (a Blob, a Date…) is copied by structuredClone.
+ */
+function copy<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map(copy) as T;
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return structuredClone(value);
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) out[key] = copy((value as Record<string, unknown>)[key]);
+  return out as T;
+}
 
 /** Dexie's modify(): an object of changes (key paths) or a function that changes the row in place. */
 type Changes = Row | ((row: Row, ctx: { value: Row | undefined }) => boolean | void);
 
 /** Applies `changes` to `row` as Dexie's modify() does; returns the row to store, null to delete, or false (no change). */
 function modified(row: Row, changes: Changes): Row | null | false {
-  const next = structuredClone(row);
+  const next = copy(row);
   if (typeof changes === 'function') {
     const ctx: { value: Row | undefined } = { value: next };
     if (changes.call(ctx, next, ctx) === false) return false;
@@ -148,7 +161,7 @@ class OverlayTable {
 
   put(row: Row): Promise<Key> {
     const key = this.keyOf(row);
-    this.setRow(key, structuredClone(row));
+    this.setRow(key, copy(row));
     this.dirty.add(key);
     return Promise.resolve(key);
   }
@@ -192,7 +205,7 @@ class OverlayTable {
     const keys = this.indexed(index);
     const found: Key[] = [];
     for (const value of new Set<unknown>(values)) for (const key of keys.get(value) ?? []) found.push(key);
-    return found.sort(compareKeys).map((key) => structuredClone(this.rows.get(key)!));
+    return found.sort(compareKeys).map((key) => copy(this.rows.get(key)!));
   }
 
   /**
