@@ -208,10 +208,7 @@ class OverlayTable {
     return found.sort(compareKeys).map((key) => copy(this.rows.get(key)!));
   }
 
-  /**
-   * Writes the batch's changes to the table (in the caller's transaction), a slice of rows at a time:
-   * placing a put copies its row, and thousands placed in one task made it a long one.
-   */
+  /** Writes the batch's changes to the table (in the caller's transaction), FLUSH_SLICE rows at a time. */
   async flush(): Promise<void> {
     const puts: Row[] = [];
     const deletes: Key[] = [];
@@ -222,27 +219,17 @@ class OverlayTable {
     }
     this.dirty.clear();
     if (deletes.length) await this.real.bulkDelete(deletes);
-    let slice = FLUSH_FIRST_SLICE;
-    for (let at = 0; at < puts.length;) {
-      const rows = puts.slice(at, at + slice);
-      const started = performance.now();
-      const written = this.real.bulkPut(rows);
-      // The next slice is placed in this one's success callback (the transaction stays active), sized
-      // by how long placing this one took.
-      const took = performance.now() - started;
-      at += rows.length;
-      slice = Math.max(
-        FLUSH_FIRST_SLICE,
-        Math.min(rows.length * 4, Math.floor((rows.length * FLUSH_SLICE_MS) / Math.max(took, 0.1))),
-      );
-      await written;
-    }
+    // The next slice is placed in this one's success callback (the transaction stays active).
+    for (let at = 0; at < puts.length; at += FLUSH_SLICE) await this.real.bulkPut(puts.slice(at, at + FLUSH_SLICE));
   }
 }
 
-/** A chunk's writes are placed at most about this long per task (then the next slice waits for the last). */
-const FLUSH_SLICE_MS = 8;
-const FLUSH_FIRST_SLICE = 100;
+/**
+ * Rows per bulkPut of a chunk's writes, each placed once the one before is written: placing a put copies
+ * its row, and a chunk's thousand rows placed at once made a long task (a slice sized by the time its
+ * placing took grew too large: Dexie places them after the call returns).
+ */
+const FLUSH_SLICE = 200;
 
 function valueAt(row: Row, path: string): unknown {
   return path.includes('.') ? Dexie.getByKeyPath(row, path) : row[path];
