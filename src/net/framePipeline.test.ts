@@ -2,7 +2,7 @@
 // the final text never overwritten by a stale update.
 import { describe, expect, it, vi } from 'vitest';
 import type { ServerFrame } from '../protocol';
-import { FramePipeline, REPLAY_CHUNK, updateSpacingMs } from './framePipeline';
+import { FramePipeline, REPLAY_CHUNK, REPLAY_CHUNK_AFTER_DONE, updateSpacingMs } from './framePipeline';
 
 function update(id: string, text: string, lane = 'web:default'): ServerFrame {
   return { v: 1, type: 'message.update', chat_id: lane, payload: { message_id: id, text } };
@@ -435,6 +435,8 @@ describe('FramePipeline: the live cursor (spec README §16)', () => {
   /** Records every write as [types, cursor stored with it]; frames whose cursor is in `failing` fail to store. */
   function cursorPipeline(failing: Set<number> = new Set(), schedule: (run: () => void) => void = (run) => run()) {
     const writes: { types: string[]; cursor: number | undefined }[] = [];
+    /** The frames' own cursors, in the order they were stored. */
+    const order: (number | undefined)[] = [];
     let held = 0;
     let gate: Promise<void> | undefined;
     let release = () => {};
@@ -452,6 +454,7 @@ describe('FramePipeline: the live cursor (spec README §16)', () => {
         if (gate) await gate;
         if (frames.some(fails)) throw new Error('QuotaExceededError');
         writes.push({ types: frames.map((f) => f.type), cursor });
+        order.push(...frames.map((f) => f.cursor));
       },
       schedule,
       onError: () => {},
@@ -462,6 +465,7 @@ describe('FramePipeline: the live cursor (spec README §16)', () => {
     return {
       pipeline,
       writes,
+      order,
       stored,
       held: () => held,
       slowDown,
@@ -556,19 +560,36 @@ describe('FramePipeline: the live cursor (spec README §16)', () => {
   });
 
   it("a long replay is stored in chunks while it arrives; only the last stores sync.done's cursor", async () => {
-    const { pipeline, writes, stored } = cursorPipeline();
+    const { pipeline, writes, order, stored } = cursorPipeline();
     pipeline.beginBatch();
     const n = REPLAY_CHUNK * 2 + 7;
     const pushes: Promise<void>[] = [];
-    for (let c = 1; c <= n; c++) pushes.push(pipeline.push(at('typing', c)));
-    // Before sync.done: the first chunks are stored already, with no cursor (a drop now replays them).
+    for (let c = 1; c <= REPLAY_CHUNK; c++) pushes.push(pipeline.push(at('typing', c)));
+    // Before sync.done: the first chunk is stored already, with no cursor (a drop now replays it).
     await pushes[REPLAY_CHUNK - 1];
     expect(writes[0]).toEqual({ types: Array(REPLAY_CHUNK).fill('typing'), cursor: undefined });
     expect(stored()).toBe(0);
+    for (let c = REPLAY_CHUNK + 1; c <= n; c++) pushes.push(pipeline.push(at('typing', c)));
     await pipeline.endBatch(n);
     await Promise.all(pushes);
-    expect(writes.map((w) => w.types.length)).toEqual([REPLAY_CHUNK, REPLAY_CHUNK, 7]);
+    expect(writes.length).toBeGreaterThan(1);
+    expect(writes.map((w) => w.cursor)).toEqual([...Array(writes.length - 1).fill(undefined), n]);
+    expect(order).toEqual(Array.from({ length: n }, (_, i) => i + 1));
+  });
+
+  it('once sync.done has come, the rest of the replay is stored in larger chunks, in order', async () => {
+    const { pipeline, writes, order, stored } = cursorPipeline();
+    pipeline.beginBatch();
+    // All of it arrives while the first chunk is being stored (a replay arrives faster than it is stored).
+    const n = REPLAY_CHUNK + REPLAY_CHUNK_AFTER_DONE + 5;
+    const pushes: Promise<void>[] = [];
+    for (let c = 1; c <= n; c++) pushes.push(pipeline.push(at('typing', c)));
+    await pipeline.endBatch(n);
+    await Promise.all(pushes);
+    expect(writes.map((w) => w.types.length)).toEqual([REPLAY_CHUNK, REPLAY_CHUNK_AFTER_DONE, 5]);
     expect(writes.map((w) => w.cursor)).toEqual([undefined, undefined, n]);
+    expect(order).toEqual(Array.from({ length: n }, (_, i) => i + 1));
+    expect(stored()).toBe(n);
   });
 
   it("a chunk of the replay that fails to store keeps sync.done's cursor from being stored, and asks for a sync", async () => {

@@ -83,6 +83,12 @@ const MAX_GROUP = 100;
  * task, the screen shows the catch-up as it goes, and only the last chunk stores sync.done's cursor.
  */
 export const REPLAY_CHUNK = 1000;
+/**
+ * Once sync.done has come, the rest of the replay is in memory and nothing else arrives to be shown
+ * sooner: it is stored in chunks this much larger (fewer transactions, fewer pauses and re-reads of
+ * the screen between them; the store slices each chunk's work into short tasks all the same).
+ */
+export const REPLAY_CHUNK_AFTER_DONE = 4 * REPLAY_CHUNK;
 /** The longest pause after a replay chunk for the screen's reads (a slow query must not stall the catch-up). */
 const REPLAY_PAUSE_MAX_MS = 150;
 
@@ -180,9 +186,10 @@ export class FramePipeline {
     this.batchWaiters = [];
     if (cursor === undefined) this.cursorHeld = true;
     // Chunks before the last store no cursor; the last stores sync.done's, unless a chunk was lost.
-    for (let at = 0; at + REPLAY_CHUNK < frames.length; at += REPLAY_CHUNK)
-      void this.enqueueReplayChunk(frames.slice(at, at + REPLAY_CHUNK), []).catch(() => {}); // a failure reaches onError and the replay
-    const last = frames.slice(Math.floor(Math.max(0, frames.length - 1) / REPLAY_CHUNK) * REPLAY_CHUNK);
+    const size = REPLAY_CHUNK_AFTER_DONE;
+    for (let at = 0; at + size < frames.length; at += size)
+      void this.enqueueReplayChunk(frames.slice(at, at + size), []).catch(() => {}); // a failure reaches onError and the replay
+    const last = frames.slice(Math.floor(Math.max(0, frames.length - 1) / size) * size);
     const write = async () => {
       if (replay.failed) {
         cursor = undefined;

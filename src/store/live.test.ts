@@ -4,6 +4,7 @@ import { freshDb } from '../testing/db';
 import { until } from '../testing/until';
 import type { IrisDB } from './db';
 import { live, liveOn } from './live';
+import { liveReadsSettled, readsInFlight } from './liveReads';
 
 // The app runs Solid's browser build (reactive); Node would resolve the server build.
 vi.mock('solid-js', async () => {
@@ -100,5 +101,40 @@ describe('live', () => {
     expect(runs).toBe(before);
     await db.channels.update('b', { name: 'B2' });
     await until(() => value() === 'B2');
+  });
+});
+
+describe('liveReadsSettled after a live query', () => {
+  it('resumes its waiter outside the query, so the waiter can write (the catch-up writes its next chunk)', async () => {
+    db = freshDb();
+    await db.channels.put({ chat_id: 'a', name: 'General', kind: 'default', order: 0 });
+    let gate: Promise<void> = Promise.resolve();
+    let dispose!: () => void;
+    // An async querier (as the lane's): Dexie follows it across its awaits, and it settles inside the query.
+    const value = createRoot((d) => {
+      dispose = d;
+      return live(async () => {
+        const rows = await db.channels.toArray();
+        await gate;
+        await db.channels.count();
+        return rows.map((r) => r.name);
+      }, ['none']);
+    });
+    await until(() => value().length === 1);
+    for (let n = 0; n < 10; n++) {
+      let open!: () => void;
+      gate = new Promise((resolve) => (open = resolve));
+      await db.channels.put({ chat_id: `c${n}`, name: `C${n}`, kind: 'default', order: n + 1 });
+      await until(() => readsInFlight() > 0);
+      // Woken when the query's read settles: the write after it must not run as part of the query.
+      const settled = liveReadsSettled(5_000);
+      open();
+      await settled;
+      await db.transaction('rw', db.channels, () =>
+        db.channels.put({ chat_id: `d${n}`, name: `D${n}`, kind: 'default', order: 100 + n }),
+      );
+    }
+    await until(() => value().length === 21);
+    dispose();
   });
 });

@@ -154,15 +154,42 @@ describe('a replay reduced in memory', () => {
         });
         i += size;
       }
+      // And in two whole batches (the size a replay's rest is stored in once sync.done has come): the
+      // rows it writes land in several slices, and its index queries see every row changed before them.
+      const whole = await seeded(ownSends);
+      dbs.push(whole);
+      await applyFrames(whole, frames.slice(0, cut), { gateway: GATEWAY, now: NOW, replay: true });
+      await applyFrames(whole, frames, { gateway: GATEWAY, now: NOW, replay: true, cursor: frames.length });
       const want = await dump(oneByOne);
       const got = await dump(batched);
+      const gotWhole = await dump(whole);
       expect(want.messages!.length).toBeGreaterThan(50);
       expect(want.activity!.length).toBeGreaterThan(10);
-      for (const table of Object.keys(want)) expect(got[table], `seed ${seed}, table ${table}`).toEqual(want[table]);
+      for (const table of Object.keys(want)) {
+        expect(got[table], `seed ${seed}, table ${table}`).toEqual(want[table]);
+        expect(gotWhole[table], `seed ${seed}, table ${table}, whole batches`).toEqual(want[table]);
+      }
     }
     expect(warn).not.toHaveBeenCalled();
     warn.mockRestore();
   }, 120_000);
+
+  it('stores every row of a batch that writes many (they are written a slice at a time)', async () => {
+    const db = freshDb();
+    dbs.push(db);
+    const env = LANES[0]!;
+    const frames: ServerFrame[] = [];
+    for (let n = 1; n <= 1500; n++) {
+      frames.push(frame('message.start', env, { message_id: `m${n}`, role: 'assistant', ts: NOW + n }, 2 * n - 1));
+      frames.push(frame('message.stop', env, { message_id: `m${n}`, final_text: `answer ${n}` }, 2 * n));
+    }
+    frames.push(frame('agent.idle', env, {}, frames.length + 1));
+    await applyFrames(db, frames, { gateway: GATEWAY, now: NOW, replay: true, cursor: frames.length });
+    const rows = await db.messages.toArray();
+    expect(rows.length).toBe(1500);
+    expect(rows.filter((r) => r.text === `answer ${r.message_id.slice(1)}`).length).toBe(1500);
+    expect(await getCursor(db, GATEWAY)).toBe(frames.length);
+  });
 
   it('creates its tool cards and beats without reading each one first (the turns are loaded once)', async () => {
     const { frames, ownSends } = replay(3, 40);

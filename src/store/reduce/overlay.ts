@@ -24,14 +24,27 @@ export class OverlayUnsupported extends Error {
   }
 }
 
-const copy = <T>(value: T): T => (value === undefined || value === null ? value : structuredClone(value));
+/**
+ * A deep copy of a row, as IndexedDB would store and return it: plain objects and arrays are copied
+ * here (a replay copies rows tens of thousands of times, and structuredClone cost several µs each);
+ * anything else in a row (a Blob, a Date…) is copied by structuredClone.
+ */
+function copy<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map(copy) as T;
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return structuredClone(value);
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) out[key] = copy((value as Record<string, unknown>)[key]);
+  return out as T;
+}
 
 /** Dexie's modify(): an object of changes (key paths) or a function that changes the row in place. */
 type Changes = Row | ((row: Row, ctx: { value: Row | undefined }) => boolean | void);
 
 /** Applies `changes` to `row` as Dexie's modify() does; returns the row to store, null to delete, or false (no change). */
 function modified(row: Row, changes: Changes): Row | null | false {
-  const next = structuredClone(row);
+  const next = copy(row);
   if (typeof changes === 'function') {
     const ctx: { value: Row | undefined } = { value: next };
     if (changes.call(ctx, next, ctx) === false) return false;
@@ -50,6 +63,11 @@ class OverlayTable {
   /** Rows known in this batch by primary key: the row, or null when there is none. */
   private readonly rows = new Map<Key, Row | null>();
   private readonly dirty = new Set<Key>();
+  /**
+   * Per index a query asked for: the keys of the known rows by their value in it, kept as rows change
+   * (scanning every known row per query made a large batch quadratic).
+   */
+  private readonly byIndex = new Map<string, Map<unknown, Set<Key>>>();
   /** `index\0value` pairs whose stored rows are all in `rows`. */
   private readonly covered = new Set<string>();
   private readonly keyPath: string;
@@ -62,6 +80,28 @@ class OverlayTable {
     this.keyPath = keyPath;
   }
 
+  private setRow(key: Key, row: Row | null): void {
+    if (this.byIndex.size) {
+      const old = this.rows.get(key);
+      for (const [index, keys] of this.byIndex) {
+        if (old) keysWith(keys, valueAt(old, index)).delete(key);
+        if (row) keysWith(keys, valueAt(row, index)).add(key);
+      }
+    }
+    this.rows.set(key, row);
+  }
+
+  /** The known rows' keys by their value of `index` (built on first use, then kept up to date). */
+  private indexed(index: string): Map<unknown, Set<Key>> {
+    let keys = this.byIndex.get(index);
+    if (!keys) {
+      keys = new Map();
+      for (const [key, row] of this.rows) if (row) keysWith(keys, valueAt(row, index)).add(key);
+      this.byIndex.set(index, keys);
+    }
+    return keys;
+  }
+
   private keyOf(row: Row): Key {
     const key = row[this.keyPath];
     if (typeof key !== 'string' && typeof key !== 'number') throw new OverlayUnsupported(`a row without its key`);
@@ -70,7 +110,7 @@ class OverlayTable {
 
   private remember(row: Row): void {
     const key = this.keyOf(row);
-    if (!this.rows.has(key)) this.rows.set(key, row);
+    if (!this.rows.has(key)) this.setRow(key, row);
   }
 
   /** Loads the stored rows whose `index` is one of `values` (once per value), for queries served from memory. */
@@ -104,24 +144,24 @@ class OverlayTable {
 
   async get(key: Key): Promise<Row | undefined> {
     if (typeof key === 'object') throw new OverlayUnsupported('get by criteria');
-    if (!this.rows.has(key) && this.knownAbsent(key)) this.rows.set(key, null);
-    if (!this.rows.has(key)) this.rows.set(key, ((await this.real.get(key)) as Row | undefined) ?? null);
+    if (!this.rows.has(key) && this.knownAbsent(key)) this.setRow(key, null);
+    if (!this.rows.has(key)) this.setRow(key, ((await this.real.get(key)) as Row | undefined) ?? null);
     return copy(this.rows.get(key)) ?? undefined;
   }
 
   async bulkGet(keys: readonly Key[]): Promise<(Row | undefined)[]> {
-    for (const k of keys) if (!this.rows.has(k) && this.knownAbsent(k)) this.rows.set(k, null);
+    for (const k of keys) if (!this.rows.has(k) && this.knownAbsent(k)) this.setRow(k, null);
     const missing = [...new Set(keys.filter((k) => !this.rows.has(k)))];
     if (missing.length) {
       const found = (await this.real.bulkGet(missing)) as (Row | undefined)[];
-      missing.forEach((k, i) => this.rows.set(k, found[i] ?? null));
+      missing.forEach((k, i) => this.setRow(k, found[i] ?? null));
     }
     return keys.map((k) => copy(this.rows.get(k)) ?? undefined);
   }
 
   put(row: Row): Promise<Key> {
     const key = this.keyOf(row);
-    this.rows.set(key, structuredClone(row));
+    this.setRow(key, copy(row));
     this.dirty.add(key);
     return Promise.resolve(key);
   }
@@ -131,7 +171,7 @@ class OverlayTable {
   }
 
   delete(key: Key): Promise<void> {
-    this.rows.set(key, null);
+    this.setRow(key, null);
     this.dirty.add(key);
     return Promise.resolve();
   }
@@ -162,13 +202,13 @@ class OverlayTable {
     await this.load(index, values);
     if (index === ':id' || index === this.keyPath)
       return (await this.bulkGet([...new Set(values)].sort(compareKeys))).filter((r): r is Row => r !== undefined);
-    const wanted = new Set<unknown>(values);
-    const out: Row[] = [];
-    for (const row of this.rows.values()) if (row && wanted.has(Dexie.getByKeyPath(row, index))) out.push(row);
-    return out.sort((a, b) => compareKeys(this.keyOf(a), this.keyOf(b))).map((row) => structuredClone(row));
+    const keys = this.indexed(index);
+    const found: Key[] = [];
+    for (const value of new Set<unknown>(values)) for (const key of keys.get(value) ?? []) found.push(key);
+    return found.sort(compareKeys).map((key) => copy(this.rows.get(key)!));
   }
 
-  /** Writes the batch's changes to the table (in the caller's transaction). */
+  /** Writes the batch's changes to the table (in the caller's transaction), FLUSH_SLICE rows at a time. */
   async flush(): Promise<void> {
     const puts: Row[] = [];
     const deletes: Key[] = [];
@@ -179,8 +219,26 @@ class OverlayTable {
     }
     this.dirty.clear();
     if (deletes.length) await this.real.bulkDelete(deletes);
-    if (puts.length) await this.real.bulkPut(puts);
+    // The next slice is placed in this one's success callback (the transaction stays active).
+    for (let at = 0; at < puts.length; at += FLUSH_SLICE) await this.real.bulkPut(puts.slice(at, at + FLUSH_SLICE));
   }
+}
+
+/**
+ * Rows per bulkPut of a chunk's writes, each placed once the one before is written: placing a put copies
+ * its row, and a chunk's thousand rows placed at once made a long task (a slice sized by the time its
+ * placing took grew too large: Dexie places them after the call returns).
+ */
+const FLUSH_SLICE = 200;
+
+function valueAt(row: Row, path: string): unknown {
+  return path.includes('.') ? Dexie.getByKeyPath(row, path) : row[path];
+}
+
+function keysWith(keys: Map<unknown, Set<Key>>, value: unknown): Set<Key> {
+  let set = keys.get(value);
+  if (!set) keys.set(value, (set = new Set()));
+  return set;
 }
 
 function compareKeys(a: Key, b: Key): number {
@@ -311,8 +369,8 @@ export class BatchOverlay {
     if (first) await first.real.get('\u0000pause');
   }
 
-  /** Writes every table's changes: one bulkDelete and one bulkPut per changed table. */
+  /** Writes every table's changes: a bulkDelete and a few bulkPuts per changed table, one table after another. */
   async flush(): Promise<void> {
-    await Promise.all([...this.tables.values()].map((t) => t.flush()));
+    for (const table of this.tables.values()) await table.flush();
   }
 }
