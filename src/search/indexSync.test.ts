@@ -134,4 +134,40 @@ describe('syncIndexWithDb', () => {
     expect(index.search('fresh').map((h) => h.message_id)).toEqual(['zz-new']);
     expect(index.has('m0')).toBe(false);
   });
+
+  it('reads the table once after a run of whole-table changes, and keeps answering meanwhile', async () => {
+    const db = freshDb();
+    await db.messages.bulkPut(Array.from({ length: 250 }, (_, i) => row(`a${String(i).padStart(3, '0')}`, 'old', i)));
+    const index = createLocalIndex();
+    let reads = 0;
+    let sizeWhileReading = Infinity;
+    const sync = syncIndexWithDb(index, db, {
+      chunkSize: 100,
+      rebuildQuietMs: 100,
+      yieldToPage: async () => {
+        reads++;
+        sizeWhileReading = Math.min(sizeWhileReading, index.search('old', { limit: 1000 }).length);
+      },
+    });
+    open[open.length - 1].sync = sync;
+    await sync.ready;
+    const firstBuild = reads;
+    sizeWhileReading = Infinity;
+
+    // Five chunks of a replay, each a bulkPut that Dexie reports as the whole table.
+    for (let c = 0; c < 5; c++)
+      await db.messages.bulkPut(
+        Array.from({ length: 60 }, (_, i) => row(`b${c}${String(i).padStart(2, '0')}`, `new ${c}`, 1000 + i)),
+      );
+    await db.messages.delete('a000');
+    await sync.flush();
+
+    expect(index.size).toBe(249 + 300);
+    expect(index.search('new', { limit: 1000 })).toHaveLength(300);
+    expect(index.has('a000')).toBe(false);
+    // One re-read of the 549 rows (5 chunks of 100 after the first), not one per bulkPut.
+    expect(reads - firstBuild).toBe(5);
+    // The old messages stayed findable while the table was read again.
+    expect(sizeWhileReading).toBeGreaterThanOrEqual(249);
+  });
 });

@@ -13,6 +13,13 @@ export interface IndexSyncOptions {
   batchDelayMs?: number;
   /** Gives the page a turn between chunks. */
   yieldToPage?: () => Promise<void>;
+  /**
+   * A change Dexie reports as the whole table (a bulkPut of 50+ rows: a replay chunk, a history page)
+   * re-reads the table once no such change came for this long (ms)...
+   */
+  rebuildQuietMs?: number;
+  /** ...or at the latest this long after the first of them (ms). */
+  rebuildMaxWaitMs?: number;
 }
 
 export interface IndexSync {
@@ -42,6 +49,8 @@ export function syncIndexWithDb(index: LocalIndex, db: IrisDB, options: IndexSyn
   const chunkSize = options.chunkSize ?? 2000;
   const batchDelayMs = options.batchDelayMs ?? 150;
   const yieldToPage = options.yieldToPage ?? defaultYield;
+  const rebuildQuietMs = options.rebuildQuietMs ?? 1000;
+  const rebuildMaxWaitMs = options.rebuildMaxWaitMs ?? 10_000;
   const part = `idb://${db.name}/messages/`;
 
   let stopped = false;
@@ -50,6 +59,8 @@ export function syncIndexWithDb(index: LocalIndex, db: IrisDB, options: IndexSyn
   const changedKeys = new Set<string>();
   const changedRanges: { from: string; to: string }[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let rebuildTimer: ReturnType<typeof setTimeout> | undefined;
+  let rebuildFirstWanted: number | undefined;
   let applying: Promise<void> = Promise.resolve();
 
   function onMutated(parts: ObservabilitySet) {
@@ -60,7 +71,9 @@ export function syncIndexWithDb(index: LocalIndex, db: IrisDB, options: IndexSyn
       else if (isWholeTable(node)) rebuildWanted = true;
       else changedRanges.push({ from: node.from as string, to: node.to as string });
     }
-    if (!building) schedule();
+    if (building) return;
+    if (rebuildWanted) scheduleRebuild();
+    if (changedKeys.size > 0 || changedRanges.length > 0) schedule();
   }
 
   function schedule() {
@@ -71,16 +84,42 @@ export function syncIndexWithDb(index: LocalIndex, db: IrisDB, options: IndexSyn
     }, batchDelayMs);
   }
 
+  /**
+   * A catch-up stores its replay in chunks, each reported as the whole table: one re-read after the
+   * last of them, not one per chunk (each re-read walks every message).
+   */
+  function scheduleRebuild() {
+    const now = Date.now();
+    rebuildFirstWanted ??= now;
+    if (rebuildTimer !== undefined) clearTimeout(rebuildTimer);
+    const wait = Math.max(0, Math.min(rebuildQuietMs, rebuildFirstWanted + rebuildMaxWaitMs - now));
+    rebuildTimer = setTimeout(startRebuild, wait);
+  }
+
+  function startRebuild() {
+    if (rebuildTimer !== undefined) clearTimeout(rebuildTimer);
+    rebuildTimer = undefined;
+    rebuildFirstWanted = undefined;
+    applying = applying.then(rebuild, rebuild);
+  }
+
+  /**
+   * Reads the whole table again into the index as it is: unchanged texts cost no new postings, and
+   * what is gone is removed at the end, so a search meanwhile still finds everything it found before.
+   */
+  async function rebuild(): Promise<void> {
+    if (stopped || !rebuildWanted) return;
+    rebuildWanted = false;
+    changedKeys.clear();
+    changedRanges.length = 0;
+    const seen = new Set<string>();
+    await build(seen);
+    if (stopped) return;
+    index.remove([...index.ids()].filter((id) => !seen.has(id)));
+  }
+
   async function applyChanges(): Promise<void> {
     if (stopped) return;
-    if (rebuildWanted) {
-      rebuildWanted = false;
-      changedKeys.clear();
-      changedRanges.length = 0;
-      index.clear();
-      await build();
-      return;
-    }
     const keys = [...changedKeys];
     changedKeys.clear();
     const ranges = changedRanges.splice(0);
@@ -104,7 +143,7 @@ export function syncIndexWithDb(index: LocalIndex, db: IrisDB, options: IndexSyn
   }
 
   /** Reads the table in primary-key order, a chunk per transaction, yielding between chunks. */
-  async function build(): Promise<void> {
+  async function build(seen?: Set<string>): Promise<void> {
     building = true;
     let lastKey: string | undefined;
     for (;;) {
@@ -115,14 +154,17 @@ export function syncIndexWithDb(index: LocalIndex, db: IrisDB, options: IndexSyn
           : await db.messages.where(':id').above(lastKey).limit(chunkSize).toArray();
       if (stopped) return;
       if (chunk.length === 0) break;
-      index.add(chunk.filter(indexable).map(toIndexed));
+      const rows = chunk.filter(indexable);
+      index.add(rows.map(toIndexed));
+      if (seen) for (const r of rows) seen.add(r.message_id);
       lastKey = chunk[chunk.length - 1].message_id;
       if (chunk.length < chunkSize) break;
       await yieldToPage();
     }
     building = false;
     // Writes that landed during the build may have been read before they happened: re-apply them.
-    if (changedKeys.size > 0 || changedRanges.length > 0 || rebuildWanted) schedule();
+    if (changedKeys.size > 0 || changedRanges.length > 0) schedule();
+    if (rebuildWanted) scheduleRebuild();
   }
 
   Dexie.on.storagemutated.subscribe(onMutated);
@@ -133,6 +175,7 @@ export function syncIndexWithDb(index: LocalIndex, db: IrisDB, options: IndexSyn
     ready,
     async flush() {
       await ready;
+      if (rebuildTimer !== undefined) startRebuild();
       if (timer !== undefined) {
         clearTimeout(timer);
         timer = undefined;
@@ -143,6 +186,7 @@ export function syncIndexWithDb(index: LocalIndex, db: IrisDB, options: IndexSyn
     stop() {
       stopped = true;
       if (timer !== undefined) clearTimeout(timer);
+      if (rebuildTimer !== undefined) clearTimeout(rebuildTimer);
       Dexie.on.storagemutated.unsubscribe(onMutated);
     },
   };
