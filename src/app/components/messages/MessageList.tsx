@@ -1,5 +1,5 @@
 import { createVirtualizer } from '@tanstack/solid-virtual';
-import { For, Show, createComputed, createEffect, createMemo, createSignal, untrack } from 'solid-js';
+import { For, Show, createComputed, createEffect, createMemo, createSignal } from 'solid-js';
 import type { MessageRow } from '../../../store/schema';
 import { useIris } from '../../../runtime';
 import { useBottomPin } from './bottomPin';
@@ -7,7 +7,6 @@ import { ConfirmDialog } from './ConfirmDialog';
 import { useJumpTo } from './jumpTo';
 import { createLaneWindow, laneMessageIds, laneRow, messagesAtBeginning, orphanTurn, windowRange } from './laneWindow';
 import { MessageListContext, useMessageList, type MessageListContextValue } from './listContext';
-import { createMountGate, type Place } from './mountGate';
 import { EmptyLane } from './EmptyLane';
 import { MessageItem, PendingTurn } from './MessageItem';
 import { WaitingReply, awaitingReply } from './ThinkingIndicator';
@@ -83,13 +82,6 @@ export function MessageList(props: { lane: string; focusId?: string }) {
   });
 
   let scroller!: HTMLDivElement;
-  // Message rows ahead of the reader put their message in after the frame (mountGate.ts). Nothing waits
-  // before the list has rows, so the virtualizer's first changes do not read it before it exists.
-  const gate = createMountGate((): Place | undefined => {
-    const top = virtualizer.scrollOffset;
-    const height = virtualizer.scrollRect?.height;
-    return top === null || !height ? undefined : [top, top + height];
-  });
   const virtualizer = createVirtualizer<HTMLDivElement, HTMLDivElement>({
     get count() {
       return keys().length;
@@ -102,8 +94,6 @@ export function MessageList(props: { lane: string; focusId?: string }) {
     overscan: 6,
     paddingStart: 56,
     paddingEnd: 16,
-    // Rows waiting to put their message in (mountGate.ts) do so once they come on screen.
-    onChange: () => gate.check(),
     // Keeping the reader's place when older pages are prepended, and following the newest message,
     // are done by the hooks below, after the DOM is updated (writing scrollTop before the sizer grows gets clamped).
   });
@@ -223,19 +213,6 @@ export function MessageList(props: { lane: string; focusId?: string }) {
             <For each={visibleKeys()}>
               {(key) => {
                 const item = () => itemByKey().get(key);
-                const isMessage = !key.startsWith(TURN_KEY) && !key.startsWith(PICKER_KEY) && key !== WAITING_KEY;
-                // A message row ahead of a reader up in the history, off screen, puts its message in after
-                // this frame. Following the newest message, rows come in at once: a new one is scrolled to.
-                const shown = isMessage
-                  ? // eslint-disable-next-line solid/reactivity -- the gate reads the row's place when it decides, untracked
-                    gate.admit(() => {
-                      const place = item();
-                      return place && ([place.start, place.end] as const);
-                    }, untrack(pin.atEnd))
-                  : () => true;
-                // Meanwhile a placeholder as tall as the row is known to be: a row measured before (scrolled
-                // away and back) keeps its size, and the virtualizer sees no change to make up for.
-                const waitingHeight = untrack(() => item()?.size) ?? ESTIMATE;
                 return (
                   <div
                     class="vrow"
@@ -257,18 +234,7 @@ export function MessageList(props: { lane: string; focusId?: string }) {
                             </Show>
                           }
                         >
-                          <Show
-                            when={shown()}
-                            fallback={
-                              <div
-                                class="msg-placeholder"
-                                aria-hidden="true"
-                                style={{ height: `${waitingHeight}px` }}
-                              />
-                            }
-                          >
-                            <Row id={key} prevId={keys()[(item()?.index ?? 0) - 1]} />
-                          </Show>
+                          <Row id={key} prevId={keys()[(item()?.index ?? 0) - 1]} />
                         </Show>
                       </Show>
                     </Show>
