@@ -40,6 +40,20 @@ export function useBottomPin(options: {
     else if (top < lastScrollTop - 1) setAtEnd(false);
     lastScrollTop = top;
   };
+  /**
+   * A scroll of the reader's whose event has not come yet (it comes with the next frame), judged now:
+   * a pin in between (a row put in or measured, a reply growing) would undo it, pulling the reader who
+   * had just left the bottom back down. Left: moved up by AT_END_PX or more since the last look, and
+   * that far from the bottom still (a list that got shorter moves scrollTop up by itself, to its end).
+   */
+  const judgeUnhandledScroll = () => {
+    const scroller = options.scroller();
+    const top = scroller.scrollTop;
+    if (top < lastScrollTop - AT_END_PX && scroller.scrollHeight - top - scroller.clientHeight >= AT_END_PX) {
+      setAtEnd(false);
+      lastScrollTop = top;
+    }
+  };
   /** Puts the newest message at the bottom of the viewport. */
   const pinToBottom = () => {
     const scroller = options.scroller();
@@ -49,7 +63,11 @@ export function useBottomPin(options: {
   };
   onMount(() => {
     // The viewport changed size (keyboard, composer growing): a reader at the bottom stays there.
-    const resize = new ResizeObserver(() => (untrack(atEnd) ? pinToBottom() : measure()));
+    const resize = new ResizeObserver(() => {
+      judgeUnhandledScroll();
+      if (untrack(atEnd)) pinToBottom();
+      else measure();
+    });
     resize.observe(options.scroller());
     onCleanup(() => resize.disconnect());
   });
@@ -65,6 +83,8 @@ export function useBottomPin(options: {
   createEffect(() => {
     options.totalSize();
     keys();
+    if (!untrack(atEnd)) return;
+    judgeUnhandledScroll();
     if (untrack(atEnd)) pinToBottom();
   });
 
