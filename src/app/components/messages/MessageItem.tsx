@@ -89,9 +89,7 @@ function AssistantMessage(props: { message: MessageRow }) {
   // stop was stored (issue 17). A memo, so a re-read row with the text already shown renders nothing again.
   const text = createMemo(
     () =>
-      (!final() &&
-        (props.message.text || !props.message.reasoning) &&
-        client.arrivingText(props.message.message_id)) ||
+      (!final() && (props.message.text || !props.message.reasoning) && client.arrivingText(props.message.message_id)) ||
       props.message.text,
   );
   const activity = createMemo(() => (props.message.turn ? list.win.activity[props.message.turn] : undefined));
