@@ -86,6 +86,7 @@ describe('FramePipeline', () => {
         apply: async (f) => void applied.push(f),
         applyBatch: async (frames) => void applied.push(...frames),
         schedule: (run) => run(),
+        readsSettled: async () => {}, // no screen reading here: the spacing alone
       });
       const long = 'x'.repeat(49_990);
       expect(updateSpacingMs(long.length + 4)).toBe(50);
@@ -350,7 +351,7 @@ describe('FramePipeline: the text handed out before it is stored (onText)', () =
     payload: { message_id: id, final_text: finalText },
   });
 
-  it("gives an update's text when its write is queued, before the store has it, at the pace of its writes", async () => {
+  it("gives an update's text when its write is queued, and newer ones at the next paints while it waits", async () => {
     const { pipeline, given, stored, release, flushNow } = textPipeline();
     const first = pipeline.push(update('m1', 'a'));
     void pipeline.push(update('m1', 'ab'));
@@ -359,18 +360,59 @@ describe('FramePipeline: the text handed out before it is stored (onText)', () =
     expect(given).toEqual([['m1', 'ab']]);
     expect(stored).toEqual([]); // the write is still waiting
     await Promise.resolve(); // it has started
-    // The next write is queued behind it and takes newer frames: its text is given when it is queued…
+    // The next write is queued behind it and takes newer frames: its text is given when it is queued,
+    // and each newer one at the next paint while it waits (the screen does not wait for the store)…
     void pipeline.push(update('m1', 'abc'));
     flushNow();
     void pipeline.push(update('m1', 'abcd'));
+    void pipeline.push(update('m1', 'abcde'));
+    expect(given.map(([, t]) => t)).toEqual(['ab', 'abc']); // not before the paint
     flushNow();
-    expect(given.map(([, t]) => t)).toEqual(['ab', 'abc']);
+    expect(given.map(([, t]) => t)).toEqual(['ab', 'abc', 'abcde']);
+    void pipeline.push(update('m1', 'abcdef'));
     release();
     await first;
     await pipeline.flush();
-    // …and again when it starts, with the newest frame it took: never older than what is stored.
-    expect(given.map(([, t]) => t)).toEqual(['ab', 'abc', 'abcd']);
-    expect(stored).toEqual(['message.update:ab', 'message.update:abcd']);
+    // …and when it starts, with the newest frame it took: never older than what is stored.
+    expect(given.map(([, t]) => t)).toEqual(['ab', 'abc', 'abcde', 'abcdef']);
+    expect(stored).toEqual(['message.update:ab', 'message.update:abcdef']);
+  });
+
+  it("after an update's write, the next waits until the screen's reads have settled; its text does not", async () => {
+    const given: string[] = [];
+    const stored: string[] = [];
+    const flushes: (() => void)[] = [];
+    let settle!: () => void;
+    const pauses: number[] = [];
+    const pipeline = new FramePipeline({
+      apply: async (f) => void stored.push(texts([f])[0]!),
+      applyBatch: async (frames) => void stored.push(...texts(frames)),
+      schedule: (run) => flushes.push(run),
+      onText: (_, text) => void (text !== undefined && given.push(text)),
+      // The live queries re-reading the row: a write overtaking them would make them start over.
+      readsSettled: (maxMs) => {
+        pauses.push(maxMs);
+        return new Promise<void>((r) => (settle = r));
+      },
+    });
+    const flushNow = () => flushes.splice(0).forEach((f) => f());
+    void pipeline.push(update('m1', 'a'));
+    flushNow();
+    await vi.waitFor(() => expect(pauses).toHaveLength(1));
+    expect(stored).toEqual(['message.update:a']);
+    expect(pauses[0]).toBeGreaterThan(0); // bounded
+    void pipeline.push(update('m1', 'ab'));
+    flushNow();
+    void pipeline.push(update('m1', 'abc'));
+    flushNow();
+    await Promise.resolve();
+    expect(stored).toEqual(['message.update:a']); // still reading: no write yet
+    expect(given).toEqual(['a', 'ab', 'abc']); // the screen is not held back
+    const done = pipeline.push(stop('m1', 'abc!'));
+    expect(given.at(-1)).toBe('abc!');
+    settle();
+    await done;
+    expect(stored).toEqual(['message.update:a', 'message.stop:abc!']);
   });
 
   it("gives a message.stop's final text at once, even while an earlier write is still in progress", async () => {

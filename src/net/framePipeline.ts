@@ -3,8 +3,9 @@
 // each update carries the full text, so only the newest matters). Frames that arrive while a write is in progress are
 // written together, in one transaction, when it ends. Each write stores, in its own transaction, the
 // live cursor of the frames it carries (spec README §16) unless a frame before them failed to store.
-// The newest text of a streamed message is also handed out (onText) when its write is queued, so the
-// tab can show it before the store has it.
+// The newest text of a streamed message is also handed out (onText) at the pace of the paints (spaced
+// as the writes are), so the tab can show it before the store has it; after each write of one, the next
+// waits (bounded) for the screen's live reads, which a write to the rows they read makes start over.
 import { laneOf, type ServerFrame } from '../protocol';
 import { READS_MESSAGES } from '../store/reducer';
 import { liveReadsSettled } from '../store/liveReads';
@@ -39,6 +40,8 @@ export interface PipelineOptions {
    */
   applyBatch(frames: ServerFrame[], cursor: number | undefined, replay?: boolean): Promise<void>;
   schedule?: FlushScheduler;
+  /** Resolves once the screen's live reads have settled, or after `maxMs` (default: liveReadsSettled). */
+  readsSettled?(maxMs: number): Promise<void>;
   /** Called when applying a frame failed (the pipeline keeps going). */
   onError?(error: unknown, frame: ServerFrame | undefined): void;
   /**
@@ -47,8 +50,9 @@ export interface PipelineOptions {
    */
   onCursorHeld?(): void;
   /**
-   * The newest text of a streamed message, given when its write is queued (an update's text, at the pace
-   * of its writes; a message.stop's `final_text` or a `message`'s text at once), before it is stored, so
+   * The newest text of a streamed message, given when its write is queued and while it waits (an update's
+   * text, at most once per paint, spaced by its length as the writes are; a message.stop's `final_text` or
+   * a `message`'s text at once), before it is stored, so
    * it can be painted without waiting for the store; `undefined` when that text will not be stored (its
    * write failed, the message was deleted). Display only: the store stays the truth.
    */
@@ -72,6 +76,8 @@ interface PendingUpdate {
   dropped: boolean;
   /** The text last given to onText for it. */
   published?: string;
+  /** When (Date.now() ms) a newer text of it may be given while its write waits (see updateSpacingMs). */
+  publishAt?: number;
 }
 
 /** At most this many frames per transaction: a flood must not become one long write. */
@@ -91,6 +97,14 @@ export const REPLAY_CHUNK = 1000;
 export const REPLAY_CHUNK_AFTER_DONE = 4 * REPLAY_CHUNK;
 /** The longest pause after a replay chunk for the screen's reads (a slow query must not stall the catch-up). */
 const REPLAY_PAUSE_MAX_MS = 150;
+/**
+ * The longest pause after the write of a streamed update for the screen's reads. A Dexie live query that
+ * a write to what it reads overtakes starts again without giving its result: written back to back, a
+ * streamed row starved the lane's read of it, and under load (each read 0.3-1 s) a 5,000-update reply
+ * never showed its bubble until its stop was stored (issue 17). Meanwhile the newest text is given to
+ * the screen at the pace of the paints (onText), not of the writes.
+ */
+const UPDATE_PAUSE_MAX_MS = 500;
 
 /**
  * Each write of a streamed message rewrites its whole text, and every write wakes the bubble's reads
@@ -283,8 +297,11 @@ export class FramePipeline {
     };
     const now = Date.now();
     let wait = Infinity;
-    for (const [id, held] of this.updates)
+    for (const [id, held] of this.updates) {
       if (!held.queued) wait = Math.min(wait, (this.nextWriteAt.get(id) ?? 0) - now);
+      // Its write waits in the chain: its newer text is still given to the screen.
+      else if (textOf(held.frame) !== held.published) wait = Math.min(wait, (held.publishAt ?? 0) - now);
+    }
     if (wait === Infinity) {
       this.flushScheduled = false; // every held update is already in the chain
       return;
@@ -298,7 +315,8 @@ export class FramePipeline {
     const now = Date.now();
     let waiting = false;
     for (const [id, held] of [...this.updates]) {
-      if (held.queued || (this.nextWriteAt.get(id) ?? 0) <= now) this.writeHeld(id, held, false);
+      if (held.queued ? (held.publishAt ?? 0) <= now : (this.nextWriteAt.get(id) ?? 0) <= now)
+        this.writeHeld(id, held, false);
       else waiting = true;
     }
     if (waiting) this.scheduleFlush();
@@ -353,7 +371,8 @@ export class FramePipeline {
   private writeHeld(id: string, held: PendingUpdate, seal: boolean): void {
     if (seal && this.updates.get(id) === held) this.updates.delete(id);
     // Its newest text is on its way to the store: show it now. A queued write still takes newer frames;
-    // their text is given when it starts, so the bubble paints no more often than the store is written.
+    // their text is given at the next paints while it waits (spaced by its length, as the writes are),
+    // and again when it starts.
     this.publish(id, held);
     if (held.queued) return;
     held.queued = true;
@@ -362,7 +381,9 @@ export class FramePipeline {
       if (!held.dropped) this.publish(id, held); // what is stored is never newer than what was given
       this.spaceNextWrite(id, held);
       // No cursor: updates are not outboxed (spec README §8), and any of them may be skipped (§7).
-      return held.dropped ? Promise.resolve() : this.opts.apply(held.frame, undefined);
+      if (held.dropped) return Promise.resolve();
+      const settled = this.opts.readsSettled ?? liveReadsSettled;
+      return this.opts.apply(held.frame, undefined).then(() => settled(UPDATE_PAUSE_MAX_MS));
     };
     void this.enqueue(write, held.frame)
       .catch((error: unknown) => {
@@ -377,6 +398,7 @@ export class FramePipeline {
     const text = textOf(held.frame);
     if (text === undefined || text === held.published) return;
     held.published = text;
+    held.publishAt = Date.now() + updateSpacingMs(text.length);
     this.giveText(id, text);
   }
 

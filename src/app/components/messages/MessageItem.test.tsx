@@ -75,6 +75,29 @@ describe('an assistant message while it streams', () => {
     expect(mounted.container.querySelector('article')?.getAttribute('aria-busy')).toBe('false');
   });
 
+  it('shows the received text before the store has any text (a reply without reasoning)', async () => {
+    runtime = createTestRuntime();
+    runtime.client.arrivingText = (id) => (id === 'm3' ? 'First words' : undefined);
+    mounted = mountItem(streamingRow('m3', ''));
+    await until(() => visibleText(mounted!.container.querySelector('.md')) === 'First words', 'the received text');
+    expect(mounted.container.querySelector('.msg-typing')).toBeNull();
+  });
+
+  it('after reasoning, keeps "Thinking…" until the store has the first text (its write ends the thinking)', async () => {
+    runtime = createTestRuntime();
+    runtime.client.arrivingText = (id) => (id === 'm4' ? 'First words' : undefined);
+    const [row, setRow] = createStore<MessageRow>({ ...streamingRow('m4', ''), reasoning: 'Let me think.' });
+    mounted = mountItem(row);
+    await until(() => !!mounted!.container.textContent?.includes('Thinking…'), 'the thinking line');
+    // The reply's own text (the reasoning is Markdown too, inside the turn line).
+    const body = () => mounted!.container.querySelector('article > .md');
+    expect(body()).toBeNull();
+
+    setRow({ text: 'First', thought_ms: 2000 });
+    await until(() => visibleText(body()) === 'First words', 'the received text');
+    expect(mounted.container.textContent).not.toContain('Thinking…');
+  });
+
   it('shows the stored text when this tab received nothing newer (another tab holds the socket)', async () => {
     runtime = createTestRuntime();
     const row = streamingRow('m2', 'Stored so far');

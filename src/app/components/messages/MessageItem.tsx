@@ -82,11 +82,15 @@ function AssistantMessage(props: { message: MessageRow }) {
   const list = useMessageList();
   const highlighted = useHighlight(() => props.message);
   const final = () => props.message.status !== 'streaming';
-  // While it streams, the newest text this tab received, before the store has it (client.arrivingText),
-  // once the store has its first text (which also ends "Thinking…" with the time it took); a memo, so a
-  // re-read row with the text already shown renders nothing again.
+  // While it streams, the newest text this tab received, before the store has it (client.arrivingText).
+  // After reasoning, only once the store has its first text: that write also ends "Thinking…" with the
+  // time it took. Without reasoning, from the first text received: under load the first write and the
+  // lane's re-read took longer than a whole 5,000-update reply, which then showed nothing until its
+  // stop was stored (issue 17). A memo, so a re-read row with the text already shown renders nothing again.
   const text = createMemo(
-    () => (!final() && props.message.text && client.arrivingText(props.message.message_id)) || props.message.text,
+    () =>
+      (!final() && (props.message.text || !props.message.reasoning) && client.arrivingText(props.message.message_id)) ||
+      props.message.text,
   );
   const activity = createMemo(() => (props.message.turn ? list.win.activity[props.message.turn] : undefined));
   return (
