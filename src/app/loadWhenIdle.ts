@@ -11,3 +11,20 @@ export function loadWhenIdle(loads: readonly (() => Promise<unknown>)[], within 
   if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: within });
   else setTimeout(run, 500);
 }
+
+/**
+ * Runs `steps` in order, each in an idle callback of its own (at most `within` ms after the one before):
+ * one-time costs split so that no one task of them is long.
+ */
+export function stepsWhenIdle(steps: readonly (() => void)[], within = 1000): void {
+  let next = 0;
+  const run = () => {
+    steps[next++]?.();
+    if (next < steps.length) schedule();
+  };
+  const schedule = () => {
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: within });
+    else setTimeout(run, 50);
+  };
+  if (steps.length) schedule();
+}
