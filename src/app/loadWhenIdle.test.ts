@@ -16,4 +16,18 @@ describe('stepsWhenIdle', () => {
     }
     expect(seen).toEqual([[1], [1, 2], [1, 2, 3]]);
   });
+
+  it('goes on after a step that throws', () => {
+    const callbacks: (() => void)[] = [];
+    vi.stubGlobal('requestIdleCallback', (callback: () => void) => callbacks.push(callback));
+    const ran: string[] = [];
+    stepsWhenIdle([
+      () => {
+        throw new RangeError('no such locale');
+      },
+      () => ran.push('second'),
+    ]);
+    while (callbacks.length) callbacks.shift()!();
+    expect(ran).toEqual(['second']);
+  });
 });
