@@ -189,13 +189,18 @@ export function syncIndexWithDb(index: LocalIndex, db: IrisDB, options: IndexSyn
     ready,
     async flush() {
       await ready;
-      if (rebuildTimer !== undefined) startRebuild();
-      if (timer !== undefined) {
-        clearTimeout(timer);
-        timer = undefined;
-        applying = applying.then(applyChanges, applyChanges);
+      // A build or re-read in progress schedules what it saw change meanwhile when it ends: wait for that too.
+      for (;;) {
+        if (rebuildTimer !== undefined) startRebuild();
+        if (timer !== undefined) {
+          clearTimeout(timer);
+          timer = undefined;
+          applying = applying.then(applyChanges, applyChanges);
+        }
+        const pending = applying;
+        await pending;
+        if (stopped || (pending === applying && rebuildTimer === undefined && timer === undefined)) return;
       }
-      await applying;
     },
     stop() {
       stopped = true;
