@@ -11,3 +11,26 @@ export function loadWhenIdle(loads: readonly (() => Promise<unknown>)[], within 
   if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: within });
   else setTimeout(run, 500);
 }
+
+/**
+ * Runs `steps` in order, each in an idle callback of its own (at most `within` ms after the one before):
+ * one-time costs paid ahead, split so that no one task of them is long. A step that throws leaves its
+ * cost to the first use and the next steps still run.
+ */
+export function stepsWhenIdle(steps: readonly (() => void)[], within = 1000): void {
+  let next = 0;
+  const run = () => {
+    const step = steps[next++];
+    if (next < steps.length) schedule();
+    try {
+      step?.();
+    } catch {
+      // A warm-up only: the same work is done (and fails loudly) where it is used.
+    }
+  };
+  const schedule = () => {
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: within });
+    else setTimeout(run, 50);
+  };
+  if (steps.length) schedule();
+}

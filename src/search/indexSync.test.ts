@@ -42,6 +42,7 @@ describe('syncIndexWithDb', () => {
     let yields = 0;
     const sync = syncIndexWithDb(index, db, {
       chunkSize: 100,
+      sliceMs: Infinity,
       yieldToPage: async () => {
         yields++;
       },
@@ -51,6 +52,24 @@ describe('syncIndexWithDb', () => {
     expect(index.size).toBe(250);
     expect(yields).toBe(2);
     expect(index.search('note', { limit: 1 })[0].message_id).toBe('m249');
+  });
+
+  it('puts a chunk in the index a slice at a time, and a search between slices finds what is in', async () => {
+    const db = freshDb();
+    await db.messages.bulkPut(Array.from({ length: 5 }, (_, i) => row(`m${i}`, `file ${i}`, i)));
+    const index = createLocalIndex();
+    const seenBySearch: number[] = [];
+    const sync = syncIndexWithDb(index, db, {
+      // Every row is a slice of its own (each "over budget"): a yield after each.
+      sliceMs: 0,
+      yieldToPage: async () => {
+        seenBySearch.push(index.search('file').length);
+      },
+    });
+    open[open.length - 1].sync = sync;
+    await sync.ready;
+    expect(seenBySearch).toEqual([1, 2, 3, 4, 5]);
+    expect(index.size).toBe(5);
   });
 
   it('follows puts, updates and deletes after the build', async () => {
@@ -103,6 +122,7 @@ describe('syncIndexWithDb', () => {
     let chunks = 0;
     const sync: IndexSync = syncIndexWithDb(index, db, {
       chunkSize: 100,
+      sliceMs: Infinity,
       yieldToPage: async () => {
         chunks++;
         sync.stop();
@@ -143,6 +163,7 @@ describe('syncIndexWithDb', () => {
     let sizeWhileReading = Infinity;
     const sync = syncIndexWithDb(index, db, {
       chunkSize: 100,
+      sliceMs: Infinity,
       rebuildQuietMs: 100,
       yieldToPage: async () => {
         reads++;

@@ -11,8 +11,13 @@ export interface IndexSyncOptions {
   chunkSize?: number;
   /** How long changes are gathered before they are applied (ms). */
   batchDelayMs?: number;
-  /** Gives the page a turn between chunks. */
+  /** Gives the page a turn between chunks, and between slices of a chunk. */
   yieldToPage?: () => Promise<void>;
+  /**
+   * A chunk's rows are put in the index a slice at a time, each slice about this long (ms): a chunk
+   * holding whole-file answers took one 45-120 ms task, a frame that long while a person scrolled.
+   */
+  sliceMs?: number;
   /**
    * A change Dexie reports as the whole table (a bulkPut of 50+ rows: a replay chunk, a history page)
    * re-reads the table once no such change came for this long (ms)...
@@ -47,6 +52,7 @@ function defaultYield(): Promise<void> {
 
 export function syncIndexWithDb(index: LocalIndex, db: IrisDB, options: IndexSyncOptions = {}): IndexSync {
   const chunkSize = options.chunkSize ?? 2000;
+  const sliceMs = options.sliceMs ?? 8;
   const batchDelayMs = options.batchDelayMs ?? 150;
   const yieldToPage = options.yieldToPage ?? defaultYield;
   const rebuildQuietMs = options.rebuildQuietMs ?? 1000;
@@ -154,9 +160,17 @@ export function syncIndexWithDb(index: LocalIndex, db: IrisDB, options: IndexSyn
           : await db.messages.where(':id').above(lastKey).limit(chunkSize).toArray();
       if (stopped) return;
       if (chunk.length === 0) break;
-      const rows = chunk.filter(indexable);
-      index.add(rows.map(toIndexed));
-      if (seen) for (const r of rows) seen.add(r.message_id);
+      let sliceStart = performance.now();
+      for (const row of chunk) {
+        if (!indexable(row)) continue;
+        index.add([toIndexed(row)]);
+        seen?.add(row.message_id);
+        if (performance.now() - sliceStart >= sliceMs) {
+          await yieldToPage();
+          if (stopped) return;
+          sliceStart = performance.now();
+        }
+      }
       lastKey = chunk[chunk.length - 1].message_id;
       if (chunk.length < chunkSize) break;
       await yieldToPage();
@@ -175,13 +189,18 @@ export function syncIndexWithDb(index: LocalIndex, db: IrisDB, options: IndexSyn
     ready,
     async flush() {
       await ready;
-      if (rebuildTimer !== undefined) startRebuild();
-      if (timer !== undefined) {
-        clearTimeout(timer);
-        timer = undefined;
-        applying = applying.then(applyChanges, applyChanges);
+      // A build or re-read in progress schedules what it saw change meanwhile when it ends: wait for that too.
+      for (;;) {
+        if (rebuildTimer !== undefined) startRebuild();
+        if (timer !== undefined) {
+          clearTimeout(timer);
+          timer = undefined;
+          applying = applying.then(applyChanges, applyChanges);
+        }
+        const pending = applying;
+        await pending;
+        if (stopped || (pending === applying && rebuildTimer === undefined && timer === undefined)) return;
       }
-      await applying;
     },
     stop() {
       stopped = true;

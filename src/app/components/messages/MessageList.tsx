@@ -9,6 +9,7 @@ import { MessageListContext, useMessageList, type MessageListContextValue } from
 import { EmptyLane } from './EmptyLane';
 import { MessageItem, PendingTurn } from './MessageItem';
 import { loadMessageActions } from './MessageActions';
+import { loadMarkdown } from './markdownModule';
 import { WaitingReply, awaitingReply } from './ThinkingIndicator';
 import { authorName } from './author';
 import { useAgentName } from './useAgentName';
@@ -21,8 +22,8 @@ import { useReadMarks } from './readMarks';
 import { live } from '../../../store/live';
 import { newestMessage } from '../../../store/models/messages';
 import { settledPickerPlaces } from '../../../store/models/pickers';
-import { dayLabel, sameDay } from './time';
-import { loadWhenIdle } from '../../loadWhenIdle';
+import { dayLabel, sameDay, warmTimeFormats } from './time';
+import { loadWhenIdle, stepsWhenIdle } from '../../loadWhenIdle';
 import './MessageList.css';
 
 // Asked for only when a person deletes a message.
@@ -180,7 +181,12 @@ export function MessageList(props: { lane: string; focusId?: string }) {
   // ---- delete with confirm ---------------------------------------------------------------------
   const [toDelete, setToDelete] = createSignal<MessageRow>();
   const [askedDelete, setAskedDelete] = createSignal(false);
-  onMount(() => loadWhenIdle([loadMessageActions, loadConfirmDialog]));
+  onMount(() => {
+    // The Markdown pipeline and the time formats have first-use costs (loading and compiling marked,
+    // the locale's data) that a lane opened empty would pay in one long task with its first message.
+    loadWhenIdle([loadMessageActions, loadConfirmDialog, loadMarkdown]);
+    stepsWhenIdle(warmTimeFormats);
+  });
   const confirmDelete = () => {
     const message = toDelete();
     setToDelete(undefined);
