@@ -898,3 +898,17 @@ test('the conversation has no serious accessibility problems, in both themes', a
     expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
   }
 });
+
+test('a link to a message the lane no longer has says so once every page is loaded', async ({ page, iris }) => {
+  seedLongLane(iris, 120);
+  await pairAndOpen(page, iris);
+  await expect(hermes(page, 'Message number 120')).toBeInViewport();
+  await openLane(page, iris, LANE, '?m=a-deleted-message');
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'That message is no longer in this conversation.' }),
+  ).toBeVisible({
+    timeout: 20_000,
+  });
+  // It was looked for through every older page first: the list holds the first message.
+  await expect(page.getByText('This is the beginning of the conversation.')).toBeAttached();
+});

@@ -169,6 +169,7 @@ export function MessageList(props: { lane: string; focusId?: string }) {
     ids,
     keys,
     laneRow: lane,
+    beginning,
     pages,
     leaveBottom: pin.leave,
     placed: () => setReady(true),

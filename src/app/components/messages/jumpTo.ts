@@ -24,6 +24,8 @@ export function useJumpTo(options: {
   ids: Accessor<string[] | undefined>;
   keys: Accessor<string[]>;
   laneRow: Accessor<LaneRow | undefined>;
+  /** How many messages the lane holds once no older page is left (read with the paging state), else undefined. */
+  beginning: Accessor<number | undefined>;
   pages: Pick<OlderPages, 'loading' | 'loadOlder'>;
   /** The jump takes the reader away from the bottom. */
   leaveBottom: () => void;
@@ -38,9 +40,7 @@ export function useJumpTo(options: {
   let highlightTimer: ReturnType<typeof setTimeout> | undefined;
   onCleanup(() => clearTimeout(highlightTimer));
 
-  let lastLook = false;
   function jumpTo(messageId: string) {
-    lastLook = false;
     setNotice(undefined);
     setJumpTarget(messageId);
   }
@@ -62,6 +62,8 @@ export function useJumpTo(options: {
     if (!target) return;
     const index = keys().indexOf(target);
     const hasMore = laneRow()?.hasMore;
+    const atBeginning = options.beginning();
+    const listed = ids()?.length ?? 0;
     const busy = pages.loading();
     untrack(() => {
       if (index >= 0) {
@@ -78,12 +80,9 @@ export function useJumpTo(options: {
         return;
       }
       if (hasMore === false) {
-        // The lane's paging state can land before the page's rows reach the list: look once more.
-        if (!lastLook) {
-          lastLook = true;
-          setTimeout(() => setJumpTick((t) => t + 1), 500);
-          return;
-        }
+        // The paging state can land before the last page's rows reach the list (separate live queries; under
+        // load by seconds): the message is missing only once the list holds every message the lane has.
+        if (atBeginning === undefined || listed < atBeginning) return;
         setJumpTarget(undefined);
         setNotice('That message is no longer in this conversation.');
         return;
