@@ -8,6 +8,11 @@ export function loadWhenIdle(loads: readonly (() => Promise<unknown>)[], within 
   const run = () => {
     for (const load of loads) load().catch(() => undefined); // the part's first use loads it again, and says so if it cannot
   };
+  whenIdle(run, within);
+}
+
+/** Runs `run` once the page is idle, at most `within` ms later (a timer where idle callbacks are missing). */
+function whenIdle(run: () => void, within: number): void {
   if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: within });
   else setTimeout(run, 500);
 }
@@ -21,16 +26,12 @@ export function stepsWhenIdle(steps: readonly (() => void)[], within = 1000): vo
   let next = 0;
   const run = () => {
     const step = steps[next++];
-    if (next < steps.length) schedule();
+    if (next < steps.length) whenIdle(run, within);
     try {
       step?.();
     } catch {
       // A warm-up only: the same work is done (and fails loudly) where it is used.
     }
   };
-  const schedule = () => {
-    if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: within });
-    else setTimeout(run, 50);
-  };
-  if (steps.length) schedule();
+  if (steps.length) whenIdle(run, within);
 }
