@@ -26,7 +26,7 @@ export function useJumpTo(options: {
   laneRow: Accessor<LaneRow | undefined>;
   /** How many messages the lane holds once no older page is left (read with the paging state), else undefined. */
   beginning: Accessor<number | undefined>;
-  pages: Pick<OlderPages, 'loading' | 'loadOlder'>;
+  pages: Pick<OlderPages, 'loading' | 'loadOlder' | 'forgetPlace'>;
   /** The jump takes the reader away from the bottom. */
   leaveBottom: () => void;
   /** The reader has been placed (paging and read marks may start). */
@@ -68,8 +68,10 @@ export function useJumpTo(options: {
     untrack(() => {
       if (index >= 0) {
         setJumpTarget(undefined);
-        // Leaving the bottom: the pin must not pull the reader back while the rows get measured.
+        // Leaving the bottom: the pin must not pull the reader back while the rows get measured; nor may
+        // the place kept for the page that brought the target (its restore can run after this, same flush).
         options.leaveBottom();
+        pages.forgetPlace();
         virtualizer.scrollToIndex(index, { align: 'center' });
         centreWhenMeasured(options.scroller(), target);
         setHighlighted(target);

@@ -14,6 +14,8 @@ export interface OlderPages {
   loadOlder(): Promise<boolean>;
   /** On every scroll: remember the reader's place, and fetch a page if they are near the top. */
   onScroll(): void;
+  /** The reader was moved elsewhere (a jump): a page landing next must not put them back at their old place. */
+  forgetPlace(): void;
 }
 
 export function useOlderPages(options: {
@@ -91,5 +93,6 @@ export function useOlderPages(options: {
       rememberAnchor();
       maybeLoadOlder();
     },
+    forgetPlace: () => (anchor = undefined),
   };
 }
