@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { freshDb } from '../testing/db';
 import { until } from '../testing/until';
 import type { IrisDB } from './db';
-import { live, liveOn } from './live';
+import { live, liveOn, liveShared } from './live';
 import { liveReadsSettled, readsInFlight } from './liveReads';
 
 // The app runs Solid's browser build (reactive); Node would resolve the server build.
@@ -136,5 +136,66 @@ describe('liveReadsSettled after a live query', () => {
     }
     await until(() => value().length === 21);
     dispose();
+  });
+});
+
+describe('liveShared', () => {
+  it('runs one query for every caller of a key, starts a later caller at the current result, and ends with the last', async () => {
+    db = freshDb();
+    let runs = 0;
+    const counting = () => {
+      runs += 1;
+      return names();
+    };
+    let disposeFirst!: () => void;
+    const first = createRoot((d) => {
+      disposeFirst = d;
+      return liveShared(db, 'names', counting, ['none']);
+    });
+    await until(() => first().length === 0);
+    let disposeSecond!: () => void;
+    const second = createRoot((d) => {
+      disposeSecond = d;
+      return liveShared(db, 'names', counting, ['none']);
+    });
+    expect(second()).toEqual([]);
+
+    runs = 0;
+    await db.channels.put({ chat_id: 'a', name: 'General', kind: 'default', order: 0 });
+    await until(() => first().length === 1 && second().length === 1);
+    expect(runs).toBe(1);
+
+    // The first caller leaving does not end the query the second still reads.
+    disposeFirst();
+    await db.channels.put({ chat_id: 'b', name: 'Work', kind: 'channel', order: 1 });
+    await until(() => second().length === 2);
+
+    disposeSecond();
+    runs = 0;
+    await db.channels.put({ chat_id: 'c', name: 'Late', kind: 'channel', order: 2 });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(runs).toBe(0);
+    expect(second()).toEqual(['General', 'Work']);
+
+    // A caller after the last one left starts a fresh query.
+    const third = createRoot(() => liveShared(db, 'names', counting, ['none']));
+    expect(third()).toEqual(['none']);
+    await until(() => third().length === 3);
+  });
+
+  it('keeps keys and databases apart', async () => {
+    db = freshDb();
+    await db.channels.put({ chat_id: 'a', name: 'General', kind: 'default', order: 0 });
+    const other = freshDb();
+    try {
+      const [mine, count, theirs] = createRoot(() => [
+        liveShared(db, 'names', names, ['none']),
+        liveShared(db, 'count', () => db.channels.count().then((n) => [String(n)]), ['none']),
+        liveShared(other, 'names', () => other.channels.toArray().then((rows) => rows.map((r) => r.name)), ['none']),
+      ]);
+      await until(() => mine()[0] === 'General' && count()[0] === '1' && theirs().length === 0);
+    } finally {
+      other.close();
+    }
   });
 });

@@ -1,7 +1,7 @@
 // The UI's only way to read the DB: a Dexie liveQuery as a Solid signal. The query re-runs whenever
 // a table range it read changes (in this tab or another), so there is no second copy to keep in sync.
 import { liveQuery } from 'dexie';
-import { createComputed, createSignal, from, onCleanup, untrack, type Accessor } from 'solid-js';
+import { createComputed, createRoot, createSignal, from, onCleanup, untrack, type Accessor } from 'solid-js';
 import { readStarted } from './liveReads';
 
 const AsyncFunction = (async () => {}).constructor;
@@ -59,6 +59,47 @@ export function live<T>(query: () => T | Promise<T>): Accessor<T | undefined>;
 export function live<T>(query: () => T | Promise<T>, initial?: T): Accessor<T | undefined> {
   // `() => value`: a function-valued result must not be taken for an updater.
   return from<T | undefined>((set) => subscribe(query, (value) => set(() => value)), initial);
+}
+
+interface SharedQuery {
+  value: Accessor<unknown>;
+  users: number;
+  dispose: () => void;
+}
+
+const sharedQueries = new WeakMap<object, Map<string, SharedQuery>>();
+
+/**
+ * `live`, run once for every caller asking for the same `key` of the same `db` while any of them is
+ * mounted: several components of one screen reading the same row would otherwise each re-run it after
+ * every write that touches it (a streamed reply's row: three copies of each read, per update). A later
+ * caller starts at the current result. The query ends with its last caller's owner.
+ */
+export function liveShared<T>(db: object, key: string, query: () => T | Promise<T>, initial: T): Accessor<T>;
+export function liveShared<T>(db: object, key: string, query: () => T | Promise<T>): Accessor<T | undefined>;
+export function liveShared<T>(
+  db: object,
+  key: string,
+  query: () => T | Promise<T>,
+  initial?: T,
+): Accessor<T | undefined> {
+  let queries = sharedQueries.get(db);
+  if (!queries) sharedQueries.set(db, (queries = new Map<string, SharedQuery>()));
+  let shared = queries.get(key);
+  if (!shared) {
+    // Owned by its own root, not the first caller: it must outlive that caller while others use it.
+    shared = createRoot((dispose) => ({ value: live(query, initial), users: 0, dispose }));
+    queries.set(key, shared);
+  }
+  const entry = shared;
+  entry.users += 1;
+  onCleanup(() => {
+    entry.users -= 1;
+    if (entry.users > 0) return;
+    entry.dispose();
+    if (queries.get(key) === entry) queries.delete(key);
+  });
+  return entry.value as Accessor<T | undefined>;
 }
 
 /**

@@ -2,11 +2,9 @@ import { useParams, useSearchParams } from '@solidjs/router';
 import { Show, onCleanup, onMount } from 'solid-js';
 import { live } from '../../store/live';
 import { getChannel } from '../../store/models/channels';
-import { storedLane } from '../../store/models/lanes';
-import { newestMessage } from '../../store/models/messages';
 import { Composer } from '../components/composer/Composer';
 import { replyEnded } from '../components/composer/composerMode';
-import { orphanTurn } from '../components/messages/laneWindow';
+import { laneNewest, laneRow, orphanTurn } from '../components/messages/laneWindow';
 import { MessageList } from '../components/messages/MessageList';
 import { PickerHost } from '../components/pickers/PickerHost';
 import { ThinkingIndicator } from '../components/messages/ThinkingIndicator';
@@ -42,9 +40,9 @@ function LaneView(props: { lane: string; focusId?: string }) {
   // eslint-disable-next-line solid/reactivity -- LaneView is keyed on the lane: the lane never changes under a mounted component
   const channel = live(() => getChannel(db, props.lane));
   // eslint-disable-next-line solid/reactivity -- LaneView is keyed on the lane: the lane never changes under a mounted component
-  const laneState = live(() => storedLane(db, props.lane));
+  const laneState = laneRow(db, props.lane);
   // eslint-disable-next-line solid/reactivity -- LaneView is keyed on the lane: the lane never changes under a mounted component
-  const newest = live(() => newestMessage(db, props.lane), undefined);
+  const newest = laneNewest(db, props.lane);
   // eslint-disable-next-line solid/reactivity -- LaneView is keyed on the lane: the lane never changes under a mounted component
   const workingTurn = orphanTurn(db, props.lane);
   const turnShown = () =>

@@ -1,8 +1,7 @@
 import { Show, createEffect, createSignal, createUniqueId, lazy, on, onCleanup, onMount } from 'solid-js';
 import type { CommandInfo } from '../../../protocol';
 import { live } from '../../../store/live';
-import { storedLane } from '../../../store/models/lanes';
-import { newestMessage } from '../../../store/models/messages';
+import { laneNewest, laneRow } from '../messages/laneWindow';
 import { getSetting, setDraft } from '../../../store/models/settings';
 import { formatBytes } from '../../../lib/format';
 import { useIris, type IrisRuntime, type RuntimeParts } from '../../../runtime';
@@ -77,10 +76,10 @@ function LaneComposer(props: { lane: string }) {
   // eslint-disable-next-line solid/reactivity -- LaneView is keyed on the lane: the lane never changes under a mounted component
   const lane = props.lane;
   const writer = iris.shared(startDraftWriter);
-  const laneRow = live(() => storedLane(db, lane), undefined);
+  const laneState = laneRow(db, lane);
   // Offline, a busy mark may be stale and a steer or stop could not reach the agent: just queue messages.
-  const newest = live(() => newestMessage(db, lane), undefined);
-  const working = () => client.state() === 'online' && agentWorking(laneRow()) && !replyEnded(newest());
+  const newest = laneNewest(db, lane);
+  const working = () => client.state() === 'online' && agentWorking(laneState()) && !replyEnded(newest());
   // Enter sends where there is a keyboard (a fine pointer or a wide screen); on phones it is a newline.
   const finePointer = createMediaQuery('(pointer: fine)');
   const wide = createMediaQuery(DESKTOP_QUERY);

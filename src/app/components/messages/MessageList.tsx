@@ -4,7 +4,15 @@ import type { MessageRow } from '../../../store/schema';
 import { useIris } from '../../../runtime';
 import { useBottomPin } from './bottomPin';
 import { useJumpTo } from './jumpTo';
-import { createLaneWindow, laneMessageIds, laneRow, messagesAtBeginning, orphanTurn, windowRange } from './laneWindow';
+import {
+  createLaneWindow,
+  laneMessageIds,
+  laneNewest,
+  laneRow,
+  messagesAtBeginning,
+  orphanTurn,
+  windowRange,
+} from './laneWindow';
 import { MessageListContext, useMessageList, type MessageListContextValue } from './listContext';
 import { EmptyLane } from './EmptyLane';
 import { MessageItem, PendingTurn } from './MessageItem';
@@ -20,7 +28,6 @@ import { PickerCard } from './PickerCard';
 import { showErrorToast } from '../status/toastWrites';
 import { useReadMarks } from './readMarks';
 import { live } from '../../../store/live';
-import { newestMessage } from '../../../store/models/messages';
 import { settledPickerPlaces } from '../../../store/models/pickers';
 import { dayLabel, sameDay, warmTimeFormats } from './time';
 import { loadWhenIdle, stepsWhenIdle } from '../../loadWhenIdle';
@@ -67,7 +74,7 @@ export function MessageList(props: { lane: string; focusId?: string }) {
   // eslint-disable-next-line solid/reactivity -- LaneView is keyed on the lane: the lane never changes under a mounted component
   const settled = live(() => settledPickerPlaces(db, props.lane), []);
   // eslint-disable-next-line solid/reactivity -- LaneView is keyed on the lane: the lane never changes under a mounted component
-  const newest = live(() => newestMessage(db, props.lane), undefined);
+  const newest = laneNewest(db, props.lane);
   const agent = useAgentName();
   const agentName = () => agent() ?? DEFAULT_AGENT_NAME;
   const waiting = () => {

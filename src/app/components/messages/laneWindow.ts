@@ -3,11 +3,11 @@
 // copy of message rows in memory; it follows the scroll position and the DB (through live()).
 import { batch, createComputed, createMemo, mapArray, type Accessor } from 'solid-js';
 import { createStore, reconcile } from 'solid-js/store';
-import { live, liveOn } from '../../../store/live';
+import { live, liveOn, liveShared } from '../../../store/live';
 import type { IrisDB } from '../../../store/db';
 import { activityOfTurns, orphanTurn as findOrphanTurn } from '../../../store/models/activity';
 import { storedLane } from '../../../store/models/lanes';
-import { getMessages, laneMessageIds as storedMessageIds } from '../../../store/models/messages';
+import { getMessages, newestMessage, laneMessageIds as storedMessageIds } from '../../../store/models/messages';
 import type { ActivityRow, LaneRow, MessageRow } from '../../../store/schema';
 
 /** Rows kept on each side of the visible range, so a scroll step rarely waits for the DB. */
@@ -25,8 +25,14 @@ export function laneMessageIds(db: IrisDB, lane: string): Accessor<string[] | un
   return live(() => storedMessageIds(db, lane));
 }
 
+/** The lane's row (paging, busy), one live query shared by every part of the lane's screen. */
 export function laneRow(db: IrisDB, lane: string): Accessor<LaneRow | undefined> {
-  return live(() => storedLane(db, lane));
+  return liveShared(db, `lane ${lane}`, () => storedLane(db, lane));
+}
+
+/** The lane's newest message, one live query shared by every part of the lane's screen. */
+export function laneNewest(db: IrisDB, lane: string): Accessor<MessageRow | undefined> {
+  return liveShared(db, `newest ${lane}`, () => newestMessage(db, lane));
 }
 
 /**
