@@ -7,22 +7,12 @@ import { live } from '../../store/live';
 import { channelsInOrder } from '../../store/models/channels';
 import { getMessages } from '../../store/models/messages';
 import { useIris } from '../../runtime';
+import { formatFull, isoTime, shortWhen } from '../components/messages/time';
 import { Icon } from '../components/shell/Icon';
 import './SearchPage.css';
 
 const LIMIT = 50;
 const DEBOUNCE_MS = 250;
-// Short dates that fit beside the lane's name on a phone: the time today, the day this year, else the date.
-const whenToday = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
-const whenThisYear = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short' });
-const whenOlder = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-const whenFull = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'short' });
-
-function shortDate(ts: number, now = new Date()): string {
-  const d = new Date(ts);
-  if (d.toDateString() === now.toDateString()) return whenToday.format(d);
-  return (d.getFullYear() === now.getFullYear() ? whenThisYear : whenOlder).format(d);
-}
 
 type Source = 'gateway' | 'local' | 'local-fallback';
 
@@ -248,8 +238,8 @@ export default function SearchPage() {
                     <span class="search-hit-meta">
                       <span class="search-hit-lane">{laneLabel(byId(), item.lane)}</span>
                       <Show when={item.ts > 0}>
-                        <time datetime={new Date(item.ts).toISOString()} title={whenFull.format(item.ts)}>
-                          {shortDate(item.ts)}
+                        <time datetime={isoTime(item.ts)} title={formatFull(item.ts)}>
+                          {shortWhen(item.ts)}
                         </time>
                       </Show>
                     </span>

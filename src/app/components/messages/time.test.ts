@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayLabel, formatDuration, formatFull, formatTime, isoTime, sameDay } from './time';
+import { dayLabel, formatDuration, formatFull, formatTime, isoTime, sameDay, shortWhen } from './time';
 
 describe('dayLabel', () => {
   const now = new Date(2026, 10, 30, 10, 0).getTime();
@@ -16,6 +16,19 @@ describe('dayLabel', () => {
   });
   it('copes with a missing time', () => {
     expect(dayLabel(Number.NaN, now)).toBe('');
+  });
+});
+
+describe('shortWhen', () => {
+  const now = new Date(2026, 10, 30, 10, 0).getTime();
+  it('is the time today, the day this year, and the date with its year before', () => {
+    const today = new Date(2026, 10, 30, 8, 5).getTime();
+    expect(shortWhen(today, now)).toBe(formatTime(today));
+    const thisYear = shortWhen(new Date(2026, 2, 7, 12).getTime(), now);
+    expect(thisYear).toMatch(/\b7\b/);
+    expect(thisYear).not.toMatch(/2026/);
+    expect(shortWhen(new Date(2025, 2, 7, 12).getTime(), now)).toMatch(/2025/);
+    expect(shortWhen(Number.NaN, now)).toBe('');
   });
 });
 

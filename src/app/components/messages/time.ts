@@ -13,6 +13,8 @@ const timeFormat = formatter({ hour: 'numeric', minute: '2-digit' });
 const dateFormat = formatter({ weekday: 'long', day: 'numeric', month: 'long' });
 const dateYearFormat = formatter({ day: 'numeric', month: 'long', year: 'numeric' });
 const fullFormat = formatter({ dateStyle: 'full', timeStyle: 'short' });
+const shortDayFormat = formatter({ day: 'numeric', month: 'short' });
+const shortDateFormat = formatter({ dateStyle: 'medium' });
 
 /**
  * The first Intl object a page makes loads the browser's locale data: 35–90 ms in one task in Chromium
@@ -60,6 +62,14 @@ export const formatFull = remembered((ts) => (Number.isFinite(ts) ? fullFormat()
 
 /** The machine-readable time of a `<time>` element (empty when the time is not a number). */
 export const isoTime = remembered((ts) => (Number.isFinite(ts) ? new Date(ts).toISOString() : ''));
+
+/** A short date that fits beside a lane's name on a phone (a search hit): the time today, the day this year, else the date. */
+export function shortWhen(ts: number, now = Date.now()): string {
+  if (!Number.isFinite(ts)) return '';
+  if (sameDay(ts, now)) return formatTime(ts);
+  const sameYear = new Date(ts).getFullYear() === new Date(now).getFullYear();
+  return (sameYear ? shortDayFormat : shortDateFormat)().format(ts);
+}
 
 /** The label of a day separator. */
 export function dayLabel(ts: number, now = Date.now()): string {
