@@ -24,6 +24,11 @@ import { join } from 'node:path';
 const PROFILE_DIR = process.env.BENCH_PROFILE;
 /** BENCH_PROFILE_CPU=0: the long-animation-frame entries only, without the CPU profile's overhead. */
 const CPU_PROFILE = process.env.BENCH_PROFILE_CPU !== '0';
+/**
+ * BENCH_TRACE=<dir>: a Chrome trace of the catch-up page (each main-thread task with its wall and CPU
+ * time: on a loaded machine a task's wall time is mostly waiting for a core), for looking into a run.
+ */
+const TRACE_DIR = process.env.BENCH_TRACE;
 const LOAF_OBSERVER = `window.__loaf = []; try { new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__loaf.push(e.toJSON()); }).observe({ type: 'long-animation-frame', buffered: true }); } catch {}`;
 
 const SHADOW = 'bench-shadow';
@@ -106,6 +111,13 @@ async function oneRun(ctx: ScenarioContext, n: number, sample: Sample): Promise<
             await again.cdp.send('Profiler.start');
           }
         }
+        if (TRACE_DIR) {
+          mkdirSync(TRACE_DIR, { recursive: true });
+          await ctx.browser.startTracing(again.page, {
+            path: join(TRACE_DIR, `sync-${Date.now()}.trace.json`),
+            categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing'],
+          });
+        }
         await again.page.goto(`${server.url}/${laneHash(LANE)}`);
         await waitFor(
           again.page,
@@ -115,6 +127,10 @@ async function oneRun(ctx: ScenarioContext, n: number, sample: Sample): Promise<
           `the app did not store cursor ${target}`,
         );
         const data = await probe(again.page);
+        if (TRACE_DIR) {
+          await ctx.browser.stopTracing();
+          writeFileSync(join(TRACE_DIR, `sync-${Date.now()}.probe.json`), JSON.stringify(data));
+        }
         if (PROFILE_DIR) {
           const profile = CPU_PROFILE ? (await again.cdp.send('Profiler.stop')).profile : null;
           const loaf: unknown = await again.page.evaluate(() => (window as unknown as { __loaf: unknown }).__loaf);
