@@ -13,6 +13,23 @@ import type { ScenarioContext } from '../lib/scenario';
 import type { BareSyncApi } from '../bare/sync';
 import type { BareReceiptApi } from '../bare/receipt';
 import { TestClient } from '../../server/gateway/testclient';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * BENCH_PROFILE=<dir>: for looking into a run, not for its figures (profiling slows the page). The
+ * catch-up page's CPU profile (DevTools' Profiler, from navigation to the cursor stored) and its
+ * long-animation-frame entries (Chromium names the scripts of each frame over 50 ms) go to <dir>.
+ */
+const PROFILE_DIR = process.env.BENCH_PROFILE;
+/** BENCH_PROFILE_CPU=0: the long-animation-frame entries only, without the CPU profile's overhead. */
+const CPU_PROFILE = process.env.BENCH_PROFILE_CPU !== '0';
+/**
+ * BENCH_TRACE=<dir>: a Chrome trace of the catch-up page (each main-thread task with its wall and CPU
+ * time: on a loaded machine a task's wall time is mostly waiting for a core), for looking into a run.
+ */
+const TRACE_DIR = process.env.BENCH_TRACE;
+const LOAF_OBSERVER = `window.__loaf = []; try { new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__loaf.push(e.toJSON()); }).observe({ type: 'long-animation-frame', buffered: true }); } catch {}`;
 
 const SHADOW = 'bench-shadow';
 const RECEIVER = 'bench-receiver';
@@ -86,6 +103,21 @@ async function oneRun(ctx: ScenarioContext, n: number, sample: Sample): Promise<
           if (m.type() === 'error') process.stderr.write(`page error: ${m.text()}\n`);
         });
         again.page.on('pageerror', (e) => process.stderr.write(`page error: ${e.message}\n`));
+        if (PROFILE_DIR) {
+          await again.page.addInitScript({ content: LOAF_OBSERVER });
+          if (CPU_PROFILE) {
+            await again.cdp.send('Profiler.enable');
+            await again.cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+            await again.cdp.send('Profiler.start');
+          }
+        }
+        if (TRACE_DIR) {
+          mkdirSync(TRACE_DIR, { recursive: true });
+          await ctx.browser.startTracing(again.page, {
+            path: join(TRACE_DIR, `sync-${Date.now()}.trace.json`),
+            categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing'],
+          });
+        }
         await again.page.goto(`${server.url}/${laneHash(LANE)}`);
         await waitFor(
           again.page,
@@ -95,6 +127,19 @@ async function oneRun(ctx: ScenarioContext, n: number, sample: Sample): Promise<
           `the app did not store cursor ${target}`,
         );
         const data = await probe(again.page);
+        if (TRACE_DIR) {
+          await ctx.browser.stopTracing();
+          writeFileSync(join(TRACE_DIR, `sync-${Date.now()}.probe.json`), JSON.stringify(data));
+        }
+        if (PROFILE_DIR) {
+          const profile = CPU_PROFILE ? (await again.cdp.send('Profiler.stop')).profile : null;
+          const loaf: unknown = await again.page.evaluate(() => (window as unknown as { __loaf: unknown }).__loaf);
+          mkdirSync(PROFILE_DIR, { recursive: true });
+          const stem = join(PROFILE_DIR, `sync-${Date.now()}`);
+          if (profile) writeFileSync(`${stem}.cpuprofile`, JSON.stringify(profile));
+          writeFileSync(`${stem}.json`, JSON.stringify({ probe: data, loaf }));
+          ctx.log(`  profile: ${stem}.cpuprofile`);
+        }
         const stored = data.idb.syncCommits.find(([, cursor]) => cursor >= target);
         if (!stored)
           throw new NotMeasured(

@@ -619,7 +619,7 @@ describe('FramePipeline: the live cursor (spec README §16)', () => {
     expect(order).toEqual(Array.from({ length: n }, (_, i) => i + 1));
   });
 
-  it('once sync.done has come, the rest of the replay is stored in larger chunks, in order', async () => {
+  it('once sync.done has come, the rest of the replay is stored in chunks of REPLAY_CHUNK_AFTER_DONE, in order', async () => {
     const { pipeline, writes, order, stored } = cursorPipeline();
     pipeline.beginBatch();
     // All of it arrives while the first chunk is being stored (a replay arrives faster than it is stored).

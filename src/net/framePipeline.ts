@@ -90,11 +90,12 @@ const MAX_GROUP = 100;
  */
 export const REPLAY_CHUNK = 1000;
 /**
- * Once sync.done has come, the rest of the replay is in memory and nothing else arrives to be shown
- * sooner: it is stored in chunks this much larger (fewer transactions, fewer pauses and re-reads of
- * the screen between them; the store slices each chunk's work into short tasks all the same).
+ * Once sync.done has come, the rest of the replay is in memory; it is stored in chunks of this many
+ * frames. It was 4,000 (fewer transactions and re-reads of the screen), but a chunk that large made
+ * long tasks the slicing cannot split: the commit's own task (Dexie tells every live query of the
+ * change there, 130-280 ms at load 11-13) and reduce slices of 50-120 ms over its larger overlay.
  */
-export const REPLAY_CHUNK_AFTER_DONE = 4 * REPLAY_CHUNK;
+export const REPLAY_CHUNK_AFTER_DONE = REPLAY_CHUNK;
 /** The longest pause after a replay chunk for the screen's reads (a slow query must not stall the catch-up). */
 const REPLAY_PAUSE_MAX_MS = 150;
 /**

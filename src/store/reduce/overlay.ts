@@ -227,9 +227,11 @@ class OverlayTable {
 /**
  * Rows per bulkPut of a chunk's writes, each placed once the one before is written: placing a put copies
  * its row, and a chunk's thousand rows placed at once made a long task (a slice sized by the time its
- * placing took grew too large: Dexie places them after the call returns).
+ * placing took grew too large: Dexie places them after the call returns). 200 rows still took 40-110 ms
+ * on a loaded machine. Not under 50: Dexie then tracks each key and index value of the put for its live
+ * queries, where 50 or more mark the whole table (a chunk's writes reach most of the lane anyway).
  */
-const FLUSH_SLICE = 200;
+const FLUSH_SLICE = 50;
 
 function valueAt(row: Row, path: string): unknown {
   return path.includes('.') ? Dexie.getByKeyPath(row, path) : row[path];
