@@ -2,8 +2,9 @@
 // by another device. (1) A 3,000-line block arriving at once: the longest main-thread task from
 // message.start until the answer is painted and settled (highlighting included), and the time from
 // "Show all 3,000 lines" to the last line painted. (2) A 150 KB file streamed as 5,000 updates: the
-// longest task from message.start until the final text is painted, and the lag from the frame that first
-// carried the final text (its last line, "— Iris demo agent", below the block) to that line painted.
+// longest task from message.start until the final text is painted (and the longest from message.stop
+// on: the reply's end apart from the stream), and the lag from the frame that first carried the final
+// text (its last line, "— Iris demo agent", below the block) to that line painted.
 // Bare page: the reply's final text put in one <pre> at message.stop, and nothing else.
 import type { Page } from '@playwright/test';
 import { newBenchPage, newContext, probe, waitPainted, type BenchPage } from '../lib/browser';
@@ -45,6 +46,12 @@ export const bigAnswerDefs = ({ block, streamLines, updates }: Sizes): FigureDef
     bare: 'bareStreamTask',
   },
   { key: 'streamTasks', figure: 'streamed file: long tasks', unit: 'count', bare: 'bareStreamTasks' },
+  {
+    key: 'streamEndTask',
+    figure: 'streamed file: longest task from message.stop on (0 = none over 50 ms)',
+    unit: 'ms',
+    bare: 'bareStreamEndTask',
+  },
   {
     key: 'streamLag',
     figure: 'streamed file: frame with the final text → final text painted',
@@ -195,20 +202,36 @@ export async function bigAnswer(ctx: ScenarioContext): Promise<Sample[]> {
       // (2) The file streamed in.
       await ctx.measure(
         sample,
-        [key('streamTask'), key('streamTasks'), key('streamLag'), ...(who === 'app' ? ['streamKB'] : [])],
+        [
+          key('streamTask'),
+          key('streamTasks'),
+          key('streamEndTask'),
+          key('streamLag'),
+          ...(who === 'app' ? ['streamKB'] : []),
+        ],
         async () => {
           const server = await startBenchServer(ctx.site.dir, true);
           // The answer's last line (fileScript's signature): the agent's name alone is in every bubble's header.
           const needle = '— Iris demo agent';
           const bench = await openPage(ctx, who, server, needle, needle);
           try {
-            const [start, , painted] = await receive(ctx, bench.page, server, sizes.streamLines, sizes.updates, needle);
+            const [start, stop, painted] = await receive(
+              ctx,
+              bench.page,
+              server,
+              sizes.streamLines,
+              sizes.updates,
+              needle,
+            );
             await quiet(bench.page);
             const tasks = await tasksSince(bench.page, start);
+            // The end of the reply (final text stored, rendered, indexed) apart from the stream itself.
+            const end = await tasksSince(bench.page, stop);
             const finalAt = (await probe(bench.page)).ws.needleAt;
             Object.assign(sample, {
               [key('streamTask')]: tasks.longest,
               [key('streamTasks')]: tasks.count,
+              [key('streamEndTask')]: end.longest,
               [key('streamLag')]:
                 finalAt === undefined ? missing('no frame carried the final text') : Math.max(0, painted - finalAt),
             });
