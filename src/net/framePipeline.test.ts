@@ -2,7 +2,7 @@
 // the final text never overwritten by a stale update.
 import { describe, expect, it, vi } from 'vitest';
 import type { ServerFrame } from '../protocol';
-import { FramePipeline, REPLAY_CHUNK, REPLAY_CHUNK_AFTER_DONE, updateSpacingMs } from './framePipeline';
+import { FramePipeline, REPLAY_CHUNK, updateSpacingMs } from './framePipeline';
 
 function update(id: string, text: string, lane = 'web:default'): ServerFrame {
   return { v: 1, type: 'message.update', chat_id: lane, payload: { message_id: id, text } };
@@ -619,16 +619,16 @@ describe('FramePipeline: the live cursor (spec README §16)', () => {
     expect(order).toEqual(Array.from({ length: n }, (_, i) => i + 1));
   });
 
-  it('once sync.done has come, the rest of the replay is stored in chunks of REPLAY_CHUNK_AFTER_DONE, in order', async () => {
+  it('once sync.done has come, the rest of the replay is stored in chunks of the same size, in order', async () => {
     const { pipeline, writes, order, stored } = cursorPipeline();
     pipeline.beginBatch();
     // All of it arrives while the first chunk is being stored (a replay arrives faster than it is stored).
-    const n = REPLAY_CHUNK + REPLAY_CHUNK_AFTER_DONE + 5;
+    const n = REPLAY_CHUNK * 2 + 5;
     const pushes: Promise<void>[] = [];
     for (let c = 1; c <= n; c++) pushes.push(pipeline.push(at('typing', c)));
     await pipeline.endBatch(n);
     await Promise.all(pushes);
-    expect(writes.map((w) => w.types.length)).toEqual([REPLAY_CHUNK, REPLAY_CHUNK_AFTER_DONE, 5]);
+    expect(writes.map((w) => w.types.length)).toEqual([REPLAY_CHUNK, REPLAY_CHUNK, 5]);
     expect(writes.map((w) => w.cursor)).toEqual([undefined, undefined, n]);
     expect(order).toEqual(Array.from({ length: n }, (_, i) => i + 1));
     expect(stored()).toBe(n);

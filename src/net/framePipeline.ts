@@ -84,18 +84,14 @@ interface PendingUpdate {
 const MAX_GROUP = 100;
 
 /**
- * A sync replay is stored in chunks of at most this many frames while it arrives, each in its own
- * transaction, reduced in memory (store/reduce/batch.ts): a chunk's work stays well under a 50 ms
- * task, the screen shows the catch-up as it goes, and only the last chunk stores sync.done's cursor.
+ * A sync replay is stored in chunks of at most this many frames, while it arrives and after sync.done,
+ * each in its own transaction, reduced in memory (store/reduce/batch.ts): a chunk's work stays well under
+ * a 50 ms task, the screen shows the catch-up as it goes, and only the last chunk stores sync.done's cursor.
+ * Chunks after sync.done were 4,000 frames (fewer transactions and re-reads of the screen), but a chunk
+ * that large made long tasks the slicing cannot split: the commit's own task (Dexie tells every live query
+ * of the change there, 130-280 ms at load 11-13) and reduce slices of 50-120 ms over its larger overlay.
  */
 export const REPLAY_CHUNK = 1000;
-/**
- * Once sync.done has come, the rest of the replay is in memory; it is stored in chunks of this many
- * frames. It was 4,000 (fewer transactions and re-reads of the screen), but a chunk that large made
- * long tasks the slicing cannot split: the commit's own task (Dexie tells every live query of the
- * change there, 130-280 ms at load 11-13) and reduce slices of 50-120 ms over its larger overlay.
- */
-export const REPLAY_CHUNK_AFTER_DONE = REPLAY_CHUNK;
 /** The longest pause after a replay chunk for the screen's reads (a slow query must not stall the catch-up). */
 const REPLAY_PAUSE_MAX_MS = 150;
 /**
@@ -201,10 +197,9 @@ export class FramePipeline {
     this.batchWaiters = [];
     if (cursor === undefined) this.cursorHeld = true;
     // Chunks before the last store no cursor; the last stores sync.done's, unless a chunk was lost.
-    const size = REPLAY_CHUNK_AFTER_DONE;
-    for (let at = 0; at + size < frames.length; at += size)
-      void this.enqueueReplayChunk(frames.slice(at, at + size), []).catch(() => {}); // a failure reaches onError and the replay
-    const last = frames.slice(Math.floor(Math.max(0, frames.length - 1) / size) * size);
+    for (let at = 0; at + REPLAY_CHUNK < frames.length; at += REPLAY_CHUNK)
+      void this.enqueueReplayChunk(frames.slice(at, at + REPLAY_CHUNK), []).catch(() => {}); // a failure reaches onError and the replay
+    const last = frames.slice(Math.floor(Math.max(0, frames.length - 1) / REPLAY_CHUNK) * REPLAY_CHUNK);
     const write = async () => {
       if (replay.failed) {
         cursor = undefined;
