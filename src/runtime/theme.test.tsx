@@ -2,7 +2,7 @@
 // the database and in the local copy read before the first paint. A .tsx file: it needs the DOM.
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { setSetting } from '../store/models/settings';
+import { getSetting, setSetting } from '../store/models/settings';
 import { createTestRuntime, disposeTestRuntime } from '../testing/runtime';
 import { until } from '../testing/until';
 import type { IrisRuntime } from './runtime';
@@ -33,12 +33,23 @@ describe('the theme', () => {
     expect(barColours()).toEqual(['#f6f7f9', '#15171c']);
   });
 
-  it("start applies the local copy at once, then the database's choice when they differ", async () => {
+  it('start keeps the local copy over an older database copy, and brings the database up to date', async () => {
+    // A reload right after choosing Light: the local copy was written, the database's write was cut off.
     localStorage.setItem('iris.theme', 'light');
-    await setSetting(runtime.db, 'theme', 'dark');
+    await setSetting(runtime.db, 'theme', 'system');
     runtime.theme.start();
     expect(shown()).toBe('light');
+    await until(async () => (await getSetting(runtime.db, 'theme')) === 'light', "the database's copy repaired");
+    expect(shown()).toBe('light');
+    expect(await runtime.theme.get()).toBe('light');
+  });
+
+  it("start applies the database's choice when there is no local copy, and keeps it locally", async () => {
+    await setSetting(runtime.db, 'theme', 'dark');
+    runtime.theme.start();
+    expect(shown()).toBe(null);
     await until(() => shown() === 'dark', "the database's choice");
     expect(localStorage.getItem('iris.theme')).toBe('dark');
+    expect(await runtime.theme.get()).toBe('dark');
   });
 });

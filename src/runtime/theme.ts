@@ -1,6 +1,8 @@
 // The colour theme: follow the system (default), or force light or dark. The choice lives in the
 // settings table; a copy in localStorage lets us set `data-theme` synchronously at start-up, before
-// the first paint, since IndexedDB can only be read asynchronously. The runtime builds one per window
+// the first paint, since IndexedDB can only be read asynchronously. The local copy is written first
+// and at once, so when both exist it is the newer: a reload right after a choice can outrun the
+// database's write (an unload aborts it), and the database must not then bring back the old choice. The runtime builds one per window
 // (`createTheme`); components read and set it through `useIris().theme`.
 import type { IrisDB } from '../store/db';
 import { getSetting, setSetting } from '../store/models/settings';
@@ -31,12 +33,13 @@ function applyTheme(choice: ThemeChoice): void {
   }
 }
 
-function readCachedChoice(): ThemeChoice {
+/** The local copy, or undefined when there is none (never chosen, cleared, or storage blocked). */
+function readCachedChoice(): ThemeChoice | undefined {
   try {
     const value = localStorage.getItem(STORAGE_KEY);
-    return isThemeChoice(value) ? value : 'system';
+    return isThemeChoice(value) ? value : undefined;
   } catch {
-    return 'system'; // storage blocked: follow the system
+    return undefined; // storage blocked: the DB copy is all there is
   }
 }
 
@@ -50,7 +53,7 @@ function cacheChoice(choice: ThemeChoice): void {
 
 /** The window's theme, on its database's settings. */
 export interface WindowTheme {
-  /** Applies the cached choice at once, then reconciles with the DB copy (the runtime's start). */
+  /** Applies the local copy at once, then reconciles it with the DB copy (the runtime's start). */
   start(): void;
   /** The persisted choice. */
   get(): Promise<ThemeChoice>;
@@ -66,19 +69,23 @@ export function createTheme(db: IrisDB): WindowTheme {
   };
 }
 
-/** Applies the cached choice at once, then reconciles with the DB copy. */
+/** Applies the local copy at once, then reconciles it with the DB copy: the local one wins when both exist. */
 function initTheme(db: IrisDB): void {
-  applyTheme(readCachedChoice());
+  applyTheme(readCachedChoice() ?? 'system');
   void getSetting(db, 'theme')
-    .then((stored) => {
-      // No DB copy (a fresh or just-forgotten cache): the local copy is the truth.
-      if (!isThemeChoice(stored)) return;
-      if (stored !== readCachedChoice()) {
-        cacheChoice(stored);
-        applyTheme(stored);
+    .then(async (stored) => {
+      const cached = readCachedChoice();
+      if (cached !== undefined) {
+        // The DB missed the last choice (its write was cut off by a reload): bring it up to date.
+        if (stored !== cached) await setSetting(db, 'theme', cached);
+        return;
       }
+      // No local copy (cleared or blocked): the DB's choice, kept locally for the next start.
+      if (!isThemeChoice(stored)) return;
+      cacheChoice(stored);
+      applyTheme(stored);
     })
-    .catch((err: unknown) => console.warn('iris: could not read the theme from the DB; the cached one stays', err));
+    .catch((err: unknown) => console.warn('iris: could not reconcile the theme with the DB; the local one stays', err));
 }
 
 /** Persists and applies a theme choice. */
@@ -88,11 +95,13 @@ async function setTheme(db: IrisDB, choice: ThemeChoice): Promise<void> {
   await setSetting(db, 'theme', choice);
 }
 
-/** Reads the persisted choice. */
+/** Reads the persisted choice: the local copy when there is one (see the top of this file). */
 async function getTheme(db: IrisDB): Promise<ThemeChoice> {
+  const cached = readCachedChoice();
+  if (cached !== undefined) return cached;
   const stored = await getSetting(db, 'theme');
-  return isThemeChoice(stored) ? stored : readCachedChoice();
+  return isThemeChoice(stored) ? stored : 'system';
 }
 
 // Applied when this module is first evaluated, which is before the app renders its first frame.
-applyTheme(readCachedChoice());
+applyTheme(readCachedChoice() ?? 'system');
