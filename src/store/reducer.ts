@@ -6,6 +6,7 @@ import { id, isObject } from '../protocol/guards';
 import { withQuotaRetry } from './models/mediaCache';
 import type { IrisDB } from './db';
 import { setCursor } from './models/sync';
+import { markHeldWrite } from './liveReads';
 import { commentary, toolEnd, toolProgress, toolStart } from './reduce/activity';
 import { agentBusy, agentIdle, typing } from './reduce/agent';
 import { channelCreated, channelDeleted, channelList, channelRenamed, helloAck } from './reduce/directory';
@@ -188,6 +189,8 @@ export async function applyFrames(
       if (throughOverlay) await reduceBatch(db, tables, batch, reduceCtx);
       else for (const f of batch) await f.handle(db, f.frame, reduceCtx);
       if (storeCursor) await setCursor(db, ctx.gateway!, ctx.cursor!);
+      // While the screen's reads are held for the catch-up, they read this at the holder's next wake.
+      if (ctx.replay) markHeldWrite();
     });
   await withQuotaRetry(db, () =>
     write(true).catch((error: unknown) => {
