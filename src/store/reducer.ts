@@ -16,7 +16,7 @@ import { message, messageDeleted, messageStart, messageStop, messageUpdate, read
 import { picker } from './reduce/pickers';
 import { commandsCatalog, status } from './reduce/settings';
 import { syncDone } from './reduce/sync';
-import { reduceBatch } from './reduce/batch';
+import { reduceAhead, reduceBatch } from './reduce/batch';
 import { OverlayUnsupported } from './reduce/overlay';
 import { gatewayError, notification } from './reduce/toasts';
 import type { Handler, Incoming } from './reduce/types';
@@ -184,9 +184,13 @@ export async function applyFrames(
   ];
   const reduceCtx = { now: ctx.now ?? Date.now(), gateway: ctx.gateway, replay: ctx.replay };
   const batch = found.map((f) => ({ frame: f.frame, handle: f.rule.handle }));
+  // A replay's chunk is reduced before its transaction; anything it read that changed since (a write
+  // of the person's, another tab's) has it reduced again inside, as any other batch.
+  const ahead = ctx.replay ? await reduceAhead(db, tables, batch, reduceCtx).catch(() => undefined) : undefined;
   const write = (throughOverlay: boolean) =>
     db.transaction('rw', tables, async () => {
-      if (throughOverlay) await reduceBatch(db, tables, batch, reduceCtx);
+      if (throughOverlay && ahead && (await ahead.unchanged())) await ahead.flush();
+      else if (throughOverlay) await reduceBatch(db, tables, batch, reduceCtx);
       else for (const f of batch) await f.handle(db, f.frame, reduceCtx);
       if (storeCursor) await setCursor(db, ctx.gateway!, ctx.cursor!);
       // While the screen's reads are held for the catch-up, they read this at the holder's next wake.
