@@ -8,7 +8,7 @@
 // waits (bounded) for the screen's live reads, which a write to the rows they read makes start over.
 import { laneOf, type ServerFrame } from '../protocol';
 import { READS_MESSAGES } from '../store/reducer';
-import { liveReadsSettled } from '../store/liveReads';
+import { holdLiveReads, liveReadsSettled, type LiveReadsHold } from '../store/liveReads';
 
 /** Schedules `run` for the next paint (or ~50 ms when hidden / no DOM). */
 export type FlushScheduler = (run: () => void) => void;
@@ -95,6 +95,15 @@ export const REPLAY_CHUNK = 1000;
 /** The longest pause after a replay chunk for the screen's reads (a slow query must not stall the catch-up). */
 const REPLAY_PAUSE_MAX_MS = 150;
 /**
+ * While a replay is stored, the screen's live reads are held (store/liveReads.ts): they read what the
+ * chunks stored at most this often, and once more when the replay is stored; the banner counts every
+ * chunk meanwhile. Re-read after every chunk, they took 1.6 s of a 7.7 s catch-up, and the chunks
+ * waited 2.2 s more behind them (issue 17).
+ */
+const REPLAY_SHOW_EVERY_MS = 1000;
+/** A hold that no chunk renews for this long ends by itself (see holdLiveReads). */
+const REPLAY_HOLD_LEASE_MS = 5000;
+/**
  * The longest pause after the write of a streamed update for the screen's reads. A Dexie live query that
  * a write to what it reads overtakes starts again without giving its result: written back to back, a
  * streamed row starved the lane's read of it, and under load (each read 0.3-1 s) a 5,000-update reply
@@ -138,6 +147,8 @@ export class FramePipeline {
    * stored cursor, so its sync.done cursor must not be stored.
    */
   private replay: { failed: boolean } = { failed: false };
+  /** The screen's reads held while the replay is stored, and when they last read (performance.now()). */
+  private replayHold: { hold: LiveReadsHold; shownAt: number } | null = null;
   /** The group at the end of the chain that has not started: frames arriving now join it. */
   private openGroup: FrameGroup | null = null;
   /**
@@ -210,6 +221,9 @@ export class FramePipeline {
       } catch (error) {
         if (cursor !== undefined || last.some(carriesCursor)) this.holdCursor();
         throw error;
+      } finally {
+        this.replayHold?.hold.release();
+        this.replayHold = null;
       }
       if (last.length) this.opts.onReplayStored?.(last);
       // Stored with a complete replay, everything up to `cursor` is here: the hold is over.
@@ -244,6 +258,7 @@ export class FramePipeline {
   private enqueueReplayChunk(frames: ServerFrame[], waiters: (() => void)[]): Promise<void> {
     const replay = this.replay;
     const write = async () => {
+      this.replayHold ??= { hold: holdLiveReads(REPLAY_HOLD_LEASE_MS), shownAt: performance.now() };
       try {
         await this.opts.applyBatch(frames, undefined, true);
         this.opts.onReplayStored?.(frames);
@@ -252,6 +267,11 @@ export class FramePipeline {
         throw error;
       } finally {
         waiters.forEach((w) => w());
+      }
+      const held = this.replayHold;
+      if (held && performance.now() - held.shownAt >= REPLAY_SHOW_EVERY_MS) {
+        held.hold.wake();
+        held.shownAt = performance.now();
       }
       await liveReadsSettled(REPLAY_PAUSE_MAX_MS);
     };

@@ -4,7 +4,8 @@ import { freshDb } from '../testing/db';
 import { until } from '../testing/until';
 import type { IrisDB } from './db';
 import { live, liveOn, liveShared } from './live';
-import { liveReadsSettled, readsInFlight } from './liveReads';
+import Dexie from 'dexie';
+import { holdLiveReads, liveReadsSettled, markHeldWrite, readsInFlight } from './liveReads';
 
 // The app runs Solid's browser build (reactive); Node would resolve the server build.
 vi.mock('solid-js', async () => {
@@ -136,6 +137,102 @@ describe('liveReadsSettled after a live query', () => {
     }
     await until(() => value().length === 21);
     dispose();
+  });
+});
+
+describe('held live reads (the catch-up)', () => {
+  /** A live query of the channels' names that counts its reads. */
+  function countedNames() {
+    const counter = { runs: 0 };
+    const value = createRoot(() =>
+      live(() => {
+        counter.runs++;
+        return names();
+      }, ['none']),
+    );
+    return { value, counter };
+  }
+
+  /** Resolves once Dexie has told the live queries of the next committed write. */
+  function nextChange(): Promise<void> {
+    return new Promise((resolve) => {
+      const told = () => {
+        Dexie.on('storagemutated').unsubscribe(told);
+        // The live queries told before this listener have started (or skipped) their read by the next task.
+        setTimeout(resolve, 0);
+      };
+      Dexie.on('storagemutated', told);
+    });
+  }
+
+  /** A write as the catch-up's: marked as the holder's inside its transaction. */
+  const heldPut = (chat_id: string, order: number) =>
+    db.transaction('rw', db.channels, async () => {
+      await db.channels.put({ chat_id, name: chat_id.toUpperCase(), kind: 'channel', order });
+      markHeldWrite();
+    });
+
+  it("keeps a query's result over the holder's writes until a wake, and reads once more at the release", async () => {
+    db = freshDb();
+    await db.channels.put({ chat_id: 'a', name: 'A', kind: 'default', order: 0 });
+    const { value, counter } = countedNames();
+    await until(() => value()[0] === 'A');
+    const hold = holdLiveReads(60_000);
+    try {
+      for (const [n, id] of ['b', 'c', 'd'].entries()) {
+        const told = nextChange();
+        await heldPut(id, n + 1);
+        await told;
+        await liveReadsSettled(1_000);
+      }
+      // Three writes to what it read, no read: the screen still shows what it had.
+      expect(value()).toEqual(['A']);
+      const runs = counter.runs;
+      hold.wake();
+      await until(() => value().length === 4);
+      expect(counter.runs).toBe(runs + 1);
+      const told = nextChange();
+      await heldPut('e', 9);
+      await told;
+      await liveReadsSettled(1_000);
+      expect(value()).toHaveLength(4);
+    } finally {
+      hold.release();
+    }
+    await until(() => value().length === 5);
+    // Released, it follows every write again.
+    await db.channels.put({ chat_id: 'f', name: 'F', kind: 'channel', order: 10 });
+    await until(() => value().length === 6);
+  });
+
+  it('shows any other write at once while held (the person sends a message during the catch-up)', async () => {
+    db = freshDb();
+    const { value } = countedNames();
+    await until(() => value().length === 0);
+    const hold = holdLiveReads(60_000);
+    try {
+      const told = nextChange();
+      await heldPut('b', 1);
+      await told;
+      await liveReadsSettled(1_000);
+      expect(value()).toEqual([]);
+      // Not the holder's: the query reads it, and with it what the holder stored before.
+      await db.channels.put({ chat_id: 'a', name: 'A', kind: 'default', order: 0 });
+      await until(() => value().length === 2);
+    } finally {
+      hold.release();
+    }
+  });
+
+  it('ends a hold that is neither woken nor released (a holder that failed must not freeze the screen)', async () => {
+    db = freshDb();
+    const { value } = countedNames();
+    await until(() => value().length === 0);
+    holdLiveReads(100);
+    const told = nextChange();
+    await heldPut('b', 1);
+    await told;
+    await until(() => value().length === 1);
   });
 });
 

@@ -2,18 +2,26 @@
 // a table range it read changes (in this tab or another), so there is no second copy to keep in sync.
 import { liveQuery } from 'dexie';
 import { createComputed, createRoot, createSignal, from, onCleanup, untrack, type Accessor } from 'solid-js';
-import { readStarted } from './liveReads';
+import { liveReadsHeld, onLiveReadsWake, readStarted } from './liveReads';
 
 const AsyncFunction = (async () => {}).constructor;
 
+/** What a held query gives instead of reading (liveReads.ts): never passed on. */
+const ASLEEP = Symbol('asleep');
+
 /**
- * `query`, counted as a read in flight until its result settles (liveReads.ts). Of the same kind:
- * Dexie follows an async querier's reads across its awaits at a cost on every await, so a plain
- * querier must stay plain (made async, each of the lane's reads paid it: an 80 ms task on a big answer).
+ * `query`, counted as a read in flight until its result settles (liveReads.ts), or, when `sleeps()`
+ * says so, ASLEEP without reading. Of the same kind: Dexie follows an async querier's reads across its
+ * awaits at a cost on every await, so a plain querier must stay plain (made async, each of the lane's
+ * reads paid it: an 80 ms task on a big answer).
  */
-function counted<T>(query: () => T | Promise<T>): () => T | Promise<T> {
+function counted<T>(
+  query: () => T | Promise<T>,
+  sleeps: () => boolean,
+): () => T | typeof ASLEEP | Promise<T | typeof ASLEEP> {
   if (query.constructor === AsyncFunction)
     return async () => {
+      if (sleeps()) return ASLEEP;
       const settled = readStarted();
       try {
         return await query();
@@ -22,6 +30,7 @@ function counted<T>(query: () => T | Promise<T>): () => T | Promise<T> {
       }
     };
   return () => {
+    if (sleeps()) return ASLEEP;
     const settled = readStarted();
     let result: T | Promise<T>;
     try {
@@ -40,12 +49,46 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
+/**
+ * Follows `query` with a Dexie liveQuery. While the screen's reads are held (liveReads.ts: the sync
+ * catch-up), a query that has given a result and is made stale by a write does not read again: it gives
+ * nothing and follows nothing (it read nothing) until a wake, which starts it afresh.
+ */
 function subscribe<T>(query: () => T | Promise<T>, next: (value: T) => void): () => void {
-  const subscription = liveQuery(counted(query)).subscribe({
-    next,
-    error: (error: unknown) => console.error('live query failed', error),
+  let delivered = false;
+  let asleep = false;
+  const sleeps = () => {
+    if (!delivered || !liveReadsHeld()) return false;
+    asleep = true;
+    return true;
+  };
+  const watched = counted(query, sleeps);
+  let subscription: { unsubscribe(): void } | undefined;
+  const start = () => {
+    delivered = false;
+    asleep = false;
+    subscription = liveQuery(watched).subscribe({
+      next: (value) => {
+        // Asleep, it follows nothing, but Dexie would still gather every write into it until it reads.
+        if (value === ASLEEP) subscription?.unsubscribe();
+        else {
+          delivered = true;
+          next(value);
+        }
+      },
+      error: (error: unknown) => console.error('live query failed', error),
+    });
+  };
+  const stopWaking = onLiveReadsWake(() => {
+    if (!asleep) return;
+    subscription?.unsubscribe();
+    start();
   });
-  return () => subscription.unsubscribe();
+  start();
+  return () => {
+    stopWaking();
+    subscription?.unsubscribe();
+  };
 }
 
 /**

@@ -6,6 +6,7 @@ import { id, isObject } from '../protocol/guards';
 import { withQuotaRetry } from './models/mediaCache';
 import type { IrisDB } from './db';
 import { setCursor } from './models/sync';
+import { markHeldWrite } from './liveReads';
 import { commentary, toolEnd, toolProgress, toolStart } from './reduce/activity';
 import { agentBusy, agentIdle, typing } from './reduce/agent';
 import { channelCreated, channelDeleted, channelList, channelRenamed, helloAck } from './reduce/directory';
@@ -15,7 +16,7 @@ import { message, messageDeleted, messageStart, messageStop, messageUpdate, read
 import { picker } from './reduce/pickers';
 import { commandsCatalog, status } from './reduce/settings';
 import { syncDone } from './reduce/sync';
-import { reduceBatch } from './reduce/batch';
+import { reduceAhead, reduceBatch } from './reduce/batch';
 import { OverlayUnsupported } from './reduce/overlay';
 import { gatewayError, notification } from './reduce/toasts';
 import type { Handler, Incoming } from './reduce/types';
@@ -183,18 +184,36 @@ export async function applyFrames(
   ];
   const reduceCtx = { now: ctx.now ?? Date.now(), gateway: ctx.gateway, replay: ctx.replay };
   const batch = found.map((f) => ({ frame: f.frame, handle: f.rule.handle }));
+  // A replay's chunk is reduced before its transaction. If anything it read has changed since (most
+  // often the screen's read mark on the lane row, stored as the lane shows the chunk before), it is
+  // reduced before the transaction once more, and after that inside it, as any other batch.
+  const reduceFirst = () => (ctx.replay ? reduceAhead(db, tables, batch, reduceCtx).catch(() => undefined) : undefined);
+  let ahead = await reduceFirst();
+  let again = 1;
   const write = (throughOverlay: boolean) =>
     db.transaction('rw', tables, async () => {
-      if (throughOverlay) await reduceBatch(db, tables, batch, reduceCtx);
+      if (throughOverlay && ahead && (await ahead.unchanged())) await ahead.flush();
+      else if (throughOverlay && ahead && again-- > 0) throw new ReducedStale();
+      else if (throughOverlay) await reduceBatch(db, tables, batch, reduceCtx);
       else for (const f of batch) await f.handle(db, f.frame, reduceCtx);
       if (storeCursor) await setCursor(db, ctx.gateway!, ctx.cursor!);
+      // While the screen's reads are held for the catch-up, they read this at the holder's next wake.
+      if (ctx.replay) markHeldWrite();
     });
-  await withQuotaRetry(db, () =>
-    write(true).catch((error: unknown) => {
+  const attempt = (): Promise<void> =>
+    write(true).catch(async (error: unknown) => {
+      // Nothing was written: reduced again from what is stored now.
+      if (error instanceof ReducedStale) {
+        ahead = await reduceFirst();
+        return attempt();
+      }
       // A rule asked the overlay for more than it serves: nothing was written, so frame by frame.
       if (!(error instanceof OverlayUnsupported)) throw error;
       console.warn('iris: a batch is applied frame by frame:', error.message);
       return write(false);
-    }),
-  );
+    });
+  await withQuotaRetry(db, attempt);
 }
+
+/** A batch reduced before its transaction read something that has changed since (see applyFrames). */
+class ReducedStale extends Error {}

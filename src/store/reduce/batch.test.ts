@@ -6,10 +6,12 @@ import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ServerFrame } from '../../protocol';
 import type { IrisDB } from '../db';
+import { markRead } from '../models/lanes';
 import { queueSend } from '../models/outbox';
 import { getCursor } from '../models/sync';
 import { applyFrame, applyFrames } from '../reducer';
 import { turnsOfActivityId } from './activity';
+import { BatchOverlay } from './overlay';
 import { dump, freshDb } from '../../testing/db';
 
 const GATEWAY = 'ws://gw/ws';
@@ -50,6 +52,7 @@ function replay(
     const reply = `a${t}`;
     const clientId = `c${t}`;
     if (rnd() < 0.3) ownSends.push({ clientId, lane: laneNo });
+    if (t % 20 === 0) push('status', {}, { state: t === 0 ? 'ready' : 'busy', session: { turns: t } });
     push('message', env, {
       message_id: user,
       role: 'user',
@@ -201,6 +204,62 @@ describe('a replay reduced in memory', () => {
     expect(rows.filter((r) => r.kind === 'tool').length).toBeGreaterThan(10);
     expect(rows.filter((r) => r.kind === 'commentary').length).toBeGreaterThan(10);
     expect(get.mock.calls.map(([key]) => key as unknown).filter((key) => key !== '\u0000pause')).toEqual([]);
+  });
+
+  it('keeps a write that lands between the reduce of a chunk and its transaction (the person reads the lane)', async () => {
+    // A replay's chunk is reduced before its transaction opens: a read mark stored meanwhile changes the
+    // lane row the chunk read, so nothing is written and the chunk is reduced again, from the read mark;
+    // if that changes again too, inside its transaction.
+    const env = LANES[0]!;
+    const chunk = [
+      frame('agent.busy', env, {}, 2),
+      frame('typing', env, { on: true }, 3),
+      frame('message.start', env, { message_id: 'a1', role: 'assistant' }, 4),
+      frame('message.update', env, { message_id: 'a1', text: 'ans' }, 5),
+      frame('message.stop', env, { message_id: 'a1', final_text: 'answer', ts: NOW + 9 }, 6),
+      frame('agent.idle', env, {}, 7),
+    ];
+    const start = async () => {
+      const db = freshDb();
+      dbs.push(db);
+      await applyFrame(db, frame('message', env, { message_id: 'm0', role: 'user', text: 'hi', ts: NOW + 5 }, 1), {
+        now: NOW,
+      });
+      return db;
+    };
+    const checked = vi.spyOn(BatchOverlay.prototype, 'unchanged');
+    for (const races of [1, 2]) {
+      checked.mockClear();
+      const readTs = NOW + 4 + races;
+      const inOrder = await start();
+      await markRead(inOrder, 'web:default', 'm0', readTs);
+      await applyFrames(inOrder, chunk, { gateway: GATEWAY, now: NOW, replay: true, cursor: 7 });
+      // Nothing in between: what was reduced ahead is what is written.
+      expect(await Promise.all(checked.mock.results.map((r) => r.value as Promise<boolean>))).toEqual([true]);
+
+      checked.mockClear();
+      const raced = await start();
+      const open = raced.transaction.bind(raced) as (...args: unknown[]) => Promise<unknown>;
+      let marks = 0;
+      let marking = false;
+      vi.spyOn(raced, 'transaction').mockImplementation(((...args: unknown[]) => {
+        // The chunk's transactions (readwrite), each preceded by a read mark until `races` are stored.
+        if (marking || args[0] !== 'rw' || marks >= races) return open(...args);
+        marks++;
+        marking = true;
+        return markRead(raced, 'web:default', 'm0', NOW + 4 + marks).then(() => {
+          marking = false;
+          return open(...args);
+        });
+      }) as unknown as IrisDB['transaction']);
+      await applyFrames(raced, chunk, { gateway: GATEWAY, now: NOW, replay: true, cursor: 7 });
+      expect(marks).toBe(races);
+      const checks = await Promise.all(checked.mock.results.map((r) => r.value as Promise<boolean>));
+      expect(checks).toEqual(races === 1 ? [false, true] : [false, false]);
+      expect((await raced.lanes.get('web:default'))?.readTs).toBe(readTs);
+      expect(await dump(raced), `${races} read mark(s) in between`).toEqual(await dump(inOrder));
+    }
+    checked.mockRestore();
   });
 
   it('takes every `turn:tool:` or `turn:commentary:` prefix of an id as a turn its row may be in', () => {

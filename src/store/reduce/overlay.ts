@@ -73,6 +73,10 @@ class OverlayTable {
   private readonly keyPath: string;
   /** What a key says about its row's index value (BatchOverlay.keyImplies). */
   private implied: { index: string; valuesOf: (key: Key) => readonly Key[] } | undefined;
+  /** Every row read from the table, as it was read (null: none), for `unchanged()`. */
+  private readonly stored = new Map<Key, Row | null>();
+  /** Every index query sent to the table, with the keys of the rows it found (in index order). */
+  private readonly queried: { index: string; values: Key[]; keys: Key[] }[] = [];
 
   constructor(readonly real: Table) {
     const keyPath = real.schema.primKey.keyPath;
@@ -110,7 +114,15 @@ class OverlayTable {
 
   private remember(row: Row): void {
     const key = this.keyOf(row);
-    if (!this.rows.has(key)) this.setRow(key, row);
+    if (this.rows.has(key)) return;
+    this.setRow(key, row);
+    this.stored.set(key, row);
+  }
+
+  /** Keeps a row read by key (the first read of it: what the batch's result was built on). */
+  private read(key: Key, row: Row | undefined): Row | null {
+    if (!this.stored.has(key)) this.stored.set(key, row ?? null);
+    return row ?? null;
   }
 
   /** Loads the stored rows whose `index` is one of `values` (once per value), for queries served from memory. */
@@ -123,6 +135,7 @@ class OverlayTable {
     const missing = [...new Set(values)].filter((v) => !this.covered.has(`${index}\0${v}`));
     if (missing.length === 0) return;
     const found = (await this.real.where(index).anyOf(missing).toArray()) as Row[];
+    this.queried.push({ index, values: missing, keys: found.map((row) => this.keyOf(row)) });
     for (const row of found) this.remember(row);
     for (const v of missing) this.covered.add(`${index}\0${v}`);
   }
@@ -145,7 +158,7 @@ class OverlayTable {
   async get(key: Key): Promise<Row | undefined> {
     if (typeof key === 'object') throw new OverlayUnsupported('get by criteria');
     if (!this.rows.has(key) && this.knownAbsent(key)) this.setRow(key, null);
-    if (!this.rows.has(key)) this.setRow(key, ((await this.real.get(key)) as Row | undefined) ?? null);
+    if (!this.rows.has(key)) this.setRow(key, this.read(key, (await this.real.get(key)) as Row | undefined));
     return copy(this.rows.get(key)) ?? undefined;
   }
 
@@ -154,7 +167,7 @@ class OverlayTable {
     const missing = [...new Set(keys.filter((k) => !this.rows.has(k)))];
     if (missing.length) {
       const found = (await this.real.bulkGet(missing)) as (Row | undefined)[];
-      missing.forEach((k, i) => this.setRow(k, found[i] ?? null));
+      missing.forEach((k, i) => this.setRow(k, this.read(k, found[i])));
     }
     return keys.map((k) => copy(this.rows.get(k)) ?? undefined);
   }
@@ -208,6 +221,20 @@ class OverlayTable {
     return found.sort(compareKeys).map((key) => copy(this.rows.get(key)!));
   }
 
+  /**
+   * Whether the table still holds what the batch read from it: the same rows by key, and the same keys
+   * for each index query (a row added to what a query found, or taken from it, is a change too).
+   */
+  async unchanged(): Promise<boolean> {
+    const keys = [...this.stored.keys()];
+    const [rows, ...found] = await Promise.all([
+      keys.length ? (this.real.bulkGet(keys) as Promise<(Row | undefined)[]>) : Promise.resolve([]),
+      ...this.queried.map((q) => this.real.where(q.index).anyOf(q.values).primaryKeys() as Promise<Key[]>),
+    ]);
+    if (!keys.every((key, i) => same(this.stored.get(key), rows[i] ?? null))) return false;
+    return this.queried.every((q, i) => sameKeys(q.keys, found[i]!));
+  }
+
   /** Writes the batch's changes to the table (in the caller's transaction), FLUSH_SLICE rows at a time. */
   async flush(): Promise<void> {
     const puts: Row[] = [];
@@ -217,7 +244,6 @@ class OverlayTable {
       if (row) puts.push(row);
       else deletes.push(key);
     }
-    this.dirty.clear();
     if (deletes.length) await this.real.bulkDelete(deletes);
     // The next slice is placed in this one's success callback (the transaction stays active).
     for (let at = 0; at < puts.length; at += FLUSH_SLICE) await this.real.bulkPut(puts.slice(at, at + FLUSH_SLICE));
@@ -232,6 +258,27 @@ class OverlayTable {
  * queries, where 50 or more mark the whole table (a chunk's writes reach most of the lane anyway).
  */
 const FLUSH_SLICE = 50;
+
+/** Structural equality of two rows as IndexedDB returns them; anything but plain data counts as changed. */
+function same(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null)
+    return Number.isNaN(a) && Number.isNaN(b);
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((v, i) => same(v, b[i]));
+  if (Array.isArray(b)) return false;
+  const plain = (o: object) => [Object.prototype, null].includes(Object.getPrototypeOf(o) as object | null);
+  if (!plain(a) || !plain(b)) return false;
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  return ka.every((k) => Object.hasOwn(b, k) && same((a as Row)[k], (b as Row)[k]));
+}
+
+function sameKeys(a: readonly Key[], b: readonly Key[]): boolean {
+  if (a.length !== b.length) return false;
+  const sorted = (keys: readonly Key[]) => [...keys].sort(compareKeys);
+  const [x, y] = [sorted(a), sorted(b)];
+  return x.every((k, i) => k === y[i]);
+}
 
 function valueAt(row: Row, path: string): unknown {
   return path.includes('.') ? Dexie.getByKeyPath(row, path) : row[path];
@@ -369,6 +416,15 @@ export class BatchOverlay {
   async pause(): Promise<void> {
     const [first] = this.tables.values();
     if (first) await first.real.get('\u0000pause');
+  }
+
+  /**
+   * Whether the database still holds everything the batch read (call it in the transaction that writes
+   * the batch, reduced before it): if so, writing the batch now is what reducing it there would write.
+   */
+  async unchanged(): Promise<boolean> {
+    const each = await Promise.all([...this.tables.values()].map((table) => table.unchanged()));
+    return each.every(Boolean);
   }
 
   /** Writes every table's changes: a bulkDelete and a few bulkPuts per changed table, one table after another. */
