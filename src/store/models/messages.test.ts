@@ -1,5 +1,6 @@
 import 'fake-indexeddb/auto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { liveQuery } from 'dexie';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { IrisDB } from '../db';
 import { freshDb } from '../../testing/db';
 import { markRead, setFollowing } from './lanes';
@@ -118,6 +119,41 @@ describe('messages model', () => {
     expect(await unreadCount(db, 'A')).toBe(0);
     await db.messages.update('live', { status: 'final' });
     expect(await unreadCount(db, 'A')).toBe(1);
+  });
+
+  it("a live unread count is not read again while a streaming reply's text grows, and is when it ends", async () => {
+    await msg('a1', 'A', 10);
+    await db.messages.put({
+      message_id: 'live',
+      lane: 'A',
+      chat_id: 'A',
+      role: 'assistant',
+      text: '',
+      ts: 20,
+      status: 'streaming',
+    });
+    const counts: number[] = [];
+    let runs = 0;
+    const subscription = liveQuery(() => {
+      runs++;
+      return unreadCount(db, 'A');
+    }).subscribe((n) => counts.push(n));
+    try {
+      await vi.waitFor(() => expect(counts).toEqual([1]));
+      // As the reducer writes a streamed update (modify: no index key changes).
+      for (const text of ['one', 'one two', 'one two three'])
+        await db.messages
+          .where(':id')
+          .equals('live')
+          .modify((m) => void (m.text = text));
+      await msg('a2', 'A', 15); // a change the count follows, after those writes
+      await vi.waitFor(() => expect(counts.at(-1)).toBe(2));
+      expect(runs).toBe(2);
+      await db.messages.update('live', { status: 'final' });
+      await vi.waitFor(() => expect(counts.at(-1)).toBe(3));
+    } finally {
+      subscription.unsubscribe();
+    }
   });
 
   it('a reply the reader followed while it streamed is not unread when it ends; one they left is', async () => {

@@ -74,9 +74,19 @@ export async function unreadCount(db: IrisDB, lane: string): Promise<number> {
   return db.transaction('r', db.lanes, db.messages, async () => {
     const row = await db.lanes.get(lane);
     const readTs = row?.readTs ?? 0;
-    return laneRange(db, lane, readTs)
-      .filter((m) => m.role !== 'user' && m.status !== 'streaming' && m.message_id !== row?.following)
-      .count();
+    // Keys first (indexes only), then the rows that may count: a reply still streaming is never read,
+    // so the store's writes of its growing text (up to a whole file, several a second) do not make
+    // every live count (the badge, the channel list) read it again.
+    const [ids, streaming] = await Promise.all([
+      laneRange(db, lane, readTs).primaryKeys(),
+      db.messages.where('status').equals('streaming').primaryKeys(),
+    ]);
+    const skip = new Set<string>(streaming as string[]);
+    if (row?.following !== undefined) skip.add(row.following);
+    const candidates = (ids as string[]).filter((id) => !skip.has(id));
+    if (candidates.length === 0) return 0;
+    const rows = await db.messages.bulkGet(candidates);
+    return rows.filter((m) => m !== undefined && m.role !== 'user' && m.status !== 'streaming').length;
   });
 }
 
