@@ -108,6 +108,18 @@ describe('segmentGrown', () => {
     }
   });
 
+  it('splits every prefix of a text with code blocks exactly as a full split does, one character at a time', () => {
+    const full =
+      'Here:\n\n```ts\nconst a = 1;\n``\n ```ts\n\n```\r\nBetween.\n\n~~~~\n~~~\n```\n~~~~~  \n```\n' +
+      'open\n```\n\n```py\nlast = 1\n```';
+    let prev: Segmentation | undefined;
+    for (let end = 0; end <= full.length; end++) {
+      const text = full.slice(0, end);
+      prev = segmentGrown(prev, text);
+      expect(prev.segments, JSON.stringify(text)).toEqual(segmentMarkdown(text));
+    }
+  });
+
   it('keeps the finished pieces as the same objects, and splits a text that is not a continuation afresh', () => {
     const full = texts[0]!;
     const half = segmentGrown(undefined, full.slice(0, full.length - 500));

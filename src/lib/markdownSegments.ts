@@ -41,6 +41,22 @@ export interface Segmentation {
   text: string;
   segments: Segment[];
   ends: number[];
+  /** The text ends inside its last piece, a top-level code block not closed yet: where to go on looking for its fence. */
+  open?: OpenCode;
+}
+
+interface OpenCode {
+  /** Where the code starts (after the opening fence's line). */
+  codeStart: number;
+  fence: Fence;
+  lang: string;
+  /** The start of the text's last line: every line before it is whole and does not close the block. */
+  lastLine: number;
+}
+
+interface Fence {
+  char: string;
+  len: number;
 }
 
 function segmentation(text: string): Segmentation {
@@ -63,6 +79,8 @@ function segmentation(text: string): Segmentation {
 export function segmentGrown(prev: Segmentation | undefined, text: string): Segmentation {
   if (!prev || prev.segments.length < 2 || text.length < prev.text.length || !text.startsWith(prev.text))
     return segmentation(text);
+  // Inside a code block whose opening line is whole (a fence line still being written may change).
+  if (prev.open && prev.text.charCodeAt(prev.open.codeStart - 1) === 0x0a) return codeGrown(prev, prev.open, text);
   // The earlier text's last line may still change (a list marker or fence being typed).
   const stable = prev.text.lastIndexOf('\n') + 1;
   let keep = 0;
@@ -79,6 +97,69 @@ export function segmentGrown(prev: Segmentation | undefined, text: string): Segm
   };
 }
 
+/**
+ * `text`, grown from `prev`, which ended inside a code block: only the lines from `prev`'s last one on are
+ * looked at for its closing fence (a whole file streamed into one block was scanned again line by line,
+ * a copy of each line, on every update). Once it closes, the rest is scanned as usual.
+ */
+function codeGrown(prev: Segmentation, open: OpenCode, text: string): Segmentation {
+  // A link definition anywhere means no split at all (LINK_DEFINITION); the earlier text had none.
+  if (LINK_DEFINITION.test(text.slice(open.lastLine))) return segmentation(text);
+  const head = prev.segments.slice(0, -1);
+  const headEnds = prev.ends.slice(0, -1);
+  const scan = scanCode(text, open.lastLine, open.fence);
+  const code: Segment = {
+    kind: 'code',
+    text: codeText(text, open.codeStart, scan.codeEnd),
+    lang: open.lang,
+    closed: scan.closed,
+  };
+  if (!scan.closed)
+    return {
+      text,
+      segments: [...head, code],
+      ends: [...headEnds, text.length],
+      open: { ...open, lastLine: scan.lastLine },
+    };
+  const tail = scanFrom(text, scan.end);
+  return {
+    text,
+    segments: [...head, code, ...tail.segments],
+    ends: [...headEnds, scan.end, ...tail.ends],
+    ...(tail.open && { open: tail.open }),
+  };
+}
+
+/** The code of a block, from `start` to `end` (its closing fence's line, or the text's end), without its last newline. */
+function codeText(text: string, start: number, end: number): string {
+  const code = text.slice(start, end);
+  return code.endsWith('\n') ? code.slice(0, -1) : code;
+}
+
+/**
+ * Looks for the line that closes a code block, from `from` (a line start) on. Closed: where that line
+ * starts (`codeEnd`) and ends (`end`). Not: the code runs to the text's end, and `lastLine` is where the
+ * text's last line starts.
+ */
+function scanCode(
+  text: string,
+  from: number,
+  fence: Fence,
+): { closed: true; codeEnd: number; end: number } | { closed: false; codeEnd: number; lastLine: number } {
+  let scan = from;
+  let lastLine = from;
+  while (scan < text.length) {
+    const n = text.indexOf('\n', scan);
+    const lineEnd = n < 0 ? text.length : n + 1;
+    if (closesFence(text.slice(scan, n < 0 ? text.length : n).replace(/\r$/, ''), fence))
+      return { closed: true, codeEnd: scan, end: lineEnd };
+    lastLine = scan;
+    scan = lineEnd;
+  }
+  // A text ending with a newline has an empty last line, which starts at its end.
+  return { closed: false, codeEnd: text.length, lastLine: text.endsWith('\n') ? text.length : lastLine };
+}
+
 /** Scans `text` from `start` (a piece boundary, or 0) to its end. */
 function scanFrom(text: string, start: number): Segmentation {
   const out: Segment[] = [];
@@ -87,7 +168,7 @@ function scanFrom(text: string, start: number): Segmentation {
   let pos = start;
   let prevBlank = true;
   // A fence inside the Markdown (indented, in a list): no boundary inside it.
-  let innerFence: { char: string; len: number } | undefined;
+  let innerFence: Fence | undefined;
 
   const pushMd = (end: number) => {
     if (end <= mdStart) return;
@@ -119,24 +200,14 @@ function scanFrom(text: string, start: number): Segmentation {
       // A top-level code block: its own piece, up to its closing fence (or the end, while streaming).
       pushMd(pos);
       const codeStart = end;
-      let scan = end;
-      let closed = false;
-      let codeEnd = text.length;
-      while (scan < text.length) {
-        const n = text.indexOf('\n', scan);
-        const lineEnd = n < 0 ? text.length : n + 1;
-        if (closesFence(text.slice(scan, n < 0 ? text.length : n).replace(/\r$/, ''), info)) {
-          codeEnd = scan;
-          closed = true;
-          scan = lineEnd;
-          break;
-        }
-        scan = lineEnd;
+      const lang = fence[3]!.trim().split(/\s+/)[0] ?? '';
+      const scan = scanCode(text, codeStart, info);
+      out.push({ kind: 'code', text: codeText(text, codeStart, scan.codeEnd), lang, closed: scan.closed });
+      if (!scan.closed) {
+        ends.push(text.length);
+        return { text, segments: out, ends, open: { codeStart, fence: info, lang, lastLine: scan.lastLine } };
       }
-      let code = text.slice(codeStart, closed ? codeEnd : text.length);
-      if (code.endsWith('\n')) code = code.slice(0, -1);
-      out.push({ kind: 'code', text: code, lang: fence[3]!.trim().split(/\s+/)[0] ?? '', closed });
-      pos = closed ? scan : text.length;
+      pos = scan.end;
       ends.push(pos);
       mdStart = pos;
       prevBlank = true;
@@ -155,7 +226,7 @@ function scanFrom(text: string, start: number): Segmentation {
   return { text, segments: out, ends };
 }
 
-function closesFence(line: string, open: { char: string; len: number }): boolean {
+function closesFence(line: string, open: Fence): boolean {
   const m = /^ {0,3}(`{3,}|~{3,})[ \t]*$/.exec(line);
   return !!m && m[1]![0] === open.char && m[1]!.length >= open.len;
 }

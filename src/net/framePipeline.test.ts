@@ -378,6 +378,29 @@ describe('FramePipeline: the text handed out before it is stored (onText)', () =
     expect(stored).toEqual(['message.update:ab', 'message.update:abcdef']);
   });
 
+  it('reads the text only of the updates it gives or stores, not of those a newer one replaced first', async () => {
+    const { pipeline, given, stored, release, flushNow } = textPipeline();
+    const read: string[] = [];
+    // An update whose text is parsed on first read, as parseServerFrame gives them (protocol/codec.ts).
+    const lazy = (text: string): ServerFrame => {
+      const frame = update('m1', '');
+      Object.defineProperty(frame.payload, 'text', { enumerable: true, get: () => (read.push(text), text) });
+      return frame;
+    };
+    for (let i = 1; i <= 50; i++) void pipeline.push(lazy('x'.repeat(i)));
+    flushNow();
+    await Promise.resolve(); // its write has started
+    for (let i = 51; i <= 60; i++) void pipeline.push(lazy('x'.repeat(i)));
+    flushNow(); // its write is queued behind the first and takes the frames that come meanwhile
+    for (let i = 61; i <= 100; i++) void pipeline.push(lazy('x'.repeat(i)));
+    flushNow();
+    release();
+    await pipeline.flush();
+    expect(given.map(([, t]) => t?.length)).toEqual([50, 60, 100]);
+    expect(stored).toEqual([`message.update:${'x'.repeat(50)}`, `message.update:${'x'.repeat(100)}`]);
+    expect(new Set(read.map((t) => t.length))).toEqual(new Set([50, 60, 100]));
+  });
+
   it("after an update's write, the next waits until the screen's reads have settled; its text does not", async () => {
     const given: string[] = [];
     const stored: string[] = [];

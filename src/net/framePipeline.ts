@@ -76,6 +76,11 @@ interface PendingUpdate {
   dropped: boolean;
   /** The text last given to onText for it. */
   published?: string;
+  /**
+   * The frame whose text was last looked at for onText: a newer frame's text is read (and its JSON
+   * parsed, protocol/codec.ts) only when it is given, not on arrival.
+   */
+  publishedFrame?: ServerFrame;
   /** When (Date.now() ms) a newer text of it may be given while its write waits (see updateSpacingMs). */
   publishAt?: number;
 }
@@ -316,7 +321,7 @@ export class FramePipeline {
     for (const [id, held] of this.updates) {
       if (!held.queued) wait = Math.min(wait, (this.nextWriteAt.get(id) ?? 0) - now);
       // Its write waits in the chain: its newer text is still given to the screen.
-      else if (textOf(held.frame) !== held.published) wait = Math.min(wait, (held.publishAt ?? 0) - now);
+      else if (held.frame !== held.publishedFrame) wait = Math.min(wait, (held.publishAt ?? 0) - now);
     }
     if (wait === Infinity) {
       this.flushScheduled = false; // every held update is already in the chain
@@ -411,6 +416,8 @@ export class FramePipeline {
   }
 
   private publish(id: string, held: PendingUpdate): void {
+    if (held.frame === held.publishedFrame) return;
+    held.publishedFrame = held.frame;
     const text = textOf(held.frame);
     if (text === undefined || text === held.published) return;
     held.published = text;

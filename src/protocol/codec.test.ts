@@ -97,6 +97,49 @@ describe('parseFrame (Frame.from_json rules)', () => {
   });
 });
 
+describe('parseServerFrame, message.update', () => {
+  const update = (payload: object, scope: { chat_id?: string; thread_id?: string } = { chat_id: 'c' }) =>
+    encodeFrame({ type: 'message.update', ...scope, payload });
+
+  it('gives what a whole parse gives, in the form Frame.to_dict writes and in any other', () => {
+    const cases = [
+      update({ message_id: 'm1', text: 'He said "hi"\n\\ é 😀' }),
+      update({ message_id: 'm1', text: 'so far', reasoning: 'thinking' }, { chat_id: 'c', thread_id: 't' }),
+      update({ message_id: 'm1', text: '' }, {}),
+      '{"type":"message.update","payload":{"text":"x","message_id":"m1"},"chat_id":"c"}',
+      '{"v": 1, "type": "message.update", "chat_id": "c", "payload": {"message_id": "m1", "text": "x"}}',
+    ];
+    for (const raw of cases) {
+      const f = parseServerFrame(raw);
+      const whole = parseFrame(raw)!;
+      expect(f?.type).toBe('message.update');
+      expect({ ...f, payload: { ...f!.payload } }).toEqual(whole);
+    }
+  });
+
+  it('reads the message and its lane from the start of the frame, the text only when asked', () => {
+    const f = parseServerFrame(update({ message_id: 'm1', text: 'hello' }, { chat_id: 'c', thread_id: 't' }));
+    expect(f).toMatchObject({ type: 'message.update', chat_id: 'c', thread_id: 't', payload: { message_id: 'm1' } });
+    expect(f!.type === 'message.update' && f!.payload.text).toBe('hello');
+  });
+
+  it('has no text when the frame is broken or its whole parse disagrees with its start', () => {
+    const head = '{"v":1,"type":"message.update","chat_id":"c","payload":{"message_id":"m1","text":"';
+    const broken = [
+      `${head}cut off`,
+      `${head}x","message_id":"m2"}}`, // a repeated key: JSON.parse keeps the last
+      `${head}x"},"chat_id":"d"}`,
+      `${head}x"},"type":"message.stop"}`,
+      `${head}x","text":5}}`,
+    ];
+    for (const raw of broken) {
+      const f = parseServerFrame(raw);
+      expect(f?.type).toBe('message.update');
+      expect(f!.type === 'message.update' && f!.payload.text).toBeUndefined();
+    }
+  });
+});
+
 describe('encodeFrame (Frame.to_dict rules)', () => {
   it('omits absent id/chat_id/thread_id and always writes v and payload', () => {
     expect(encodeFrame({ type: 'agent.idle' })).toBe('{"v":1,"type":"agent.idle","payload":{}}');

@@ -49,8 +49,70 @@ const clientTypes: ReadonlySet<string> = new Set(CLIENT_FRAME_TYPES);
 
 /** A parsed frame of a type the app understands, or null (unknown types are ignored, spec README §1). */
 export function parseServerFrame(raw: string): ServerFrame | null {
+  const update = lazyUpdate(raw);
+  if (update) return update;
   const frame = parseFrame(raw);
   return frame && serverTypes.has(frame.type) ? (frame as unknown as ServerFrame) : null;
+}
+
+/**
+ * The start of a `message.update` as Frame.to_dict writes it (protocol.py, and the reference gateway):
+ * v and type, chat_id and thread_id, then the payload with message_id before text, ids without escapes.
+ */
+const UPDATE_HEAD =
+  /^\{"v":1,"type":"message\.update"(?:,"chat_id":"([^"\\]*)")?(?:,"thread_id":"([^"\\]*)")?,"payload":\{"message_id":"([^"\\]+)","text":"/;
+
+/**
+ * A `message.update` whose text is parsed only when it is read. Each update carries the whole text so
+ * far and a fast stream brings hundreds a second, most of them replaced by the next before they are
+ * shown or stored (the frame pipeline keeps only the newest per paint): parsing each whole (a 150 KB
+ * text, thousands of times) was the stream's largest script and much of its garbage. The envelope and
+ * the message id are read from the frame's start; `text` and `reasoning` parse the frame on first use.
+ * A frame that does not parse, or whose parse disagrees with its start (a repeated key), has no text:
+ * an update of nothing, as updates may be skipped (spec README §7). Any other form is parsed at once.
+ */
+function lazyUpdate(raw: string): ServerFrame | undefined {
+  const head = UPDATE_HEAD.exec(raw);
+  if (!head) return undefined;
+  const [, chatId, threadId, messageId] = head as unknown as [string, string | undefined, string | undefined, string];
+  let source: string | undefined = raw;
+  let body: { text?: string; reasoning?: string } | undefined;
+  const read = () => {
+    if (!body) {
+      body = updateBody(source!, chatId, threadId, messageId);
+      source = undefined; // the frame's JSON is not needed again
+    }
+    return body;
+  };
+  const payload = { message_id: messageId } as { message_id: string; text: string; reasoning?: string };
+  Object.defineProperties(payload, {
+    text: { enumerable: true, get: () => read().text },
+    reasoning: { enumerable: true, get: () => read().reasoning },
+  });
+  const frame: Envelope<'message.update', typeof payload> = { v: PROTOCOL_VERSION, type: 'message.update', payload };
+  if (chatId !== undefined) frame.chat_id = chatId;
+  if (threadId !== undefined) frame.thread_id = threadId;
+  return frame as ServerFrame;
+}
+
+function updateBody(
+  raw: string,
+  chatId: string | undefined,
+  threadId: string | undefined,
+  messageId: string,
+): { text?: string; reasoning?: string } {
+  const frame = parseFrame(raw);
+  const p = frame?.payload;
+  if (
+    !p ||
+    frame.type !== 'message.update' ||
+    frame.chat_id !== chatId ||
+    frame.thread_id !== threadId ||
+    p.message_id !== messageId ||
+    typeof p.text !== 'string'
+  )
+    return {};
+  return typeof p.reasoning === 'string' ? { text: p.text, reasoning: p.reasoning } : { text: p.text };
 }
 
 /** A parsed frame of a type the gateway understands, or null. */

@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { IrisDB } from '../store/db';
 import type { MessageRow } from '../store/schema';
 import { freshDb as newDb } from '../testing/db';
@@ -97,6 +97,30 @@ describe('syncIndexWithDb', () => {
     await db.messages.clear();
     await sync.flush();
     expect(index.size).toBe(0);
+  });
+
+  it('reads a streaming row again when its status changes, not on each write of its growing text', async () => {
+    const db = freshDb();
+    const index = createLocalIndex();
+    const sync = syncIndexWithDb(index, db, { batchDelayMs: 1, streamQuietMs: 60_000 });
+    open[open.length - 1].sync = sync;
+    await sync.ready;
+    await db.messages.put(row('c', '', 1, { role: 'assistant', status: 'streaming' }));
+    await sync.flush();
+    const reads = vi.spyOn(db.messages, 'bulkGet');
+    // The reply grows as the reducer writes it (modify: no index key changes)…
+    for (const text of ['one', 'one two', 'one two three'])
+      await db.messages
+        .where(':id')
+        .equals('c')
+        .modify((r) => void (r.text = text));
+    // …while another message is stored and indexed meanwhile.
+    await db.messages.put(row('d', 'delta', 2));
+    await vi.waitFor(() => expect(index.search('delta').map((h) => h.message_id)).toEqual(['d']));
+    expect(reads.mock.calls.flatMap(([keys]) => keys)).not.toContain('c');
+    // Its stop changes its status: the final text is indexed without waiting for the quiet time.
+    await db.messages.update('c', { status: 'final', text: 'one two three four' });
+    await vi.waitFor(() => expect(index.search('four').map((h) => h.message_id)).toEqual(['c']));
   });
 
   it('replaces a pending message by its echo', async () => {

@@ -25,6 +25,12 @@ export interface IndexSyncOptions {
   rebuildQuietMs?: number;
   /** ...or at the latest this long after the first of them (ms). */
   rebuildMaxWaitMs?: number;
+  /**
+   * A row last read while streaming is read again only when its status changes, or once it has not been
+   * written for this long (ms): it is not indexed before it is final, and each write of a streamed reply
+   * (up to a 150 KB text, several a second) was read back whole for nothing.
+   */
+  streamQuietMs?: number;
 }
 
 export interface IndexSync {
@@ -57,7 +63,11 @@ export function syncIndexWithDb(index: LocalIndex, db: IrisDB, options: IndexSyn
   const yieldToPage = options.yieldToPage ?? defaultYield;
   const rebuildQuietMs = options.rebuildQuietMs ?? 1000;
   const rebuildMaxWaitMs = options.rebuildMaxWaitMs ?? 10_000;
+  const streamQuietMs = options.streamQuietMs ?? 1000;
   const part = `idb://${db.name}/messages/`;
+  // A write that changed a row's status, or deleted rows, has keys here (Dexie's observability parts).
+  const statusPart = `idb://${db.name}/messages/status`;
+  const deletedPart = `idb://${db.name}/messages/:dels`;
 
   let stopped = false;
   let building = true;
@@ -68,13 +78,50 @@ export function syncIndexWithDb(index: LocalIndex, db: IrisDB, options: IndexSyn
   let rebuildTimer: ReturnType<typeof setTimeout> | undefined;
   let rebuildFirstWanted: number | undefined;
   let applying: Promise<void> = Promise.resolve();
+  /** Rows last read while streaming (a few: streams end), and the timers of those written since. */
+  const streaming = new Set<string>();
+  const quietTimers = new Map<string, ReturnType<typeof setTimeout>>();
+
+  /** A streaming row was written again (its text grew): read once it has been quiet for a while. */
+  function holdStreaming(key: string) {
+    clearTimeout(quietTimers.get(key));
+    quietTimers.set(
+      key,
+      setTimeout(() => {
+        quietTimers.delete(key);
+        changedKeys.add(key);
+        if (!building) schedule();
+      }, streamQuietMs),
+    );
+  }
+
+  function releaseHeld() {
+    for (const [key, quiet] of quietTimers) {
+      clearTimeout(quiet);
+      changedKeys.add(key);
+    }
+    quietTimers.clear();
+    if (!building) schedule();
+  }
+
+  function noteStreaming(id: string, row: MessageRow | undefined) {
+    if (row?.status !== 'streaming') streaming.delete(id);
+    else if (streaming.size < 100) streaming.add(id);
+  }
 
   function onMutated(parts: ObservabilitySet) {
     const tree = parts[part];
     if (!tree || stopped) return;
+    const statusChanged = hasKeys(parts[statusPart]) || hasKeys(parts[deletedPart]);
     for (const node of walk(tree)) {
-      if (node.from === node.to && typeof node.from === 'string') changedKeys.add(node.from);
-      else if (isWholeTable(node)) rebuildWanted = true;
+      if (node.from === node.to && typeof node.from === 'string') {
+        if (streaming.has(node.from) && !statusChanged) holdStreaming(node.from);
+        else {
+          clearTimeout(quietTimers.get(node.from));
+          quietTimers.delete(node.from);
+          changedKeys.add(node.from);
+        }
+      } else if (isWholeTable(node)) rebuildWanted = true;
       else changedRanges.push({ from: node.from as string, to: node.to as string });
     }
     if (building) return;
@@ -132,6 +179,7 @@ export function syncIndexWithDb(index: LocalIndex, db: IrisDB, options: IndexSyn
     if (keys.length > 0) {
       const rows = await db.messages.bulkGet(keys);
       if (stopped) return; // stopped while reading: the index stays as it was
+      keys.forEach((key, i) => noteStreaming(key, rows[i]));
       index.add(rows.filter(indexable).map(toIndexed));
       index.remove(keys.filter((_, i) => !indexable(rows[i])));
     }
@@ -162,6 +210,7 @@ export function syncIndexWithDb(index: LocalIndex, db: IrisDB, options: IndexSyn
       if (chunk.length === 0) break;
       let sliceStart = performance.now();
       for (const row of chunk) {
+        noteStreaming(row.message_id, row);
         if (!indexable(row)) continue;
         index.add([toIndexed(row)]);
         seen?.add(row.message_id);
@@ -192,6 +241,7 @@ export function syncIndexWithDb(index: LocalIndex, db: IrisDB, options: IndexSyn
       // A build or re-read in progress schedules what it saw change meanwhile when it ends: wait for that too.
       for (;;) {
         if (rebuildTimer !== undefined) startRebuild();
+        if (quietTimers.size > 0) releaseHeld();
         if (timer !== undefined) {
           clearTimeout(timer);
           timer = undefined;
@@ -206,9 +256,15 @@ export function syncIndexWithDb(index: LocalIndex, db: IrisDB, options: IndexSyn
       stopped = true;
       if (timer !== undefined) clearTimeout(timer);
       if (rebuildTimer !== undefined) clearTimeout(rebuildTimer);
+      for (const timer of quietTimers.values()) clearTimeout(timer);
       Dexie.on.storagemutated.unsubscribe(onMutated);
     },
   };
+}
+
+/** Whether a part of a mutation set holds any key (Dexie makes a part for every index it looked at). */
+function hasKeys(tree: IntervalTree | undefined): boolean {
+  return !!tree && 'from' in tree;
 }
 
 /** Message ids are strings: a range with another bound (−Infinity, Dexie's MAX_KEY) is a clear(). */

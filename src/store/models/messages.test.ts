@@ -1,6 +1,8 @@
 import 'fake-indexeddb/auto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { liveQuery } from 'dexie';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { IrisDB } from '../db';
+import type { MessageRow } from '../schema';
 import { freshDb } from '../../testing/db';
 import { markRead, setFollowing } from './lanes';
 import {
@@ -8,6 +10,7 @@ import {
   getMessage,
   getMessages,
   laneGlance,
+  newestHead,
   laneMessageIds,
   laneMessages,
   markFailed,
@@ -120,6 +123,41 @@ describe('messages model', () => {
     expect(await unreadCount(db, 'A')).toBe(1);
   });
 
+  it("a live unread count is not read again while a streaming reply's text grows, and is when it ends", async () => {
+    await msg('a1', 'A', 10);
+    await db.messages.put({
+      message_id: 'live',
+      lane: 'A',
+      chat_id: 'A',
+      role: 'assistant',
+      text: '',
+      ts: 20,
+      status: 'streaming',
+    });
+    const counts: number[] = [];
+    let runs = 0;
+    const subscription = liveQuery(() => {
+      runs++;
+      return unreadCount(db, 'A');
+    }).subscribe((n) => counts.push(n));
+    try {
+      await vi.waitFor(() => expect(counts).toEqual([1]));
+      // As the reducer writes a streamed update (modify: no index key changes).
+      for (const text of ['one', 'one two', 'one two three'])
+        await db.messages
+          .where(':id')
+          .equals('live')
+          .modify((m) => void (m.text = text));
+      await msg('a2', 'A', 15); // a change the count follows, after those writes
+      await vi.waitFor(() => expect(counts.at(-1)).toBe(2));
+      expect(runs).toBe(2);
+      await db.messages.update('live', { status: 'final' });
+      await vi.waitFor(() => expect(counts.at(-1)).toBe(3));
+    } finally {
+      subscription.unsubscribe();
+    }
+  });
+
   it('a reply the reader followed while it streamed is not unread when it ends; one they left is', async () => {
     await msg('a1', 'A', 10);
     await markRead(db, 'A', 'a1', 10);
@@ -169,9 +207,76 @@ describe('messages model', () => {
     await msg('a1', 'A', 10);
     await msg('a2', 'A', 20);
     await markRead(db, 'A', 'a1', 10);
-    const glance = await laneGlance(db, 'A');
+    const glance = await laneGlance(db, 'A', 2000);
     expect(glance.unread).toBe(1);
     expect(glance.newest?.message_id).toBe('a2');
-    expect(await laneGlance(db, 'none')).toEqual({ unread: 0, newest: undefined });
+    expect(await laneGlance(db, 'none', 2000)).toEqual({ unread: 0, newest: undefined });
+  });
+
+  /** Runs `query` live; `results` gets each result, `runs` counts how often it was read. */
+  function watch<T>(query: () => Promise<T>) {
+    const watched = { results: [] as T[], runs: 0, stop: () => {} };
+    const subscription = liveQuery(() => {
+      watched.runs++;
+      return query();
+    }).subscribe((value) => watched.results.push(value));
+    watched.stop = () => subscription.unsubscribe();
+    return watched;
+  }
+  const grow = (id: string, text: string) =>
+    db.messages
+      .where(':id')
+      .equals(id)
+      .modify((m) => void (m.text = text));
+  const streamingRow = (id: string, ts: number): MessageRow => ({
+    message_id: id,
+    lane: 'A',
+    chat_id: 'A',
+    role: 'assistant',
+    text: '',
+    ts,
+    status: 'streaming',
+  });
+
+  it("the newest message's head, live: a streaming reply is read once, not on each write of its text", async () => {
+    await msg('a1', 'A', 10);
+    const head = watch(() => newestHead(db, 'A'));
+    try {
+      await vi.waitFor(() => expect(head.results.at(-1)?.message_id).toBe('a1'));
+      await db.messages.put(streamingRow('live', 20));
+      await vi.waitFor(() => expect(head.results.at(-1)).toMatchObject({ message_id: 'live', status: 'streaming' }));
+      await grow('live', 'one'); // read once more: the row was read in the run before
+      await vi.waitFor(() => expect(head.runs).toBe(3));
+      const runs = head.runs;
+      for (const text of ['one two', 'one two three', 'one two three four']) await grow('live', text);
+      await db.messages.update('live', { status: 'final' });
+      await vi.waitFor(() => expect(head.results.at(-1)).toMatchObject({ message_id: 'live', status: 'final' }));
+      expect(head.runs).toBe(runs + 1); // its stop, not the writes before it
+    } finally {
+      head.stop();
+    }
+  });
+
+  it("the channel list's glance reads a streaming reply until its text holds the preview's start, then at its stop", async () => {
+    await msg('a1', 'A', 10);
+    await db.messages.put(streamingRow('live', 20));
+    const glance = watch(() => laneGlance(db, 'A', 10));
+    try {
+      await vi.waitFor(() => expect(glance.results.at(-1)?.newest?.message_id).toBe('live'));
+      await grow('live', 'short');
+      await vi.waitFor(() => expect(glance.results.at(-1)?.newest?.text).toBe('short'));
+      await grow('live', 'long enough now');
+      await vi.waitFor(() => expect(glance.results.at(-1)?.newest?.text).toBe('long enough now'));
+      await grow('live', 'long enough now, and more'); // read once more: the row was read in the run before
+      await vi.waitFor(() => expect(glance.runs).toBe(4));
+      const runs = glance.runs;
+      for (const text of ['long enough now, and more!', 'long enough now, and more!!']) await grow('live', text);
+      await db.messages.update('live', { status: 'final', text: 'long enough now: done' });
+      await vi.waitFor(() => expect(glance.results.at(-1)?.newest?.text).toBe('long enough now: done'));
+      expect(glance.runs).toBe(runs + 1);
+      expect(glance.results.at(-1)?.unread).toBe(2);
+    } finally {
+      glance.stop();
+    }
   });
 });

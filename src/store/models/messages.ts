@@ -53,6 +53,49 @@ export async function newestMessage(db: IrisDB, lane: string): Promise<MessageRo
   return laneRange(db, lane).last();
 }
 
+/** What the screen needs of a lane's newest message to know whether a reply is on its way or ended. */
+export type MessageHead = Pick<MessageRow, 'message_id' | 'role' | 'status'>;
+
+/** Rows of streaming messages as `newestKept` last read them, per database (a few: streams end). */
+const streamingRows = new WeakMap<IrisDB, Map<string, MessageRow>>();
+
+/**
+ * The lane's newest message, for a live query: while it streams, the row as read before once it holds
+ * all the reader needs (`enough`), found from the indexes alone (the lane's keys, the streaming
+ * status), so the store's writes of its growing text (up to a whole file, several a second) do not
+ * make the query read the whole row again after each one. Its stop changes its status: read again then.
+ */
+async function newestKept(
+  db: IrisDB,
+  lane: string,
+  enough: (row: MessageRow) => boolean,
+): Promise<MessageRow | undefined> {
+  const [id] = (await laneRange(db, lane).reverse().limit(1).primaryKeys()) as string[];
+  if (id === undefined) return undefined;
+  let rows = streamingRows.get(db);
+  if (!rows) streamingRows.set(db, (rows = new Map<string, MessageRow>()));
+  const kept = rows.get(id);
+  if (kept && enough(kept)) {
+    const streaming = (await db.messages.where('status').equals('streaming').primaryKeys()) as string[];
+    if (streaming.includes(id)) return kept;
+  }
+  const row = await db.messages.get(id);
+  if (row?.status !== 'streaming') rows.delete(id);
+  else {
+    if (rows.size >= 50) rows.clear();
+    rows.set(id, row);
+  }
+  return row;
+}
+
+/**
+ * The lane's newest message as far as its head (id, role, status): what says whether the agent's reply
+ * is streaming or ended. A streaming row is not read again while only its text grows.
+ */
+export async function newestHead(db: IrisDB, lane: string): Promise<MessageHead | undefined> {
+  return db.transaction('r', db.messages, () => newestKept(db, lane, () => true));
+}
+
 /** The lane's newest message from the gateway (not a local pending one): what `read.receipt` may name. */
 export async function newestServerMessage(db: IrisDB, lane: string): Promise<MessageRow | undefined> {
   return (
@@ -74,19 +117,37 @@ export async function unreadCount(db: IrisDB, lane: string): Promise<number> {
   return db.transaction('r', db.lanes, db.messages, async () => {
     const row = await db.lanes.get(lane);
     const readTs = row?.readTs ?? 0;
-    return laneRange(db, lane, readTs)
-      .filter((m) => m.role !== 'user' && m.status !== 'streaming' && m.message_id !== row?.following)
-      .count();
+    // Keys first (indexes only), then the rows that may count: a reply still streaming is never read,
+    // so the store's writes of its growing text (up to a whole file, several a second) do not make
+    // every live count (the badge, the channel list) read it again.
+    const [ids, streaming] = await Promise.all([
+      laneRange(db, lane, readTs).primaryKeys(),
+      db.messages.where('status').equals('streaming').primaryKeys(),
+    ]);
+    const skip = new Set<string>(streaming as string[]);
+    if (row?.following !== undefined) skip.add(row.following);
+    const candidates = (ids as string[]).filter((id) => !skip.has(id));
+    if (candidates.length === 0) return 0;
+    const rows = await db.messages.bulkGet(candidates);
+    return rows.filter((m) => m !== undefined && m.role !== 'user' && m.status !== 'streaming').length;
   });
 }
 
-/** What the channel list shows of a lane, read together: its unread count and newest message. */
+/**
+ * What the channel list shows of a lane, read together: its unread count and newest message. `newest`
+ * is shown by the start of its text: while it streams and its text holds `previewChars` already, the row
+ * as read then (its text only grows), not read again on each write of it.
+ */
 export async function laneGlance(
   db: IrisDB,
   lane: string,
+  previewChars: number,
 ): Promise<{ unread: number; newest: MessageRow | undefined }> {
   return db.transaction('r', db.messages, db.lanes, async () => {
-    const [unread, newest] = await Promise.all([unreadCount(db, lane), newestMessage(db, lane)]);
+    const [unread, newest] = await Promise.all([
+      unreadCount(db, lane),
+      newestKept(db, lane, (row) => row.text.length >= previewChars),
+    ]);
     return { unread, newest };
   });
 }

@@ -12,6 +12,8 @@ export interface LaneSummary {
 }
 
 const PREVIEW_CHARS = 80;
+/** A preview is made from at most this much of the text's start. */
+const PREVIEW_SOURCE_CHARS = PREVIEW_CHARS * 25;
 
 /** One line of plain text from Markdown: drops markup, keeps the words. */
 export function plainPreview(text: string, max = PREVIEW_CHARS): string {
@@ -31,7 +33,8 @@ export function plainPreview(text: string, max = PREVIEW_CHARS): string {
 
 /** Unread count and preview of one lane, read together (the store's own definitions). */
 export async function laneSummary(db: IrisDB, lane: string): Promise<LaneSummary> {
-  const { unread, newest: last } = await laneGlance(db, lane);
+  // A reply streaming past the start its preview is made from is not read again until it ends.
+  const { unread, newest: last } = await laneGlance(db, lane, PREVIEW_SOURCE_CHARS);
   return {
     unread,
     preview: last ? plainPreview(last.text || (last.media?.length ? 'Attachment' : '')) : '',

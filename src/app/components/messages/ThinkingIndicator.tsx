@@ -31,7 +31,11 @@ function placeholderText(lane: LaneRow): string {
  * once the turn's bubble is on screen ("Writing…", "Running word_count…") it says so itself, and once the
  * newest message is the agent's final reply the turn is over (even before agent.idle comes).
  */
-export function awaitingReply(lane: LaneRow | undefined, newest: MessageRow | undefined, turnShown: boolean): boolean {
+export function awaitingReply(
+  lane: LaneRow | undefined,
+  newest: Pick<MessageRow, 'role' | 'status'> | undefined,
+  turnShown: boolean,
+): boolean {
   return !!lane && (lane.busy || lane.typing) && !replyEnded(newest) && !turnShown;
 }
 

@@ -7,7 +7,12 @@ import { live, liveOn, liveShared } from '../../../store/live';
 import type { IrisDB } from '../../../store/db';
 import { activityOfTurns, orphanTurn as findOrphanTurn } from '../../../store/models/activity';
 import { storedLane } from '../../../store/models/lanes';
-import { getMessages, newestMessage, laneMessageIds as storedMessageIds } from '../../../store/models/messages';
+import {
+  getMessages,
+  newestHead,
+  laneMessageIds as storedMessageIds,
+  type MessageHead,
+} from '../../../store/models/messages';
 import type { ActivityRow, LaneRow, MessageRow } from '../../../store/schema';
 
 /** Rows kept on each side of the visible range, so a scroll step rarely waits for the DB. */
@@ -30,9 +35,12 @@ export function laneRow(db: IrisDB, lane: string): Accessor<LaneRow | undefined>
   return liveShared(db, `lane ${lane}`, () => storedLane(db, lane));
 }
 
-/** The lane's newest message, one live query shared by every part of the lane's screen. */
-export function laneNewest(db: IrisDB, lane: string): Accessor<MessageRow | undefined> {
-  return liveShared(db, `newest ${lane}`, () => newestMessage(db, lane));
+/**
+ * The lane's newest message as far as its head (id, role, status), one live query shared by every part
+ * of the lane's screen; a reply's stored writes do not make it read the streaming row again.
+ */
+export function laneNewest(db: IrisDB, lane: string): Accessor<MessageHead | undefined> {
+  return liveShared(db, `newest ${lane}`, () => newestHead(db, lane));
 }
 
 /**
