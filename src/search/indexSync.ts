@@ -2,6 +2,7 @@
 // page between them so the UI never freezes), then updates from Dexie's `storagemutated` event,
 // which reports the keys written by this page and by other tabs, after they commit.
 import Dexie, { type IntervalTree, type IntervalTreeNode, type ObservabilitySet } from 'dexie';
+import { yieldToPage as yieldToPageDefault } from '../lib/yieldToPage';
 import type { IrisDB } from '../store/db';
 import type { MessageRow } from '../store/schema';
 import type { IndexableMessage, LocalIndex } from './localIndex';
@@ -50,17 +51,11 @@ function toIndexed(row: MessageRow): IndexableMessage {
   return { message_id: row.message_id, lane: row.lane, ts: row.ts, text: row.text };
 }
 
-function defaultYield(): Promise<void> {
-  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
-  if (scheduler?.yield) return scheduler.yield();
-  return new Promise((resolve) => setTimeout(resolve, 0));
-}
-
 export function syncIndexWithDb(index: LocalIndex, db: IrisDB, options: IndexSyncOptions = {}): IndexSync {
   const chunkSize = options.chunkSize ?? 2000;
   const sliceMs = options.sliceMs ?? 8;
   const batchDelayMs = options.batchDelayMs ?? 150;
-  const yieldToPage = options.yieldToPage ?? defaultYield;
+  const yieldToPage = options.yieldToPage ?? yieldToPageDefault;
   const rebuildQuietMs = options.rebuildQuietMs ?? 1000;
   const rebuildMaxWaitMs = options.rebuildMaxWaitMs ?? 10_000;
   const streamQuietMs = options.streamQuietMs ?? 1000;

@@ -3,6 +3,7 @@
 // the run's end. Any other frame (a deletion, history, the directory…) is applied to the database
 // itself, after the run before it has been written, so every frame still sees the state the frames
 // before it left, as when applied one by one.
+import { yieldToPage } from '../../lib/yieldToPage';
 import { id } from '../../protocol/guards';
 import { laneOf } from '../../protocol/lanes';
 import type { IrisDB } from '../db';
@@ -107,13 +108,6 @@ export async function reduceAhead(
   const overlay = new BatchOverlay(db, tables);
   await reduceRun(overlay, frames, ctx, yieldToPage);
   return overlay;
-}
-
-/** A task boundary: the page paints and handles input before the reduce goes on. */
-function yieldToPage(): Promise<void> {
-  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
-  if (scheduler?.yield) return scheduler.yield();
-  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 /**
