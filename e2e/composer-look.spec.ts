@@ -70,22 +70,36 @@ test('while the agent works: plain words, Stop as a named icon, and "thinking" a
   page,
   iris,
 }) => {
-  // A gateway that never sends agent.idle (the reply's message.stop is the end the person sees).
+  // A gateway that never sends agent.idle (the reply's message.stop is the end the person sees). The demo
+  // reply streams in a few hundred milliseconds, shorter than a poll under load: the reply's stop and all
+  // after it are held back until the test has seen the working state, then passed on in order.
+  let armed = false;
+  let held: (string | Buffer)[] | undefined;
+  let release = () => {};
   await page.routeWebSocket(/\/ws$/, (ws) => {
     const server = ws.connectToServer();
     ws.onMessage((m) => server.send(m));
+    release = () => {
+      armed = false;
+      for (const m of held ?? []) ws.send(m);
+      held = undefined;
+    };
     server.onMessage((m) => {
       if (typeof m === 'string' && m.includes('"agent.idle"')) return;
-      ws.send(m);
+      if (armed && held === undefined && typeof m === 'string' && m.includes('"type":"message.stop"')) held = [];
+      if (held !== undefined) held.push(m);
+      else ws.send(m);
     });
   });
   await pairAndOpen(page, iris);
   await messageBox(page).fill('Plan my week');
+  armed = true;
   await page.getByRole('button', { name: 'Send' }).click();
   // While it works: the field says what typing does in plain words; no paragraph explaining it.
   await expect(page.getByRole('button', { name: 'Stop' })).toBeVisible();
   await expect(messageBox(page)).toHaveAttribute('placeholder', 'Tell it what to change…');
   await expect(page.getByText('A message now steers')).toHaveCount(0);
+  release();
 
   await expect(messages(page).getByText('— Iris demo agent').last()).toBeVisible({ timeout: 30_000 });
   await expect(page.getByRole('button', { name: 'Stop' })).toHaveCount(0);
