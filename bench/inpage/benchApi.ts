@@ -12,6 +12,8 @@ export interface SocketLog {
   /** Arrival (performance.now(), at the first `message` listener) and type of every text frame. */
   times: number[];
   types: string[];
+  /** Each text frame's envelope `cursor` (spec README §16), or -1: an outboxed frame has one, a pong or a reply none. */
+  cursors: number[];
   textBytes: number;
   binaryFrames: number;
   binaryBytes: number;

@@ -15,7 +15,7 @@ const probe: BenchProbe = {
     syncCommits: [],
     mediaBlobCommits: [],
   },
-  ws: { times: [], types: [], textBytes: 0, binaryFrames: 0, binaryBytes: 0, sentAt: {} },
+  ws: { times: [], types: [], cursors: [], textBytes: 0, binaryFrames: 0, binaryBytes: 0, sentAt: {} },
   painted: {},
   keyPaints: [],
   waitPainted,
@@ -64,6 +64,8 @@ IDBDatabase.prototype.transaction = function (this: IDBDatabase, ...args: Parame
 
 // ---- WebSocket frames ----------------------------------------------------------------------------
 const TYPE = /"type":"([^"]{1,40})"/;
+// The envelope's cursor: before the payload's first brace (encodeFrame writes the envelope first).
+const CURSOR = /^\{[^{]*"cursor":(\d+)/;
 const NativeWebSocket = window.WebSocket;
 function onMessage(event: MessageEvent): void {
   const now = performance.now();
@@ -71,7 +73,9 @@ function onMessage(event: MessageEvent): void {
   const data: unknown = event.data;
   if (typeof data === 'string') {
     log.times.push(now);
-    log.types.push(TYPE.exec(data.slice(0, 120))?.[1] ?? '?');
+    const head = data.slice(0, 240);
+    log.types.push(TYPE.exec(head.slice(0, 120))?.[1] ?? '?');
+    log.cursors.push(Number(CURSOR.exec(head)?.[1] ?? -1));
     log.textBytes += data.length;
     if (log.needleAt === undefined && options.frameNeedle !== undefined && data.includes(options.frameNeedle))
       log.needleAt = now;

@@ -58,7 +58,10 @@ async function reload(
   const done = data.ws.types.indexOf('sync.done');
   const firstAfterSync = data.ws.times.findIndex((t) => t >= sent);
   if (done < 0 || firstAfterSync < 0) throw new NotMeasured('no sync.done after the sync request');
-  return { replayed: done - firstAfterSync, synced, sinceSync: synced - sent };
+  // Replayed: the outboxed frames (those with a cursor) between the sync request and sync.done. A pong,
+  // a reply to another request or a status restated after hello in that window is not a replay.
+  const replayed = data.ws.cursors.slice(firstAfterSync, done).filter((c) => c >= 0).length;
+  return { replayed, synced, sinceSync: synced - sent };
 }
 
 async function oneRun(ctx: ScenarioContext, n: number, sample: Sample): Promise<void> {
