@@ -15,7 +15,7 @@ export default defineConfig({
   plugins: [
     solid(),
     // The first screen of a new visitor arrives with the entry, in one round trip.
-    preloadRoute('src/app/pages/PairPage.tsx'),
+    preloadRoute('src/app/pages/PairPage.tsx', 'pair-preload.js'),
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'worker',

@@ -1,6 +1,7 @@
 // What the first screen of a new visitor downloads: the pairing page arrives with the entry (preloaded
 // by index.html, not fetched after the entry has run), compressed, and none of the paired app's code
-// (the app frame, the lane, the markdown pipeline, settings, the gateway session) comes with it.
+// (the app frame, the lane, the markdown pipeline, settings, the gateway session) comes with it; and a
+// paired browser does not download the pairing page.
 import {
   DESKTOP,
   LANE,
@@ -31,12 +32,33 @@ test('the pairing screen loads only its own code, compressed, in one round trip'
     expect(names).not.toContain(paired);
   for (const script of scripts) expect(script.encoding, script.url).toBe('br');
 
-  // index.html itself preloads the pairing chunk and its CSS, so they are fetched alongside the entry
-  // rather than one round trip after it has run.
+  // index.html's preload script lists the pairing chunk and its CSS, and (in a browser not paired) preloads
+  // them, so they are fetched alongside the entry rather than one round trip after it has run.
   const html = await (await page.request.get(`${iris.baseURL}/`)).text();
   const pairingChunk = new URL(scripts.find((s) => /\/PairPage-[\w-]+\.js$/.test(s.url))!.url).pathname;
-  expect(html).toContain(`<link rel="modulepreload" crossorigin href="${pairingChunk}">`);
-  expect(html).toMatch(/<link rel="preload" as="style" crossorigin href="\/assets\/PairPage-[\w-]+\.css">/);
+  expect(html).toMatch(new RegExp(`<script src="/pair-preload\\.js" data-modules="[^"]*${pairingChunk}[^"]*"`));
+  expect(html).toMatch(/data-styles="[^"]*\/assets\/PairPage-[\w-]+\.css[^"]*"/);
+  await expect(page.locator(`head link[rel=modulepreload][href="${pairingChunk}"]`)).toHaveCount(1);
+  await expect(page.locator('head link[rel=preload][as=style][href*="/assets/PairPage-"]')).toHaveCount(1);
+});
+
+test.describe('a paired browser', () => {
+  // The service worker would answer the requests itself: each one is to be seen here.
+  test.use({ serviceWorkers: 'block' });
+
+  test('opening the app again does not download the pairing page', async ({ page, iris }) => {
+    await pairAndOpen(page, iris);
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+    });
+    await page.reload();
+    await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    expect(scripts.some((p) => /\/LanePage-[\w-]+\.js$/.test(p))).toBe(true);
+    expect(scripts.filter((p) => /\/PairPage-[\w-]+\.js$/.test(p))).toEqual([]);
+    await expect(page.locator('head link[href*="/assets/PairPage-"]')).toHaveCount(0);
+  });
 });
 
 test.describe('a lane opened at start', () => {

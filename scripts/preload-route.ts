@@ -1,10 +1,12 @@
 // A Vite plugin: index.html preloads one lazily loaded route (its module, the modules it imports that
 // the entry does not, and its CSS), so it downloads alongside the entry instead of one round trip
-// after the entry has run. Used for the pairing page, the first screen of every new visitor.
+// after the entry has run. Used for the pairing page, the first screen of every new visitor and of no
+// one else: the files are listed on a tag of public/pair-preload.js, which adds the preloads only when
+// this browser has not paired (a paired one opens a lane and would download them for nothing).
 import { resolve } from 'node:path';
 import type { HtmlTagDescriptor, Plugin } from 'vite';
 
-export function preloadRoute(sourceFile: string): Plugin {
+export function preloadRoute(sourceFile: string, script: string): Plugin {
   let target = '';
   let base = '/';
   return {
@@ -45,18 +47,15 @@ export function preloadRoute(sourceFile: string): Plugin {
         };
         collect(route.fileName);
         const tags: HtmlTagDescriptor[] = [
-          ...modules.map((file) => ({
-            tag: 'link',
-            attrs: { rel: 'modulepreload', crossorigin: true, href: base + file },
-            injectTo: 'head' as const,
-          })),
-          // A preload, not a stylesheet: it must not hold up the paint of other routes. Vite's loader
-          // then adds the stylesheet from the cache when the route opens.
-          ...[...css].map((file) => ({
-            tag: 'link',
-            attrs: { rel: 'preload', as: 'style', crossorigin: true, href: base + file },
-            injectTo: 'head' as const,
-          })),
+          {
+            tag: 'script',
+            attrs: {
+              src: base + script,
+              'data-modules': modules.map((file) => base + file).join(' '),
+              'data-styles': [...css].map((file) => base + file).join(' '),
+            },
+            injectTo: 'head',
+          },
         ];
         return tags;
       },

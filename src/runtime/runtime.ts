@@ -4,6 +4,7 @@
 import { createClient, type ClientOptions, type IrisClient } from '../client';
 import { startPushBridgeWhenPaired } from '../push/startWhenPaired';
 import { IrisDB } from '../store/db';
+import { mirrorPairedHint } from './pairedHint';
 import { createTheme, type WindowTheme } from './theme';
 
 /** What a service of the runtime is built from. */
@@ -22,7 +23,7 @@ export interface IrisRuntime extends RuntimeParts {
    * is stopped by the runtime's `stop()`; a later ask builds a new one.
    */
   shared<T>(start: (parts: RuntimeParts) => T): T;
-  /** Applies the theme, connects (when paired), and starts the background work (the push bridge). */
+  /** Applies the theme, connects (when paired), and starts the background work (the push bridge, the paired mark). */
   start(): void;
   /** Stops the shared services that can stop, then disconnects (tests; a page just closes). */
   stop(): Promise<void>;
@@ -41,6 +42,7 @@ export function createRuntime(options: RuntimeOptions = {}): IrisRuntime {
   const theme = createTheme(db);
   const parts: RuntimeParts = { db, client };
   const services = new Map<(parts: RuntimeParts) => unknown, unknown>();
+  let stopHint: (() => void) | undefined;
   return {
     db,
     client,
@@ -51,6 +53,7 @@ export function createRuntime(options: RuntimeOptions = {}): IrisRuntime {
     },
     start() {
       theme.start();
+      stopHint = mirrorPairedHint(db);
       void client.start();
       if (push) startPushBridgeWhenPaired(parts);
     },
@@ -58,6 +61,8 @@ export function createRuntime(options: RuntimeOptions = {}): IrisRuntime {
       const running = [...services.values()];
       services.clear();
       for (const service of running) if (isStoppable(service)) service.stop();
+      stopHint?.();
+      stopHint = undefined;
       await client.stop();
     },
   };
