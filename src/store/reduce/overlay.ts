@@ -184,6 +184,9 @@ class OverlayTable {
   }
 
   delete(key: Key): Promise<void> {
+    // A row known to be absent (read, or prefetched, as none; or deleted already) has nothing to delete:
+    // no write. If it was read as none, `unchanged()` checks it is still none before the batch is written.
+    if (this.rows.get(key) === null) return Promise.resolve();
     this.setRow(key, null);
     this.dirty.add(key);
     return Promise.resolve();
