@@ -253,8 +253,13 @@ describe('a replay reduced in memory', () => {
           return open(...args);
         });
       }) as unknown as IrisDB['transaction']);
+      const laneReads = vi.spyOn(raced.lanes, 'bulkGet');
       await applyFrames(raced, chunk, { gateway: GATEWAY, now: NOW, replay: true, cursor: 7 });
       expect(marks).toBe(races);
+      // Reduced again over the rows its check had just read, the lane row among them: the lanes are read
+      // by the first reduce and by each check (and, after a second change, by the reduce inside), not by
+      // the reduce again.
+      expect(laneReads).toHaveBeenCalledTimes(races === 1 ? 3 : 4);
       const checks = await Promise.all(checked.mock.results.map((r) => r.value as Promise<boolean>));
       expect(checks).toEqual(races === 1 ? [false, true] : [false, false]);
       expect((await raced.lanes.get('web:default'))?.readTs).toBe(readTs);
