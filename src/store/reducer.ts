@@ -17,7 +17,7 @@ import { picker } from './reduce/pickers';
 import { commandsCatalog, status } from './reduce/settings';
 import { syncDone } from './reduce/sync';
 import { reduceAhead, reduceBatch } from './reduce/batch';
-import { OverlayUnsupported } from './reduce/overlay';
+import { type BatchOverlay, OverlayUnsupported } from './reduce/overlay';
 import { gatewayError, notification } from './reduce/toasts';
 import type { Handler, Incoming } from './reduce/types';
 
@@ -187,7 +187,8 @@ export async function applyFrames(
   // A replay's chunk is reduced before its transaction. If anything it read has changed since (most
   // often the screen's read mark on the lane row, stored as the lane shows the chunk before), it is
   // reduced before the transaction once more, and after that inside it, as any other batch.
-  const reduceFirst = () => (ctx.replay ? reduceAhead(db, tables, batch, reduceCtx).catch(() => undefined) : undefined);
+  const reduceFirst = (base?: BatchOverlay) =>
+    ctx.replay ? reduceAhead(db, tables, batch, reduceCtx, base).catch(() => undefined) : undefined;
   let ahead = await reduceFirst();
   let again = 1;
   const write = (throughOverlay: boolean) =>
@@ -204,7 +205,9 @@ export async function applyFrames(
     write(true).catch(async (error: unknown) => {
       // Nothing was written: reduced again from what is stored now.
       if (error instanceof ReducedStale) {
-        ahead = await reduceFirst();
+        // Over the rows the check has just read: no request for any of them (the screen often writes the
+        // lane row twice in a row, a read mark after a wake; a shorter retry is less often overtaken).
+        ahead = await reduceFirst(ahead?.rebased());
         return attempt();
       }
       // A rule asked the overlay for more than it serves: nothing was written, so frame by frame.

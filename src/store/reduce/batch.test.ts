@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ServerFrame } from '../../protocol';
 import type { IrisDB } from '../db';
 import { markRead } from '../models/lanes';
+import { localMessageId } from '../models/messages';
 import { queueSend } from '../models/outbox';
 import { getCursor } from '../models/sync';
 import { applyFrame, applyFrames } from '../reducer';
@@ -252,14 +253,57 @@ describe('a replay reduced in memory', () => {
           return open(...args);
         });
       }) as unknown as IrisDB['transaction']);
+      const laneReads = vi.spyOn(raced.lanes, 'bulkGet');
       await applyFrames(raced, chunk, { gateway: GATEWAY, now: NOW, replay: true, cursor: 7 });
       expect(marks).toBe(races);
+      // Reduced again over the rows its check had just read, the lane row among them: the lanes are read
+      // by the first reduce and by each check (and, after a second change, by the reduce inside), not by
+      // the reduce again.
+      expect(laneReads).toHaveBeenCalledTimes(races === 1 ? 3 : 4);
       const checks = await Promise.all(checked.mock.results.map((r) => r.value as Promise<boolean>));
       expect(checks).toEqual(races === 1 ? [false, true] : [false, false]);
       expect((await raced.lanes.get('web:default'))?.readTs).toBe(readTs);
       expect(await dump(raced), `${races} read mark(s) in between`).toEqual(await dump(inOrder));
     }
     checked.mockRestore();
+  });
+
+  it('deletes only the outbox rows that exist, and those in the transaction that stores their echo', async () => {
+    // Most replayed messages carry a client_id no outbox row has (another device's sends, ours already
+    // settled): the chunk deletes nothing for them. Our own pending send is settled with its echo.
+    const env = LANES[0]!;
+    const db = freshDb();
+    dbs.push(db);
+    await queueSend(db, { client_id: 'mine', lane: 'web:default', ...env, text: 'question', now: NOW - 5 });
+    const frames = [
+      frame('message', env, { message_id: 'u1', role: 'user', text: 'a', ts: NOW, client_id: 'other1' }, 1),
+      frame('message', env, { message_id: 'u2', role: 'user', text: 'question', ts: NOW + 1, client_id: 'mine' }, 2),
+      frame('message', env, { message_id: 'u3', role: 'user', text: 'c', ts: NOW + 2, client_id: 'other2' }, 3),
+    ];
+    const deleted: unknown[] = [];
+    const bulkDelete = db.outbox.bulkDelete.bind(db.outbox);
+    vi.spyOn(db.outbox, 'bulkDelete').mockImplementation((keys) => {
+      deleted.push(...keys);
+      return bulkDelete(keys);
+    });
+    const del = vi.spyOn(db.outbox, 'delete');
+    const rw: string[][] = [];
+    const open = db.transaction.bind(db) as (...args: unknown[]) => Promise<unknown>;
+    vi.spyOn(db, 'transaction').mockImplementation(((...args: unknown[]) => {
+      // The chunk's own transactions (a list of table names); nested ones (the models') name a table.
+      if (args[0] === 'rw' && Array.isArray(args[1])) rw.push([...(args[1] as string[])]);
+      return open(...args);
+    }) as unknown as IrisDB['transaction']);
+    await applyFrames(db, frames, { gateway: GATEWAY, now: NOW, replay: true, cursor: 3 });
+    expect(deleted).toEqual(['mine']);
+    expect(del).not.toHaveBeenCalled();
+    // One transaction stored the echo, removed the bubble and the outbox row, and stored the cursor.
+    expect(rw).toHaveLength(1);
+    expect(rw[0]).toEqual(expect.arrayContaining(['messages', 'outbox', 'sync']));
+    expect(await db.outbox.count()).toBe(0);
+    expect(await db.messages.get(localMessageId('mine'))).toBeUndefined();
+    expect(await db.messages.get('u2')).toMatchObject({ client_id: 'mine', status: 'sent' });
+    expect(await getCursor(db, GATEWAY)).toBe(3);
   });
 
   it('takes every `turn:tool:` or `turn:commentary:` prefix of an id as a turn its row may be in', () => {

@@ -103,9 +103,11 @@ export async function reduceAhead(
   tables: readonly string[],
   frames: readonly BatchFrame[],
   ctx: ReduceContext,
+  /** An overlay that already knows rows as stored (BatchOverlay.rebased), to reduce over instead of an empty one. */
+  base?: BatchOverlay,
 ): Promise<BatchOverlay | undefined> {
   if (!frames.every((f) => THROUGH_OVERLAY.has(f.frame.type))) return undefined;
-  const overlay = new BatchOverlay(db, tables);
+  const overlay = base ?? new BatchOverlay(db, tables);
   await reduceRun(overlay, frames, ctx, yieldToPage);
   return overlay;
 }

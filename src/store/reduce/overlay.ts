@@ -184,6 +184,9 @@ class OverlayTable {
   }
 
   delete(key: Key): Promise<void> {
+    // A row known to be absent (read, or prefetched, as none; or deleted already) has nothing to delete:
+    // no write. If it was read as none, `unchanged()` checks it is still none before the batch is written.
+    if (this.rows.get(key) === null) return Promise.resolve();
     this.setRow(key, null);
     this.dirty.add(key);
     return Promise.resolve();
@@ -231,8 +234,27 @@ class OverlayTable {
       keys.length ? (this.real.bulkGet(keys) as Promise<(Row | undefined)[]>) : Promise.resolve([]),
       ...this.queried.map((q) => this.real.where(q.index).anyOf(q.values).primaryKeys() as Promise<Key[]>),
     ]);
-    if (!keys.every((key, i) => same(this.stored.get(key), rows[i] ?? null))) return false;
-    return this.queried.every((q, i) => sameKeys(q.keys, found[i]!));
+    const sameQueries = this.queried.every((q, i) => sameKeys(q.keys, found[i]!));
+    this.checked = { rows: new Map(keys.map((key, i) => [key, rows[i] ?? null])), sameQueries };
+    return sameQueries && keys.every((key, i) => same(this.stored.get(key), rows[i] ?? null));
+  }
+
+  /** What the last `unchanged()` read: every row the batch had read, as stored then, and whether its queries found the same keys. */
+  private checked: { rows: Map<Key, Row | null>; sameQueries: boolean } | undefined;
+
+  /**
+   * A table that knows what this one read, as the last check found it (undefined if an index query
+   * found other keys, or no check ran): each query still covers the same rows, so a reduce over it
+   * needs no request for them.
+   */
+  rebased(): OverlayTable | undefined {
+    if (!this.checked?.sameQueries) return undefined;
+    const table = new OverlayTable(this.real);
+    for (const [key, row] of this.checked.rows) table.setRow(key, table.read(key, row ?? undefined));
+    for (const value of this.covered) table.covered.add(value);
+    table.queried.push(...this.queried);
+    table.implied = this.implied;
+    return table;
   }
 
   /** Writes the batch's changes to the table (in the caller's transaction), FLUSH_SLICE rows at a time. */
@@ -371,10 +393,14 @@ export class BatchOverlay {
   /** What the handlers get in place of the database: the overlay's tables, nothing else. */
   readonly db: IrisDB;
 
-  constructor(real: IrisDB, tableNames: readonly string[]) {
+  constructor(
+    private readonly real: IrisDB,
+    private readonly tableNames: readonly string[],
+    from?: Map<string, OverlayTable>,
+  ) {
     // The database's own table properties (what the rules would call), not db.table(name)'s objects.
     const realTables = real as unknown as Record<string, Table>;
-    for (const name of tableNames) this.tables.set(name, new OverlayTable(realTables[name]!));
+    for (const name of tableNames) this.tables.set(name, from?.get(name) ?? new OverlayTable(realTables[name]!));
     const guardedTables = new Map([...this.tables].map(([name, t]) => [name, guarded(t)]));
     this.db = new Proxy({} as IrisDB, {
       get(_target, prop) {
@@ -425,6 +451,21 @@ export class BatchOverlay {
   async unchanged(): Promise<boolean> {
     const each = await Promise.all([...this.tables.values()].map((table) => table.unchanged()));
     return each.every(Boolean);
+  }
+
+  /**
+   * After `unchanged()` found a change: a new overlay, with none of this one's writes, that knows the
+   * rows this one read as they are stored now, so reducing the batch again over it sends no request for
+   * them (only for what the new reduce reads beyond). Undefined when an index query found other rows.
+   */
+  rebased(): BatchOverlay | undefined {
+    const tables = new Map<string, OverlayTable>();
+    for (const [name, table] of this.tables) {
+      const rebased = table.rebased();
+      if (!rebased) return undefined;
+      tables.set(name, rebased);
+    }
+    return new BatchOverlay(this.real, this.tableNames, tables);
   }
 
   /** Writes every table's changes: a bulkDelete and a few bulkPuts per changed table, one table after another. */
