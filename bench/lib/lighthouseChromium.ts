@@ -59,8 +59,18 @@ export async function launchLighthouseChromium(): Promise<LighthouseChromium> {
     async close() {
       child.kill('SIGTERM');
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
-      if (child.exitCode === null) child.kill('SIGKILL');
-      rmSync(profile, { recursive: true, force: true });
+      if (child.exitCode === null) {
+        child.kill('SIGKILL');
+        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
+      }
+      // Chromium's helper processes can still be writing into the profile for a moment after the browser
+      // has exited (a directory then refuses to go: ENOTEMPTY): retried, and a leftover in /tmp is no
+      // reason to throw away the measurements.
+      try {
+        rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+      } catch (err) {
+        console.warn(`bench: could not remove the Lighthouse profile ${profile}: ${(err as Error).message}`);
+      }
     },
   };
 }
