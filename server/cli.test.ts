@@ -6,6 +6,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './cli';
 import { startReplayHermes } from './gateway/hermes/testing/replay';
 import { useGateway } from './gateway/testing';
 import { lanOrigins } from './http/addresses';
@@ -140,6 +141,20 @@ describe('npm start', { timeout: 60_000 }, () => {
     expect(await stop(cli)).toBe(0);
     expect((await wsClosed).code).not.toBe(1006);
     expect(cli.stderr()).toBe('');
+  });
+
+  it('listens for SIGTERM before it prints the first line, so a stop right after the link is a clean one', async () => {
+    // In process, so the order is checked, not raced: a supervisor (or this file's other cases) stops the
+    // CLI as soon as it has read the link, and a loaded machine can deschedule the CLI right after printing.
+    const before = process.listenerCount('SIGTERM');
+    const listenersAtLine: number[] = [];
+    const io = { out: () => listenersAtLine.push(process.listenerCount('SIGTERM')), err: () => {} };
+    const exit = runCli(serveArgs(join(scratch, 'run-in-process')), io);
+    while (listenersAtLine.length === 0) await new Promise((r) => setTimeout(r, 10));
+    expect(listenersAtLine[0]).toBe(before + 1);
+    process.emit('SIGTERM');
+    expect(await exit).toBe(0);
+    expect(process.listenerCount('SIGTERM')).toBe(before);
   });
 
   it('keeps the generated token in the data dir, private, so the link survives a restart', async () => {

@@ -100,20 +100,9 @@ export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<num
     return 2;
   }
 
-  const origin = config.publicUrl ?? localOrigin(config.host, running.port, running.secure);
-  io.out(`Pairing link: ${pairingLink(origin, config.token)}`);
-  const agent = running.gateway?.agent.describe();
-  if (config.hermes && config.token !== undefined) io.out(`Gateway token: ${config.token}`);
-  else if (config.token !== undefined) io.out(`Demo token: ${config.token}`);
-  if (agent?.kind === 'hermes' && agent.problem) {
-    io.err(`iris: ${agent.problem} The gateway runs anyway: the app shows a banner until Hermes answers.`);
-  } else if (agent) {
-    io.out(`Agent: ${agent.name}${agent.url ? ` at ${agent.url}` : ''}${agent.model ? ` (model ${agent.model})` : ''}`);
-  } else if (config.upstream)
-    io.out(`Gateway: /ws is relayed to ${describeUpstream(config.upstream)} (pair with that gateway's token)`);
-  printForPhones(io, config, running);
-
-  return new Promise<number>((resolveExit) => {
+  // The handlers go in before the first line is printed: whoever waits for the pairing link and then
+  // stops us (a supervisor, a test) must get the clean shutdown, never the default kill.
+  const stopped = new Promise<number>((resolveExit) => {
     const shutdown = () => {
       process.off('SIGINT', shutdown);
       process.off('SIGTERM', shutdown);
@@ -128,6 +117,20 @@ export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<num
     process.on('SIGINT', shutdown);
     process.on('SIGTERM', shutdown);
   });
+
+  const origin = config.publicUrl ?? localOrigin(config.host, running.port, running.secure);
+  io.out(`Pairing link: ${pairingLink(origin, config.token)}`);
+  const agent = running.gateway?.agent.describe();
+  if (config.hermes && config.token !== undefined) io.out(`Gateway token: ${config.token}`);
+  else if (config.token !== undefined) io.out(`Demo token: ${config.token}`);
+  if (agent?.kind === 'hermes' && agent.problem) {
+    io.err(`iris: ${agent.problem} The gateway runs anyway: the app shows a banner until Hermes answers.`);
+  } else if (agent) {
+    io.out(`Agent: ${agent.name}${agent.url ? ` at ${agent.url}` : ''}${agent.model ? ` (model ${agent.model})` : ''}`);
+  } else if (config.upstream)
+    io.out(`Gateway: /ws is relayed to ${describeUpstream(config.upstream)} (pair with that gateway's token)`);
+  printForPhones(io, config, running);
+  return stopped;
 }
 
 /**
