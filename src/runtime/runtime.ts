@@ -2,9 +2,10 @@
 // the theme, and the services started from them. Built once, by main.tsx; components reach it through
 // the app's Solid context (useIris), and modules below take from it only what they need, as arguments.
 import { createClient, type ClientOptions, type IrisClient } from '../client';
-import { startPushBridgeWhenPaired } from '../push/startWhenPaired';
+import { loadPushBridge } from '../push/loadBridge';
 import { IrisDB } from '../store/db';
-import { mirrorPairedHint } from './pairedHint';
+import { watchPaired } from './paired';
+import { writePairedHint } from './pairedHint';
 import { createTheme, type WindowTheme } from './theme';
 
 /** What a service of the runtime is built from. */
@@ -42,7 +43,8 @@ export function createRuntime(options: RuntimeOptions = {}): IrisRuntime {
   const theme = createTheme(db);
   const parts: RuntimeParts = { db, client };
   const services = new Map<(parts: RuntimeParts) => unknown, unknown>();
-  let stopHint: (() => void) | undefined;
+  let stopWatchingPaired: (() => void) | undefined;
+  let bridgeLoaded = false;
   return {
     db,
     client,
@@ -53,16 +55,21 @@ export function createRuntime(options: RuntimeOptions = {}): IrisRuntime {
     },
     start() {
       theme.start();
-      stopHint = mirrorPairedHint(db);
       void client.start();
-      if (push) startPushBridgeWhenPaired(parts);
+      stopWatchingPaired = watchPaired(db, (paired) => {
+        writePairedHint(paired);
+        if (paired && push && !bridgeLoaded) {
+          bridgeLoaded = true;
+          loadPushBridge(parts);
+        }
+      });
     },
     async stop() {
       const running = [...services.values()];
       services.clear();
       for (const service of running) if (isStoppable(service)) service.stop();
-      stopHint?.();
-      stopHint = undefined;
+      stopWatchingPaired?.();
+      stopWatchingPaired = undefined;
       await client.stop();
     },
   };
