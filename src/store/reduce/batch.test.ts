@@ -268,6 +268,94 @@ describe('a replay reduced in memory', () => {
     checked.mockRestore();
   });
 
+  it('reads a chunk of new messages with a few requests, and sees a row that lands before its write where it read none', async () => {
+    // Most keys a replay chunk reads have no row yet (its new messages, other devices' pending bubbles and
+    // outbox rows): they are known absent from one listing of the keys in their range, not a request each.
+    // A row stored under one of them between the reduce and its transaction (another tab applied the
+    // same message, a send with the echo's client_id) is a change the check before the write finds.
+    const env = LANES[0]!;
+    const chunk: ServerFrame[] = [];
+    for (let t = 0; t < 12; t++) {
+      chunk.push(
+        frame(
+          'message',
+          env,
+          { message_id: `u${t}`, role: 'user', text: `q${t}`, ts: NOW + 10 * t, client_id: `c${t}` },
+          5 * t + 1,
+        ),
+        frame('agent.busy', env, {}, 5 * t + 2),
+        frame('message.start', env, { message_id: `a${t}`, role: 'assistant' }, 5 * t + 3),
+        frame('message.stop', env, { message_id: `a${t}`, final_text: `answer ${t}`, ts: NOW + 10 * t + 5 }, 5 * t + 4),
+        frame('agent.idle', env, {}, 5 * t + 5),
+      );
+    }
+    // Another tab stored one of the chunk's messages (with a model the chunk does not give); the person
+    // sent, from another tab, the message the chunk's echo answers.
+    const landings: Record<string, (db: IrisDB) => Promise<unknown>> = {
+      message: (db) =>
+        applyFrame(
+          db,
+          frame(
+            'message',
+            env,
+            { message_id: 'a3', role: 'assistant', text: 'other tab', ts: NOW + 35, model: 'm' },
+            0,
+          ),
+          { now: NOW },
+        ),
+      send: (db) => queueSend(db, { client_id: 'c7', lane: 'web:default', ...env, text: 'q7', now: NOW - 5 }),
+    };
+    const start = async () => {
+      const db = freshDb();
+      dbs.push(db);
+      await applyFrame(db, frame('message', env, { message_id: 'm0', role: 'user', text: 'hi', ts: NOW - 50 }, 0), {
+        now: NOW,
+      });
+      return db;
+    };
+    for (const [what, landing] of Object.entries(landings)) {
+      const inOrder = await start();
+      await landing(inOrder);
+      await applyFrames(inOrder, chunk, { gateway: GATEWAY, now: NOW, replay: true, cursor: chunk.length });
+
+      const raced = await start();
+      const asked: unknown[] = [];
+      for (const table of [raced.messages, raced.outbox] as const) {
+        const bulkGet = table.bulkGet.bind(table) as (keys: string[]) => Promise<unknown[]>;
+        vi.spyOn(table, 'bulkGet').mockImplementation(((keys: string[]) => {
+          asked.push(...keys);
+          return bulkGet(keys);
+        }) as never);
+        const get = table.get.bind(table) as (key: string) => Promise<unknown>;
+        vi.spyOn(table, 'get').mockImplementation(((key: string) => {
+          asked.push(key);
+          return get(key);
+        }) as never);
+      }
+      const checked = vi.spyOn(BatchOverlay.prototype, 'unchanged');
+      const open = raced.transaction.bind(raced) as (...args: unknown[]) => Promise<unknown>;
+      let landed = false;
+      vi.spyOn(raced, 'transaction').mockImplementation(((...args: unknown[]) => {
+        if (landed || args[0] !== 'rw' || !Array.isArray(args[1])) return open(...args);
+        landed = true;
+        return landing(raced).then(() => open(...args));
+      }) as unknown as IrisDB['transaction']);
+      await applyFrames(raced, chunk, { gateway: GATEWAY, now: NOW, replay: true, cursor: chunk.length });
+      expect(landed).toBe(true);
+      // No key of its 24 new messages, 12 bubbles or 12 outbox rows was read one by one: only those of the
+      // row that landed (by its write itself, and by the check and the reduce after it).
+      expect(asked.filter((key) => key !== 'a3' && key !== 'c7' && key !== localMessageId('c7'))).toEqual([]);
+      // Its check found the row that landed, and the chunk was reduced again over it.
+      const checks = await Promise.all(checked.mock.results.map((r) => r.value as Promise<boolean>));
+      expect(checks, what).toEqual([false, true]);
+      checked.mockRestore();
+      expect(await raced.outbox.get('c7')).toBeUndefined();
+      expect(await raced.messages.get(localMessageId('c7'))).toBeUndefined();
+      expect(await raced.messages.get('a3')).toMatchObject({ text: 'answer 3', status: 'final' });
+      expect(await dump(raced), what).toEqual(await dump(inOrder));
+    }
+  });
+
   it('deletes only the outbox rows that exist, and those in the transaction that stores their echo', async () => {
     // Most replayed messages carry a client_id no outbox row has (another device's sends, ours already
     // settled): the chunk deletes nothing for them. Our own pending send is settled with its echo.

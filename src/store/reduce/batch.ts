@@ -4,11 +4,10 @@
 // itself, after the run before it has been written, so every frame still sees the state the frames
 // before it left, as when applied one by one.
 import { yieldToPage } from '../../lib/yieldToPage';
-import { id } from '../../protocol/guards';
+import { id, LOCAL_ID_PREFIX } from '../../protocol/guards';
 import { laneOf } from '../../protocol/lanes';
 import type { IrisDB } from '../db';
 import { emptyLane } from '../models/lanes';
-import { localMessageId } from '../models/messages';
 import type { LaneRow } from '../schema';
 import { turnsOfActivityId } from './activity';
 import { BatchOverlay } from './overlay';
@@ -41,6 +40,9 @@ const THROUGH_OVERLAY: ReadonlySet<string> = new Set([
  * run lets the page have the main thread (a paint, input) before it goes on, in the same transaction.
  */
 const SLICE_MS = 10;
+
+/** The keys of the pending bubbles (models/messages localMessageId): a prefix, then any string. */
+const LOCAL_IDS = { lower: LOCAL_ID_PREFIX, upper: `${LOCAL_ID_PREFIX}\uffff` };
 
 export interface BatchFrame {
   frame: Incoming;
@@ -137,20 +139,21 @@ async function prefetch(overlay: BatchOverlay, frames: readonly Incoming[]): Pro
     if (frame.type === 'message' && messageId !== undefined) {
       echoIds.add(messageId);
       const clientId = id(frame.payload.client_id);
-      if (clientId !== undefined) {
-        clientIds.add(clientId);
-        messageIds.add(localMessageId(clientId));
-      }
+      if (clientId !== undefined) clientIds.add(clientId);
     }
     if (frame.type === 'agent.idle') idle = true;
   }
   const laneIds = [...lanes];
+  // The echoes' pending bubbles and outbox rows: this device's unanswered sends, a few rows at most, each
+  // loaded whole with one request (a key per echo, most of them another device's sends, cost a request each).
+  const echoes = clientIds.size > 0;
   await overlay.prefetch([
     { table: 'messages', index: ':id', values: [...messageIds] },
+    ...(echoes ? [{ table: 'messages', range: LOCAL_IDS }] : []),
     { table: 'messages', index: 'client_id', values: [...clientIds] },
     { table: 'messages', index: 'status', values: idle ? ['streaming'] : [] },
     { table: 'media', index: 'message_id', values: [...echoIds] },
-    { table: 'outbox', index: ':id', values: [...clientIds] },
+    ...(echoes ? [{ table: 'outbox', range: {} }] : []),
     { table: 'lanes', index: ':id', values: laneIds },
     { table: 'channels', index: ':id', values: laneIds },
     { table: 'pickers', index: 'lane', values: laneIds },

@@ -10,11 +10,21 @@
 // prefetched for the whole batch), so rows changed in memory and rows only on disk are never mixed
 // up. Anything else a handler asks of a table throws OverlayUnsupported: the caller applies the
 // batch frame by frame instead, so a rule that needs more never gets a wrong answer.
-import Dexie, { type Table } from 'dexie';
+import Dexie, { type Collection, type Table } from 'dexie';
 import type { IrisDB } from '../db';
 
 type Row = Record<string, unknown>;
 type Key = string | number;
+
+/** A range of primary keys, both ends included; an end left out is open (no end: the whole table). */
+export interface KeyRange {
+  lower?: Key;
+  upper?: Key;
+}
+
+function inRange(key: Key, { lower, upper }: KeyRange): boolean {
+  return (lower === undefined || compareKeys(lower, key) <= 0) && (upper === undefined || compareKeys(key, upper) <= 0);
+}
 
 /** A handler asked for something the overlay does not serve (a range, an ordering, a whole table). */
 export class OverlayUnsupported extends Error {
@@ -75,8 +85,13 @@ class OverlayTable {
   private implied: { index: string; valuesOf: (key: Key) => readonly Key[] } | undefined;
   /** Every row read from the table, as it was read (null: none), for `unchanged()`. */
   private readonly stored = new Map<Key, Row | null>();
-  /** Every index query sent to the table, with the keys of the rows it found (in index order). */
-  private readonly queried: { index: string; values: Key[]; keys: Key[] }[] = [];
+  /**
+   * Primary-key ranges whose stored keys are all known: every row (loadRange; `keys` undefined), or
+   * every key (byKeys). A key in one that is not among them is absent.
+   */
+  private readonly ranges: { range: KeyRange; keys?: ReadonlySet<Key> }[] = [];
+  /** Every query sent to the table (by index values or by a range of keys), with the keys of the rows it found. */
+  private readonly queried: { keysNow: () => Promise<Key[]>; keys: Key[] }[] = [];
 
   constructor(readonly real: Table) {
     const keyPath = real.schema.primKey.keyPath;
@@ -128,16 +143,64 @@ class OverlayTable {
   /** Loads the stored rows whose `index` is one of `values` (once per value), for queries served from memory. */
   async load(index: string, values: readonly Key[]): Promise<void> {
     if (index === ':id' || index === this.keyPath) {
-      await this.bulkGet(values);
+      if (!(await this.byKeys(values))) await this.bulkGet(values);
       return;
     }
     if (!this.real.schema.idxByName[index] || index.startsWith('[')) throw new OverlayUnsupported(`index ${index}`);
     const missing = [...new Set(values)].filter((v) => !this.covered.has(`${index}\0${v}`));
     if (missing.length === 0) return;
     const found = (await this.real.where(index).anyOf(missing).toArray()) as Row[];
-    this.queried.push({ index, values: missing, keys: found.map((row) => this.keyOf(row)) });
+    const keysNow = () => this.real.where(index).anyOf(missing).primaryKeys() as Promise<Key[]>;
+    this.queried.push({ keysNow, keys: found.map((row) => this.keyOf(row)) });
     for (const row of found) this.remember(row);
     for (const v of missing) this.covered.add(`${index}\0${v}`);
+  }
+
+  /**
+   * Loads every stored row whose key is in `range` with one request, so a key there that no row has is
+   * known to be absent without a request of its own (and its absence is checked by one query again).
+   */
+  async loadRange(range: KeyRange): Promise<void> {
+    const found = (await this.inRange(range).toArray()) as Row[];
+    this.queried.push({
+      keysNow: () => this.inRange(range).primaryKeys() as Promise<Key[]>,
+      keys: found.map((row) => this.keyOf(row)),
+    });
+    for (const row of found) this.remember(row);
+    this.ranges.push({ range });
+  }
+
+  private inRange({ lower, upper }: KeyRange): Collection<Row, Key> {
+    const table = this.real as Table<Row, Key>;
+    if (lower !== undefined && upper !== undefined) return table.where(':id').between(lower, upper, true, true);
+    if (lower !== undefined) return table.where(':id').aboveOrEqual(lower);
+    if (upper !== undefined) return table.where(':id').belowOrEqual(upper);
+    return table.toCollection();
+  }
+
+  /**
+   * Loads the rows of many keys with two requests instead of one per key, when the table holds few
+   * keys between the least and the greatest of them: the keys stored there (one request, its length
+   * bounded), then the rows of those asked for that are among them. Most keys a replay asks for have
+   * no row yet (its new messages), and each absent key cost a request, in the reduce and in the check
+   * before the write. Returns false (nothing loaded) when the range holds too many keys.
+   */
+  private async byKeys(values: readonly Key[]): Promise<boolean> {
+    const wanted = [...new Set(values)].filter((k) => !this.rows.has(k) && !this.knownAbsent(k)).sort(compareKeys);
+    if (wanted.length < BY_KEYS_FROM || crowded.has(this.real)) return false;
+    const range = { lower: wanted[0]!, upper: wanted.at(-1)! };
+    const limit = Math.max(BY_KEYS_LIMIT, BY_KEYS_PER_KEY * wanted.length);
+    const keys = (await this.inRange(range).limit(limit).primaryKeys()) as Key[];
+    if (keys.length >= limit) {
+      // Most likely a large table (random ids spread over all of it): one key at a time from now on.
+      crowded.add(this.real);
+      return false;
+    }
+    const stored = new Set(keys);
+    this.queried.push({ keysNow: () => this.inRange(range).primaryKeys() as Promise<Key[]>, keys });
+    this.ranges.push({ range, keys: stored });
+    await this.bulkGet(wanted.filter((k) => stored.has(k)));
+    return true;
   }
 
   keyImplies(index: string, valuesOf: (key: Key) => readonly Key[]): void {
@@ -149,6 +212,7 @@ class OverlayTable {
    * its key implies, and every stored row with those values is known.
    */
   private knownAbsent(key: Key): boolean {
+    if (this.ranges.some(({ range, keys }) => inRange(key, range) && !keys?.has(key))) return true;
     if (!this.implied) return false;
     const { index, valuesOf } = this.implied;
     const values = valuesOf(key);
@@ -186,6 +250,7 @@ class OverlayTable {
   delete(key: Key): Promise<void> {
     // A row known to be absent (read, or prefetched, as none; or deleted already) has nothing to delete:
     // no write. If it was read as none, `unchanged()` checks it is still none before the batch is written.
+    if (!this.rows.has(key) && this.knownAbsent(key)) this.setRow(key, null);
     if (this.rows.get(key) === null) return Promise.resolve();
     this.setRow(key, null);
     this.dirty.add(key);
@@ -232,7 +297,7 @@ class OverlayTable {
     const keys = [...this.stored.keys()];
     const [rows, ...found] = await Promise.all([
       keys.length ? (this.real.bulkGet(keys) as Promise<(Row | undefined)[]>) : Promise.resolve([]),
-      ...this.queried.map((q) => this.real.where(q.index).anyOf(q.values).primaryKeys() as Promise<Key[]>),
+      ...this.queried.map((q) => q.keysNow()),
     ]);
     const sameQueries = this.queried.every((q, i) => sameKeys(q.keys, found[i]!));
     this.checked = { rows: new Map(keys.map((key, i) => [key, rows[i] ?? null])), sameQueries };
@@ -252,6 +317,7 @@ class OverlayTable {
     const table = new OverlayTable(this.real);
     for (const [key, row] of this.checked.rows) table.setRow(key, table.read(key, row ?? undefined));
     for (const value of this.covered) table.covered.add(value);
+    table.ranges.push(...this.ranges);
     table.queried.push(...this.queried);
     table.implied = this.implied;
     return table;
@@ -280,6 +346,14 @@ class OverlayTable {
  * queries, where 50 or more mark the whole table (a chunk's writes reach most of the lane anyway).
  */
 const FLUSH_SLICE = 50;
+
+/** byKeys lists the keys in the range of at least this many keys asked for (fewer: a request per key). */
+const BY_KEYS_FROM = 16;
+/** At most max(BY_KEYS_LIMIT, BY_KEYS_PER_KEY × the keys asked for) keys listed, or one request per key after all. */
+const BY_KEYS_LIMIT = 5000;
+const BY_KEYS_PER_KEY = 16;
+/** Tables whose keys were too many to list (byKeys): their keys are read one by one for the rest of the page's life. */
+const crowded = new WeakSet<Table>();
 
 /** Structural equality of two rows as IndexedDB returns them; anything but plain data counts as changed. */
 function same(a: unknown, b: unknown): boolean {
@@ -418,11 +492,17 @@ export class BatchOverlay {
   }
 
   /** Loads, in parallel, the stored rows the batch will ask for (a hint: anything missed is read when asked). */
-  async prefetch(wanted: readonly { table: string; index: string; values: readonly Key[] }[]): Promise<void> {
+  async prefetch(
+    wanted: readonly ({ table: string; index: string; values: readonly Key[] } | { table: string; range: KeyRange })[],
+  ): Promise<void> {
     await Promise.all(
       wanted
-        .filter((w) => w.values.length > 0 && this.tables.has(w.table))
-        .map((w) => this.tables.get(w.table)!.load(w.index, w.values)),
+        .filter((w) => ('range' in w || w.values.length > 0) && this.tables.has(w.table))
+        .map((w) =>
+          'range' in w
+            ? this.tables.get(w.table)!.loadRange(w.range)
+            : this.tables.get(w.table)!.load(w.index, w.values),
+        ),
     );
   }
 
