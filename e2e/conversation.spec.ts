@@ -186,10 +186,17 @@ test('a streamed reply grows in place; its tools fold into one "Used 2 tools" li
     await expect(used).toHaveAttribute('aria-expanded', 'false');
     const thought = reply.getByRole('button', { name: /^Thought for / });
     await expect(thought).toHaveAttribute('aria-expanded', 'false');
-    const [lineBox, textBox] = await Promise.all([
-      reply.locator('.turn-line').boundingBox(),
-      reply.locator(':scope > .md').boundingBox(),
-    ]);
+    // Both boxes from one layout: measured one call after the other, a scroll between them (the list
+    // keeping its bottom as the finished reply settles) moved one and not the other.
+    const boxes = () =>
+      reply.evaluate((article) => {
+        const box = (selector: string) => {
+          const rect = article.querySelector(selector)?.getBoundingClientRect();
+          return rect && { y: rect.y, height: rect.height };
+        };
+        return { line: box('.turn-line'), text: box(':scope > .md'), meta: box('.msg-meta') };
+      });
+    const { line: lineBox, text: textBox } = await boxes();
     expect(lineBox!.y).toBeLessThan(textBox!.y);
     expect(lineBox!.height).toBeLessThanOrEqual(44);
     await expect(reply.getByRole('group', { name: /^Tool / })).toHaveCount(0);
@@ -237,14 +244,20 @@ test('a streamed reply grows in place; its tools fold into one "Used 2 tools" li
     const meta = reply.locator('.msg-meta');
     await expect(meta).toContainText('iris-demo-1');
     await expect(meta).toContainText(/\d+ tokens/);
-    const metaBox = await meta.boundingBox();
-    expect(metaBox!.y).toBeGreaterThan(textBox!.y);
+    const opened = await boxes();
+    expect(opened.meta!.y).toBeGreaterThan(opened.text!.y);
 
     // Seen at the bottom of a visible page: the lane is read, here and for the gateway.
     const channels = page.getByRole('navigation', { name: 'Channels' });
     await expect(channels.getByRole('link', { name: /^General/ })).not.toHaveAccessibleName(/unread/);
-    const finalId = iris.server.gateway!.store.messages(LANE).at(-1)!.message_id;
-    await expect.poll(() => iris.server.gateway!.store.conversations.readReceipt(LANE)).toBe(finalId);
+    // The mark names the reply on screen, which is the gateway's newest message (both read in one go).
+    const finalId = await reply.getAttribute('data-message-id');
+    await expect
+      .poll(() => {
+        const { store } = iris.server.gateway!;
+        return { newest: store.messages(LANE).at(-1)?.message_id, read: store.conversations.readReceipt(LANE) };
+      })
+      .toEqual({ newest: finalId, read: finalId });
   } finally {
     await iris.server.close();
     rmSync(iris.dataDir, { recursive: true, force: true });

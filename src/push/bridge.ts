@@ -6,6 +6,7 @@ import { laneOfPath } from '../protocol/lanes';
 import { keepBadgeUpdated } from '../pwa/badge';
 import type { IrisClient } from '../client';
 import type { IrisDB } from '../store/db';
+import { clearShownCount } from './shownCounts';
 import { reconcilePush } from './subscribe';
 import { PICKER_TAG_PREFIX, laneTag } from './tags';
 import { clearPushUnread } from './unread';
@@ -38,6 +39,9 @@ function closeSeenNotifications(db: IrisDB): void {
     const registration = await navigator.serviceWorker.getRegistration();
     if (!registration) return;
     const { lane, visible } = currentLane();
+    // The lane is seen: its next push starts a new count (the notification shown for it may be one
+    // Chromium does not list yet, so the count goes whether or not one is found below).
+    if (visible && lane !== undefined) await clearShownCount(db, laneTag(lane));
     for (const n of await registration.getNotifications()) {
       if (visible && lane !== undefined && n.tag === laneTag(lane)) n.close();
       else if (n.tag.startsWith(PICKER_TAG_PREFIX) && (n.data as { answers?: unknown } | null)?.answers) {

@@ -3,6 +3,8 @@
 // lane on a click, carry out a question's answer from its buttons, and renew a changed subscription.
 import { IrisDB } from '../../src/store/db';
 import { relaySubscribe, relayUnsubscribe } from '../../src/push/relay';
+import { clearShownCount, setShownCount, shownCount } from '../../src/push/shownCounts';
+import { PICKER_TAG_PREFIX } from '../../src/push/tags';
 import { addPushUnread } from '../../src/push/unread';
 import { totalUnread } from '../../src/pwa/badge';
 import { answerOverOwnConnection, helloOverOwnConnection, type CallResult } from './gateway-call';
@@ -37,6 +39,8 @@ export function installPush(): void {
     keepAlive(event, showing);
   });
   self.addEventListener('notificationclick', (event) => keepAlive(event, onClick(event.notification, event.action)));
+  // Dismissed: the next push for its lane starts a new count.
+  self.addEventListener('notificationclose', (event) => keepAlive(event, forgetCount(event.notification.tag)));
   self.addEventListener('pushsubscriptionchange', (event) => keepAlive(event, renew(event as SubscriptionChangeEvent)));
 }
 
@@ -59,22 +63,35 @@ async function withDb<T>(use: (db: IrisDB) => Promise<T>): Promise<T> {
   }
 }
 
+/** A question's notification stands for itself; the others collapse, with a count. */
+const counted = (tag: string) => !tag.startsWith(PICKER_TAG_PREFIX);
+
+function forgetCount(tag: string): Promise<void> {
+  return counted(tag) ? withDb((db) => clearShownCount(db, tag)) : Promise.resolve();
+}
+
 async function showPush(data: unknown): Promise<void> {
   const push = parsePush(data);
-  // A window showing that lane gets the in-app toast instead.
-  if (!push.fromRelay && (await laneIsVisible(push.lane))) return;
   const tag = notificationTag(push);
+  // A window showing that lane gets the in-app toast instead; its reader has seen the lane.
+  if (!push.fromRelay && (await laneIsVisible(push.lane))) return forgetCount(tag);
   const [existing] = await self.registration.getNotifications({ tag });
   await withDb(async (db) => {
     const picker = push.picker_id ? await db.pickers.get(push.picker_id).catch(() => undefined) : undefined; // unreadable: shown without its buttons
     const maxActions = (Notification as unknown as { maxActions?: number }).maxActions ?? 2;
-    const built = buildNotification(push, {
-      previous: previousCount(existing?.data),
-      picker,
-      maxActions,
-      origin: self.location.origin,
-    });
+    // Chromium may not list the notification shown a moment ago (the push before this one): the
+    // count kept when it was shown stands in for it.
+    const previous = existing
+      ? previousCount(existing.data)
+      : counted(tag)
+        ? await shownCount(db, tag).catch(() => 0)
+        : 0;
+    const built = buildNotification(push, { previous, picker, maxActions, origin: self.location.origin });
     await self.registration.showNotification(built.title, built.options);
+    if (counted(tag))
+      await setShownCount(db, tag, (built.options.data as NotificationData).count).catch((err: unknown) =>
+        console.warn('iris push: could not keep the notification’s count', err),
+      );
     await updateBadge(db).catch((err: unknown) => console.warn('iris push: could not update the badge', err));
   });
 }
@@ -92,6 +109,9 @@ async function onClick(notification: Notification, action: string): Promise<void
   const answer = action ? data?.answers?.[action] : undefined;
   if (!data || !answer) {
     notification.close();
+    await forgetCount(notification.tag).catch((err: unknown) =>
+      console.warn('iris push: could not reset the count', err),
+    );
     await openInWindow(data?.url ?? '/');
     return;
   }

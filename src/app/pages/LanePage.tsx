@@ -1,10 +1,10 @@
 import { useParams, useSearchParams } from '@solidjs/router';
-import { Show, onCleanup, onMount } from 'solid-js';
+import { Show, createSignal, onCleanup, onMount } from 'solid-js';
 import { live } from '../../store/live';
 import { getChannel } from '../../store/models/channels';
 import { Composer } from '../components/composer/Composer';
 import { replyEnded } from '../components/composer/composerMode';
-import { laneNewest, laneRow, orphanTurn } from '../components/messages/laneWindow';
+import { laneNewest, laneRow } from '../components/messages/laneWindow';
 import { MessageList } from '../components/messages/MessageList';
 import { PickerHost } from '../components/pickers/PickerHost';
 import { ThinkingIndicator } from '../components/messages/ThinkingIndicator';
@@ -43,10 +43,8 @@ function LaneView(props: { lane: string; focusId?: string }) {
   const laneState = laneRow(db, props.lane);
   // eslint-disable-next-line solid/reactivity -- LaneView is keyed on the lane: the lane never changes under a mounted component
   const newest = laneNewest(db, props.lane);
-  // eslint-disable-next-line solid/reactivity -- LaneView is keyed on the lane: the lane never changes under a mounted component
-  const workingTurn = orphanTurn(db, props.lane);
-  const turnShown = () =>
-    (newest()?.role === 'assistant' && newest()?.status === 'streaming') || workingTurn() !== undefined;
+  // Told by the list, from what it renders (a second query of the same rows lands a frame apart).
+  const [turnShown, setTurnShown] = createSignal(false);
   const agent = useAgentName();
   onMount(() => client.setActiveLane(props.lane));
   // Only if no other lane took over meanwhile (moving between lanes mounts the next one first).
@@ -56,7 +54,7 @@ function LaneView(props: { lane: string; focusId?: string }) {
       <h2 id="lane-heading" class="visually-hidden">
         {channel()?.name ?? 'Conversation'}
       </h2>
-      <MessageList lane={props.lane} focusId={props.focusId} />
+      <MessageList lane={props.lane} focusId={props.focusId} onTurnShown={setTurnShown} />
       <ThinkingIndicator
         lane={laneState()}
         agent={agent() ?? DEFAULT_AGENT_NAME}

@@ -51,7 +51,16 @@ const ESTIMATE = 96;
  * message, keeps the reader's place while older pages load above and while a reply streams below.
  * Remount it (keyed) for another lane.
  */
-export function MessageList(props: { lane: string; focusId?: string }) {
+export function MessageList(props: {
+  lane: string;
+  focusId?: string;
+  /**
+   * Whether the list shows the agent's turn (its working bubble, or its reply streaming), from the very
+   * rows the list renders: ThinkingIndicator must not repeat it, not even for the frame a separate
+   * query of the same rows would take to catch up.
+   */
+  onTurnShown?: (shown: boolean) => void;
+}) {
   const { db, client } = useIris();
   // eslint-disable-next-line solid/reactivity -- LaneView is keyed on the lane: the lane never changes under a mounted component
   const ids = laneMessageIds(db, props.lane);
@@ -77,10 +86,18 @@ export function MessageList(props: { lane: string; focusId?: string }) {
   const newest = laneNewest(db, props.lane);
   const agent = useAgentName();
   const agentName = () => agent() ?? DEFAULT_AGENT_NAME;
-  const waiting = () => {
+  // The newest row as the window holds it (set once the window exists, below). The newest-message query
+  // and the list's own ids and rows are separate live queries that land a moment apart (under load, a
+  // frame or more): the turn counts as shown once either says it streams, so the placeholder and the
+  // line above the composer are never shown together with the reply's bubble.
+  const [newestRowStreams, setNewestRowStreams] = createSignal(false);
+  const turnShown = () => {
     const message = newest();
-    return awaitingReply(lane(), message, message?.role === 'assistant' && message.status === 'streaming');
+    return (
+      orphan() !== undefined || (message?.role === 'assistant' && message.status === 'streaming') || newestRowStreams()
+    );
   };
+  const waiting = () => awaitingReply(lane(), newest(), turnShown());
   const keys = createMemo(() => {
     let list = ids() ?? [];
     const pickers = settled();
@@ -129,6 +146,12 @@ export function MessageList(props: { lane: string; focusId?: string }) {
     { equals: (a, b) => a[0] === b[0] && a[1] === b[1] },
   );
   const win = createLaneWindow(db, () => ids() ?? [], range, orphan);
+  createComputed(() => {
+    const list = ids();
+    const row = list?.length ? win.rows[list[list.length - 1]!] : undefined;
+    setNewestRowStreams(row?.role === 'assistant' && row.status === 'streaming');
+  });
+  createComputed(() => props.onTurnShown?.(turnShown()));
 
   // The reader is placed once they are at the newest message (or at the one asked for): paging and read
   // marks wait for it, so the first frames (rows at the top) neither load pages nor mark anything read.
