@@ -10,6 +10,9 @@ export function localMessageId(clientId: string): string {
   return `${LOCAL_ID_PREFIX}${clientId}`;
 }
 
+/** Every key localMessageId can make, as a range of primary keys (both ends included). */
+export const LOCAL_MESSAGE_IDS = { lower: LOCAL_ID_PREFIX, upper: `${LOCAL_ID_PREFIX}\uffff` } as const;
+
 function laneRange(db: IrisDB, lane: string, afterTs = -Infinity) {
   return db.messages.where('[lane+ts]').between([lane, afterTs], [lane, Dexie.maxKey], false, true);
 }

@@ -4,10 +4,11 @@
 // itself, after the run before it has been written, so every frame still sees the state the frames
 // before it left, as when applied one by one.
 import { yieldToPage } from '../../lib/yieldToPage';
-import { id, LOCAL_ID_PREFIX } from '../../protocol/guards';
+import { id } from '../../protocol/guards';
 import { laneOf } from '../../protocol/lanes';
 import type { IrisDB } from '../db';
 import { emptyLane } from '../models/lanes';
+import { LOCAL_MESSAGE_IDS } from '../models/messages';
 import type { LaneRow } from '../schema';
 import { turnsOfActivityId } from './activity';
 import { BatchOverlay } from './overlay';
@@ -40,9 +41,6 @@ const THROUGH_OVERLAY: ReadonlySet<string> = new Set([
  * run lets the page have the main thread (a paint, input) before it goes on, in the same transaction.
  */
 const SLICE_MS = 10;
-
-/** The keys of the pending bubbles (models/messages localMessageId): a prefix, then any string. */
-const LOCAL_IDS = { lower: LOCAL_ID_PREFIX, upper: `${LOCAL_ID_PREFIX}\uffff` };
 
 export interface BatchFrame {
   frame: Incoming;
@@ -149,7 +147,7 @@ async function prefetch(overlay: BatchOverlay, frames: readonly Incoming[]): Pro
   const echoes = clientIds.size > 0;
   await overlay.prefetch([
     { table: 'messages', index: ':id', values: [...messageIds] },
-    ...(echoes ? [{ table: 'messages', range: LOCAL_IDS }] : []),
+    ...(echoes ? [{ table: 'messages', range: LOCAL_MESSAGE_IDS }] : []),
     { table: 'messages', index: 'client_id', values: [...clientIds] },
     { table: 'messages', index: 'status', values: idle ? ['streaming'] : [] },
     { table: 'media', index: 'message_id', values: [...echoIds] },

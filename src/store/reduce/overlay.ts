@@ -186,7 +186,7 @@ class OverlayTable {
    * before the write. Returns false (nothing loaded) when the range holds too many keys.
    */
   private async byKeys(values: readonly Key[]): Promise<boolean> {
-    const wanted = [...new Set(values)].filter((k) => !this.rows.has(k) && !this.knownAbsent(k)).sort(compareKeys);
+    const wanted = [...new Set(values)].filter((k) => !this.known(k)).sort(compareKeys);
     if (wanted.length < BY_KEYS_FROM || crowded.has(this.real)) return false;
     const range = { lower: wanted[0]!, upper: wanted.at(-1)! };
     const limit = Math.max(BY_KEYS_LIMIT, BY_KEYS_PER_KEY * wanted.length);
@@ -208,11 +208,20 @@ class OverlayTable {
   }
 
   /**
-   * Whether a key no known row has is not stored either: its row would have one of the index values
-   * its key implies, and every stored row with those values is known.
+   * Whether the key has a row in memory (none counts: read, or known, as absent). A key no known row
+   * has is known absent when it lies in a range whose stored keys are all known and is not among them,
+   * or when its row would have one of the index values its key implies and every stored row with those
+   * values is known; it is then remembered as none, with no request.
    */
-  private knownAbsent(key: Key): boolean {
-    if (this.ranges.some(({ range, keys }) => inRange(key, range) && !keys?.has(key))) return true;
+  private known(key: Key): boolean {
+    if (this.rows.has(key)) return true;
+    if (!this.ranges.some(({ range, keys }) => inRange(key, range) && !keys?.has(key)) && !this.impliedAbsent(key))
+      return false;
+    this.setRow(key, null);
+    return true;
+  }
+
+  private impliedAbsent(key: Key): boolean {
     if (!this.implied) return false;
     const { index, valuesOf } = this.implied;
     const values = valuesOf(key);
@@ -221,14 +230,12 @@ class OverlayTable {
 
   async get(key: Key): Promise<Row | undefined> {
     if (typeof key === 'object') throw new OverlayUnsupported('get by criteria');
-    if (!this.rows.has(key) && this.knownAbsent(key)) this.setRow(key, null);
-    if (!this.rows.has(key)) this.setRow(key, this.read(key, (await this.real.get(key)) as Row | undefined));
+    if (!this.known(key)) this.setRow(key, this.read(key, (await this.real.get(key)) as Row | undefined));
     return copy(this.rows.get(key)) ?? undefined;
   }
 
   async bulkGet(keys: readonly Key[]): Promise<(Row | undefined)[]> {
-    for (const k of keys) if (!this.rows.has(k) && this.knownAbsent(k)) this.setRow(k, null);
-    const missing = [...new Set(keys.filter((k) => !this.rows.has(k)))];
+    const missing = [...new Set(keys.filter((k) => !this.known(k)))];
     if (missing.length) {
       const found = (await this.real.bulkGet(missing)) as (Row | undefined)[];
       missing.forEach((k, i) => this.setRow(k, this.read(k, found[i])));
@@ -250,8 +257,7 @@ class OverlayTable {
   delete(key: Key): Promise<void> {
     // A row known to be absent (read, or prefetched, as none; or deleted already) has nothing to delete:
     // no write. If it was read as none, `unchanged()` checks it is still none before the batch is written.
-    if (!this.rows.has(key) && this.knownAbsent(key)) this.setRow(key, null);
-    if (this.rows.get(key) === null) return Promise.resolve();
+    if (this.known(key) && this.rows.get(key) === null) return Promise.resolve();
     this.setRow(key, null);
     this.dirty.add(key);
     return Promise.resolve();
