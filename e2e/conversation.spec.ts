@@ -98,6 +98,53 @@ async function routeGateway(
   });
 }
 
+/**
+ * Passes the gateway's frames to the page in order, except that a `tool.end` (and every frame after it)
+ * waits until the page has recorded `Running <tool>…` (StreamRecord.__lines), up to `maxMs`; after a wait
+ * that ran out, none is held (the stream ends, and the test says what was missing). The app shows what
+ * it has stored, when its reads land: a page further behind the stream than a tool's run (seen with the
+ * CPU slowed 8x on a loaded machine) stores the tool's start and end in one write, or reads after the end,
+ * and rightly never shows running a tool that has finished. Held, the tool runs until the page shows it.
+ */
+async function holdToolEnds(page: Page, maxMs = 3000): Promise<void> {
+  await page.routeWebSocket(/\/ws$/, (ws) => {
+    const server = ws.connectToServer();
+    const queue: (string | Buffer)[] = [];
+    let pumping = false;
+    let holding = true;
+    const shown = (line: string) =>
+      page
+        .evaluate((line) => (window as unknown as Partial<StreamRecord>).__lines?.includes(line) ?? false, line)
+        .catch(() => true); // the page is gone: nothing left to wait for
+    const pump = async () => {
+      if (pumping) return;
+      pumping = true;
+      while (queue.length > 0) {
+        const message = queue[0]!;
+        const tool =
+          typeof message === 'string' && /"type":"tool\.end"/.test(message)
+            ? (JSON.parse(message) as { payload?: { name?: string } }).payload?.name
+            : undefined;
+        if (tool && holding) {
+          const until = Date.now() + maxMs;
+          while (!(await shown(`Running ${tool}…`)))
+            if (Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+            else {
+              holding = false;
+              break;
+            }
+        }
+        ws.send(queue.shift()!);
+      }
+      pumping = false;
+    };
+    server.onMessage((message) => {
+      queue.push(message);
+      void pump().catch(() => {}); // the socket closed with the test
+    });
+  });
+}
+
 /** What the page records of a streaming reply, on window (read back by a second evaluate). */
 interface StreamRecord {
   __texts: string[];
@@ -111,10 +158,12 @@ interface StreamRecord {
 test('a streamed reply grows in place; its tools fold into one "Used 2 tools" line, its reasoning into "Thought for", model and tokens into Details', async ({
   page,
 }) => {
-  // A slow stream, so each step can be seen even on a busy machine (the tool runs for ~0.8 s).
+  // A slow stream, so each step can be seen even on a busy machine (the tool runs for ~0.8 s), and each
+  // tool kept running until the page has shown it so (holdToolEnds).
   const iris = await launchServer({ streamDelayMs: 400 });
   try {
     await page.setViewportSize({ width: 1280, height: 800 });
+    await holdToolEnds(page);
     await pairAndOpen(page, iris);
     await page.evaluate(() => {
       const w = window as unknown as StreamRecord;
@@ -150,7 +199,8 @@ test('a streamed reply grows in place; its tools fold into one "Used 2 tools" li
 
     const reply = hermes(page, 'Iris demo agent');
     await expect(reply).toBeVisible();
-    await expect(reply).toHaveAttribute('aria-busy', 'false');
+    // The stream's 14 steps take ~6 s, more when a tool is held running for a page behind it.
+    await expect(reply).toHaveAttribute('aria-busy', 'false', { timeout: 20_000 });
     await expect(thinking).toHaveCount(0);
 
     // The text grew in place: several growing versions in the same element, the last one the final text,
