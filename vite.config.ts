@@ -6,7 +6,6 @@ import { manifest } from './pwa.manifest';
 import { precompress } from './server/http/precompress';
 import { blockingScriptLast } from './scripts/blocking-script-last';
 import { preloadRoute } from './scripts/preload-route';
-import { checkFirstScript } from './scripts/check-first-script';
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -20,8 +19,6 @@ export default defineConfig({
     preloadRoute('src/app/pages/PairPage.tsx', 'pair-preload.js'),
     // After the entry's tags: blocking, it would hold back their requests (see the plugin).
     blockingScriptLast('theme-boot.js'),
-    // The lane head's painter runs before the rest of the entry has arrived (the 'boot' group below).
-    checkFirstScript('boot'),
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'worker',
@@ -57,14 +54,6 @@ export default defineConfig({
           // it (the media puller shares the store's models) would otherwise split it into several small
           // files, each a request before the first paint and each compressed on its own.
           groups: [
-            // The lane head's painter (src/app/boot.ts) and all it imports, a file of its own that index.html
-            // runs first: the head is read and painted while the rest of the entry (Solid, Dexie, the app,
-            // 180 KB) downloads and compiles, instead of after. Nothing here may import what is not here, or
-            // this file would import the entry's and wait for it.
-            {
-              name: 'boot',
-              test: /src\/(app\/boot|store\/(laneHead|repair)|protocol\/(lanes|guards|mime)|runtime\/pairedHint|app\/components\/(messages\/(LaneHead|author|time)|shell\/iconPaths|status\/agentInfo))\.ts$/,
-            },
             { name: 'index', tags: ['$initial'] },
             // What the pairing page (preloaded with the entry, so fetched by every first load) shares with
             // lazily loaded chunks (the dialog and its focus trap, which the settings page and the app frame's

@@ -1,9 +1,8 @@
-// The first thing the page runs: a lane opened at start (its address, or the home that opens the default
-// channel) is painted as plain text from IndexedDB before the rest of the entry (Solid, Dexie, the runtime,
-// the app) is evaluated, which under a slow CPU took longer than the read and the paint together. This and
-// what it imports are a file of their own (the 'boot' group in vite.config.ts) that index.html runs first,
-// so the head is read and painted while the rest of the entry still downloads and compiles. The entry
-// imports `startHead` (main.tsx's first import), and the top-level await holds it until the head is on screen.
+// The first thing the entry evaluates (main.tsx's first import): a lane opened at start (its address, or
+// the home that opens the default channel) is painted as plain text from IndexedDB before the rest of the
+// entry (Solid, Dexie, the runtime, the app) is evaluated, which under a slow CPU took longer than the
+// read and the paint together. The top-level await holds the rest of the bundled entry until the head is
+// on screen: the bundle runs its modules in order, and this one comes first.
 import { laneOfPath } from '../protocol/lanes';
 import { readLaneHead } from '../store/laneHead';
 import { PAIRED_HINT_KEY } from '../runtime/pairedHint';
