@@ -4,6 +4,7 @@ import { VitePWA } from 'vite-plugin-pwa';
 import solid from 'vite-plugin-solid';
 import { manifest } from './pwa.manifest';
 import { precompress } from './server/http/precompress';
+import { blockingScriptLast } from './scripts/blocking-script-last';
 import { preloadRoute } from './scripts/preload-route';
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
@@ -16,6 +17,8 @@ export default defineConfig({
     solid(),
     // The first screen of a new visitor arrives with the entry, in one round trip.
     preloadRoute('src/app/pages/PairPage.tsx', 'pair-preload.js'),
+    // After the entry's tags: blocking, it would hold back their requests (see the plugin).
+    blockingScriptLast('theme-boot.js'),
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'worker',

@@ -1,4 +1,5 @@
-// Runs before the app (a blocking external script: the CSP allows no inline script). A new visitor's
+// Runs as soon as it arrives (an async external script, the CSP allowing no inline one; it does not hold
+// up the parser, and so the entry, which runs once the page is parsed). A new visitor's
 // first screen is the pairing page: its files, listed by the build on this tag, download alongside the
 // entry instead of one round trip after it has run. A device that has paired (src/runtime/pairedHint.ts
 // keeps the mark) opens a lane instead, and does not download them.

@@ -53,6 +53,8 @@ export function preloadRoute(sourceFile: string, script: string): Plugin {
               src: base + script,
               'data-modules': modules.map((file) => base + file).join(' '),
               'data-styles': [...css].map((file) => base + file).join(' '),
+              // It need not hold up the parser (and with it the entry, which runs once the page is parsed).
+              async: true,
             },
             injectTo: 'head',
           },

@@ -5,13 +5,30 @@
 // on screen: the bundle runs its modules in order, and this one comes first.
 import { laneOfPath } from '../protocol/lanes';
 import { readLaneHead } from '../store/laneHead';
+import { PAIRED_HINT_KEY } from '../runtime/pairedHint';
 import { HEAD_MESSAGES, showLaneHead, type LaneHeadView } from './components/messages/LaneHead';
+import { prepareTimeFormat } from './components/messages/time';
+
+/** A lane is about to be shown: its address was opened, or the home of a browser that has paired (its mark). */
+function expectsLane(address: unknown): boolean {
+  if (address) return true;
+  try {
+    return localStorage.getItem(PAIRED_HINT_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
 
 async function paintHead(): Promise<LaneHeadView | undefined> {
   const path = location.hash.slice(1).split(/[?#]/)[0] || '/';
   const address = laneOfPath(path);
   if (!address && path !== '/') return undefined;
-  const stored = await readLaneHead(address?.lane, HEAD_MESSAGES);
+  const reading = readLaneHead(address?.lane, HEAD_MESSAGES);
+  // The head shows each message's time, and the page's first Intl formatter loads the locale's data
+  // (15-20 ms of the main thread here, four times that on a slow CPU): made while IndexedDB opens and
+  // reads, it is not added after them. Not for a browser that will show the pairing page instead.
+  if (expectsLane(address)) prepareTimeFormat();
+  const stored = await reading;
   // The home opens a thread by another address (laneHref): only a channel is guessed here.
   if (!stored || (!address && stored.channel?.kind === 'thread')) return undefined;
   const view = showLaneHead(stored);

@@ -47,6 +47,22 @@ describe('the lane head read (raw IndexedDB, before Dexie)', () => {
     expect(head?.gatewayStatus).toEqual({ session: { agent: { name: 'Hermes' } } });
   });
 
+  it('reads the same rows where getAll takes no direction (a cursor, as in browsers before Chromium 141)', async () => {
+    const { name } = await seeded();
+    const withOptions = await readLaneHead(LANE, 12, name);
+    const proto = IDBIndex.prototype as unknown as Record<string, unknown>;
+    const getAllRecords = Object.getOwnPropertyDescriptor(proto, 'getAllRecords');
+    expect(getAllRecords).toBeDefined();
+    delete proto.getAllRecords;
+    try {
+      const withCursor = await readLaneHead(LANE, 12, name);
+      expect(withCursor?.messages.map((m) => m.text)).toEqual(Array.from({ length: 12 }, (_, i) => `message ${i + 9}`));
+      expect(withCursor).toEqual(withOptions);
+    } finally {
+      Object.defineProperty(proto, 'getAllRecords', getAllRecords!);
+    }
+  });
+
   it('for the home, reads the default channel once paired, and nothing when not paired', async () => {
     const { name } = await seeded();
     expect((await readLaneHead(undefined, 12, name))?.lane).toBe(LANE);

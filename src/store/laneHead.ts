@@ -44,6 +44,31 @@ function openExisting(name: string): Promise<IDBDatabase | undefined> {
 
 const NAMES = ['messages', 'channels', 'settings'];
 
+/** getAll with options (Chromium 141+, which brought getAllRecords with it); not yet in TypeScript's DOM types. */
+interface IndexWithOptions {
+  getAll(options: { query: IDBKeyRange; count: number; direction: IDBCursorDirection }): IDBRequest<unknown[]>;
+}
+
+/** The `limit` newest rows of `lane`, newest first. */
+function newestRows(index: IDBIndex, lane: string, limit: number): Promise<unknown[]> {
+  const range = IDBKeyRange.bound([lane, -Infinity], [lane, Infinity]);
+  // One request where getAll takes a direction; a cursor brings its rows one round trip each (some
+  // prefetched), every one a task of the main thread before the head can be painted.
+  if ('getAllRecords' in index)
+    return request((index as unknown as IndexWithOptions).getAll({ query: range, count: limit, direction: 'prev' }));
+  return new Promise((resolve, reject) => {
+    const rows: unknown[] = [];
+    const cursor = index.openCursor(range, 'prev');
+    cursor.onsuccess = () => {
+      const at = cursor.result;
+      if (!at || rows.length >= limit) return resolve(rows);
+      rows.push(at.value);
+      at.continue();
+    };
+    cursor.onerror = () => reject(cursor.error ?? new Error('IndexedDB cursor failed'));
+  });
+}
+
 /**
  * The `limit` newest messages of `lane` (or of the default channel when `lane` is undefined: the app's
  * home, which opens it), with its channel and the gateway's status. Undefined when there is nothing to
@@ -61,32 +86,26 @@ export async function readLaneHead(
     const tx = db.transaction(NAMES, 'readonly');
     const settings = tx.objectStore('settings');
     const channels = tx.objectStore('channels');
-    const status = request(settings.get('gatewayStatus'));
-    let channel: ChannelRow | undefined;
+    const status: Promise<unknown> = request(settings.get('gatewayStatus'));
+    let channel: Promise<ChannelRow | undefined>;
     if (lane === undefined) {
       const token = ((await request(settings.get('token'))) as { value?: unknown } | undefined)?.value;
       if (typeof token !== 'string' || !token) return undefined;
-      channel = homeChannel((await request(channels.getAll())).map(repairChannel));
-      if (!channel) return undefined;
-      lane = channel.chat_id;
+      const home = homeChannel((await request(channels.getAll())).map(repairChannel));
+      if (!home) return undefined;
+      lane = home.chat_id;
+      channel = Promise.resolve(home);
     } else {
-      const found: unknown = await request(channels.get(lane));
-      channel = found === undefined ? undefined : repairChannel(found);
+      channel = request(channels.get(lane)).then((found) => (found === undefined ? undefined : repairChannel(found)));
     }
-    const newestFirst: MessageRow[] = [];
-    const range = IDBKeyRange.bound([lane, -Infinity], [lane, Infinity]);
-    const cursor = tx.objectStore('messages').index('[lane+ts]').openCursor(range, 'prev');
-    await new Promise<void>((resolve, reject) => {
-      cursor.onsuccess = () => {
-        const at = cursor.result;
-        if (!at || newestFirst.length >= limit) return resolve();
-        newestFirst.push(repairMessage(at.value));
-        at.continue();
-      };
-      cursor.onerror = () => reject(cursor.error ?? new Error('IndexedDB cursor failed'));
-    });
-    const gatewayStatus = ((await status) as { value?: unknown } | undefined)?.value;
-    return { lane, channel, messages: newestFirst.reverse(), gatewayStatus };
+    // Asked for together: the database answers them in one go, not one round trip after another.
+    const [newestFirst, shown, stored] = await Promise.all([
+      newestRows(tx.objectStore('messages').index('[lane+ts]'), lane, limit),
+      channel,
+      status,
+    ]);
+    const gatewayStatus = (stored as { value?: unknown } | undefined)?.value;
+    return { lane, channel: shown, messages: newestFirst.reverse().map(repairMessage), gatewayStatus };
   } catch {
     return undefined;
   } finally {
