@@ -5,18 +5,13 @@
 // on screen: the bundle runs its modules in order, and this one comes first.
 import { laneOfPath } from '../protocol/lanes';
 import { readLaneHead } from '../store/laneHead';
-import { PAIRED_HINT_KEY } from '../runtime/pairedHint';
+import { readPairedHint } from '../runtime/pairedHint';
 import { HEAD_MESSAGES, showLaneHead, type LaneHeadView } from './components/messages/LaneHead';
 import { prepareTimeFormat } from './components/messages/time';
 
 /** A lane is about to be shown: its address was opened, or the home of a browser that has paired (its mark). */
 function expectsLane(address: unknown): boolean {
-  if (address) return true;
-  try {
-    return localStorage.getItem(PAIRED_HINT_KEY) === '1';
-  } catch {
-    return false;
-  }
+  return !!address || readPairedHint();
 }
 
 async function paintHead(): Promise<LaneHeadView | undefined> {

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setSetting } from '../store/models/settings';
 import { createTestRuntime, disposeTestRuntime } from '../testing/runtime';
 import { until } from '../testing/until';
-import { PAIRED_HINT_KEY } from './pairedHint';
+import { PAIRED_HINT_KEY, readPairedHint } from './pairedHint';
 import type { IrisRuntime } from './runtime';
 
 let runtime: IrisRuntime;
@@ -31,5 +31,13 @@ describe('the paired mark', () => {
     localStorage.setItem(PAIRED_HINT_KEY, '1');
     runtime.start();
     await until(() => mark() === null);
+  });
+
+  it('is read back as what it says: paired only with the mark set', () => {
+    expect(readPairedHint()).toBe(false);
+    localStorage.setItem(PAIRED_HINT_KEY, '1');
+    expect(readPairedHint()).toBe(true);
+    localStorage.setItem(PAIRED_HINT_KEY, 'yes');
+    expect(readPairedHint()).toBe(false);
   });
 });
