@@ -1,12 +1,22 @@
-// The frame pipeline over the real store: the live cursor never passes a frame that failed to store.
+// The frame pipeline over the real store: the live cursor never passes a frame that failed to store, and
+// the screen's live queries show a long replay as it is stored.
 import 'fake-indexeddb/auto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ServerFrame } from '../protocol';
 import type { IrisDB } from '../store/db';
+import { live } from '../store/live';
 import { getCursor } from '../store/models/sync';
 import { applyFrame, applyFrames } from '../store/reducer';
 import { freshDb, frame } from '../testing/db';
-import { FramePipeline } from './framePipeline';
+import { until } from '../testing/until';
+import { FramePipeline, REPLAY_CHUNK } from './framePipeline';
+
+// The app runs Solid's browser build (reactive); Node would resolve the server build.
+vi.mock('solid-js', async () => {
+  // @ts-expect-error the browser build has no .d.ts of its own; its types are solid-js's.
+  return await import('solid-js/dist/solid.js');
+});
+const { createRoot } = await import('solid-js');
 
 let db: IrisDB;
 beforeEach(() => {
@@ -76,5 +86,31 @@ describe('the frame pipeline with the store', () => {
     }
     db.messages.put = put;
     db.messages.bulkPut = bulkPut;
+  });
+
+  it("shows a long replay's first chunk as soon as it is stored, while the rest is still to come", async () => {
+    const gw = 'ws://gw';
+    const pipeline = new FramePipeline({
+      apply: (f) => applyFrame(db, f, { gateway: gw }),
+      applyBatch: (fs, cursor, replay) =>
+        applyFrames(db, fs, cursor === undefined ? { gateway: gw, replay } : { gateway: gw, cursor, replay }),
+      schedule: (run) => run(),
+      onError: () => {},
+    });
+    // What the lane would show: here, how many messages it has read.
+    const shown = createRoot(() => live(() => db.messages.count(), -1));
+    await until(() => shown() === 0, 'the first read');
+    pipeline.beginBatch();
+    const total = REPLAY_CHUNK + 10;
+    for (let c = 1; c <= total; c++)
+      void pipeline.push({
+        ...frame('message', { message_id: `m${c}`, role: 'assistant', text: `t${c}`, ts: c }, A),
+        cursor: c,
+      } as ServerFrame);
+    // The rest of the replay has not come (no sync.done): the first chunk shows anyway, long before the
+    // hold's lease (5 s) would end by itself.
+    await until(() => shown() === REPLAY_CHUNK, 'the first chunk on screen', 3_000);
+    await pipeline.endBatch(total);
+    await until(() => shown() === total, 'the whole replay on screen');
   });
 });

@@ -100,10 +100,12 @@ export const REPLAY_CHUNK = 1000;
 /** The longest pause after a replay chunk for the screen's reads (a slow query must not stall the catch-up). */
 const REPLAY_PAUSE_MAX_MS = 150;
 /**
- * While a replay is stored, the screen's live reads are held (store/liveReads.ts): they read what the
- * chunks stored at most this often, and once more when the replay is stored; the banner counts every
- * chunk meanwhile. Re-read after every chunk, they took 1.6 s of a 7.7 s catch-up, and the chunks
- * waited 2.2 s more behind them (issue 17).
+ * While a replay is stored, the screen's live reads are held (store/liveReads.ts): they read the first
+ * chunk as soon as it is stored, then what the chunks stored at most this often, and once more when the
+ * replay is stored; the banner counts every chunk meanwhile. Re-read after every chunk, they took 1.6 s of
+ * a 7.7 s catch-up, and the chunks waited 2.2 s more behind them (issue 17). The first chunk shows at once:
+ * on a fast machine a whole catch-up of a few thousand frames takes under this interval, and the lane
+ * then showed none of what came in until its end.
  */
 const REPLAY_SHOW_EVERY_MS = 1000;
 /** A hold that no chunk renews for this long ends by itself (see holdLiveReads). */
@@ -152,7 +154,7 @@ export class FramePipeline {
    * stored cursor, so its sync.done cursor must not be stored.
    */
   private replay: { failed: boolean } = { failed: false };
-  /** The screen's reads held while the replay is stored, and when they last read (performance.now()). */
+  /** The screen's reads held while the replay is stored, and when they last read (performance.now(); -Infinity: not yet). */
   private replayHold: { hold: LiveReadsHold; shownAt: number } | null = null;
   /** The group at the end of the chain that has not started: frames arriving now join it. */
   private openGroup: FrameGroup | null = null;
@@ -263,7 +265,8 @@ export class FramePipeline {
   private enqueueReplayChunk(frames: ServerFrame[], waiters: (() => void)[]): Promise<void> {
     const replay = this.replay;
     const write = async () => {
-      this.replayHold ??= { hold: holdLiveReads(REPLAY_HOLD_LEASE_MS), shownAt: performance.now() };
+      // Never shown yet: the first chunk stored is shown at once.
+      this.replayHold ??= { hold: holdLiveReads(REPLAY_HOLD_LEASE_MS), shownAt: -Infinity };
       try {
         await this.opts.applyBatch(frames, undefined, true);
         this.opts.onReplayStored?.(frames);

@@ -205,6 +205,36 @@ describe('held live reads (the catch-up)', () => {
     await until(() => value().length === 6);
   });
 
+  it('reads a write it is told of only after the wake (Dexie tells its queries in a task of their own)', async () => {
+    db = freshDb();
+    await db.channels.put({ chat_id: 'a', name: 'A', kind: 'default', order: 0 });
+    const { value, counter } = countedNames();
+    await until(() => value()[0] === 'A');
+    const hold = holdLiveReads(60_000);
+    try {
+      const told = nextChange();
+      await db.transaction('rw', db.channels, async () => {
+        await db.channels.put({ chat_id: 'b', name: 'B', kind: 'channel', order: 1 });
+        markHeldWrite();
+        // Before the commit, so the query hears of this write after the wake: as the catch-up's first chunk.
+        hold.wake();
+      });
+      await told;
+      await until(() => value().length === 2, 'the woken write on screen', 1_000);
+      // Once: the holder's next write waits for the next wake.
+      const runs = counter.runs;
+      const again = nextChange();
+      await heldPut('c', 2);
+      await again;
+      await liveReadsSettled(1_000);
+      expect(value()).toHaveLength(2);
+      expect(counter.runs).toBe(runs);
+    } finally {
+      hold.release();
+    }
+    await until(() => value().length === 3);
+  });
+
   it('shows any other write at once while held (the person sends a message during the catch-up)', async () => {
     db = freshDb();
     const { value } = countedNames();

@@ -2,7 +2,7 @@
 // a table range it read changes (in this tab or another), so there is no second copy to keep in sync.
 import { liveQuery } from 'dexie';
 import { createComputed, createRoot, createSignal, from, onCleanup, untrack, type Accessor } from 'solid-js';
-import { liveReadsHeld, onLiveReadsWake, readStarted } from './liveReads';
+import { liveReadsHeld, liveReadsWakes, onLiveReadsWake, readStarted } from './liveReads';
 
 const AsyncFunction = (async () => {}).constructor;
 
@@ -57,8 +57,15 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 function subscribe<T>(query: () => T | Promise<T>, next: (value: T) => void): () => void {
   let delivered = false;
   let asleep = false;
+  /** The wakes there had been when its last read began (liveReadsWakes). */
+  let readAfterWakes = -1;
   const sleeps = () => {
-    if (!delivered || !liveReadsHeld()) return false;
+    // A query made stale by a write just before a wake is told of it only after the wake (Dexie tells
+    // its live queries in a task of their own): it reads, as the wake asked, instead of sleeping.
+    if (!delivered || !liveReadsHeld() || readAfterWakes < liveReadsWakes()) {
+      readAfterWakes = liveReadsWakes();
+      return false;
+    }
     asleep = true;
     return true;
   };

@@ -62,6 +62,7 @@ export function readsInFlight(): number {
 // show what is stored (wake: at a bounded interval), and when the hold ends. Only the holder's own
 // writes are held: any other (the person's send, another tab's) wakes the stale queries at once.
 let holds = 0;
+let wakes = 0;
 const wakers = new Set<() => void>();
 /** The change sets (Dexie's `mutatedParts`) of the held writes' transactions. */
 const heldChanges = new WeakSet<object>();
@@ -70,6 +71,16 @@ let wakeQueued = false;
 /** Whether a live query made stale now should wait for a wake instead of reading again. */
 export function liveReadsHeld(): boolean {
   return holds > 0;
+}
+
+/**
+ * How many times the holder has woken the screen: a query whose last read began before the latest wake
+ * reads when it is next told of a change, instead of sleeping. The holder wakes right after its write,
+ * and Dexie may tell the live queries of that write only after (in a task of their own): not yet asleep,
+ * they missed the wake, and slept through it (a catch-up's first chunk never showed until its end).
+ */
+export function liveReadsWakes(): number {
+  return wakes;
 }
 
 /** Registers a live query's wake: it reads again if it went stale while held. */
@@ -141,6 +152,7 @@ export function holdLiveReads(leaseMs: number): LiveReadsHold {
   return {
     wake() {
       renew();
+      wakes += 1;
       wakeAll();
     },
     release: end,
