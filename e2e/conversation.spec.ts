@@ -609,16 +609,23 @@ test('day separators, and a /remind message set apart from the conversation', as
   expect(cardBg).not.toBe(bubble);
 });
 
-/** The first article at least partly inside the scroller: its text and its top, relative to the scroller. */
+/**
+ * The first message at least partly inside the scroller: its text and its top, relative to the scroller;
+ * undefined while the list has not drawn the rows there yet, or drew them as empty placeholders (their
+ * stored rows not read yet), as right after a jump. The first article alone was then one below the
+ * screen, left from before the jump, and it held still too.
+ */
 function firstVisible(page: Page) {
   return page.evaluate(() => {
     const scroller = document.querySelector('[role="log"]')!;
-    const top = scroller.getBoundingClientRect().top;
-    for (const el of scroller.querySelectorAll('article')) {
-      const box = el.getBoundingClientRect();
-      if (box.bottom > top + 1) return { text: el.querySelector('.md')?.textContent ?? '', y: box.top - top };
-    }
-    return undefined;
+    const { top, bottom } = scroller.getBoundingClientRect();
+    const rows = [...scroller.querySelectorAll('.vrow')]
+      .map((row) => ({ row, box: row.getBoundingClientRect() }))
+      .filter(({ box }) => box.bottom > top + 1 && box.top < bottom)
+      .sort((a, b) => a.box.top - b.box.top);
+    const article = rows[0]?.row.querySelector('article');
+    if (!article) return undefined;
+    return { text: article.querySelector('.md')?.textContent ?? '', y: article.getBoundingClientRect().top - top };
   });
 }
 
