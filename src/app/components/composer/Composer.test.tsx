@@ -40,4 +40,34 @@ describe('the composer', () => {
     expect(bubble).toMatchObject({ role: 'user', status: 'pending', text: 'Deploy the docs' });
     await until(() => field.value === '', 'the field emptied');
   });
+
+  it('sends a file chosen a moment before Send with the message, not after it', async () => {
+    runtime = createTestRuntime();
+    await runtime.db.channels.put({ chat_id: 'work', name: 'Work', kind: 'channel', order: 0 });
+    mounted = mount(() => <Composer lane="work" />, runtime);
+    const field = await until(
+      () => mounted!.container.querySelector<HTMLTextAreaElement>('textarea[aria-label="Message"]'),
+      'the Message field',
+    );
+    const picker = mounted.container.querySelector<HTMLInputElement>('input[type="file"]:not([capture])')!;
+    const file = new File(['the notes'], 'notes.txt', { type: 'text/plain' });
+    Object.defineProperty(picker, 'files', { value: [file], configurable: true });
+    picker.dispatchEvent(new Event('change', { bubbles: true }));
+    // Pressed at once: the file is still being stored (no chip yet).
+    field.value = 'Here are my notes';
+    field.dispatchEvent(new Event('input', { bubbles: true }));
+    expect(mounted.container.querySelector('.attachment-chips, [aria-label="Attachments"]')).toBeNull();
+    const send = mounted.container.querySelector<HTMLButtonElement>('button[type="submit"]')!;
+    await until(() => !send.disabled, 'Send enabled');
+    send.click();
+
+    const queued = await until(
+      async () => (await runtime.db.outbox.toArray()).find((row) => row.text === 'Here are my notes'),
+      'the message in the outbox',
+    );
+    expect(queued.attachments).toHaveLength(1);
+    const stored = await runtime.db.media.get(queued.attachments![0]!);
+    expect(stored).toMatchObject({ filename: 'notes.txt' });
+    expect(await runtime.db.outbox.count()).toBe(1);
+  });
 });

@@ -180,6 +180,15 @@ function LaneComposer(props: { lane: string }) {
 
   async function submit() {
     if (sending()) return;
+    if (media.adding() > 0) {
+      // A file chosen a moment ago is still being stored: it goes with this message, as the person meant.
+      setSending(true);
+      try {
+        await media.added();
+      } finally {
+        setSending(false);
+      }
+    }
     input.sync();
     const typed = text();
     const pasted = input.pasted();
@@ -285,7 +294,12 @@ function LaneComposer(props: { lane: string }) {
   const buttonLabel = () => ({ send: 'Send', steer: 'Steer', stop: 'Stop' })[mode()];
   const buttonTitle = () =>
     ({ send: 'Send', steer: `Send to ${agent()} while it works`, stop: 'Stop the reply' })[mode()];
-  const canPress = () => mode() === 'stop' || input.pasted() !== '' || text().trim() !== '' || attachments().length > 0;
+  const canPress = () =>
+    mode() === 'stop' ||
+    input.pasted() !== '' ||
+    text().trim() !== '' ||
+    attachments().length > 0 ||
+    media.adding() > 0;
 
   return (
     <form

@@ -32,19 +32,22 @@ export interface ComposerText {
   clearDrafts(): Promise<void>;
 }
 
-let pastedDrafts: DraftWriter | undefined;
+/** Per database: the page has one, but a writer bound to another (closed) one would never settle. */
+const pastedDrafts = new WeakMap<IrisDB, DraftWriter>();
 
 /** The collapsed texts' drafts: one writer for the page, flushed when the page is hidden. */
 function pastedWriter(db: IrisDB): DraftWriter {
-  if (!pastedDrafts) {
-    const writer = createDraftWriter((lane, text) => setPastedDraft(db, lane, text), 200);
-    addEventListener('pagehide', () => void writer.flush());
+  let writer = pastedDrafts.get(db);
+  if (!writer) {
+    const made = createDraftWriter((lane, text) => setPastedDraft(db, lane, text), 200);
+    addEventListener('pagehide', () => void made.flush());
     document.addEventListener('visibilitychange', () => {
-      if (document.visibilityState === 'hidden') void writer.flush();
+      if (document.visibilityState === 'hidden') void made.flush();
     });
-    pastedDrafts = writer;
+    pastedDrafts.set(db, made);
+    writer = made;
   }
-  return pastedDrafts;
+  return writer;
 }
 
 /** Whether the browser grows a textarea with its content by itself (`field-sizing: content`). */

@@ -16,6 +16,10 @@ export interface ComposerMediaOptions {
 
 export interface ComposerMedia {
   addFiles(files: readonly File[]): Promise<void>;
+  /** How many additions (files, a recording, the chips kept over a reload) are still being stored. */
+  adding: Accessor<number>;
+  /** Resolves once every addition started so far has been stored or refused. */
+  added(): Promise<void>;
   addRecording(recording: Recording): Promise<void>;
   remove(mediaId: string): void;
   /** The textbox's paste: pictures (files) on the clipboard are attached. */
@@ -63,7 +67,28 @@ export function useComposerMedia(options: ComposerMediaOptions): ComposerMedia {
 
   const add = (ids: string[]) => options.setAttachments((prev) => [...prev, ...ids.filter((id) => !prev.includes(id))]);
 
-  async function addFiles(files: readonly File[]): Promise<void> {
+  // A file is a chip only once it is stored (the chunk that stores it may load first): Send waits for
+  // those on their way, or a message sent right after choosing a picture went without it.
+  const pending = new Set<Promise<void>>();
+  const [adding, setAdding] = createSignal(0);
+  const tracked =
+    <A extends unknown[]>(work: (...args: A) => Promise<void>) =>
+    (...args: A): Promise<void> => {
+      const done = work(...args);
+      pending.add(done);
+      setAdding(pending.size);
+      const settle = () => {
+        pending.delete(done);
+        setAdding(pending.size);
+      };
+      done.then(settle, settle);
+      return done;
+    };
+  async function added(): Promise<void> {
+    while (pending.size > 0) await Promise.allSettled([...pending]);
+  }
+
+  const addFiles = tracked(async (files: readonly File[]): Promise<void> => {
     const refused: string[] = [];
     const added: string[] = [];
     // Not loaded (the server away on a first visit): each file is refused in words below.
@@ -78,9 +103,9 @@ export function useComposerMedia(options: ComposerMediaOptions): ComposerMedia {
     }
     add(added);
     options.setError(refused.join(' '));
-  }
+  });
 
-  async function addRecording(recording: Recording): Promise<void> {
+  const addRecording = tracked(async (recording: Recording): Promise<void> => {
     let outgoing: Awaited<ReturnType<typeof loadOutgoing>> | undefined;
     try {
       outgoing = await loadOutgoing();
@@ -95,7 +120,7 @@ export function useComposerMedia(options: ComposerMediaOptions): ComposerMedia {
     } catch (err) {
       options.setError(words(err, outgoing?.AttachmentRefusedError));
     }
-  }
+  });
 
   function remove(mediaId: string): void {
     options.setAttachments((prev) => prev.filter((id) => id !== mediaId));
@@ -113,7 +138,9 @@ export function useComposerMedia(options: ComposerMediaOptions): ComposerMedia {
   onMount(() => {
     startMediaPullerWhenIdle(iris);
     // Attachments stored before a reload come back.
-    void stagedAttachments(db, lane).then((rows) => add(rows.map((r) => r.media_id)));
+    void tracked(async () => {
+      add((await stagedAttachments(db, lane)).map((r) => r.media_id));
+    })();
 
     let depth = 0;
     const hasFiles = (e: DragEvent) => Array.from(e.dataTransfer?.types ?? []).includes('Files');
@@ -151,5 +178,5 @@ export function useComposerMedia(options: ComposerMediaOptions): ComposerMedia {
     });
   });
 
-  return { addFiles, addRecording, remove, onPaste, dragging };
+  return { addFiles, adding, added, addRecording, remove, onPaste, dragging };
 }
