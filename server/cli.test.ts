@@ -70,7 +70,8 @@ async function startCli(
   const started = Date.now();
   while (cli.stdout().split('\n').length < lines + 1) {
     if (cli.child.exitCode !== null) throw new Error(`the CLI exited ${cli.child.exitCode}: ${cli.stderr()}`);
-    if (Date.now() - started > 45_000) throw new Error(`the CLI did not start: ${cli.stderr()}`);
+    if (Date.now() - started > 45_000)
+      throw new Error(`the CLI did not start; stdout: ${cli.stdout()}; stderr: ${cli.stderr()}`);
     await new Promise((r) => setTimeout(r, 20));
   }
   const link = /^Pairing link: (\S+)$/m.exec(cli.stdout())![1]!;
