@@ -63,6 +63,24 @@ describe('the lane head read (raw IndexedDB, before Dexie)', () => {
     }
   });
 
+  it('reads the same rows where getAll refuses options despite getAllRecords (the cursor, not no head)', async () => {
+    const { name } = await seeded();
+    const proto = IDBIndex.prototype as unknown as { getAll: (...args: unknown[]) => unknown };
+    const getAll = proto.getAll;
+    proto.getAll = function (this: IDBIndex, ...args: unknown[]) {
+      const [query] = args;
+      if (typeof query === 'object' && query !== null && !(query instanceof IDBKeyRange))
+        throw new DOMException('The parameter is not a valid key.', 'DataError');
+      return getAll.apply(this, args);
+    };
+    try {
+      const head = await readLaneHead(LANE, 12, name);
+      expect(head?.messages.map((m) => m.text)).toEqual(Array.from({ length: 12 }, (_, i) => `message ${i + 9}`));
+    } finally {
+      proto.getAll = getAll;
+    }
+  });
+
   it('for the home, reads the default channel once paired, and nothing when not paired', async () => {
     const { name } = await seeded();
     expect((await readLaneHead(undefined, 12, name))?.lane).toBe(LANE);

@@ -54,8 +54,13 @@ function newestRows(index: IDBIndex, lane: string, limit: number): Promise<unkno
   const range = IDBKeyRange.bound([lane, -Infinity], [lane, Infinity]);
   // One request where getAll takes a direction; a cursor brings its rows one round trip each (some
   // prefetched), every one a task of the main thread before the head can be painted.
-  if ('getAllRecords' in index)
-    return request((index as unknown as IndexWithOptions).getAll({ query: range, count: limit, direction: 'prev' }));
+  if ('getAllRecords' in index) {
+    try {
+      return request((index as unknown as IndexWithOptions).getAll({ query: range, count: limit, direction: 'prev' }));
+    } catch {
+      // A getAll that takes no options refuses the object as a key (DataError, thrown at once): the cursor.
+    }
+  }
   return new Promise((resolve, reject) => {
     const rows: unknown[] = [];
     const cursor = index.openCursor(range, 'prev');
