@@ -177,10 +177,16 @@ test('a flood of 100,000 frames: every click answers within a second, and the fi
   gateway.emit({ type: 'tool.start', chat_id: LANE, payload: { index: 0, name: 'flood' } });
 
   const FRAMES = 100_000;
+  /** Clicks answered while the flood lasted: fewer would mean the test measured nothing. */
+  const MIN_CLICKS = 3;
+  const times: number[] = [];
   let sent = 0;
   let floodSent = false;
   const flood = (async () => {
-    for (let i = 0; i < FRAMES; i++) {
+    // At least FRAMES, and on until MIN_CLICKS clicks were answered: on a quiet machine the app got
+    // through 100,000 frames within one or two clicks (1 run in 3 here). The clicks come slowly, not the
+    // answers (10-40 ms): this process sends the flood too, and starts a click only every second or so.
+    for (let i = 0; i < FRAMES || (times.length < MIN_CLICKS && i < 10 * FRAMES); i++) {
       // Mostly streaming text (what a runaway agent sends), plus frames the app must ignore and
       // a share of the other lane frames a stream carries.
       const kind = i % 100;
@@ -227,7 +233,6 @@ test('a flood of 100,000 frames: every click answers within a second, and the fi
     while (!floodSent || !(await applied())) await new Promise((r) => setTimeout(r, 100));
     through = true;
   })();
-  const times: number[] = [];
   let first = true;
   while (first || !through) {
     first = false;
@@ -239,8 +244,8 @@ test('a flood of 100,000 frames: every click answers within a second, and the fi
   }
   await flood;
   await watcher;
-  expect(sent).toBe(FRAMES);
-  expect(times.length, 'clicks made during the flood').toBeGreaterThanOrEqual(3);
+  expect(sent).toBeGreaterThanOrEqual(FRAMES);
+  expect(times.length, 'clicks made during the flood').toBeGreaterThanOrEqual(MIN_CLICKS);
   expect(Math.max(...times), `click answer times during the flood: ${times.join(', ')} ms`).toBeLessThan(1000);
   test.info().annotations.push({ type: 'click answer times during the flood (ms)', description: times.join(', ') });
 
