@@ -185,8 +185,11 @@ test('a second build deployed over the first offers "Reload", which brings it wi
     expect(loads).toBe(0);
     await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue('half-typed thought');
 
+    // Waited for from before the click: the reload can finish before the click's own promise resolves.
+    const reloaded = page.waitForEvent('load');
     await page.getByRole('button', { name: 'Reload' }).click();
-    await page.waitForEvent('load');
+    await reloaded;
+    expect(loads).toBe(1);
     await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue('half-typed thought');
     await page.goto(iris.baseURL + '/#/settings');
     await expect(page.getByText(/Version .*\+second/)).toBeVisible();
