@@ -172,12 +172,17 @@ describe('held live reads (the catch-up)', () => {
       markHeldWrite();
     });
 
-  it("keeps a query's result over the holder's writes until a wake, and reads once more at the release", async () => {
+  /** A fresh database with channel A, a counted query showing it, then a hold. */
+  async function heldOverChannelA() {
     db = freshDb();
     await db.channels.put({ chat_id: 'a', name: 'A', kind: 'default', order: 0 });
     const { value, counter } = countedNames();
     await until(() => value()[0] === 'A');
-    const hold = holdLiveReads(60_000);
+    return { value, counter, hold: holdLiveReads(60_000) };
+  }
+
+  it("keeps a query's result over the holder's writes until a wake, and reads once more at the release", async () => {
+    const { value, counter, hold } = await heldOverChannelA();
     try {
       for (const [n, id] of ['b', 'c', 'd'].entries()) {
         const told = nextChange();
@@ -206,11 +211,7 @@ describe('held live reads (the catch-up)', () => {
   });
 
   it('reads a write it is told of only after the wake (Dexie tells its queries in a task of their own)', async () => {
-    db = freshDb();
-    await db.channels.put({ chat_id: 'a', name: 'A', kind: 'default', order: 0 });
-    const { value, counter } = countedNames();
-    await until(() => value()[0] === 'A');
-    const hold = holdLiveReads(60_000);
+    const { value, counter, hold } = await heldOverChannelA();
     try {
       const told = nextChange();
       await db.transaction('rw', db.channels, async () => {

@@ -13,18 +13,23 @@ afterEach(async () => {
   await disposeTestRuntime(runtime);
 });
 
+/** A composer for the channel 'work' of a fresh runtime; resolves with its Message field. */
+async function mountComposer(): Promise<HTMLTextAreaElement> {
+  runtime = createTestRuntime();
+  await runtime.db.channels.put({ chat_id: 'work', name: 'Work', kind: 'channel', order: 0 });
+  mounted = mount(() => <Composer lane="work" />, runtime);
+  return until(
+    () => mounted!.container.querySelector<HTMLTextAreaElement>('textarea[aria-label="Message"]'),
+    'the Message field',
+  );
+}
+
 describe('the composer', () => {
   it('queues what was typed in the outbox (offline) and as a pending message, and empties the field', async () => {
-    runtime = createTestRuntime();
-    await runtime.db.channels.put({ chat_id: 'work', name: 'Work', kind: 'channel', order: 0 });
-    mounted = mount(() => <Composer lane="work" />, runtime);
-    const field = await until(
-      () => mounted!.container.querySelector<HTMLTextAreaElement>('textarea[aria-label="Message"]'),
-      'the Message field',
-    );
+    const field = await mountComposer();
     field.value = 'Deploy the docs';
     field.dispatchEvent(new Event('input', { bubbles: true }));
-    const send = mounted.container.querySelector<HTMLButtonElement>('button[type="submit"]')!;
+    const send = mounted!.container.querySelector<HTMLButtonElement>('button[type="submit"]')!;
     await until(() => !send.disabled, 'Send enabled');
     expect(send.textContent + (send.getAttribute('aria-label') ?? '')).toMatch(/Send/);
     send.click();
@@ -42,22 +47,16 @@ describe('the composer', () => {
   });
 
   it('sends a file chosen a moment before Send with the message, not after it', async () => {
-    runtime = createTestRuntime();
-    await runtime.db.channels.put({ chat_id: 'work', name: 'Work', kind: 'channel', order: 0 });
-    mounted = mount(() => <Composer lane="work" />, runtime);
-    const field = await until(
-      () => mounted!.container.querySelector<HTMLTextAreaElement>('textarea[aria-label="Message"]'),
-      'the Message field',
-    );
-    const picker = mounted.container.querySelector<HTMLInputElement>('input[type="file"]:not([capture])')!;
+    const field = await mountComposer();
+    const picker = mounted!.container.querySelector<HTMLInputElement>('input[type="file"]:not([capture])')!;
     const file = new File(['the notes'], 'notes.txt', { type: 'text/plain' });
     Object.defineProperty(picker, 'files', { value: [file], configurable: true });
     picker.dispatchEvent(new Event('change', { bubbles: true }));
     // Pressed at once: the file is still being stored (no chip yet).
     field.value = 'Here are my notes';
     field.dispatchEvent(new Event('input', { bubbles: true }));
-    expect(mounted.container.querySelector('.attachment-chips, [aria-label="Attachments"]')).toBeNull();
-    const send = mounted.container.querySelector<HTMLButtonElement>('button[type="submit"]')!;
+    expect(mounted!.container.querySelector('.attachment-chips, [aria-label="Attachments"]')).toBeNull();
+    const send = mounted!.container.querySelector<HTMLButtonElement>('button[type="submit"]')!;
     await until(() => !send.disabled, 'Send enabled');
     send.click();
 
