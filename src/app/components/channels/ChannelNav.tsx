@@ -1,5 +1,5 @@
 import { useNavigate } from '@solidjs/router';
-import { For, Show, createMemo, createSignal, lazy, onMount } from 'solid-js';
+import { For, Show, createEffect, createMemo, createSignal, onMount } from 'solid-js';
 import { live } from '../../../store/live';
 import { channelsInOrder } from '../../../store/models/channels';
 import { useIris } from '../../../runtime';
@@ -14,7 +14,11 @@ import './ChannelNav.css';
 // The dialogs (new channel, rename, look, archive) load when one is first asked for, then stay.
 // They are fetched once the page is idle (loadWhenIdle.ts), so a first visit has them offline too.
 const loadDialogs = () => import('./ChannelDialogs');
-const ChannelDialogs = lazy(() => loadDialogs().then((m) => ({ default: m.ChannelDialogs })));
+type DialogsModule = Awaited<ReturnType<typeof loadDialogs>>;
+
+/** Why a dialog could not open: its code is not here, and the page's server did not send it. */
+const DIALOGS_UNAVAILABLE =
+  'This part of Iris is not on this device yet, and its server did not send it. Try again once you are connected.';
 
 interface ChannelNavProps {
   currentLane: string | undefined;
@@ -30,7 +34,24 @@ export function ChannelNav(props: ChannelNavProps) {
   const navigate = useNavigate();
   const [showArchived, setShowArchived] = createSignal(false);
   const [action, setAction] = createSignal<ChannelAction>();
-  const asked = createMemo<boolean>((was) => was || action() !== undefined, false);
+  // Loaded at the first action (or before, when idle), then kept. Not a lazy component: one whose code
+  // failed to load rendered nothing, and the action did nothing, in silence (offline on a first visit).
+  const [dialogs, setDialogs] = createSignal<DialogsModule>();
+  let loading = false;
+  createEffect(() => {
+    if (action() === undefined || dialogs() || loading) return;
+    loading = true;
+    loadDialogs()
+      .then(
+        (module) => setDialogs(() => module),
+        (error: unknown) => {
+          console.warn('iris: could not load the channel dialogs', error);
+          setAction(undefined);
+          showErrorToast(db, 'Could not open that', new Error(DIALOGS_UNAVAILABLE));
+        },
+      )
+      .finally(() => (loading = false));
+  });
   onMount(() => loadWhenIdle([loadDialogs]));
 
   // undefined until the first read lands: a paired device's list is loading then, not empty.
@@ -121,8 +142,11 @@ export function ChannelNav(props: ChannelNavProps) {
           <span>Show archived ({archivedCount(channels())})</span>
         </label>
       </Show>
-      <Show when={asked()}>
-        <ChannelDialogs action={action()} commands={commands} onClose={() => setAction(undefined)} />
+      <Show when={dialogs()}>
+        {(module) => {
+          const Dialogs = module().ChannelDialogs;
+          return <Dialogs action={action()} commands={commands} onClose={() => setAction(undefined)} />;
+        }}
       </Show>
     </nav>
   );
