@@ -15,6 +15,7 @@ import {
   pairAndOpen,
   secondDevice,
   sendMessage,
+  toast,
   topLevelNames,
 } from './support';
 
@@ -207,12 +208,9 @@ test('a dialog whose code cannot be fetched says so in words, and opens once it 
   await expect(channelLink(page, 'Demo')).toBeVisible();
   const newChannel = channelsNav(page).getByRole('button', { name: 'New channel' });
   await newChannel.click();
-  const toast = page
-    .getByRole('list', { name: 'Notifications' })
-    .getByRole('listitem')
-    .filter({ hasText: 'Could not open that' });
-  await expect(toast).toBeVisible();
-  await expect(toast).toContainText('not on this device yet');
+  const failed = toast(page, 'Could not open that');
+  await expect(failed).toBeVisible();
+  await expect(failed).toContainText('not on this device yet');
   await expect(page.getByRole('dialog')).toHaveCount(0);
   // Connected again: the same button opens the dialog.
   await page.unroute(dialogsCode);
@@ -248,10 +246,6 @@ test('offline, a channel action fails in words and keeps what was typed; a favor
   await dialog.getByRole('button', { name: 'Cancel' }).click();
 
   await channelAction(page, 'Demo', 'Add to favorites');
-  const toast = page
-    .getByRole('list', { name: 'Notifications' })
-    .getByRole('listitem')
-    .filter({ hasText: 'Could not add to favorites' });
-  await expect(toast).toBeVisible({ timeout: 20_000 });
+  await expect(toast(page, 'Could not add to favorites')).toBeVisible({ timeout: 20_000 });
   await expect(channelLink(page, 'Demo')).not.toHaveAccessibleName(/favorite/);
 });

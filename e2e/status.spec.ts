@@ -15,6 +15,8 @@ import {
   pageTitle,
   pairAndOpen,
   sendMessage,
+  toast,
+  toastList,
 } from './support';
 
 test.use({ viewport: DESKTOP });
@@ -81,24 +83,23 @@ test('a reminder shows as a toast that opens its lane, and toasts can be dismiss
   await channelLink(page, 'General').click();
   await expect(pageTitle(page)).toHaveText('General');
 
-  const toasts = page.getByRole('list', { name: 'Notifications' });
-  const toast = toasts.getByRole('button', { name: /Reminder\s*stretch/ });
-  await expect(toast).toBeVisible({ timeout: 15_000 });
-  await toast.focus();
+  const reminder = toastList(page).getByRole('button', { name: /Reminder\s*stretch/ });
+  await expect(reminder).toBeVisible({ timeout: 15_000 });
+  await reminder.focus();
   await page.keyboard.press('Enter');
   await expect(pageTitle(page)).toHaveText('Demo');
-  await expect(toast).toHaveCount(0);
+  await expect(reminder).toHaveCount(0);
 
   // Another one, dismissed with its close button.
   await sendMessage(page, '/remind 1 drink water');
-  const second = toasts.getByRole('listitem').filter({ hasText: 'drink water' });
+  const second = toast(page, 'drink water');
   await expect(second).toBeVisible({ timeout: 15_000 });
   await second.getByRole('button', { name: 'Dismiss' }).click();
   await expect(second).toHaveCount(0);
 
   // Left alone (no pointer or focus on it), a toast goes away by itself.
   await sendMessage(page, '/remind 1 look away');
-  const third = toasts.getByRole('listitem').filter({ hasText: 'look away' });
+  const third = toast(page, 'look away');
   await expect(third).toBeVisible({ timeout: 15_000 });
   await page.mouse.move(5, 700);
   await expect(third).toHaveCount(0, { timeout: 15_000 });
@@ -119,16 +120,13 @@ test('an error the gateway sends on its own shows in plain words, never as marku
       payload: { code: 'not_found', message: '<img src=x onerror="window.pwned=1">No turn to steer.' },
     }),
   );
-  const toast = page
-    .getByRole('list', { name: 'Notifications' })
-    .getByRole('listitem')
-    .filter({ hasText: 'No turn to steer.' });
-  await expect(toast).toBeVisible();
-  await expect(toast).toContainText('<img src=x onerror="window.pwned=1">No turn to steer.');
-  await expect(toast.locator('img')).toHaveCount(0);
+  const shown = toast(page, 'No turn to steer.');
+  await expect(shown).toBeVisible();
+  await expect(shown).toContainText('<img src=x onerror="window.pwned=1">No turn to steer.');
+  await expect(shown.locator('img')).toHaveCount(0);
   expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
-  await toast.getByRole('button', { name: 'Dismiss' }).click();
-  await expect(toast).toHaveCount(0);
+  await shown.getByRole('button', { name: 'Dismiss' }).click();
+  await expect(shown).toHaveCount(0);
 });
 
 test('a device that was away catches up with a count in the banner, then shows the newest message', async ({

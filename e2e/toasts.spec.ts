@@ -12,20 +12,14 @@ import {
   secondDevice,
   sendMessage,
   storeRows,
+  toast,
+  toastList,
 } from './support';
 
 test.use({ viewport: DESKTOP });
 
 const GENERAL = 'web:default';
 const DEMO = 'web:demo';
-
-function toastList(page: Page) {
-  return page.getByRole('list', { name: 'Notifications' });
-}
-
-function toast(page: Page, text: string) {
-  return toastList(page).getByRole('listitem').filter({ hasText: text });
-}
 
 /** The app's real socket, with a way to speak for the gateway on it. */
 async function speakable(page: Page): Promise<(frame: Record<string, unknown>) => void> {

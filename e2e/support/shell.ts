@@ -48,6 +48,16 @@ export async function channelAction(page: Page, channel: string, item: string): 
     .click();
 }
 
+/** The toasts under the top bar (a list named "Notifications"). */
+export function toastList(page: Page): Locator {
+  return page.getByRole('list', { name: 'Notifications' });
+}
+
+/** The toast that says `text`. */
+export function toast(page: Page, text: string): Locator {
+  return toastList(page).getByRole('listitem').filter({ hasText: text });
+}
+
 /** The top bar's title (the page heading). */
 export function pageTitle(page: Page): Locator {
   return page.getByRole('banner').getByRole('heading', { level: 1 });
