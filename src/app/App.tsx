@@ -1,6 +1,6 @@
 import { HashRouter, Route } from '@solidjs/router';
-import { lazy } from 'solid-js';
 import { IrisContext, type IrisRuntime } from '../runtime';
+import { lazyPage } from './lazy/lazyPage';
 import { LanePage } from './lanePage';
 import { Root } from './Root';
 import type { LaneHeadView } from './components/messages/LaneHead';
@@ -9,10 +9,11 @@ import { UpdatePrompt } from './components/pwa/UpdatePrompt';
 
 // Every page but home (which only redirects) loads on demand, keeping the first screen's JS small.
 // The pairing page is preloaded by index.html (vite.config.ts), so it arrives with the entry.
-const PairPage = lazy(() => import('./pages/PairPage').then((m) => ({ default: m.PairPage })));
-const SearchPage = lazy(() => import('./pages/SearchPage'));
-const SettingsPage = lazy(() => import('./pages/SettingsPage'));
-const SharePage = lazy(() => import('./pages/SharePage'));
+// One whose code cannot be fetched says so in its place (lazy/lazyPage.tsx).
+const PairPage = lazyPage(() => import('./pages/PairPage').then((m) => m.PairPage));
+const SearchPage = lazyPage(() => import('./pages/SearchPage').then((m) => m.default));
+const SettingsPage = lazyPage(() => import('./pages/SettingsPage').then((m) => m.default));
+const SharePage = lazyPage(() => import('./pages/SharePage').then((m) => m.default));
 
 /** `head`: the lane head boot.ts painted at start, if any (Root takes it away once the lane is shown). */
 export function App(props: { runtime: IrisRuntime; head?: LaneHeadView }) {

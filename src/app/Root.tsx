@@ -1,14 +1,15 @@
 import { useLocation } from '@solidjs/router';
-import { Show, createEffect, createSignal, lazy, type ParentProps } from 'solid-js';
+import { Show, createEffect, createSignal, type ParentProps } from 'solid-js';
 import { laneFromPath } from './components/shell/laneRoute';
 import type { LaneHeadView } from './components/messages/LaneHead';
 import { LaneShownContext } from './components/messages/laneShown';
 import { LanePage } from './lanePage';
+import { lazyPage } from './lazy/lazyPage';
 import './styles/theme.css';
 
 // The frame around paired pages (channels, top bar, banners) loads on demand, with its CSS: the
 // pairing screen, the first a person sees, does without it.
-const AppFrame = lazy(() => import('./Shell').then((m) => ({ default: m.AppFrame })));
+const AppFrame = lazyPage(() => import('./Shell').then((m) => m.AppFrame));
 
 /**
  * The router's root layout. Pairing gets the whole screen; every other route gets the app frame. `head`:

@@ -1,5 +1,5 @@
 import { useNavigate } from '@solidjs/router';
-import { For, Show, createEffect, createMemo, createSignal, onMount } from 'solid-js';
+import { For, Show, createMemo, createSignal, onMount } from 'solid-js';
 import { live } from '../../../store/live';
 import { channelsInOrder } from '../../../store/models/channels';
 import { useIris } from '../../../runtime';
@@ -9,16 +9,18 @@ import type { ChannelAction, ChannelCommands } from './ChannelDialogs';
 import { ChannelItem } from './ChannelItem';
 import { archivedCount, channelTree, laneHref } from './channelTree';
 import { loadWhenIdle } from '../../loadWhenIdle';
+import { lazyPart } from '../../lazy/lazyPart';
 import './ChannelNav.css';
 
 // The dialogs (new channel, rename, look, archive) load when one is first asked for, then stay.
 // They are fetched once the page is idle (loadWhenIdle.ts), so a first visit has them offline too.
+// One whose code cannot be fetched is closed with a toast, and loads again at the next action.
 const loadDialogs = () => import('./ChannelDialogs');
-type DialogsModule = Awaited<ReturnType<typeof loadDialogs>>;
-
-/** Why a dialog could not open: its code is not here, and the page's server did not send it. */
-const DIALOGS_UNAVAILABLE =
-  'This part of Iris is not on this device yet, and its server did not send it. Try again once you are connected.';
+const ChannelDialogs = lazyPart(() => loadDialogs().then((m) => m.ChannelDialogs), {
+  title: 'Could not open that',
+  onUnavailable: (shown) => shown.onClose(),
+  askedAgain: (shown) => shown.action,
+});
 
 interface ChannelNavProps {
   currentLane: string | undefined;
@@ -34,24 +36,7 @@ export function ChannelNav(props: ChannelNavProps) {
   const navigate = useNavigate();
   const [showArchived, setShowArchived] = createSignal(false);
   const [action, setAction] = createSignal<ChannelAction>();
-  // Loaded at the first action (or before, when idle), then kept. Not a lazy component: one whose code
-  // failed to load rendered nothing, and the action did nothing, in silence (offline on a first visit).
-  const [dialogs, setDialogs] = createSignal<DialogsModule>();
-  let loading = false;
-  createEffect(() => {
-    if (action() === undefined || dialogs() || loading) return;
-    loading = true;
-    loadDialogs()
-      .then(
-        (module) => setDialogs(() => module),
-        (error: unknown) => {
-          console.warn('iris: could not load the channel dialogs', error);
-          setAction(undefined);
-          showErrorToast(db, 'Could not open that', new Error(DIALOGS_UNAVAILABLE));
-        },
-      )
-      .finally(() => (loading = false));
-  });
+  const asked = createMemo<boolean>((was) => was || action() !== undefined, false);
   onMount(() => loadWhenIdle([loadDialogs]));
 
   // undefined until the first read lands: a paired device's list is loading then, not empty.
@@ -142,11 +127,8 @@ export function ChannelNav(props: ChannelNavProps) {
           <span>Show archived ({archivedCount(channels())})</span>
         </label>
       </Show>
-      <Show when={dialogs()}>
-        {(module) => {
-          const Dialogs = module().ChannelDialogs;
-          return <Dialogs action={action()} commands={commands} onClose={() => setAction(undefined)} />;
-        }}
+      <Show when={asked()}>
+        <ChannelDialogs action={action()} commands={commands} onClose={() => setAction(undefined)} />
       </Show>
     </nav>
   );

@@ -1,4 +1,4 @@
-import { Show, createEffect, createSignal, createUniqueId, lazy, on, onCleanup, onMount } from 'solid-js';
+import { Show, createEffect, createSignal, createUniqueId, on, onCleanup, onMount } from 'solid-js';
 import type { CommandInfo } from '../../../protocol';
 import { live } from '../../../store/live';
 import { laneNewest, laneRow } from '../messages/laneWindow';
@@ -18,6 +18,7 @@ import { createDraftWriter, type DraftWriter } from './draftWriter';
 import { LONG_TEXT_FILENAME, planOutgoing } from './longText';
 import { cleanCommands, commandText, moveActive, pickCommand, slashPrefix } from './slash';
 import { loadWhenIdle } from '../../loadWhenIdle';
+import { lazyPart } from '../../lazy/lazyPart';
 import './Composer.css';
 
 // What only an action brings (an attachment, a long paste, a drag of files) loads then:
@@ -28,9 +29,9 @@ const loadChips = () => import('../media/AttachmentChips');
 const loadPasted = () => import('./PastedText');
 const loadDropOverlay = () => import('../media/DropOverlay');
 const loadRecorder = () => import('../../../media/recorder');
-const AttachmentChips = lazy(() => loadChips().then((m) => ({ default: m.AttachmentChips })));
-const PastedText = lazy(() => loadPasted().then((m) => ({ default: m.PastedText })));
-const DropOverlay = lazy(() => loadDropOverlay().then((m) => ({ default: m.DropOverlay })));
+const AttachmentChips = lazyPart(() => loadChips().then((m) => m.AttachmentChips));
+const PastedText = lazyPart(() => loadPasted().then((m) => m.PastedText));
+const DropOverlay = lazyPart(() => loadDropOverlay().then((m) => m.DropOverlay));
 
 /** One writer for the whole page (runtime.shared), flushed when the page is hidden so a reload keeps what was typed. */
 function startDraftWriter({ db }: RuntimeParts): DraftWriter {

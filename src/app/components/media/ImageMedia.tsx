@@ -1,8 +1,9 @@
-import { Show, createSignal, lazy } from 'solid-js';
+import { Show, createSignal } from 'solid-js';
 import { Portal } from 'solid-js/web';
 import { learnMediaFacts } from '../../../store/models/media';
 import type { MediaRow } from '../../../store/schema';
 import { useIris } from '../../../runtime';
+import { lazyPart } from '../../lazy/lazyPart';
 import { MediaFetch, type FetchMode } from './MediaFetch';
 import { MediaIcon } from './MediaIcon';
 import { mediaBox } from './mediaBox';
@@ -10,7 +11,10 @@ import { mediaBox } from './mediaBox';
 const UNKNOWN = { width: 240, height: 180 };
 
 // The full-screen viewer loads when a picture is first tapped.
-const ImageViewer = lazy(() => import('./ImageViewer').then((m) => ({ default: m.ImageViewer })));
+const ImageViewer = lazyPart(() => import('./ImageViewer').then((m) => m.ImageViewer), {
+  title: 'Could not open that',
+  onUnavailable: (shown) => shown.onClose(),
+});
 
 /** A picture in a message: its box reserved, a tap opens the full-screen viewer. */
 export function ImageMedia(props: {

@@ -1,10 +1,11 @@
-import { For, Show, lazy } from 'solid-js';
+import { For, Show } from 'solid-js';
 import type { MessageRow } from '../../../store/schema';
+import { lazyPart } from '../../lazy/lazyPart';
 import './Media.css';
 
 // Loaded with the first message that has an attachment (its players, viewer and the media puller),
 // not with every lane: most lanes open without one on screen, and its bytes are pulled after anyway.
-const MediaView = lazy(() => import('./MediaView').then((m) => ({ default: m.MediaView })));
+const MediaView = lazyPart(() => import('./MediaView').then((m) => m.MediaView));
 
 /** The attachments of a message, in the order they were sent. */
 export function MessageMedia(props: { message: MessageRow }) {

@@ -1,9 +1,10 @@
-import { Show, createSignal, lazy, onCleanup } from 'solid-js';
+import { Show, createSignal, onCleanup } from 'solid-js';
 import type { MessageRow } from '../../../store/schema';
+import { lazyPart } from '../../lazy/lazyPart';
 
 // The buttons (and what they do) load with the first idle moment after a row is painted, not with the lane.
 const loadButtons = () => import('./MessageActionButtons');
-const MessageActionButtons = lazy(() => loadButtons().then((m) => ({ default: m.MessageActionButtons })));
+const MessageActionButtons = lazyPart(() => loadButtons().then((m) => m.MessageActionButtons));
 /** Fetches the buttons' chunk in an idle moment (MessageList), before any row asks for it. */
 export const loadMessageActions = loadButtons;
 

@@ -1,5 +1,5 @@
 import { createVirtualizer } from '@tanstack/solid-virtual';
-import { For, Show, createComputed, createEffect, createMemo, createSignal, lazy, onMount } from 'solid-js';
+import { For, Show, createComputed, createEffect, createMemo, createSignal, onMount } from 'solid-js';
 import type { MessageRow } from '../../../store/schema';
 import { useIris } from '../../../runtime';
 import { useBottomPin } from './bottomPin';
@@ -31,11 +31,17 @@ import { live } from '../../../store/live';
 import { settledPickerPlaces } from '../../../store/models/pickers';
 import { dayLabel, sameDay, warmTimeFormats } from './time';
 import { loadWhenIdle, stepsWhenIdle } from '../../loadWhenIdle';
+import { lazyPart } from '../../lazy/lazyPart';
 import './MessageList.css';
 
 // Asked for only when a person deletes a message.
 const loadConfirmDialog = () => import('./ConfirmDialog');
-const ConfirmDialog = lazy(() => loadConfirmDialog().then((m) => ({ default: m.ConfirmDialog })));
+// Kept mounted between deletes: one that cannot be loaded is cancelled, and loads again at the next delete.
+const ConfirmDialog = lazyPart(() => loadConfirmDialog().then((m) => m.ConfirmDialog), {
+  title: 'Could not open that',
+  onUnavailable: (shown) => shown.onCancel(),
+  askedAgain: (shown) => shown.open,
+});
 
 const TURN_KEY = 'turn:';
 const PICKER_KEY = 'picker:';

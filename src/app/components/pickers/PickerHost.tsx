@@ -1,13 +1,18 @@
-import { For, Show, createMemo, createSignal, lazy, untrack } from 'solid-js';
+import { For, Show, createMemo, createSignal, untrack } from 'solid-js';
 import { live } from '../../../store/live';
 import { openPickers } from '../../../store/models/pickers';
 import { useIris } from '../../../runtime';
+import { lazyPart } from '../../lazy/lazyPart';
 import { useAgentName } from '../messages/useAgentName';
 import { pickerTitle } from './pickerText';
 import './Pickers.css';
 
 // The dialog and its kinds of question load when the agent first asks one, not with every lane.
-const PickerDialog = lazy(() => import('./PickerDialog').then((m) => ({ default: m.PickerDialog })));
+// One that cannot be loaded is dismissed: its chip stays, and opens (loads) it again.
+const PickerDialog = lazyPart(() => import('./PickerDialog').then((m) => m.PickerDialog), {
+  title: 'Could not open that',
+  onUnavailable: (shown) => shown.onDismiss(),
+});
 
 /**
  * The agent's open questions in a lane. The oldest open picker shows as a dialog; one closed without

@@ -1,0 +1,35 @@
+// Parts of the app whose code loads on demand (a page, a dialog, the media view). A page the service
+// worker does not serve yet (a first visit) that is cut off from its server before a part's code came
+// cannot load that part. Solid's lazy component then rendered nothing and threw where nothing caught
+// it: the part was missing, in silence. Here the failure carries words, and the part loads again later.
+import { lazy, onCleanup, type Component } from 'solid-js';
+
+/** Why a part cannot be shown: said to the person as it is. */
+export const PART_UNAVAILABLE =
+  'This part of Iris is not on this device yet, and its server did not send it. Try again once you are connected.';
+
+/** What Solid's components take as props (its Component's own constraint). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Solid's own bound, so any props interface fits
+export type ComponentProps = Record<string, any>;
+
+/** A part's code could not be loaded (not a fault of the part itself). */
+export class PartUnavailable extends Error {}
+
+/** Solid's lazy component over `load`, whose failure to load is a PartUnavailable; it loads again when next rendered. */
+export function lazyUnavailable<P extends ComponentProps>(load: () => Promise<Component<P>>) {
+  return lazy(() =>
+    load().then(
+      (component) => ({ default: component }),
+      (error: unknown) => {
+        console.warn('iris: could not load a part of the app', error);
+        throw new PartUnavailable(PART_UNAVAILABLE, { cause: error });
+      },
+    ),
+  );
+}
+
+/** Calls `retry` when the browser is back online, until the caller's owner is disposed. */
+export function retryWhenOnline(retry: () => void): void {
+  globalThis.addEventListener?.('online', retry);
+  onCleanup(() => globalThis.removeEventListener?.('online', retry));
+}
