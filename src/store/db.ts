@@ -40,7 +40,7 @@ export class IrisDB extends Dexie {
 
   constructor(name = DB_NAME) {
     super(name);
-    // v1: the first release (not yet shipped, so still edited in place).
+    // v1: the first release.
     this.version(1).stores({
       settings: '&key',
       channels: '&chat_id, parent_chat_id, order',
@@ -53,6 +53,11 @@ export class IrisDB extends Dexie {
       sync: '&gateway',
       pickers: '&picker_id, lane, state',
       toasts: '++id, ts',
+    });
+    // v2: who wrote a message is indexed with its lane and time, so an unread count reads keys only
+    // (models/messages.ts unreadCount), never the rows. IndexedDB builds the index from the rows.
+    this.version(2).stores({
+      messages: '&message_id, [lane+ts], [lane+role+ts], client_id, turn, status',
     });
     // Rows are checked as they are read: a broken one is repaired, never handed to a screen as it is.
     this.messages.hook('reading', repairMessage);

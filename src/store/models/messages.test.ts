@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
-import { liveQuery } from 'dexie';
+import Dexie, { liveQuery } from 'dexie';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { IrisDB } from '../db';
+import { IrisDB } from '../db';
 import type { MessageRow } from '../schema';
 import { freshDb } from '../../testing/db';
 import { markRead, setFollowing } from './lanes';
@@ -104,6 +104,66 @@ describe('messages model', () => {
     await markRead(db, 'A', 'a2', 30);
     expect(await unreadCount(db, 'A')).toBe(0);
     expect(await unreadCount(db, 'B')).toBe(1);
+  });
+
+  it('unreadCount reads keys only: its requests do not grow with the unread messages', async () => {
+    await db.messages.bulkPut(
+      Array.from({ length: 300 }, (_, i) => ({
+        message_id: `m${i}`,
+        lane: 'A',
+        chat_id: 'A',
+        role: i % 3 === 0 ? ('user' as const) : ('assistant' as const),
+        text: `message ${i}`,
+        ts: i + 1,
+        status: i % 3 === 0 ? ('sent' as const) : ('final' as const),
+      })),
+    );
+    const storeGet = vi.spyOn(IDBObjectStore.prototype, 'get');
+    const storeGetAll = vi.spyOn(IDBObjectStore.prototype, 'getAll');
+    const indexGetAll = vi.spyOn(IDBIndex.prototype, 'getAll');
+    const cursors = vi.spyOn(IDBIndex.prototype, 'openCursor');
+    try {
+      expect(await unreadCount(db, 'A')).toBe(200);
+      // The lane's row only: no message row is read, one by one or all at once.
+      expect(storeGet.mock.calls.length).toBeLessThanOrEqual(1);
+      expect(storeGetAll).not.toHaveBeenCalled();
+      expect(indexGetAll).not.toHaveBeenCalled();
+      expect(cursors).not.toHaveBeenCalled();
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+
+  it('a database of the first schema version opens with its messages, and counts them unread', async () => {
+    const name = `iris-v1-${Math.random()}`;
+    const first = new Dexie(name);
+    first.version(1).stores({
+      settings: '&key',
+      channels: '&chat_id, parent_chat_id, order',
+      lanes: '&lane',
+      messages: '&message_id, [lane+ts], client_id, turn, status',
+      activity: '&id, [lane+turn], turn, message_id',
+      outbox: '&client_id, seq',
+      media: '&media_id, message_id, lane, lastUsed, state',
+      mediaBlobs: '&media_id',
+      sync: '&gateway',
+      pickers: '&picker_id, lane, state',
+      toasts: '++id, ts',
+    });
+    await first.table('messages').bulkPut([
+      { message_id: 'a1', lane: 'A', chat_id: 'A', role: 'assistant', text: 'hi', ts: 10, status: 'final' },
+      { message_id: 'u1', lane: 'A', chat_id: 'A', role: 'user', text: 'hello', ts: 20, status: 'sent' },
+      { message_id: 'a2', lane: 'A', chat_id: 'A', role: 'assistant', text: 'yes?', ts: 30, status: 'final' },
+    ]);
+    first.close();
+    const upgraded = new IrisDB(name);
+    try {
+      expect((await laneMessages(upgraded, 'A')).map((m) => m.message_id)).toEqual(['a1', 'u1', 'a2']);
+      expect(await unreadCount(upgraded, 'A')).toBe(2);
+    } finally {
+      upgraded.close();
+      await Dexie.delete(name);
+    }
   });
 
   it('unreadCount leaves out a reply still streaming, and counts it once it ends', async () => {
