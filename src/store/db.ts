@@ -25,6 +25,21 @@ import {
 
 const DB_NAME = 'iris';
 
+/** v1, the first release's tables and indexes, as it shipped: what a database made then holds. */
+export const SCHEMA_V1 = {
+  settings: '&key',
+  channels: '&chat_id, parent_chat_id, order',
+  lanes: '&lane',
+  messages: '&message_id, [lane+ts], client_id, turn, status',
+  activity: '&id, [lane+turn], turn, message_id',
+  outbox: '&client_id, seq',
+  media: '&media_id, message_id, lane, lastUsed, state',
+  mediaBlobs: '&media_id',
+  sync: '&gateway',
+  pickers: '&picker_id, lane, state',
+  toasts: '++id, ts',
+};
+
 export class IrisDB extends Dexie {
   settings!: Table<SettingRow, string>;
   channels!: Table<ChannelRow, string>;
@@ -40,20 +55,7 @@ export class IrisDB extends Dexie {
 
   constructor(name = DB_NAME) {
     super(name);
-    // v1: the first release.
-    this.version(1).stores({
-      settings: '&key',
-      channels: '&chat_id, parent_chat_id, order',
-      lanes: '&lane',
-      messages: '&message_id, [lane+ts], client_id, turn, status',
-      activity: '&id, [lane+turn], turn, message_id',
-      outbox: '&client_id, seq',
-      media: '&media_id, message_id, lane, lastUsed, state',
-      mediaBlobs: '&media_id',
-      sync: '&gateway',
-      pickers: '&picker_id, lane, state',
-      toasts: '++id, ts',
-    });
+    this.version(1).stores(SCHEMA_V1);
     // v2: who wrote a message is indexed with its lane and time, so an unread count reads keys only
     // (models/messages.ts unreadCount), never the rows. IndexedDB builds the index from the rows.
     this.version(2).stores({

@@ -1,10 +1,16 @@
 // A part of a screen loaded on demand (a dialog, the media view, the composer's chips): if its code
 // cannot be loaded, a toast says so (once per attempt, however many places show the part), a dialog is
 // closed so that the person's next try loads it again, and every place loads it again once online.
-import { ErrorBoundary, createEffect, on, onMount, type Component } from 'solid-js';
+import { createEffect, on, onMount, type Component } from 'solid-js';
 import { useIris } from '../../runtime';
 import { showErrorToast } from '../components/status/toastWrites';
-import { PartUnavailable, type ComponentProps, lazyUnavailable, retryWhenOnline } from './partUnavailable';
+import {
+  PartUnavailable,
+  lazyOrUnavailable,
+  retryWhenOnline,
+  type ComponentProps,
+  type LazyLoaded,
+} from './partUnavailable';
 
 interface LazyPartOptions<P> {
   /** The toast's title: what the person was doing (default "Could not show that"). */
@@ -18,13 +24,10 @@ interface LazyPartOptions<P> {
   askedAgain?: (props: P) => unknown;
 }
 
-export type LazyPart<P extends ComponentProps> = Component<P> & { preload(): Promise<void> };
-
 export function lazyPart<P extends ComponentProps>(
   load: () => Promise<Component<P>>,
   options: LazyPartOptions<P> = {},
-): LazyPart<P> {
-  const Part = lazyUnavailable(load);
+): LazyLoaded<P> {
   /** The failures already told: every place showing the part fails with the same one. */
   const told = new WeakSet<PartUnavailable>();
 
@@ -51,22 +54,5 @@ export function lazyPart<P extends ComponentProps>(
     return null;
   }
 
-  const Shown = (props: P) => (
-    <ErrorBoundary
-      fallback={(error: unknown, reset: () => void) => {
-        if (!(error instanceof PartUnavailable)) throw error; // the part's own fault: not ours to word
-        return <Unavailable error={error} retry={reset} part={props} />;
-      }}
-    >
-      <Part {...props} />
-    </ErrorBoundary>
-  );
-  return Object.assign(Shown, {
-    // A failed preload is left to the part's first use, which says so.
-    preload: () =>
-      Part.preload().then(
-        () => undefined,
-        () => undefined,
-      ),
-  });
+  return lazyOrUnavailable(load, (error, retry, props) => <Unavailable error={error} retry={retry} part={props} />);
 }

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import Dexie, { liveQuery } from 'dexie';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { IrisDB } from '../db';
+import { IrisDB, SCHEMA_V1 } from '../db';
 import type { MessageRow } from '../schema';
 import { freshDb } from '../../testing/db';
 import { markRead, setFollowing } from './lanes';
@@ -137,19 +137,7 @@ describe('messages model', () => {
   it('a database of the first schema version opens with its messages, and counts them unread', async () => {
     const name = `iris-v1-${Math.random()}`;
     const first = new Dexie(name);
-    first.version(1).stores({
-      settings: '&key',
-      channels: '&chat_id, parent_chat_id, order',
-      lanes: '&lane',
-      messages: '&message_id, [lane+ts], client_id, turn, status',
-      activity: '&id, [lane+turn], turn, message_id',
-      outbox: '&client_id, seq',
-      media: '&media_id, message_id, lane, lastUsed, state',
-      mediaBlobs: '&media_id',
-      sync: '&gateway',
-      pickers: '&picker_id, lane, state',
-      toasts: '++id, ts',
-    });
+    first.version(1).stores(SCHEMA_V1);
     await first.table('messages').bulkPut([
       { message_id: 'a1', lane: 'A', chat_id: 'A', role: 'assistant', text: 'hi', ts: 10, status: 'final' },
       { message_id: 'u1', lane: 'A', chat_id: 'A', role: 'user', text: 'hello', ts: 20, status: 'sent' },

@@ -2,7 +2,7 @@
 // worker does not serve yet (a first visit) that is cut off from its server before a part's code came
 // cannot load that part. Solid's lazy component then rendered nothing and threw where nothing caught
 // it: the part was missing, in silence. Here the failure carries words, and the part loads again later.
-import { lazy, onCleanup, type Component } from 'solid-js';
+import { ErrorBoundary, lazy, onCleanup, type Component, type JSX } from 'solid-js';
 
 /** Why a part cannot be shown: said to the person as it is. */
 export const PART_UNAVAILABLE =
@@ -15,9 +15,18 @@ export type ComponentProps = Record<string, any>;
 /** A part's code could not be loaded (not a fault of the part itself). */
 export class PartUnavailable extends Error {}
 
-/** Solid's lazy component over `load`, whose failure to load is a PartUnavailable; it loads again when next rendered. */
-export function lazyUnavailable<P extends ComponentProps>(load: () => Promise<Component<P>>) {
-  return lazy(() =>
+/** A part loaded on demand; `preload` fetches its code ahead (a failure is left to its first use, which says so). */
+export type LazyLoaded<P extends ComponentProps> = Component<P> & { preload(): Promise<void> };
+
+/**
+ * Solid's lazy component over `load`, shown by `unavailable` when its code cannot be loaded; `retry`
+ * renders it again, which loads it again. The part's own failures are left to whoever catches errors.
+ */
+export function lazyOrUnavailable<P extends ComponentProps>(
+  load: () => Promise<Component<P>>,
+  unavailable: (error: PartUnavailable, retry: () => void, props: P) => JSX.Element,
+): LazyLoaded<P> {
+  const Part = lazy(() =>
     load().then(
       (component) => ({ default: component }),
       (error: unknown) => {
@@ -26,6 +35,23 @@ export function lazyUnavailable<P extends ComponentProps>(load: () => Promise<Co
       },
     ),
   );
+  const Shown = (props: P) => (
+    <ErrorBoundary
+      fallback={(error: unknown, reset: () => void) => {
+        if (!(error instanceof PartUnavailable)) throw error; // the part's own fault: not ours to word
+        return unavailable(error, reset, props);
+      }}
+    >
+      <Part {...props} />
+    </ErrorBoundary>
+  );
+  return Object.assign(Shown, {
+    preload: () =>
+      Part.preload().then(
+        () => undefined,
+        () => undefined,
+      ),
+  });
 }
 
 /** Calls `retry` when the browser is back online, until the caller's owner is disposed. */
