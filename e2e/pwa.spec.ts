@@ -201,6 +201,35 @@ test('a second build deployed over the first offers "Reload", which brings it wi
   }
 });
 
+test('a tab of a newer build that upgrades the database makes this one say so, with Reload', async ({
+  page,
+  context,
+  iris,
+}) => {
+  await pair(page, iris);
+  await page.goto(iris.baseURL + '/#/');
+  await chat(page, 'before the upgrade');
+  await expect(page.getByRole('status').filter({ hasText: 'updated in another tab' })).toHaveCount(0);
+
+  // Another tab opens the database at a newer version, as a newer build's Dexie does. It goes through
+  // only once this tab has let go of its connection.
+  const newer = await context.newPage();
+  await newer.goto(iris.baseURL + '/manifest.webmanifest');
+  const upgraded = await newer.evaluate(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        const request = indexedDB.open('iris', 10_000);
+        request.onsuccess = () => resolve(request.result.version);
+        request.onerror = () => reject(request.error);
+      }),
+  );
+  expect(upgraded).toBe(10_000);
+
+  const prompt = page.getByRole('status').filter({ hasText: 'Iris was updated in another tab' });
+  await expect(prompt).toBeVisible();
+  await expect(prompt.getByRole('button', { name: 'Reload' })).toBeVisible();
+});
+
 test('sharing text and a file from another app opens a composer prefilled in the lane the user picks', async ({
   page,
   iris,

@@ -3,6 +3,7 @@
 // the app's Solid context (useIris), and modules below take from it only what they need, as arguments.
 import { createClient, type ClientOptions, type IrisClient } from '../client';
 import { loadPushBridge } from '../push/loadBridge';
+import { watchDatabaseUpgrade } from '../pwa/databaseUpgrade';
 import { IrisDB } from '../store/db';
 import { watchPaired } from './paired';
 import { writePairedHint } from './pairedHint';
@@ -44,6 +45,7 @@ export function createRuntime(options: RuntimeOptions = {}): IrisRuntime {
   const parts: RuntimeParts = { db, client };
   const services = new Map<(parts: RuntimeParts) => unknown, unknown>();
   let stopWatchingPaired: (() => void) | undefined;
+  let stopWatchingUpgrade: (() => void) | undefined;
   let bridgeLoaded = false;
   return {
     db,
@@ -55,6 +57,7 @@ export function createRuntime(options: RuntimeOptions = {}): IrisRuntime {
     },
     start() {
       theme.start();
+      stopWatchingUpgrade = watchDatabaseUpgrade(db);
       void client.start();
       stopWatchingPaired = watchPaired(db, (paired) => {
         writePairedHint(paired);
@@ -70,6 +73,8 @@ export function createRuntime(options: RuntimeOptions = {}): IrisRuntime {
       for (const service of running) if (isStoppable(service)) service.stop();
       stopWatchingPaired?.();
       stopWatchingPaired = undefined;
+      stopWatchingUpgrade?.();
+      stopWatchingUpgrade = undefined;
       await client.stop();
     },
   };
