@@ -206,8 +206,7 @@ test('a tab of a newer build that upgrades the database makes this one say so, w
   context,
   iris,
 }) => {
-  await pair(page, iris);
-  await page.goto(iris.baseURL + '/#/');
+  await pair(page, iris); // lands in a lane
   await chat(page, 'before the upgrade');
   await expect(page.getByRole('status').filter({ hasText: 'updated in another tab' })).toHaveCount(0);
 
