@@ -54,3 +54,64 @@ for (const viewport of [
     await expect(page.getByRole('button', { name: /New messages/ })).toBeHidden();
   });
 }
+
+/**
+ * Counts the animation frames in which a row without its message (a blank placeholder) is on screen in
+ * the list: the list must not grow by ids whose rows it has not read yet.
+ */
+async function watchBlankRows(page: import('@playwright/test').Page): Promise<() => Promise<number>> {
+  await page.evaluate(() => {
+    const w = window as unknown as { __blank: number; __watching: boolean };
+    w.__blank = 0;
+    w.__watching = true;
+    const look = () => {
+      if (!w.__watching) return;
+      const list = document.querySelector('[role="log"]');
+      const box = list?.getBoundingClientRect();
+      if (box)
+        for (const el of document.querySelectorAll('.msg-placeholder')) {
+          const r = el.getBoundingClientRect();
+          if (r.bottom > box.top && r.top < box.bottom) {
+            w.__blank++;
+            break;
+          }
+        }
+      requestAnimationFrame(look);
+    };
+    requestAnimationFrame(look);
+  });
+  return () =>
+    page.evaluate(() => {
+      const w = window as unknown as { __blank: number; __watching: boolean };
+      w.__watching = false;
+      return w.__blank;
+    });
+}
+
+test('a burst of messages lands at the bottom whole: no frame shows a blank row', async ({ page }) => {
+  test.setTimeout(90_000);
+  hostile = await startHostile();
+  await page.setViewportSize({ width: 412, height: 915 });
+  await pairAndOpen(page, hostile);
+  const log = page.getByRole('log', { name: 'Messages' });
+  hostile.gateway.emit({
+    type: 'message',
+    chat_id: LANE,
+    payload: { message_id: 'first', role: 'assistant', text: 'the first message', ts: 1_000 },
+  });
+  await expect(log.getByText('the first message')).toBeInViewport();
+  const blankFrames = await watchBlankRows(page);
+  let ts = 2_000;
+  for (const burst of [1, 3, 300, 1, 40]) {
+    for (let i = 0; i < burst; i++) {
+      ts++;
+      hostile.gateway.emit({
+        type: 'message',
+        chat_id: LANE,
+        payload: { message_id: `m${ts}`, role: 'assistant', text: `burst message ${ts}`, ts },
+      });
+    }
+    await expect(log.getByText(`burst message ${ts}`, { exact: true })).toBeInViewport();
+  }
+  expect(await blankFrames()).toBe(0);
+});

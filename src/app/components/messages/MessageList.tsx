@@ -5,7 +5,9 @@ import { useIris } from '../../../runtime';
 import { useBottomPin } from './bottomPin';
 import { useJumpTo } from './jumpTo';
 import {
+  TAIL_AHEAD,
   createLaneWindow,
+  createListedIds,
   laneMessageIds,
   laneNewest,
   laneRow,
@@ -69,7 +71,15 @@ export function MessageList(props: {
 }) {
   const { db, client } = useIris();
   // eslint-disable-next-line solid/reactivity -- LaneView is keyed on the lane: the lane never changes under a mounted component
-  const ids = laneMessageIds(db, props.lane);
+  const stored = laneMessageIds(db, props.lane);
+  // The ids the list shows: new ones at its end wait for their rows while the list follows the end. The
+  // window and its range are made below, from these ids' keys.
+  const later: { isRead?: (id: string) => boolean; following?: () => boolean } = {};
+  const ids = createListedIds(
+    stored,
+    (id) => later.isRead?.(id) ?? true,
+    () => later.following?.() ?? false,
+  );
   // eslint-disable-next-line solid/reactivity -- LaneView is keyed on the lane: the lane never changes under a mounted component
   const lane = laneRow(db, props.lane);
   // eslint-disable-next-line solid/reactivity -- LaneView is keyed on the lane: the lane never changes under a mounted component
@@ -151,7 +161,20 @@ export function MessageList(props: {
     [0, 0],
     { equals: (a, b) => a[0] === b[0] && a[1] === b[1] },
   );
-  const win = createLaneWindow(db, () => ids() ?? [], range, orphan);
+  const pin = useBottomPin({ scroller: () => scroller, totalSize: () => virtualizer.getTotalSize(), keys });
+  // The list follows its end (or the window reaches it): the window reads the newest ids ahead, so new
+  // ones are listed with their rows. Not the range alone: in the frame a burst is listed, the rows on
+  // screen are still the old end's, and the range has not followed yet.
+  const following = createMemo(() => pin.atEnd() || range()[1] >= keys().length);
+  later.following = following;
+  const win = createLaneWindow(
+    db,
+    () => stored() ?? [],
+    range,
+    orphan,
+    () => (following() ? TAIL_AHEAD : 0),
+  );
+  later.isRead = (id) => win.rows[id] !== undefined;
   createComputed(() => {
     const list = ids();
     const row = list?.length ? win.rows[list[list.length - 1]!] : undefined;
@@ -162,7 +185,6 @@ export function MessageList(props: {
   // The reader is placed once they are at the newest message (or at the one asked for): paging and read
   // marks wait for it, so the first frames (rows at the top) neither load pages nor mark anything read.
   const [ready, setReady] = createSignal(false);
-  const pin = useBottomPin({ scroller: () => scroller, totalSize: () => virtualizer.getTotalSize(), keys });
   createEffect(() => {
     if (!ready() && ids() !== undefined && keys().length > 0 && pin.atEnd()) setReady(true);
   });

@@ -4,7 +4,7 @@ import type { IrisDB } from '../../../store/db';
 import type { ActivityRow, MessageRow } from '../../../store/schema';
 import { freshDb } from '../../../testing/db';
 import { until } from '../../../testing/until';
-import { createLaneWindow, laneMessageIds, orphanTurn, windowRange } from './laneWindow';
+import { TAIL_AHEAD, createLaneWindow, createListedIds, laneMessageIds, orphanTurn, windowRange } from './laneWindow';
 
 // The app runs Solid's browser build (reactive); Node would resolve the server build.
 vi.mock('solid-js', async () => {
@@ -111,6 +111,35 @@ describe('lane window', () => {
     expect(win.rows.m31?.text).toBe('text 31');
   });
 
+  it('reads the newest ids ahead as well while asked to (the list follows its end)', async () => {
+    db = freshDb();
+    await db.messages.bulkPut(Array.from({ length: 100 }, (_, i) => message(i + 1)));
+    const [tail, setTail] = createSignal(0);
+    let win!: ReturnType<typeof createLaneWindow>;
+    dispose = createRoot((d) => {
+      const ids = laneMessageIds(db, 'L');
+      win = createLaneWindow(
+        db,
+        () => ids() ?? [],
+        () => [0, 10],
+        () => undefined,
+        tail,
+      );
+      return d;
+    });
+    await until(() => win.rows.m10 !== undefined);
+    expect(win.rows.m100).toBeUndefined();
+    setTail(TAIL_AHEAD);
+    // From the block boundary at or before the 40th newest: ids 51 to 100.
+    await until(() => win.rows.m100 !== undefined);
+    expect(win.rows.m51).toBeDefined();
+    expect(win.rows.m50).toBeUndefined();
+    expect(win.rows.m10).toBeDefined();
+    setTail(0);
+    await until(() => win.rows.m100 === undefined);
+    expect(win.rows.m10).toBeDefined();
+  });
+
   it('gathers the activity of the turns in the window, in arrival order', async () => {
     db = freshDb();
     await db.messages.bulkPut([message(1, 'L', { turn: 'L#1' }), message(2, 'L', { turn: 'L#2' })]);
@@ -171,5 +200,76 @@ describe('lane window', () => {
     await until(() => orphan() === 'L#1');
     await db.messages.put(message(1, 'L', { role: 'assistant', status: 'streaming', turn: 'L#1' }));
     await until(() => orphan() === undefined);
+  });
+});
+
+describe('listed ids', () => {
+  /** createListedIds over signals: the stored ids, which of them are read, and whether the list follows its end. */
+  function listedOf(first: string[] | undefined, holdMs?: number) {
+    const [stored, setStored] = createSignal(first);
+    const [read, setRead] = createSignal<ReadonlySet<string>>(new Set());
+    const [following, setFollowing] = createSignal(true);
+    let listed!: () => string[] | undefined;
+    dispose = createRoot((d) => {
+      listed = createListedIds(stored, (id) => read().has(id), following, holdMs);
+      return d;
+    });
+    const markRead = (...ids: string[]) => setRead((was) => new Set([...was, ...ids]));
+    return { listed, setStored, markRead, setFollowing };
+  }
+  const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `m${from + i}`);
+
+  it('lists ids appended at the end only once their rows are read', () => {
+    const { listed, setStored, markRead } = listedOf(undefined);
+    setStored(['m1', 'm2']); // the first answer is listed at once (the lane head covers the first paint)
+    expect(listed()).toEqual(['m1', 'm2']);
+    setStored(['m1', 'm2', 'm3', 'm4']);
+    expect(listed()).toEqual(['m1', 'm2']);
+    markRead('m3');
+    expect(listed()).toEqual(['m1', 'm2']);
+    markRead('m4');
+    expect(listed()).toEqual(['m1', 'm2', 'm3', 'm4']);
+  });
+
+  it('of a long burst, waits only for the newest ids the list will show', () => {
+    const { listed, setStored, markRead } = listedOf(['m1']);
+    setStored(range(1, 301));
+    markRead(...range(301 - TAIL_AHEAD + 2, 301));
+    expect(listed()).toEqual(['m1']);
+    markRead(`m${301 - TAIL_AHEAD + 1}`);
+    expect(listed()).toHaveLength(301);
+  });
+
+  it('lists at once what is not a new end: a delete, an older page, a message put in earlier', () => {
+    const { listed, setStored } = listedOf(['m2', 'm3', 'm5']);
+    setStored(['m2', 'm5']);
+    expect(listed()).toEqual(['m2', 'm5']);
+    setStored(['m1', 'm2', 'm5']);
+    expect(listed()).toEqual(['m1', 'm2', 'm5']);
+    setStored(['m1', 'm2', 'm4', 'm5']);
+    expect(listed()).toEqual(['m1', 'm2', 'm4', 'm5']);
+  });
+
+  it('lists a new end at once when the list does not follow it, or stops following while it waits', () => {
+    const { listed, setStored, setFollowing } = listedOf(['m1']);
+    setFollowing(false);
+    setStored(['m1', 'm2']);
+    expect(listed()).toEqual(['m1', 'm2']);
+    setFollowing(true);
+    setStored(['m1', 'm2', 'm3']);
+    expect(listed()).toEqual(['m1', 'm2']);
+    setFollowing(false);
+    expect(listed()).toEqual(['m1', 'm2', 'm3']);
+  });
+
+  it('lists a tail whose rows never come after the hold, and waits afresh for the next one', async () => {
+    const { listed, setStored, markRead } = listedOf(['m1'], 40);
+    setStored(['m1', 'm2']);
+    expect(listed()).toEqual(['m1']);
+    await until(() => listed()?.length === 2);
+    setStored(['m1', 'm2', 'm3']);
+    expect(listed()).toHaveLength(2);
+    markRead('m3');
+    expect(listed()).toHaveLength(3);
   });
 });

@@ -1,7 +1,7 @@
 // The lane's messages as the list needs them: every message id in time order (cheap: keys only, from the
 // [lane+ts] index), and the full rows of a window around what is on screen. The window is the only
 // copy of message rows in memory; it follows the scroll position and the DB (through live()).
-import { batch, createComputed, createMemo, mapArray, type Accessor } from 'solid-js';
+import { batch, createComputed, createMemo, createSignal, mapArray, onCleanup, untrack, type Accessor } from 'solid-js';
 import { createStore, reconcile } from 'solid-js/store';
 import { live, liveOn, liveShared } from '../../../store/live';
 import type { IrisDB } from '../../../store/db';
@@ -19,6 +19,13 @@ import type { ActivityRow, LaneRow, MessageRow } from '../../../store/schema';
 const MARGIN = 40;
 /** Window edges snap to this step, so small scrolls do not re-query. */
 const STEP = 25;
+/**
+ * Newest rows read ahead while the window reaches the list's end: more than a tall screen of short
+ * messages, so a burst the list follows down lands with every row it shows already read.
+ */
+export const TAIL_AHEAD = MARGIN;
+/** A tail whose rows cannot be read (a failing query) is listed anyway after this long, blank. */
+const TAIL_HOLD_MS = 2000;
 
 export interface LaneWindow {
   rows: Record<string, MessageRow | undefined>;
@@ -70,14 +77,15 @@ export function windowRange(first: number, last: number, count: number): [number
 }
 
 /**
- * Keeps `store` filled with the rows of `ids[range]` and the activity of their turns (plus `extraTurn`).
- * Must run inside a reactive owner.
+ * Keeps `store` filled with the rows of `ids[range]`, and of the newest `tail()` ids, and the activity
+ * of their turns (plus `extraTurn`). Must run inside a reactive owner.
  */
 export function createLaneWindow(
   db: IrisDB,
   ids: Accessor<string[]>,
   range: Accessor<[number, number]>,
   extraTurn: Accessor<string | undefined>,
+  tail: Accessor<number> = () => 0,
 ): LaneWindow {
   const [store, setStore] = createStore<LaneWindow>({ rows: {}, activity: {} });
   // The window in blocks of STEP ids, cut at fixed places: a scroll step adds a block and drops one,
@@ -87,13 +95,19 @@ export function createLaneWindow(
     () => {
       const [start, end] = range();
       const list = ids();
-      const last = Math.min(end, list.length);
       const out: string[] = [];
-      for (let from = start; from < last;) {
-        const to = Math.min(last, (Math.floor(from / STEP) + 1) * STEP);
-        out.push(list.slice(from, to).join('\n'));
-        from = to;
-      }
+      const cut = (from: number, last: number) => {
+        for (; from < last;) {
+          const to = Math.min(last, (Math.floor(from / STEP) + 1) * STEP);
+          out.push(list.slice(from, to).join('\n'));
+          from = to;
+        }
+      };
+      const last = Math.min(end, list.length);
+      cut(start, last);
+      // The newest ids, past what the range covers (from a block boundary, so the blocks do not overlap).
+      const ahead = tail();
+      if (ahead > 0) cut(Math.max(last, Math.floor((list.length - ahead) / STEP) * STEP), list.length);
       return out;
     },
     [],
@@ -138,6 +152,50 @@ export function createLaneWindow(
     given = rows;
   });
   return store;
+}
+
+/**
+ * The ids the list shows: `stored`, except that ids appended at its end are listed only once the
+ * newest of them are read (`isRead`), while `following()` (the window reaches the end). Listed at once,
+ * they were rows without their message for a frame or more: blank boxes at the bottom as a reply or a
+ * catch-up landed. Any other change (a delete, an older page, a message inserted earlier) and an
+ * append out of view are listed at once; a tail still unread after TAIL_HOLD_MS is listed anyway.
+ * Must run inside a reactive owner.
+ */
+export function createListedIds(
+  stored: Accessor<string[] | undefined>,
+  isRead: (id: string) => boolean,
+  following: Accessor<boolean>,
+  holdMs = TAIL_HOLD_MS,
+): Accessor<string[] | undefined> {
+  const [listed, setListed] = createSignal(untrack(stored));
+  const [overdue, setOverdue] = createSignal(false);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const stopTimer = () => {
+    clearTimeout(timer);
+    timer = undefined;
+  };
+  onCleanup(stopTimer);
+  createComputed(() => {
+    const next = stored();
+    const shown = untrack(listed);
+    const added = next && shown && following() ? appendedTo(shown, next) : 0;
+    if (added > 0 && !overdue() && !next!.slice(-Math.min(added, TAIL_AHEAD)).every(isRead)) {
+      timer ??= setTimeout(() => setOverdue(true), holdMs);
+      return;
+    }
+    stopTimer();
+    setListed(next);
+    if (untrack(overdue)) setOverdue(false);
+  });
+  return listed;
+}
+
+/** How many ids `next` has after all of `shown` (0 when `next` is not `shown` with more at its end). */
+function appendedTo(shown: string[], next: string[]): number {
+  if (next.length <= shown.length) return 0;
+  for (let i = shown.length - 1; i >= 0; i--) if (shown[i] !== next[i]) return 0;
+  return next.length - shown.length;
 }
 
 function byTurnOrder(a: ActivityRow, b: ActivityRow): number {
