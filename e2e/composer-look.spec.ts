@@ -54,6 +54,27 @@ test('on a 360 px phone the text gets the width; Send is a named round icon, dis
   expect(field.width, 'the text field is most of the row').toBeGreaterThanOrEqual(PHONE.width * 0.6);
 });
 
+test('a long word or link in the text keeps the composer on the screen: it wraps, and Send stays in reach', async ({
+  page,
+  iris,
+}) => {
+  await pairAndOpen(page, iris);
+  const send = page.getByRole('button', { name: 'Send' });
+  for (const width of [PHONE.width, 320]) {
+    await page.setViewportSize({ width, height: PHONE.height });
+    for (const text of [`see https://example.com/${'a'.repeat(80)}`, 'x'.repeat(120)]) {
+      await messageBox(page).fill(text);
+      await expect(send).toBeEnabled();
+      await expect(send).toBeInViewport({ ratio: 1 });
+      const field = (await messageBox(page).boundingBox())!;
+      expect(field.x + field.width, `${width} px: the text field ends on the screen`).toBeLessThanOrEqual(width);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), 'nothing scrolls sideways').toBe(width);
+    }
+  }
+  await send.click();
+  await expect(messages(page).getByText('x'.repeat(120))).toBeVisible();
+});
+
 test('the command list is as wide as the screen on a phone', async ({ page, iris }) => {
   await pairAndOpen(page, iris);
   await messageBox(page).click();
