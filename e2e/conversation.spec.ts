@@ -728,6 +728,40 @@ test('a 2,000-message lane opens at the newest message and loads older pages wit
   await expect(mine(page, 'Message number 1801')).toBeInViewport();
 });
 
+test('a lane with answered questions and long replies reopens at its newest message, every time', async ({
+  page,
+  iris,
+}) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize({ width: 412, height: 915 });
+  await pairAndOpen(page, iris);
+  const answer = async (command: string, title: string, choice: string) => {
+    await sendMessage(page, command);
+    await page.getByRole('dialog', { name: title }).getByRole('button', { name: choice, exact: true }).click();
+  };
+  await answer('/choose', 'Reasoning effort', 'Low');
+  await expect(hermes(page, 'Reasoning effort set to')).toBeVisible();
+  await answer('/confirm', 'Archive old messages?', 'Yes');
+  // Long replies (taller than their rows' first guess) from another device, each whole before the next.
+  const other = await otherDevice(iris);
+  for (const text of ['/long', 'hi', '/long']) await other.chat(text, { chat_id: LANE });
+  await other.close();
+  // Reopened, the list must stay at its end: the rows above it measured on the way had moved the view
+  // up, step by step, which let go of the bottom (the "Jump to latest" button shown, the reply out of view).
+  for (let reload = 1; reload <= 5; reload++) {
+    await page.reload();
+    await expect(messages(page).getByRole('article').last()).toBeInViewport();
+    await settled(page);
+    await page.waitForTimeout(500); // every row on screen measured, and any late move made
+    const { top, end } = await messages(page).evaluate((el) => ({
+      top: el.scrollTop,
+      end: el.scrollHeight - el.clientHeight,
+    }));
+    expect(end - top, `reload ${reload}: at the end`).toBeLessThan(2);
+    await expect(page.getByRole('button', { name: /Jump to latest|New messages/ })).toHaveCount(0);
+  }
+});
+
 test('a search result opens the lane at that old message, highlighted, loading pages as needed', async ({
   page,
   iris,

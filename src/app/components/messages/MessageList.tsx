@@ -1,5 +1,5 @@
 import { createVirtualizer } from '@tanstack/solid-virtual';
-import { For, Show, createComputed, createEffect, createMemo, createSignal, onMount } from 'solid-js';
+import { For, Show, createComputed, createEffect, createMemo, createSignal, onMount, untrack } from 'solid-js';
 import type { MessageRow } from '../../../store/schema';
 import { useIris } from '../../../runtime';
 import { useBottomPin } from './bottomPin';
@@ -162,6 +162,18 @@ export function MessageList(props: {
     { equals: (a, b) => a[0] === b[0] && a[1] === b[1] },
   );
   const pin = useBottomPin({ scroller: () => scroller, totalSize: () => virtualizer.getTotalSize(), keys });
+  // A row measured above the view moves the view by its change, to keep the rows on screen still. A
+  // reader at the newest message is held there by the pin instead: those moves (four in one frame as a
+  // lane with answered questions opened) looked like the reader scrolling up, and let go of the pin.
+  virtualizer.shouldAdjustScrollPositionOnItemSizeChange = (item, _delta, instance) => {
+    if (untrack(pin.atEnd)) return false;
+    // The library's own rule otherwise: a first measure of a row that starts above the view; a row
+    // measured again only when it is wholly above it, and not while scrolling up.
+    const offset = instance.scrollOffset ?? 0;
+    return instance.itemSizeCache.has(item.key)
+      ? item.end <= offset && instance.scrollDirection !== 'backward'
+      : item.start < offset;
+  };
   // The list follows its end (or the window reaches it): the window reads the newest ids ahead, so new
   // ones are listed with their rows. Not the range alone: in the frame a burst is listed, the rows on
   // screen are still the old end's, and the range has not followed yet.
