@@ -518,6 +518,32 @@ test.describe('phone', () => {
     await files.setFiles([{ name: 'a.png', mimeType: 'image/png', buffer: makePng('phone', 64) }]);
     await expect(page.getByRole('list', { name: 'Attachments' })).toContainText('a.png');
   });
+
+  test('the Attach menu takes the focus, moves with the arrow keys, and Escape closes it back to Attach', async ({
+    page,
+    iris,
+  }) => {
+    await ready(page, iris);
+    const attach = page.getByRole('button', { name: 'Attach' });
+    await attach.click();
+    const menu = page.getByRole('menu');
+    const camera = menu.getByRole('menuitem', { name: 'Take a photo or video' });
+    await expect(camera).toBeFocused();
+    await page.keyboard.press('ArrowDown');
+    await expect(menu.getByRole('menuitem', { name: 'Choose files' })).toBeFocused();
+    await page.keyboard.press('ArrowDown');
+    await expect(camera).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(menu).toBeHidden();
+    await expect(attach).toBeFocused();
+    await expect(attach).toHaveAttribute('aria-expanded', 'false');
+    // Escape with the focus still on Attach (a tap opens the menu without moving it there on some phones).
+    await attach.click();
+    await expect(menu).toBeVisible();
+    await attach.focus();
+    await page.keyboard.press('Escape');
+    await expect(menu).toBeHidden();
+  });
 });
 
 test.describe('viewer', () => {

@@ -12,6 +12,7 @@ export function AttachButton(props: { onFiles: (files: File[]) => void; disabled
   let files!: HTMLInputElement;
   let camera!: HTMLInputElement;
   let wrapper!: HTMLDivElement;
+  let button!: HTMLButtonElement;
 
   const picked = (input: HTMLInputElement) => {
     const list = Array.from(input.files ?? []);
@@ -23,6 +24,26 @@ export function AttachButton(props: { onFiles: (files: File[]) => void; disabled
     else files.click();
   };
 
+  /** The menu's items: the first takes the focus when it opens (autofocus does not, outside a dialog). */
+  const items = () => Array.from(wrapper.querySelectorAll<HTMLElement>('[role="menuitem"]'));
+  const close = (refocus: boolean) => {
+    setMenu(false);
+    if (refocus) button.focus();
+  };
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (!menu()) return;
+    if (e.key === 'Escape') {
+      e.stopPropagation();
+      close(true);
+    } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      const list = items();
+      const at = list.indexOf(document.activeElement as HTMLElement);
+      const step = e.key === 'ArrowDown' ? 1 : -1;
+      list[(at + step + list.length) % list.length]?.focus();
+    }
+  };
+
   onMount(() => {
     const outside = (e: PointerEvent) => {
       if (menu() && !wrapper.contains(e.target as Node)) setMenu(false);
@@ -32,8 +53,9 @@ export function AttachButton(props: { onFiles: (files: File[]) => void; disabled
   });
 
   return (
-    <div class="attach" ref={wrapper}>
+    <div class="attach" ref={wrapper} onKeyDown={onKeyDown}>
       <button
+        ref={button}
         type="button"
         class="composer-icon-button media-button"
         aria-label="Attach"
@@ -46,22 +68,11 @@ export function AttachButton(props: { onFiles: (files: File[]) => void; disabled
         <MediaIcon name="attach" />
       </button>
       <Show when={menu()}>
-        <div
-          class="attach-menu"
-          id={menuId}
-          role="menu"
-          onKeyDown={(e) => {
-            if (e.key === 'Escape') {
-              e.stopPropagation();
-              setMenu(false);
-            }
-          }}
-        >
+        <div class="attach-menu" id={menuId} role="menu" ref={() => queueMicrotask(() => items()[0]?.focus())}>
           <button
             type="button"
             role="menuitem"
             class="attach-menu-item"
-            autofocus
             onClick={() => {
               setMenu(false);
               camera.click();
