@@ -150,6 +150,15 @@ test('Escape closes a picker unanswered; the Pending question chip reopens it; i
   await expect(chip).toBeVisible();
   await expect(chip).toContainText('Reasoning effort');
   await page.screenshot({ path: '/tmp/look/picker-pending-chip-desktop.png' });
+  // On a narrow phone a long title is the part that gives way: "Pending question" stays on one line.
+  await page.setViewportSize({ width: 360, height: 740 });
+  const lines = await chip.evaluate((el) => {
+    const [label, title] = [...el.querySelectorAll('span')].slice(1).map((s) => s.getBoundingClientRect().height);
+    return { label, title };
+  });
+  expect(lines.label).toBeLessThanOrEqual(lines.title! + 1);
+  await page.screenshot({ path: '/tmp/look/picker-pending-chip-phone.png' });
+  await page.setViewportSize(DESKTOP);
   await chip.click();
   await expect(dialog).toBeVisible();
 

@@ -53,7 +53,7 @@ function LanePickers(props: { lane: string }) {
             {(picker) => (
               <button type="button" class="picker-chip" onClick={() => reopen(picker.picker_id)}>
                 <span class="picker-chip-dot" aria-hidden="true" />
-                <span>Pending question</span>
+                <span class="picker-chip-label">Pending question</span>
                 <span class="picker-chip-title">{pickerTitle(picker, agent())}</span>
               </button>
             )}
