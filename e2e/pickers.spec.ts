@@ -49,6 +49,9 @@ test('model picker: providers with their models, the current one marked; choosin
   await expect(dialog).toBeHidden();
   await expect(reply(page, 'Model set to')).toContainText('Echo Small');
   await expect(reply(page, 'Model set to')).toContainText('local:echo-small');
+  // Settings names the model now in use, without a reload.
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await expect(page.getByText('Iris demo agent · model echo-small')).toBeVisible();
 });
 
 test('choice picker: the current choice is marked; the chosen value is answered once', async ({ page, iris }) => {

@@ -74,8 +74,18 @@ describe('pickers', () => {
     expect(picker.payload.providers[0].models.length).toBeGreaterThan(1);
     const bad = await c.request('picker.select', { picker_id: picker.payload.picker_id, value: 'nope:nothing' });
     expect(bad.payload.code).toBe('unsupported');
+    const other = await device('dev-b');
+    const from = other.mark();
     const { reply } = await answer(c, picker.payload.picker_id, 'demo:iris-demo-2');
     expect(reply.payload.text).toContain('`demo:iris-demo-2`');
+    // Every device hears of the new model at once (their Settings name it), not only at their next hello.
+    for (const d of [c, other]) {
+      const status = await d.waitFor((f) => f.type === 'status' && f.payload.session?.agent?.model === 'iris-demo-2', {
+        from: d === c ? 0 : from,
+        what: 'a status naming the new model',
+      });
+      expect(status.payload.state).toBe('online');
+    }
     const { stop } = await c.chat('after', { chat_id: 'web:default' });
     expect(stop!.payload.model).toBe('iris-demo-2');
   });

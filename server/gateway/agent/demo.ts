@@ -26,6 +26,7 @@ import { Turn } from './turn';
 import { mediaRefOf } from '../mediastore';
 import { catalogFrame, completeFrame } from '../commandframes';
 import { LaneQueues } from '../lanequeue';
+import { statusFrame } from '../agentstatus';
 
 const MAX_REMIND_SECONDS = 24 * 3600;
 
@@ -159,6 +160,8 @@ export class DemoAgent implements Agent {
       { ...closing, reply: { peer: requester, id: frame.id } },
     );
     this.say(addr, 'assistant', answer.text);
+    // The model is part of the status every device shows (Settings): tell them all now, not at their next hello.
+    if (picker.type === 'picker.model') hub.live(statusFrame(this.describe()));
     hub.emit({ v: 1, type: 'agent.idle', ...at(addr), payload: {} }, closing);
   }
 
