@@ -53,7 +53,6 @@ const PERMISSIONS_POLICY = [
   'serial=()',
   'hid=()',
   'midi=()',
-  'bluetooth=()',
   'accelerometer=()',
   'gyroscope=()',
   'magnetometer=()',
