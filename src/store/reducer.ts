@@ -156,7 +156,7 @@ export async function applyFrame(db: IrisDB, frame: ServerFrame, ctx: ApplyConte
   if (!found && !storeCursor) return;
   const tables: TableName[] = found ? [...found.rule.tables] : [];
   if (storeCursor) tables.push('sync');
-  const reduceCtx = { now: ctx.now ?? Date.now(), gateway: ctx.gateway, clientId: ctx.clientId };
+  const reduceCtx = { now: ctx.now ?? Date.now(), gateway: ctx.gateway, clientId: ctx.clientId, replay: ctx.replay };
   await withQuotaRetry(db, () =>
     db.transaction('rw', tables, async () => {
       if (found) await found.rule.handle(db, found.frame, reduceCtx);

@@ -39,6 +39,8 @@ function frame(type: string, env: object, payload: object, cursor: number): Serv
 function replay(
   seed: number,
   turns: number,
+  /** With a notification for each question asked. */
+  notifications = false,
 ): { frames: ServerFrame[]; ownSends: { clientId: string; lane: number }[] } {
   const rnd = random(seed);
   const frames: ServerFrame[] = [];
@@ -64,8 +66,12 @@ function replay(
     push('read.receipt', env, { message_id: user });
     push('agent.busy', env, rnd() < 0.2 ? { reason: 'waiting_input' } : {});
     push('typing', env, { on: true });
-    if (rnd() < 0.2)
+    if (rnd() < 0.2) {
       push('picker.choice', env, { picker_id: `p${t}`, title: 'Pick', options: [{ id: 'x', label: 'X' }] });
+      // Applied beside the overlay's runs (the toasts table has auto-increment keys the overlay does not hold).
+      if (notifications)
+        push('notification', env, { kind: 'choice', title: 'A question', body: `question ${t}`, ts: ts + 1 });
+    }
     const tools = Math.floor(rnd() * 3);
     for (let i = 0; i < tools; i++) {
       push('tool.start', env, { index: i, name: `tool${i}`, args: { n: i } });
@@ -125,7 +131,7 @@ describe('a replay reduced in memory', () => {
     // Served by the overlay throughout: a batch it cannot serve is applied frame by frame, with a warning.
     const warn = vi.spyOn(console, 'warn');
     for (const seed of [1, 2]) {
-      const { frames, ownSends } = replay(seed, 50);
+      const { frames, ownSends } = replay(seed, 50, true);
       const oneByOne = await seeded(ownSends);
       const batched = await seeded(ownSends);
       dbs.push(oneByOne, batched);
@@ -169,6 +175,7 @@ describe('a replay reduced in memory', () => {
       const gotWhole = await dump(whole);
       expect(want.messages!.length).toBeGreaterThan(50);
       expect(want.activity!.length).toBeGreaterThan(10);
+      expect(want.toasts!.length).toBeGreaterThan(3);
       for (const table of Object.keys(want)) {
         expect(got[table], `seed ${seed}, table ${table}`).toEqual(want[table]);
         expect(gotWhole[table], `seed ${seed}, table ${table}, whole batches`).toEqual(want[table]);

@@ -94,9 +94,13 @@ class OverlayTable {
   private readonly queried: { keysNow: () => Promise<Key[]>; keys: Key[] }[] = [];
 
   constructor(readonly real: Table) {
-    const keyPath = real.schema.primKey.keyPath;
-    if (typeof keyPath !== 'string' || real.schema.primKey.auto) throw new OverlayUnsupported(`table ${real.name}`);
-    this.keyPath = keyPath;
+    if (!OverlayTable.serves(real)) throw new OverlayUnsupported(`table ${real.name}`);
+    this.keyPath = real.schema.primKey.keyPath as string;
+  }
+
+  /** Whether rows of `table` can be held: keyed by one property, not by an auto-incremented number. */
+  static serves(table: Table): boolean {
+    return typeof table.schema.primKey.keyPath === 'string' && !table.schema.primKey.auto;
   }
 
   private setRow(key: Key, row: Row | null): void {
@@ -480,7 +484,12 @@ export class BatchOverlay {
   ) {
     // The database's own table properties (what the rules would call), not db.table(name)'s objects.
     const realTables = real as unknown as Record<string, Table>;
-    for (const name of tableNames) this.tables.set(name, from?.get(name) ?? new OverlayTable(realTables[name]!));
+    for (const name of tableNames) {
+      const table = realTables[name]!;
+      // A table it cannot hold (the toasts' auto-incremented keys) is written only by frames that
+      // reduceBatch applies beside the overlay's runs; asked for here, it throws OverlayUnsupported.
+      if (OverlayTable.serves(table)) this.tables.set(name, from?.get(name) ?? new OverlayTable(table));
+    }
     const guardedTables = new Map([...this.tables].map(([name, t]) => [name, guarded(t)]));
     this.db = new Proxy({} as IrisDB, {
       get(_target, prop) {
