@@ -247,6 +247,32 @@ describe('heartbeat and reconnection', () => {
     expect(timers.pending()).toEqual([250]); // reconnect scheduled with backoff
   });
 
+  it('the device losing its network pings at once, and 3 s of silence then means dead', async () => {
+    let wake: (networkLost?: boolean) => void = () => {};
+    const c = connect({ wakeSource: (w) => ((wake = w), () => {}) });
+    await until(() => c.state() === 'online', 'online');
+    wake(true);
+    await until(() => server.last!.frames.some((f) => f.type === 'ping'), 'a ping at once');
+    timers.advance(2_999);
+    expect(c.state()).toBe('online');
+    timers.advance(1);
+    expect(c.state()).toBe('offline');
+  });
+
+  it('a gateway that answers the ping sent as the network goes stays online (it may be on this machine)', async () => {
+    server.onFrame((s, f) => {
+      if (f.type === 'ping') s.send({ type: 'pong', payload: { ts: f.payload.ts } });
+    });
+    let wake: (networkLost?: boolean) => void = () => {};
+    const c = connect({ wakeSource: (w) => ((wake = w), () => {}) });
+    await until(() => c.state() === 'online', 'online');
+    wake(true);
+    await until(() => server.last!.frames.some((f) => f.type === 'ping'), 'a ping at once');
+    await new Promise((r) => setTimeout(r, 50)); // the pong arrives
+    timers.advance(10_000);
+    expect(c.state()).toBe('online');
+  });
+
   it('backs off exponentially with full jitter up to 30 s', async () => {
     await server.close();
     server = await ScriptedServer.start(); // a port that refuses: use a closed one instead

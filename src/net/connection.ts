@@ -77,6 +77,8 @@ export interface ConnectionOptions {
   pingIntervalMs?: number;
   /** How long after a ping without any frame the connection counts as dead. */
   deadAfterMs?: number;
+  /** The same, for the ping sent as the device loses its network (WakeSource's networkLost). */
+  deadAfterNetworkLostMs?: number;
   backoffBaseMs?: number;
   backoffMaxMs?: number;
   /** False for a one-shot connection: a lost socket closes it instead of backing off (default true). */
@@ -116,6 +118,8 @@ export class GatewayConnection {
   private reconnectTimer: unknown;
   private pingTimer: unknown;
   private deadTimer: unknown;
+  /** When deadTimer fires (timers.now() time). */
+  private deadAt = 0;
   private handshakeTimer: unknown;
   private unsubscribeWake?: () => void;
 
@@ -126,6 +130,7 @@ export class GatewayConnection {
       requestTimeoutMs: 15_000,
       pingIntervalMs: 25_000,
       deadAfterMs: 10_000,
+      deadAfterNetworkLostMs: 3_000,
       backoffBaseMs: BACKOFF_BASE_MS,
       backoffMaxMs: BACKOFF_MAX_MS,
       reconnects: true,
@@ -167,9 +172,12 @@ export class GatewayConnection {
     this.emit({ type: 'stop' });
   }
 
-  /** Retry now if waiting to reconnect; if online, check the connection is still alive. */
-  wake(): void {
-    if (this.current === 'live') this.ping();
+  /**
+   * Retry now if waiting to reconnect; if online, check the connection is still alive (within a few
+   * seconds when the device has just lost its network).
+   */
+  wake(networkLost = false): void {
+    if (this.current === 'live') this.ping(networkLost ? this.opts.deadAfterNetworkLostMs : this.opts.deadAfterMs);
     else this.emit({ type: 'retry' });
   }
 
@@ -260,7 +268,7 @@ export class GatewayConnection {
   private enterConnecting(from: Phase): void {
     if (from === 'closed') {
       this.attempt = 0;
-      this.unsubscribeWake = this.opts.wakeSource(() => this.wake());
+      this.unsubscribeWake = this.opts.wakeSource((networkLost) => this.wake(networkLost));
     }
     // A wake during the backoff retries at once.
     this.opts.timers.clearTimeout(this.reconnectTimer);
@@ -469,15 +477,18 @@ export class GatewayConnection {
     }, this.opts.pingIntervalMs);
   }
 
-  private ping(): void {
+  /** Sends a ping; no frame within `deadAfterMs` (or an earlier deadline already set) means dead. */
+  private ping(deadAfterMs = this.opts.deadAfterMs): void {
     if (this.current !== 'live') return;
     this.sendRaw(encodeFrame({ type: 'ping', payload: { ts: this.opts.timers.now() } }));
-    if (this.deadTimer === undefined) {
-      const epoch = this.epoch;
-      this.deadTimer = this.opts.timers.setTimeout(() => {
-        if (epoch === this.epoch) this.emit({ type: 'lost', reason: 'The gateway stopped answering.' });
-      }, this.opts.deadAfterMs);
-    }
+    const deadline = this.opts.timers.now() + deadAfterMs;
+    if (this.deadTimer !== undefined && this.deadAt <= deadline) return;
+    this.opts.timers.clearTimeout(this.deadTimer);
+    this.deadAt = deadline;
+    const epoch = this.epoch;
+    this.deadTimer = this.opts.timers.setTimeout(() => {
+      if (epoch === this.epoch) this.emit({ type: 'lost', reason: 'The gateway stopped answering.' });
+    }, deadAfterMs);
   }
 
   private sendRaw(text: string): void {

@@ -1,13 +1,16 @@
 // When a dead-looking connection is worth retrying at once (spec README §14): the browser says the
 // network or the page is back. GatewayConnection subscribes while it is not closed.
 
-/** Calls `wake` when a dead-looking connection is worth retrying at once; returns an unsubscribe. */
-export type WakeSource = (wake: () => void) => () => void;
+/**
+ * Calls `wake` when a dead-looking connection is worth retrying at once (`networkLost`: the device
+ * has just lost its network, so a live one is likely dead); returns an unsubscribe.
+ */
+export type WakeSource = (wake: (networkLost?: boolean) => void) => () => void;
 
 /**
  * The browser's signals: the network came back, or the page became visible. Losing the network
- * wakes too: an online connection is pinged at once, so a dead socket shows as offline within the
- * 10 s liveness window instead of the next 25 s heartbeat.
+ * wakes too: an online connection is pinged at once, with a short deadline (a gateway on this very
+ * machine still answers), so a dead socket shows as offline in seconds, not at the next heartbeat.
  */
 export const browserWakeSource: WakeSource = (wake) => {
   // Typed by hand: the service worker's build has no DOM types, and no document.
@@ -19,12 +22,14 @@ export const browserWakeSource: WakeSource = (wake) => {
   const onVisible = () => {
     if (g.document?.visibilityState === 'visible') wake();
   };
-  g.addEventListener?.('online', wake);
-  g.addEventListener?.('offline', wake);
+  const onOnline = () => wake();
+  const onOffline = () => wake(true);
+  g.addEventListener?.('online', onOnline);
+  g.addEventListener?.('offline', onOffline);
   g.document?.addEventListener('visibilitychange', onVisible);
   return () => {
-    g.removeEventListener?.('online', wake);
-    g.removeEventListener?.('offline', wake);
+    g.removeEventListener?.('online', onOnline);
+    g.removeEventListener?.('offline', onOffline);
     g.document?.removeEventListener('visibilitychange', onVisible);
   };
 };
