@@ -45,6 +45,20 @@ test('an offline banner appears when the gateway goes away and leaves when it is
   }
 });
 
+test('the device losing its network says Offline within seconds, and comes back by itself', async ({
+  page,
+  context,
+  iris,
+}) => {
+  await pairAndOpen(page, iris);
+  await expect(banner(page)).toBeEmpty();
+  await context.setOffline(true);
+  // The browser's offline event: a ping with a short deadline, not the 10 s of the heartbeat.
+  await expect(banner(page)).toHaveText(/Offline|Reconnecting/, { timeout: 6_000 });
+  await context.setOffline(false);
+  await expect(banner(page)).toBeEmpty({ timeout: 15_000 });
+});
+
 test('a refused token shows a banner with a way to pair again', async ({ page, iris }) => {
   await page.goto(`${iris.baseURL}/#/pair?url=${encodeURIComponent(iris.gatewayUrl)}&token=not-the-token`);
   await expect(page.getByRole('status')).toContainText('did not accept this token');
