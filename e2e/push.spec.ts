@@ -530,6 +530,25 @@ test('permission is asked only when the switch is turned on; blocked and unsuppo
   await expect(notificationSwitch(page)).not.toBeChecked();
   await asking.close();
 
+  // The person answers the prompt with Block: said once, in red, not also in a grey sentence above it.
+  const denying = await browser.newContext();
+  await denying.addInitScript(() => {
+    let answer: NotificationPermission = 'default';
+    Object.defineProperty(Notification, 'permission', { get: () => answer });
+    Notification.requestPermission = (() => {
+      answer = 'denied';
+      return Promise.resolve(answer);
+    }) as typeof Notification.requestPermission;
+  });
+  const denyingPage = await denying.newPage();
+  await pair(denyingPage, iris);
+  await denyingPage.goto(`${iris.baseURL}/#/settings`);
+  await notificationSwitch(denyingPage).click();
+  await expect(denyingPage.getByRole('alert')).toContainText('Notifications are blocked for this site.');
+  await expect(statusWords(denyingPage)).toHaveText('Blocked in browser settings');
+  await expect(denyingPage.getByText(/then turn them on here/)).toHaveCount(0);
+  await denying.close();
+
   // Blocked in the browser's site settings (a state a test cannot reach through the browser UI).
   const blocked = await browser.newContext();
   await blocked.addInitScript(() => Object.defineProperty(Notification, 'permission', { get: () => 'denied' }));
@@ -537,6 +556,7 @@ test('permission is asked only when the switch is turned on; blocked and unsuppo
   await pair(blockedPage, iris);
   await blockedPage.goto(`${iris.baseURL}/#/settings`);
   await expect(statusWords(blockedPage)).toHaveText('Blocked in browser settings');
+  await expect(blockedPage.getByText(/then turn them on here/)).toBeVisible();
   await expect(notificationSwitch(blockedPage)).toBeDisabled();
   await blocked.close();
 

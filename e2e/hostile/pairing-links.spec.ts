@@ -64,18 +64,22 @@ test('already paired, a pairing link for another gateway or token asks first and
 
   // The same gateway with another token asks too; confirming pairs with it (here a token it refuses).
   await openLink(page, evilLink(iris.baseURL, iris.gatewayUrl, 'another-token-1234567890'));
-  await expect(dialog).toContainText(`This link pairs Iris with ${host}, with a different token.`);
-  await dialog.getByRole('button', { name: `Pair with ${host}` }).click();
+  const again = page.getByRole('dialog', { name: 'Pair again with a new token?' });
+  await expect(again).toContainText(`This link pairs Iris with ${host} again, with a different token.`);
+  await expect(again).toContainText('It replaces the token this device uses now.');
+  await expect(again).not.toContainText('It replaces the pairing with');
+  await again.getByRole('button', { name: `Pair with ${host}` }).click();
   await expect(page.getByRole('status')).toContainText('The gateway did not accept this token');
   expect((await storedPairing(page)).token).toBe('another-token-1234567890');
 
   // The right link again: asked (it changes the token back), then connected; the same link once more pairs without a question.
   await openLink(page, iris.pairingLink);
-  await dialog.getByRole('button', { name: `Pair with ${host}` }).click();
+  await again.getByRole('button', { name: `Pair with ${host}` }).click();
   await expectLanded(page);
   await openLink(page, iris.pairingLink);
   await expectLanded(page);
   await expect(dialog).toBeHidden();
+  await expect(again).toBeHidden();
   expect(await storedPairing(page)).toEqual(paired);
 });
 

@@ -141,7 +141,8 @@ export function NotificationSettings() {
           </p>
         )}
       </Show>
-      <Show when={status() === 'blocked'}>
+      {/* Once turning them on has failed, its error says this already (in red, below). */}
+      <Show when={status() === 'blocked' && !error()}>
         <p class="settings-note">
           Allow notifications for this site in the browser’s settings, then turn them on here.
         </p>

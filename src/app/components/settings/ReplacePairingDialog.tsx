@@ -31,12 +31,14 @@ export function ReplacePairingDialog(props: {
 }) {
   const host = () => gatewayHost(props.pending?.url ?? '');
   const current = () => gatewayHost(props.pending?.currentUrl ?? '');
+  /** The same gateway with another token: not "a different gateway". */
+  const sameGateway = () => host() === current();
   return (
     // Mounted only while asking: a closed dialog's words would still be in the page.
     <Show when={props.pending}>
       <ModalDialog
         open={!!props.pending}
-        title="Pair with a different gateway?"
+        title={sameGateway() ? 'Pair again with a new token?' : 'Pair with a different gateway?'}
         onClose={props.onCancel}
         class="replace-pairing"
       >
@@ -46,11 +48,20 @@ export function ReplacePairingDialog(props: {
             props.onConfirm();
           }}
         >
-          <p>
-            This link pairs Iris with <strong class="pair-host">{host()}</strong>
-            {host() === current() ? ', with a different token.' : '.'} It replaces the pairing with{' '}
-            <strong class="pair-host">{current()}</strong>.
-          </p>
+          <Show
+            when={!sameGateway()}
+            fallback={
+              <p>
+                This link pairs Iris with <strong class="pair-host">{host()}</strong> again, with a different token. It
+                replaces the token this device uses now.
+              </p>
+            }
+          >
+            <p>
+              This link pairs Iris with <strong class="pair-host">{host()}</strong>. It replaces the pairing with{' '}
+              <strong class="pair-host">{current()}</strong>.
+            </p>
+          </Show>
           <p>Continue only if you made this link yourself or trust who sent it.</p>
           <div class="modal-actions">
             <button type="button" class="button secondary" onClick={() => props.onCancel()}>
