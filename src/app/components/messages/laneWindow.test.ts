@@ -33,8 +33,15 @@ function message(i: number, lane = 'L', extra: Partial<MessageRow> = {}): Messag
   };
 }
 
-/** Lane `lane`'s ids and its window over `db`, rows `first` to `last` (setRange moves it); disposed after the test. */
-function laneWindowOf(lane: string, [first, last]: [number, number]) {
+/**
+ * Lane `lane`'s ids and its window over `db`, rows `first` to `last` (setRange moves it), with the
+ * activity of `extraTurn` and the newest `tail()` ids; disposed after the test.
+ */
+function laneWindowOf(
+  lane: string,
+  [first, last]: [number, number],
+  more: { extraTurn?: string; tail?: () => number } = {},
+) {
   const [range, setRange] = createSignal<[number, number]>([first, last]);
   let ids!: () => string[] | undefined;
   let win!: ReturnType<typeof createLaneWindow>;
@@ -44,7 +51,8 @@ function laneWindowOf(lane: string, [first, last]: [number, number]) {
       db,
       () => ids() ?? [],
       range,
-      () => undefined,
+      () => more.extraTurn,
+      more.tail,
     );
     return d;
   });
@@ -115,18 +123,7 @@ describe('lane window', () => {
     db = freshDb();
     await db.messages.bulkPut(Array.from({ length: 100 }, (_, i) => message(i + 1)));
     const [tail, setTail] = createSignal(0);
-    let win!: ReturnType<typeof createLaneWindow>;
-    dispose = createRoot((d) => {
-      const ids = laneMessageIds(db, 'L');
-      win = createLaneWindow(
-        db,
-        () => ids() ?? [],
-        () => [0, 10],
-        () => undefined,
-        tail,
-      );
-      return d;
-    });
+    const { win } = laneWindowOf('L', [0, 10], { tail });
     await until(() => win.rows.m10 !== undefined);
     expect(win.rows.m100).toBeUndefined();
     setTail(TAIL_AHEAD);
@@ -160,17 +157,7 @@ describe('lane window', () => {
       activity('c', 'L#2', 0),
       activity('x', 'L#9', 0),
     ]);
-    let win!: ReturnType<typeof createLaneWindow>;
-    dispose = createRoot((d) => {
-      const ids = laneMessageIds(db, 'L');
-      win = createLaneWindow(
-        db,
-        () => ids() ?? [],
-        () => [0, 1],
-        () => 'L#9',
-      );
-      return d;
-    });
+    const { win } = laneWindowOf('L', [0, 1], { extraTurn: 'L#9' });
     await until(() => win.activity['L#1']?.length === 2 && win.activity['L#9']?.length === 1);
     expect(win.activity['L#1']!.map((a) => a.id)).toEqual(['a', 'b']);
     expect(win.activity['L#2']).toBeUndefined(); // its message is outside the window
