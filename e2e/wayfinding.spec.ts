@@ -15,6 +15,7 @@ import {
   pairAndOpen,
   seedLongLane,
   sendMessage,
+  anotherDeviceSays,
 } from './support';
 
 function log(page: Page) {
@@ -62,6 +63,27 @@ test('on a phone, Search and Settings lead back to the lane they were opened fro
     await expect(pageTitle(page)).toHaveText('Demo');
     await expect(banner.getByRole('button', { name: 'Channels' })).toBeVisible();
   }
+});
+
+test('on a phone, the Channels button says how many messages are unread in the other lanes', async ({ page, iris }) => {
+  await page.setViewportSize(PHONE);
+  await pairAndOpen(page, iris);
+  await expect(pageTitle(page)).toHaveText('General');
+  const banner = page.getByRole('banner');
+  await expect(banner.getByRole('button', { name: 'Channels', exact: true })).toBeVisible();
+  // Another device talks in Demo: its message and the agent's reply are new there.
+  await anotherDeviceSays(iris, 'web:demo', 'news for Demo');
+  const channels = banner.getByRole('button', { name: 'Channels, 1 unread' });
+  await expect(channels).toBeVisible();
+  await expect(channels.locator('.topbar-unread')).toHaveText('1');
+  await page.screenshot({ path: '/tmp/look/topbar-unread-phone.png' });
+  // Read there, nothing is new elsewhere any more.
+  await channels.click();
+  await channelLink(page, 'Demo').click();
+  await expect(pageTitle(page)).toHaveText('Demo');
+  await expect(page.getByRole('log', { name: 'Messages' }).getByText('news for Demo').first()).toBeVisible();
+  await expect(banner.getByRole('button', { name: 'Channels', exact: true })).toBeVisible();
+  await expect(banner.locator('.topbar-unread')).toHaveCount(0);
 });
 
 test('on a desktop, the sidebar is the way around: Search and Settings get no back arrow', async ({ page, iris }) => {

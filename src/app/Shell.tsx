@@ -2,6 +2,7 @@ import { useLocation } from '@solidjs/router';
 import { Show, createEffect, createMemo, createSignal, on, type ParentProps } from 'solid-js';
 import { live } from '../store/live';
 import { getChannel } from '../store/models/channels';
+import { totalUnread } from '../store/models/messages';
 import { ChannelNav } from './components/channels/ChannelNav';
 import { useAutoThread } from './components/channels/useAutoThread';
 import { Drawer } from './components/shell/Drawer';
@@ -39,6 +40,11 @@ export function AppFrame(props: ParentProps) {
   const parentChannel = createMemo(() => {
     const at = laneLocation();
     return at?.threadId ? live(() => getChannel(db, at.chatId), undefined) : () => undefined;
+  });
+  // Phones: what is new in the other lanes, on the Channels button (the drawer that lists them is closed).
+  const unreadElsewhere = createMemo(() => {
+    const current = lane();
+    return desktop() ? () => 0 : live(() => totalUnread(db, current), 0);
   });
   // Search and Settings lead back (on phones, where no sidebar does) to the lane last open.
   let lastLane: string | undefined;
@@ -103,6 +109,7 @@ export function AppFrame(props: ParentProps) {
           icon={lane() ? laneChannel()()?.icon : undefined}
           onMenu={desktop() ? undefined : () => setDrawerOpen(true)}
           menuExpanded={drawerOpen()}
+          menuUnread={unreadElsewhere()()}
           back={back()}
           subtitle={subtitle()}
         />

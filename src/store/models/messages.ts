@@ -139,6 +139,16 @@ export async function unreadCount(db: IrisDB, lane: string): Promise<number> {
 }
 
 /**
+ * Unread messages summed over the directory's lanes (channels and threads), but `except` (the lane on
+ * screen, when the sum says what is new elsewhere). Per-lane key ranges: a long read history costs nothing.
+ */
+export async function totalUnread(db: IrisDB, except?: string): Promise<number> {
+  const lanes = (await db.channels.toCollection().primaryKeys()).filter((lane) => lane !== except);
+  const counts = await Promise.all(lanes.map((lane) => unreadCount(db, lane)));
+  return counts.reduce((sum, n) => sum + n, 0);
+}
+
+/**
  * What the channel list shows of a lane, read together: its unread count and newest message. `newest`
  * is shown by the start of its text: while it streams and its text holds `previewChars` already, the row
  * as read then (its text only grows), not read again on each write of it.

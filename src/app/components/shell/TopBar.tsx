@@ -11,6 +11,8 @@ interface TopBarProps {
   /** Phones only: opens the channel drawer. */
   onMenu?: () => void;
   menuExpanded?: boolean;
+  /** Unread messages in the other lanes: shown on the drawer button. */
+  menuUnread?: number;
   menuRef?: (el: HTMLButtonElement) => void;
   /** A way back where the page has one: a thread to its channel, Search and Settings on phones. Replaces the drawer button. */
   back?: { label: string; href: string };
@@ -47,12 +49,19 @@ export function TopBar(props: TopBarProps) {
           ref={(el) => props.menuRef?.(el)}
           type="button"
           class="icon-button"
-          aria-label="Channels"
+          aria-label={props.menuUnread ? `Channels, ${props.menuUnread.toLocaleString('en-US')} unread` : 'Channels'}
           aria-haspopup="dialog"
           aria-expanded={props.menuExpanded ?? false}
           onClick={() => props.onMenu?.()}
         >
           <Icon name="menu" />
+          <Show when={props.menuUnread}>
+            {(count) => (
+              <span class="topbar-unread" aria-hidden="true">
+                {count() > 99 ? '99+' : count()}
+              </span>
+            )}
+          </Show>
         </button>
       </Show>
       <div class="topbar-heading">
