@@ -83,6 +83,27 @@ test.describe('composer', () => {
     ).toBeVisible();
   });
 
+  test('a pasted log of 400 short lines, kept collapsed in the composer, is collapsed in its bubble too', async ({
+    page,
+    iris,
+  }) => {
+    await pairAndOpen(page, iris);
+    const log = logText(60_000).split('\n').slice(0, 400).join('\n');
+    await paste(page, log);
+    await expect(pastedCard(page)).toContainText('400 lines');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const bubble = page.getByRole('article', { name: /^You/ }).last();
+    const all = bubble.getByRole('button', { name: 'Show all 400 lines' });
+    await expect(all).toBeVisible();
+    await expect(bubble).toContainText('worker[0]');
+    await expect(bubble).not.toContainText('worker[399]');
+    // A few lines, not a bubble many screens tall.
+    expect(await bubble.evaluate((el) => el.getBoundingClientRect().height)).toBeLessThan(600);
+    await page.screenshot({ path: '/tmp/look/pasted-log-bubble-phone.png' });
+    await all.click();
+    await expect(bubble).toContainText('worker[399]');
+  });
+
   test('a text over the gateway frame limit is sent as a text file, and the person is told', async ({ page, iris }) => {
     await pairAndOpen(page, iris);
     const log = logText(1_300_000);

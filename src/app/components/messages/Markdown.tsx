@@ -47,6 +47,11 @@ export function Markdown(props: {
   class?: string;
   /** The message's id: the list keeps what the person opened in it (Show all) while its row is away. */
   openKey?: string;
+  /**
+   * A finished text this says is long shows its first `previewLines` until the person asks for all
+   * (the person's own long pastes, which the composer kept collapsed too), whatever its size.
+   */
+  long?: { is: (text: string) => boolean; previewLines: number };
 }) {
   const final = () => props.final !== false;
   const list = useContext(MessageListContext);
@@ -68,9 +73,12 @@ export function Markdown(props: {
     split = segmentGrown(split, props.text);
     return (previous = reuseSegments(previous, split.segments.slice()));
   });
-  const collapsed = createMemo(() => final() && !whole() && markdownChars(all()) > HUGE_CHARS);
+  const long = createMemo(() => !!props.long?.is(props.text));
+  const collapsed = createMemo(() => final() && !whole() && (long() || markdownChars(all()) > HUGE_CHARS));
   const segments = createMemo(() =>
-    collapsed() ? previewSegments(all(), HUGE_PREVIEW_LINES, COLLAPSED_LINES) : all(),
+    collapsed()
+      ? previewSegments(all(), long() ? props.long!.previewLines : HUGE_PREVIEW_LINES, COLLAPSED_LINES)
+      : all(),
   );
   const count = createProgressive(() => segments().length, 3, 2);
 

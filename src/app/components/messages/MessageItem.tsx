@@ -11,6 +11,10 @@ import { MessageActions } from './MessageActions';
 import { ReplyQuote } from './ReplyQuote';
 import { TurnSummary } from './TurnSummary';
 import { formatFull, formatTime, isoTime } from './time';
+import { isLongText } from '../composer/longText';
+
+/** The person's own text that the composer kept collapsed (a long paste) shows its first lines, then "Show all". */
+const OWN_LONG_TEXT = { is: isLongText, previewLines: 6 };
 
 /** One message of the conversation, shaped by who sent it. */
 export function MessageItem(props: { message: MessageRow }) {
@@ -62,7 +66,7 @@ function UserMessage(props: { message: MessageRow }) {
         <Show when={props.message.reply_to}>{(id) => <ReplyQuote messageId={id()} />}</Show>
         <MessageMedia message={props.message} />
         <Show when={props.message.text}>
-          <Markdown text={props.message.text} openKey={props.message.message_id} />
+          <Markdown text={props.message.text} openKey={props.message.message_id} long={OWN_LONG_TEXT} />
         </Show>
       </div>
       <div class="msg-foot">
