@@ -57,7 +57,10 @@ export default function SharePage() {
         <Show when={share()} fallback={<p>Nothing is waiting to be shared.</p>}>
           {(pending) => (
             <>
-              <blockquote class="share-preview">{shareToText(pending()) || pending().title}</blockquote>
+              {/* A file alone has no words to show. */}
+              <Show when={shareToText(pending())}>
+                {(text) => <blockquote class="share-preview">{text()}</blockquote>}
+              </Show>
               <Show when={pending().files.length > 0}>
                 <p class="share-files">
                   {pending().files.length} file{pending().files.length === 1 ? '' : 's'}:{' '}
