@@ -41,6 +41,9 @@ for (const [device, viewport] of [
     await expect(pageTitle(page)).toHaveText('General');
     await expect(banner).not.toContainText('Thread in');
     await expect(banner.getByRole('button', { name: /^Back/ })).toHaveCount(0);
+    // The arrow was the browser's Back: the system Back now leaves General, not back into the thread.
+    await page.goBack();
+    await expect(page).not.toHaveURL(/\/t\//);
   });
 }
 
@@ -63,6 +66,9 @@ test('on a phone, Search and Settings lead back to the lane they were opened fro
     await expect(pageTitle(page)).toHaveText('Demo');
     await expect(banner.getByRole('button', { name: 'Channels' })).toBeVisible();
   }
+  // Each arrow was the browser's Back: the system Back now leaves Demo for General, never Settings or Search.
+  await page.goBack();
+  await expect(pageTitle(page)).toHaveText('General');
 });
 
 test('on a phone, the Channels button says how many messages are unread in the other lanes', async ({ page, iris }) => {

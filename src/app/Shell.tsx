@@ -10,6 +10,7 @@ import { laneFromPath } from './components/shell/laneRoute';
 import { DESKTOP_QUERY, createMediaQuery } from './components/shell/mediaQuery';
 import { routeTitle } from './components/shell/pageTitle';
 import { TopBar } from './components/shell/TopBar';
+import { recordEntry } from './components/shell/historyTrail';
 import { ConnectionBanner } from './components/status/ConnectionBanner';
 import { Toasts } from './components/status/Toasts';
 import { useIris } from '../runtime';
@@ -45,6 +46,12 @@ export function AppFrame(props: ParentProps) {
   const unreadElsewhere = createMemo(() => {
     const current = lane();
     return desktop() ? () => 0 : live(() => totalUnread(db, current), 0);
+  });
+  // Where each history entry is, so the top bar's back arrow can be the browser's Back. After the
+  // router has written the entry (its location changes first).
+  createEffect(() => {
+    const path = location.pathname;
+    setTimeout(() => recordEntry(path));
   });
   // Search and Settings lead back (on phones, where no sidebar does) to the lane last open.
   let lastLane: string | undefined;

@@ -2,6 +2,7 @@ import { useLocation, useNavigate } from '@solidjs/router';
 import { Show } from 'solid-js';
 import { Icon } from './Icon';
 import { laneFromPath } from './laneRoute';
+import { goBackTo } from './historyTrail';
 import './TopBar.css';
 
 interface TopBarProps {
@@ -38,7 +39,7 @@ export function TopBar(props: TopBarProps) {
             class="icon-button"
             aria-label={back().label}
             title={back().label}
-            onClick={() => navigate(back().href)}
+            onClick={() => goBackTo(back().href, navigate)}
           >
             <Icon name="back" />
           </button>
