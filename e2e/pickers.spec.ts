@@ -1,7 +1,8 @@
 // Issue 4, "Pickers": every picker kind from the demo agent, answered in its dialog, and the agent's answer in the lane.
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
-import { expect, messageBox, messages, openLane, pair, pairAndOpen, settled, test } from './support';
+import { TestClient } from '../server/gateway/testclient';
+import { LANE, expect, messageBox, messages, openLane, pair, pairAndOpen, settled, test } from './support';
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
@@ -213,4 +214,21 @@ test('screenshots: each picker kind, phone (bottom sheet) and desktop, light and
     await dialog.getByRole('button', { name: answer, exact: true }).click();
     await expect(dialog).toBeHidden();
   }
+});
+
+test('a browser paired while a question waits is asked it too, and its answer is the one taken', async ({
+  page,
+  iris,
+}) => {
+  const phone = await TestClient.paired(iris.gatewayUrl, { token: iris.token, device_name: 'first phone' });
+  await phone.request('message.send', { text: '/confirm', client_id: 'c-confirm' }, { chat_id: LANE });
+  await phone.waitType('picker.confirm');
+  await pairAndOpen(page, iris);
+  const dialog = page.getByRole('dialog', { name: 'Archive old messages?' });
+  const chip = page.getByRole('button', { name: /Pending question/ });
+  await expect(dialog.or(chip)).toBeVisible();
+  if (await chip.isVisible()) await chip.click();
+  await dialog.getByRole('button', { name: 'Yes', exact: true }).click();
+  await expect(reply(page, 'Confirmed: Archive old messages?')).toBeVisible();
+  await phone.close();
 });

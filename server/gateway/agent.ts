@@ -2,7 +2,7 @@
 // search and push; an agent only does the agent's side of a turn. DemoAgent (agent/demo.ts) and
 // HermesAgent (hermes/agent.ts) implement it; the handlers know only this interface. It imports only
 // what an agent is handed (AgentHost), never the gateway's context or its sessions, so nothing circles back.
-import type { ClientFrameOf, CommandsCatalogFrame, CommandsCompleteFrame } from '../../src/protocol';
+import type { ClientFrameOf, CommandsCatalogFrame, CommandsCompleteFrame, ServerFrame } from '../../src/protocol';
 import type { StoredMessage } from './conversations';
 import type { LaneAddress } from './directory';
 import type { Hub } from './hub';
@@ -59,6 +59,11 @@ export interface Agent {
   catalog(): CommandsCatalogFrame;
   complete(prefix: unknown): CommandsCompleteFrame;
   describe(): AgentDescription;
+  /**
+   * The questions waiting for an answer, as frames to restate to a device paired after they were
+   * asked (no outbox of its own held them): per picker, agent.busy{waiting_input} and the picker.
+   */
+  openPickers?(): ServerFrame[];
   /** Stop timers and open turns; the gateway is closing. */
   close(): void;
 }

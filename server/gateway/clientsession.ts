@@ -172,6 +172,7 @@ export class ClientSession implements Requester {
     const caps = (typeof p.caps === 'object' && p.caps !== null ? p.caps : {}) as Record<string, unknown>;
     const name = typeof p.device_name === 'string' ? p.device_name.slice(0, 200) : undefined;
     const { store, hub } = this.ctx;
+    const firstHello = store.devices.get(deviceId) === undefined;
     store.devices.register(deviceId, name, {
       push: caps.push,
       webpush: p.webpush,
@@ -202,6 +203,9 @@ export class ClientSession implements Requester {
       },
     });
     this.send(statusFrame(this.ctx.agent.describe()));
+    // A device paired while questions wait was not there when they were asked: they go to its outbox
+    // now, so it can answer them too (its first sync brings them, as any device's).
+    if (firstHello) for (const f of this.ctx.agent.openPickers?.() ?? []) hub.emit(f, { only: [deviceId] });
     this.ctx.log(`gateway: device paired (${deviceId.slice(0, 8)}…)`);
   }
 

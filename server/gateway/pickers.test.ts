@@ -136,6 +136,28 @@ describe('pickers', () => {
     );
   });
 
+  it('a device paired while a question waits gets it in its outbox and can answer it; one paired after, not', async () => {
+    const a = await device('dev-a');
+    const { picker } = await ask(a, '/confirm', 'picker.confirm');
+    const b = await device('dev-late');
+    const restated = await b.waitFor((f) => f.type === 'picker.confirm', { what: 'the waiting question' });
+    expect(restated.payload).toEqual(picker.payload);
+    expect(restated.chat_id).toBe('web:default');
+    expect(typeof restated.cursor).toBe('number'); // outboxed: a sync brings it again until acknowledged
+    const busy = b.ofType('agent.busy');
+    expect(busy.at(-1)!.payload.reason).toBe('waiting_input');
+    // Its own hello again (a reconnect) does not restate it a second time.
+    await b.close();
+    const again = await device('dev-late');
+    await again.request('sync', { cursor: restated.cursor });
+    expect(again.ofType('picker.confirm')).toHaveLength(0);
+    const { reply } = await answer(again, picker.payload.picker_id, 'yes');
+    expect(reply.payload.text).toBe('Confirmed: Archive old messages?');
+    const after = await device('dev-later');
+    await after.request('sync', { cursor: 0 });
+    expect(after.ofType('picker.confirm')).toHaveLength(0);
+  });
+
   it('unknown picker ids are not_found', async () => {
     const c = await device('dev-a');
     expect((await c.request('picker.select', { picker_id: 'pick_nope', value: 'yes' })).payload.code).toBe('not_found');

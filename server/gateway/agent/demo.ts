@@ -1,7 +1,7 @@
 // The scripted demo agent: one job at a time per lane (a turn, a picker, a reminder), slash
 // commands, steering and stopping, picker answers, auto-threading, and recovery of turns a crash
 // left open.
-import type { ClientFrameOf, Role } from '../../../src/protocol';
+import type { ClientFrameOf, Role, ServerFrame } from '../../../src/protocol';
 import type { Agent, AgentDescription, AgentHost } from '../agent';
 import type { StoredMessage } from '../conversations';
 import type { LaneAddress } from '../directory';
@@ -48,6 +48,17 @@ export class DemoAgent implements Agent {
 
   describe(): AgentDescription {
     return { kind: 'demo', name: DEMO_AGENT_NAME, model: this.ctx.store.agent.model, steer: true };
+  }
+
+  openPickers(): ServerFrame[] {
+    const { store } = this.ctx;
+    const frames: ServerFrame[] = [];
+    for (const picker of store.agent.pickers.values()) {
+      const addr = store.channels.address(picker.lane);
+      if (!picker.frame || !addr) continue;
+      frames.push({ v: 1, type: 'agent.busy', ...at(addr), payload: { reason: 'waiting_input' } }, picker.frame);
+    }
+    return frames;
   }
 
   catalog() {

@@ -99,7 +99,14 @@ export function postPicker(ctx: AgentHost, addr: LaneAddress, command: PickerCom
       break;
     }
   }
-  store.agent.pickers.set(picker_id, { picker_id, type: frame.type, lane: addr.lane, detail, created: Date.now() });
+  store.agent.pickers.set(picker_id, {
+    picker_id,
+    type: frame.type,
+    lane: addr.lane,
+    detail,
+    created: Date.now(),
+    frame,
+  });
   store.agent.save('self');
   hub.emit({ v: 1, type: 'agent.busy', ...scope, payload: { reason: 'waiting_input' } });
   hub.emit(frame);

@@ -1,5 +1,6 @@
 // The demo agent's durable state: the chosen model, pickers waiting for an answer, and turns that
 // were streaming (so a restart can close them instead of leaving a bubble streaming forever).
+import type { ServerFrame } from '../../../src/protocol';
 import type { Persistence } from '../persistence';
 
 const FILE = 'agent.json';
@@ -11,6 +12,8 @@ export interface PendingPicker {
   /** The command the approval is about, the values a choice offers, … */
   detail: Record<string, unknown>;
   created: number;
+  /** The picker frame as posted: restated to a device paired while it waits (absent in older state files). */
+  frame?: ServerFrame;
 }
 
 export interface InflightTurn {
