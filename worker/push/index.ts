@@ -6,7 +6,7 @@ import { relaySubscribe, relayUnsubscribe } from '../../src/push/relay';
 import { clearShownCount, setShownCount, shownCount } from '../../src/push/shownCounts';
 import { PICKER_TAG_PREFIX } from '../../src/push/tags';
 import { addPushUnread } from '../../src/push/unread';
-import { totalUnread } from '../../src/pwa/badge';
+import { totalUnread } from '../../src/store/models/messages';
 import { answerOverOwnConnection, helloOverOwnConnection, type CallResult } from './gateway-call';
 import {
   buildNotification,
