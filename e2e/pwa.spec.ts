@@ -5,7 +5,16 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumExecutable } from './browser';
-import { expect, launchServer, pair, shareFromAnotherApp, storeRows, test } from './support';
+import {
+  anotherDeviceSays,
+  channelLink,
+  expect,
+  launchServer,
+  pair,
+  shareFromAnotherApp,
+  storeRows,
+  test,
+} from './support';
 
 async function waitForServiceWorker(page: Page) {
   await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
@@ -236,9 +245,13 @@ test('sharing text and a file from another app opens a composer prefilled in the
   await pair(page, iris);
   await page.goto(iris.baseURL + '/#/');
   await waitForServiceWorker(page);
+  // A thread in General: listed under General, not under whichever channel comes before it.
+  await anotherDeviceSays(iris, 'web:default', '/thread Plan the trip');
+  await expect(channelLink(page, 'Plan the trip')).toBeAttached();
   await shareFromAnotherApp(page, 'https://example.org/article');
   await expect(page.getByRole('heading', { name: 'Share to Iris' })).toBeVisible();
   await expect(page.getByText('1 file: list.txt')).toBeVisible();
+  await expect(page.getByRole('main').getByRole('listitem')).toHaveText(['General', /Plan the trip/, 'Demo']);
   await page.getByRole('main').getByRole('button', { name: 'Demo', exact: true }).click();
   await expect(page).toHaveURL(/#\/c\/web%3Ademo|#\/c\/web:demo/);
   await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue('Look at this\nhttps://example.org/article');

@@ -5,6 +5,7 @@ import { ERROR_TOAST_KIND } from '../components/status/toastWrites';
 import { stageAttachment } from '../../media/outgoing';
 import { live } from '../../store/live';
 import { channelsInOrder } from '../../store/models/channels';
+import { channelTree, laneHref } from '../components/channels/channelTree';
 import { getPendingShare, takeShareIntoDraft } from '../../store/models/share';
 import { shareToText } from '../../share/pendingShare';
 import { useIris } from '../../runtime';
@@ -15,17 +16,17 @@ export default function SharePage() {
   const { db } = useIris();
   const navigate = useNavigate();
   const share = live(() => getPendingShare(db), undefined);
+  // As the channel list orders them: each channel with its own threads under it.
   const lanes = live(async () => {
-    const channels = (await channelsInOrder(db)).filter((c) => !c.archived);
-    return channels.map((c) => ({
-      lane: c.chat_id,
-      name: c.name,
-      href:
-        c.kind === 'thread' && c.parent_chat_id
-          ? `/c/${encodeURIComponent(c.parent_chat_id)}/t/${encodeURIComponent(c.chat_id)}`
-          : `/c/${encodeURIComponent(c.chat_id)}`,
-      thread: c.kind === 'thread',
-    }));
+    const tree = channelTree(await channelsInOrder(db), false);
+    return tree.flatMap(({ channel, threads }) =>
+      [channel, ...threads].map((c) => ({
+        lane: c.chat_id,
+        name: c.name,
+        href: laneHref(c),
+        thread: c !== channel,
+      })),
+    );
   }, []);
 
   async function shareInto(lane: string, href: string) {
