@@ -58,7 +58,7 @@ export function TopBar(props: TopBarProps) {
           <Icon name="menu" />
           <Show when={props.menuUnread}>
             {(count) => (
-              <span class="topbar-unread" aria-hidden="true">
+              <span class="unread-badge topbar-unread" aria-hidden="true">
                 {count() > 99 ? '99+' : count()}
               </span>
             )}
