@@ -1,7 +1,7 @@
 // Issue 16.7, the composer on a phone: icon buttons that keep their names (Send, Stop), the text field
 // gets the width, a full-width command list, plain words while the agent works, "thinking" and Stop
 // ending with the reply, and a disabled Send that still looks like a button.
-import { expect, messageBox, messages, pairAndOpen, test } from './support';
+import { expect, messageBox, messages, mine, pairAndOpen, test } from './support';
 
 const PHONE = { width: 360, height: 740 };
 
@@ -72,7 +72,7 @@ test('a long word or link in the text keeps the composer on the screen: it wraps
     }
   }
   await send.click();
-  await expect(messages(page).getByText('x'.repeat(120))).toBeVisible();
+  await expect(mine(page, 'x'.repeat(120))).toBeVisible();
 });
 
 test('the command list is as wide as the screen on a phone', async ({ page, iris }) => {
