@@ -466,6 +466,49 @@ test('my bubble shows pending, then sent, then read', async ({ page }) => {
   }
 });
 
+test('on a phone, my message stays on screen as its echo replaces the pending bubble: no frame without it, no blank row', async ({
+  page,
+  iris,
+}) => {
+  await page.setViewportSize({ width: 412, height: 915 });
+  await pairAndOpen(page, iris);
+  for (const text of ['first of three', 'second of three', 'third of three']) {
+    // Every animation frame from the moment the bubble shows until its reply is written: a frame in which
+    // the message is not on screen, or a row without its message is, counts.
+    await page.evaluate((text) => {
+      const w = window as unknown as { __misses: string[]; __watching: boolean };
+      w.__misses = [];
+      w.__watching = true;
+      let seen = false;
+      const look = () => {
+        if (!w.__watching) return;
+        const box = document.querySelector('[role="log"]')!.getBoundingClientRect();
+        const onScreen = (el: Element) => {
+          const r = el.getBoundingClientRect();
+          return r.height > 0 && r.bottom > box.top && r.top < box.bottom;
+        };
+        const mine = [...document.querySelectorAll('[role="log"] article')].some(
+          (a) => a.textContent?.includes(text) && onScreen(a),
+        );
+        seen ||= mine;
+        if (seen && !mine) w.__misses.push('message missing');
+        if ([...document.querySelectorAll('.msg-placeholder')].some(onScreen)) w.__misses.push('blank row');
+        requestAnimationFrame(look);
+      };
+      requestAnimationFrame(look);
+    }, text);
+    await sendMessage(page, text);
+    await expect(mine(page, text)).toContainText('Read');
+    await expect(hermes(page, text).filter({ hasText: '— Iris demo agent' })).toBeVisible();
+    const misses = await page.evaluate(() => {
+      const w = window as unknown as { __misses: string[]; __watching: boolean };
+      w.__watching = false;
+      return w.__misses;
+    });
+    expect(misses, text).toEqual([]);
+  }
+});
+
 test('a message sent while the gateway is unreachable waits, then goes; a refused one can be retried', async ({
   page,
 }) => {

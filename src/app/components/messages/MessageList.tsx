@@ -404,7 +404,9 @@ export function MessageList(props: {
 /** One message row: a day separator when the day changes, then the message (or a placeholder). */
 function Row(props: { id: string; prevId: string | undefined }) {
   const list = useMessageList();
-  const message = () => list.win.rows[props.id];
+  // The last read row while the id is still listed: the pending bubble whose echo just replaced it in the
+  // DB stays on screen until the list swaps it for the echo (listed once its row is read), not blank between.
+  const message = createMemo<MessageRow | undefined>((last) => list.win.rows[props.id] ?? last);
   const day = createMemo(() => {
     const current = message();
     if (!current) return undefined;

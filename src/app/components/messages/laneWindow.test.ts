@@ -227,14 +227,27 @@ describe('listed ids', () => {
     expect(listed()).toHaveLength(301);
   });
 
-  it('lists at once what is not a new end: a delete, an older page, a message put in earlier', () => {
-    const { listed, setStored } = listedOf(['m2', 'm3', 'm5']);
-    setStored(['m2', 'm5']);
-    expect(listed()).toEqual(['m2', 'm5']);
-    setStored(['m1', 'm2', 'm5']);
-    expect(listed()).toEqual(['m1', 'm2', 'm5']);
-    setStored(['m1', 'm2', 'm4', 'm5']);
-    expect(listed()).toEqual(['m1', 'm2', 'm4', 'm5']);
+  it('lists at once a change that brings nothing unread among the newest ids: a delete, an older page', () => {
+    const { listed, setStored } = listedOf(range(2, 101));
+    setStored(range(2, 100));
+    expect(listed()).toEqual(range(2, 100));
+    setStored(range(1, 100));
+    expect(listed()).toEqual(range(1, 100));
+  });
+
+  it('lists a message put in among the newest, or the echo that takes the pending bubble’s place, once read', () => {
+    const { listed, setStored, markRead } = listedOf(['m1', 'm2', 'local:c1']);
+    // The echo replaces the pending bubble, and the reply starts, in one change: both wait for their rows.
+    setStored(['m1', 'm2', 'm3', 'r1']);
+    expect(listed()).toEqual(['m1', 'm2', 'local:c1']);
+    markRead('m3');
+    expect(listed()).toEqual(['m1', 'm2', 'local:c1']);
+    markRead('r1');
+    expect(listed()).toEqual(['m1', 'm2', 'm3', 'r1']);
+    setStored(['m1', 'm2', 'm2b', 'm3', 'r1']);
+    expect(listed()).toEqual(['m1', 'm2', 'm3', 'r1']);
+    markRead('m2b');
+    expect(listed()).toEqual(['m1', 'm2', 'm2b', 'm3', 'r1']);
   });
 
   it('lists a new end at once when the list does not follow it, or stops following while it waits', () => {

@@ -155,11 +155,13 @@ export function createLaneWindow(
 }
 
 /**
- * The ids the list shows: `stored`, except that ids appended at its end are listed only once the
- * newest of them are read (`isRead`), while `following()` (the window reaches the end). Listed at once,
- * they were rows without their message for a frame or more: blank boxes at the bottom as a reply or a
- * catch-up landed. Any other change (a delete, an older page, a message inserted earlier) and an
- * append out of view are listed at once; a tail still unread after TAIL_HOLD_MS is listed anyway.
+ * The ids the list shows: `stored`, except that while `following()` (the window reaches the end) a change
+ * among the newest ids (appended at the end, put in among them, or the gateway's echo taking the place of
+ * the pending bubble) is listed only once the newest of the ids it brings are read (`isRead`). Listed at
+ * once, they were rows without their message for a frame or more: blank boxes at the bottom as a reply or
+ * a catch-up landed, and the person's own message blinking out as its echo replaced it. A change that
+ * brings nothing unread among the newest ids (a delete, an older page) and any change out of view are
+ * listed at once; a tail still unread after TAIL_HOLD_MS is listed anyway.
  * Must run inside a reactive owner.
  */
 export function createListedIds(
@@ -179,8 +181,11 @@ export function createListedIds(
   createComputed(() => {
     const next = stored();
     const shown = untrack(listed);
-    const added = next && shown && following() ? appendedTo(shown, next) : 0;
-    if (added > 0 && !overdue() && !next!.slice(-Math.min(added, TAIL_AHEAD)).every(isRead)) {
+    const from = next && shown && following() ? firstChange(shown, next) : next?.length;
+    // The ids the change brings among the newest: not those a delete or an older page only moves.
+    const had = new Set(shown?.slice(Math.max(from ?? 0, shown.length - 2 * TAIL_AHEAD)));
+    const brought = next?.slice(Math.max(from ?? 0, next.length - TAIL_AHEAD)).filter((id) => !had.has(id)) ?? [];
+    if (brought.length > 0 && !overdue() && !brought.every(isRead)) {
       timer ??= setTimeout(() => setOverdue(true), holdMs);
       return;
     }
@@ -191,11 +196,11 @@ export function createListedIds(
   return listed;
 }
 
-/** How many ids `next` has after all of `shown` (0 when `next` is not `shown` with more at its end). */
-function appendedTo(shown: string[], next: string[]): number {
-  if (next.length <= shown.length) return 0;
-  for (let i = shown.length - 1; i >= 0; i--) if (shown[i] !== next[i]) return 0;
-  return next.length - shown.length;
+/** The index of the first id of `next` that differs from `shown` (next.length when `next` only drops ids at its end). */
+function firstChange(shown: string[], next: string[]): number {
+  let i = 0;
+  while (i < next.length && shown[i] === next[i]) i++;
+  return i;
 }
 
 function byTurnOrder(a: ActivityRow, b: ActivityRow): number {
