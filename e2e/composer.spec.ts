@@ -15,6 +15,7 @@ import {
   storeRows,
   test,
 } from './support';
+import { startHostile } from './hostile/hostile-gateway';
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
@@ -79,6 +80,37 @@ test.describe('desktop', () => {
     // The demo agent answers it.
     await expect(messages(page).getByText('— Iris demo agent').first()).toBeVisible();
     await expect(box).toBeFocused();
+  });
+
+  test('messages typed and sent as fast as a person can all go, in order, each once', async ({ page }) => {
+    // A gateway written apart that echoes each message and never starts a reply: with the agent at work,
+    // a message typed meanwhile rightly goes as a steer, not as a message of its own.
+    const hostile = await startHostile();
+    try {
+      const sent: string[] = [];
+      page.on('websocket', (ws) =>
+        ws.on('framesent', (f) => {
+          if (typeof f.payload !== 'string') return;
+          const frame = JSON.parse(f.payload) as { type: string; payload?: { text?: string } };
+          if (frame.type === 'message.send') sent.push(frame.payload?.text ?? '');
+        }),
+      );
+      await pairAndOpen(page, hostile);
+      const box = messageBox(page);
+      await box.click();
+      // No wait between them: the next Enter comes while the message before is still being stored.
+      for (const text of ['quick one', 'quick two', 'quick three']) {
+        await box.pressSequentially(text);
+        await box.press('Enter');
+      }
+      await expect(box).toHaveValue('');
+      const mine = messages(page).getByRole('article', { name: /^You, / });
+      await expect(mine).toHaveText([/quick one/, /quick two/, /quick three/]);
+      await expect(mine.locator('[data-delivery="sent"]')).toHaveCount(3);
+      expect(sent).toEqual(['quick one', 'quick two', 'quick three']);
+    } finally {
+      await hostile.close();
+    }
   });
 
   test('slash autocomplete lists commands with descriptions; arrows and Enter pick /choose', async ({ page, iris }) => {

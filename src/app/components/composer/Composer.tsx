@@ -103,7 +103,8 @@ function LaneComposer(props: { lane: string }) {
   const [notice, setNotice] = createSignal('');
   // Attachments: picker, paste, drop and voice recordings, stored at once (media issue).
   const media = useComposerMedia({ lane, attachments, setAttachments, setError });
-  const [sending, setSending] = createSignal(false);
+  // A file chosen a moment ago is still being stored, and the message that takes it waits for it.
+  const [awaitingFiles, setAwaitingFiles] = createSignal(false);
   // An agent that cannot be steered (the gateway's status says so) gets text typed during a reply as a message.
   const steers = live(async () => agentSteers(await getSetting(db, 'gatewayStatus')), true);
   const agent = live(async () => agentName(await getSetting(db, 'gatewayStatus')), DEFAULT_AGENT_NAME);
@@ -166,28 +167,32 @@ function LaneComposer(props: { lane: string }) {
     textarea.setSelectionRange(end, end);
   }
 
+  // Sends go one after another, in the order they were asked for: the next Enter can come while the message
+  // before is still being stored (ignored, it left that message in the box).
+  let queue: Promise<void> = Promise.resolve();
   async function run(action: () => Promise<unknown>, restore?: () => void) {
-    setError('');
-    setSending(true);
-    try {
-      await action();
-    } catch (e) {
-      restore?.();
-      setError(errorText(e));
-    } finally {
-      setSending(false);
-    }
+    const turn = queue.then(async () => {
+      setError('');
+      try {
+        await action();
+      } catch (e) {
+        restore?.();
+        setError(errorText(e));
+      }
+    });
+    queue = turn;
+    await turn;
   }
 
   async function submit() {
-    if (sending()) return;
+    if (awaitingFiles()) return;
     if (media.adding() > 0) {
       // A file chosen a moment ago is still being stored: it goes with this message, as the person meant.
-      setSending(true);
+      setAwaitingFiles(true);
       try {
         await media.added();
       } finally {
-        setSending(false);
+        setAwaitingFiles(false);
       }
     }
     input.sync();
@@ -388,7 +393,7 @@ function LaneComposer(props: { lane: string }) {
           type="submit"
           class="composer-send"
           classList={{ stop: mode() === 'stop', steer: mode() === 'steer' }}
-          disabled={!canPress() || sending()}
+          disabled={!canPress() || awaitingFiles()}
           title={buttonTitle()}
         >
           <SendIcon mode={mode()} />
