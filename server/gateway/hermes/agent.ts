@@ -11,6 +11,7 @@ import type {
   CommandsCompleteFrame,
   ModelProvider,
   Role,
+  ServerFrame,
 } from '../../../src/protocol';
 import type { Agent, AgentDescription, AgentHost } from '../agent';
 import { statusFrame } from '../agentstatus';
@@ -117,6 +118,18 @@ export class HermesAgent implements Agent {
 
   describe(): AgentDescription {
     return { ...this.description };
+  }
+
+  /** The questions waiting for an answer, as posted, each after the busy frame that says the lane waits. */
+  openPickers(): ServerFrame[] {
+    const { store } = this.ctx;
+    const frames: ServerFrame[] = [];
+    for (const picker of this.state.pickers.values()) {
+      const addr = store.channels.address(picker.lane);
+      if (!picker.frame || !addr) continue;
+      frames.push({ v: 1, type: 'agent.busy', ...at(addr), payload: { reason: 'waiting_input' } }, picker.frame);
+    }
+    return frames;
   }
 
   /**
@@ -438,20 +451,21 @@ export class HermesAgent implements Agent {
       command: ev.command,
       choices: ev.choices,
     };
-    this.state.pickers.set(picker_id, picker);
-    this.state.save('self');
     const scope = at(addr);
     const description = ev.description
       ? `Hermes flags this command: ${ev.description}.`
       : 'Hermes asks before running this command.';
     const offered = ev.choices.length < 4 ? ` Hermes offers only: ${ev.choices.join(', ')}.` : '';
-    hub.emit({ v: 1, type: 'agent.busy', ...scope, payload: { reason: 'waiting_input' } });
-    hub.emit({
+    picker.frame = {
       v: 1,
       type: 'picker.approval',
       ...scope,
       payload: { picker_id, command: ev.command, description: description + offered },
-    });
+    };
+    this.state.pickers.set(picker_id, picker);
+    this.state.save('self');
+    hub.emit({ v: 1, type: 'agent.busy', ...scope, payload: { reason: 'waiting_input' } });
+    hub.emit(picker.frame);
     const ts = store.conversations.now();
     const notify = { kind: 'approval' as const, title: 'Approval needed', body: `Run ${ev.command.slice(0, 200)}?` };
     hub.emit({ v: 1, type: 'notification', ...scope, payload: { ...notify, ts } });
@@ -498,19 +512,20 @@ export class HermesAgent implements Agent {
       return;
     }
     const picker_id = `pick_${randomUUID()}`;
-    this.state.pickers.set(picker_id, { picker_id, kind: 'model', lane: addr.lane, models });
-    this.state.save('self');
     const providers: ModelProvider[] = [
       { id: PROVIDER_ID, label: this.description.name, models: models.map((id) => ({ id, label: id })) },
     ];
     const current = this.state.models.get(addr.lane) ?? models[0];
-    hub.emit({ v: 1, type: 'agent.busy', ...at(addr), payload: { reason: 'waiting_input' } });
-    hub.emit({
+    const frame: ServerFrame = {
       v: 1,
       type: 'picker.model',
       ...at(addr),
       payload: { picker_id, current_provider: PROVIDER_ID, current_model: current, providers },
-    });
+    };
+    this.state.pickers.set(picker_id, { picker_id, kind: 'model', lane: addr.lane, models, frame });
+    this.state.save('self');
+    hub.emit({ v: 1, type: 'agent.busy', ...at(addr), payload: { reason: 'waiting_input' } });
+    hub.emit(frame);
   }
 
   /**

@@ -125,6 +125,28 @@ describe('HermesAgent on recorded hermes-agent 0.19.0 streams', () => {
     expect(twice.payload.code).toBe('not_found');
   });
 
+  it('a device paired while an approval waits is asked it too, and its answer runs the command', async () => {
+    hermes.play(loadFixture('approval-once'));
+    await gateway();
+    const c = await device();
+    const from = c.mark();
+    await c.request('message.send', { text: 'Clean up', client_id: 'c-late' }, {});
+    const picker = await c.waitType('picker.approval', { from });
+    const late = await device('dev-late');
+    const restated = await late.waitFor((f) => f.type === 'picker.approval', { what: 'the waiting approval' });
+    expect(restated.payload).toEqual(picker.payload);
+    expect(typeof restated.cursor).toBe('number'); // outboxed: a sync brings it again until acknowledged
+    expect(late.ofType('agent.busy').at(-1)!.payload.reason).toBe('waiting_input');
+    const ack = await late.request('picker.select', { picker_id: picker.payload.picker_id, value: 'once' });
+    expect(ack.type).toBe('agent.busy');
+    expect(hermes.calls.find((x) => x.path.endsWith('/approval'))!.body).toEqual({ choice: 'once' });
+    await c.waitType('message.stop', { from });
+    // Answered: a device paired now is not asked.
+    const after = await device('dev-after');
+    await after.request('sync', { cursor: 0 });
+    expect(after.ofType('picker.approval')).toHaveLength(0);
+  });
+
   it('streams the reasoning live: the step Hermes wrote before the tool shows while the approval waits', async () => {
     hermes.play(loadFixture('approval-once'));
     await gateway();

@@ -3,6 +3,7 @@
 // (to reattach or close them), approvals waiting for an answer, and which Hermes sessions' history
 // each lane has imported (once each). One file, hermes.json.
 import { randomUUID } from 'node:crypto';
+import type { ServerFrame } from '../../../src/protocol';
 import type { Persistence } from '../persistence';
 
 const FILE = 'hermes.json';
@@ -25,6 +26,8 @@ export interface PendingApproval {
   command?: string;
   choices?: string[];
   models?: string[];
+  /** The picker frame as posted: restated to a device paired while it waits (absent in older state files). */
+  frame?: ServerFrame;
 }
 
 interface HermesFile {
