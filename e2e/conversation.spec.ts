@@ -10,6 +10,7 @@ import {
   type IrisServer,
   LANE,
   launchServer,
+  messageBox,
   messages,
   mine,
   openLane,
@@ -466,20 +467,28 @@ test('my bubble shows pending, then sent, then read', async ({ page }) => {
   }
 });
 
-test('on a phone, my message stays on screen as its echo replaces the pending bubble: no frame without it, no blank row', async ({
+test('on a phone, my message stays on screen as its echo replaces the pending bubble: no frame without it, no blank row, nothing moving back', async ({
   page,
   iris,
 }) => {
   await page.setViewportSize({ width: 412, height: 915 });
   await pairAndOpen(page, iris);
-  for (const text of ['first of three', 'second of three', 'third of three']) {
-    // Every animation frame from the moment the bubble shows until its reply is written: a frame in which
-    // the message is not on screen, or a row without its message is, counts.
-    await page.evaluate((text) => {
+  const twelveLines = Array.from({ length: 12 }, (_, i) => `second message, line ${i + 1}`).join('\n');
+  for (const [marker, text] of [
+    ['first of three', 'first of three'],
+    ['second message, line 1', twelveLines],
+    ['third of three', 'third of three'],
+  ]) {
+    // Every animation frame from the moment the bubble shows until its reply is written. Counted: a frame
+    // in which the message is not on screen, or a row without its message is; rows overlapping (a row
+    // placed at an estimated height); the row after the message (the agent's placeholder, then its
+    // reply) going away once it showed.
+    await page.evaluate((marker) => {
       const w = window as unknown as { __misses: string[]; __watching: boolean };
       w.__misses = [];
       w.__watching = true;
       let seen = false;
+      let followed = false;
       const look = () => {
         if (!w.__watching) return;
         const box = document.querySelector('[role="log"]')!.getBoundingClientRect();
@@ -487,25 +496,36 @@ test('on a phone, my message stays on screen as its echo replaces the pending bu
           const r = el.getBoundingClientRect();
           return r.height > 0 && r.bottom > box.top && r.top < box.bottom;
         };
-        const mine = [...document.querySelectorAll('[role="log"] article')].some(
-          (a) => a.textContent?.includes(text) && onScreen(a),
+        const rows = [...document.querySelectorAll('.vrow')]
+          .map((el) => ({ el, box: el.getBoundingClientRect() }))
+          .sort((x, y) => x.box.top - y.box.top);
+        const at = rows.findIndex(
+          (r) => onScreen(r.el) && [...r.el.querySelectorAll('article')].some((a) => a.textContent?.includes(marker)),
         );
-        seen ||= mine;
-        if (seen && !mine) w.__misses.push('message missing');
+        seen ||= at >= 0;
+        if (seen && at < 0) w.__misses.push('message missing');
         if ([...document.querySelectorAll('.msg-placeholder')].some(onScreen)) w.__misses.push('blank row');
+        for (let i = 1; i < rows.length; i++)
+          if (rows[i]!.box.top < rows[i - 1]!.box.bottom - 1) w.__misses.push('rows overlap');
+        if (at >= 0 && at < rows.length - 1) followed = true;
+        else if (at >= 0 && followed) w.__misses.push('the row after the message went away');
         requestAnimationFrame(look);
       };
       requestAnimationFrame(look);
-    }, text);
-    await sendMessage(page, text);
-    await expect(mine(page, text)).toContainText('Read');
-    await expect(hermes(page, text).filter({ hasText: '— Iris demo agent' })).toBeVisible();
+    }, marker);
+    await messageBox(page).fill(text);
+    await page.getByRole('button', { name: 'Send' }).click();
+    const bubble = messages(page)
+      .getByRole('article', { name: /^You, / })
+      .filter({ hasText: marker });
+    await expect(bubble).toContainText('Read');
+    await expect(hermes(page, marker).filter({ hasText: '— Iris demo agent' })).toBeVisible();
     const misses = await page.evaluate(() => {
       const w = window as unknown as { __misses: string[]; __watching: boolean };
       w.__watching = false;
       return w.__misses;
     });
-    expect(misses, text).toEqual([]);
+    expect(misses, marker).toEqual([]);
   }
 });
 

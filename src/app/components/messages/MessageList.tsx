@@ -30,6 +30,7 @@ import { PickerCard } from './PickerCard';
 import { showErrorToast } from '../status/toastWrites';
 import { useReadMarks } from './readMarks';
 import { live } from '../../../store/live';
+import { localMessageId } from '../../../store/models/messages';
 import { settledPickerPlaces } from '../../../store/models/pickers';
 import { dayLabel, sameDay, warmTimeFormats } from './time';
 import { loadWhenIdle, stepsWhenIdle } from '../../loadWhenIdle';
@@ -74,7 +75,11 @@ export function MessageList(props: {
   const stored = laneMessageIds(db, props.lane);
   // The ids the list shows: new ones at its end wait for their rows while the list follows the end. The
   // window and its range are made below, from these ids' keys.
-  const later: { isRead?: (id: string) => boolean; following?: () => boolean } = {};
+  const later: {
+    isRead?: (id: string) => boolean;
+    following?: () => boolean;
+    carriedSize?: (index: number) => number | undefined;
+  } = {};
   const ids = createListedIds(
     stored,
     (id) => later.isRead?.(id) ?? true,
@@ -102,18 +107,21 @@ export function MessageList(props: {
   const newest = laneNewest(db, props.lane);
   const agent = useAgentName();
   const agentName = () => agent() ?? DEFAULT_AGENT_NAME;
-  // The newest row as the window holds it (set once the window exists, below). The newest-message query
-  // and the list's own ids and rows are separate live queries that land a moment apart (under load, a
-  // frame or more): the turn counts as shown once either says it streams, so the placeholder and the
-  // line above the composer are never shown together with the reply's bubble.
-  const [newestRowStreams, setNewestRowStreams] = createSignal(false);
+  // The newest listed row as the window holds it (set once the window exists, below). The newest-message
+  // query and the list's own ids and rows are separate live queries that land a moment apart (under load,
+  // a frame or more; the list holds new ids until their rows are read): the turn counts as shown once
+  // either says it streams, so the line above the composer is never shown together with the reply's
+  // bubble. The placeholder row at the list's end follows the listed rows alone: it gives way to the
+  // reply's bubble in the same frame, never leaving a frame with neither.
+  const [newestListed, setNewestListed] = createSignal<Pick<MessageRow, 'role' | 'status'>>();
+  const newestRowStreams = () => newestListed()?.role === 'assistant' && newestListed()?.status === 'streaming';
   const turnShown = () => {
     const message = newest();
     return (
       orphan() !== undefined || (message?.role === 'assistant' && message.status === 'streaming') || newestRowStreams()
     );
   };
-  const waiting = () => awaitingReply(lane(), newest(), turnShown());
+  const waiting = () => awaitingReply(lane(), newestListed(), orphan() !== undefined || newestRowStreams());
   const keys = createMemo(() => {
     let list = ids() ?? [];
     const pickers = settled();
@@ -137,7 +145,7 @@ export function MessageList(props: {
       return keys().length;
     },
     getScrollElement: () => scroller,
-    estimateSize: () => ESTIMATE,
+    estimateSize: (index) => later.carriedSize?.(index) ?? ESTIMATE,
     get getItemKey() {
       return keyAt();
     },
@@ -187,10 +195,18 @@ export function MessageList(props: {
     () => (following() ? TAIL_AHEAD : 0),
   );
   later.isRead = (id) => win.rows[id] !== undefined;
+  // The echo that replaces your pending bubble starts at the bubble's measured height. Estimated, the row
+  // below (the reply starting) overlapped it for a frame and the list moved.
+  later.carriedSize = (index) =>
+    untrack(() => {
+      const clientId = win.rows[keys()[index] ?? '']?.client_id;
+      return clientId ? virtualizer.itemSizeCache.get(localMessageId(clientId)) : undefined;
+    });
   createComputed(() => {
     const list = ids();
     const row = list?.length ? win.rows[list[list.length - 1]!] : undefined;
-    setNewestRowStreams(row?.role === 'assistant' && row.status === 'streaming');
+    const head = row && { role: row.role, status: row.status };
+    setNewestListed((was) => (was?.role === head?.role && was?.status === head?.status ? was : head));
   });
   createComputed(() => props.onTurnShown?.(turnShown()));
 
