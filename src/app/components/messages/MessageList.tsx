@@ -197,11 +197,13 @@ export function MessageList(props: {
   later.isRead = (id) => win.rows[id] !== undefined;
   // The echo that replaces your pending bubble starts at the bubble's measured height. Estimated, the row
   // below (the reply starting) overlapped it for a frame and the list moved.
-  later.carriedSize = (index) =>
-    untrack(() => {
-      const clientId = win.rows[keys()[index] ?? '']?.client_id;
-      return clientId ? virtualizer.itemSizeCache.get(localMessageId(clientId)) : undefined;
-    });
+  // Only the newest rows can be an echo: the virtualizer asks this of every unmeasured row (10,000 in a long lane).
+  later.carriedSize = (index) => {
+    const list = untrack(keys);
+    if (index < list.length - TAIL_AHEAD) return undefined;
+    const clientId = untrack(() => win.rows[list[index] ?? '']?.client_id);
+    return clientId ? virtualizer.itemSizeCache.get(localMessageId(clientId)) : undefined;
+  };
   createComputed(() => {
     const list = ids();
     const row = list?.length ? win.rows[list[list.length - 1]!] : undefined;
