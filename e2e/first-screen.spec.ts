@@ -82,34 +82,51 @@ test.describe('a lane opened at start', () => {
   // The service worker would answer the chunk requests itself, past the route that holds one back.
   test.use({ serviceWorkers: 'block' });
 
-  test('shows its newest messages as plain text before the lane code and the Markdown pipeline arrive', async ({
+  test('shows its newest messages as plain text, Markdown’s marks taken off, before the lane code and the Markdown pipeline arrive', async ({
     page,
     iris,
   }) => {
     const newest = 'Newest **in bold** <img src="/x" onerror="window.headXss=1">';
+    // What a reader sees before the pipeline: the text, without the marks ("**Echo:**" flashed as typed).
+    const plain = 'Newest in bold <img src="/x" onerror="window.headXss=1">';
     const gateway = demoGateway(iris);
     gateway.store.conversations.append({ lane: LANE, role: 'assistant', text: newest, ts: Date.now() });
     gateway.store.flush();
     await pairAndOpen(page, iris);
     await expect(hermes(page, 'Newest in bold')).toBeVisible();
 
-    // Opened again (a reload) with the lane's own code held back: the head shows it meanwhile.
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
+    // Opened again (a reload) with the lane's own code and the Markdown pipeline held back: the head shows
+    // it meanwhile, then the lane before its pipeline.
+    const hold = () => {
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      return { held, release };
+    };
+    const lane = hold();
+    const markdown = hold();
     await page.route(/\/assets\/LanePage-[\w-]+\.js$/, async (route) => {
-      await held;
+      await lane.held;
+      await route.continue();
+    });
+    await page.route(/\/assets\/markdown-[\w-]+\.js$/, async (route) => {
+      await markdown.held;
       await route.continue();
     });
     await page.reload();
     const head = page.getByRole('main', { name: 'Conversation (loading)' });
-    await expect(head.getByText(newest, { exact: true })).toBeVisible();
+    await expect(head.getByText(plain, { exact: true })).toBeVisible();
     await expect(head.locator('strong, img')).toHaveCount(0);
     expect(await page.evaluate(() => 'headXss' in window)).toBe(false);
 
-    // Then the lane itself replaces it, Markdown rendered (sanitized: the image's handler is gone).
-    release();
-    await expect(hermes(page, 'Newest in bold').locator('strong', { hasText: 'in bold' })).toBeVisible();
+    lane.release();
     await expect(head).toHaveCount(0);
+    const reply = hermes(page, 'Newest in bold');
+    await expect(reply.getByText(plain, { exact: true })).toBeVisible();
+    await expect(reply.locator('.md strong, .md img')).toHaveCount(0);
+
+    // Then the pipeline renders it (sanitized: the image's handler is gone).
+    markdown.release();
+    await expect(reply.locator('strong', { hasText: 'in bold' })).toBeVisible();
     expect(await page.evaluate(() => 'headXss' in window)).toBe(false);
   });
 });

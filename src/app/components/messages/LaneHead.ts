@@ -1,4 +1,5 @@
 // The lane's newest messages as plain text, painted before the app's own code runs (src/app/boot.ts).
+import { stripMarkdownMarks } from '../../../lib/markdownMarks';
 import type { MessageRow } from '../../../store/schema';
 import type { StoredLaneHead } from '../../../store/laneHead';
 import { ICON_PATHS, type IconName } from '../shell/iconPaths';
@@ -69,7 +70,8 @@ function onScreen(rows: MessageRow[]): MessageRow[] {
   return rows.slice(from);
 }
 
-const shortened = (text: string) => (text.length > HEAD_CHARS ? `${text.slice(0, HEAD_CHARS)}…` : text);
+const shortened = (text: string) =>
+  stripMarkdownMarks(text.length > HEAD_CHARS ? `${text.slice(0, HEAD_CHARS)}…` : text);
 
 function message(row: MessageRow, agent: string): HTMLElement {
   const time = el('span', 'lane-head-time', formatTime(row.ts));

@@ -20,6 +20,7 @@ import {
   type Segmentation,
 } from '../../../lib/markdownSegments';
 import { highlightCodeIn } from '../../../lib/highlight';
+import { stripMarkdownMarks } from '../../../lib/markdownMarks';
 import { plainTextHtml } from '../../../lib/safeText';
 import { COLLAPSED_LINES, CodeBlock } from './CodeBlock';
 import { copyText } from './copyText';
@@ -133,7 +134,7 @@ function MarkdownPiece(props: { text: string; final: boolean; tail: boolean }) {
   const streaming = () => !props.final && props.tail;
   const html = createMemo(() => {
     const markdown = markdownModule();
-    if (!markdown) return plainTextHtml(props.text);
+    if (!markdown) return plainTextHtml(stripMarkdownMarks(props.text));
     return streaming() ? markdown.renderMarkdown(props.text) : markdown.renderMarkdownCached(props.text);
   });
   /** The HTML the piece holds, as put in (undefined once highlighting changed it). */
