@@ -543,6 +543,15 @@ test.describe('phone', () => {
     await attach.focus();
     await page.keyboard.press('Escape');
     await expect(menu).toBeHidden();
+    // The browser's close request (Android's Back; Escape with the focus nowhere in the menu) closes it,
+    // and leaves the page where it is.
+    const url = page.url();
+    await attach.click();
+    await expect(menu).toBeVisible();
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press('Escape');
+    await expect(menu).toBeHidden();
+    expect(page.url()).toBe(url);
   });
 });
 

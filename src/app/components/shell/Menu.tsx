@@ -6,6 +6,7 @@ export interface MenuItem {
   label: string;
   onSelect: () => void;
   danger?: boolean;
+  icon?: JSX.Element;
 }
 
 interface MenuProps {
@@ -14,11 +15,28 @@ interface MenuProps {
   items: MenuItem[];
   triggerClass?: string;
   triggerContent?: JSX.Element;
+  disabled?: boolean;
+  /** The menu's width in px (220). */
+  width?: number;
+  /**
+   * Whether the trigger opens the menu (always, when absent). When it does not, the trigger is a plain
+   * button that runs `onDirect`: Attach opens the file picker at once where there is no camera to offer.
+   */
+  opensMenu?: () => boolean;
+  onDirect?: () => void;
 }
+
+/** The browser's close request (Android's Back, Escape), where it has one (Chrome 120+). */
+interface CloseWatcherLike {
+  onclose: (() => void) | null;
+  destroy(): void;
+}
+type CloseWatcherConstructor = new () => CloseWatcherLike;
 
 /**
  * A menu button (WAI-ARIA menu pattern): Enter/Space/ArrowDown open it on the first item, arrows
- * and Home/End move, Escape closes and returns focus, Tab or a click outside closes.
+ * and Home/End move, Escape closes and returns focus, Tab or a click outside closes. Android's Back
+ * closes it too, instead of leaving the page under it (a CloseWatcher, where the browser has one).
  * Positioned fixed from the trigger so a scrolling list cannot clip it.
  */
 export function Menu(props: MenuProps) {
@@ -27,6 +45,8 @@ export function Menu(props: MenuProps) {
   const [position, setPosition] = createSignal<JSX.CSSProperties>({});
   let trigger!: HTMLButtonElement;
   let menu: HTMLDivElement | undefined;
+  let watcher: CloseWatcherLike | undefined;
+  const opensMenu = () => props.opensMenu?.() ?? true;
 
   const items = () => (menu ? [...menu.querySelectorAll<HTMLButtonElement>('[role="menuitem"]')] : []);
   const focusItem = (index: number) => {
@@ -42,7 +62,7 @@ export function Menu(props: MenuProps) {
 
   function openMenu(focusIndex: number) {
     const rect = trigger.getBoundingClientRect();
-    const width = 220;
+    const width = props.width ?? 220;
     const left = Math.max(8, Math.min(rect.right - width, window.innerWidth - width - 8));
     const below = window.innerHeight - rect.bottom;
     setPosition(
@@ -52,6 +72,11 @@ export function Menu(props: MenuProps) {
     );
     setOpen(true);
     document.addEventListener('pointerdown', onOutside, true);
+    const CloseWatcher = (window as { CloseWatcher?: CloseWatcherConstructor }).CloseWatcher;
+    if (CloseWatcher) {
+      watcher = new CloseWatcher();
+      watcher.onclose = () => close(true);
+    }
     queueMicrotask(() => focusItem(focusIndex));
   }
 
@@ -59,10 +84,16 @@ export function Menu(props: MenuProps) {
     if (!open()) return;
     setOpen(false);
     document.removeEventListener('pointerdown', onOutside, true);
+    const done = watcher;
+    watcher = undefined;
+    done?.destroy();
     if (returnFocus) trigger.focus();
   }
 
-  onCleanup(() => document.removeEventListener('pointerdown', onOutside, true));
+  onCleanup(() => {
+    document.removeEventListener('pointerdown', onOutside, true);
+    watcher?.destroy();
+  });
 
   const onMenuKey = (event: KeyboardEvent) => {
     const list = items();
@@ -104,14 +135,25 @@ export function Menu(props: MenuProps) {
         type="button"
         class={props.triggerClass ?? 'icon-button'}
         aria-label={props.label}
-        aria-haspopup="menu"
-        aria-expanded={open()}
+        aria-haspopup={opensMenu() ? 'menu' : undefined}
+        aria-expanded={opensMenu() ? open() : undefined}
         aria-controls={open() ? menuId : undefined}
-        onClick={() => (open() ? close(false) : openMenu(0))}
+        disabled={props.disabled}
+        onClick={() => {
+          if (!opensMenu()) props.onDirect?.();
+          else if (open()) close(false);
+          else openMenu(0);
+        }}
         onKeyDown={(e) => {
+          if (!opensMenu()) return;
           if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
             e.preventDefault();
             openMenu(e.key === 'ArrowDown' ? 0 : -1);
+          } else if (e.key === 'Escape' && open()) {
+            // A tap opens the menu without moving the focus off the trigger on some phones.
+            e.preventDefault();
+            e.stopPropagation();
+            close(true);
           }
         }}
       >
@@ -140,6 +182,7 @@ export function Menu(props: MenuProps) {
                   item.onSelect();
                 }}
               >
+                {item.icon}
                 {item.label}
               </button>
             )}
