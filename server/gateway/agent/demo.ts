@@ -5,7 +5,7 @@ import type { ClientFrameOf, Role, ServerFrame } from '../../../src/protocol';
 import type { Agent, AgentDescription, AgentHost } from '../agent';
 import type { StoredMessage } from '../conversations';
 import type { LaneAddress } from '../directory';
-import { at, messageFrame } from '../frames';
+import { at, messageFrame, waitingPickerFrames } from '../frames';
 import type { Requester } from '../peer';
 import { makePng } from './png';
 import { COMMANDS, parseCommand } from './commands';
@@ -51,14 +51,7 @@ export class DemoAgent implements Agent {
   }
 
   openPickers(): ServerFrame[] {
-    const { store } = this.ctx;
-    const frames: ServerFrame[] = [];
-    for (const picker of store.agent.pickers.values()) {
-      const addr = store.channels.address(picker.lane);
-      if (!picker.frame || !addr) continue;
-      frames.push({ v: 1, type: 'agent.busy', ...at(addr), payload: { reason: 'waiting_input' } }, picker.frame);
-    }
-    return frames;
+    return waitingPickerFrames(this.ctx.store.channels, this.ctx.store.agent.pickers.values());
   }
 
   catalog() {

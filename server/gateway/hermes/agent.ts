@@ -18,7 +18,7 @@ import { statusFrame } from '../agentstatus';
 import type { StoredMessage } from '../conversations';
 import type { LaneAddress } from '../directory';
 import { catalogFrame, completeFrame } from '../commandframes';
-import { at, messageFrame } from '../frames';
+import { at, messageFrame, waitingPickerFrames } from '../frames';
 import { LaneQueues } from '../lanequeue';
 import type { Requester } from '../peer';
 import { HermesClient, HermesError } from './client';
@@ -122,14 +122,7 @@ export class HermesAgent implements Agent {
 
   /** The questions waiting for an answer, as posted, each after the busy frame that says the lane waits. */
   openPickers(): ServerFrame[] {
-    const { store } = this.ctx;
-    const frames: ServerFrame[] = [];
-    for (const picker of this.state.pickers.values()) {
-      const addr = store.channels.address(picker.lane);
-      if (!picker.frame || !addr) continue;
-      frames.push({ v: 1, type: 'agent.busy', ...at(addr), payload: { reason: 'waiting_input' } }, picker.frame);
-    }
-    return frames;
+    return waitingPickerFrames(this.ctx.store.channels, this.state.pickers.values());
   }
 
   /**
