@@ -480,7 +480,8 @@ test('on a phone, my message stays on screen as its echo replaces the pending bu
     ['third of three', 'third of three'],
   ]) {
     // Every animation frame from the moment the bubble shows until its reply is written. Counted: a frame
-    // in which the message is not on screen, or a row without its message is; rows overlapping (a row
+    // in which the message is not in the list (it may scroll off the top as a long reply grows below it,
+    // not vanish), or a row without its message is on screen; rows overlapping (a row
     // placed at an estimated height); the row after the message (the agent's placeholder, then its
     // reply) going away once it showed.
     await page.evaluate((marker) => {
@@ -500,7 +501,7 @@ test('on a phone, my message stays on screen as its echo replaces the pending bu
           .map((el) => ({ el, box: el.getBoundingClientRect() }))
           .sort((x, y) => x.box.top - y.box.top);
         const at = rows.findIndex(
-          (r) => onScreen(r.el) && [...r.el.querySelectorAll('article')].some((a) => a.textContent?.includes(marker)),
+          (r) => r.box.height > 0 && [...r.el.querySelectorAll('article')].some((a) => a.textContent?.includes(marker)),
         );
         seen ||= at >= 0;
         if (seen && at < 0) w.__misses.push('message missing');
