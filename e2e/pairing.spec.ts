@@ -33,6 +33,22 @@ test('a pairing link that names a lane opens that lane', async ({ page, iris }) 
   expect(page.url()).not.toContain(iris.token);
 });
 
+test('the pairing link opened in the tab that already shows the form pairs, after a failed try too', async ({
+  page,
+  iris,
+}) => {
+  // A new user opens the app's address first, tries something, then pastes the link the terminal printed.
+  await page.goto(iris.baseURL + '/');
+  await expect(page.getByRole('button', { name: 'Connect' })).toBeVisible();
+  await page.getByLabel('Token').fill('not-the-token');
+  await page.getByRole('button', { name: 'Connect' }).click();
+  await expect(page.getByRole('status')).toContainText('did not accept this token');
+  await page.goto(iris.pairingLink); // the same document: only the address's hash changes
+  await expectLanded(page);
+  await expect(pageTitle(page)).toHaveText('General');
+  expect(page.url()).not.toContain(iris.token);
+});
+
 test('typing the gateway URL and token connects and opens the default channel', async ({ page, iris }) => {
   await page.goto(iris.baseURL + '/#/pair');
   await expect(page.getByLabel('Gateway URL')).toHaveValue(iris.gatewayUrl);

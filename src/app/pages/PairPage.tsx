@@ -1,5 +1,5 @@
 import { useNavigate, useSearchParams } from '@solidjs/router';
-import { Show, createEffect, createSignal, on, onMount } from 'solid-js';
+import { Show, createEffect, createSignal, on } from 'solid-js';
 import { requestPersistentStorage } from '../../pwa/register';
 import { loadSessionCode, normalizeGatewayUrl } from '../../client';
 import { live } from '../../store/live';
@@ -97,16 +97,25 @@ export function PairPage() {
     return same ? undefined : { url: linkUrl, token: linkToken, currentUrl };
   }
 
-  onMount(() => {
-    if (param(params.url) && param(params.token)) {
-      // Pair from the link (asking first if that replaces the current pairing), and drop the token
-      // from the address bar and history at once.
-      const [linkUrl, linkToken] = [url().trim(), token().trim()];
-      navigate('/pair', { replace: true });
-      // eslint-disable-next-line solid/reactivity -- runs once on mount, for the pairing link in the address
-      void pairingReplacedBy(linkUrl, linkToken).then((pending) => (pending ? setReplacing(pending) : void connect()));
-    }
-  });
+  // Pair from the link: on opening it, and when it is opened in this tab while the form shows (the
+  // address changes, the page does not load again). Asks first if that replaces the current pairing,
+  // and drops the token from the address bar and history at once.
+  createEffect(
+    on(
+      [() => param(params.url), () => param(params.token), () => param(params.lane)],
+      ([linkUrl, linkToken, linkLane]) => {
+        if (!linkUrl || !linkToken) return;
+        setUrl(linkUrl);
+        setToken(linkToken);
+        setLane(linkLane || undefined);
+        navigate('/pair', { replace: true });
+        // eslint-disable-next-line solid/reactivity -- runs once per link opened, not as a tracked read
+        void pairingReplacedBy(linkUrl.trim(), linkToken.trim()).then((pending) =>
+          pending ? setReplacing(pending) : void connect(),
+        );
+      },
+    ),
+  );
 
   const online = () => client.state() === 'online';
   // Once paired, ask the browser to keep our storage: the history must stay readable offline.
