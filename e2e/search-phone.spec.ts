@@ -102,6 +102,40 @@ test('an opened result is centred in the conversation, above the composer, and b
   await expect(message).not.toHaveClass(/is-target/, { timeout: 10_000 });
 });
 
+test('an opened result shows the message whole, its actions only once tapped; a short chat has no "Jump to latest"', async ({
+  page,
+  iris,
+}) => {
+  const store = iris.server.gateway!.store.conversations;
+  const start = Date.now() - 3600_000;
+  let target = '';
+  // A chat that fits the screen.
+  for (const [i, text] of ['Should I learn Rust or Go first?', 'Rust, if you have the time.', 'Thanks!'].entries()) {
+    const stored = store.append({
+      lane: 'web:default',
+      role: i % 2 ? 'assistant' : 'user',
+      text,
+      ts: start + i * 60_000,
+    });
+    if (i === 0) target = stored.message_id;
+  }
+  await pair(page, iris);
+  await page.goto(`${iris.baseURL}/#/search?q=rust`);
+  await results(page)
+    .getByRole('link', { name: /Should I learn/ })
+    .click();
+  const message = page.locator(`[data-message-id="${target}"]`);
+  await expect(message).toHaveClass(/is-target/);
+  await expect(message).toBeFocused();
+  const actions = message.getByRole('button', { name: 'Reply' });
+  await expect(actions).toBeHidden();
+  // Nothing to scroll to: the newest message is on screen already.
+  await expect(page.getByRole('button', { name: /Jump to latest/ })).toBeHidden();
+  // A tap on the message shows its actions, as anywhere else.
+  await message.tap();
+  await expect(actions).toBeVisible();
+});
+
 test('the search field: one focus ring, and a clear button drawn like the other icons', async ({ page, iris }) => {
   await pair(page, iris);
   await page.goto(`${iris.baseURL}/#/search?q=report`);

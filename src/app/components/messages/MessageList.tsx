@@ -261,6 +261,7 @@ export function MessageList(props: {
     pages,
     leaveBottom: pin.leave,
     placed: () => setReady(true),
+    settled: pin.measure,
   });
   const onScroll = () => {
     pin.measure();

@@ -31,6 +31,11 @@ export function useJumpTo(options: {
   leaveBottom: () => void;
   /** The reader has been placed (paging and read marks may start). */
   placed: () => void;
+  /**
+   * The jump is over (the row holds still, or the reader took over): whether the reader is at the end is
+   * judged afresh. A lane that fits the screen, or a message at its end, is there, with no "Jump to latest".
+   */
+  settled: () => void;
 }): JumpTo {
   const { virtualizer, ids, keys, laneRow, pages } = options;
   const [jumpTarget, setJumpTarget] = createSignal<string>();
@@ -73,7 +78,7 @@ export function useJumpTo(options: {
         options.leaveBottom();
         pages.forgetPlace();
         virtualizer.scrollToIndex(index, { align: 'center' });
-        centreWhenMeasured(options.scroller(), target);
+        centreWhenMeasured(options.scroller(), target, options.settled);
         setHighlighted(target);
         clearTimeout(highlightTimer);
         highlightTimer = setTimeout(() => setHighlighted(undefined), HIGHLIGHT_MS);
@@ -108,7 +113,7 @@ export function useJumpTo(options: {
  * drifts (on a phone, out of view behind the composer). Re-centre on the real row until it holds
  * still for a few frames, or the reader scrolls.
  */
-function centreWhenMeasured(scroller: HTMLElement, messageId: string) {
+function centreWhenMeasured(scroller: HTMLElement, messageId: string, settled: () => void) {
   let frames = 0;
   let still = 0;
   let cancelled = false;
@@ -119,6 +124,7 @@ function centreWhenMeasured(scroller: HTMLElement, messageId: string) {
     const el = scroller.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(messageId)}"]`);
     if (cancelled || frames++ > 90 || still >= 4) {
       for (const type of events) scroller.removeEventListener(type, cancel);
+      settled();
       return;
     }
     if (el) {
@@ -139,11 +145,22 @@ function centreWhenMeasured(scroller: HTMLElement, messageId: string) {
   requestAnimationFrame(step);
 }
 
-/** Moves keyboard focus to a message once the virtualizer has rendered it. */
+/**
+ * Moves keyboard focus to a message once the virtualizer has rendered it. Its actions (Reply, Copy,
+ * Delete), which a focused message shows, wait for the person's own tap or key there: shown at once,
+ * they covered the start of the message just found (`data-jumped`, MessageList.css).
+ */
 function focusMessage(scroller: HTMLElement, messageId: string, tries = 20) {
   requestAnimationFrame(() => {
     const el = scroller.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(messageId)}"]`);
-    if (el) el.focus({ preventScroll: true });
-    else if (tries > 0) setTimeout(() => focusMessage(scroller, messageId, tries - 1), 50);
+    if (el) {
+      el.dataset.jumped = '';
+      const own = () => {
+        delete el.dataset.jumped;
+        for (const type of ['pointerdown', 'keydown', 'focusout'] as const) el.removeEventListener(type, own);
+      };
+      for (const type of ['pointerdown', 'keydown', 'focusout'] as const) el.addEventListener(type, own);
+      el.focus({ preventScroll: true });
+    } else if (tries > 0) setTimeout(() => focusMessage(scroller, messageId, tries - 1), 50);
   });
 }
