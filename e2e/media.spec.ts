@@ -502,6 +502,28 @@ test.describe('two devices, offline', () => {
 test.describe('phone', () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
+  test('a picture I send sits inside my bubble, with the bubble’s own margin on both sides', async ({ page, iris }) => {
+    await ready(page, iris);
+    await page
+      .locator('input[type="file"][multiple]')
+      .setInputFiles([{ name: 'wide.png', mimeType: 'image/png', buffer: makePng('wide', 400) }]);
+    await expect(page.getByRole('list', { name: 'Attachments' })).toContainText('wide.png');
+    await messageBox(page).fill('a wide picture');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const sent = messages(page)
+      .getByRole('article', { name: /^You, / })
+      .filter({ hasText: 'a wide picture' });
+    await expect(sent.locator('[data-delivery="sent"], [data-delivery="read"]')).toBeVisible();
+    await expect(sent.locator('.media-image img')).toBeVisible();
+    // Measured together, in one frame: 12 px of padding each side of the bubble.
+    const margins = await sent.locator('.bubble').evaluate((bubble) => {
+      const b = bubble.getBoundingClientRect();
+      const p = bubble.querySelector('.media-image')!.getBoundingClientRect();
+      return { left: Math.round(p.left - b.left), right: Math.round(b.right - p.right) };
+    });
+    expect(margins).toEqual({ left: 12, right: 12 });
+  });
+
   test('Attach offers the camera or files; the camera input asks for a photo or video', async ({ page, iris }) => {
     await ready(page, iris);
     await page.getByRole('button', { name: 'Attach' }).click();
