@@ -45,6 +45,34 @@ test('an offline banner appears when the gateway goes away and leaves when it is
   }
 });
 
+test('offline, "Try now" reconnects at once to a gateway that is back, not at the end of a long backoff, from any tab', async ({
+  page,
+  iris,
+}) => {
+  test.setTimeout(60_000);
+  // Each wait of the reconnect backoff at its longest (full jitter drawn at the top): after four failed
+  // attempts (0.5 + 1 + 2 + 4 s), the next waits 8 s.
+  await page.context().addInitScript(() => (Math.random = () => 0.999));
+  await pairAndOpen(page, iris);
+  // A second tab: it shares the first tab's connection, and asks that tab to try.
+  const other = await page.context().newPage();
+  await openLane(other, { origin: iris.baseURL });
+  await iris.server.close();
+  await expect(banner(other)).toContainText('Offline');
+  await page.waitForTimeout(8_000);
+  const port = new URL(iris.baseURL).port;
+  const again = await launchServer({ port: Number(port), dataDir: iris.dataDir, token: iris.token });
+  try {
+    const tryNow = banner(other).getByRole('button', { name: 'Try now' });
+    await expect(tryNow).toBeVisible();
+    await tryNow.click();
+    await expect(banner(other)).toBeEmpty({ timeout: 3_000 });
+    await expect(banner(page)).toBeEmpty();
+  } finally {
+    await again.server.close();
+  }
+});
+
 test('the device losing its network says Offline within seconds, and comes back by itself', async ({
   page,
   context,

@@ -16,6 +16,7 @@ function answering(payload: unknown): Transport {
     fetchHistory: unused,
     outboxChanged: () => {},
     reconfigure: async () => {},
+    retryNow: () => {},
   };
 }
 

@@ -18,6 +18,7 @@ function stalledTransport(): Transport {
     fetchHistory: never,
     outboxChanged: () => {},
     reconfigure: async () => {},
+    retryNow: () => {},
   };
 }
 

@@ -40,6 +40,8 @@ export interface IrisClient extends Commands {
   forget(): Promise<void>;
   /** The lane on screen: its newest history page is fetched now and after every reconnect. */
   setActiveLane(lane: string | undefined): void;
+  /** Offline and waiting to reconnect: try the gateway now (the banner's "Try now"). */
+  retryNow(): void;
   readonly activeLane: Accessor<string | undefined>;
   /**
    * A streamed message's newest text as received, before it is stored (a signal; only in the tab that
@@ -201,6 +203,8 @@ export function createClient(options: ClientOptions): IrisClient {
       announce();
     } else if (m.t === 'outbox' && isLeader()) {
       session?.sender.kick();
+    } else if (m.t === 'retry' && isLeader()) {
+      local.retryNow();
     }
   }
 
@@ -213,6 +217,7 @@ export function createClient(options: ClientOptions): IrisClient {
     activeLane,
     arrivingText: (messageId) => arriving.get(messageId),
     session: () => session,
+    retryNow: () => transport().retryNow(),
 
     async start() {
       if (started) return;

@@ -19,6 +19,8 @@ export interface Transport {
   outboxChanged(): void;
   /** Settings changed (pair/forget): the leader reconnects with them. */
   reconfigure(): Promise<void>;
+  /** The person asks to try the gateway now: a connection waiting out its backoff tries at once. */
+  retryNow(): void;
 }
 
 /** The leader tab: the session itself (or nothing yet when not paired). */
@@ -36,6 +38,7 @@ export function localTransport(session: () => GatewaySession | undefined, reconf
     fetchHistory: async (lane, before) => need().fetchHistory(lane, before),
     outboxChanged: () => session()?.sender.kick(),
     reconfigure,
+    retryNow: () => session()?.connection.wake(),
   };
 }
 
@@ -55,6 +58,7 @@ export function remoteTransport(bus: TabBus): Transport {
     },
     fetchHistory: (lane, before) => bus.call('fetchHistory', [lane, before]) as Promise<ServerFrame>,
     outboxChanged: () => bus.post({ t: 'outbox' }),
+    retryNow: () => bus.post({ t: 'retry' }),
     reconfigure: async () => {
       await bus.call('reconfigure', []);
     },

@@ -34,6 +34,8 @@ export type BusMessage =
   | { t: 'who' }
   | { t: 'leader'; tab: string }
   | { t: 'outbox' }
+  /** A follower's person asked to try the gateway now. */
+  | { t: 'retry' }
   /** `to`: the leader tab the caller knows of (undefined before it has heard of one: anyone serving answers). */
   | { t: 'call'; id: number; from: string; to?: string; method: RemoteMethod; args: unknown[] }
   | { t: 'result'; id: number; to: string; ok: true; value: unknown }

@@ -49,6 +49,11 @@ export function ConnectionBanner() {
         {(message) => (
           <div class={`connection-banner ${message().tone}`}>
             <span>{message().text}</span>
+            <Show when={message().retry}>
+              <button type="button" class="connection-banner-action" onClick={() => client.retryNow()}>
+                Try now
+              </button>
+            </Show>
             <Show when={message().repair}>
               <A class="connection-banner-action" href="/pair">
                 Pair again

@@ -8,6 +8,8 @@ export interface BannerMessage {
   text: string;
   /** Offer a way to pair again (after an auth failure). */
   repair?: boolean;
+  /** Offer to try the gateway now (offline, waiting out the reconnect backoff of up to 30 s). */
+  retry?: boolean;
 }
 
 /** The `status` frame's state as the reducer stored it (a string, or `{state}`); anything else is ignored. */
@@ -33,6 +35,7 @@ export function bannerMessage(
       return {
         tone: 'warn',
         text: 'Offline. You can read saved messages; new ones are sent when the gateway is back.',
+        retry: true,
       };
     case 'connecting':
       return { tone: 'warn', text: 'Reconnecting to the gateway…' };
