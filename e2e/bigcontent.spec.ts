@@ -104,6 +104,24 @@ test.describe('composer', () => {
     await expect(bubble).toContainText('worker[399]');
   });
 
+  test('a pasted 60-line code block is collapsed in its bubble with one "Show all", which shows every line', async ({
+    page,
+    iris,
+  }) => {
+    await pairAndOpen(page, iris);
+    const code = Array.from({ length: 60 }, (_, i) => `console.log('line ${i + 1}');`).join('\n');
+    await paste(page, `\`\`\`js\n${code}\n\`\`\``);
+    await expect(pastedCard(page)).toContainText('62 lines');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const bubble = page.getByRole('article', { name: /^You/ }).last();
+    // One way to see the rest: the bubble's own (the code block's is not offered inside it).
+    await expect(bubble.getByRole('button', { name: /^Show all/ })).toHaveText(['Show all 62 lines']);
+    await expect(bubble).not.toContainText("console.log('line 60');");
+    await bubble.getByRole('button', { name: 'Show all 62 lines' }).click();
+    await expect(bubble).toContainText("console.log('line 60');");
+    await expect(bubble.getByRole('button', { name: /^Show all/ })).toHaveCount(0);
+  });
+
   test('a text over the gateway frame limit is sent as a text file, and the person is told', async ({ page, iris }) => {
     await pairAndOpen(page, iris);
     const log = logText(1_300_000);

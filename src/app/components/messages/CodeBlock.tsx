@@ -36,6 +36,11 @@ export function CodeBlock(props: {
   final: boolean;
   /** Where the message list keeps this block's Show all, so it stays open when its row is mounted again. */
   openKey?: string;
+  /**
+   * The block is in a message shown cut, whose own "Show all N lines" opens everything: it offers no Show
+   * all of its own (two of them, one inside the other, read as one, and the outer seemed to do nothing).
+   */
+  inPreview?: boolean;
 }) {
   const lang = createMemo(() => safeLanguage(props.lang));
   const lines = createMemo(() => lineCount(props.code));
@@ -83,7 +88,7 @@ export function CodeBlock(props: {
           </Index>
         </code>
       </pre>
-      <Show when={collapsible()}>
+      <Show when={collapsible() && !props.inPreview}>
         <button
           type="button"
           class="md-code-more"

@@ -64,6 +64,11 @@ export function Markdown(props: {
     const key = wholeKey();
     if (list && key) {
       if (!list.isOpen(key)) list.toggleOpen(key);
+      // "Show all N lines" is all of them: the code blocks in it open too (their own Show all was hidden).
+      all().forEach((segment, index) => {
+        const codeKey = `${props.openKey}:code:${index}`;
+        if (segment.kind === 'code' && !list.isOpen(codeKey)) list.toggleOpen(codeKey);
+      });
     } else setOwnWhole(true);
   };
   // A streamed update only grows the text: only its tail is split again (segmentGrown), and the
@@ -107,6 +112,7 @@ export function Markdown(props: {
                   lang={code().lang}
                   final={final() || code().closed}
                   openKey={props.openKey && `${props.openKey}:code:${index}`}
+                  inPreview={collapsed()}
                 />
               )}
             </Match>
