@@ -222,7 +222,7 @@ test.describe('desktop', () => {
     });
   });
 
-  test('Stop during a streamed reply ends it early', async ({ page }) => {
+  test('Stop during a streamed reply ends it early, and the reply says Stopped', async ({ page }) => {
     await withSlowGateway(async (iris) => {
       await pairAndOpen(page, iris);
       await messageBox(page).fill('/long');
@@ -249,6 +249,12 @@ test.describe('desktop', () => {
       await expect(messages(page).getByText('Line 2 of a long answer').first()).toBeVisible();
       expect(await reply.innerText()).toBe(stoppedAt);
       await expect(messages(page).getByText('Line 40 of a long answer')).toHaveCount(0);
+      // It says it was stopped, after a reload too (and nothing else in the lane does).
+      await expect(reply.getByText('Stopped', { exact: true })).toBeVisible();
+      await page.reload();
+      const again = messages(page).getByRole('article').filter({ hasText: 'Line 2 of a long answer' }).last();
+      await expect(again.getByText('Stopped', { exact: true })).toBeVisible();
+      await expect(messages(page).getByText('Stopped', { exact: true })).toHaveCount(1);
     });
   });
 

@@ -13,7 +13,13 @@ import type { IrisDB } from '../store/db';
 import { channel, LOCAL_ID_PREFIX } from '../protocol/guards';
 import { keepAcknowledgedChange, laneScope } from '../store/models/channels';
 import { markRead as markLaneRead, getLane, setFollowing } from '../store/models/lanes';
-import { newestMessage, newestServerMessage, oldestServerMessage } from '../store/models/messages';
+import {
+  markStopping,
+  newestMessage,
+  newestServerMessage,
+  oldestServerMessage,
+  unmarkStopping,
+} from '../store/models/messages';
 import { discardSend, queueSend, retry as retrySend } from '../store/models/outbox';
 import { answerPicker, closePicker, getPicker, reopenPicker } from '../store/models/pickers';
 import { getSetting } from '../store/models/settings';
@@ -160,7 +166,13 @@ export function createCommands(db: IrisDB, transport: () => Transport): Commands
     },
 
     async stopAgent(lane) {
-      await act(await scoped(lane, { type: 'agent.stop', payload: {} }));
+      const stopping = await markStopping(db, lane);
+      try {
+        await act(await scoped(lane, { type: 'agent.stop', payload: {} }));
+      } catch (err) {
+        await unmarkStopping(db, stopping);
+        throw err;
+      }
     },
 
     async steer(lane, text) {

@@ -3,7 +3,7 @@ import { liveQuery } from 'dexie';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { IrisDB } from './db';
 import { getLane } from './models/lanes';
-import { laneMessageIds, laneMessages, unreadCount } from './models/messages';
+import { laneMessageIds, laneMessages, markStopping, unmarkStopping, unreadCount } from './models/messages';
 import { queueSend } from './models/outbox';
 import { answerPicker } from './models/pickers';
 import { getSetting } from './models/settings';
@@ -259,6 +259,23 @@ describe('messages', () => {
     await apply('message.update', { message_id: 'm1', text: '', reasoning: 'Reading' }, A, 2111);
     await apply('message.stop', { message_id: 'm1', final_text: 'Done', ts: 5000 }, A, 4111);
     expect(await db.messages.get('m1')).toMatchObject({ status: 'final', text: 'Done', thought_ms: 3000 });
+  });
+
+  it('a reply the person stopped (marked before the request) stays stopped through its stop and a history page', async () => {
+    await apply('message.start', { message_id: 'm1', role: 'assistant' });
+    await apply('message.start', { message_id: 'b1', role: 'assistant' }, { chat_id: 'B' });
+    await apply('message.update', { message_id: 'm1', text: 'Line 1' });
+    expect(await markStopping(db, 'A')).toEqual(['m1']); // only this lane's streaming reply
+    await apply('message.update', { message_id: 'm1', text: 'Line 1\nLine 2' });
+    await apply('message.stop', { message_id: 'm1', final_text: 'Line 1\nLine 2' });
+    expect(await db.messages.get('m1')).toMatchObject({ status: 'final', stopped: true });
+    await apply('history', { messages: [{ message_id: 'm1', role: 'assistant', text: 'Line 1\nLine 2', ts: 9 }] });
+    expect(await db.messages.get('m1')).toMatchObject({ stopped: true, ts: 9 });
+    expect((await db.messages.get('b1'))?.stopped).toBeUndefined();
+    // A stop the gateway did not take leaves the reply as it was.
+    await apply('message.start', { message_id: 'm2', role: 'assistant' });
+    await unmarkStopping(db, await markStopping(db, 'A'));
+    expect(await db.messages.get('m2')).not.toHaveProperty('stopped');
   });
 
   it("a streamed update wakes live queries of the row, not those of the lane's ids or counts", async () => {

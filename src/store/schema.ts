@@ -66,6 +66,8 @@ export interface MessageRow {
   turn?: string;
   /** Why a send failed, in words. */
   error?: string;
+  /** The person stopped this reply from this device (the protocol's message.stop does not say why a reply ended). */
+  stopped?: boolean;
 }
 
 /** activity: tool cards and commentary beats of an agent turn (spec README §7). */

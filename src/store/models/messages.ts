@@ -206,6 +206,30 @@ export async function addPending(db: IrisDB, input: PendingInput): Promise<Messa
   });
 }
 
+/**
+ * The person asks the agent to stop: the lane's streaming replies will end as stopped (marked before the
+ * request goes, since their message.stop can land before its answer). Returns their ids, to unmark if
+ * the request fails.
+ */
+export async function markStopping(db: IrisDB, lane: string): Promise<string[]> {
+  return db.transaction('rw', db.messages, async () => {
+    const rows = await db.messages
+      .where('status')
+      .equals('streaming')
+      .filter((m) => m.lane === lane && m.role === 'assistant')
+      .toArray();
+    for (const row of rows) await db.messages.update(row.message_id, { stopped: true });
+    return rows.map((row) => row.message_id);
+  });
+}
+
+/** The stop was not taken: those replies were not stopped after all. */
+export async function unmarkStopping(db: IrisDB, messageIds: string[]): Promise<void> {
+  await db.transaction('rw', db.messages, async () => {
+    for (const id of messageIds) await db.messages.update(id, { stopped: undefined });
+  });
+}
+
 /** The pending bubble failed to send: show the error (and a retry). False if it is no longer pending. */
 export async function markFailed(db: IrisDB, clientId: string, error: string): Promise<boolean> {
   return setLocalStatus(db, clientId, (row) => {

@@ -84,6 +84,7 @@ export async function putFinal(
   if (replyTo !== undefined) row.reply_to = replyTo;
   const keptClientId = clientId ?? existing?.client_id;
   if (keptClientId !== undefined) row.client_id = keptClientId;
+  if (existing?.stopped) row.stopped = true;
 
   let turn = existing?.turn;
   if (turn === undefined && !existing && options.linkOpenTurn && messageRole === 'assistant') {

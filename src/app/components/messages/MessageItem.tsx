@@ -140,6 +140,9 @@ function AssistantMessage(props: { message: MessageRow }) {
         />
       </Show>
       <MessageMedia message={props.message} />
+      <Show when={final() && props.message.stopped}>
+        <p class="msg-stopped">Stopped</p>
+      </Show>
       <Show when={final() && list.isOpen(`${props.message.message_id}:details`)}>
         <p class="msg-meta" id={`details-${props.message.message_id}`}>
           <span>{formatFull(props.message.ts)}</span>
