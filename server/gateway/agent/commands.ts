@@ -35,7 +35,7 @@ export const COMMANDS: readonly CommandInfo[] = [
   { name: 'long', description: 'A long streamed reply (to try stop and steer)', args_hint: '', category: 'Demo' },
   {
     name: 'stream',
-    description: 'Stream a reply as N updates with tools interleaved',
+    description: 'Stream a reply as N updates, with a tool call every 500',
     args_hint: '<updates>',
     category: 'Demo',
   },
