@@ -339,7 +339,8 @@ test('a push shows a notification (title, tag, actions); none while its lane is 
   // A click (no action) opens the lane at the message in the open window.
   await page.goto(`${iris.baseURL}/#/settings`);
   await clickNotification(serviceWorker(context), 'lane:c-other');
-  await expect(page).toHaveURL(`${iris.baseURL}/#/c/c-other?m=m2`);
+  // (The address names the message until the lane has looked for it: this push's message is not stored.)
+  await expect(page).toHaveURL(/#\/c\/c-other(\?m=m2)?$/);
   await expect.poll(() => shown(page, 'lane:c-other')).toEqual([]);
 });
 

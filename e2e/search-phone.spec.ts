@@ -100,6 +100,11 @@ test('an opened result is centred in the conversation, above the composer, and b
     .toBe('centred');
   // The highlight is brief: it goes again.
   await expect(message).not.toHaveClass(/is-target/, { timeout: 10_000 });
+  // The result was a place to open at once: a reload opens the conversation at its newest message.
+  await expect(page).toHaveURL(/#\/c\/web%3Adefault$/);
+  await page.reload();
+  await expect(page.getByRole('log', { name: 'Messages' }).getByText(/^Message 79:/)).toBeInViewport();
+  await expect(message).not.toBeInViewport();
 });
 
 test('an opened result shows the message whole, its actions only once tapped; a short chat has no "Jump to latest"', async ({

@@ -25,17 +25,25 @@ function decodeParam(value: string | undefined): string | undefined {
 /** `/c/:chatId` and `/c/:chatId/t/:threadId`: one conversation lane (thread_id ?? chat_id). */
 export default function LanePage() {
   const params = useParams<{ chatId: string; threadId?: string }>();
-  const [search] = useSearchParams<{ m?: string }>();
+  const [search, setSearch] = useSearchParams<{ m?: string }>();
   const lane = () => decodeParam(params.threadId) ?? decodeParam(params.chatId);
   const focusId = () => (typeof search.m === 'string' && search.m ? search.m : undefined);
   return (
     <Show when={lane()} keyed fallback={<p class="lane-missing">This conversation address is not valid.</p>}>
-      {(id) => <LaneView lane={id} focusId={focusId()} />}
+      {(id) => (
+        <LaneView
+          lane={id}
+          focusId={focusId()}
+          // The message asked for is a one-time place to open at: once there, the address is the lane's,
+          // so a reload (or the app restored later) opens at the newest message, not at that old one.
+          onFocusDone={() => setSearch({ m: undefined }, { replace: true })}
+        />
+      )}
     </Show>
   );
 }
 
-function LaneView(props: { lane: string; focusId?: string }) {
+function LaneView(props: { lane: string; focusId?: string; onFocusDone: () => void }) {
   const { db, client } = useIris();
   // eslint-disable-next-line solid/reactivity -- LaneView is keyed on the lane: the lane never changes under a mounted component
   const channel = live(() => getChannel(db, props.lane));
@@ -54,7 +62,12 @@ function LaneView(props: { lane: string; focusId?: string }) {
       <h2 id="lane-heading" class="visually-hidden">
         {channel()?.name ?? 'Conversation'}
       </h2>
-      <MessageList lane={props.lane} focusId={props.focusId} onTurnShown={setTurnShown} />
+      <MessageList
+        lane={props.lane}
+        focusId={props.focusId}
+        onFocusDone={() => props.onFocusDone()}
+        onTurnShown={setTurnShown}
+      />
       <ThinkingIndicator
         lane={laneState()}
         agent={agent() ?? DEFAULT_AGENT_NAME}

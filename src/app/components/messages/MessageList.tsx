@@ -63,6 +63,8 @@ const ESTIMATE = 96;
 export function MessageList(props: {
   lane: string;
   focusId?: string;
+  /** The jump to `focusId` is over (landed and settled, or the message is gone). */
+  onFocusDone?: () => void;
   /**
    * Whether the list shows the agent's turn (its working bubble, or its reply streaming), from the very
    * rows the list renders: ThinkingIndicator must not repeat it, not even for the frame a separate
@@ -221,6 +223,9 @@ export function MessageList(props: {
   // Once the rows on screen are placed and read (the newest at the bottom, or the one asked for), or the
   // lane has none: the lane head over the list (Root.tsx) hands over to it then, not before.
   const shown = useLaneShown();
+  // Opened at a message (a search result, a notification): placed once that message is; the route drops
+  // the message once the jump is over, so this is read once, as the list opens.
+  const openedAtMessage = untrack(() => props.focusId !== undefined);
   let told = false;
   createEffect(() => {
     if (told || ids() === undefined) return;
@@ -230,7 +235,7 @@ export function MessageList(props: {
       list.length === 0 ||
       (ready() &&
         onScreen.length > 0 &&
-        (props.focusId !== undefined || onScreen.includes(list[list.length - 1]!)) &&
+        (openedAtMessage || onScreen.includes(list[list.length - 1]!)) &&
         onScreen.every((key) => !isMessageKey(key) || win.rows[key] !== undefined));
     if (!placed) return;
     told = true;
@@ -262,6 +267,7 @@ export function MessageList(props: {
     leaveBottom: pin.leave,
     placed: () => setReady(true),
     settled: pin.measure,
+    focusDone: () => props.onFocusDone?.(),
   });
   const onScroll = () => {
     pin.measure();

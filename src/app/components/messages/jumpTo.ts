@@ -36,6 +36,8 @@ export function useJumpTo(options: {
    * judged afresh. A lane that fits the screen, or a message at its end, is there, with no "Jump to latest".
    */
   settled: () => void;
+  /** A jump the route asked for (`focusId`) has landed and settled, or could not land. */
+  focusDone?: () => void;
 }): JumpTo {
   const { virtualizer, ids, keys, laneRow, pages } = options;
   const [jumpTarget, setJumpTarget] = createSignal<string>();
@@ -78,7 +80,10 @@ export function useJumpTo(options: {
         options.leaveBottom();
         pages.forgetPlace();
         virtualizer.scrollToIndex(index, { align: 'center' });
-        centreWhenMeasured(options.scroller(), target, options.settled);
+        centreWhenMeasured(options.scroller(), target, () => {
+          options.settled();
+          if (target === options.focusId()) options.focusDone?.();
+        });
         setHighlighted(target);
         clearTimeout(highlightTimer);
         highlightTimer = setTimeout(() => setHighlighted(undefined), HIGHLIGHT_MS);
@@ -92,6 +97,7 @@ export function useJumpTo(options: {
         if (atBeginning === undefined || listed < atBeginning) return;
         setJumpTarget(undefined);
         setNotice('That message is no longer in this conversation.');
+        if (target === options.focusId()) options.focusDone?.();
         return;
       }
       if (busy) return;
@@ -135,10 +141,11 @@ function centreWhenMeasured(scroller: HTMLElement, messageId: string, settled: (
         box.height > view.height - 16
           ? box.top - view.top - 8
           : box.top + box.height / 2 - (view.top + view.height / 2);
-      if (Math.abs(delta) > 2) {
-        scroller.scrollTop += delta;
-        still = 0;
-      } else still++;
+      const before = scroller.scrollTop;
+      if (Math.abs(delta) > 2) scroller.scrollTop += delta;
+      // Still, or as near as the list can scroll (a chat that fits the screen cannot move at all).
+      if (scroller.scrollTop !== before) still = 0;
+      else still++;
     }
     requestAnimationFrame(step);
   };
