@@ -66,9 +66,10 @@ test('online: the gateway finds an old message the device never loaded; choosing
   await expect(page.getByText('Offline: searching')).toHaveCount(0);
 
   await hit.click();
+  await expect(page.locator(`[data-message-id="${old.message_id}"]`)).toHaveClass(/is-target/, { timeout: 20_000 });
   await expect(
     page.getByRole('log', { name: 'Messages' }).getByRole('article').filter({ hasText: 'zeppelin blueprints' }),
-  ).toBeVisible({ timeout: 20_000 });
+  ).toBeVisible();
   // Once there, the address is the lane's: a reload opens at the newest message, not at this old one.
   await expect(page).toHaveURL(/#\/c\/web%3Adefault$/);
 });
@@ -157,6 +158,7 @@ test('offline: the messages cached on this device are searched locally, and a re
 
     await searchBox(page).fill('cafe');
     await results(page).getByRole('link').click();
+    await expect(page.locator(`[data-message-id="${target.message_id}"]`)).toHaveClass(/is-target/);
     await expect(lane.getByRole('article').filter({ hasText: 'two shots of espresso' })).toBeVisible();
     await expect(page).toHaveURL(/#\/c\/web%3Adefault$/);
   } finally {
