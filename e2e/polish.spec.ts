@@ -71,6 +71,34 @@ test("on a touch screen, a message's actions are not there until it is tapped; t
   await expect(actions).toBeHidden();
 });
 
+test('on a touch screen, a tapped button does not keep its hover look afterwards', async ({ page, iris }) => {
+  await pairAndOpen(page, iris);
+  expect(await page.evaluate(() => matchMedia('(hover: none)').matches), 'a touch screen').toBe(true);
+  const search = page.getByRole('button', { name: 'Search' });
+  const background = () => search.evaluate((el) => getComputedStyle(el).backgroundColor);
+  const resting = await background();
+  // The finger's last position stays "hovered" on a phone: the button must look as it did.
+  await search.hover();
+  expect(await background()).toBe(resting);
+  const attach = page.getByRole('button', { name: 'Attach' });
+  const attachResting = await attach.evaluate((el) => getComputedStyle(el).backgroundColor);
+  await attach.hover();
+  expect(await attach.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe(attachResting);
+});
+
+test.describe('with a mouse', () => {
+  test.use({ viewport: { width: 1280, height: 800 }, hasTouch: false, isMobile: false });
+
+  test('a button under the pointer shows its hover look', async ({ page, iris }) => {
+    await pairAndOpen(page, iris);
+    const search = page.getByRole('button', { name: 'Search' });
+    const background = () => search.evaluate((el) => getComputedStyle(el).backgroundColor);
+    const resting = await background();
+    await search.hover();
+    await expect.poll(background).not.toBe(resting);
+  });
+});
+
 test('an error from the gateway is titled in its own words, not by its code', async ({ page, iris }) => {
   let toApp: ((frame: string) => void) | undefined;
   await page.routeWebSocket(/\/ws$/, (ws) => {
