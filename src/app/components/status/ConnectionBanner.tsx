@@ -1,5 +1,5 @@
 import { A } from '@solidjs/router';
-import { Show, createEffect, createSignal, onCleanup } from 'solid-js';
+import { Show, createEffect, createSignal, onCleanup, untrack } from 'solid-js';
 import { live } from '../../../store/live';
 import { getSetting, rawSetting } from '../../../store/models/settings';
 import { useIris } from '../../../runtime';
@@ -26,6 +26,8 @@ export function ConnectionBanner() {
   const [shown, setShown] = createSignal<BannerMessage | undefined>();
   let triedToConnect = false;
   let firstAttemptEnded = false;
+  /** When the connection last stopped being fine: the wait counts from then, not from each new attempt. */
+  let troubleSince: number | undefined;
 
   createEffect(() => {
     const state = client.state();
@@ -36,10 +38,20 @@ export function ConnectionBanner() {
       ? bannerMessage(state, health(), agentInfo(status())?.problem, client.catchUp?.())
       : undefined;
     if (!next || next.tone === 'danger' || state === 'online') {
+      troubleSince = undefined;
       setShown(next);
       return;
     }
-    const timer = setTimeout(() => setShown(next), firstAttemptEnded ? SETTLE_MS : FIRST_CONNECT_MS);
+    // Reconnect attempts flip offline and reconnecting faster than SETTLE_MS while the network is gone:
+    // restarting the wait at each flip kept the banner away for seconds. A banner already up changes its
+    // words at once.
+    troubleSince ??= Date.now();
+    const wait = (firstAttemptEnded ? SETTLE_MS : FIRST_CONNECT_MS) - (Date.now() - troubleSince);
+    if (untrack(shown) || wait <= 0) {
+      setShown(next);
+      return;
+    }
+    const timer = setTimeout(() => setShown(next), wait);
     onCleanup(() => clearTimeout(timer));
   });
 
