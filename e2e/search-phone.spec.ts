@@ -2,11 +2,21 @@
 // the date stays whole), snippets in the words the conversation shows (no Markdown, no half words), and
 // an opened result in view above the composer, highlighted for a moment.
 import type { Page } from '@playwright/test';
-import { expect, pair, test } from './support';
+import { expect, type IrisServer, pair, test } from './support';
 
 test.use({ viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true });
 
 const results = (page: Page) => page.getByRole('list', { name: 'Results' });
+
+/** Stores `texts` in General as the gateway's history, a minute apart, users and agent in turn; their ids. */
+function seedGeneral(iris: IrisServer, texts: string[], start: number): string[] {
+  const store = iris.server.gateway!.store.conversations;
+  return texts.map(
+    (text, i) =>
+      store.append({ lane: 'web:default', role: i % 2 ? 'assistant' : 'user', text, ts: start + i * 60_000 })
+        .message_id,
+  );
+}
 
 test('results fit a 360 px screen: the long lane name truncates, the date is whole, snippets are plain words', async ({
   page,
@@ -61,22 +71,12 @@ test('an opened result is centred in the conversation, above the composer, and b
   page,
   iris,
 }) => {
-  const store = iris.server.gateway!.store.conversations;
-  const start = Date.now() - 3 * 3600_000;
-  let target = '';
-  for (let i = 0; i < 80; i++) {
-    const text =
-      i === 40
-        ? 'The **zeppelin** tickets are booked for the second week of June.'
-        : `Message ${i}: ${'an ordinary line of conversation that fills the lane, '.repeat(1 + (i % 4))}`;
-    const stored = store.append({
-      lane: 'web:default',
-      role: i % 2 ? 'assistant' : 'user',
-      text,
-      ts: start + i * 60_000,
-    });
-    if (i === 40) target = stored.message_id;
-  }
+  const texts = Array.from({ length: 80 }, (_, i) =>
+    i === 40
+      ? 'The **zeppelin** tickets are booked for the second week of June.'
+      : `Message ${i}: ${'an ordinary line of conversation that fills the lane, '.repeat(1 + (i % 4))}`,
+  );
+  const target = seedGeneral(iris, texts, Date.now() - 3 * 3600_000)[40]!;
   await pair(page, iris);
   await page.goto(`${iris.baseURL}/#/search?q=zeppelin`);
   await results(page).getByRole('link').first().click();
@@ -111,19 +111,12 @@ test('an opened result shows the message whole, its actions only once tapped; a 
   page,
   iris,
 }) => {
-  const store = iris.server.gateway!.store.conversations;
-  const start = Date.now() - 3600_000;
-  let target = '';
   // A chat that fits the screen.
-  for (const [i, text] of ['Should I learn Rust or Go first?', 'Rust, if you have the time.', 'Thanks!'].entries()) {
-    const stored = store.append({
-      lane: 'web:default',
-      role: i % 2 ? 'assistant' : 'user',
-      text,
-      ts: start + i * 60_000,
-    });
-    if (i === 0) target = stored.message_id;
-  }
+  const [target] = seedGeneral(
+    iris,
+    ['Should I learn Rust or Go first?', 'Rust, if you have the time.', 'Thanks!'],
+    Date.now() - 3600_000,
+  );
   await pair(page, iris);
   await page.goto(`${iris.baseURL}/#/search?q=rust`);
   await results(page)
