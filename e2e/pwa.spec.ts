@@ -245,13 +245,15 @@ test('sharing text and a file from another app opens a composer prefilled in the
   await pair(page, iris);
   await page.goto(iris.baseURL + '/#/');
   await waitForServiceWorker(page);
-  // A thread in General: listed under General, not under whichever channel comes before it.
+  // A thread in General: listed under General, not under whichever channel comes before it. The gateway
+  // names it from the message, then renames it after the first reply; wait for the name it keeps (a
+  // loaded machine may see only that one).
   await anotherDeviceSays(iris, 'web:default', '/thread Plan the trip');
-  await expect(channelLink(page, 'Plan the trip')).toBeAttached();
+  await expect(channelLink(page, 'Re: Plan the trip')).toBeAttached();
   await shareFromAnotherApp(page, 'https://example.org/article');
   await expect(page.getByRole('heading', { name: 'Share to Iris' })).toBeVisible();
   await expect(page.getByText('1 file: list.txt')).toBeVisible();
-  await expect(page.getByRole('main').getByRole('listitem')).toHaveText(['General', /Plan the trip/, 'Demo']);
+  await expect(page.getByRole('main').getByRole('listitem')).toHaveText(['General', /Re: Plan the trip/, 'Demo']);
   await page.getByRole('main').getByRole('button', { name: 'Demo', exact: true }).click();
   await expect(page).toHaveURL(/#\/c\/web%3Ademo|#\/c\/web:demo/);
   await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue('Look at this\nhttps://example.org/article');
