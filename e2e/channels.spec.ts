@@ -6,6 +6,7 @@ import {
   launchServer,
   test,
   DESKTOP,
+  PHONE,
   anotherDeviceSays,
   channelAction,
   channelLink,
@@ -198,6 +199,48 @@ test('a thread minted while the user was in another lane does not pull them in l
   await expect(page.getByRole('log', { name: 'Messages' }).getByText('one more in General').first()).toBeVisible();
   await expect(pageTitle(page)).toHaveText('General');
   await expect(page).toHaveURL(/#\/c\/web%3Adefault$/);
+  // The sidebar lists the thread under its channel: no second way in the top bar of a desktop.
+  await expect(page.getByRole('button', { name: /^Threads in General/ })).toHaveCount(0);
+});
+
+test.describe('on a phone', () => {
+  test.use({ viewport: PHONE, hasTouch: true, isMobile: true });
+
+  test('a channel’s threads are one tap away from its top bar, with what is unread in them', async ({ page, iris }) => {
+    await pairAndOpen(page, iris, 'web:demo');
+    await expect(pageTitle(page)).toHaveText('Demo');
+    await expect(page.getByRole('button', { name: /^Threads in Demo/ })).toHaveCount(0);
+    // Started on another device while this one shows Demo: nothing in General's conversation says so.
+    await anotherDeviceSays(iris, 'web:default', '/thread Plan the trip');
+    await page.getByRole('button', { name: /^Channels/ }).click();
+    await page
+      .getByRole('dialog', { name: 'Channels' })
+      .getByRole('link', { name: /^General/ })
+      .click();
+    await expect(pageTitle(page)).toHaveText('General');
+
+    const threadsButton = page.getByRole('button', { name: /^Threads in General/ });
+    await expect(threadsButton).toHaveAccessibleName('Threads in General, 1, new messages');
+    await threadsButton.click();
+    const menu = page.getByRole('menu', { name: 'Threads in General' });
+    // The reply in it is unread; the gateway renames the thread after that reply.
+    await expect(menu.getByRole('menuitem')).toHaveText([/^(Re: )?Plan the trip \(\d+ unread\)$/]);
+    await menu.getByRole('menuitem').click();
+    await expect(page).toHaveURL(/#\/c\/web%3Adefault\/t\/[^/]+$/);
+    await expect(pageTitle(page)).toHaveText(/Plan the trip/);
+    await expect(page.getByRole('log', { name: 'Messages' }).getByText('— Iris demo agent')).toBeVisible();
+
+    // Back in the channel, the thread is read.
+    await page.getByRole('button', { name: 'Back to General' }).click();
+    await expect(pageTitle(page)).toHaveText('General');
+    await expect(threadsButton).toHaveAccessibleName('Threads in General, 1');
+    await threadsButton.click();
+    await expect(menu.getByRole('menuitem')).toHaveText(['Re: Plan the trip']);
+    // Closing it leaves the person where they were.
+    await page.keyboard.press('Escape');
+    await expect(menu).toHaveCount(0);
+    await expect(pageTitle(page)).toHaveText('General');
+  });
 });
 
 test('a dialog whose code cannot be fetched says so in words, and opens once it can', async ({ page, iris }) => {

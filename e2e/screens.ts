@@ -150,6 +150,22 @@ export const SCREENS: Screen[] = [
     },
   },
   {
+    name: 'channel-threads',
+    async open(page, iris, device) {
+      // A channel with a conversation and a thread started from another device: the thread must be
+      // findable from the channel itself (a phone's top bar), not only from the drawer.
+      await anotherDeviceSays(iris, LANE, FIRST_QUESTION);
+      await anotherDeviceSays(iris, LANE, '/thread Plan the trip to Lisbon');
+      await anotherDeviceSays(iris, LANE, '/thread A very long question about the quarterly numbers and the report');
+      await openLane(page, iris);
+      await expect(log(page).getByText('— Iris demo agent').last()).toBeVisible({ timeout: 30_000 });
+      if (device === 'phone') {
+        await page.getByRole('button', { name: /^Threads in General/ }).click();
+        await expect(page.getByRole('menu', { name: 'Threads in General' }).getByRole('menuitem')).toHaveCount(2);
+      }
+    },
+  },
+  {
     name: 'drawer',
     only: 'phone',
     async open(page, iris) {

@@ -1,8 +1,8 @@
 import { useLocation } from '@solidjs/router';
 import { Show, createEffect, createMemo, createSignal, on, type ParentProps } from 'solid-js';
 import { live } from '../store/live';
-import { getChannel } from '../store/models/channels';
-import { totalUnread } from '../store/models/messages';
+import { getChannel, threadsOf } from '../store/models/channels';
+import { totalUnread, unreadCount } from '../store/models/messages';
 import { ChannelNav } from './components/channels/ChannelNav';
 import { useAutoThread } from './components/channels/useAutoThread';
 import { Drawer } from './components/shell/Drawer';
@@ -47,6 +47,20 @@ export function AppFrame(props: ParentProps) {
     const current = lane();
     return desktop() ? () => 0 : live(() => totalUnread(db, current), 0);
   });
+  // Phones, on a channel (not a thread): its threads, which only the closed drawer lists otherwise.
+  const channelThreads = createMemo(() => {
+    const at = laneLocation();
+    if (desktop() || !at || at.threadId) return () => undefined;
+    return live(async () => {
+      const threads = await threadsOf(db, at.chatId);
+      return Promise.all(threads.map(async (thread) => ({ thread, unread: await unreadCount(db, thread.chat_id) })));
+    }, undefined);
+  });
+  const threads = () => {
+    const list = channelThreads()();
+    const channel = laneChannel()();
+    return list && channel ? { channel: channel.name, list } : undefined;
+  };
   // Where each history entry is, so the top bar's back arrow can be the browser's Back. After the
   // router has written the entry (its location changes first).
   createEffect(() => {
@@ -119,6 +133,7 @@ export function AppFrame(props: ParentProps) {
           menuUnread={unreadElsewhere()()}
           back={back()}
           subtitle={subtitle()}
+          threads={threads()}
         />
         <ConnectionBanner />
         <div class="shell-body">

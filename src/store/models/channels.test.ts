@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import type { ChannelRow } from '../schema';
 import { freshDb } from '../../testing/db';
-import { buildTree, channelsInOrder, defaultChannel, directory, laneScope } from './channels';
+import { buildTree, channelsInOrder, defaultChannel, directory, laneScope, threadsOf } from './channels';
 
 const rows: ChannelRow[] = [
   { chat_id: 'work', name: 'Work', kind: 'channel', order: 0 },
@@ -61,6 +61,14 @@ describe('channels model', () => {
         .sort((a, b) => a.order - b.order)
         .map((r) => r.chat_id),
     );
+    db.close();
+  });
+
+  it('lists the threads of one channel as its list does: favorites first, archived ones left out', async () => {
+    const db = freshDb();
+    await db.channels.bulkPut(rows);
+    expect((await threadsOf(db, 'work')).map((r) => r.chat_id)).toEqual(['t2', 't1']);
+    expect(await threadsOf(db, 'home')).toEqual([]);
     db.close();
   });
 });

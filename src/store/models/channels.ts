@@ -45,6 +45,12 @@ export async function directory(db: IrisDB, options: { archived?: boolean } = {}
   return buildTree(await db.channels.toArray(), options);
 }
 
+/** The threads of a channel the list shows under it (not archived), favorites first, then the gateway's order. */
+export async function threadsOf(db: IrisDB, chatId: string): Promise<ChannelRow[]> {
+  const rows = await db.channels.where('parent_chat_id').equals(chatId).toArray();
+  return rows.filter((r) => r.kind === 'thread' && !r.archived).sort(byRankThenOrder);
+}
+
 export async function getChannel(db: IrisDB, chatId: string): Promise<ChannelRow | undefined> {
   return db.channels.get(chatId);
 }

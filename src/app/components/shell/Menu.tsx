@@ -12,6 +12,8 @@ export interface MenuItem {
 interface MenuProps {
   /** Accessible name of the trigger button and of the menu, e.g. "Actions for General". */
   label: string;
+  /** The trigger's own name where it shows text of its own (a count), which its name must hold. */
+  triggerLabel?: string;
   items: MenuItem[];
   triggerClass?: string;
   triggerContent?: JSX.Element;
@@ -134,7 +136,7 @@ export function Menu(props: MenuProps) {
         ref={trigger}
         type="button"
         class={props.triggerClass ?? 'icon-button'}
-        aria-label={props.label}
+        aria-label={props.triggerLabel ?? props.label}
         aria-haspopup={opensMenu() ? 'menu' : undefined}
         aria-expanded={opensMenu() ? open() : undefined}
         aria-controls={open() ? menuId : undefined}
@@ -183,7 +185,7 @@ export function Menu(props: MenuProps) {
                 }}
               >
                 {item.icon}
-                {item.label}
+                <span class="menu-item-label">{item.label}</span>
               </button>
             )}
           </For>

@@ -1,6 +1,9 @@
 import { useLocation, useNavigate } from '@solidjs/router';
 import { Show } from 'solid-js';
+import { laneHref } from '../channels/channelTree';
+import type { ChannelRow } from '../../../store/schema';
 import { Icon } from './Icon';
+import { Menu } from './Menu';
 import { laneFromPath } from './laneRoute';
 import { goBackTo } from './historyTrail';
 import './TopBar.css';
@@ -19,6 +22,15 @@ interface TopBarProps {
   back?: { label: string; href: string };
   /** A second line under the title: a thread's parent channel. */
   subtitle?: string;
+  /**
+   * Phones, on a channel: its threads, each with its unread count. The drawer that lists them is
+   * closed, and nothing in the channel's own conversation says a thread was started in it.
+   */
+  threads?: { channel: string; list: { thread: ChannelRow; unread: number }[] };
+}
+
+function threadLabel(entry: { thread: ChannelRow; unread: number }): string {
+  return entry.unread > 0 ? `${entry.thread.name} (${entry.unread.toLocaleString('en-US')} unread)` : entry.thread.name;
 }
 
 /** The bar above every page: the drawer button (phones) or a way back, the page or lane title, Search and Settings. */
@@ -79,6 +91,34 @@ export function TopBar(props: TopBarProps) {
         </Show>
       </div>
       <div class="topbar-actions">
+        <Show when={props.threads?.list.length ? props.threads : undefined}>
+          {(threads) => (
+            <Menu
+              label={`Threads in ${threads().channel}`}
+              triggerLabel={`Threads in ${threads().channel}, ${threads().list.length}${
+                threads().list.some((t) => t.unread > 0) ? ', new messages' : ''
+              }`}
+              triggerClass="icon-button topbar-threads"
+              width={280}
+              triggerContent={
+                <>
+                  <Icon name="thread" />
+                  <span class="topbar-threads-count" aria-hidden="true">
+                    {threads().list.length}
+                  </span>
+                  <Show when={threads().list.some((t) => t.unread > 0)}>
+                    <span class="topbar-threads-new" aria-hidden="true" />
+                  </Show>
+                </>
+              }
+              items={threads().list.map((entry) => ({
+                label: threadLabel(entry),
+                icon: <Icon name="thread" />,
+                onSelect: () => navigate(laneHref(entry.thread)),
+              }))}
+            />
+          )}
+        </Show>
         <button type="button" class="icon-button" aria-label="Search" onClick={() => navigate(searchPath())}>
           <Icon name="search" />
         </button>
