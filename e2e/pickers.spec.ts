@@ -1,6 +1,6 @@
 // Issue 4, "Pickers": every picker kind from the demo agent, answered in its dialog, and the agent's answer in the lane.
 import AxeBuilder from '@axe-core/playwright';
-import type { Locator, Page } from '@playwright/test';
+import type { Locator, Page, WebSocketRoute } from '@playwright/test';
 import { TestClient } from '../server/gateway/testclient';
 import { LANE, expect, messageBox, messages, openLane, pair, pairAndOpen, settled, test } from './support';
 
@@ -180,6 +180,51 @@ test('Escape closes a picker unanswered; the Pending question chip reopens it; i
   await page.reload();
   await expect(messageBox(page)).toBeVisible();
   await expect(page.getByRole('dialog')).toHaveCount(0);
+});
+
+test('several questions closed unanswered wait behind one chip, and open oldest first, one after another', async ({
+  page,
+  iris,
+}) => {
+  // Questions asked in a row, the agent waiting on all of them (spec §11: they stay open until it moves
+  // on), spoken for the gateway on the app's own socket.
+  let socket: WebSocketRoute | undefined;
+  await page.routeWebSocket(/\/ws$/, (ws) => {
+    ws.connectToServer();
+    socket = ws;
+  });
+  await pairAndOpen(page, iris);
+  const say = (type: string, payload: object) => socket!.send(JSON.stringify({ v: 1, type, chat_id: LANE, payload }));
+  say('picker.confirm', { picker_id: 'q1', title: 'Archive old messages?' });
+  say('picker.choice', {
+    picker_id: 'q2',
+    title: 'Reasoning effort',
+    choices: [{ value: 'low', label: 'Low' }],
+  });
+  say('picker.clarify', { picker_id: 'q3', question: 'Which format should the summary use?' });
+  const titles = ['Archive old messages?', 'Reasoning effort', 'Which format should the summary use?'];
+  const closeEach = async () => {
+    // Closing one leads to the next, oldest first.
+    for (const title of titles) {
+      await expect(page.getByRole('dialog', { name: title })).toBeVisible();
+      await page.keyboard.press('Escape');
+    }
+  };
+  await closeEach();
+  // One chip for the three, not three chips over the conversation.
+  const chips = page.locator('.picker-chip');
+  await expect(page.getByRole('button', { name: '3 pending questions' })).toBeVisible();
+  await expect(chips).toHaveCount(1);
+  await page.getByRole('button', { name: '3 pending questions' }).click();
+  await closeEach();
+  await expect(chips).toHaveCount(1);
+
+  // A new question opens at once over the chip; closed, it joins the others behind it.
+  say('picker.confirm', { picker_id: 'q4', title: 'Send the report now?' });
+  await expect(page.getByRole('dialog', { name: 'Send the report now?' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('button', { name: '4 pending questions' })).toBeVisible();
+  await expect(chips).toHaveCount(1);
 });
 
 test('screenshots: each picker kind, phone (bottom sheet) and desktop, light and dark', async ({ page, iris }) => {

@@ -45,19 +45,33 @@ function LanePickers(props: { lane: string }) {
       return next;
     });
 
+  const reopenAll = () => setDismissed(new Set<string>());
+
   return (
     <>
       <Show when={!shownId() && waiting().length > 0}>
         <div class="picker-chips">
-          <For each={waiting()}>
-            {(picker) => (
-              <button type="button" class="picker-chip" onClick={() => reopen(picker.picker_id)}>
-                <span class="picker-chip-dot" aria-hidden="true" />
-                <span class="picker-chip-label">Pending question</span>
-                <span class="picker-chip-title">{pickerTitle(picker, agent())}</span>
-              </button>
-            )}
-          </For>
+          <Show
+            when={waiting().length > 1}
+            fallback={
+              <For each={waiting()}>
+                {(picker) => (
+                  <button type="button" class="picker-chip" onClick={() => reopen(picker.picker_id)}>
+                    <span class="picker-chip-dot" aria-hidden="true" />
+                    <span class="picker-chip-label">Pending question</span>
+                    <span class="picker-chip-title">{pickerTitle(picker, agent())}</span>
+                  </button>
+                )}
+              </For>
+            }
+          >
+            {/* Several: one chip, not a stack of them over the conversation. They open oldest first,
+                each closed one leading to the next. */}
+            <button type="button" class="picker-chip" onClick={reopenAll}>
+              <span class="picker-chip-dot" aria-hidden="true" />
+              <span class="picker-chip-label">{waiting().length} pending questions</span>
+            </button>
+          </Show>
         </div>
       </Show>
       <Show when={shownId()} keyed>
