@@ -1,0 +1,109 @@
+// Back closes the overlay on top (the picture viewer, a dialog, the drawer, a menu) instead of leaving
+// the page under it, in every browser: Chrome 120+ turns Android's Back into a close request on a modal
+// <dialog>, but Firefox, older browsers and a desktop's Back button go back a page. So each open overlay
+// holds a history entry of its own, at the same address: Back pops it and the overlay closes. One
+// closed another way (its button, Escape, an answer) pops its entry itself, so Back afterwards leads
+// where it did before it opened. The hash router ignores these entries: their address does not change.
+import { createUniqueId, onCleanup } from 'solid-js';
+
+interface Overlay {
+  id: string;
+  close: () => void;
+  /** Its entry is in the history (pushing waits for an earlier overlay's entry to be popped). */
+  pushed: boolean;
+}
+
+const open: Overlay[] = [];
+/** Settles when the history has no pop of ours under way: a push must not land before it. */
+let settling: Promise<void> = Promise.resolve();
+/** Entries of ours asked to be popped and not yet popped. */
+let popsDue = 0;
+let listening = false;
+
+function overlaysInEntry(state: unknown = history.state): string[] {
+  const list = (state as { irisOverlays?: unknown } | null)?.irisOverlays;
+  return Array.isArray(list) ? list.filter((id): id is string => typeof id === 'string') : [];
+}
+
+/** Back (or Forward) moved to an entry: an overlay whose entry is no longer on the way closes. */
+function onPopState() {
+  const held = new Set(overlaysInEntry());
+  for (const overlay of [...open].reverse()) {
+    if (!overlay.pushed || held.has(overlay.id)) continue;
+    open.splice(open.indexOf(overlay), 1);
+    overlay.close();
+  }
+}
+
+/** Goes back `steps` entries and settles once the browser is there (or after a while, if it never says). */
+function popEntries(steps: number): Promise<void> {
+  popsDue += steps;
+  settling = settling.then(
+    () =>
+      new Promise<void>((resolve) => {
+        const done = () => {
+          window.removeEventListener('popstate', done);
+          clearTimeout(timer);
+          popsDue -= steps;
+          resolve();
+        };
+        const timer = setTimeout(done, 1000);
+        window.addEventListener('popstate', done);
+        history.go(-steps);
+      }),
+  );
+  return settling;
+}
+
+function push(overlay: Overlay) {
+  void settling.then(() => {
+    if (!open.includes(overlay) || overlay.pushed) return;
+    const state = (history.state ?? {}) as { _depth?: unknown };
+    const depth = typeof state._depth === 'number' ? state._depth : history.length - 1;
+    // The router's depth stamp, one further, as an entry the router made would have.
+    history.pushState({ ...state, _depth: depth + 1, irisOverlays: [...overlaysInEntry(), overlay.id] }, '');
+    overlay.pushed = true;
+  });
+}
+
+/** The overlay was closed by other means than Back: its entry goes, when it is the one on top. */
+function release(overlay: Overlay) {
+  const at = open.indexOf(overlay);
+  if (at < 0) return; // closed by Back: its entry is gone already
+  open.splice(at, 1);
+  const entries = overlaysInEntry();
+  if (overlay.pushed && entries[entries.length - 1 - popsDue] === overlay.id) void popEntries(1);
+}
+
+/**
+ * Call in an overlay's component while it is open (from its mount to its cleanup): Back closes it
+ * through `close` (the owner's own way of closing it), and its history entry goes with it.
+ */
+export function useBackCloses(close: () => void): void {
+  if (!listening) {
+    window.addEventListener('popstate', onPopState);
+    listening = true;
+  }
+  const overlay: Overlay = { id: createUniqueId(), close, pushed: false };
+  open.push(overlay);
+  push(overlay);
+  onCleanup(() => release(overlay));
+}
+
+/**
+ * Before the app moves to another page: the entries of open overlays are popped first (which closes
+ * them), so the new page takes the place after the page they were opened on, and Back from it leads
+ * there in one step. Resolves at once when there are none.
+ */
+export function leaveOverlays(): Promise<void> | undefined {
+  // An overlay that closed as the person chose the page (the drawer) has asked for its pop already.
+  const steps = overlaysInEntry().length - popsDue;
+  if (steps > 0) return popEntries(steps);
+  return popsDue > 0 ? settling : undefined;
+}
+
+/** At start: entries of overlays from before a reload lead nowhere; step back over them. */
+export function dropStaleOverlayEntries(): void {
+  const steps = overlaysInEntry().length;
+  if (steps > 0) void popEntries(steps);
+}
