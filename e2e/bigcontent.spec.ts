@@ -2,7 +2,7 @@
 // person sees and what reaches the gateway; the timings are in `npm run bench` (paste, big answer).
 import type { Page } from '@playwright/test';
 import { fileLine } from '../server/gateway/agent/script';
-import { demoGateway, expect, LANE, messageBox, messages, pairAndOpen, test } from './support';
+import { demoGateway, expect, LANE, messageBox, messages, pairAndOpen, test, withClipboard } from './support';
 
 const pastedCard = (page: Page) => page.getByRole('group', { name: /^Pasted text/ });
 
@@ -21,9 +21,11 @@ function logText(bytes: number): string {
 /** Pastes `text` the way a person does: through the clipboard, with the keyboard's paste. */
 async function paste(page: Page, text: string): Promise<void> {
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
-  await page.evaluate((t) => navigator.clipboard.writeText(t), text);
-  await messageBox(page).focus();
-  await page.keyboard.press('ControlOrMeta+V');
+  await withClipboard(async () => {
+    await page.evaluate((t) => navigator.clipboard.writeText(t), text);
+    await messageBox(page).focus();
+    await page.keyboard.press('ControlOrMeta+V');
+  });
 }
 
 /** The stored setting `key` of the app's database (the drafts). */
@@ -182,9 +184,11 @@ test.describe('answers that are whole files', () => {
     await expect(code).toHaveAttribute('data-highlighted', 'yes');
 
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
-    await answer.getByRole('button', { name: 'Copy code' }).click();
-    await expect(answer.getByRole('button', { name: 'Copied' })).toBeVisible();
-    expect((await page.evaluate(() => navigator.clipboard.readText())) === whole).toBe(true);
+    await withClipboard(async () => {
+      await answer.getByRole('button', { name: 'Copy code' }).click();
+      await expect(answer.getByRole('button', { name: 'Copied' })).toBeVisible();
+      expect((await page.evaluate(() => navigator.clipboard.readText())) === whole).toBe(true);
+    });
 
     // The reader is at the newest message, the block's first lines in view: Show all adds the rest
     // below them, and what they were reading stays where it is (the list does not follow the end).

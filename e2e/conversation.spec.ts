@@ -19,6 +19,7 @@ import {
   sendMessage,
   settled,
   test,
+  withClipboard,
 } from './support';
 
 const DAY = 24 * 3600 * 1000;
@@ -605,12 +606,14 @@ test('reply quotes the message; copy copies; delete asks first and removes it on
   ).toBeTruthy();
 
   // Copy a message (its Markdown source), and a code block (its code).
-  await answer.hover();
-  await answer.getByRole('button', { name: 'Copy', exact: true }).click();
-  expect(await page.evaluate(() => navigator.clipboard.readText())).toContain('**Echo:** First thought');
-  await answer.getByRole('button', { name: 'Copy code' }).click();
-  await expect(answer.getByRole('button', { name: 'Copied' })).toBeVisible();
-  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('First thought');
+  await withClipboard(async () => {
+    await answer.hover();
+    await answer.getByRole('button', { name: 'Copy', exact: true }).click();
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toContain('**Echo:** First thought');
+    await answer.getByRole('button', { name: 'Copy code' }).click();
+    await expect(answer.getByRole('button', { name: 'Copied' })).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('First thought');
+  });
   const first = mine(page, 'First thought');
 
   // A second device (its own browser profile) sees the message…
