@@ -97,6 +97,36 @@ test.describe('with a mouse', () => {
     await search.hover();
     await expect.poll(background).not.toBe(resting);
   });
+
+  test("in a narrow window, a reply's header keeps the agent's name on one line; its actions float over it on hover", async ({
+    page,
+    iris,
+  }) => {
+    await page.setViewportSize({ width: 380, height: 800 });
+    await pairAndOpen(page, iris);
+    await sendMessage(page, 'a narrow window');
+    const reply = hermes(page, 'a narrow window');
+    await expect(reply).toBeVisible();
+    const author = reply.locator('.msg-author');
+    const time = reply.locator('.msg-head .msg-time');
+    const oneLine = async () => {
+      const [a, t] = [await author.boundingBox(), await time.boundingBox()];
+      return {
+        authorHeight: Math.round(a!.height),
+        sameLine: Math.abs(a!.y + a!.height / 2 - (t!.y + t!.height / 2)) < 4,
+      };
+    };
+    // 14 px text on one line is ~17–20 px tall; wrapped, twice that.
+    expect((await oneLine()).authorHeight).toBeLessThan(24);
+    expect((await oneLine()).sameLine).toBe(true);
+    await reply.hover();
+    const actions = reply.getByRole('group', { name: 'Message actions' });
+    await expect(actions.getByRole('button', { name: 'Copy' })).toBeVisible();
+    expect((await oneLine()).authorHeight).toBeLessThan(24);
+    // The floating bar stays inside the window.
+    const bar = await actions.boundingBox();
+    expect(bar!.x + bar!.width).toBeLessThanOrEqual(380);
+  });
 });
 
 test('an error from the gateway is titled in its own words, not by its code', async ({ page, iris }) => {
