@@ -80,6 +80,21 @@ test.describe('desktop', () => {
     await expect(page).toHaveURL(GENERAL);
   });
 
+  test('Back with "Delete this message?" open cancels it: the message stays', async ({ page, iris }) => {
+    await pairAndOpen(page, iris);
+    await fromGeneralToDemo(page);
+    await sendMessage(page, 'keep me');
+    const mineRow = page.getByRole('article', { name: /^You/ }).filter({ hasText: 'keep me' });
+    await mineRow.hover();
+    await mineRow.getByRole('button', { name: 'Delete' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete this message?' });
+    await expect(dialog).toBeVisible();
+    await page.goBack();
+    await expect(dialog).toBeHidden();
+    await expect(page).toHaveURL(DEMO);
+    await expect(mineRow).toBeVisible();
+  });
+
   test('Back closes the picture viewer and leaves the lane where it was', async ({ page, iris }) => {
     await anotherDeviceSays(iris, 'web:demo', '/image');
     await pairAndOpen(page, iris);
@@ -133,5 +148,25 @@ test.describe('phone', () => {
     // The drawer's step went with it: Forward leads to Demo, not to an empty step.
     await page.goForward();
     await expect(page).toHaveURL(DEMO);
+  });
+
+  test('the top bar’s back arrow, tapped while a menu is open, is one step back, not a second copy of the page', async ({
+    page,
+    iris,
+  }) => {
+    await anotherDeviceSays(iris, 'web:default', '/thread Plan the trip');
+    await pairAndOpen(page, iris);
+    await page.getByRole('button', { name: /^Threads in General/ }).click();
+    await page.getByRole('menu', { name: 'Threads in General' }).getByRole('menuitem').click();
+    await expect(page).toHaveURL(/#\/c\/web%3Adefault\/t\/[^/]+$/);
+    const thread = page.url();
+    await page.getByRole('button', { name: 'Attach' }).click();
+    await expect(page.getByRole('menu', { name: 'Attach' })).toBeVisible();
+    await page.getByRole('button', { name: 'Back to General' }).click();
+    await expect(page).toHaveURL(GENERAL);
+    await expect(page.getByRole('menu', { name: 'Attach' })).toHaveCount(0);
+    // The arrow was the thread's Back: Forward returns to the thread.
+    await page.goForward();
+    await expect(page).toHaveURL(thread);
   });
 });

@@ -35,19 +35,30 @@ function onPopState() {
   }
 }
 
-/** Goes back `steps` entries and settles once the browser is there (or after a while, if it never says). */
+/**
+ * Goes back `steps` entries and settles once the browser is there. A busy page can take long to hear
+ * it: settling early would let a push land before the pop, which would then take the push away.
+ */
 function popEntries(steps: number): Promise<void> {
   popsDue += steps;
   settling = settling.then(
     () =>
       new Promise<void>((resolve) => {
+        const before = history.state as unknown;
+        const started = Date.now();
+        let timer: ReturnType<typeof setTimeout> | undefined;
         const done = () => {
           window.removeEventListener('popstate', done);
           clearTimeout(timer);
           popsDue -= steps;
           resolve();
         };
-        const timer = setTimeout(done, 1000);
+        // Without a popstate: done once the entry has changed, or after 10 s (the traversal was refused).
+        const check = () => {
+          if (history.state !== before || Date.now() - started > 10_000) done();
+          else timer = setTimeout(check, 250);
+        };
+        timer = setTimeout(check, 1000);
         window.addEventListener('popstate', done);
         history.go(-steps);
       }),
@@ -102,8 +113,21 @@ export function leaveOverlays(): Promise<void> | undefined {
   return popsDue > 0 ? settling : undefined;
 }
 
-/** At start: entries of overlays from before a reload lead nowhere; step back over them. */
+/**
+ * Settles once no pop of ours is under way: the app's own back arrow reads where history stands after
+ * a menu it closed (a tap outside it) has taken its entry away.
+ */
+export function historySettled(): Promise<void> {
+  return settling;
+}
+
+/**
+ * At start: this entry was an overlay's before a reload, and nothing is open over the page now. It
+ * becomes the page's own (stepping back over it could load the page a second time, in a browser that
+ * keeps a reloaded document's entries apart); the step it adds is the cost.
+ */
 export function dropStaleOverlayEntries(): void {
-  const steps = overlaysInEntry().length;
-  if (steps > 0) void popEntries(steps);
+  if (overlaysInEntry().length === 0) return;
+  const { irisOverlays: _dropped, ...state } = history.state as Record<string, unknown>;
+  history.replaceState(state, '');
 }
