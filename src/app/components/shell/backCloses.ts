@@ -18,6 +18,19 @@ const open: Overlay[] = [];
 let settling: Promise<void> = Promise.resolve();
 /** Entries of ours asked to be popped and not yet popped. */
 let popsDue = 0;
+/**
+ * When we last pushed or popped (the last 10 s). Chrome ignores a page's history calls past 200 in 10 s
+ * (IPC flooding protection), so a burst of overlays (a gateway asking a hundred questions at once, each
+ * closed at once) gets no entries past a share of that: Back then does for them what it did before.
+ */
+const recentCalls: number[] = [];
+const CALLS_PER_10_S = 60;
+
+function mayCallHistory(): boolean {
+  const now = Date.now();
+  while (recentCalls.length > 0 && now - recentCalls[0]! > 10_000) recentCalls.shift();
+  return recentCalls.length < CALLS_PER_10_S;
+}
 let listening = false;
 
 function overlaysInEntry(state: unknown = history.state): string[] {
@@ -53,13 +66,14 @@ function popEntries(steps: number): Promise<void> {
           popsDue -= steps;
           resolve();
         };
-        // Without a popstate: done once the entry has changed, or after 10 s (the traversal was refused).
+        // Without a popstate: done once the entry has changed, or after 3 s (the traversal was refused).
         const check = () => {
-          if (history.state !== before || Date.now() - started > 10_000) done();
+          if (history.state !== before || Date.now() - started > 3000) done();
           else timer = setTimeout(check, 250);
         };
         timer = setTimeout(check, 1000);
         window.addEventListener('popstate', done);
+        recentCalls.push(Date.now());
         history.go(-steps);
       }),
   );
@@ -68,7 +82,8 @@ function popEntries(steps: number): Promise<void> {
 
 function push(overlay: Overlay) {
   void settling.then(() => {
-    if (!open.includes(overlay) || overlay.pushed) return;
+    if (!open.includes(overlay) || overlay.pushed || !mayCallHistory()) return;
+    recentCalls.push(Date.now());
     const state = (history.state ?? {}) as { _depth?: unknown };
     const depth = typeof state._depth === 'number' ? state._depth : history.length - 1;
     // The router's depth stamp, one further, as an entry the router made would have.
