@@ -1,7 +1,7 @@
 // Issue 4, "A conversation": the lane view against the demo gateway, as a person sees it.
 import { rmSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import type { Page, WebSocketRoute } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { TestClient } from '../server/gateway/testclient';
 import {
   demoGateway,
@@ -18,6 +18,7 @@ import {
   seedLongLane,
   sendMessage,
   settled,
+  speakForGateway,
   test,
   withClipboard,
 } from './support';
@@ -599,11 +600,15 @@ test('reply quotes the message; copy copies; delete asks first and removes it on
   await expect(followUp.getByRole('button', { name: /^In reply to Iris demo agent: / })).toContainText(
     'Echo: First thought',
   );
-  expect(
-    gatewayStore(iris)
-      .messages(LANE)
-      .find((m) => m.text === 'A follow-up')?.reply_to,
-  ).toBeTruthy();
+  // The pending bubble shows the quote before the gateway has stored the message: ask until it has.
+  await expect
+    .poll(
+      () =>
+        gatewayStore(iris)
+          .messages(LANE)
+          .find((m) => m.text === 'A follow-up')?.reply_to,
+    )
+    .toBeTruthy();
 
   // Copy a message (its Markdown source), and a code block (its code).
   await withClipboard(async () => {
@@ -978,13 +983,8 @@ test('tool activity before any reply text shows at the end of the lane, with a r
   page,
   iris,
 }) => {
-  let socket: WebSocketRoute | undefined;
-  await page.routeWebSocket(/\/ws$/, (ws) => {
-    ws.connectToServer();
-    socket = ws;
-  });
+  const speak = await speakForGateway(page);
   await pairAndOpen(page, iris);
-  const speak = (frame: Record<string, unknown>) => socket!.send(JSON.stringify({ v: 1, chat_id: LANE, ...frame }));
   speak({ type: 'agent.busy', payload: { reason: 'tool' } });
   speak({
     type: 'tool.start',
