@@ -1,8 +1,19 @@
 // Issue 4, "Pickers": every picker kind from the demo agent, answered in its dialog, and the agent's answer in the lane.
 import AxeBuilder from '@axe-core/playwright';
-import type { Locator, Page, WebSocketRoute } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { TestClient } from '../server/gateway/testclient';
-import { LANE, expect, messageBox, messages, openLane, pair, pairAndOpen, settled, test } from './support';
+import {
+  LANE,
+  expect,
+  messageBox,
+  messages,
+  openLane,
+  pair,
+  pairAndOpen,
+  settled,
+  speakForGateway,
+  test,
+} from './support';
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
@@ -188,13 +199,9 @@ test('several questions closed unanswered wait behind one chip, and open oldest 
 }) => {
   // Questions asked in a row, the agent waiting on all of them (spec §11: they stay open until it moves
   // on), spoken for the gateway on the app's own socket.
-  let socket: WebSocketRoute | undefined;
-  await page.routeWebSocket(/\/ws$/, (ws) => {
-    ws.connectToServer();
-    socket = ws;
-  });
+  const speak = await speakForGateway(page);
   await pairAndOpen(page, iris);
-  const say = (type: string, payload: object) => socket!.send(JSON.stringify({ v: 1, type, chat_id: LANE, payload }));
+  const say = (type: string, payload: object) => speak({ type, payload });
   say('picker.confirm', { picker_id: 'q1', title: 'Archive old messages?' });
   say('picker.choice', {
     picker_id: 'q2',

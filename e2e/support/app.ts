@@ -1,7 +1,7 @@
 // What every browser test does in the app the way a person would: open a pairing link, land in a lane,
 // open another lane, type and send; and what it reads back from the app's own IndexedDB ('iris', the
 // raw API: no hooks into the app). Works against the demo gateway (./server.ts) and the hostile one.
-import { expect, type Locator, type Page } from '@playwright/test';
+import { expect, type Locator, type Page, type WebSocketRoute } from '@playwright/test';
 import { pairingLink } from './server';
 
 /** The demo gateway's default channel, where pairing lands. */
@@ -102,4 +102,20 @@ export async function settled(page: Page): Promise<void> {
   await page.evaluate(
     () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
   );
+}
+
+/**
+ * Speaks for the gateway on the app's own socket (passed through to the real one): set up before the
+ * page connects; `speak` sends a frame (`v` and the lane filled in unless given).
+ */
+export async function speakForGateway(page: Page, lane = LANE): Promise<(frame: Record<string, unknown>) => void> {
+  let socket: WebSocketRoute | undefined;
+  await page.routeWebSocket(/\/ws$/, (ws) => {
+    ws.connectToServer();
+    socket = ws;
+  });
+  return (frame) => {
+    if (!socket) throw new Error('the app has not connected yet');
+    socket.send(JSON.stringify({ v: 1, chat_id: lane, ...frame }));
+  };
 }
