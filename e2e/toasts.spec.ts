@@ -126,6 +126,45 @@ test('at most two at once, under the top bar, and the same event never twice', a
   await expect(toast(page, 'reminder four')).toHaveCount(0);
 });
 
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 412, height: 915 }, hasTouch: true, isMobile: true });
+
+  test('over Settings, questions take their own room above the page instead of covering its top', async ({
+    page,
+    iris,
+  }) => {
+    const speak = await speakable(page);
+    await pairAndOpen(page, iris);
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const gateway = page.getByRole('heading', { name: 'Gateway' });
+    await expect(gateway).toBeVisible();
+    for (const [kind, body] of [
+      ['clarify', 'Which format should the summary use?'],
+      ['approval', 'Run make deploy --prod?'],
+    ] as const) {
+      speak({ type: 'notification', chat_id: DEMO, payload: { kind, title: 'Question', body, ts: Date.now() } });
+    }
+    await expect(toastList(page).getByRole('listitem')).toHaveCount(2);
+    const [list, heading] = await Promise.all([toastList(page).boundingBox(), gateway.boundingBox()]);
+    // The Gateway card's heading sits below the toasts, uncovered.
+    expect(heading!.y).toBeGreaterThanOrEqual(list!.y + list!.height);
+    await expect(gateway).toBeInViewport();
+
+    // Over a conversation they still float: the lane does not move when one comes.
+    await page.getByRole('button', { name: 'Back' }).click();
+    const log = page.getByRole('log', { name: 'Messages' });
+    await expect(log).toBeVisible();
+    const before = (await log.boundingBox())!.y;
+    speak({
+      type: 'notification',
+      chat_id: DEMO,
+      payload: { kind: 'cron', title: 'Reminder', body: 'stand up', ts: Date.now() },
+    });
+    await expect(toast(page, 'stand up')).toBeVisible();
+    expect((await log.boundingBox())!.y).toBe(before);
+  });
+});
+
 test('a question open as a dialog gets no toast behind it', async ({ page, iris }) => {
   await pairAndOpen(page, iris);
   await expect(pageTitle(page)).toHaveText('General');

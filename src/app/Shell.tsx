@@ -136,7 +136,9 @@ export function AppFrame(props: ParentProps) {
           threads={threads()}
         />
         <ConnectionBanner />
-        <div class="shell-body">
+        {/* Over a conversation, toasts cover its oldest lines for a moment; over Settings or Search, whose
+            top is what a person came for, they take their own room above the page instead. */}
+        <div class="shell-body" classList={{ 'toasts-in-flow': !lane() }}>
           {/* Under the banner, over the page: a toast never hides the connection state. */}
           <Toasts />
           <div class="shell-content">{props.children}</div>
