@@ -1,6 +1,5 @@
-import { useBeforeLeave, useLocation } from '@solidjs/router';
+import { useLocation } from '@solidjs/router';
 import { Show, createEffect, createSignal, type ParentProps } from 'solid-js';
-import { dropStaleOverlayEntries, leaveOverlays } from './components/shell/backCloses';
 import { laneFromPath } from './components/shell/laneRoute';
 import type { LaneHeadView } from './components/messages/LaneHead';
 import { LaneShownContext } from './components/messages/laneShown';
@@ -22,16 +21,6 @@ export function Root(props: ParentProps<{ head?: LaneHeadView }>) {
   const location = useLocation();
   const bare = () => location.pathname === '/pair' || location.pathname.startsWith('/pair/');
   const [laneShown, setLaneShown] = createSignal(false);
-  dropStaleOverlayEntries();
-  // A page opened from an overlay (a channel in the drawer, a toast under a dialog) takes the place of
-  // the overlay's history entry, not a place after it: Back from it then leads to the page before.
-  useBeforeLeave((event) => {
-    if (event.defaultPrevented || typeof event.to !== 'string') return;
-    const leaving = leaveOverlays();
-    if (!leaving) return;
-    event.preventDefault();
-    void leaving.then(() => event.retry(true));
-  });
   // eslint-disable-next-line solid/reactivity -- painted once at start, never replaced
   const head = props.head;
   if (head) {

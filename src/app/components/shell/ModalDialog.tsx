@@ -1,4 +1,3 @@
-import { useBackCloses } from './backCloses';
 import { keepTabInside } from './focusTrap';
 import { createEffect, createUniqueId, onCleanup, type JSX } from 'solid-js';
 import './ModalDialog.css';
@@ -28,11 +27,6 @@ export function ModalDialog(props: ModalDialogProps) {
     } else if (!props.open && dialog.open) {
       dialog.close();
     }
-  });
-
-  // While open, Back closes it (not the page under it).
-  createEffect(() => {
-    if (props.open) useBackCloses(() => props.onClose());
   });
 
   onCleanup(() => {
