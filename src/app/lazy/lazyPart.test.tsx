@@ -86,6 +86,8 @@ describe('a part of a screen loaded on demand', () => {
       runtime,
     );
     await until(() => closed, 'the dialog closed');
+    // The toast is written to the database after the dialog is told to close, not before.
+    await until(async () => (await toasts()).length > 0, 'a toast');
     expect(await toasts()).toEqual([{ title: 'Could not open that', body: PART_UNAVAILABLE }]);
     const loads = code.state.loads;
 
