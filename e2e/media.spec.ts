@@ -293,6 +293,65 @@ test.describe('receiving', () => {
     await expect.poll(() => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth)).toBe(64);
   });
 
+  test('a picture that fails to show says so with Try again, and shows once its bytes are good again', async ({
+    page,
+    iris,
+  }) => {
+    await ready(page, iris);
+    await messageBox(page).fill('/image');
+    await messageBox(page).press('Enter');
+    const reply = messages(page).locator('article.msg-assistant').filter({ hasText: 'Here is an image' });
+    const img = reply.locator('.media[data-kind="image"] img');
+    await expect.poll(() => img.evaluate((i: HTMLImageElement) => i.naturalWidth), { timeout: 15_000 }).toBe(64);
+    const id = await reply.locator('.media[data-kind="image"]').getAttribute('data-media-id');
+    const filename = await img.getAttribute('alt');
+
+    // Its stored bytes go bad (a write cut short): put in their place something that is no picture.
+    const putBytes = (bytes: number[] | null) =>
+      page.evaluate(
+        async ([mediaId, replacement]) => {
+          const db = await new Promise<IDBDatabase>((resolve, reject) => {
+            const req = indexedDB.open('iris');
+            req.onsuccess = () => resolve(req.result);
+            req.onerror = () => reject(req.error);
+          });
+          try {
+            const store = db.transaction('mediaBlobs', 'readwrite').objectStore('mediaBlobs');
+            const old = await new Promise<{ blob: Blob }>((resolve, reject) => {
+              const req = store.get(mediaId!);
+              req.onsuccess = () => resolve(req.result as { blob: Blob });
+              req.onerror = () => reject(req.error);
+            });
+            const blob = new Blob([new Uint8Array(replacement ?? [...new TextEncoder().encode('not a picture')])], {
+              type: 'image/png',
+            });
+            const bytes = [...new Uint8Array(await old.blob.arrayBuffer())];
+            const write = db.transaction('mediaBlobs', 'readwrite').objectStore('mediaBlobs');
+            await new Promise((resolve, reject) => {
+              const req = write.put({ media_id: mediaId, blob });
+              req.onsuccess = resolve;
+              req.onerror = () => reject(req.error);
+            });
+            return bytes;
+          } finally {
+            db.close();
+          }
+        },
+        [id, bytes] as const,
+      );
+    const good = await putBytes(null);
+    await page.reload();
+    // Tried once more by itself, then said in words, with a way to try again.
+    await expect(reply.getByText('This picture cannot be shown.')).toBeVisible({ timeout: 10_000 });
+    const tryAgain = reply.getByRole('button', { name: `Try showing ${filename} again` });
+    await expect(tryAgain).toBeVisible();
+
+    await putBytes(good);
+    await tryAgain.click();
+    await expect.poll(() => img.evaluate((i: HTMLImageElement) => i.naturalWidth)).toBe(64);
+    await expect(reply.getByText('This picture cannot be shown.')).toHaveCount(0);
+  });
+
   test('with a small cache cap the oldest files are evicted, messages stay, and "Download again" brings one back', async ({
     page,
     iris,

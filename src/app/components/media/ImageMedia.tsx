@@ -1,4 +1,4 @@
-import { Show, createSignal } from 'solid-js';
+import { Show, createEffect, createMemo, createSignal, on, onCleanup } from 'solid-js';
 import { Portal } from 'solid-js/web';
 import { learnMediaFacts } from '../../../store/models/media';
 import type { MediaRow } from '../../../store/schema';
@@ -9,6 +9,8 @@ import { MediaIcon } from './MediaIcon';
 import { mediaBox } from './mediaBox';
 
 const UNKNOWN = { width: 240, height: 180 };
+/** A first failure is often passing (the row moving to the gateway's id, bytes still being written). */
+const RETRY_AFTER_MS = 1000;
 
 // The full-screen viewer loads when a picture is first tapped.
 const ImageViewer = lazyPart(() => import('./ImageViewer').then((m) => m.ImageViewer), {
@@ -26,7 +28,30 @@ export function ImageMedia(props: {
 }) {
   const { db } = useIris();
   const [viewing, setViewing] = createSignal(false);
-  const [broken, setBroken] = createSignal(false);
+  // 'retrying': the first failure, tried again by itself; 'broken': failed twice, "Try again" is the person's.
+  const [failure, setFailure] = createSignal<'none' | 'retrying' | 'broken'>('none');
+  const broken = () => failure() === 'broken';
+  let retried = false;
+  let retry: ReturnType<typeof setTimeout> | undefined;
+  const failed = () => {
+    if (retried) return setFailure('broken');
+    retried = true;
+    setFailure('retrying');
+    retry = setTimeout(() => setFailure((f) => (f === 'retrying' ? 'none' : f)), RETRY_AFTER_MS);
+  };
+  onCleanup(() => clearTimeout(retry));
+  // The row changed (adopted under the gateway's id, downloaded again): its picture may show now.
+  const shown = createMemo(() => `${props.row.media_id} ${props.row.state} ${props.src ?? ''}`);
+  createEffect(
+    on(
+      shown,
+      () => {
+        retried = false;
+        setFailure('none');
+      },
+      { defer: true },
+    ),
+  );
   const box = () => mediaBox(props.row.width, props.row.height, UNKNOWN);
 
   const loaded = (img: HTMLImageElement) => {
@@ -40,7 +65,7 @@ export function ImageMedia(props: {
 
   return (
     <Show
-      when={props.src && !broken()}
+      when={props.src && failure() === 'none'}
       fallback={
         <div class="media-image placeholder" style={box()}>
           <MediaIcon name="image" size={28} />
@@ -50,7 +75,18 @@ export function ImageMedia(props: {
               <MediaFetch row={props.row} mode={props.mode} label={props.row.filename} onDownload={props.onDownload} />
             }
           >
-            <span class="media-fetch-text">This picture cannot be shown.</span>
+            <div class="media-fetch">
+              <span class="media-fetch-text">This picture cannot be shown.</span>
+              <button
+                type="button"
+                class="media-fetch-button"
+                onClick={() => setFailure('none')}
+                aria-label={`Try showing ${props.row.filename} again`}
+              >
+                <MediaIcon name="retry" size={18} />
+                <span>Try again</span>
+              </button>
+            </div>
           </Show>
         </div>
       }
@@ -69,7 +105,7 @@ export function ImageMedia(props: {
           height={props.row.height}
           decoding="async"
           onLoad={(e) => loaded(e.currentTarget)}
-          onError={() => setBroken(true)}
+          onError={failed}
         />
       </button>
       <Show when={viewing()}>
