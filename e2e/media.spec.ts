@@ -345,6 +345,13 @@ test.describe('receiving', () => {
     await expect(reply.getByText('This picture cannot be shown.')).toBeVisible({ timeout: 10_000 });
     const tryAgain = reply.getByRole('button', { name: `Try showing ${filename} again` });
     await expect(tryAgain).toBeVisible();
+    // Inside the picture's box, on one line: the demo's 64 px drawing has a box of only 128 px.
+    const box = (await reply.locator('.media-image.placeholder').boundingBox())!;
+    const button = (await tryAgain.boundingBox())!;
+    expect(button.x).toBeGreaterThanOrEqual(box.x);
+    expect(button.x + button.width).toBeLessThanOrEqual(box.x + box.width);
+    expect(button.y + button.height).toBeLessThanOrEqual(box.y + box.height);
+    expect(button.height).toBeLessThan(48);
 
     await putBytes(good);
     await tryAgain.click();
