@@ -11,6 +11,7 @@ import {
   pairAndOpen,
   secondDevice,
   sendMessage,
+  speakForGateway,
   storeRows,
   toast,
   toastList,
@@ -20,16 +21,6 @@ test.use({ viewport: DESKTOP });
 
 const GENERAL = 'web:default';
 const DEMO = 'web:demo';
-
-/** The app's real socket, with a way to speak for the gateway on it. */
-async function speakable(page: Page): Promise<(frame: Record<string, unknown>) => void> {
-  let socket: WebSocketRoute | undefined;
-  await page.routeWebSocket(/\/ws$/, (ws) => {
-    ws.connectToServer();
-    socket = ws;
-  });
-  return (frame) => socket!.send(JSON.stringify({ v: 1, ...frame }));
-}
 
 /** The sync cursor this page has stored (it moves in the same transaction as the replayed frames). */
 async function storedCursor(page: Page): Promise<number> {
@@ -41,7 +32,7 @@ test('news fades after ~5 s, errors after ~8 s; a toast asking for an answer sta
   iris,
 }) => {
   await page.clock.install();
-  const speak = await speakable(page);
+  const speak = await speakForGateway(page, null);
   await pairAndOpen(page, iris);
   await expect(pageTitle(page)).toHaveText('General');
 
@@ -87,7 +78,7 @@ test('news fades after ~5 s, errors after ~8 s; a toast asking for an answer sta
 });
 
 test('at most two at once, under the top bar, and the same event never twice', async ({ page, iris }) => {
-  const speak = await speakable(page);
+  const speak = await speakForGateway(page, null);
   await pairAndOpen(page, iris);
   await expect(pageTitle(page)).toHaveText('General');
   const ts = Date.now();
@@ -133,7 +124,7 @@ test.describe('on a phone', () => {
     page,
     iris,
   }) => {
-    const speak = await speakable(page);
+    const speak = await speakForGateway(page, null);
     await pairAndOpen(page, iris);
     await page.getByRole('button', { name: 'Settings' }).click();
     const gateway = page.getByRole('heading', { name: 'Gateway' });

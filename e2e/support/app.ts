@@ -106,9 +106,12 @@ export async function settled(page: Page): Promise<void> {
 
 /**
  * Speaks for the gateway on the app's own socket (passed through to the real one): set up before the
- * page connects; `speak` sends a frame (`v` and the lane filled in unless given).
+ * page connects; `speak` sends a frame (`v` and the lane filled in unless given; no lane when `lane` is null).
  */
-export async function speakForGateway(page: Page, lane = LANE): Promise<(frame: Record<string, unknown>) => void> {
+export async function speakForGateway(
+  page: Page,
+  lane: string | null = LANE,
+): Promise<(frame: Record<string, unknown>) => void> {
   let socket: WebSocketRoute | undefined;
   await page.routeWebSocket(/\/ws$/, (ws) => {
     ws.connectToServer();
@@ -116,6 +119,6 @@ export async function speakForGateway(page: Page, lane = LANE): Promise<(frame: 
   });
   return (frame) => {
     if (!socket) throw new Error('the app has not connected yet');
-    socket.send(JSON.stringify({ v: 1, chat_id: lane, ...frame }));
+    socket.send(JSON.stringify({ v: 1, ...(lane === null ? {} : { chat_id: lane }), ...frame }));
   };
 }

@@ -1,5 +1,5 @@
 import { useLocation, useNavigate } from '@solidjs/router';
-import { Show } from 'solid-js';
+import { Show, createMemo } from 'solid-js';
 import { laneHref } from '../channels/channelTree';
 import type { ChannelRow } from '../../../store/schema';
 import { Icon } from './Icon';
@@ -92,32 +92,35 @@ export function TopBar(props: TopBarProps) {
       </div>
       <div class="topbar-actions">
         <Show when={props.threads?.list.length ? props.threads : undefined}>
-          {(threads) => (
-            <Menu
-              label={`Threads in ${threads().channel}`}
-              triggerLabel={`Threads in ${threads().channel}, ${threads().list.length}${
-                threads().list.some((t) => t.unread > 0) ? ', new messages' : ''
-              }`}
-              triggerClass="icon-button topbar-threads"
-              width={280}
-              triggerContent={
-                <>
-                  <Icon name="thread" />
-                  <span class="topbar-threads-count" aria-hidden="true">
-                    {threads().list.length}
-                  </span>
-                  <Show when={threads().list.some((t) => t.unread > 0)}>
-                    <span class="topbar-threads-new" aria-hidden="true" />
-                  </Show>
-                </>
-              }
-              items={threads().list.map((entry) => ({
-                label: threadLabel(entry),
-                icon: <Icon name="thread" />,
-                onSelect: () => navigate(laneHref(entry.thread)),
-              }))}
-            />
-          )}
+          {(threads) => {
+            const someUnread = createMemo(() => threads().list.some((t) => t.unread > 0));
+            return (
+              <Menu
+                label={`Threads in ${threads().channel}`}
+                triggerLabel={`Threads in ${threads().channel}, ${threads().list.length}${
+                  someUnread() ? ', new messages' : ''
+                }`}
+                triggerClass="icon-button topbar-threads"
+                width={280}
+                triggerContent={
+                  <>
+                    <Icon name="thread" />
+                    <span class="topbar-threads-count" aria-hidden="true">
+                      {threads().list.length}
+                    </span>
+                    <Show when={someUnread()}>
+                      <span class="topbar-threads-new" aria-hidden="true" />
+                    </Show>
+                  </>
+                }
+                items={threads().list.map((entry) => ({
+                  label: threadLabel(entry),
+                  icon: <Icon name="thread" />,
+                  onSelect: () => navigate(laneHref(entry.thread)),
+                }))}
+              />
+            );
+          }}
         </Show>
         <button type="button" class="icon-button" aria-label="Search" onClick={() => navigate(searchPath())}>
           <Icon name="search" />
