@@ -226,6 +226,44 @@ export const SCREENS: Screen[] = [
     },
   },
   {
+    // A picture whose stored bytes are no picture, and one evicted from the cache: each says so in its
+    // box, with a button (the demo's 64 px drawing has a box of only 128 px).
+    name: 'picture-states',
+    async open(page, iris) {
+      await anotherDeviceSays(iris, LANE, '/image');
+      await anotherDeviceSays(iris, LANE, '/image');
+      await openLane(page, iris);
+      const pictures = log(page).locator('.media[data-kind="image"]');
+      await expect(pictures).toHaveCount(2, { timeout: 30_000 });
+      await expect(pictures.locator('img')).toHaveCount(2, { timeout: 30_000 });
+      const ids = await pictures.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.mediaId!));
+      await page.evaluate(async ([broken, evicted]) => {
+        const db = await new Promise<IDBDatabase>((resolve, reject) => {
+          const req = indexedDB.open('iris');
+          req.onsuccess = () => resolve(req.result);
+          req.onerror = () => reject(req.error);
+        });
+        const tx = db.transaction(['media', 'mediaBlobs'], 'readwrite');
+        tx.objectStore('mediaBlobs').put({
+          media_id: broken,
+          blob: new Blob(['not a picture'], { type: 'image/png' }),
+        });
+        tx.objectStore('mediaBlobs').delete(evicted!);
+        const media = tx.objectStore('media');
+        const row = media.get(evicted!);
+        row.onsuccess = () => media.put({ ...(row.result as object), state: 'evicted' });
+        await new Promise((resolve, reject) => {
+          tx.oncomplete = resolve;
+          tx.onerror = () => reject(tx.error);
+        });
+        db.close();
+      }, ids);
+      await page.reload();
+      await expect(log(page).getByText('This picture cannot be shown.')).toBeVisible({ timeout: 10_000 });
+      await expect(log(page).getByRole('button', { name: /^Download again, / })).toBeVisible();
+    },
+  },
+  {
     name: 'picker-approval',
     open: (page, iris) => picker(page, iris, '/approve make deploy --prod', 'Approve this command?'),
   },

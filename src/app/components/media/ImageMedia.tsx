@@ -81,7 +81,7 @@ export function ImageMedia(props: {
                 type="button"
                 class="media-fetch-button"
                 onClick={() => setFailure('none')}
-                aria-label={`Try showing ${props.row.filename} again`}
+                aria-label={`Try again to show ${props.row.filename}`}
               >
                 <MediaIcon name="retry" size={18} />
                 <span>Try again</span>

@@ -41,7 +41,7 @@ export function MediaFetch(props: {
             type="button"
             class="media-fetch-button"
             onClick={download}
-            aria-label={`Try downloading ${props.label} again`}
+            aria-label={`Try again to download ${props.label}`}
           >
             <MediaIcon name="retry" size={18} />
             <span>Try again</span>
@@ -57,18 +57,21 @@ export function MediaFetch(props: {
             type="button"
             class="media-fetch-button"
             onClick={download}
-            aria-label={`Download ${props.label} again`}
+            aria-label={`Download again, ${size()}, ${props.label}`}
           >
             <MediaIcon name="download" size={18} />
-            <span>Download again</span>
-            <span class="media-fetch-size">{size()}</span>
+            <span>Download again</span> <span class="media-fetch-size">{size()}</span>
           </button>
         </Match>
         <Match when={props.mode === 'tap' && !asked()}>
-          <button type="button" class="media-fetch-button" onClick={download} aria-label={`Download ${props.label}`}>
+          <button
+            type="button"
+            class="media-fetch-button"
+            onClick={download}
+            aria-label={`Download, ${size()}, ${props.label}`}
+          >
             <MediaIcon name="download" size={18} />
-            <span>Download</span>
-            <span class="media-fetch-size">{size()}</span>
+            <span>Download</span> <span class="media-fetch-size">{size()}</span>
           </button>
         </Match>
         <Match when={true}>

@@ -35,8 +35,7 @@ export function VideoMedia(props: { row: MediaRow; src: string | undefined; mode
                 <span class="media-fetch-text">This video cannot be played here.</span>
                 <a class="media-fetch-button" href={props.src} download={props.row.filename}>
                   <MediaIcon name="download" size={18} />
-                  <span>Save</span>
-                  <span class="media-fetch-size">{formatBytes(props.row.size)}</span>
+                  <span>Save</span> <span class="media-fetch-size">{formatBytes(props.row.size)}</span>
                 </a>
               </>
             }
