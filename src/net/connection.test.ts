@@ -197,6 +197,22 @@ describe('requests', () => {
     expect(server.last!.frames[1]!.id).toBe(1);
   });
 
+  it("a gateway's refusal of a read receipt reaches no one; a refused stop still does", async () => {
+    const seen: string[] = [];
+    const c = connect({ handlers: { frame: (f) => void seen.push(`${f.type} ${String(f.payload.message ?? '')}`) } });
+    await until(() => c.state() === 'online', 'online');
+    c.notify({ v: 1, type: 'read.receipt', chat_id: 'x', payload: { chat_id: 'x', message_id: 'gone' } });
+    c.notify({ v: 1, type: 'agent.stop', chat_id: 'x', payload: {} });
+    await until(() => server.last!.frames.length === 3, 'both sent');
+    const [receipt, stop] = server.last!.frames.slice(1);
+    const s = server.last!;
+    s.send({ type: 'error', id: receipt!.id, payload: { code: 'not_found', message: 'No such message.' } });
+    s.send({ type: 'error', id: stop!.id, payload: { code: 'not_found', message: 'No turn is in progress.' } });
+    s.send({ type: 'typing', chat_id: 'x', payload: { on: true } });
+    await until(() => seen.some((t) => t.startsWith('typing')), 'the frame sent last');
+    expect(seen).toEqual(['error No turn is in progress.', 'typing ']);
+  });
+
   it('malformed and unknown frames are ignored', async () => {
     const seen: string[] = [];
     const c = connect({ handlers: { frame: (f) => void seen.push(f.type) } });

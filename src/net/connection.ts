@@ -96,6 +96,10 @@ interface Pending {
 }
 
 const OPEN = 1;
+/** Frames sent without the person asking, whose refusal is not shown (see `receive`). */
+const UNASKED_TYPES: ReadonlySet<string> = new Set(['read.receipt']);
+/** How many of their ids are remembered: an answer comes at once or not at all. */
+const MAX_UNASKED = 64;
 
 export class GatewayConnection {
   private readonly opts: Required<
@@ -113,6 +117,8 @@ export class GatewayConnection {
   private epoch = 0;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
+  /** Ids of the latest frames sent on the person's behalf without their asking (read receipts). */
+  private readonly unasked = new Set<number>();
   /** Reconnect attempts since the last hello.ack (the backoff's exponent). */
   private attempt = 0;
   private reconnectTimer: unknown;
@@ -227,7 +233,12 @@ export class GatewayConnection {
    */
   notify(frame: ClientFrame, id?: number): void {
     if (this.current !== 'live') throw new ConnectionLostError();
-    this.sendRaw(encodeFrame({ ...frame, id: id ?? this.nextId++ }));
+    const sentId = id ?? this.nextId++;
+    if (UNASKED_TYPES.has(frame.type)) {
+      this.unasked.add(sentId);
+      if (this.unasked.size > MAX_UNASKED) this.unasked.delete(this.unasked.values().next().value!);
+    }
+    this.sendRaw(encodeFrame({ ...frame, id: sentId }));
   }
 
   /** Sends media bytes (an upload's chunk). Throws if not online. */
@@ -275,6 +286,7 @@ export class GatewayConnection {
     this.setState('connecting');
     const epoch = ++this.epoch;
     this.nextId = 1; // ids count per connection (spec README §2)
+    this.unasked.clear();
     let ws: WebSocketLike;
     try {
       const Impl = this.opts.WebSocketImpl ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
@@ -397,6 +409,9 @@ export class GatewayConnection {
       this.refused('auth', frame.payload.message); // the token was revoked mid-session
       return;
     }
+    // A gateway refusing a read receipt (a message deleted meanwhile, or one it does not keep, rate
+    // limiting): the person did not ask for it, and the next read sends another. Nothing to show.
+    if (frame.type === 'error' && frame.id !== undefined && this.unasked.delete(frame.id)) return;
     const match = this.takePending(frame);
     if (!match) {
       // An event nobody waits for: a failed write is reported by the pipeline, not as an unhandled rejection.
