@@ -264,6 +264,39 @@ export const SCREENS: Screen[] = [
     },
   },
   {
+    // Files the agent sent: a document waiting for a tap, and a voice message the gateway cannot send
+    // (an id it does not know), so the player says so with Try again.
+    name: 'files',
+    async open(page, iris) {
+      const socket = await routedSocket(page);
+      await openLane(page, iris);
+      socket.say({
+        type: 'message',
+        chat_id: LANE,
+        payload: {
+          message_id: 'files-1',
+          role: 'assistant',
+          text: 'Here is the report, and a voice note about it.',
+          ts: Date.now(),
+          media: [
+            {
+              media_id: 'med_report',
+              kind: 'document',
+              mime: 'application/pdf',
+              filename: 'Quarterly report (final).pdf',
+              size: 2_400_000,
+            },
+            { media_id: 'med_voice', kind: 'voice', mime: 'audio/ogg', filename: 'voice-note.ogg', size: 48_000 },
+          ],
+        },
+      });
+      await expect(log(page).getByRole('button', { name: /^Download, / })).toBeVisible({ timeout: 15_000 });
+      await expect(log(page).getByRole('button', { name: /^Try again to download / })).toBeVisible({
+        timeout: 15_000,
+      });
+    },
+  },
+  {
     name: 'picker-approval',
     open: (page, iris) => picker(page, iris, '/approve make deploy --prod', 'Approve this command?'),
   },
