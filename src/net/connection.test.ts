@@ -199,7 +199,11 @@ describe('requests', () => {
 
   it("a gateway's refusal of a read receipt reaches no one; a refused stop still does", async () => {
     const seen: string[] = [];
-    const c = connect({ handlers: { frame: (f) => void seen.push(`${f.type} ${String(f.payload.message ?? '')}`) } });
+    const c = connect({
+      handlers: {
+        frame: (f) => void seen.push(`${f.type} ${String((f.payload as { message?: string }).message ?? '')}`),
+      },
+    });
     await until(() => c.state() === 'online', 'online');
     c.notify({ v: 1, type: 'read.receipt', chat_id: 'x', payload: { chat_id: 'x', message_id: 'gone' } });
     c.notify({ v: 1, type: 'agent.stop', chat_id: 'x', payload: {} });
