@@ -266,6 +266,23 @@ test.describe('voice', () => {
       .poll(() => bubble.locator('audio').evaluate((a: HTMLAudioElement) => a.currentTime))
       .toBeGreaterThan(0.2);
   });
+
+  test('on a desktop, the attached files line up with the message box, in the conversation’s column', async ({
+    page,
+    iris,
+  }) => {
+    await ready(page, iris);
+    await attachThroughPicker(page, [
+      { name: 'Gym schedule (winter).pdf', mimeType: 'application/pdf', buffer: randomBytes(48_000) },
+    ]);
+    const chips = page.getByRole('list', { name: 'Attachments' });
+    await expect(chips.getByRole('listitem')).toHaveCount(1);
+    const list = (await chips.boundingBox())!;
+    const box = (await page.locator('.composer-row').boundingBox())!;
+    expect(Math.abs(list.x - box.x)).toBeLessThan(2);
+    // Alone, the chip shows the whole name.
+    expect(await chips.locator('.chip-name').evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  });
 });
 
 test.describe('receiving', () => {

@@ -297,6 +297,57 @@ export const SCREENS: Screen[] = [
     },
   },
   {
+    // A message the gateway refused (its reason, Retry), and the composer replying to the agent with a
+    // file attached.
+    name: 'send-states',
+    async open(page, iris) {
+      await page.routeWebSocket(/\/ws$/, (ws) => {
+        const server = ws.connectToServer();
+        ws.onMessage((data) => {
+          const frame = JSON.parse(String(data)) as { type: string; id?: number; payload?: { text?: unknown } };
+          if (frame.type === 'message.send' && String(frame.payload?.text).startsWith('Refused:')) {
+            const refusal = { code: 'unsupported', message: 'Messages to this agent are paused by its owner.' };
+            ws.send(JSON.stringify({ v: 1, type: 'error', id: frame.id, payload: refusal }));
+          } else server.send(data);
+        });
+      });
+      await openLane(page, iris);
+      await messageBox(page).fill(FIRST_QUESTION);
+      await page.getByRole('button', { name: 'Send' }).click();
+      await expect(log(page).getByText('— Iris demo agent').last()).toBeVisible({ timeout: 30_000 });
+      await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
+      await messageBox(page).fill('Refused: book the gym for Monday at 7');
+      await page.getByRole('button', { name: 'Send' }).click();
+      await expect(log(page).getByRole('button', { name: 'Retry' })).toBeVisible();
+      const answer = log(page)
+        .getByRole('article', { name: /^Iris demo agent/ })
+        .last();
+      await answer.locator('.md p').first().click();
+      await answer.getByRole('button', { name: 'Reply' }).click();
+      await expect(page.getByText('Replying to Iris demo agent')).toBeVisible();
+      const chooser = page.waitForEvent('filechooser');
+      await page.getByRole('button', { name: 'Attach' }).click();
+      const menu = page.getByRole('menu');
+      if (await menu.isVisible()) await menu.getByRole('menuitem').last().click();
+      await (
+        await chooser
+      ).setFiles([{ name: 'Gym schedule (winter).pdf', mimeType: 'application/pdf', buffer: Buffer.alloc(48_000, 1) }]);
+      await expect(page.getByRole('list', { name: 'Attachments' }).getByRole('listitem')).toHaveCount(1);
+    },
+  },
+  {
+    name: 'delete-confirm',
+    async open(page, iris) {
+      await askedHere(page, iris);
+      const mine = log(page)
+        .getByRole('article', { name: /^You, / })
+        .last();
+      await mine.locator('.bubble').click();
+      await mine.getByRole('button', { name: 'Delete' }).click();
+      await expect(page.getByRole('dialog', { name: 'Delete this message?' })).toBeVisible();
+    },
+  },
+  {
     name: 'picker-approval',
     open: (page, iris) => picker(page, iris, '/approve make deploy --prod', 'Approve this command?'),
   },
