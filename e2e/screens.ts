@@ -348,6 +348,77 @@ export const SCREENS: Screen[] = [
     },
   },
   {
+    // The agent's reasoning opened under its reply.
+    name: 'reasoning',
+    async open(page, iris) {
+      await openLane(page, iris);
+      await messageBox(page).fill('/think Should I take the train or fly to Lisbon?');
+      await page.getByRole('button', { name: 'Send' }).click();
+      await expect(page.getByRole('button', { name: 'Send' })).toBeVisible({ timeout: 30_000 });
+      await log(page)
+        .getByRole('button', { name: /^Thought/ })
+        .last()
+        .click();
+      await expect(log(page).locator('.reasoning').last()).toBeVisible();
+    },
+  },
+  {
+    // Questions closed unanswered, waiting behind one chip.
+    name: 'questions-chip',
+    async open(page, iris) {
+      const socket = await routedSocket(page);
+      await withConversation(page, iris);
+      const ask = (type: string, payload: object) => socket.say({ type, chat_id: LANE, payload });
+      ask('picker.confirm', { picker_id: 'q1', title: 'Archive old messages?' });
+      ask('picker.clarify', { picker_id: 'q2', question: 'Which format should the summary use?' });
+      for (const title of ['Archive old messages?', 'Which format should the summary use?']) {
+        await expect(page.getByRole('dialog', { name: title })).toBeVisible();
+        await page.keyboard.press('Escape');
+      }
+      await expect(page.getByRole('button', { name: '2 pending questions' })).toBeVisible();
+    },
+  },
+  {
+    name: 'search-empty',
+    async open(page, iris) {
+      await withConversation(page, iris);
+      await page.goto(`${iris.baseURL}/#/search?q=xylophone`);
+      await expect(page.getByText(/No (messages|results)/)).toBeVisible({ timeout: 15_000 });
+    },
+  },
+  {
+    // A long file in an answer: cut short, with a way to see it all.
+    name: 'long-file',
+    async open(page, iris) {
+      await openLane(page, iris);
+      await messageBox(page).fill('/file 400');
+      await page.getByRole('button', { name: 'Send' }).click();
+      await expect(page.getByRole('button', { name: 'Send' })).toBeVisible({ timeout: 30_000 });
+      await expect(
+        log(page)
+          .getByRole('button', { name: /^Show all/ })
+          .last(),
+      ).toBeVisible();
+    },
+  },
+  {
+    // Written offline: the message waits, saying so, under the offline banner.
+    name: 'pending-offline',
+    async open(page, iris) {
+      const socket = await routedSocket(page);
+      await withConversation(page, iris);
+      await socket.cut();
+      await expect(banner(page)).toHaveText(/Offline|Reconnecting/);
+      await messageBox(page).fill('Move the gym to Thursday');
+      await page.getByRole('button', { name: 'Send' }).click();
+      await expect(
+        log(page)
+          .getByRole('article', { name: /^You, / })
+          .last(),
+      ).toContainText('Pending');
+    },
+  },
+  {
     name: 'picker-approval',
     open: (page, iris) => picker(page, iris, '/approve make deploy --prod', 'Approve this command?'),
   },
