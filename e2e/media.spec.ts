@@ -560,6 +560,8 @@ test.describe('two devices, offline', () => {
     await page.getByRole('button', { name: 'Send' }).click();
     const bubble = userMessages(page).filter({ hasText: 'never sent' });
     await expect(bubble.getByRole('progressbar', { name: 'Uploading held.bin' })).toHaveAttribute('value', '100');
+    // Every byte sent, the gateway's answer outstanding: said as such, not "Uploading… 100%" for ever.
+    await expect(bubble.getByRole('status')).toHaveText('Waiting for the gateway…');
     await bubble.getByRole('button', { name: 'Cancel upload of held.bin' }).click();
     await expect(bubble).toHaveCount(0);
     await messageBox(page).fill('after the cancel');

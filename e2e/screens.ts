@@ -419,6 +419,33 @@ export const SCREENS: Screen[] = [
     },
   },
   {
+    // A picture and a file on their way (the gateway's ack held back): progress and Cancel in the bubble.
+    name: 'upload-progress',
+    async open(page, iris) {
+      await page.routeWebSocket(/\/ws$/, (ws) => {
+        const server = ws.connectToServer();
+        server.onMessage((message) => {
+          if (typeof message === 'string' && message.includes('"media.upload.ack"')) return;
+          ws.send(message);
+        });
+        ws.onMessage((message) => server.send(message));
+      });
+      await openLane(page, iris);
+      const chooser = page.waitForEvent('filechooser');
+      await page.getByRole('button', { name: 'Attach' }).click();
+      const menu = page.getByRole('menu');
+      if (await menu.isVisible()) await menu.getByRole('menuitem').last().click();
+      await (
+        await chooser
+      ).setFiles([
+        { name: 'Site survey, north wall.pdf', mimeType: 'application/pdf', buffer: Buffer.alloc(900_000, 7) },
+      ]);
+      await messageBox(page).fill('The survey, as promised');
+      await page.getByRole('button', { name: 'Send' }).click();
+      await expect(log(page).getByRole('button', { name: /^Cancel upload of / })).toBeVisible({ timeout: 15_000 });
+    },
+  },
+  {
     name: 'picker-approval',
     open: (page, iris) => picker(page, iris, '/approve make deploy --prod', 'Approve this command?'),
   },

@@ -6,7 +6,15 @@ export function UploadStrip(props: { row: MediaRow; clientId: string }) {
   const { client } = useIris();
   const percent = () => Math.round((props.row.progress ?? 0) * 100);
   const online = () => client.state() === 'online';
-  const text = () => (percent() > 0 ? `Uploading… ${percent()}%` : online() ? 'Uploading…' : 'Sends when connected.');
+  // Offline, an upload under way starts over once connected; all sent, the gateway has yet to confirm it.
+  const text = () =>
+    !online()
+      ? 'Sends when connected.'
+      : percent() >= 100
+        ? 'Waiting for the gateway…'
+        : percent() > 0
+          ? `Uploading… ${percent()}%`
+          : 'Uploading…';
   return (
     <div class="media-upload">
       <progress max={100} value={percent()} aria-label={`Uploading ${props.row.filename}`} />
