@@ -2,10 +2,21 @@
 // service worker's /media/<id> (Range, offline), background pulls, limits, a cut upload, eviction.
 import AxeBuilder from '@axe-core/playwright';
 import { createHash, randomBytes } from 'node:crypto';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { makePng } from '../server/gateway/agent/png';
 import { CHROMIUM_ARGS, chromiumExecutable } from './browser';
-import { expect, type IrisServer, LANE, launchServer, messageBox, messages, pair, storeRows, test } from './support';
+import {
+  expect,
+  holdUploadAcks,
+  type IrisServer,
+  LANE,
+  launchServer,
+  messageBox,
+  messages,
+  pair,
+  storeRows,
+  test,
+} from './support';
 
 const MiB = 1024 * 1024;
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
@@ -31,6 +42,16 @@ async function ready(page: Page, iris: IrisServer): Promise<void> {
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 15_000 });
   await page.goto(`${iris.baseURL}/#/c/${encodeURIComponent(LANE)}`);
   await expect(messageBox(page)).toBeVisible();
+}
+
+/** Asks the demo agent for its picture (64×64) and waits until it shows. */
+async function agentPicture(page: Page): Promise<{ reply: Locator; img: Locator }> {
+  await messageBox(page).fill('/image');
+  await messageBox(page).press('Enter');
+  const reply = messages(page).locator('article.msg-assistant').filter({ hasText: 'Here is an image' });
+  const img = reply.locator('.media[data-kind="image"] img');
+  await expect.poll(() => img.evaluate((i: HTMLImageElement) => i.naturalWidth), { timeout: 15_000 }).toBe(64);
+  return { reply, img };
 }
 
 async function attachThroughPicker(
@@ -294,12 +315,8 @@ test.describe('receiving', () => {
     iris,
   }) => {
     await ready(page, iris);
-    await messageBox(page).fill('/image');
-    await messageBox(page).press('Enter');
-    const reply = messages(page).locator('article.msg-assistant').filter({ hasText: 'Here is an image' });
-    const img = reply.locator('.media[data-kind="image"] img');
-    await expect(img).toHaveAttribute('src', /^\/media\/med_/, { timeout: 15_000 });
-    await expect.poll(() => img.evaluate((i: HTMLImageElement) => i.naturalWidth)).toBe(64);
+    const { reply, img } = await agentPicture(page);
+    await expect(img).toHaveAttribute('src', /^\/media\/med_/);
     // The box was reserved at the picture's own proportions.
     const box = await reply.locator('.media-image').boundingBox();
     expect(Math.abs(box!.width - box!.height)).toBeLessThan(2);
@@ -315,11 +332,7 @@ test.describe('receiving', () => {
     iris,
   }) => {
     await ready(page, iris);
-    await messageBox(page).fill('/image');
-    await messageBox(page).press('Enter');
-    const reply = messages(page).locator('article.msg-assistant').filter({ hasText: 'Here is an image' });
-    const img = reply.locator('.media[data-kind="image"] img');
-    await expect.poll(() => img.evaluate((i: HTMLImageElement) => i.naturalWidth), { timeout: 15_000 }).toBe(64);
+    const { reply, img } = await agentPicture(page);
     const id = await reply.locator('.media[data-kind="image"]').getAttribute('data-media-id');
     const filename = await img.getAttribute('alt');
 
@@ -544,14 +557,7 @@ test.describe('two devices, offline', () => {
 
   test('a file on its way shows its upload progress; Cancel stops it and nothing is sent', async ({ page, iris }) => {
     // The gateway's ack for the upload is held back, so the message stays on its way.
-    await page.routeWebSocket(/\/ws$/, (ws) => {
-      const server = ws.connectToServer();
-      server.onMessage((message) => {
-        if (typeof message === 'string' && message.includes('"media.upload.ack"')) return;
-        ws.send(message);
-      });
-      ws.onMessage((message) => server.send(message));
-    });
+    await holdUploadAcks(page);
     await ready(page, iris);
     await attachThroughPicker(page, [
       { name: 'held.bin', mimeType: 'application/octet-stream', buffer: randomBytes(2 * MiB) },

@@ -2,7 +2,15 @@
 // (e2e/layout-audit.spec.ts) and the screenshot command (scripts/make-screenshots.ts). To audit and
 // photograph a new screen, add an entry here.
 import type { Page, WebSocketRoute } from '@playwright/test';
-import { expect, launchServer, pair, type IrisServer, anotherDeviceSays, shareFromAnotherApp } from './support';
+import {
+  expect,
+  launchServer,
+  pair,
+  type IrisServer,
+  anotherDeviceSays,
+  holdUploadAcks,
+  shareFromAnotherApp,
+} from './support';
 
 export type Device = 'phone' | 'desktop';
 
@@ -422,14 +430,7 @@ export const SCREENS: Screen[] = [
     // A picture and a file on their way (the gateway's ack held back): progress and Cancel in the bubble.
     name: 'upload-progress',
     async open(page, iris) {
-      await page.routeWebSocket(/\/ws$/, (ws) => {
-        const server = ws.connectToServer();
-        server.onMessage((message) => {
-          if (typeof message === 'string' && message.includes('"media.upload.ack"')) return;
-          ws.send(message);
-        });
-        ws.onMessage((message) => server.send(message));
-      });
+      await holdUploadAcks(page);
       await openLane(page, iris);
       const chooser = page.waitForEvent('filechooser');
       await page.getByRole('button', { name: 'Attach' }).click();

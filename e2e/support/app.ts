@@ -122,3 +122,18 @@ export async function speakForGateway(
     socket.send(JSON.stringify({ v: 1, ...(lane === null ? {} : { chat_id: lane }), ...frame }));
   };
 }
+
+/**
+ * The app's socket passed through, with the gateway's `media.upload.ack` held back: a message with a
+ * file stays on its way (all bytes sent, never confirmed). Set up before the page connects.
+ */
+export async function holdUploadAcks(page: Page): Promise<void> {
+  await page.routeWebSocket(/\/ws$/, (ws) => {
+    const server = ws.connectToServer();
+    server.onMessage((message) => {
+      if (typeof message === 'string' && message.includes('"media.upload.ack"')) return;
+      ws.send(message);
+    });
+    ws.onMessage((message) => server.send(message));
+  });
+}
