@@ -222,6 +222,10 @@ test('several questions closed unanswered wait behind one chip, and open oldest 
   const chips = page.locator('.picker-chip');
   await expect(page.getByRole('button', { name: '3 pending questions' })).toBeVisible();
   await expect(chips).toHaveCount(1);
+  // In the conversation's column, over the message box, not at the window's edge of the lane.
+  const chipBox = (await chips.boundingBox())!;
+  const composerBox = (await page.locator('.composer-row').boundingBox())!;
+  expect(Math.abs(chipBox.x - composerBox.x)).toBeLessThan(2);
   await page.getByRole('button', { name: '3 pending questions' }).click();
   await closeEach();
   await expect(chips).toHaveCount(1);
