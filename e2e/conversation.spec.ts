@@ -15,6 +15,7 @@ import {
   mine,
   openLane,
   pairAndOpen,
+  routeGateway,
   seedLongLane,
   sendMessage,
   settled,
@@ -52,53 +53,6 @@ async function recordDelivery(page: Page, marker: string): Promise<() => Promise
     });
   }, marker);
   return () => page.evaluate(() => (window as unknown as { __delivery: string[] }).__delivery);
-}
-
-/**
- * Holds the app's `message.send` frames for `holdMs` (so a pending bubble is visible), and answers the
- * first one whose text contains `failMarker` with a gateway error instead of forwarding it.
- */
-async function routeGateway(
-  page: Page,
-  opts: { holdMs?: number; failMarker?: string; historyDelayMs?: number } = {},
-): Promise<void> {
-  let failed = false;
-  await page.routeWebSocket(/\/ws$/, (ws) => {
-    const server = ws.connectToServer();
-    if (opts.historyDelayMs) {
-      server.onMessage((message) => {
-        if (typeof message === 'string' && message.includes('"type":"history"'))
-          setTimeout(() => ws.send(message), opts.historyDelayMs);
-        else ws.send(message);
-      });
-    }
-    ws.onMessage(async (message) => {
-      if (typeof message === 'string') {
-        let frame: { type?: string; id?: number; payload?: { text?: string } } | undefined;
-        try {
-          frame = JSON.parse(message);
-        } catch {
-          frame = undefined;
-        }
-        if (frame?.type === 'message.send') {
-          if (opts.failMarker && !failed && frame.payload?.text?.includes(opts.failMarker)) {
-            failed = true;
-            ws.send(
-              JSON.stringify({
-                v: 1,
-                type: 'error',
-                id: frame.id,
-                payload: { code: 'internal', message: 'disk full' },
-              }),
-            );
-            return;
-          }
-          if (opts.holdMs) await new Promise((r) => setTimeout(r, opts.holdMs));
-        }
-      }
-      server.send(message);
-    });
-  });
 }
 
 /**

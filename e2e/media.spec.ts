@@ -7,13 +7,13 @@ import { makePng } from '../server/gateway/agent/png';
 import { CHROMIUM_ARGS, chromiumExecutable } from './browser';
 import {
   expect,
-  holdUploadAcks,
   type IrisServer,
   LANE,
   launchServer,
   messageBox,
   messages,
   pair,
+  routeGateway,
   storeRows,
   test,
 } from './support';
@@ -557,7 +557,7 @@ test.describe('two devices, offline', () => {
 
   test('a file on its way shows its upload progress; Cancel stops it and nothing is sent', async ({ page, iris }) => {
     // The gateway's ack for the upload is held back, so the message stays on its way.
-    await holdUploadAcks(page);
+    await routeGateway(page, { holdUploadAcks: true });
     await ready(page, iris);
     await attachThroughPicker(page, [
       { name: 'held.bin', mimeType: 'application/octet-stream', buffer: randomBytes(2 * MiB) },

@@ -8,7 +8,7 @@ import {
   pair,
   type IrisServer,
   anotherDeviceSays,
-  holdUploadAcks,
+  routeGateway,
   shareFromAnotherApp,
 } from './support';
 
@@ -309,15 +309,9 @@ export const SCREENS: Screen[] = [
     // file attached.
     name: 'send-states',
     async open(page, iris) {
-      await page.routeWebSocket(/\/ws$/, (ws) => {
-        const server = ws.connectToServer();
-        ws.onMessage((data) => {
-          const frame = JSON.parse(String(data)) as { type: string; id?: number; payload?: { text?: unknown } };
-          if (frame.type === 'message.send' && String(frame.payload?.text).startsWith('Refused:')) {
-            const refusal = { code: 'unsupported', message: 'Messages to this agent are paused by its owner.' };
-            ws.send(JSON.stringify({ v: 1, type: 'error', id: frame.id, payload: refusal }));
-          } else server.send(data);
-        });
+      await routeGateway(page, {
+        failMarker: 'Refused:',
+        refusal: 'Messages to this agent are paused by its owner.',
       });
       await openLane(page, iris);
       await messageBox(page).fill(FIRST_QUESTION);
@@ -430,7 +424,7 @@ export const SCREENS: Screen[] = [
     // A picture and a file on their way (the gateway's ack held back): progress and Cancel in the bubble.
     name: 'upload-progress',
     async open(page, iris) {
-      await holdUploadAcks(page);
+      await routeGateway(page, { holdUploadAcks: true });
       await openLane(page, iris);
       const chooser = page.waitForEvent('filechooser');
       await page.getByRole('button', { name: 'Attach' }).click();

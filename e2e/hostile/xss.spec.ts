@@ -3,9 +3,9 @@
 // active markup in the DOM. One corpus (./xss-corpus.ts) and one watch (./watch.ts) for every test: from
 // the demo gateway's history and live turns (the conversation), and from the hostile gateway through
 // every field and screen.
-import type { Page, WebSocketRoute } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { TestClient } from '../../server/gateway/testclient';
-import { expect, expectLanded, LANE, messages, pairAndOpen, test } from '../support';
+import { expect, expectLanded, LANE, messages, pairAndOpen, speakForGateway, test } from '../support';
 import { startHostile, type Frame, type HostileSetup, type Json } from './hostile-gateway';
 import { watchForAttacks, type AttackWatch } from './watch';
 import { XSS_VECTORS as V } from './xss-corpus';
@@ -86,19 +86,6 @@ async function loadsSettled(page: Page): Promise<void> {
 async function expectNoHarm(page: Page, watch: AttackWatch, where: string): Promise<void> {
   await loadsSettled(page);
   await expectClean(watch, where);
-}
-
-/** Lets the test speak as the gateway: frames sent to the app over its live socket. */
-async function gatewayVoice(page: Page): Promise<(frame: Record<string, unknown>) => void> {
-  let current: WebSocketRoute | undefined;
-  await page.routeWebSocket(/\/ws$/, (ws) => {
-    ws.connectToServer();
-    current = ws;
-  });
-  return (frame) => {
-    if (!current) throw new Error('the app has no socket');
-    current.send(JSON.stringify({ v: 1, ...frame }));
-  };
 }
 
 /** Walks the list from the newest message to the oldest, expanding every reasoning and tool output on the way. */
@@ -276,7 +263,7 @@ test('hostile live turns: tool names, previews, args, notes, output, commentary,
 }) => {
   test.setTimeout(300_000);
   const watch = await watchForAttacks(page, iris.origin);
-  const speak = await gatewayVoice(page);
+  const speak = await speakForGateway(page, null);
   await pairAndOpen(page, iris);
 
   // The channel's name, renamed by the gateway.

@@ -124,16 +124,58 @@ export async function speakForGateway(
 }
 
 /**
- * The app's socket passed through, with the gateway's `media.upload.ack` held back: a message with a
- * file stays on its way (all bytes sent, never confirmed). Set up before the page connects.
+ * The app's socket passed through, changed as a test needs (set up before the page connects):
+ * - `holdMs`: the app's `message.send` frames wait this long (so a pending bubble is visible);
+ * - `failMarker`: the first one whose text contains it is answered with a gateway error (`refusal`, by
+ *   default "disk full") instead of being forwarded;
+ * - `historyDelayMs`: the gateway's `history` pages reach the page this much later;
+ * - `holdUploadAcks`: the gateway's `media.upload.ack` never reaches the page, so a message with a file
+ *   stays on its way (every byte sent, never confirmed).
  */
-export async function holdUploadAcks(page: Page): Promise<void> {
+export async function routeGateway(
+  page: Page,
+  opts: {
+    holdMs?: number;
+    failMarker?: string;
+    refusal?: string;
+    historyDelayMs?: number;
+    holdUploadAcks?: boolean;
+  } = {},
+): Promise<void> {
+  let failed = false;
   await page.routeWebSocket(/\/ws$/, (ws) => {
     const server = ws.connectToServer();
-    server.onMessage((message) => {
-      if (typeof message === 'string' && message.includes('"media.upload.ack"')) return;
-      ws.send(message);
+    if (opts.historyDelayMs || opts.holdUploadAcks) {
+      server.onMessage((message) => {
+        if (typeof message === 'string') {
+          if (opts.holdUploadAcks && message.includes('"media.upload.ack"')) return;
+          if (opts.historyDelayMs && message.includes('"type":"history"')) {
+            setTimeout(() => ws.send(message), opts.historyDelayMs);
+            return;
+          }
+        }
+        ws.send(message);
+      });
+    }
+    ws.onMessage(async (message) => {
+      if (typeof message === 'string') {
+        let frame: { type?: string; id?: number; payload?: { text?: string } } | undefined;
+        try {
+          frame = JSON.parse(message);
+        } catch {
+          frame = undefined;
+        }
+        if (frame?.type === 'message.send') {
+          if (opts.failMarker && !failed && frame.payload?.text?.includes(opts.failMarker)) {
+            failed = true;
+            const refusal = { code: 'internal', message: opts.refusal ?? 'disk full' };
+            ws.send(JSON.stringify({ v: 1, type: 'error', id: frame.id, payload: refusal }));
+            return;
+          }
+          if (opts.holdMs) await new Promise((r) => setTimeout(r, opts.holdMs));
+        }
+      }
+      server.send(message);
     });
-    ws.onMessage((message) => server.send(message));
   });
 }
