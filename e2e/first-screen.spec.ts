@@ -129,6 +129,47 @@ test.describe('a lane opened at start', () => {
     await expect(reply.locator('strong', { hasText: 'in bold' })).toBeVisible();
     expect(await page.evaluate(() => 'headXss' in window)).toBe(false);
   });
+
+  // A lane of few messages that are long (a /help, a pasted text) is taller than the screen: the lane
+  // opens at its end, so the head must too, or the first screen jumps from the oldest to the newest.
+  test('of few but long messages shows its newest at the bottom, as the lane will', async ({ page, iris }) => {
+    const store = demoGateway(iris).store;
+    const start = Date.now() - 10 * 60_000;
+    const paragraph = 'A long paragraph that wraps over many lines on a phone, as a help text would. '.repeat(8);
+    for (let i = 1; i <= 4; i++)
+      store.conversations.append({
+        lane: LANE,
+        role: i % 2 ? 'user' : 'assistant',
+        text: `Long message ${i}\n\n${paragraph}\n\n${paragraph}\n\nEnd of long message ${i}`,
+        ts: start + i * 60_000,
+      });
+    store.flush();
+    await page.setViewportSize(PHONE);
+    await pairAndOpen(page, iris);
+    await expect(page.getByText('End of long message 4')).toBeInViewport();
+
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/LanePage-[\w-]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.reload();
+    const head = page.getByRole('main', { name: 'Conversation (loading)' });
+    await expect(head).toBeVisible();
+    // The newest message ends at the list's bottom (above the composer), as the lane's end does.
+    const newestEnd = await head.evaluate((main) => {
+      const list = main.querySelector('.lane-head-list')!.getBoundingClientRect();
+      const newest = main.querySelector('.lane-head-msg:last-child')!;
+      return { text: newest.textContent, gap: list.bottom - newest.getBoundingClientRect().bottom };
+    });
+    expect(newestEnd.text).toContain('End of long message 4');
+    expect(newestEnd.gap).toBeGreaterThanOrEqual(0);
+    expect(newestEnd.gap).toBeLessThan(40);
+    release();
+    await expect(head).toHaveCount(0);
+    await expect(page.getByText('End of long message 4')).toBeInViewport();
+  });
 });
 
 // What a person sees on each frame of a lane opened at start, from its first paint until the lane itself
