@@ -181,6 +181,8 @@ interface Seen {
   head: boolean;
   title: string;
   newest: boolean;
+  /** The newest message shows its Markdown (the head shows none: only the lane's frames are asked). */
+  styled: boolean;
   /** The channel list's text on a wide screen (the head's own sidebar while it is up). */
   side: string;
 }
@@ -198,7 +200,11 @@ for (const [name, viewport] of [
     }) => {
       test.slow();
       seedLongLane(iris, 30);
-      const newest = 'Message number 30';
+      // The newest in bold: the lane hands over with its Markdown shown, not plain for a frame or more.
+      const store = demoGateway(iris).store;
+      store.conversations.append({ lane: LANE, role: 'assistant', text: 'The **newest** of all', ts: Date.now() });
+      store.flush();
+      const newest = 'newest of all';
       await pairAndOpen(page, iris);
       await expect(hermes(page, newest)).toBeVisible();
       await expect(pageTitle(page)).toHaveText('General');
@@ -216,6 +222,7 @@ for (const [name, viewport] of [
               head: true,
               title: text('.lane-head-title'),
               newest: text('.lane-head-list').includes(needle),
+              styled: false,
               side: text('.lane-head-side'),
             });
           else
@@ -224,6 +231,7 @@ for (const [name, viewport] of [
               head: false,
               title: text('.topbar-title'),
               newest: text('[role=log][aria-label=Messages]').includes(needle),
+              styled: !!document.querySelector('[role=log][aria-label=Messages] strong'),
               side: text('.shell-sidebar'),
             });
           requestAnimationFrame(look);
@@ -249,10 +257,12 @@ for (const [name, viewport] of [
       expect(painted.at(-1)!.head).toBe(false);
       // Every frame from the first paint on; a failure lists what each run of frames showed.
       const wrong = (s: Seen) =>
-        s.blank || s.title !== 'General' || !s.newest || s.side.includes('No channels yet') ? 'WRONG ' : '';
+        s.blank || s.title !== 'General' || !s.newest || (!s.head && !s.styled) || s.side.includes('No channels yet')
+          ? 'WRONG '
+          : '';
       const runs: string[] = [];
       for (const s of painted) {
-        const line = `${wrong(s)}${s.head ? 'head' : 'lane'}: title "${s.title}", newest ${s.newest ? 'shown' : 'missing'}, side "${s.side.replace(/\s+/g, ' ').slice(0, 48)}"`;
+        const line = `${wrong(s)}${s.head ? 'head' : 'lane'}: title "${s.title}", newest ${s.newest ? 'shown' : 'missing'}${s.head || s.styled ? '' : ' (plain)'}, side "${s.side.replace(/\s+/g, ' ').slice(0, 48)}"`;
         const last = runs.at(-1);
         if (last?.endsWith(line)) runs[runs.length - 1] = `${Number(last.split(' ')[0]) + 1} ${line}`;
         else runs.push(`1 ${line}`);

@@ -1,5 +1,15 @@
 import { createVirtualizer } from '@tanstack/solid-virtual';
-import { For, Show, createComputed, createEffect, createMemo, createSignal, onMount, untrack } from 'solid-js';
+import {
+  For,
+  Show,
+  createComputed,
+  createEffect,
+  createMemo,
+  createSignal,
+  onCleanup,
+  onMount,
+  untrack,
+} from 'solid-js';
 import type { MessageRow } from '../../../store/schema';
 import { useIris } from '../../../runtime';
 import { useBottomPin } from './bottomPin';
@@ -36,6 +46,13 @@ import { dayLabel, sameDay, warmTimeFormats } from './time';
 import { loadWhenIdle, stepsWhenIdle } from '../../loadWhenIdle';
 import { lazyPart } from '../../lazy/lazyPart';
 import './MessageList.css';
+
+/**
+ * How long a lane whose rows are placed waits for the Markdown pipeline before the head hands over: the
+ * head exists only for a browser that has run the app, whose service worker holds the pipeline, so
+ * only a slow CPU makes it wait this long.
+ */
+const MARKDOWN_WAIT_MS = 1000;
 
 // Asked for only when a person deletes a message.
 const loadConfirmDialog = () => import('./ConfirmDialog');
@@ -227,6 +244,23 @@ export function MessageList(props: {
   // the message once the jump is over, so this is read once, as the list opens.
   const openedAtMessage = untrack(() => props.focusId !== undefined);
   let told = false;
+  // Nor before the rows show their Markdown (or MARKDOWN_WAIT_MS has passed with the rows placed): a lane
+  // opened at start then restyles once, from the head's plain text to the messages, not a second time a
+  // frame or four later (bold, lists, spacing). Two frames after the pipeline arrives: the rows have been
+  // rendered again and measured.
+  const [styled, setStyled] = createSignal(false);
+  let styling = false;
+  createEffect(() => {
+    // Asked only with rows to style: a lane opened empty loads the pipeline when idle (below).
+    if (styling || keys().length === 0) return;
+    styling = true;
+    loadMarkdown().then(
+      () => requestAnimationFrame(() => requestAnimationFrame(() => setStyled(true))),
+      () => setStyled(true), // shown plain (markdownModule.ts); nothing to wait for
+    );
+  });
+  let styleWait: ReturnType<typeof setTimeout> | undefined;
+  onCleanup(() => clearTimeout(styleWait));
   createEffect(() => {
     if (told || ids() === undefined) return;
     const list = keys();
@@ -238,6 +272,10 @@ export function MessageList(props: {
         (openedAtMessage || onScreen.includes(list[list.length - 1]!)) &&
         onScreen.every((key) => !isMessageKey(key) || win.rows[key] !== undefined));
     if (!placed) return;
+    if (list.length > 0 && !styled()) {
+      styleWait ??= setTimeout(() => setStyled(true), MARKDOWN_WAIT_MS);
+      return;
+    }
     told = true;
     shown(props.lane);
   });
