@@ -4,6 +4,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { TestClient } from '../server/gateway/testclient';
 import {
+  anotherDeviceSays,
   demoGateway,
   expect,
   hermes,
@@ -421,6 +422,31 @@ test('my bubble shows pending, then sent, then read', async ({ page }) => {
     await iris.server.close();
     rmSync(iris.dataDir, { recursive: true, force: true });
   }
+});
+
+// The gateway tells only the sending device when the agent reads a message (spec README §5); another
+// device of the same person knows it from the agent's answer that follows.
+test('a message sent from another device shows read once the agent has answered after it; mine keeps the gateway’s word', async ({
+  page,
+  iris,
+}) => {
+  await pairAndOpen(page, iris);
+  await anotherDeviceSays(iris, LANE, 'said on my other phone');
+  const theirs = mine(page, 'said on my other phone');
+  await expect(hermes(page, 'said on my other phone')).toBeVisible();
+  await expect(theirs.locator('[data-delivery]')).toHaveAttribute('data-delivery', 'read');
+  await expect(theirs).toContainText('Read');
+
+  // One of this device's own that the gateway never says was read stays "sent", whatever follows it.
+  await routeGateway(page, { dropReadReceipts: true });
+  await page.reload();
+  await sendMessage(page, 'said here, receipt lost');
+  await expect(hermes(page, 'said here, receipt lost')).toBeVisible();
+  await expect(mine(page, 'said here, receipt lost').locator('[data-delivery]')).toHaveAttribute(
+    'data-delivery',
+    'sent',
+  );
+  await expect(theirs.locator('[data-delivery]')).toHaveAttribute('data-delivery', 'read');
 });
 
 test('on a phone, my message stays on screen as its echo replaces the pending bubble: no frame without it, no blank row, nothing moving back', async ({

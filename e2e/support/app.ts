@@ -130,7 +130,8 @@ export async function speakForGateway(
  *   default "disk full") instead of being forwarded;
  * - `historyDelayMs`: the gateway's `history` pages reach the page this much later;
  * - `holdUploadAcks`: the gateway's `media.upload.ack` never reaches the page, so a message with a file
- *   stays on its way (every byte sent, never confirmed).
+ *   stays on its way (every byte sent, never confirmed);
+ * - `dropReadReceipts`: the gateway's `read.receipt` frames never reach the page.
  */
 export async function routeGateway(
   page: Page,
@@ -140,15 +141,17 @@ export async function routeGateway(
     refusal?: string;
     historyDelayMs?: number;
     holdUploadAcks?: boolean;
+    dropReadReceipts?: boolean;
   } = {},
 ): Promise<void> {
   let failed = false;
   await page.routeWebSocket(/\/ws$/, (ws) => {
     const server = ws.connectToServer();
-    if (opts.historyDelayMs || opts.holdUploadAcks) {
+    if (opts.historyDelayMs || opts.holdUploadAcks || opts.dropReadReceipts) {
       server.onMessage((message) => {
         if (typeof message === 'string') {
           if (opts.holdUploadAcks && message.includes('"media.upload.ack"')) return;
+          if (opts.dropReadReceipts && message.includes('"type":"read.receipt"')) return;
           if (opts.historyDelayMs && message.includes('"type":"history"')) {
             setTimeout(() => ws.send(message), opts.historyDelayMs);
             return;

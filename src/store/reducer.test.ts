@@ -163,12 +163,28 @@ describe('messages', () => {
     expect(await db.messages.get('local:c1')).toBeUndefined();
     expect(await db.outbox.count()).toBe(0);
     const row = await db.messages.get('s1');
-    expect(row).toMatchObject({ status: 'sent', client_id: 'c1', ts: 950, lane: 'A' });
+    expect(row).toMatchObject({ status: 'sent', client_id: 'c1', ts: 950, lane: 'A', sent_here: true });
 
     await apply('read.receipt', { message_id: 's1' });
     await applyFrame(db, echo);
-    expect((await db.messages.get('s1'))?.status).toBe('read');
+    expect(await db.messages.get('s1')).toMatchObject({ status: 'read', sent_here: true });
     expect(await db.messages.count()).toBe(1);
+  });
+
+  it("another device's message is not marked as sent here, nor is this device's once it has no pending bubble", async () => {
+    await apply('message', { message_id: 's3', role: 'user', text: 'from my phone', ts: 5, client_id: 'other' });
+    expect((await db.messages.get('s3'))?.sent_here).toBeUndefined();
+    // A history page with this device's own message keeps the mark; one with another's adds none.
+    await queueSend(db, { client_id: 'c4', lane: 'A', chat_id: 'A', text: 'mine', now: 6 });
+    await apply('message', { message_id: 's4', role: 'user', text: 'mine', ts: 7, client_id: 'c4' });
+    await apply('history', {
+      messages: [
+        { message_id: 's3', role: 'user', text: 'from my phone', ts: 5, client_id: 'other' },
+        { message_id: 's4', role: 'user', text: 'mine, as kept', ts: 7, client_id: 'c4' },
+      ],
+    });
+    expect((await db.messages.get('s3'))?.sent_here).toBeUndefined();
+    expect(await db.messages.get('s4')).toMatchObject({ text: 'mine, as kept', sent_here: true });
   });
 
   it('matches an echo without client_id through ctx.clientId (request id matched by the caller)', async () => {
@@ -188,6 +204,7 @@ describe('messages', () => {
         status: 'sent',
         client_id: 'c2',
         reply_to: 'm0',
+        sent_here: true,
       },
     ]);
     expect(await db.outbox.count()).toBe(0);

@@ -68,6 +68,11 @@ export interface MessageRow {
   error?: string;
   /** The person stopped this reply from this device (the protocol's message.stop does not say why a reply ended). */
   stopped?: boolean;
+  /**
+   * This device sent it (its echo replaced the pending bubble here): the gateway's read.receipt says when
+   * the agent read it. Another device's message gets none (spec README §5); an answer after it says so.
+   */
+  sent_here?: boolean;
 }
 
 /** activity: tool cards and commentary beats of an agent turn (spec README §7). */

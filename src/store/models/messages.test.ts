@@ -10,6 +10,7 @@ import {
   getMessage,
   getMessages,
   laneGlance,
+  newestAgentTs,
   newestHead,
   laneMessageIds,
   laneMessages,
@@ -47,6 +48,19 @@ describe('messages model', () => {
     expect((await laneMessages(db, 'A', 2)).map((m) => m.message_id)).toEqual(['a4', 'a5']);
     expect((await newestMessage(db, 'B'))?.message_id).toBe('b1');
     expect(await laneMessages(db, 'none')).toEqual([]);
+  });
+
+  it('newestAgentTs is when the agent last wrote in the lane, not the person, nor in another lane', async () => {
+    expect(await newestAgentTs(db, 'A')).toBeUndefined();
+    await msg('u1', 'A', 10, 'user');
+    expect(await newestAgentTs(db, 'A')).toBeUndefined();
+    await msg('a1', 'A', 20);
+    await msg('a2', 'A', 30);
+    await msg('u2', 'A', 40, 'user');
+    await msg('b1', 'AB', 50); // a lane whose name extends this one's
+    await msg('b2', 'B', 60);
+    expect(await newestAgentTs(db, 'A')).toBe(30);
+    expect(await newestAgentTs(db, 'B')).toBe(60);
   });
 
   it('addPending shows the message at once, under local:<client_id>, and never twice', async () => {

@@ -99,6 +99,18 @@ export async function newestHead(db: IrisDB, lane: string): Promise<MessageHead 
   return db.transaction('r', db.messages, () => newestKept(db, lane, () => true));
 }
 
+/**
+ * When the agent last wrote in the lane (the ts of its newest message, streaming or not), from the index's
+ * keys only: a reply's growing text does not make a live reader read its row.
+ */
+export async function newestAgentTs(db: IrisDB, lane: string): Promise<number | undefined> {
+  const key = (await db.messages
+    .where('[lane+role+ts]')
+    .between([lane, 'assistant', Dexie.minKey], [lane, 'assistant', Dexie.maxKey])
+    .lastKey()) as [string, string, number] | undefined;
+  return key?.[2];
+}
+
 /** The lane's newest message from the gateway (not a local pending one): what `read.receipt` may name. */
 export async function newestServerMessage(db: IrisDB, lane: string): Promise<MessageRow | undefined> {
   return (

@@ -85,6 +85,7 @@ export async function putFinal(
   const keptClientId = clientId ?? existing?.client_id;
   if (keptClientId !== undefined) row.client_id = keptClientId;
   if (existing?.stopped) row.stopped = true;
+  if (pending || existing?.sent_here) row.sent_here = true;
 
   let turn = existing?.turn;
   if (turn === undefined && !existing && options.linkOpenTurn && messageRole === 'assistant') {

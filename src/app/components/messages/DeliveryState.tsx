@@ -1,30 +1,33 @@
 import { Match, Show, Switch } from 'solid-js';
-import type { MessageRow } from '../../../store/schema';
+import type { MessageRow, MessageStatus } from '../../../store/schema';
 import { CheckIcon, ClockIcon } from './icons';
 
-/** The state of a message the person sent: pending (clock), sent (✓), read (✓✓), or failed with Retry. */
-export function DeliveryState(props: { message: MessageRow; onRetry: () => void }) {
+/**
+ * The state of a message the person sent: pending (clock), sent (✓), read (✓✓), or failed with Retry.
+ * `status`: the one to show (shownStatus: another device's message reads as read once answered).
+ */
+export function DeliveryState(props: { message: MessageRow; status: MessageStatus; onRetry: () => void }) {
   return (
     <Switch>
-      <Match when={props.message.status === 'pending'}>
+      <Match when={props.status === 'pending'}>
         <span class="delivery" data-delivery="pending" title="Waiting to send">
           <ClockIcon />
           <span class="visually-hidden">Pending</span>
         </span>
       </Match>
-      <Match when={props.message.status === 'sent'}>
+      <Match when={props.status === 'sent'}>
         <span class="delivery" data-delivery="sent" title="Sent">
           <CheckIcon />
           <span class="visually-hidden">Sent</span>
         </span>
       </Match>
-      <Match when={props.message.status === 'read'}>
+      <Match when={props.status === 'read'}>
         <span class="delivery read" data-delivery="read" title="Read by the agent">
           <CheckIcon double />
           <span class="visually-hidden">Read</span>
         </span>
       </Match>
-      <Match when={props.message.status === 'failed'}>
+      <Match when={props.status === 'failed'}>
         <span class="delivery failed" data-delivery="failed">
           <span class="delivery-failed-text">
             Not sent<Show when={props.message.error}>: {props.message.error}</Show>

@@ -20,6 +20,7 @@ const list = (): MessageListContextValue => ({
   win: { rows: {}, activity: {} },
   agentName: () => 'Iris demo agent',
   highlighted: () => undefined,
+  agentTs: () => undefined,
   turnClosed: () => false,
   atStart: () => true,
   jumpTo: () => {},

@@ -23,6 +23,7 @@ function list(): MessageListContextValue {
     win: { rows: {}, activity: {} },
     agentName: () => 'Iris demo agent',
     highlighted: () => undefined,
+    agentTs: () => undefined,
     turnClosed: () => false,
     atStart: () => true,
     jumpTo: () => {},

@@ -5,6 +5,7 @@ import { MessageMedia } from '../media/MessageMedia';
 import { AlarmIcon, InfoIcon } from './icons';
 import { authorName } from './author';
 import { DeliveryState } from './DeliveryState';
+import { shownStatus } from './deliveryStatus';
 import { useMessageList } from './listContext';
 import { Markdown } from './Markdown';
 import { MessageActions } from './MessageActions';
@@ -73,6 +74,7 @@ function UserMessage(props: { message: MessageRow }) {
         <Time ts={props.message.ts} />
         <DeliveryState
           message={props.message}
+          status={shownStatus(props.message, list.agentTs())}
           onRetry={() => props.message.client_id && void client.retry(props.message.client_id)}
         />
       </div>

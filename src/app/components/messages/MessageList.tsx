@@ -17,6 +17,7 @@ import { useJumpTo } from './jumpTo';
 import {
   TAIL_AHEAD,
   createLaneWindow,
+  laneAgentTs,
   createListedIds,
   laneMessageIds,
   laneNewest,
@@ -108,6 +109,8 @@ export function MessageList(props: {
   const lane = laneRow(db, props.lane);
   // eslint-disable-next-line solid/reactivity -- LaneView is keyed on the lane: the lane never changes under a mounted component
   const beginning = messagesAtBeginning(db, props.lane);
+  // eslint-disable-next-line solid/reactivity -- LaneView is keyed on the lane: the lane never changes under a mounted component
+  const agentTs = laneAgentTs(db, props.lane);
   // The list starts at the conversation's first message once no older page is left and that page's rows
   // are in the list. Held from then on: a new message, counted there a moment before the list has it,
   // must not make the first line blink.
@@ -338,6 +341,7 @@ export function MessageList(props: {
     win,
     agentName,
     highlighted: jump.highlighted,
+    agentTs,
     atStart,
     turnClosed: (turn) => {
       const row = lane();

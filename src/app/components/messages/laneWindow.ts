@@ -9,6 +9,7 @@ import { activityOfTurns, orphanTurn as findOrphanTurn } from '../../../store/mo
 import { storedLane } from '../../../store/models/lanes';
 import {
   getMessages,
+  newestAgentTs,
   newestHead,
   laneMessageIds as storedMessageIds,
   type MessageHead,
@@ -48,6 +49,11 @@ export function laneRow(db: IrisDB, lane: string): Accessor<LaneRow | undefined>
  */
 export function laneNewest(db: IrisDB, lane: string): Accessor<MessageHead | undefined> {
   return liveShared(db, `newest ${lane}`, () => newestHead(db, lane));
+}
+
+/** When the agent last wrote in the lane (newestAgentTs), one live query shared by the lane's screen. */
+export function laneAgentTs(db: IrisDB, lane: string): Accessor<number | undefined> {
+  return liveShared(db, `agent ts ${lane}`, () => newestAgentTs(db, lane));
 }
 
 /**

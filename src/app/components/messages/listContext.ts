@@ -10,6 +10,8 @@ export interface MessageListContextValue {
   agentName: Accessor<string>;
   /** The message a search jump (or a quote) points at, highlighted for a moment. */
   highlighted: Accessor<string | undefined>;
+  /** When the agent last wrote in the lane (a message of the person's before it has been read). */
+  agentTs: Accessor<number | undefined>;
   /** Whether the lane's agent turn `turn` is over (so a tool of it can no longer be running). */
   turnClosed(turn: string): boolean;
   /** Whether the oldest message of the lane is loaded (no older page to fetch). */
