@@ -209,11 +209,17 @@ test('a device that was away catches up with a count in the banner, then shows t
     requestAnimationFrame(look);
   });
   await openLane(back, iris);
-  await expect(banner(back)).toHaveText(/^Catching up: [\d,]+ of 3,0\d\d$/);
-  await expect(banner(back)).toBeEmpty({ timeout: 60_000 });
-  await expect(messages(back).getByText('While you were away 3000', { exact: true })).toBeVisible();
-  // While it was catching up, the part already stored was on screen (not an empty lane until the end).
+  await expect(messages(back).getByText('While you were away 3000', { exact: true })).toBeVisible({
+    timeout: 60_000,
+  });
+  await expect(banner(back)).toBeEmpty();
+  // Read from the frames, not asked of the page once the lane is open: on a loaded machine the lane's code
+  // can arrive after the whole catch-up (about a second here), banner and all.
   const seen = await back.evaluate(() => (window as unknown as { seen: { banner: string; shown: boolean }[] }).seen);
+  const counts = [...new Set(seen.map((s) => s.banner))].filter((text) => text.startsWith('Catching up'));
+  expect(counts.length, 'a banner saying "Catching up"').toBeGreaterThan(0);
+  for (const text of counts) expect(text).toMatch(/^Catching up: [\d,]+ of 3,0\d\d$/);
+  // While it was catching up, the part already stored was on screen (not an empty lane until the end).
   const during = seen.filter((s) => /^Catching up: [1-9]/.test(s.banner));
   expect(during.length).toBeGreaterThan(0);
   expect(during.some((s) => s.shown)).toBe(true);
