@@ -17,8 +17,8 @@ import { useJumpTo } from './jumpTo';
 import {
   TAIL_AHEAD,
   createLaneWindow,
-  laneAgentTs,
   createListedIds,
+  laneAgentTs,
   laneMessageIds,
   laneNewest,
   laneRow,
@@ -50,8 +50,8 @@ import './MessageList.css';
 
 /**
  * How long a lane whose rows are placed waits for the Markdown pipeline before the head hands over: the
- * head exists only for a browser that has run the app, whose service worker holds the pipeline, so
- * only a slow CPU makes it wait this long.
+ * head exists only for a browser that has run the app, whose service worker (or HTTP cache) usually holds
+ * the pipeline, so mostly a slow CPU makes it wait this long.
  */
 const MARKDOWN_WAIT_MS = 1000;
 
