@@ -2,7 +2,17 @@
 // person sees and what reaches the gateway; the timings are in `npm run bench` (paste, big answer).
 import type { Page } from '@playwright/test';
 import { fileLine } from '../server/gateway/agent/script';
-import { demoGateway, expect, LANE, messageBox, messages, pairAndOpen, test, withClipboard } from './support';
+import {
+  demoGateway,
+  expect,
+  LANE,
+  messageBox,
+  messages,
+  pairAndOpen,
+  routeGateway,
+  test,
+  withClipboard,
+} from './support';
 
 const pastedCard = (page: Page) => page.getByRole('group', { name: /^Pasted text/ });
 
@@ -120,6 +130,25 @@ test.describe('composer', () => {
     await expect(bubble.getByRole('button', { name: /^Show all/ })).toHaveText(['Show all 62 lines']);
     await expect(bubble).not.toContainText("console.log('line 60');");
     await bubble.getByRole('button', { name: 'Show all 62 lines' }).click();
+    await expect(bubble).toContainText("console.log('line 60');");
+    await expect(bubble.getByRole('button', { name: /^Show all/ })).toHaveCount(0);
+  });
+
+  test('a pasted code block opened before its echo lands stays open when the gateway confirms it', async ({
+    page,
+    iris,
+  }) => {
+    // The message is held on its way to the gateway, so the person opens it while it is still pending.
+    await routeGateway(page, { holdMs: 2_500 });
+    await pairAndOpen(page, iris);
+    const code = Array.from({ length: 60 }, (_, i) => `console.log('line ${i + 1}');`).join('\n');
+    await paste(page, `\`\`\`js\n${code}\n\`\`\``);
+    await page.getByRole('button', { name: 'Send' }).click();
+    const bubble = page.getByRole('article', { name: /^You/ }).last();
+    await expect(bubble).toContainText('Pending');
+    await bubble.getByRole('button', { name: 'Show all 62 lines' }).click();
+    await expect(bubble).toContainText("console.log('line 60');");
+    await expect(bubble.locator('[data-delivery="pending"]')).toHaveCount(0, { timeout: 15_000 });
     await expect(bubble).toContainText("console.log('line 60');");
     await expect(bubble.getByRole('button', { name: /^Show all/ })).toHaveCount(0);
   });

@@ -42,7 +42,7 @@ test('the pairing link opened in the tab that already shows the form pairs, afte
   await expect(page.getByRole('button', { name: 'Connect' })).toBeVisible();
   await page.getByLabel('Token').fill('not-the-token');
   await page.getByRole('button', { name: 'Connect' }).click();
-  await expect(page.getByRole('status')).toContainText('did not accept this token');
+  await expect(page.getByRole('status').filter({ hasText: 'did not accept this token' })).toBeVisible();
   await page.goto(iris.pairingLink); // the same document: only the address's hash changes
   await expectLanded(page);
   await expect(pageTitle(page)).toHaveText('General');

@@ -14,6 +14,15 @@ import { TurnSummary } from './TurnSummary';
 import { formatFull, formatTime, isoTime } from './time';
 import { isLongText } from '../composer/longText';
 
+/**
+ * Where the list keeps what the person opened in their own message: by its client_id, which the pending
+ * bubble and the gateway's echo share (the echo's message_id is new), so an opened paste stays open
+ * when the echo replaces the bubble.
+ */
+function ownOpenKey(message: MessageRow): string {
+  return message.client_id ? `client:${message.client_id}` : message.message_id;
+}
+
 /** The person's own text that the composer kept collapsed (a long paste) shows its first lines, then "Show all". */
 const OWN_LONG_TEXT = { is: isLongText, previewLines: 6 };
 
@@ -67,7 +76,7 @@ function UserMessage(props: { message: MessageRow }) {
         <Show when={props.message.reply_to}>{(id) => <ReplyQuote messageId={id()} />}</Show>
         <MessageMedia message={props.message} />
         <Show when={props.message.text}>
-          <Markdown text={props.message.text} openKey={props.message.message_id} long={OWN_LONG_TEXT} />
+          <Markdown text={props.message.text} openKey={ownOpenKey(props.message)} long={OWN_LONG_TEXT} />
         </Show>
       </div>
       <div class="msg-foot">
