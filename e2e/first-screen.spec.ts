@@ -172,6 +172,84 @@ test.describe('a lane opened at start', () => {
   });
 });
 
+// The head lays a message out as the lane will (paragraphs, a list, a code box, a pasted text's preview,
+// the turn line of a reply with reasoning): when the lane replaces it, what is on screen stays where it was.
+for (const [name, viewport] of [
+  ['phone', PHONE],
+  ['desktop', DESKTOP],
+] as const) {
+  test.describe(`a lane opened at start (${name})`, () => {
+    test.use({ serviceWorkers: 'block', viewport });
+
+    test('keeps its messages where the head drew them when the lane takes over', async ({ page, iris }) => {
+      const store = demoGateway(iris).store;
+      const start = Date.now() - 10 * 60_000;
+      const paste = Array.from({ length: 60 }, (_, i) => `console.log('line ${i + 1}');`).join('\n');
+      const texts: [role: 'user' | 'assistant', text: string, reasoning?: string][] = [
+        ['user', `Look at this:\n\`\`\`js\n${paste}\n\`\`\``],
+        [
+          'assistant',
+          '**Echo:** your code logs sixty lines.\n\nWhat it does:\n- counts\n- logs each line\n\n```js\nconsole.log(1);\nconsole.log(2);\n```\n\n## Next\n\n> A quote to keep.\n\n— Iris demo agent',
+          'The person pasted a script.',
+        ],
+        ['user', 'Thanks, and one more question about the plan for tomorrow morning?'],
+        ['assistant', 'Sure.\n\n1. First the standup\n2. Then the review\n\nThat is all.', 'Short plan.'],
+      ];
+      texts.forEach(([role, text, reasoning], i) =>
+        store.conversations.append({
+          lane: LANE,
+          role,
+          text,
+          ts: start + i * 60_000,
+          ...(reasoning ? { reasoning } : {}),
+        }),
+      );
+      store.flush();
+      await pairAndOpen(page, iris);
+      await expect(hermes(page, 'That is all.')).toBeVisible();
+
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route(/\/assets\/LanePage-[\w-]+\.js$/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.reload();
+      const head = page.getByRole('main', { name: 'Conversation (loading)' });
+      await expect(head).toBeVisible();
+      // The top of each message the head drew that shows at least in part, newest first.
+      const headTops = await head.evaluate((main) =>
+        [...main.querySelectorAll('.lane-head-msg')]
+          .reverse()
+          .map((m) => m.getBoundingClientRect())
+          .filter((box) => box.bottom > 56)
+          .map((box) => Math.round(box.top)),
+      );
+      await page.screenshot({ path: `/tmp/look/head-${name}.png` });
+      release();
+      await expect(head).toHaveCount(0);
+      await expect(hermes(page, 'That is all.').locator('strong, ol').first()).toBeVisible();
+      await expect(hermes(page, 'logs sixty lines').locator('.md-code')).toBeVisible();
+      const laneTops = await page
+        .getByRole('log', { name: 'Messages' })
+        .evaluate((log) =>
+          [...log.querySelectorAll('article.msg')]
+            .sort((a, b) => b.getBoundingClientRect().top - a.getBoundingClientRect().top)
+            .map((m) => Math.round(m.getBoundingClientRect().top)),
+        );
+      await page.screenshot({ path: `/tmp/look/head-to-lane-${name}.png` });
+      expect(headTops.length).toBeGreaterThanOrEqual(3);
+      // Each message on both screens starts within a few pixels (inline marks, bold and `code`, may wrap a
+      // line differently; a missing code box or turn line moved them by 30 px and more).
+      const moved = headTops.map((top, i) => Math.abs(top - laneTops[i]!));
+      expect(
+        moved.every((px) => px <= 6),
+        `moved by ${moved.join(', ')} px (head ${headTops}, lane ${laneTops})`,
+      ).toBe(true);
+    });
+  });
+}
+
 // What a person sees on each frame of a lane opened at start, from its first paint until the lane itself
 // is there: the lane head (plain text) while the code loads, then the lane. The CPU is slowed 20 times,
 // as on a cheap phone, so each step of the hand-over lasts frames enough to be seen.

@@ -7,7 +7,8 @@ import { createSignal, onCleanup, onMount, type Accessor } from 'solid-js';
 import type { IrisDB } from '../../../store/db';
 import { getDraft, getPastedDraft, setPastedDraft } from '../../../store/models/settings';
 import { createDraftWriter, type DraftWriter } from './draftWriter';
-import { appendPasted, composeMessage, isLongText } from './longText';
+import { appendPasted, composeMessage } from './longText';
+import { isLongText } from './longTextRule';
 
 export interface ComposerText {
   /** What is in the textbox (as of the last frame, or the last `sync`). */

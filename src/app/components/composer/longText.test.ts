@@ -1,31 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  appendPasted,
-  composeMessage,
-  countLines,
-  isLongText,
-  longTextSummary,
-  planOutgoing,
-  previewLine,
-} from './longText';
+import { appendPasted, composeMessage, longTextSummary, planOutgoing, previewLine } from './longText';
 
 describe('long texts in the composer', () => {
-  it('counts lines, a final newline starting none', () => {
-    expect(countLines('')).toBe(0);
-    expect(countLines('a')).toBe(1);
-    expect(countLines('a\n')).toBe(1);
-    expect(countLines('a\nb\n\nc')).toBe(4);
-    expect(countLines('x\n'.repeat(3000))).toBe(3000);
-    expect(countLines('x\n'.repeat(3000), 10)).toBe(10);
-  });
-
-  it('collapses long pastes, by characters or by lines', () => {
-    expect(isLongText('short')).toBe(false);
-    expect(isLongText('x'.repeat(5000))).toBe(true);
-    expect(isLongText('x\n'.repeat(50))).toBe(true);
-    expect(isLongText('x\n'.repeat(48))).toBe(false);
-  });
-
   it('sends what was typed, then the pasted text exactly as it was', () => {
     const log = '  indented first line\nsecond\n';
     expect(composeMessage('', log)).toBe(log);

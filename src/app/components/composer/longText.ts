@@ -1,27 +1,10 @@
 // Long texts in the composer, apart from the DOM: when a text is too long to edit in the textbox (it
 // is kept collapsed instead, with its line count), what the message then says, and how it travels.
 import { textFitsInFrame } from '../../../protocol';
+import { countLines } from './longTextRule';
 
-/** A paste of this many characters or lines, or more, is kept collapsed instead of in the textbox. */
-const COLLAPSE_CHARS = 5_000;
-const COLLAPSE_LINES = 50;
 /** The name of the file a text too long for one frame is sent as. */
 export const LONG_TEXT_FILENAME = 'pasted-text.txt';
-
-/** Lines of `text` (a final newline starts no line), counting at most to `stopAt`. */
-export function countLines(text: string, stopAt = Infinity): number {
-  if (text === '') return 0;
-  let lines = 1;
-  for (let at = text.indexOf('\n'); at !== -1 && at < text.length - 1; at = text.indexOf('\n', at + 1)) {
-    if (++lines >= stopAt) return lines;
-  }
-  return lines;
-}
-
-/** Too long for the textbox: the composer shows it collapsed. */
-export function isLongText(text: string): boolean {
-  return text.length >= COLLAPSE_CHARS || countLines(text, COLLAPSE_LINES) >= COLLAPSE_LINES;
-}
 
 /** A second long paste goes after the first, on its own line. */
 export function appendPasted(pasted: string, more: string): string {

@@ -36,7 +36,7 @@ describe('the lane head', () => {
     expect(messages.map((m) => m.classList.contains('lane-head-user'))).toEqual([true, false]);
     expect(text(messages[0]!.querySelector('.lane-head-bubble'))).toBe('Plan for tomorrow?'); // the marks off, as text
     expect(text(messages[1]!.querySelector('.lane-head-name'))).toBe('Hermes');
-    expect(text(messages[1]!.querySelector('.lane-head-text'))).toContain('<img src=x');
+    expect(text(messages[1]!.querySelector('.lane-head-md'))).toContain('<img src=x');
     expect(main.querySelector('img, strong')).toBeNull();
     // Its controls are drawn, not live: nothing to focus or press before the lane is there.
     expect(parent.querySelector('button, textarea, input, a')).toBeNull();
@@ -67,11 +67,68 @@ describe('the lane head', () => {
       row(i + 1, 'assistant', `answer ${i + 1} ${'word '.repeat(400)}`),
     );
     showLaneHead({ lane: LANE, channel: undefined, messages: long, gatewayStatus: undefined }, parent);
-    const shown = [...parent.querySelectorAll('.lane-head-text')].map((p) => text(p).split(' ').slice(0, 2).join(' '));
+    const shown = [...parent.querySelectorAll('.lane-head-md')].map((p) => text(p).split(' ').slice(0, 2).join(' '));
     expect(shown.length).toBeGreaterThan(0);
     expect(shown.length).toBeLessThan(12);
     expect(shown.at(-1)).toBe('answer 12');
     // A long lane still starts from its newest at the bottom, not from the top as a short one does.
     expect(parent.querySelector('.lane-head-list')!.classList.contains('lane-head-short')).toBe(false);
+  });
+});
+
+describe('a message in the lane head', () => {
+  const shown = (message: MessageRow) => {
+    const parent = document.createElement('div');
+    showLaneHead({ lane: LANE, channel: undefined, messages: [message], gatewayStatus: undefined }, parent);
+    return parent.querySelector('.lane-head-msg')!;
+  };
+
+  it('has the blocks the lane will draw: paragraphs, a list, a code box with its language and Copy', () => {
+    const item = shown(
+      row(1, 'assistant', '**Echo:** hi\n\nTwo things:\n- one\n- two\n\n```js\nconst a = 1;\n```\n\n— Hermes'),
+    );
+    const blocks = [...item.querySelector('.lane-head-md')!.children].map((el) => el.className);
+    expect(blocks).toEqual(['lane-head-p', 'lane-head-p', 'lane-head-items', 'lane-head-code', 'lane-head-p']);
+    expect(text(item.querySelector('.lane-head-p'))).toBe('Echo: hi');
+    expect([...item.querySelectorAll('li')].map(text)).toEqual(['one', 'two']);
+    expect(text(item.querySelector('.lane-head-code-lang'))).toBe('js');
+    expect(text(item.querySelector('.lane-head-copy'))).toBe('Copy code');
+    expect(text(item.querySelector('.lane-head-code code'))).toBe('const a = 1;');
+    expect(item.querySelector('.lane-head-more')).toBeNull();
+  });
+
+  it('shows the turn line above a reply with reasoning, and none without', () => {
+    expect(
+      text(
+        shown({ ...row(1, 'assistant', 'hi'), reasoning: 'hmm', thought_ms: 2_000 }).querySelector('.lane-head-turn'),
+      ),
+    ).toBe('Thought for 2 s');
+    expect(shown(row(1, 'assistant', 'hi')).querySelector('.lane-head-turn')).toBeNull();
+  });
+
+  it('cuts a long code block to its first 20 lines with "Show all", as the lane does', () => {
+    const code = Array.from({ length: 60 }, (_, i) => `line ${i + 1}`).join('\n');
+    const item = shown(row(1, 'assistant', `\`\`\`\n${code}\n\`\`\``));
+    expect(text(item.querySelector('.lane-head-code code')).split('\n')).toHaveLength(20);
+    expect(text(item.querySelector('.lane-head-code .lane-head-more'))).toBe('Show all 60 lines');
+  });
+
+  it('previews the person’s own long paste by its first lines and one "Show all" for the message', () => {
+    const code = Array.from({ length: 60 }, (_, i) => `console.log(${i + 1});`).join('\n');
+    const item = shown(row(1, 'user', `\`\`\`js\n${code}\n\`\`\``));
+    const more = [...item.querySelectorAll('.lane-head-more')].map(text);
+    expect(more).toEqual(['Show all 62 lines']);
+    expect(text(item.querySelector('.lane-head-code code')).split('\n')).toHaveLength(20);
+    const prose = Array.from({ length: 80 }, (_, i) => `line ${i + 1}`).join('\n');
+    const paste = shown(row(2, 'user', prose));
+    expect(text(paste.querySelector('.lane-head-p')).split('\n')).toEqual([
+      'line 1',
+      'line 2',
+      'line 3',
+      'line 4',
+      'line 5',
+      'line 6',
+    ]);
+    expect(text(paste.querySelector('.lane-head-more'))).toBe('Show all 80 lines');
   });
 });

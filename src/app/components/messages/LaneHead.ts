@@ -1,11 +1,13 @@
 // The lane's newest messages as plain text, painted before the app's own code runs (src/app/boot.ts).
-import { stripMarkdownMarks } from '../../../lib/markdownMarks';
 import type { MessageRow } from '../../../store/schema';
 import type { StoredLaneHead } from '../../../store/laneHead';
 import { ICON_PATHS, type IconName } from '../shell/iconPaths';
 import { agentName } from '../status/agentInfo';
 import { authorName } from './author';
+import { headBlocks, previewText, type HeadBlock } from './headBlocks';
 import { formatTime } from './time';
+import { thoughtLabel } from './turnLabels';
+import { countLines, isLongText } from '../composer/longTextRule';
 import './LaneHead.css';
 
 /** Messages in the head: more than a tall screen holds. */
@@ -70,8 +72,51 @@ function onScreen(rows: MessageRow[]): MessageRow[] {
   return rows.slice(from);
 }
 
-const shortened = (text: string) =>
-  stripMarkdownMarks(text.length > HEAD_CHARS ? `${text.slice(0, HEAD_CHARS)}…` : text);
+const shortened = (text: string) => (text.length > HEAD_CHARS ? `${text.slice(0, HEAD_CHARS)}…` : text);
+
+/** Lines of the person's own long text shown before its "Show all" (MessageItem's OWN_LONG_TEXT). */
+const OWN_PREVIEW_LINES = 6;
+
+const showAll = (lines: number, cls: string) => el('div', cls, `Show all ${lines.toLocaleString('en-US')} lines`);
+
+/** One block, drawn with the boxes and spacing the lane's Markdown gives it (LaneHead.css). */
+function block(b: HeadBlock, inPreview: boolean): HTMLElement {
+  switch (b.kind) {
+    case 'p':
+      return el('p', 'lane-head-p', b.text);
+    case 'h':
+      return el('p', `lane-head-h lane-head-h${Math.min(b.level, 3)}`, b.text);
+    case 'quote':
+      return el('p', 'lane-head-quote', b.text);
+    case 'hr':
+      return el('hr', 'lane-head-hr');
+    case 'list': {
+      const list = el(b.ordered ? 'ol' : 'ul', 'lane-head-items');
+      list.append(...b.items.map((text) => el('li', '', text)));
+      return list;
+    }
+    case 'code': {
+      const box = el('div', 'lane-head-code');
+      const bar = el('div', 'lane-head-code-bar');
+      bar.append(el('span', 'lane-head-code-lang', b.lang), el('span', 'lane-head-copy', 'Copy code'));
+      const pre = el('pre', '');
+      pre.append(el('code', '', b.shown));
+      box.append(bar, pre);
+      if (b.collapsed && !inPreview) box.append(showAll(b.lines, 'lane-head-more lane-head-code-more'));
+      return box;
+    }
+  }
+}
+
+/** A message's text as the lane lays it out: its blocks, or a long own text's first lines and "Show all". */
+function body(text: string, own: boolean): HTMLElement {
+  const md = el('div', 'lane-head-md');
+  const long = own && isLongText(text);
+  const blocks = headBlocks(shortened(long ? previewText(text, OWN_PREVIEW_LINES) : text));
+  md.append(...blocks.map((b) => block(b, long)));
+  if (long) md.append(showAll(countLines(text), 'lane-head-more'));
+  return md;
+}
 
 function message(row: MessageRow, agent: string): HTMLElement {
   const time = el('span', 'lane-head-time', formatTime(row.ts));
@@ -79,13 +124,19 @@ function message(row: MessageRow, agent: string): HTMLElement {
     const item = el('li', 'lane-head-msg lane-head-user');
     const foot = el('p', 'lane-head-foot');
     foot.append(time);
-    item.append(el('p', 'lane-head-text lane-head-bubble', shortened(row.text)), foot);
+    const bubble = el('div', 'lane-head-bubble');
+    bubble.append(body(row.text, true));
+    item.append(bubble, foot);
     return item;
   }
   const item = el('li', 'lane-head-msg');
   const author = el('p', 'lane-head-author');
   author.append(el('span', 'lane-head-name', authorName(row.role, agent)), time);
-  item.append(author, el('p', 'lane-head-text', shortened(row.text)));
+  item.append(author);
+  // The turn's line ("Thought for 2 s ›") the lane shows above a reply with reasoning. A turn of tools
+  // alone has one too, but that is in the activity table, not read for the first screen.
+  if (row.reasoning) item.append(el('p', 'lane-head-turn', thoughtLabel(row.thought_ms)));
+  item.append(body(row.text, false));
   return item;
 }
 

@@ -12,7 +12,7 @@ import { MessageActions } from './MessageActions';
 import { ReplyQuote } from './ReplyQuote';
 import { TurnSummary } from './TurnSummary';
 import { formatFull, formatTime, isoTime } from './time';
-import { isLongText } from '../composer/longText';
+import { isLongText } from '../composer/longTextRule';
 
 /**
  * Where the list keeps what the person opened in their own message: by its client_id, which the pending

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { headBlocks, previewText } from './headBlocks';
+
+describe('headBlocks', () => {
+  it('cuts a text at blank lines into paragraphs, keeping line breaks and taking the marks off', () => {
+    expect(headBlocks('**Echo:** one\ntwo\n\n\nthree')).toEqual([
+      { kind: 'p', text: 'Echo: one\ntwo' },
+      { kind: 'p', text: 'three' },
+    ]);
+  });
+
+  it('finds headings, lists (bullets and numbers apart), quotes and rules', () => {
+    expect(headBlocks('# Plan\n- a\n* b\n1. c\n2) d\n> said\n> more\n\n---\nend')).toEqual([
+      { kind: 'h', level: 1, text: 'Plan' },
+      { kind: 'list', ordered: false, items: ['a', 'b'] },
+      { kind: 'list', ordered: true, items: ['c', 'd'] },
+      { kind: 'quote', text: 'said\nmore' },
+      { kind: 'hr' },
+      { kind: 'p', text: 'end' },
+    ]);
+  });
+
+  it('keeps a line under an item with the item', () => {
+    expect(headBlocks('- first\n  goes on\n- second')).toEqual([
+      { kind: 'list', ordered: false, items: ['first\ngoes on', 'second'] },
+    ]);
+  });
+
+  it('takes a fenced block whole, marks and all, with its language; a long one is cut as the lane cuts it', () => {
+    expect(headBlocks('before\n```ts\nconst **a** = 1;\n\nb();\n```\nafter')).toEqual([
+      { kind: 'p', text: 'before' },
+      { kind: 'code', lang: 'ts', shown: 'const **a** = 1;\n\nb();', lines: 3, collapsed: false },
+      { kind: 'p', text: 'after' },
+    ]);
+    const long = Array.from({ length: 41 }, (_, i) => `${i}`).join('\n');
+    const [block] = headBlocks(`~~~~\n${long}\n~~~~`);
+    expect(block).toMatchObject({ kind: 'code', lang: '', lines: 41, collapsed: true });
+    expect(block!.kind === 'code' && block.shown.split('\n')).toHaveLength(20);
+  });
+
+  it('runs a fence that never closes (a text cut short) to the end', () => {
+    expect(headBlocks('```\na\nb')).toEqual([{ kind: 'code', lang: '', shown: 'a\nb', lines: 2, collapsed: false }]);
+  });
+});
+
+describe('previewText', () => {
+  it('keeps the first lines, and a code block whole, counted as the lines it shows', () => {
+    expect(previewText('1\n2\n3\n4', 2)).toBe('1\n2');
+    const code = Array.from({ length: 60 }, (_, i) => `${i}`).join('\n');
+    expect(previewText(`\`\`\`\n${code}\n\`\`\`\nafter`, 6)).toBe(`\`\`\`\n${code}\n\`\`\``);
+    expect(previewText('intro\n```\na\nb\n```\nafter\nmore', 4)).toBe('intro\n```\na\nb\n```\nafter');
+  });
+});

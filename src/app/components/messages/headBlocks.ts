@@ -1,0 +1,118 @@
+// A message's text cut into the blocks Markdown will make of it (paragraphs, headings, lists, quotes,
+// fenced code), by lines and without a parser: the lane head lays each out as the lane will, so the
+// first screen does not move when the lane's rendered Markdown replaces it. Inline marks are taken off
+// (stripMarkdownMarks); what this misses shows as a paragraph, and the lane's Markdown replaces it.
+import { stripMarkdownMarks } from '../../../lib/markdownMarks';
+
+export type HeadBlock =
+  | { kind: 'p'; text: string }
+  | { kind: 'h'; level: number; text: string }
+  | { kind: 'list'; ordered: boolean; items: string[] }
+  | { kind: 'quote'; text: string }
+  | { kind: 'hr' }
+  /** `shown` is the code's first lines when the lane collapses the block (CodeBlock: over 40 lines). */
+  | { kind: 'code'; lang: string; shown: string; lines: number; collapsed: boolean };
+
+/** CodeBlock's: a block over this many lines shows its first COLLAPSED_LINES, then "Show all N lines". */
+const COLLAPSE_AFTER_LINES = 40;
+const COLLAPSED_LINES = 20;
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})\s*([\w+#.-]*)/;
+const HEADING = /^ {0,3}(#{1,6})[ \t]+(.*)$/;
+const ITEM = /^ {0,3}([-*+]|\d{1,9}[.)])[ \t]+(.*)$/;
+const QUOTE = /^ {0,3}>[ \t]?(.*)$/;
+const RULE = /^ {0,3}([-*_])([ \t]*\1){2,}[ \t]*$/;
+
+/** The index of the line that closes the fence opened at `lines[open]` (`lines.length` when none does). */
+function fenceEnd(lines: string[], open: number, fence: string): number {
+  const close = new RegExp(`^ {0,3}${fence[0] === '`' ? '`' : '~'}{${fence.length},}\\s*$`);
+  let at = open + 1;
+  while (at < lines.length && !close.test(lines[at]!)) at++;
+  return at;
+}
+
+/**
+ * The first `lines` lines of `text`, as the lane previews the person's own long text (previewSegments):
+ * a code block is taken whole and counts as its shown lines.
+ */
+export function previewText(text: string, lines: number): string {
+  const all = text.split('\n');
+  let end = 0;
+  for (let left = lines; end < all.length && left > 0; end++) {
+    const fence = FENCE.exec(all[end]!);
+    if (!fence) {
+      left--;
+      continue;
+    }
+    const close = fenceEnd(all, end, fence[1]!);
+    left -= Math.min(COLLAPSED_LINES, close - end - 1);
+    end = close;
+  }
+  return all.slice(0, end).join('\n');
+}
+
+/** The blocks of `text`, in order. */
+export function headBlocks(text: string): HeadBlock[] {
+  const lines = text.split('\n');
+  const blocks: HeadBlock[] = [];
+  let paragraph: string[] = [];
+  let list: { ordered: boolean; items: string[] } | undefined;
+  let quote: string[] = [];
+  const flush = () => {
+    if (paragraph.length) blocks.push({ kind: 'p', text: stripMarkdownMarks(paragraph.join('\n')) });
+    if (list) blocks.push({ kind: 'list', ordered: list.ordered, items: list.items.map(stripMarkdownMarks) });
+    if (quote.length) blocks.push({ kind: 'quote', text: stripMarkdownMarks(quote.join('\n')) });
+    paragraph = [];
+    list = undefined;
+    quote = [];
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const fence = FENCE.exec(line);
+    if (fence) {
+      flush();
+      const close = fenceEnd(lines, i, fence[1]!);
+      const code = lines.slice(i + 1, close);
+      const collapsed = code.length > COLLAPSE_AFTER_LINES;
+      const shown = (collapsed ? code.slice(0, COLLAPSED_LINES) : code).join('\n');
+      blocks.push({ kind: 'code', lang: fence[2] ?? '', shown, lines: code.length, collapsed });
+      i = close;
+      continue;
+    }
+    if (line.trim() === '') {
+      flush();
+      continue;
+    }
+    if (RULE.test(line) && !list) {
+      flush();
+      blocks.push({ kind: 'hr' });
+      continue;
+    }
+    const heading = HEADING.exec(line);
+    if (heading) {
+      flush();
+      blocks.push({ kind: 'h', level: heading[1]!.length, text: stripMarkdownMarks(heading[2]!) });
+      continue;
+    }
+    const item = ITEM.exec(line);
+    if (item) {
+      const ordered = /\d/.test(item[1]!);
+      if (!list || list.ordered !== ordered) flush();
+      list ??= { ordered, items: [] };
+      list.items.push(item[2]!);
+      continue;
+    }
+    const quoted = QUOTE.exec(line);
+    if (quoted) {
+      if (!quote.length) flush();
+      quote.push(quoted[1]!);
+      continue;
+    }
+    // A line under an item (indented or not) goes on with it, as a lazy continuation does.
+    if (list) list.items[list.items.length - 1] += `\n${line.trim()}`;
+    else if (quote.length) quote.push(line);
+    else paragraph.push(line);
+  }
+  flush();
+  return blocks;
+}
