@@ -13,6 +13,7 @@ import {
   pageTitle,
   pairAndOpen,
   seedLongLane,
+  speakForGateway,
   test,
 } from './support';
 
@@ -205,8 +206,19 @@ for (const [name, viewport] of [
         }),
       );
       store.flush();
+      const speak = await speakForGateway(page);
       await pairAndOpen(page, iris);
       await expect(hermes(page, 'That is all.')).toBeVisible();
+      // Then a reply with tools and no reasoning, seen live (history carries no tool activity).
+      speak({ type: 'agent.busy', payload: { reason: 'tool' } });
+      speak({ type: 'tool.start', payload: { index: 0, name: 'web_search', preview: 'web_search("plan")' } });
+      speak({ type: 'tool.end', payload: { index: 0, name: 'web_search', ok: true, duration: 0.4 } });
+      speak({
+        type: 'message',
+        payload: { message_id: 'tool-reply', role: 'assistant', text: 'Found **two** plans.' },
+      });
+      speak({ type: 'agent.idle', payload: {} });
+      await expect(hermes(page, 'Found two plans').getByRole('button', { name: /^Used 1 tool/ })).toBeVisible();
 
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));
@@ -229,6 +241,7 @@ for (const [name, viewport] of [
       release();
       await expect(head).toHaveCount(0);
       await expect(hermes(page, 'That is all.').locator('strong, ol').first()).toBeVisible();
+      await expect(hermes(page, 'Found two plans').locator('strong')).toBeVisible();
       await expect(hermes(page, 'logs sixty lines').locator('.md-code')).toBeVisible();
       const laneTops = await page
         .getByRole('log', { name: 'Messages' })

@@ -47,6 +47,37 @@ describe('the lane head read (raw IndexedDB, before Dexie)', () => {
     expect(head?.gatewayStatus).toEqual({ session: { agent: { name: 'Hermes' } } });
   });
 
+  it('counts each shown reply’s tool cards and beats by their keys, for its turn line', async () => {
+    db = freshDb();
+    await db.messages.bulkPut([
+      { ...row(1), role: 'assistant', turn: 't1' },
+      { ...row(2), role: 'assistant', turn: 't2' },
+      { ...row(3), role: 'assistant', turn: 'old' },
+    ]);
+    const activity = (id: string, turn: string, kind: 'tool' | 'commentary') => ({
+      id,
+      lane: LANE,
+      turn,
+      kind,
+      ts: 1,
+      order: 0,
+    });
+    await db.activity.bulkPut([
+      activity('t1:tool:0', 't1', 'tool'),
+      activity('t1:tool:1', 't1', 'tool'),
+      activity('t1:commentary:m1:a', 't1', 'commentary'),
+      activity('t2:commentary:m2:a', 't2', 'commentary'),
+      activity('old:tool:0', 'old', 'tool'),
+    ]);
+    db.close();
+    const head = await readLaneHead(LANE, 2, db.name);
+    // Only the turns of the rows read (the two newest); a turn with no activity has no entry.
+    expect(head?.messages.map((m) => m.turn)).toEqual(['t2', 'old']);
+    expect(head?.activity).toEqual({ t2: { tools: 0, notes: 1 }, old: { tools: 1, notes: 0 } });
+    const all = await readLaneHead(LANE, 3, db.name);
+    expect(all?.activity?.t1).toEqual({ tools: 2, notes: 1 });
+  });
+
   it('reads the same rows where getAll takes no direction (a cursor, as in browsers before Chromium 141)', async () => {
     const { name } = await seeded();
     const withOptions = await readLaneHead(LANE, 12, name);

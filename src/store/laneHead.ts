@@ -15,6 +15,13 @@ export interface StoredLaneHead {
   messages: MessageRow[];
   /** The `gatewayStatus` setting, as stored (unchecked). */
   gatewayStatus: unknown;
+  /** How many tool cards and commentary beats each shown reply's turn has (its turn line), by turn. */
+  activity?: Record<string, TurnCounts>;
+}
+
+export interface TurnCounts {
+  tools: number;
+  notes: number;
 }
 
 function request<T>(req: IDBRequest<T>): Promise<T> {
@@ -43,6 +50,8 @@ function openExisting(name: string): Promise<IDBDatabase | undefined> {
 }
 
 const NAMES = ['messages', 'channels', 'settings'];
+/** Read too where the database has it (it always has since version 1; a test's database may not). */
+const ACTIVITY = 'activity';
 
 /** getAll with options (Chromium 141+, which brought getAllRecords with it); not yet in TypeScript's DOM types. */
 interface IndexWithOptions {
@@ -88,7 +97,8 @@ export async function readLaneHead(
   if (!db) return undefined;
   try {
     if (!NAMES.every((name) => db.objectStoreNames.contains(name))) return undefined;
-    const tx = db.transaction(NAMES, 'readonly');
+    const withActivity = db.objectStoreNames.contains(ACTIVITY);
+    const tx = db.transaction(withActivity ? [...NAMES, ACTIVITY] : NAMES, 'readonly');
     const settings = tx.objectStore('settings');
     const channels = tx.objectStore('channels');
     const status: Promise<unknown> = request(settings.get('gatewayStatus'));
@@ -110,12 +120,31 @@ export async function readLaneHead(
       status,
     ]);
     const gatewayStatus = (stored as { value?: unknown } | undefined)?.value;
-    return { lane, channel: shown, messages: newestFirst.reverse().map(repairMessage), gatewayStatus };
+    const messages = newestFirst.reverse().map(repairMessage);
+    const activity = withActivity ? await turnCounts(tx.objectStore(ACTIVITY), messages) : undefined;
+    return { lane, channel: shown, messages, gatewayStatus, ...(activity ? { activity } : {}) };
   } catch {
     return undefined;
   } finally {
     db.close();
   }
+}
+
+/**
+ * The tool cards and beats of each reply's turn, counted from their keys (`${turn}:tool:…`), never their
+ * rows: a tool's output can be large, and only the turn line's height and words are wanted here.
+ */
+async function turnCounts(store: IDBObjectStore, messages: MessageRow[]): Promise<Record<string, TurnCounts>> {
+  const turns = [...new Set(messages.flatMap((m) => (m.role === 'assistant' && m.turn ? [m.turn] : [])))];
+  const index = store.index('turn');
+  const keys = await Promise.all(turns.map((turn) => request(index.getAllKeys(IDBKeyRange.only(turn)))));
+  const counts: Record<string, TurnCounts> = {};
+  turns.forEach((turn, i) => {
+    const all = keys[i]!.map(String);
+    const tools = all.filter((key) => key.startsWith(`${turn}:tool:`)).length;
+    if (all.length) counts[turn] = { tools, notes: all.length - tools };
+  });
+  return counts;
 }
 
 /** The channel the app's home opens (HomePage): the default one, else the first channel, else the first. */

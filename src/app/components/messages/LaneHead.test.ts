@@ -106,6 +106,25 @@ describe('a message in the lane head', () => {
     expect(shown(row(1, 'assistant', 'hi')).querySelector('.lane-head-turn')).toBeNull();
   });
 
+  it('says what the turn did on the line, from the counts of its activity', () => {
+    const parent = document.createElement('div');
+    const reply = (n: number, turn: string) => ({ ...row(n, 'assistant', `reply ${n}`), turn });
+    showLaneHead(
+      {
+        lane: LANE,
+        channel: undefined,
+        messages: [{ ...reply(1, 't1'), reasoning: 'hmm' }, reply(2, 't2'), reply(3, 't3')],
+        gatewayStatus: undefined,
+        activity: { t1: { tools: 2, notes: 0 }, t2: { tools: 0, notes: 3 } },
+      },
+      parent,
+    );
+    const lines = [...parent.querySelectorAll('.lane-head-msg')].map((m) =>
+      [...(m.querySelector('.lane-head-turn')?.children ?? [])].map(text),
+    );
+    expect(lines).toEqual([['Thought process', 'Used 2 tools'], ['3 notes'], []]);
+  });
+
   it('cuts a long code block to its first 20 lines with "Show all", as the lane does', () => {
     const code = Array.from({ length: 60 }, (_, i) => `line ${i + 1}`).join('\n');
     const item = shown(row(1, 'assistant', `\`\`\`\n${code}\n\`\`\``));

@@ -1,12 +1,12 @@
 // The lane's newest messages as plain text, painted before the app's own code runs (src/app/boot.ts).
 import type { MessageRow } from '../../../store/schema';
-import type { StoredLaneHead } from '../../../store/laneHead';
+import type { StoredLaneHead, TurnCounts } from '../../../store/laneHead';
 import { ICON_PATHS, type IconName } from '../shell/iconPaths';
 import { agentName } from '../status/agentInfo';
 import { authorName } from './author';
 import { headBlocks, previewText, type HeadBlock } from './headBlocks';
 import { formatTime } from './time';
-import { thoughtLabel } from './turnLabels';
+import { countsLabel, thoughtLabel } from './turnLabels';
 import { countLines, isLongText } from '../composer/longTextRule';
 import './LaneHead.css';
 
@@ -118,7 +118,19 @@ function body(text: string, own: boolean): HTMLElement {
   return md;
 }
 
-function message(row: MessageRow, agent: string): HTMLElement {
+/** The turn's line the lane shows above a reply ("Thought for 2 s ›  Used 2 tools ›"), or none. */
+function turnLine(row: MessageRow, counts: TurnCounts | undefined): HTMLElement | undefined {
+  const words = [
+    ...(row.reasoning ? [thoughtLabel(row.thought_ms)] : []),
+    ...(counts ? [countsLabel(counts.tools, counts.notes)] : []),
+  ];
+  if (!words.length) return undefined;
+  const line = el('p', 'lane-head-turn');
+  line.append(...words.map((text) => el('span', '', text)));
+  return line;
+}
+
+function message(row: MessageRow, agent: string, activity: StoredLaneHead['activity']): HTMLElement {
   const time = el('span', 'lane-head-time', formatTime(row.ts));
   if (row.role === 'user') {
     const item = el('li', 'lane-head-msg lane-head-user');
@@ -133,9 +145,8 @@ function message(row: MessageRow, agent: string): HTMLElement {
   const author = el('p', 'lane-head-author');
   author.append(el('span', 'lane-head-name', authorName(row.role, agent)), time);
   item.append(author);
-  // The turn's line ("Thought for 2 s ›") the lane shows above a reply with reasoning. A turn of tools
-  // alone has one too, but that is in the activity table, not read for the first screen.
-  if (row.reasoning) item.append(el('p', 'lane-head-turn', thoughtLabel(row.thought_ms)));
+  const line = turnLine(row, row.turn ? activity?.[row.turn] : undefined);
+  if (line) item.append(line);
   item.append(body(row.text, false));
   return item;
 }
@@ -168,7 +179,7 @@ export function showLaneHead(head: StoredLaneHead, parent: HTMLElement = documen
   );
   // A short lane starts at the top, as the lane does; a long one shows its newest at the bottom.
   const list = el('ol', head.messages.length < HEAD_MESSAGES ? 'lane-head-list lane-head-short' : 'lane-head-list');
-  list.append(...onScreen(head.messages).map((row) => message(row, agent)));
+  list.append(...onScreen(head.messages).map((row) => message(row, agent, head.activity)));
   const composer = el('div', 'lane-head-composer');
   composer.setAttribute('aria-hidden', 'true');
   const row = el('div', 'lane-head-row');
