@@ -194,7 +194,11 @@ for (const [name, viewport] of [
           'The person pasted a script.',
         ],
         ['user', 'Thanks, and one more question about the plan for tomorrow morning?'],
-        ['assistant', 'Sure.\n\n1. First the standup\n2. Then the review\n\nThat is all.', 'Short plan.'],
+        [
+          'assistant',
+          'Sure.\n\n1. First the standup\n2. Then the review\n\n| Step | Time |\n| --- | ---: |\n| standup | 9:00 |\n| review | 11:00 |\n\nThat is all.',
+          'Short plan.',
+        ],
       ];
       texts.forEach(([role, text, reasoning], i) =>
         store.conversations.append({

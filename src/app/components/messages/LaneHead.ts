@@ -90,6 +90,29 @@ function block(b: HeadBlock, inPreview: boolean): HTMLElement {
       return el('p', 'lane-head-quote', b.text);
     case 'hr':
       return el('hr', 'lane-head-hr');
+    case 'table': {
+      const table = el('table', '');
+      const [header = [], ...rows] = b.rows;
+      // Aligned as the delimiter row says, as marked does it (an align attribute, Markdown.css).
+      const cell = (tag: 'th' | 'td', text: string, i: number) => {
+        const node = el(tag, '', text);
+        if (b.align[i]) node.setAttribute('align', b.align[i]!);
+        return node;
+      };
+      const head = el('tr', '');
+      head.append(...header.map((text, i) => cell('th', text, i)));
+      table.append(
+        head,
+        ...rows.map((cells) => {
+          const tr = el('tr', '');
+          tr.append(...header.map((_, i) => cell('td', cells[i] ?? '', i)));
+          return tr;
+        }),
+      );
+      const box = el('div', 'lane-head-table');
+      box.append(table);
+      return box;
+    }
     case 'list': {
       const list = el(b.ordered ? 'ol' : 'ul', 'lane-head-items');
       list.append(...b.items.map((text) => el('li', '', text)));

@@ -20,6 +20,14 @@ describe('headBlocks', () => {
     ]);
   });
 
+  it('reads a paragraph underlined with === or --- as a heading, and --- elsewhere as a rule', () => {
+    expect(headBlocks('Title\n===\nSub **one**\n---\n\n---')).toEqual([
+      { kind: 'h', level: 1, text: 'Title' },
+      { kind: 'h', level: 2, text: 'Sub one' },
+      { kind: 'hr' },
+    ]);
+  });
+
   it('keeps a line under an item with the item', () => {
     expect(headBlocks('- first\n  goes on\n- second')).toEqual([
       { kind: 'list', ordered: false, items: ['first\ngoes on', 'second'] },
@@ -49,5 +57,40 @@ describe('previewText', () => {
     const code = Array.from({ length: 60 }, (_, i) => `${i}`).join('\n');
     expect(previewText(`\`\`\`\n${code}\n\`\`\`\nafter`, 6)).toBe(`\`\`\`\n${code}\n\`\`\``);
     expect(previewText('intro\n```\na\nb\n```\nafter\nmore', 4)).toBe('intro\n```\na\nb\n```\nafter');
+  });
+});
+
+describe('a table in headBlocks', () => {
+  it('is its rows of cells, the header first, marks off and escaped pipes kept', () => {
+    expect(
+      headBlocks('Prices:\n| Item | **Cost** |\n| --- | ---: |\n| tea | 2 \\| 3 |\n| cake | 4 |\n\nafter'),
+    ).toEqual([
+      { kind: 'p', text: 'Prices:' },
+      {
+        kind: 'table',
+        rows: [
+          ['Item', 'Cost'],
+          ['tea', '2 | 3'],
+          ['cake', '4'],
+        ],
+        align: ['', 'right'],
+      },
+      { kind: 'p', text: 'after' },
+    ]);
+  });
+
+  it('needs a delimiter row with as many columns; without one the pipes are text', () => {
+    expect(headBlocks('a | b\n:-: | :--\nc | d')).toEqual([
+      {
+        kind: 'table',
+        rows: [
+          ['a', 'b'],
+          ['c', 'd'],
+        ],
+        align: ['center', 'left'],
+      },
+    ]);
+    expect(headBlocks('a | b | c\n--- | ---')).toEqual([{ kind: 'p', text: 'a | b | c\n--- | ---' }]);
+    expect(headBlocks('just a | pipe')).toEqual([{ kind: 'p', text: 'just a | pipe' }]);
   });
 });

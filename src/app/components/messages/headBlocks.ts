@@ -10,6 +10,8 @@ export type HeadBlock =
   | { kind: 'list'; ordered: boolean; items: string[] }
   | { kind: 'quote'; text: string }
   | { kind: 'hr' }
+  /** The first row is the header; `align` is each column's, from the delimiter row ('' for none). */
+  | { kind: 'table'; rows: string[][]; align: string[] }
   /** `shown` is the code's first lines when the lane collapses the block (CodeBlock: over 40 lines). */
   | { kind: 'code'; lang: string; shown: string; lines: number; collapsed: boolean };
 
@@ -22,6 +24,18 @@ const HEADING = /^ {0,3}(#{1,6})[ \t]+(.*)$/;
 const ITEM = /^ {0,3}([-*+]|\d{1,9}[.)])[ \t]+(.*)$/;
 const QUOTE = /^ {0,3}>[ \t]?(.*)$/;
 const RULE = /^ {0,3}([-*_])([ \t]*\1){2,}[ \t]*$/;
+const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
+/** A table's delimiter row: `| --- | :-: |`, or `--- | ---` without the outer pipes. */
+const DELIMITER = /^ {0,3}\|?[ \t]*:?-+:?[ \t]*(\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
+
+/** A table row's cells: the outer pipes dropped, split at pipes that are not escaped. */
+function cells(line: string): string[] {
+  const inner = line
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/(?<!\\)\|$/, '');
+  return inner.split(/(?<!\\)\|/).map((cell) => stripMarkdownMarks(cell.trim().replace(/\\\|/g, '|')));
+}
 
 /** The index of the line that closes the fence opened at `lines[open]` (`lines.length` when none does). */
 function fenceEnd(lines: string[], open: number, fence: string): number {
@@ -83,10 +97,36 @@ export function headBlocks(text: string): HeadBlock[] {
       flush();
       continue;
     }
+    // Under a paragraph, `===` or `---` makes it a heading (setext), not a rule.
+    const underline = SETEXT.exec(line);
+    if (underline && paragraph.length) {
+      const text = stripMarkdownMarks(paragraph.join('\n'));
+      paragraph = [];
+      blocks.push({ kind: 'h', level: underline[1]![0] === '=' ? 1 : 2, text });
+      continue;
+    }
     if (RULE.test(line) && !list) {
       flush();
       blocks.push({ kind: 'hr' });
       continue;
+    }
+    // A table: a row with pipes, then a delimiter row with as many columns (GFM), then its rows.
+    const next = lines[i + 1];
+    if (line.includes('|') && next !== undefined && next.includes('-') && DELIMITER.test(next) && !list) {
+      const header = cells(line);
+      const delimiter = cells(next);
+      if (header.length === delimiter.length) {
+        flush();
+        const rows = [header];
+        for (i += 2; i < lines.length && lines[i]!.trim() !== '' && lines[i]!.includes('|'); i++)
+          rows.push(cells(lines[i]!));
+        i--;
+        const align = delimiter.map((d) =>
+          d.endsWith(':') ? (d.startsWith(':') ? 'center' : 'right') : d.startsWith(':') ? 'left' : '',
+        );
+        blocks.push({ kind: 'table', rows, align });
+        continue;
+      }
     }
     const heading = HEADING.exec(line);
     if (heading) {
