@@ -2,6 +2,7 @@
 // by index.html, not fetched after the entry has run), compressed, and none of the paired app's code
 // (the app frame, the lane, the markdown pipeline, settings, the gateway session) comes with it; and a
 // paired browser does not download the pairing page.
+import type { Page } from '@playwright/test';
 import {
   DESKTOP,
   LANE,
@@ -79,6 +80,17 @@ test.describe('a paired browser', () => {
   });
 });
 
+/** Holds the requests for the chunk named `name` (its hashed file) until the returned function is called. */
+async function holdChunk(page: Page, name: string): Promise<() => void> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(new RegExp(`/assets/${name}-[\\w-]+\\.js$`), async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
 test.describe('a lane opened at start', () => {
   // The service worker would answer the chunk requests itself, past the route that holds one back.
   test.use({ serviceWorkers: 'block' });
@@ -98,35 +110,22 @@ test.describe('a lane opened at start', () => {
 
     // Opened again (a reload) with the lane's own code and the Markdown pipeline held back: the head shows
     // it meanwhile, then the lane before its pipeline.
-    const hold = () => {
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      return { held, release };
-    };
-    const lane = hold();
-    const markdown = hold();
-    await page.route(/\/assets\/LanePage-[\w-]+\.js$/, async (route) => {
-      await lane.held;
-      await route.continue();
-    });
-    await page.route(/\/assets\/markdown-[\w-]+\.js$/, async (route) => {
-      await markdown.held;
-      await route.continue();
-    });
+    const lane = await holdChunk(page, 'LanePage');
+    const markdown = await holdChunk(page, 'markdown');
     await page.reload();
     const head = page.getByRole('main', { name: 'Conversation (loading)' });
     await expect(head.getByText(plain, { exact: true })).toBeVisible();
     await expect(head.locator('strong, img')).toHaveCount(0);
     expect(await page.evaluate(() => 'headXss' in window)).toBe(false);
 
-    lane.release();
+    lane();
     await expect(head).toHaveCount(0);
     const reply = hermes(page, 'Newest in bold');
     await expect(reply.getByText(plain, { exact: true })).toBeVisible();
     await expect(reply.locator('.md strong, .md img')).toHaveCount(0);
 
     // Then the pipeline renders it (sanitized: the image's handler is gone).
-    markdown.release();
+    markdown();
     await expect(reply.locator('strong', { hasText: 'in bold' })).toBeVisible();
     expect(await page.evaluate(() => 'headXss' in window)).toBe(false);
   });
@@ -149,12 +148,7 @@ test.describe('a lane opened at start', () => {
     await pairAndOpen(page, iris);
     await expect(page.getByText('End of long message 4')).toBeInViewport();
 
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route(/\/assets\/LanePage-[\w-]+\.js$/, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdChunk(page, 'LanePage');
     await page.reload();
     const head = page.getByRole('main', { name: 'Conversation (loading)' });
     await expect(head).toBeVisible();
@@ -224,12 +218,7 @@ for (const [name, viewport] of [
       speak({ type: 'agent.idle', payload: {} });
       await expect(hermes(page, 'Found two plans').getByRole('button', { name: /^Used 1 tool/ })).toBeVisible();
 
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      await page.route(/\/assets\/LanePage-[\w-]+\.js$/, async (route) => {
-        await held;
-        await route.continue();
-      });
+      const release = await holdChunk(page, 'LanePage');
       await page.reload();
       const head = page.getByRole('main', { name: 'Conversation (loading)' });
       await expect(head).toBeVisible();
