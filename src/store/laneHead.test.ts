@@ -78,6 +78,29 @@ describe('the lane head read (raw IndexedDB, before Dexie)', () => {
     expect(all?.activity?.t1).toEqual({ tools: 2, notes: 1 });
   });
 
+  it('still shows the messages when the activity cannot be counted (no turn index there)', async () => {
+    const name = `test-raw-${crypto.randomUUID()}`;
+    const open = indexedDB.open(name, 1);
+    open.onupgradeneeded = () => {
+      const raw = open.result;
+      raw.createObjectStore('messages', { keyPath: 'message_id' }).createIndex('[lane+ts]', ['lane', 'ts']);
+      raw.createObjectStore('channels', { keyPath: 'chat_id' });
+      raw.createObjectStore('settings', { keyPath: 'key' });
+      raw.createObjectStore('activity', { keyPath: 'id' });
+    };
+    const raw = await new Promise<IDBDatabase>((resolve) => (open.onsuccess = () => resolve(open.result)));
+    const put = raw
+      .transaction('messages', 'readwrite')
+      .objectStore('messages')
+      .put({ ...row(2), turn: 't2' });
+    await new Promise((resolve) => (put.onsuccess = resolve));
+    raw.close();
+    const head = await readLaneHead(LANE, 12, name);
+    expect(head?.messages.map((m) => m.text)).toEqual(['message 2']);
+    expect(head?.activity).toBeUndefined();
+    indexedDB.deleteDatabase(name);
+  });
+
   it('reads the same rows where getAll takes no direction (a cursor, as in browsers before Chromium 141)', async () => {
     const { name } = await seeded();
     const withOptions = await readLaneHead(LANE, 12, name);

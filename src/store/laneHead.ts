@@ -50,7 +50,7 @@ function openExisting(name: string): Promise<IDBDatabase | undefined> {
 }
 
 const NAMES = ['messages', 'channels', 'settings'];
-/** Read too where the database has it (it always has since version 1; a test's database may not). */
+/** Read too where the database has it: only the turn lines need it, never the head as a whole. */
 const ACTIVITY = 'activity';
 
 /** getAll with options (Chromium 141+, which brought getAllRecords with it); not yet in TypeScript's DOM types. */
@@ -121,7 +121,9 @@ export async function readLaneHead(
     ]);
     const gatewayStatus = (stored as { value?: unknown } | undefined)?.value;
     const messages = newestFirst.reverse().map(repairMessage);
-    const activity = withActivity ? await turnCounts(tx.objectStore(ACTIVITY), messages) : undefined;
+    const activity = withActivity
+      ? await turnCounts(tx.objectStore(ACTIVITY), messages).catch(() => undefined)
+      : undefined;
     return { lane, channel: shown, messages, gatewayStatus, ...(activity ? { activity } : {}) };
   } catch {
     return undefined;

@@ -1,4 +1,4 @@
-// The lane's newest messages as plain text, painted before the app's own code runs (src/app/boot.ts).
+// The lane's newest messages, laid out as the lane will, painted before the app's own code runs (src/app/boot.ts).
 import type { MessageRow } from '../../../store/schema';
 import type { StoredLaneHead, TurnCounts } from '../../../store/laneHead';
 import { ICON_PATHS, type IconName } from '../shell/iconPaths';

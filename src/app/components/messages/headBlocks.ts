@@ -28,13 +28,11 @@ const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
 /** A table's delimiter row: `| --- | :-: |`, or `--- | ---` without the outer pipes. */
 const DELIMITER = /^ {0,3}\|?[ \t]*:?-+:?[ \t]*(\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
 
-/** A table row's cells: the outer pipes dropped, split at pipes that are not escaped. */
+/** A table row's cells: the outer pipes dropped, split at pipes that are not escaped (`\|`). */
 function cells(line: string): string[] {
-  const inner = line
-    .trim()
-    .replace(/^\|/, '')
-    .replace(/(?<!\\)\|$/, '');
-  return inner.split(/(?<!\\)\|/).map((cell) => stripMarkdownMarks(cell.trim().replace(/\\\|/g, '|')));
+  // No lookbehind: this runs in the first file, which Safari before 16.4 must still parse.
+  const inner = line.trim().replace(/\\\|/g, '\u0000').replace(/^\|/, '').replace(/\|$/, '');
+  return inner.split('|').map((cell) => stripMarkdownMarks(cell.trim().replace(/\u0000/g, '|')));
 }
 
 /** The index of the line that closes the fence opened at `lines[open]` (`lines.length` when none does). */
