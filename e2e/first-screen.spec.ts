@@ -184,13 +184,13 @@ for (const [name, viewport] of [
         ['user', `Look at this:\n\`\`\`js\n${paste}\n\`\`\``],
         [
           'assistant',
-          '**Echo:** your code logs sixty lines.\n\nWhat it does:\n- counts\n- logs each line\n\n```js\nconsole.log(1);\nconsole.log(2);\n```\n\n## Next\n\n> A quote to keep.\n\n— Iris demo agent',
+          '**Echo:** your code logs sixty lines.\n\nWhat it does:\n- counts\n\n- logs each line\n\n```js\nconsole.log(1);\nconsole.log(2);\n```\n\n## Next\n\n> A quote to keep.\n\n— Iris demo agent',
           'The person pasted a script.',
         ],
         ['user', 'Thanks, and one more question about the plan for tomorrow morning?'],
         [
           'assistant',
-          'Sure.\n\n1. First the standup\n2. Then the review\n\n| Step | Time |\n| --- | ---: |\n| standup | 9:00 |\n| review | 11:00 |\n\nThat is all.',
+          'Sure.\n\n1. First the standup\n   - with the team\n   - short\n2. Then the review\n\n| Step | Time |\n| --- | ---: |\n| standup | 9:00 |\n| review | 11:00 |\n\nThat is all.',
           'Short plan.',
         ],
       ];

@@ -91,6 +91,11 @@ describe('a message in the lane head', () => {
     expect(blocks).toEqual(['lane-head-p', 'lane-head-p', 'lane-head-items', 'lane-head-code', 'lane-head-p']);
     expect(text(item.querySelector('.lane-head-p'))).toBe('Echo: hi');
     expect([...item.querySelectorAll('li')].map(text)).toEqual(['one', 'two']);
+    const nested = shown(row(2, 'assistant', '3. Step\n   - detail\n\n4. Next'));
+    const outer = nested.querySelector('ol.lane-head-items')!;
+    expect(outer.getAttribute('start')).toBe('3');
+    expect(outer.classList.contains('lane-head-loose')).toBe(true);
+    expect(text(outer.querySelector('li > ul > li'))).toBe('detail');
     expect(text(item.querySelector('.lane-head-code-lang'))).toBe('js');
     expect(text(item.querySelector('.lane-head-copy'))).toBe('Copy code');
     expect(text(item.querySelector('.lane-head-code code'))).toBe('const a = 1;');

@@ -1,10 +1,10 @@
 // The lane's newest messages, laid out as the lane will, painted before the app's own code runs (src/app/boot.ts).
 import type { MessageRow } from '../../../store/schema';
 import type { StoredLaneHead, TurnCounts } from '../../../store/laneHead';
-import { ICON_PATHS, type IconName } from '../shell/iconPaths';
+import { HEAD_ICON_PATHS } from '../shell/headIconPaths';
 import { agentName } from '../status/agentInfo';
 import { authorName } from './author';
-import { headBlocks, previewText, type HeadBlock } from './headBlocks';
+import { headBlocks, previewText, type HeadBlock, type HeadList } from './headBlocks';
 import { formatTime } from './time';
 import { countsLabel, thoughtLabel } from './turnLabels';
 import { countLines, isLongText } from '../composer/longTextRule';
@@ -31,7 +31,7 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls: string, text?: s
   return node;
 }
 
-function icon(name: IconName): SVGSVGElement {
+function icon(name: keyof typeof HEAD_ICON_PATHS): SVGSVGElement {
   const svg = document.createElementNS(SVG, 'svg');
   for (const [k, v] of Object.entries({
     class: 'icon',
@@ -47,12 +47,12 @@ function icon(name: IconName): SVGSVGElement {
   }))
     svg.setAttribute(k, v);
   const path = document.createElementNS(SVG, 'path');
-  path.setAttribute('d', ICON_PATHS[name]);
+  path.setAttribute('d', HEAD_ICON_PATHS[name]);
   svg.append(path);
   return svg;
 }
 
-function button(name: IconName, extra = ''): HTMLElement {
+function button(name: keyof typeof HEAD_ICON_PATHS, extra = ''): HTMLElement {
   const span = el('span', `lane-head-button${extra}`);
   span.append(icon(name));
   return span;
@@ -78,6 +78,20 @@ const shortened = (text: string) => (text.length > HEAD_CHARS ? `${text.slice(0,
 const OWN_PREVIEW_LINES = 6;
 
 const showAll = (lines: number, cls: string) => el('div', cls, `Show all ${lines.toLocaleString('en-US')} lines`);
+
+/** A list, numbered from its start, its items spaced when loose, with the lists indented under them. */
+function listOf(b: HeadList): HTMLElement {
+  const list = el(b.ordered ? 'ol' : 'ul', b.loose ? 'lane-head-items lane-head-loose' : 'lane-head-items');
+  if (b.ordered && b.start !== 1) list.setAttribute('start', String(b.start));
+  list.append(
+    ...b.items.map((item) => {
+      const li = el('li', '', item.text);
+      if (item.sub) li.append(listOf(item.sub));
+      return li;
+    }),
+  );
+  return list;
+}
 
 /** One block, drawn with the boxes and spacing the lane's Markdown gives it (LaneHead.css). */
 function block(b: HeadBlock, inPreview: boolean): HTMLElement {
@@ -113,11 +127,8 @@ function block(b: HeadBlock, inPreview: boolean): HTMLElement {
       box.append(table);
       return box;
     }
-    case 'list': {
-      const list = el(b.ordered ? 'ol' : 'ul', 'lane-head-items');
-      list.append(...b.items.map((text) => el('li', '', text)));
-      return list;
-    }
+    case 'list':
+      return listOf(b);
     case 'code': {
       const box = el('div', 'lane-head-code');
       const bar = el('div', 'lane-head-code-bar');

@@ -12,8 +12,8 @@ describe('headBlocks', () => {
   it('finds headings, lists (bullets and numbers apart), quotes and rules', () => {
     expect(headBlocks('# Plan\n- a\n* b\n1. c\n2) d\n> said\n> more\n\n---\nend')).toEqual([
       { kind: 'h', level: 1, text: 'Plan' },
-      { kind: 'list', ordered: false, items: ['a', 'b'] },
-      { kind: 'list', ordered: true, items: ['c', 'd'] },
+      { kind: 'list', ordered: false, start: 1, loose: false, items: [{ text: 'a' }, { text: 'b' }] },
+      { kind: 'list', ordered: true, start: 1, loose: false, items: [{ text: 'c' }, { text: 'd' }] },
       { kind: 'quote', text: 'said\nmore' },
       { kind: 'hr' },
       { kind: 'p', text: 'end' },
@@ -30,8 +30,41 @@ describe('headBlocks', () => {
 
   it('keeps a line under an item with the item', () => {
     expect(headBlocks('- first\n  goes on\n- second')).toEqual([
-      { kind: 'list', ordered: false, items: ['first\ngoes on', 'second'] },
+      { kind: 'list', ordered: false, start: 1, loose: false, items: [{ text: 'first\ngoes on' }, { text: 'second' }] },
     ]);
+  });
+
+  it('puts an item indented under another in a list of its own inside it', () => {
+    expect(headBlocks('1. **Step** one\n   - detail a\n    - detail b\n2. Step two')).toEqual([
+      {
+        kind: 'list',
+        ordered: true,
+        start: 1,
+        loose: false,
+        items: [
+          {
+            text: 'Step one',
+            sub: {
+              kind: 'list',
+              ordered: false,
+              start: 1,
+              loose: false,
+              items: [{ text: 'detail a' }, { text: 'detail b' }],
+            },
+          },
+          { text: 'Step two' },
+        ],
+      },
+    ]);
+  });
+
+  it('goes on with a list parted by blank lines (loose), numbered from its first item', () => {
+    expect(headBlocks('3. c\n\n4. d\n\nafter')).toEqual([
+      { kind: 'list', ordered: true, start: 3, loose: true, items: [{ text: 'c' }, { text: 'd' }] },
+      { kind: 'p', text: 'after' },
+    ]);
+    // Another kind of list after the blank line is another list.
+    expect(headBlocks('- a\n\n1. b').map((b) => b.kind === 'list' && b.ordered)).toEqual([false, true]);
   });
 
   it('takes a fenced block whole, marks and all, with its language; a long one is cut as the lane cuts it', () => {

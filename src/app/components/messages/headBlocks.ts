@@ -7,7 +7,7 @@ import { stripMarkdownMarks } from '../../../lib/markdownMarks';
 export type HeadBlock =
   | { kind: 'p'; text: string }
   | { kind: 'h'; level: number; text: string }
-  | { kind: 'list'; ordered: boolean; items: string[] }
+  | HeadList
   | { kind: 'quote'; text: string }
   | { kind: 'hr' }
   /** The first row is the header; `align` is each column's, from the delimiter row ('' for none). */
@@ -15,13 +15,25 @@ export type HeadBlock =
   /** `shown` is the code's first lines when the lane collapses the block (CodeBlock: over 40 lines). */
   | { kind: 'code'; lang: string; shown: string; lines: number; collapsed: boolean };
 
+/**
+ * A list: `start` is an ordered list's first number; `loose` when blank lines part its items (marked
+ * then puts each in a paragraph, spaced apart); an item's `sub` is the list indented under it.
+ */
+export interface HeadList {
+  kind: 'list';
+  ordered: boolean;
+  start: number;
+  loose: boolean;
+  items: { text: string; sub?: HeadList }[];
+}
+
 /** CodeBlock's: a block over this many lines shows its first COLLAPSED_LINES, then "Show all N lines". */
 const COLLAPSE_AFTER_LINES = 40;
 const COLLAPSED_LINES = 20;
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})\s*([\w+#.-]*)/;
 const HEADING = /^ {0,3}(#{1,6})[ \t]+(.*)$/;
-const ITEM = /^ {0,3}([-*+]|\d{1,9}[.)])[ \t]+(.*)$/;
+const ITEM = /^( *)([-*+]|\d{1,9}[.)])[ \t]+(.*)$/;
 const QUOTE = /^ {0,3}>[ \t]?(.*)$/;
 const RULE = /^ {0,3}([-*_])([ \t]*\1){2,}[ \t]*$/;
 const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
@@ -63,19 +75,40 @@ export function previewText(text: string, lines: number): string {
   return all.slice(0, end).join('\n');
 }
 
+const isOrdered = (marker: string) => /\d/.test(marker);
+
+function newList(marker: string): HeadList {
+  const ordered = isOrdered(marker);
+  return { kind: 'list', ordered, start: ordered ? parseInt(marker, 10) : 1, loose: false, items: [] };
+}
+
+/** The list with its items' marks taken off. */
+function stripList(list: HeadList): HeadList {
+  return {
+    ...list,
+    items: list.items.map((item) => ({
+      text: stripMarkdownMarks(item.text),
+      ...(item.sub ? { sub: stripList(item.sub) } : {}),
+    })),
+  };
+}
+
 /** The blocks of `text`, in order. */
 export function headBlocks(text: string): HeadBlock[] {
   const lines = text.split('\n');
   const blocks: HeadBlock[] = [];
   let paragraph: string[] = [];
-  let list: { ordered: boolean; items: string[] } | undefined;
+  let list: HeadList | undefined;
+  /** A blank line inside the list: the list goes on (loose) if an item of its kind comes next. */
+  let gap = false;
   let quote: string[] = [];
   const flush = () => {
     if (paragraph.length) blocks.push({ kind: 'p', text: stripMarkdownMarks(paragraph.join('\n')) });
-    if (list) blocks.push({ kind: 'list', ordered: list.ordered, items: list.items.map(stripMarkdownMarks) });
+    if (list) blocks.push(stripList(list));
     if (quote.length) blocks.push({ kind: 'quote', text: stripMarkdownMarks(quote.join('\n')) });
     paragraph = [];
     list = undefined;
+    gap = false;
     quote = [];
   };
   for (let i = 0; i < lines.length; i++) {
@@ -92,9 +125,12 @@ export function headBlocks(text: string): HeadBlock[] {
       continue;
     }
     if (line.trim() === '') {
-      flush();
+      if (list && !paragraph.length && !quote.length) gap = true;
+      else flush();
       continue;
     }
+    const item = ITEM.exec(line);
+    if (gap && !(item && item[1]!.length < 2 && isOrdered(item[2]!) === list!.ordered)) flush();
     // Under a paragraph, `===` or `---` makes it a heading (setext), not a rule.
     const underline = SETEXT.exec(line);
     if (underline && paragraph.length) {
@@ -132,12 +168,20 @@ export function headBlocks(text: string): HeadBlock[] {
       blocks.push({ kind: 'h', level: heading[1]!.length, text: stripMarkdownMarks(heading[2]!) });
       continue;
     }
-    const item = ITEM.exec(line);
-    if (item) {
-      const ordered = /\d/.test(item[1]!);
+    if (item && (item[1]!.length < 4 || list)) {
+      const ordered = isOrdered(item[2]!);
+      const last = list?.items.at(-1);
+      // Indented under an item: a list of its own inside that item.
+      if (last && item[1]!.length >= 2) {
+        last.sub ??= newList(item[2]!);
+        last.sub.items.push({ text: item[3]! });
+        continue;
+      }
       if (!list || list.ordered !== ordered) flush();
-      list ??= { ordered, items: [] };
-      list.items.push(item[2]!);
+      list ??= newList(item[2]!);
+      if (gap) list.loose = true;
+      gap = false;
+      list.items.push({ text: item[3]! });
       continue;
     }
     const quoted = QUOTE.exec(line);
@@ -147,8 +191,11 @@ export function headBlocks(text: string): HeadBlock[] {
       continue;
     }
     // A line under an item (indented or not) goes on with it, as a lazy continuation does.
-    if (list) list.items[list.items.length - 1] += `\n${line.trim()}`;
-    else if (quote.length) quote.push(line);
+    const last = list?.items.at(-1);
+    if (last) {
+      const into = last.sub?.items.at(-1) ?? last;
+      into.text += `\n${line.trim()}`;
+    } else if (quote.length) quote.push(line);
     else paragraph.push(line);
   }
   flush();
