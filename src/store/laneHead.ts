@@ -121,9 +121,8 @@ export async function readLaneHead(
     ]);
     const gatewayStatus = (stored as { value?: unknown } | undefined)?.value;
     const messages = newestFirst.reverse().map(repairMessage);
-    const activity = withActivity
-      ? await turnCounts(tx.objectStore(ACTIVITY), messages).catch(() => undefined)
-      : undefined;
+    const counted = withActivity ? turnCounts(tx.objectStore(ACTIVITY), messages) : undefined;
+    const activity = await counted?.catch(() => undefined); // the lane draws the turn lines a moment later
     return { lane, channel: shown, messages, gatewayStatus, ...(activity ? { activity } : {}) };
   } catch {
     return undefined;
