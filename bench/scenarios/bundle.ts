@@ -29,7 +29,7 @@ export const bundleDefs: FigureDef[] = [
   {
     key: 'laneJsGzip',
     figure:
-      "JS to open a lane (a paired browser's first load + app frame, lane page, session and reducer chunks), gzip",
+      "JS to open a lane (a paired browser's first load + app frame, lane page, session, reducer and commands chunks), gzip",
     unit: 'KiB',
     reference: { value: BUDGET_KIB, label: 'the 100 KiB budget' },
   },
@@ -92,8 +92,8 @@ function attribute(tag: string, name: string): string | undefined {
   return new RegExp(`\\s${name}=["']([^"']+)["']`, 'i').exec(tag)?.[1];
 }
 
-/** The lazily loaded chunks a paired person's lane needs besides the first load (see App.tsx, Root.tsx, client/index.ts, context.ts). */
-const LANE_CHUNKS = ['Shell', 'LanePage', 'session', 'reducer'];
+/** The lazily loaded chunks a paired person's lane needs besides the first load (see App.tsx, Root.tsx, client/index.ts, client/lazyCommands.ts, context.ts). */
+const LANE_CHUNKS = ['Shell', 'LanePage', 'session', 'reducer', 'commands'];
 
 /** A lazily loaded chunk and the CSS Vite preloads with it (its __vite__mapDeps list), from whichever of `modules` imports it. */
 function lazyChunk(appDir: string, modules: Iterable<string>, name: string): { js: string; css: string[] } {

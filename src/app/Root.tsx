@@ -5,6 +5,7 @@ import type { LaneHeadView } from './components/messages/LaneHead';
 import { LaneShownContext } from './components/messages/laneShown';
 import { LanePage } from './lanePage';
 import { lazyPage } from './lazy/lazyPage';
+import { useIris } from '../runtime';
 import './styles/theme.css';
 
 // The frame around paired pages (channels, top bar, banners) loads on demand, with its CSS: the
@@ -20,6 +21,11 @@ const AppFrame = lazyPage(() => import('./Shell').then((m) => m.AppFrame));
 export function Root(props: ParentProps<{ head?: LaneHeadView }>) {
   const location = useLocation();
   const bare = () => location.pathname === '/pair' || location.pathname.startsWith('/pair/');
+  const { client } = useIris();
+  // The commands' code comes beside the frame's: every paired page sends or asks soon (client/lazyCommands.ts).
+  createEffect(() => {
+    if (!bare()) void client.preloadCommands();
+  });
   const [laneShown, setLaneShown] = createSignal(false);
   // eslint-disable-next-line solid/reactivity -- painted once at start, never replaced
   const head = props.head;

@@ -12,7 +12,7 @@ import { electLeader, TabBus, type BusMessage } from '../net/leader';
 import type { CatchUp, GatewayConfig, GatewaySession, Reducer } from '../net/session';
 import type { Timers } from '../net/timers';
 import { createArrivingText } from './arrivingText';
-import { createCommands, type Commands } from './commands';
+import { lazyCommands, type LazyCommands } from './lazyCommands';
 import { lazyReducer } from './lazyReducer';
 import { localTransport, remoteTransport, serveTransport, type Transport } from './transport';
 
@@ -22,7 +22,7 @@ export type { CatchUp } from '../net/session';
 /** Settings of this device rather than of the gateway it is paired with: forgetting the gateway keeps them. */
 const DEVICE_SETTINGS = ['theme', 'deviceName'] as const;
 
-export interface IrisClient extends Commands {
+export interface IrisClient extends LazyCommands {
   readonly state: Accessor<ConnectionState>;
   /** Why the connection is not online, in words (auth refusal, unreachable gateway). */
   readonly lastError: Accessor<string | undefined>;
@@ -177,7 +177,7 @@ export function createClient(options: ClientOptions): IrisClient {
 
   const local = localTransport(() => session, restartSession);
   const transport = (): Transport => (isLeader() || !remote ? local : remote);
-  const commands = createCommands(db, transport);
+  const commands = lazyCommands(db, transport);
 
   function becomeLeader(): void {
     if (!started) return;
