@@ -374,3 +374,28 @@ test('screenshots: composer with the command list, phone and desktop, light and 
     }
   }
 });
+
+test.describe('on a first visit', () => {
+  // The service worker, once it has installed, would serve the chunk from its cache past the route.
+  test.use({ serviceWorkers: 'block' });
+
+  test('a send whose code cannot be fetched says so in words, keeps the text, and goes once it can', async ({
+    page,
+    iris,
+  }) => {
+    // The command layer loads beside the app frame (client/lazyCommands.ts); here its file never comes.
+    const commandsCode = /\/commands-[^/]*\.js$/;
+    await page.route(commandsCode, (route) => route.abort('internetdisconnected'));
+    await pairAndOpen(page, iris);
+    await messageBox(page).fill('hello while cut off');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect(page.locator('.composer-error')).toHaveText(/not on this device yet/);
+    await expect(messageBox(page)).toHaveValue('hello while cut off');
+    await expect(messages(page).getByText('hello while cut off')).toHaveCount(0);
+    // Connected again: the same Send sends it.
+    await page.unroute(commandsCode);
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect(messages(page).getByRole('article', { name: /^You/ }).getByText('hello while cut off')).toBeVisible();
+    await expect(page.locator('.composer-error')).toHaveCount(0);
+  });
+});

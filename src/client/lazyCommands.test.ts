@@ -2,7 +2,8 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it, vi } from 'vitest';
 import { freshDb } from '../testing/db';
 import type { Commands } from './commands';
-import { COMMANDS_UNAVAILABLE, lazyCommands } from './lazyCommands';
+import { PART_UNAVAILABLE } from '../lib/partUnavailable';
+import { lazyCommands } from './lazyCommands';
 import type { Transport } from './transport';
 
 // What send needs of the transport: to be told the outbox has something.
@@ -48,7 +49,7 @@ describe('the commands loaded on demand', () => {
       .mockResolvedValue(real);
     const db = freshDb();
     const commands = lazyCommands(db, transport, code);
-    await expect(commands.send('web:default', 'hi')).rejects.toThrow(COMMANDS_UNAVAILABLE);
+    await expect(commands.send('web:default', 'hi')).rejects.toThrow(PART_UNAVAILABLE);
     // The message was not stored half-way: nothing ran.
     expect(await db.messages.count()).toBe(0);
     await expect(commands.preloadCommands()).resolves.toBeUndefined();

@@ -1,6 +1,7 @@
 // The commands' code (commands.ts and the store models it writes through) loads apart from the first
-// file: nothing before the first paint sends or asks, and every command is async already. The lane
-// preloads it as it opens; a command before that waits for it.
+// file: nothing before the first paint sends or asks, and every command is async already. Root preloads
+// it as soon as a paired page shows, beside the app frame; a command before that waits for it.
+import { PART_UNAVAILABLE } from '../lib/partUnavailable';
 import type { IrisDB } from '../store/db';
 import type { Commands } from './commands';
 import type { Transport } from './transport';
@@ -36,12 +37,8 @@ type Unlisted = Exclude<keyof Commands, (typeof NAMES)[number]>;
 const everyCommandListed: [Unlisted] extends [never] ? true : Unlisted = true;
 void everyCommandListed;
 
-/** Said when the commands' code cannot be loaded (the page's server gone, and no copy on this device). */
-export const COMMANDS_UNAVAILABLE =
-  'Iris could not load this part of its code from its server. Check the connection, then try again.';
-
 export interface LazyCommands extends Commands {
-  /** Loads the commands' code now (the lane, as it opens); resolves once loaded, never rejects. */
+  /** Loads the commands' code now (a paired page, as it shows); resolves once tried, never rejects. */
   preloadCommands(): Promise<void>;
 }
 
@@ -57,7 +54,7 @@ export function lazyCommands(
       (error: unknown) => {
         loading = undefined; // the next command tries again
         console.warn('iris: could not load the commands', error);
-        throw new Error(COMMANDS_UNAVAILABLE, { cause: error });
+        throw new Error(PART_UNAVAILABLE, { cause: error });
       },
     ));
   const commands = Object.fromEntries(

@@ -2,13 +2,8 @@
 // with a button to try again, and tries again by itself once the browser is back online. Without a
 // server behind it, a page the service worker does not serve yet otherwise stayed blank.
 import type { Component } from 'solid-js';
-import {
-  PART_UNAVAILABLE,
-  lazyOrUnavailable,
-  retryWhenOnline,
-  type ComponentProps,
-  type LazyLoaded,
-} from './partUnavailable';
+import { PART_UNAVAILABLE } from '../../lib/partUnavailable';
+import { lazyOrUnavailable, retryWhenOnline, type ComponentProps, type LazyLoaded } from './partUnavailable';
 import './lazyPage.css';
 
 function PageUnavailable(props: { retry: () => void }) {

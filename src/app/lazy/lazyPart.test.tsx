@@ -7,7 +7,7 @@ import { createTestRuntime, disposeTestRuntime } from '../../testing/runtime';
 import { until } from '../../testing/until';
 import { lazyPage } from './lazyPage';
 import { lazyPart } from './lazyPart';
-import { PART_UNAVAILABLE } from './partUnavailable';
+import { PART_UNAVAILABLE } from '../../lib/partUnavailable';
 
 let runtime: IrisRuntime;
 let mounted: Mounted | undefined;

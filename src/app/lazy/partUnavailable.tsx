@@ -3,10 +3,7 @@
 // cannot load that part. Solid's lazy component then rendered nothing and threw where nothing caught
 // it: the part was missing, in silence. Here the failure carries words, and the part loads again later.
 import { ErrorBoundary, lazy, onCleanup, type Component, type JSX } from 'solid-js';
-
-/** Why a part cannot be shown: said to the person as it is. */
-export const PART_UNAVAILABLE =
-  'This part of Iris is not on this device yet, and its server did not send it. Try again once you are connected.';
+import { PART_UNAVAILABLE } from '../../lib/partUnavailable';
 
 /** What Solid's components take as props (its Component's own constraint). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Solid's own bound, so any props interface fits
