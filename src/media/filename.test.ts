@@ -22,6 +22,9 @@ describe('untrusted filenames', () => {
     expect(Array.from(clean)).toHaveLength(200);
     expect(() => encodeURIComponent(clean)).not.toThrow();
     expect(sanitizeFilename('a\uD800b')).toBe('ab');
+    // A lone low surrogate goes too; a pair (an emoji) stays whole, next to lone halves.
+    expect(sanitizeFilename('a\uDC00b')).toBe('ab');
+    expect(sanitizeFilename('\uDC00😀\uD800.png')).toBe('😀.png');
   });
 });
 

@@ -6,11 +6,10 @@ export function sanitizeFilename(raw: unknown, fallback = 'file'): string {
   const base = typeof raw === 'string' ? (raw.split(/[\\/]/).pop() ?? '') : '';
   const stripped = base
     .normalize('NFC')
-    // Lone surrogates too: they cannot be encoded as UTF-8.
-    .replace(
-      /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
-      '',
-    )
+    .replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
+    // Lone surrogates too: they cannot be encoded as UTF-8. Pairs are matched first and kept (no
+    // lookbehind: Safari before 16.4 cannot parse one).
+    .replace(/[\ud800-\udbff][\udc00-\udfff]|[\ud800-\udfff]/g, (found) => (found.length === 2 ? found : ''))
     .trim();
   // By code points, so a cut never splits a surrogate pair.
   const clean = Array.from(stripped).slice(0, 200).join('').trim();

@@ -20,6 +20,10 @@ describe('plainFromMarkdown', () => {
     );
   });
 
+  it('drops strikethrough marks and keeps a lone ~~ between spaces', () => {
+    expect(plainFromMarkdown('was ~~Monday~~ now Tuesday, ~~ apart')).toBe('was Monday now Tuesday, ~~ apart');
+  });
+
   it('leaves snake_case, arithmetic and raw HTML as they are (the app shows HTML as text)', () => {
     expect(plainFromMarkdown('use file_name_here and 2*3*4 <b>x</b>')).toBe('use file_name_here and 2*3*4 <b>x</b>');
   });

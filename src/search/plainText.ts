@@ -46,7 +46,8 @@ function inline(text: string): string {
       // Emphasis: runs of * or _ at a word's edge (never inside snake_case or 2*3*4).
       .replace(/(^|[\s(["'])(\*{1,3}|_{1,3})(?=\S)/g, '$1')
       .replace(/(\S)(\*{1,3}|_{1,3})(?=$|[\s).,;:!?"'\]])/g, '$1')
-      .replace(/~~(?=\S)|(?<=\S)~~/g, '')
+      .replace(/~~(?=\S)/g, '') // strikethrough opening… (no lookbehind: Safari before 16.4 cannot parse one)
+      .replace(/(\S)~~/g, '$1') // …and closing
       // A window cut inside the Markdown can leave a lone marker ("…:** Plan"): drop it.
       .replace(/(^|\s)[*_`]{1,3}(?=\s|$)/g, '$1')
       .replace(/\\([\\`*_{}[\]()#+\-.!|>~])/g, '$1') // escapes
