@@ -15,10 +15,8 @@ import { chunkLines, firstLines, lineCount } from '../../../lib/markdownSegments
 import { copyText } from './copyText';
 import { MessageListContext } from './listContext';
 import { createProgressive } from './progressive';
+import { COLLAPSE_AFTER_LINES, COLLAPSED_LINES } from './collapse';
 
-/** A block longer than this shows only its first COLLAPSED_LINES until the person asks for all. */
-const COLLAPSE_AFTER_LINES = 40;
-export const COLLAPSED_LINES = 20;
 /** Code is put in the page and highlighted in pieces of this many lines, each in its own task. */
 const CHUNK_LINES = 100;
 /** A piece this short is laid out even off screen (it costs little, and then its row is measured right). */

@@ -4,6 +4,7 @@ import type { StoredLaneHead, TurnCounts } from '../../../store/laneHead';
 import { HEAD_ICON_PATHS } from '../shell/headIconPaths';
 import { agentName } from '../status/agentInfo';
 import { authorName } from './author';
+import { OWN_PREVIEW_LINES } from './collapse';
 import { headBlocks, previewText, type HeadBlock, type HeadList } from './headBlocks';
 import { formatTime } from './time';
 import { countsLabel, thoughtLabel } from './turnLabels';
@@ -73,9 +74,6 @@ function onScreen(rows: MessageRow[]): MessageRow[] {
 }
 
 const shortened = (text: string) => (text.length > HEAD_CHARS ? `${text.slice(0, HEAD_CHARS)}…` : text);
-
-/** Lines of the person's own long text shown before its "Show all" (MessageItem's OWN_LONG_TEXT). */
-const OWN_PREVIEW_LINES = 6;
 
 const showAll = (lines: number, cls: string) => el('div', cls, `Show all ${lines.toLocaleString('en-US')} lines`);
 

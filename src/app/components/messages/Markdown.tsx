@@ -22,7 +22,8 @@ import {
 import { highlightCodeIn } from '../../../lib/highlight';
 import { stripMarkdownMarks } from '../../../lib/markdownMarks';
 import { plainTextHtml } from '../../../lib/safeText';
-import { COLLAPSED_LINES, CodeBlock } from './CodeBlock';
+import { CodeBlock } from './CodeBlock';
+import { COLLAPSED_LINES } from './collapse';
 import { copyText } from './copyText';
 import { growHtml } from './growHtml';
 import { markdownModule } from './markdownModule';

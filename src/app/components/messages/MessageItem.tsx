@@ -4,6 +4,7 @@ import { useIris } from '../../../runtime';
 import { MessageMedia } from '../media/MessageMedia';
 import { AlarmIcon, InfoIcon } from './icons';
 import { authorName } from './author';
+import { OWN_PREVIEW_LINES } from './collapse';
 import { DeliveryState } from './DeliveryState';
 import { shownStatus } from './deliveryStatus';
 import { useMessageList } from './listContext';
@@ -24,7 +25,7 @@ function ownOpenKey(message: MessageRow): string {
 }
 
 /** The person's own text that the composer kept collapsed (a long paste) shows its first lines, then "Show all". */
-const OWN_LONG_TEXT = { is: isLongText, previewLines: 6 };
+const OWN_LONG_TEXT = { is: isLongText, previewLines: OWN_PREVIEW_LINES };
 
 /** One message of the conversation, shaped by who sent it. */
 export function MessageItem(props: { message: MessageRow }) {

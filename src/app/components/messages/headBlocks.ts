@@ -3,6 +3,7 @@
 // first screen does not move when the lane's rendered Markdown replaces it. Inline marks are taken off
 // (stripMarkdownMarks); what this misses shows as a paragraph, and the lane's Markdown replaces it.
 import { stripMarkdownMarks } from '../../../lib/markdownMarks';
+import { COLLAPSE_AFTER_LINES, COLLAPSED_LINES } from './collapse';
 
 export type HeadBlock =
   | { kind: 'p'; text: string }
@@ -26,10 +27,6 @@ export interface HeadList {
   loose: boolean;
   items: { text: string; sub?: HeadList }[];
 }
-
-/** CodeBlock's: a block over this many lines shows its first COLLAPSED_LINES, then "Show all N lines". */
-const COLLAPSE_AFTER_LINES = 40;
-const COLLAPSED_LINES = 20;
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})\s*([\w+#.-]*)/;
 const HEADING = /^ {0,3}(#{1,6})[ \t]+(.*)$/;
