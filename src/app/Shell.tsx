@@ -5,6 +5,7 @@ import { getChannel, threadsOf } from '../store/models/channels';
 import { totalUnread, unreadCount } from '../store/models/messages';
 import { ChannelNav } from './components/channels/ChannelNav';
 import { useAutoThread } from './components/channels/useAutoThread';
+import { useOverlayEntryOnLeave } from './components/shell/backCloses';
 import { Drawer } from './components/shell/Drawer';
 import { laneFromPath } from './components/shell/laneRoute';
 import { DESKTOP_QUERY, createMediaQuery } from './components/shell/mediaQuery';
@@ -26,6 +27,7 @@ const PAGES_WITH_BACK = new Set(['/search', '/settings', '/share']);
 export function AppFrame(props: ParentProps) {
   const { db } = useIris();
   const location = useLocation();
+  useOverlayEntryOnLeave();
   const desktop = createMediaQuery(DESKTOP_QUERY);
   const [drawerOpen, setDrawerOpen] = createSignal(false);
   const laneLocation = createMemo(() => laneFromPath(location.pathname));

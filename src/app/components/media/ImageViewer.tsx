@@ -6,6 +6,7 @@ import type { MediaRow } from '../../../store/schema';
 import { useIris } from '../../../runtime';
 import { MediaIcon } from './MediaIcon';
 import { createMediaSrc } from './mediaSrc';
+import { useBackCloses } from '../shell/backCloses';
 
 const MAX_ZOOM = 6;
 const ZOOM_STEP = 1.5;
@@ -41,6 +42,9 @@ export function ImageViewer(props: { lane: string; start: string; onClose: () =>
   let dialog!: HTMLDialogElement;
   let stageEl!: HTMLDivElement;
   let opener: Element | null = null;
+
+  // Back closes the viewer, not the lane under it.
+  useBackCloses(() => props.onClose());
 
   onMount(() => {
     opener = document.activeElement;

@@ -1,4 +1,5 @@
 import { createEffect, createUniqueId } from 'solid-js';
+import { useBackCloses } from '../shell/backCloses';
 import './ConfirmDialog.css';
 
 /** A modal question with a confirm and a cancel button (the browser's <dialog>: focus trap, Escape). */
@@ -17,6 +18,10 @@ export function ConfirmDialog(props: {
   createEffect(() => {
     if (props.open && !dialog.open) dialog.showModal();
     if (!props.open && dialog.open) dialog.close();
+  });
+  // While open, Back cancels it (not the lane under it).
+  createEffect(() => {
+    if (props.open) useBackCloses(() => props.onCancel());
   });
   return (
     <dialog

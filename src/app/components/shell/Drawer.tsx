@@ -1,3 +1,4 @@
+import { useBackCloses } from './backCloses';
 import { keepTabInside } from './focusTrap';
 import { createEffect, onCleanup, type ParentProps } from 'solid-js';
 import './Drawer.css';
@@ -32,6 +33,11 @@ export function Drawer(props: DrawerProps) {
     opener = null;
     if (props.open) props.onClose();
   };
+
+  // While open, Back closes it (not the page under it).
+  createEffect(() => {
+    if (props.open) useBackCloses(() => props.onClose());
+  });
 
   onCleanup(() => {
     if (dialog.open) dialog.close();

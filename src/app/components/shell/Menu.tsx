@@ -1,4 +1,5 @@
-import { For, Show, createSignal, createUniqueId, onCleanup, type JSX } from 'solid-js';
+import { For, Show, createEffect, createSignal, createUniqueId, onCleanup, type JSX } from 'solid-js';
+import { useBackCloses } from './backCloses';
 import { Icon } from './Icon';
 import './Menu.css';
 
@@ -95,6 +96,10 @@ export function Menu(props: MenuProps) {
   onCleanup(() => {
     document.removeEventListener('pointerdown', onOutside, true);
     watcher?.destroy();
+  });
+  // While open, Back closes it where the browser has no close request (Firefox, a desktop's Back button).
+  createEffect(() => {
+    if (open()) useBackCloses(() => close(false));
   });
 
   const onMenuKey = (event: KeyboardEvent) => {

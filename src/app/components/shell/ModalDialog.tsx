@@ -1,3 +1,4 @@
+import { useBackCloses } from './backCloses';
 import { keepTabInside } from './focusTrap';
 import { createEffect, createUniqueId, onCleanup, type JSX } from 'solid-js';
 import './ModalDialog.css';
@@ -27,6 +28,11 @@ export function ModalDialog(props: ModalDialogProps) {
     } else if (!props.open && dialog.open) {
       dialog.close();
     }
+  });
+
+  // While open, Back closes it (not the page under it).
+  createEffect(() => {
+    if (props.open) useBackCloses(() => props.onClose());
   });
 
   onCleanup(() => {

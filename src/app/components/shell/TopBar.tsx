@@ -5,6 +5,7 @@ import type { ChannelRow } from '../../../store/schema';
 import { Icon } from './Icon';
 import { Menu } from './Menu';
 import { laneFromPath } from './laneRoute';
+import { historySettled } from './backCloses';
 import { goBackTo } from './historyTrail';
 import './TopBar.css';
 
@@ -51,7 +52,11 @@ export function TopBar(props: TopBarProps) {
             class="icon-button"
             aria-label={back().label}
             title={back().label}
-            onClick={() => goBackTo(back().href, navigate)}
+            onClick={() => {
+              const href = back().href;
+              // After a menu this tap closed has taken its history entry away.
+              void historySettled().then(() => goBackTo(href, navigate));
+            }}
           >
             <Icon name="back" />
           </button>
