@@ -14,6 +14,7 @@ import {
   pageTitle,
   pairAndOpen,
   seedLongLane,
+  sendMessage,
   speakForGateway,
   test,
 } from './support';
@@ -252,6 +253,60 @@ for (const [name, viewport] of [
         moved.every((px) => px <= 6),
         `moved by ${moved.join(', ')} px (head ${headTops}, lane ${laneTops})`,
       ).toBe(true);
+    });
+
+    test('keeps a picture’s place from the head, while its code loads, to the picture', async ({ page, iris }) => {
+      await pairAndOpen(page, iris);
+      await sendMessage(page, '/image');
+      const picture = page.getByRole('button', { name: /^Open picture/ });
+      await expect(picture).toBeVisible({ timeout: 30_000 });
+      await sendMessage(page, 'thanks, nice');
+      // The whole reply, to its sign-off: a reply stored half-way grows when the lane catches up.
+      await expect(hermes(page, 'Echo: thanks, nice').getByText('— Iris demo agent')).toBeVisible();
+      /** The top and height of every message on screen, or of every picture's box, top to bottom. */
+      const boxes = (root: string, parts: string) =>
+        page.locator(root).evaluate(
+          (node, selector) =>
+            [...node.querySelectorAll(selector)]
+              .map((m) => m.getBoundingClientRect())
+              .filter((box) => box.bottom > 56 && box.height > 0)
+              .map((box) => [box.top, box.height]),
+          parts,
+        );
+      /** Within a pixel or two (the head lays text out without the lane's subpixel rounding). */
+      const same = (a: number[][], b: number[][]) =>
+        a.length === b.length && a.every((box, i) => box.every((v, j) => Math.abs(v - b[i]![j]!) <= 2));
+
+      const releaseLane = await holdChunk(page, 'LanePage');
+      const releaseMedia = await holdChunk(page, 'MediaView');
+      await page.reload();
+      const head = page.getByRole('main', { name: 'Conversation (loading)' });
+      await expect(head).toBeVisible();
+      const headMessages = await boxes('.lane-head-list', '.lane-head-msg');
+      // The 64×64 drawing is shown twice its size: its box is there before any code for it.
+      const headPictures = await boxes('.lane-head-list', '.lane-head-picture');
+      expect(headPictures.map(([, height]) => Math.round(height!))).toEqual([128]);
+      await page.screenshot({ path: `/tmp/look/picture-head-${name}.png` });
+
+      releaseLane();
+      await expect(head).toHaveCount(0);
+      const log = '[role="log"][aria-label="Messages"]';
+      await expect(hermes(page, 'Echo: thanks, nice').locator('strong').first()).toBeVisible();
+      await expect(picture).toHaveCount(0); // its code is still held back
+      const laneMessages = await boxes(log, 'article.msg');
+      const lanePictures = await boxes(log, '.media-image');
+      await page.screenshot({ path: `/tmp/look/picture-lane-${name}.png` });
+      expect(same(laneMessages, headMessages), `lane ${laneMessages}, head ${headMessages}`).toBe(true);
+      expect(same(lanePictures, headPictures), `lane ${lanePictures}, head ${headPictures}`).toBe(true);
+
+      releaseMedia();
+      await expect(picture).toBeVisible();
+      await expect(picture.locator('img')).toHaveJSProperty('complete', true);
+      const shownMessages = await boxes(log, 'article.msg');
+      const shownPictures = await boxes(log, '.media-image');
+      expect(same(shownMessages, headMessages), `shown ${shownMessages}, head ${headMessages}`).toBe(true);
+      expect(same(shownPictures, headPictures), `shown ${shownPictures}, head ${headPictures}`).toBe(true);
+      await page.screenshot({ path: `/tmp/look/picture-shown-${name}.png` });
     });
   });
 }

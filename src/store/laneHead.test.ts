@@ -47,7 +47,7 @@ describe('the lane head read (raw IndexedDB, before Dexie)', () => {
     expect(head?.gatewayStatus).toEqual({ session: { agent: { name: 'Hermes' } } });
   });
 
-  it('counts each shown reply’s tool cards and beats by their keys, for its turn line', async () => {
+  it('reads each shown reply’s tool cards and beats, for its turn line', async () => {
     db = freshDb();
     await db.messages.bulkPut([
       { ...row(1), role: 'assistant', turn: 't1' },
@@ -61,6 +61,7 @@ describe('the lane head read (raw IndexedDB, before Dexie)', () => {
       kind,
       ts: 1,
       order: 0,
+      ...(kind === 'tool' ? { name: 'web_search', state: 'ok' as const, duration: 0.5, output: 'x'.repeat(1000) } : {}),
     });
     await db.activity.bulkPut([
       activity('t1:tool:0', 't1', 'tool'),
@@ -73,9 +74,39 @@ describe('the lane head read (raw IndexedDB, before Dexie)', () => {
     const head = await readLaneHead(LANE, 2, db.name);
     // Only the turns of the rows read (the two newest); a turn with no activity has no entry.
     expect(head?.messages.map((m) => m.turn)).toEqual(['t2', 'old']);
-    expect(head?.activity).toEqual({ t2: { tools: 0, notes: 1 }, old: { tools: 1, notes: 0 } });
+    const tool = { kind: 'tool', state: 'ok', duration: 0.5 };
+    expect(head?.activity).toEqual({ t2: [{ kind: 'commentary' }], old: [tool] });
     const all = await readLaneHead(LANE, 3, db.name);
-    expect(all?.activity?.t1).toEqual({ tools: 2, notes: 1 });
+    expect(all?.activity?.t1).toEqual([{ kind: 'commentary' }, tool, tool]); // in key order
+  });
+
+  it('reads the pixel size of the shown messages’ pictures and videos, for their boxes', async () => {
+    db = freshDb();
+    const ref = (id: string, kind: 'image' | 'video' | 'document') => ({
+      media_id: id,
+      kind,
+      mime: { image: 'image/png', video: 'video/mp4', document: 'application/pdf' }[kind],
+      size: 1,
+      filename: id,
+    });
+    await db.messages.bulkPut([
+      { ...row(1), media: [ref('pic', 'image'), ref('doc', 'document')] },
+      { ...row(2), media: [ref('clip', 'video'), ref('unknown', 'image'), ref('absent', 'image')] },
+    ]);
+    await db.media.bulkPut([
+      { ...ref('pic', 'image'), state: 'ready', lastUsed: 0, width: 640, height: 480 },
+      { ...ref('doc', 'document'), state: 'ready', lastUsed: 0 },
+      { ...ref('clip', 'video'), state: 'remote', lastUsed: 0, width: 1920, height: 1080 },
+      { ...ref('unknown', 'image'), state: 'remote', lastUsed: 0 },
+    ]);
+    db.close();
+    const head = await readLaneHead(LANE, 12, db.name);
+    // Documents have no box to size; a picture with no row yet is drawn at the unknown size.
+    expect(head?.media).toEqual({
+      pic: { width: 640, height: 480 },
+      clip: { width: 1920, height: 1080 },
+      unknown: { width: undefined, height: undefined },
+    });
   });
 
   it('still shows the messages when the activity cannot be counted (no turn index there)', async () => {

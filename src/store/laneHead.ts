@@ -15,13 +15,22 @@ export interface StoredLaneHead {
   messages: MessageRow[];
   /** The `gatewayStatus` setting, as stored (unchecked). */
   gatewayStatus: unknown;
-  /** How many tool cards and commentary beats each shown reply's turn has (its turn line), by turn. */
-  activity?: Record<string, TurnCounts>;
+  /** What each shown reply's turn line tells of its tool cards and commentary beats, by turn. */
+  activity?: Record<string, TurnItem[]>;
+  /** The pixel size of the shown messages' pictures and videos, where known, by media id (their boxes). */
+  media?: Record<string, MediaSize>;
 }
 
-export interface TurnCounts {
-  tools: number;
-  notes: number;
+export interface MediaSize {
+  width?: number;
+  height?: number;
+}
+
+/** Of one activity row, what its turn's line says: its kind, and a tool's end and time ("· 1 failed · 24 ms"). */
+export interface TurnItem {
+  kind: 'tool' | 'commentary';
+  state?: 'running' | 'ok' | 'failed';
+  duration?: number;
 }
 
 function request<T>(req: IDBRequest<T>): Promise<T> {
@@ -50,8 +59,9 @@ function openExisting(name: string): Promise<IDBDatabase | undefined> {
 }
 
 const NAMES = ['messages', 'channels', 'settings'];
-/** Read too where the database has it: only the turn lines need it, never the head as a whole. */
+/** Read too where the database has them: only the turn lines and the media boxes need them, never the head as a whole. */
 const ACTIVITY = 'activity';
+const MEDIA = 'media';
 
 /** getAll with options (Chromium 141+, which brought getAllRecords with it); not yet in TypeScript's DOM types. */
 interface IndexWithOptions {
@@ -98,7 +108,11 @@ export async function readLaneHead(
   try {
     if (!NAMES.every((name) => db.objectStoreNames.contains(name))) return undefined;
     const withActivity = db.objectStoreNames.contains(ACTIVITY);
-    const tx = db.transaction(withActivity ? [...NAMES, ACTIVITY] : NAMES, 'readonly');
+    const withMedia = db.objectStoreNames.contains(MEDIA);
+    const tx = db.transaction(
+      [...NAMES, ...(withActivity ? [ACTIVITY] : []), ...(withMedia ? [MEDIA] : [])],
+      'readonly',
+    );
     const settings = tx.objectStore('settings');
     const channels = tx.objectStore('channels');
     const status: Promise<unknown> = request(settings.get('gatewayStatus'));
@@ -121,9 +135,18 @@ export async function readLaneHead(
     ]);
     const gatewayStatus = (stored as { value?: unknown } | undefined)?.value;
     const messages = newestFirst.reverse().map(repairMessage);
-    const counted = withActivity ? turnCounts(tx.objectStore(ACTIVITY), messages) : undefined;
-    const activity = await counted?.catch(() => undefined); // the lane draws the turn lines a moment later
-    return { lane, channel: shown, messages, gatewayStatus, ...(activity ? { activity } : {}) };
+    const counted = withActivity ? turnItems(tx.objectStore(ACTIVITY), messages) : undefined;
+    const sized = withMedia ? mediaSizes(tx.objectStore(MEDIA), messages) : undefined;
+    // Each is optional: the lane draws the turn lines a moment later, and a box of unknown size.
+    const [activity, media] = await Promise.all([counted?.catch(() => undefined), sized?.catch(() => undefined)]);
+    return {
+      lane,
+      channel: shown,
+      messages,
+      gatewayStatus,
+      ...(activity ? { activity } : {}),
+      ...(media ? { media } : {}),
+    };
   } catch {
     return undefined;
   } finally {
@@ -132,20 +155,43 @@ export async function readLaneHead(
 }
 
 /**
- * The tool cards and beats of each reply's turn, counted from their keys (`${turn}:tool:…`), never their
- * rows: a tool's output can be large, and only the turn line's height and words are wanted here.
+ * The tool cards and beats of each shown reply's turn, as its line needs them. Whole rows are read (a
+ * tool's output comes with it): counted from their keys alone, the line lacked the tools' time, and on a
+ * phone the lane's longer line wrapped where the head's did not, moving every message above it.
  */
-async function turnCounts(store: IDBObjectStore, messages: MessageRow[]): Promise<Record<string, TurnCounts>> {
+async function turnItems(store: IDBObjectStore, messages: MessageRow[]): Promise<Record<string, TurnItem[]>> {
   const turns = [...new Set(messages.flatMap((m) => (m.role === 'assistant' && m.turn ? [m.turn] : [])))];
   const index = store.index('turn');
-  const keys = await Promise.all(turns.map((turn) => request(index.getAllKeys(IDBKeyRange.only(turn)))));
-  const counts: Record<string, TurnCounts> = {};
+  const rows = await Promise.all(turns.map((turn) => request(index.getAll(IDBKeyRange.only(turn)))));
+  const items: Record<string, TurnItem[]> = {};
   turns.forEach((turn, i) => {
-    const all = keys[i]!.map(String);
-    const tools = all.filter((key) => key.startsWith(`${turn}:tool:`)).length;
-    if (all.length) counts[turn] = { tools, notes: all.length - tools };
+    const list = (rows[i] as Partial<Record<keyof TurnItem, unknown>>[]).map((row): TurnItem => ({
+      kind: row.kind === 'tool' ? 'tool' : 'commentary',
+      ...(row.state === 'running' || row.state === 'ok' || row.state === 'failed' ? { state: row.state } : {}),
+      ...(num(row.duration) !== undefined ? { duration: num(row.duration) } : {}),
+    }));
+    if (list.length) items[turn] = list;
   });
-  return counts;
+  return items;
+}
+
+/** The stored pixel sizes of the messages' pictures and videos (one get each, asked together). */
+async function mediaSizes(store: IDBObjectStore, messages: MessageRow[]): Promise<Record<string, MediaSize>> {
+  const ids = messages.flatMap((m) =>
+    (m.media ?? []).flatMap((item) => (item.kind === 'image' || item.kind === 'video' ? [item.media_id] : [])),
+  );
+  const rows = (await Promise.all(ids.map((id) => request(store.get(id))))) as (MediaSize | undefined)[];
+  const sizes: Record<string, MediaSize> = {};
+  ids.forEach((id, i) => {
+    const row = rows[i];
+    if (row) sizes[id] = { width: num(row.width), height: num(row.height) };
+  });
+  return sizes;
+}
+
+/** A stored number, or undefined for anything else (the head reads rows unchecked). */
+function num(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
 /** The channel the app's home opens (HomePage): the default one, else the first channel, else the first. */

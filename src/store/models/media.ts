@@ -18,6 +18,12 @@ export async function getMedia(db: IrisDB, mediaId: string): Promise<MediaRow | 
   return db.media.get(mediaId);
 }
 
+/** The stored rows of `mediaIds`, by id (an id with none is absent). */
+export async function getMediaRows(db: IrisDB, mediaIds: string[]): Promise<Record<string, MediaRow>> {
+  const rows = await db.media.bulkGet(mediaIds);
+  return Object.fromEntries(rows.flatMap((row) => (row ? [[row.media_id, row]] : [])));
+}
+
 /** The stored bytes of a media item, if this device has them. */
 export async function getMediaBlob(db: IrisDB, mediaId: string): Promise<MediaBlobRow | undefined> {
   return db.mediaBlobs.get(mediaId);

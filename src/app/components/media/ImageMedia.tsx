@@ -6,9 +6,8 @@ import { useIris } from '../../../runtime';
 import { lazyPart } from '../../lazy/lazyPart';
 import { MediaFetch, type FetchMode } from './MediaFetch';
 import { MediaIcon } from './MediaIcon';
-import { mediaBox } from './mediaBox';
+import { UNKNOWN_IMAGE, mediaBox } from './mediaBox';
 
-const UNKNOWN = { width: 240, height: 180 };
 /** A first failure is often passing (the row moving to the gateway's id, bytes still being written). */
 const RETRY_AFTER_MS = 1000;
 
@@ -52,7 +51,7 @@ export function ImageMedia(props: {
       { defer: true },
     ),
   );
-  const box = () => mediaBox(props.row.width, props.row.height, UNKNOWN);
+  const box = () => mediaBox(props.row.width, props.row.height, UNKNOWN_IMAGE);
 
   const loaded = (img: HTMLImageElement) => {
     // A picture whose size was not known (an older row, a decoder the worker lacks): keep it for next time.

@@ -22,6 +22,8 @@ const TOUCH_EVERY_MS = 60_000;
 export interface MediaViewProps {
   item: MediaRef;
   message: MessageRow;
+  /** Its stored row as the lane's window read it with the message: the first frame's, before its own read. */
+  stored: MediaRow | undefined;
 }
 
 /** One attachment of a message: its bytes through /media/<id> once stored, or how to get them. */
@@ -30,10 +32,10 @@ export function MediaView(props: MediaViewProps) {
   const { db } = iris;
   const puller = iris.shared(startMediaPuller);
   const id = () => props.item.media_id;
+  const autoSetting = live(async () => (await getMediaSettings(db)).autoDownload, true);
   // eslint-disable-next-line solid/reactivity -- liveOn tracks its source (a createComputed) and re-subscribes when it changes
   const stored = liveOn(id, (mediaId) => getMedia(db, mediaId));
-  const autoSetting = live(async () => (await getMediaSettings(db)).autoDownload, true);
-  const row = (): MediaRow => stored() ?? { ...props.item, state: 'remote', lastUsed: 0 };
+  const row = (): MediaRow => stored() ?? props.stored ?? { ...props.item, state: 'remote', lastUsed: 0 };
   const available = () => row().state === 'ready' || row().state === 'local';
   const src = createMediaSrc(id, available);
   // This device's own file between the echo and the move of its bytes: a quiet wait, no button.

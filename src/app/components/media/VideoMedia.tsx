@@ -5,15 +5,13 @@ import type { MediaRow } from '../../../store/schema';
 import { useIris } from '../../../runtime';
 import { MediaFetch, type FetchMode } from './MediaFetch';
 import { MediaIcon } from './MediaIcon';
-import { mediaBox } from './mediaBox';
-
-const UNKNOWN = { width: 320, height: 180 };
+import { UNKNOWN_VIDEO, mediaBox } from './mediaBox';
 
 /** A video in a message, inline with the browser's controls; it seeks through Range requests to the worker. */
 export function VideoMedia(props: { row: MediaRow; src: string | undefined; mode: FetchMode; onDownload: () => void }) {
   const { db } = useIris();
   const [failed, setFailed] = createSignal(false);
-  const box = () => mediaBox(props.row.width, props.row.height, UNKNOWN);
+  const box = () => mediaBox(props.row.width, props.row.height, UNKNOWN_VIDEO);
   const learn = (video: HTMLVideoElement) => {
     const patch: Parameters<typeof learnMediaFacts>[2] = {};
     if (props.row.width === undefined && video.videoWidth > 0)

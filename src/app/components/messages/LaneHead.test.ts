@@ -111,7 +111,49 @@ describe('a message in the lane head', () => {
     expect(shown(row(1, 'assistant', 'hi')).querySelector('.lane-head-turn')).toBeNull();
   });
 
-  it('says what the turn did on the line, from the counts of its activity', () => {
+  it('draws the box of each picture and video where the lane will, at its stored size', () => {
+    const parent = document.createElement('div');
+    const ref = (id: string, kind: 'image' | 'video' | 'voice') => ({
+      media_id: id,
+      kind,
+      mime: 'x/y',
+      size: 1,
+      filename: id,
+    });
+    showLaneHead(
+      {
+        lane: LANE,
+        channel: undefined,
+        messages: [
+          { ...row(1, 'user', ''), media: [ref('mine', 'image')] },
+          {
+            ...row(2, 'assistant', 'Here it is'),
+            media: [ref('pic', 'image'), ref('clip', 'video'), ref('v', 'voice')],
+          },
+        ],
+        gatewayStatus: undefined,
+        media: { mine: { width: 1000, height: 500 }, pic: { width: 64, height: 64 } },
+      },
+      parent,
+    );
+    const [mine, reply] = [...parent.querySelectorAll('.lane-head-msg')];
+    const boxes = (m: Element | undefined) =>
+      [...(m?.querySelectorAll<HTMLElement>('.lane-head-picture') ?? [])].map((b) => [
+        b.style.width,
+        b.style.aspectRatio,
+      ]);
+    // In the bubble, with no text under it (the lane shows none); sized as mediaBox sizes the lane's.
+    expect(boxes(mine)).toEqual([['320px', '1000 / 500']]);
+    expect(mine!.querySelector('.lane-head-md')).toBeNull();
+    // After the text; a small drawing twice its size; a video of unknown size at the default; no box for a voice message.
+    expect(reply!.lastElementChild?.classList.contains('lane-head-media')).toBe(true);
+    expect(boxes(reply)).toEqual([
+      ['128px', '64 / 64'],
+      ['320px', '320 / 180'],
+    ]);
+  });
+
+  it('says what the turn did on the line, from its activity: tools, failures, their time, notes', () => {
     const parent = document.createElement('div');
     const reply = (n: number, turn: string) => ({ ...row(n, 'assistant', `reply ${n}`), turn });
     showLaneHead(
@@ -120,14 +162,22 @@ describe('a message in the lane head', () => {
         channel: undefined,
         messages: [{ ...reply(1, 't1'), reasoning: 'hmm' }, reply(2, 't2'), reply(3, 't3')],
         gatewayStatus: undefined,
-        activity: { t1: { tools: 2, notes: 0 }, t2: { tools: 0, notes: 3 } },
+        activity: {
+          t1: [
+            { kind: 'tool', state: 'ok', duration: 0.012 },
+            { kind: 'tool', state: 'failed', duration: 0.012 },
+          ],
+          t2: [{ kind: 'commentary' }, { kind: 'commentary' }, { kind: 'commentary' }],
+        },
       },
       parent,
     );
     const lines = [...parent.querySelectorAll('.lane-head-msg')].map((m) =>
       [...(m.querySelector('.lane-head-turn')?.children ?? [])].map(text),
     );
-    expect(lines).toEqual([['Thought process', 'Used 2 tools'], ['3 notes'], []]);
+    expect(lines).toEqual([['Thought process', 'Used 2 tools · 1 failed · 24 ms'], ['3 notes'], []]);
+    // Each word has its chevron, as the lane's buttons do: the line wraps where the lane's will.
+    expect(parent.querySelectorAll('.lane-head-turn .lane-head-chevron')).toHaveLength(3);
   });
 
   it('cuts a long code block to its first 20 lines with "Show all", as the lane does', () => {

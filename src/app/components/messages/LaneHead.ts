@@ -1,13 +1,14 @@
 // The lane's newest messages, laid out as the lane will, painted before the app's own code runs (src/app/boot.ts).
 import type { MessageRow } from '../../../store/schema';
-import type { StoredLaneHead, TurnCounts } from '../../../store/laneHead';
+import type { MediaSize, StoredLaneHead, TurnItem } from '../../../store/laneHead';
+import { attachmentBox } from '../media/mediaBox';
 import { HEAD_ICON_PATHS } from '../shell/headIconPaths';
 import { agentName } from '../status/agentInfo';
 import { authorName } from './author';
 import { OWN_PREVIEW_LINES } from './collapse';
 import { headBlocks, previewText, type HeadBlock, type HeadList } from './headBlocks';
 import { formatTime } from './time';
-import { countsLabel, thoughtLabel } from './turnLabels';
+import { activityLabel, thoughtLabel } from './turnLabels';
 import { countLines, isLongText } from '../composer/longTextRule';
 import './LaneHead.css';
 
@@ -150,26 +151,60 @@ function body(text: string, own: boolean): HTMLElement {
   return md;
 }
 
-/** The turn's line the lane shows above a reply ("Thought for 2 s ›  Used 2 tools ›"), or none. */
-function turnLine(row: MessageRow, counts: TurnCounts | undefined): HTMLElement | undefined {
-  const words = [
-    ...(row.reasoning ? [thoughtLabel(row.thought_ms)] : []),
-    ...(counts ? [countsLabel(counts.tools, counts.notes)] : []),
-  ];
+/** The chevron after each of the line's words, as the lane's buttons have (TurnSummary's Chevron). */
+function chevron(): SVGSVGElement {
+  const svg = document.createElementNS(SVG, 'svg');
+  for (const [k, v] of Object.entries({ class: 'lane-head-chevron', viewBox: '0 0 24 24', width: '16', height: '16' }))
+    svg.setAttribute(k, v);
+  svg.setAttribute('aria-hidden', 'true');
+  const path = document.createElementNS(SVG, 'path');
+  path.setAttribute('fill', 'currentColor');
+  path.setAttribute('d', 'M9.3 6.3 7.9 7.7l4.3 4.3-4.3 4.3 1.4 1.4 5.7-5.7z');
+  svg.append(path);
+  return svg;
+}
+
+/** The turn's line the lane shows above a reply ("Thought for 2 s ›  Used 2 tools · 24 ms ›"), or none. */
+function turnLine(row: MessageRow, items: TurnItem[] | undefined): HTMLElement | undefined {
+  const words = [...(row.reasoning ? [thoughtLabel(row.thought_ms)] : []), ...(items ? [activityLabel(items)] : [])];
   if (!words.length) return undefined;
   const line = el('p', 'lane-head-turn');
-  line.append(...words.map((text) => el('span', '', text)));
+  line.append(
+    ...words.map((text) => {
+      const word = el('span', 'lane-head-turn-word');
+      word.append(el('span', '', text), chevron());
+      return word;
+    }),
+  );
   return line;
 }
 
-function message(row: MessageRow, agent: string, activity: StoredLaneHead['activity']): HTMLElement {
+/** The boxes of a message's pictures and videos, sized as the lane's (MessageMedia), or none. */
+function attachments(row: MessageRow, sizes: Record<string, MediaSize> | undefined): HTMLElement | undefined {
+  const boxes = (row.media ?? []).flatMap((item) => {
+    const size = sizes?.[item.media_id];
+    const box = attachmentBox(item.kind, size?.width, size?.height);
+    if (!box) return [];
+    const node = el('div', 'lane-head-picture');
+    for (const [name, value] of Object.entries(box)) node.style.setProperty(name, String(value));
+    return [node];
+  });
+  if (!boxes.length) return undefined;
+  const media = el('div', 'lane-head-media');
+  media.append(...boxes);
+  return media;
+}
+
+function message(row: MessageRow, agent: string, head: StoredLaneHead): HTMLElement {
   const time = el('span', 'lane-head-time', formatTime(row.ts));
+  const media = attachments(row, head.media);
   if (row.role === 'user') {
     const item = el('li', 'lane-head-msg lane-head-user');
     const foot = el('p', 'lane-head-foot');
     foot.append(time);
     const bubble = el('div', 'lane-head-bubble');
-    bubble.append(body(row.text, true));
+    if (media) bubble.append(media);
+    if (row.text) bubble.append(body(row.text, true));
     item.append(bubble, foot);
     return item;
   }
@@ -177,9 +212,10 @@ function message(row: MessageRow, agent: string, activity: StoredLaneHead['activ
   const author = el('p', 'lane-head-author');
   author.append(el('span', 'lane-head-name', authorName(row.role, agent)), time);
   item.append(author);
-  const line = turnLine(row, row.turn ? activity?.[row.turn] : undefined);
+  const line = turnLine(row, row.turn ? head.activity?.[row.turn] : undefined);
   if (line) item.append(line);
-  item.append(body(row.text, false));
+  if (row.text) item.append(body(row.text, false));
+  if (media) item.append(media);
   return item;
 }
 
@@ -211,7 +247,7 @@ export function showLaneHead(head: StoredLaneHead, parent: HTMLElement = documen
   );
   // A short lane starts at the top, as the lane does; a long one shows its newest at the bottom.
   const list = el('ol', head.messages.length < HEAD_MESSAGES ? 'lane-head-list lane-head-short' : 'lane-head-list');
-  list.append(...onScreen(head.messages).map((row) => message(row, agent, head.activity)));
+  list.append(...onScreen(head.messages).map((row) => message(row, agent, head)));
   const composer = el('div', 'lane-head-composer');
   composer.setAttribute('aria-hidden', 'true');
   const row = el('div', 'lane-head-row');

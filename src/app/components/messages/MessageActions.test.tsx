@@ -17,7 +17,7 @@ afterEach(async () => {
 
 const list = (): MessageListContextValue => ({
   lane: 'web:default',
-  win: { rows: {}, activity: {} },
+  win: { rows: {}, activity: {}, media: {} },
   agentName: () => 'Iris demo agent',
   highlighted: () => undefined,
   agentTs: () => undefined,

@@ -20,7 +20,7 @@ afterEach(async () => {
 function list(): MessageListContextValue {
   return {
     lane: 'web:default',
-    win: { rows: {}, activity: {} },
+    win: { rows: {}, activity: {}, media: {} },
     agentName: () => 'Iris demo agent',
     highlighted: () => undefined,
     agentTs: () => undefined,

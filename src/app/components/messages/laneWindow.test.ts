@@ -163,6 +163,36 @@ describe('lane window', () => {
     expect(win.activity['L#2']).toBeUndefined(); // its message is outside the window
   });
 
+  it('reads the stored rows of its messages’ files with them, and follows their changes', async () => {
+    db = freshDb();
+    const ref = (id: string) => ({
+      media_id: id,
+      kind: 'image' as const,
+      mime: 'image/png',
+      size: 10,
+      filename: `${id}.png`,
+    });
+    await db.messages.bulkPut([
+      message(1, 'L', { media: [ref('p1')] }),
+      message(2, 'L'),
+      message(3, 'L', { media: [ref('p3'), ref('gone')] }),
+    ]);
+    await db.media.bulkPut([
+      { ...ref('p1'), state: 'ready', lastUsed: 0, width: 64, height: 48 },
+      { ...ref('p3'), state: 'remote', lastUsed: 0 },
+      { ...ref('other'), state: 'ready', lastUsed: 0 },
+    ]);
+    const { win } = laneWindowOf('L', [0, 3]);
+    await until(() => win.rows.m3 !== undefined && win.media.p3 !== undefined);
+    // With the rows that name them, not a read later: a picture's box has its size on its first frame.
+    expect(win.media.p1).toMatchObject({ width: 64, height: 48, state: 'ready' });
+    expect(win.media.gone).toBeUndefined(); // named, never stored
+    expect(win.media.other).toBeUndefined(); // stored, not in the window
+    await db.media.update('p3', { state: 'ready', width: 10, height: 20 });
+    await until(() => win.media.p3?.state === 'ready');
+    expect(win.media.p3).toMatchObject({ width: 10, height: 20 });
+  });
+
   it('shows a working turn at the end only while no message belongs to it', async () => {
     db = freshDb();
     await db.lanes.put({ lane: 'L', readTs: 0, busy: true, typing: false, turn: 'L#1', turnSeq: 1 });

@@ -14,7 +14,8 @@ import {
   laneMessageIds as storedMessageIds,
   type MessageHead,
 } from '../../../store/models/messages';
-import type { ActivityRow, LaneRow, MessageRow } from '../../../store/schema';
+import { getMediaRows } from '../../../store/models/media';
+import type { ActivityRow, LaneRow, MediaRow, MessageRow } from '../../../store/schema';
 
 /** Rows kept on each side of the visible range, so a scroll step rarely waits for the DB. */
 const MARGIN = 40;
@@ -32,6 +33,11 @@ export interface LaneWindow {
   rows: Record<string, MessageRow | undefined>;
   /** Activity (tool cards, commentary) per turn, oldest first. */
   activity: Record<string, ActivityRow[] | undefined>;
+  /**
+   * The stored rows of the window's attachments, by media id, read with their messages: a picture's box
+   * is drawn at its size from the message's first frame (read later, the list moved when it came).
+   */
+  media: Record<string, MediaRow | undefined>;
 }
 
 export function laneMessageIds(db: IrisDB, lane: string): Accessor<string[] | undefined> {
@@ -93,7 +99,7 @@ export function createLaneWindow(
   extraTurn: Accessor<string | undefined>,
   tail: Accessor<number> = () => 0,
 ): LaneWindow {
-  const [store, setStore] = createStore<LaneWindow>({ rows: {}, activity: {} });
+  const [store, setStore] = createStore<LaneWindow>({ rows: {}, activity: {}, media: {} });
   // The window in blocks of STEP ids, cut at fixed places: a scroll step adds a block and drops one,
   // and only the new one is read (each block is its own live query). Reading the whole window again on
   // every step re-read (and re-compared) a hundred rows, whole-file answers among them, a few times a second.
@@ -125,12 +131,23 @@ export function createLaneWindow(
       const rows = (await getMessages(db, wanted)).filter((r): r is MessageRow => !!r);
       const turns = new Set<string>();
       for (const r of rows) if (r.turn) turns.add(r.turn);
-      return { rows, activity: await activityOfTurns(db, [...turns]) };
+      const files = rows.flatMap((r) => r.media?.map((item) => item.media_id) ?? []);
+      const [activity, media] = await Promise.all([
+        activityOfTurns(db, [...turns]),
+        files.length
+          ? getMediaRows(db, files).catch((error: unknown) => {
+              console.warn('iris: could not read the files of a page of messages', error);
+              return {}; // each file then shows as offered (how to fetch it), and the messages still show
+            })
+          : {},
+      ]);
+      return { rows, activity, media };
     });
   });
   const extra = liveOn(extraTurn, (turn) => (turn ? activityOfTurns(db, [turn]) : []), undefined);
   /** The row objects the store was last given, by id (a block not read again gives the same objects). */
   let given: Record<string, MessageRow> = {};
+  let givenMedia: Record<string, MediaRow> = {};
 
   createComputed(() => {
     const values = reads().map((read) => read());
@@ -147,6 +164,8 @@ export function createLaneWindow(
         (activity[a.turn] ??= []).push(a);
       }
     for (const value of values) for (const r of value!.rows) rows[r.message_id] = r;
+    const media: Record<string, MediaRow> = {};
+    for (const value of values) Object.assign(media, value!.media);
     for (const list of Object.values(activity)) list.sort(byTurnOrder);
     batch(() => {
       // Row by row, and only the rows whose read is new: reconciling the whole window walked (and
@@ -154,8 +173,11 @@ export function createLaneWindow(
       for (const id of Object.keys(given)) if (!(id in rows)) setStore('rows', id, undefined);
       for (const [id, row] of Object.entries(rows)) if (given[id] !== row) setStore('rows', id, reconcile(row));
       setStore('activity', reconcile(activity, { key: 'id' }));
+      for (const id of Object.keys(givenMedia)) if (!(id in media)) setStore('media', id, undefined);
+      for (const [id, row] of Object.entries(media)) if (givenMedia[id] !== row) setStore('media', id, reconcile(row));
     });
     given = rows;
+    givenMedia = media;
   });
   return store;
 }

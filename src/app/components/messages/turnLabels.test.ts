@@ -21,9 +21,8 @@ describe('a turn in one line', () => {
     );
     expect(activityLabel([tool(0, { state: 'failed', duration: 2.5 })])).toBe('Used 1 tool · 1 failed · 2.5 s');
     expect(activityLabel([tool(0, { state: 'ok' })])).toBe('Used 1 tool');
-    expect(activityLabel([{ id: 'c', lane: 'l', turn: 't#1', kind: 'commentary', ts: 1, order: 0, text: 'hm' }])).toBe(
-      '1 note',
-    );
+    const note: ActivityRow = { id: 'c', lane: 'l', turn: 't#1', kind: 'commentary', ts: 1, order: 0, text: 'hm' };
+    expect(activityLabel([note])).toBe('1 note');
   });
   it('says how long the agent thought, when this device saw it', () => {
     expect(thoughtLabel(2_400)).toBe('Thought for 2 s');

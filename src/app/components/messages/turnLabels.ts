@@ -6,13 +6,13 @@ function plural(n: number, one: string): string {
   return `${n} ${one}${n === 1 ? '' : 's'}`;
 }
 
-/** "Used 2 tools", or for a turn of commentary only "2 notes": what the counts alone say (the lane head). */
-export function countsLabel(tools: number, notes: number): string {
+/** "Used 2 tools", or for a turn of commentary only "2 notes": what the counts alone say. */
+function countsLabel(tools: number, notes: number): string {
   return tools === 0 ? plural(notes, 'note') : `Used ${plural(tools, 'tool')}`;
 }
 
 /** "Used 2 tools · 24 ms", "Used 1 tool · 1 failed", or for a turn of commentary only "2 notes". */
-export function activityLabel(items: ActivityRow[]): string {
+export function activityLabel(items: Pick<ActivityRow, 'kind' | 'state' | 'duration'>[]): string {
   const tools = items.filter((i) => i.kind === 'tool');
   const parts = [countsLabel(tools.length, items.length - tools.length)];
   if (tools.length === 0) return parts[0]!;
