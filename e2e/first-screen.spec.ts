@@ -92,6 +92,60 @@ async function holdChunk(page: Page, name: string): Promise<() => void> {
   return release;
 }
 
+/** The top and height of each of `selector` in `root` that shows (below the top bar), top to bottom. */
+function boxesIn(page: Page, root: string, selector: string): Promise<number[][]> {
+  return page.locator(root).evaluate(
+    (node, parts) =>
+      [...node.querySelectorAll(parts)]
+        .map((m) => m.getBoundingClientRect())
+        .filter((box) => box.bottom > 56 && box.height > 0)
+        .map((box) => [box.top, box.height]),
+    selector,
+  );
+}
+
+/** Within a pixel or two (the head lays text out without the lane's subpixel rounding). */
+function sameBoxes(a: number[][], b: number[][]): boolean {
+  return a.length === b.length && a.every((box, i) => box.every((v, j) => Math.abs(v - b[i]![j]!) <= 2));
+}
+
+/**
+ * Reloads the lane with its code and the media's held back, and checks that every message on screen, and
+ * every attachment (`parts.head` in the head, `parts.lane` in the lane), stays where the head drew it: in
+ * the lane while the media's code loads, and once it has (`parts.loaded`). Returns the head's attachments.
+ */
+async function expectStillThroughLoad(
+  page: Page,
+  shot: string,
+  parts: { head: string; lane: string; loaded: () => Promise<void> },
+): Promise<number[][]> {
+  const releaseLane = await holdChunk(page, 'LanePage');
+  const releaseMedia = await holdChunk(page, 'MediaView');
+  await page.reload();
+  const head = page.getByRole('main', { name: 'Conversation (loading)' });
+  await expect(head).toBeVisible();
+  const headMessages = await boxesIn(page, '.lane-head-list', '.lane-head-msg');
+  const headParts = await boxesIn(page, '.lane-head-list', parts.head);
+  await page.screenshot({ path: `/tmp/look/${shot}-head.png` });
+  releaseLane();
+  await expect(head).toHaveCount(0);
+  const log = '[role="log"][aria-label="Messages"]';
+  await expect(page.locator(`${log} strong`).first()).toBeVisible(); // the Markdown is in
+  await expect(page.locator(`${log} .media`)).toHaveCount(0); // the media's code is still held back
+  for (const stage of ['loading', 'loaded']) {
+    if (stage === 'loaded') {
+      releaseMedia();
+      await parts.loaded();
+    }
+    const messages = await boxesIn(page, log, 'article.msg');
+    const attachments = await boxesIn(page, log, parts.lane);
+    await page.screenshot({ path: `/tmp/look/${shot}-${stage}.png` });
+    expect(sameBoxes(messages, headMessages), `${stage}: ${messages}, head ${headMessages}`).toBe(true);
+    expect(sameBoxes(attachments, headParts), `${stage}: ${attachments}, head ${headParts}`).toBe(true);
+  }
+  return headParts;
+}
+
 test.describe('a lane opened at start', () => {
   // The service worker would answer the chunk requests itself, past the route that holds one back.
   test.use({ serviceWorkers: 'block' });
@@ -263,50 +317,54 @@ for (const [name, viewport] of [
       await sendMessage(page, 'thanks, nice');
       // The whole reply, to its sign-off: a reply stored half-way grows when the lane catches up.
       await expect(hermes(page, 'Echo: thanks, nice').getByText('— Iris demo agent')).toBeVisible();
-      /** The top and height of every message on screen, or of every picture's box, top to bottom. */
-      const boxes = (root: string, parts: string) =>
-        page.locator(root).evaluate(
-          (node, selector) =>
-            [...node.querySelectorAll(selector)]
-              .map((m) => m.getBoundingClientRect())
-              .filter((box) => box.bottom > 56 && box.height > 0)
-              .map((box) => [box.top, box.height]),
-          parts,
-        );
-      /** Within a pixel or two (the head lays text out without the lane's subpixel rounding). */
-      const same = (a: number[][], b: number[][]) =>
-        a.length === b.length && a.every((box, i) => box.every((v, j) => Math.abs(v - b[i]![j]!) <= 2));
-
-      const releaseLane = await holdChunk(page, 'LanePage');
-      const releaseMedia = await holdChunk(page, 'MediaView');
-      await page.reload();
-      const head = page.getByRole('main', { name: 'Conversation (loading)' });
-      await expect(head).toBeVisible();
-      const headMessages = await boxes('.lane-head-list', '.lane-head-msg');
+      const pictures = await expectStillThroughLoad(page, `picture-${name}`, {
+        head: '.lane-head-picture',
+        lane: '.media-image',
+        loaded: async () => {
+          await expect(picture).toBeVisible();
+          await expect(picture.locator('img')).toHaveJSProperty('complete', true);
+        },
+      });
       // The 64×64 drawing is shown twice its size: its box is there before any code for it.
-      const headPictures = await boxes('.lane-head-list', '.lane-head-picture');
-      expect(headPictures.map(([, height]) => Math.round(height!))).toEqual([128]);
-      await page.screenshot({ path: `/tmp/look/picture-head-${name}.png` });
+      expect(pictures.map(([, height]) => Math.round(height!))).toEqual([128]);
+    });
 
-      releaseLane();
-      await expect(head).toHaveCount(0);
-      const log = '[role="log"][aria-label="Messages"]';
-      await expect(hermes(page, 'Echo: thanks, nice').locator('strong').first()).toBeVisible();
-      await expect(picture).toHaveCount(0); // its code is still held back
-      const laneMessages = await boxes(log, 'article.msg');
-      const lanePictures = await boxes(log, '.media-image');
-      await page.screenshot({ path: `/tmp/look/picture-lane-${name}.png` });
-      expect(same(laneMessages, headMessages), `lane ${laneMessages}, head ${headMessages}`).toBe(true);
-      expect(same(lanePictures, headPictures), `lane ${lanePictures}, head ${headPictures}`).toBe(true);
-
-      releaseMedia();
-      await expect(picture).toBeVisible();
-      await expect(picture.locator('img')).toHaveJSProperty('complete', true);
-      const shownMessages = await boxes(log, 'article.msg');
-      const shownPictures = await boxes(log, '.media-image');
-      expect(same(shownMessages, headMessages), `shown ${shownMessages}, head ${headMessages}`).toBe(true);
-      expect(same(shownPictures, headPictures), `shown ${shownPictures}, head ${headPictures}`).toBe(true);
-      await page.screenshot({ path: `/tmp/look/picture-shown-${name}.png` });
+    test('keeps the place of a file and a sound from the head, while their code loads, to their chips', async ({
+      page,
+      iris,
+    }) => {
+      await pairAndOpen(page, iris);
+      const wav = Buffer.alloc(44 + 800);
+      wav.write('RIFF', 0);
+      wav.writeUInt32LE(36 + 800, 4);
+      wav.write('WAVEfmt ', 8);
+      wav.writeUInt32LE(16, 16);
+      wav.writeUInt16LE(1, 20);
+      wav.writeUInt16LE(1, 22);
+      wav.writeUInt32LE(8000, 24);
+      wav.writeUInt32LE(8000, 28);
+      wav.writeUInt16LE(1, 32);
+      wav.writeUInt16LE(8, 34);
+      wav.write('data', 36);
+      wav.writeUInt32LE(800, 40);
+      for (const file of [
+        { name: 'report.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4 plan') },
+        { name: 'tune.wav', mimeType: 'audio/wav', buffer: wav },
+      ]) {
+        const chooser = page.waitForEvent('filechooser');
+        await page.getByRole('button', { name: 'Attach' }).click();
+        await (await chooser).setFiles([file]);
+      }
+      await sendMessage(page, 'two files');
+      await expect(hermes(page, 'Received: report.pdf').getByText('— Iris demo agent')).toBeVisible();
+      const chips = page.locator('.doc-chip, .audio-player');
+      await expect(chips).toHaveCount(2);
+      const files = await expectStillThroughLoad(page, `files-${name}`, {
+        head: '.lane-head-chip',
+        lane: '.doc-chip, .audio-player, .media-loading-chip',
+        loaded: () => expect(chips).toHaveCount(2),
+      });
+      expect(files).toHaveLength(2);
     });
   });
 }

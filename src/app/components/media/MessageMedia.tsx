@@ -15,7 +15,7 @@ let viewAsked = false;
 /**
  * The attachments of a message, in the order they were sent. Their stored rows come with the message
  * (the lane's window reads them together), so a picture's box has its size from the first frame: while
- * MediaView's code loads, that box stands in its place (the lane head draws the same one).
+ * MediaView's code loads, that box (or a file's chip's) stands in its place (the lane head draws the same).
  */
 export function MessageMedia(props: { message: MessageRow }) {
   const list = useMessageList();
@@ -37,7 +37,10 @@ export function MessageMedia(props: { message: MessageRow }) {
               <Show
                 when={viewLoaded()}
                 fallback={
-                  <Show when={attachmentBox(item.kind, stored()?.width, stored()?.height)}>
+                  <Show
+                    when={attachmentBox(item.kind, stored()?.width, stored()?.height)}
+                    fallback={<div class="media-loading media-loading-chip" />}
+                  >
                     {(box) => <div class="media-image media-loading" style={box()} />}
                   </Show>
                 }

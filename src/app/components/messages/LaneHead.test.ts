@@ -111,7 +111,7 @@ describe('a message in the lane head', () => {
     expect(shown(row(1, 'assistant', 'hi')).querySelector('.lane-head-turn')).toBeNull();
   });
 
-  it('draws the box of each picture and video where the lane will, at its stored size', () => {
+  it('draws the box of each picture and video where the lane will, at its stored size, and a file’s chip', () => {
     const parent = document.createElement('div');
     const ref = (id: string, kind: 'image' | 'video' | 'voice') => ({
       media_id: id,
@@ -145,12 +145,13 @@ describe('a message in the lane head', () => {
     // In the bubble, with no text under it (the lane shows none); sized as mediaBox sizes the lane's.
     expect(boxes(mine)).toEqual([['320px', '1000 / 500']]);
     expect(mine!.querySelector('.lane-head-md')).toBeNull();
-    // After the text; a small drawing twice its size; a video of unknown size at the default; no box for a voice message.
+    // After the text; a small drawing twice its size; a video of unknown size at the default; a voice message's chip.
     expect(reply!.lastElementChild?.classList.contains('lane-head-media')).toBe(true);
     expect(boxes(reply)).toEqual([
       ['128px', '64 / 64'],
       ['320px', '320 / 180'],
     ]);
+    expect(reply!.querySelectorAll('.lane-head-media > .lane-head-chip')).toHaveLength(1);
   });
 
   it('says what the turn did on the line, from its activity: tools, failures, their time, notes', () => {

@@ -179,12 +179,13 @@ function turnLine(row: MessageRow, items: TurnItem[] | undefined): HTMLElement |
   return line;
 }
 
-/** The boxes of a message's pictures and videos, sized as the lane's (MessageMedia), or none. */
+/** The boxes of a message's files, sized as the lane's (MessageMedia), or none. */
 function attachments(row: MessageRow, sizes: Record<string, MediaSize> | undefined): HTMLElement | undefined {
   const boxes = (row.media ?? []).flatMap((item) => {
     const size = sizes?.[item.media_id];
     const box = attachmentBox(item.kind, size?.width, size?.height);
-    if (!box) return [];
+    // A file or a sound: the chip's room (MessageMedia's stand-in, Media.css).
+    if (!box) return [el('div', 'lane-head-chip')];
     const node = el('div', 'lane-head-picture');
     for (const [name, value] of Object.entries(box)) node.style.setProperty(name, String(value));
     return [node];
