@@ -398,4 +398,24 @@ test.describe('on a first visit', () => {
     await expect(messages(page).getByRole('article', { name: /^You/ }).getByText('hello while cut off')).toBeVisible();
     await expect(page.locator('.composer-error')).toHaveCount(0);
   });
+
+  test('a lane opened while the commands’ code cannot be fetched shows its history once it can, with no reconnect', async ({
+    page,
+    iris,
+  }) => {
+    iris.server.gateway!.store.conversations.append({
+      lane: LANE,
+      role: 'assistant',
+      text: 'Written before this device paired.',
+      ts: Date.now() - 60_000,
+    });
+    const commandsCode = /\/commands-[^/]*\.js$/;
+    await page.route(commandsCode, (route) => route.abort('internetdisconnected'));
+    await pairAndOpen(page, iris);
+    const earlier = messages(page).getByText('Written before this device paired.');
+    await page.waitForTimeout(1000);
+    await expect(earlier).toHaveCount(0); // its page is asked for by a command, whose code has not come
+    await page.unroute(commandsCode);
+    await expect(earlier).toBeVisible({ timeout: 10_000 });
+  });
 });

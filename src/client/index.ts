@@ -21,6 +21,9 @@ export type { CatchUp } from '../net/session';
 
 /** Settings of this device rather than of the gateway it is paired with: forgetting the gateway keeps them. */
 const DEVICE_SETTINGS = ['theme', 'deviceName'] as const;
+/** A failed newest page of the lane on screen is tried again after 2, 4, 8, 16 and 32 s. */
+const NEWEST_RETRIES = 5;
+const NEWEST_RETRY_MS = 2000;
 
 export interface IrisClient extends LazyCommands {
   readonly state: Accessor<ConnectionState>;
@@ -187,6 +190,21 @@ export function createClient(options: ClientOptions): IrisClient {
     restartSession().catch((err: unknown) => console.warn('iris: could not start the connection', err));
   }
 
+  /**
+   * The newest page of the lane on screen. A failure (the commands' code not fetched yet on a first
+   * visit, a request lost) is tried again a few times while the lane is still on screen and online:
+   * once, and a lane opened empty stayed empty until the next reconnect.
+   */
+  function loadNewestOf(lane: string, attempt = 0): void {
+    commands.loadNewest(lane).catch((err: unknown) => {
+      console.warn('iris: could not load the newest page of the lane', err);
+      if (attempt >= NEWEST_RETRIES) return;
+      setTimeout(() => {
+        if (activeLane() === lane && state() === 'online') loadNewestOf(lane, attempt + 1);
+      }, NEWEST_RETRY_MS * 2 ** attempt);
+    });
+  }
+
   function onBusMessage(m: BusMessage): void {
     if (m.t === 'state' && !isLeader()) {
       leaderKnown?.();
@@ -195,10 +213,7 @@ export function createClient(options: ClientOptions): IrisClient {
       setLastError(m.error);
       // The leader reconnected: this tab's lane needs its newest page too.
       const lane = activeLane();
-      if (!wasOnline && m.state === 'online' && lane)
-        void commands
-          .loadNewest(lane)
-          .catch((err: unknown) => console.warn('iris: could not load the newest page after reconnecting', err));
+      if (!wasOnline && m.state === 'online' && lane) loadNewestOf(lane);
     } else if (m.t === 'who' && isLeader()) {
       announce();
     } else if (m.t === 'outbox' && isLeader()) {
@@ -288,10 +303,7 @@ export function createClient(options: ClientOptions): IrisClient {
 
     setActiveLane(lane) {
       setActiveLaneSignal(lane);
-      if (lane && state() === 'online')
-        void commands
-          .loadNewest(lane)
-          .catch((err: unknown) => console.warn('iris: could not load the newest page of the lane', err));
+      if (lane && state() === 'online') loadNewestOf(lane);
     },
   };
   return client;
