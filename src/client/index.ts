@@ -199,9 +199,12 @@ export function createClient(options: ClientOptions): IrisClient {
     commands.loadNewest(lane).catch((err: unknown) => {
       console.warn('iris: could not load the newest page of the lane', err);
       if (attempt >= NEWEST_RETRIES) return;
-      setTimeout(() => {
-        if (activeLane() === lane && state() === 'online') loadNewestOf(lane, attempt + 1);
-      }, NEWEST_RETRY_MS * 2 ** attempt);
+      setTimeout(
+        () => {
+          if (activeLane() === lane && state() === 'online') loadNewestOf(lane, attempt + 1);
+        },
+        NEWEST_RETRY_MS * 2 ** attempt,
+      );
     });
   }
 
