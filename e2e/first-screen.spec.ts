@@ -150,7 +150,7 @@ test.describe('a lane opened at start', () => {
   // The service worker would answer the chunk requests itself, past the route that holds one back.
   test.use({ serviceWorkers: 'block' });
 
-  test('shows its newest messages as plain text, Markdown’s marks taken off, before the lane code and the Markdown pipeline arrive', async ({
+  test('shows its newest messages as text, Markdown’s marks taken off and bold drawn bold, before the lane code and the Markdown pipeline arrive', async ({
     page,
     iris,
   }) => {
@@ -170,7 +170,9 @@ test.describe('a lane opened at start', () => {
     await page.reload();
     const head = page.getByRole('main', { name: 'Conversation (loading)' });
     await expect(head.getByText(plain, { exact: true })).toBeVisible();
-    await expect(head.locator('strong, img')).toHaveCount(0);
+    // Its bold drawn bold, as the lane will (its width): made from the text, the gateway's <img> stays words.
+    await expect(head.locator('strong')).toHaveText('in bold');
+    await expect(head.locator('img')).toHaveCount(0);
     expect(await page.evaluate(() => 'headXss' in window)).toBe(false);
 
     lane();
@@ -243,6 +245,11 @@ for (const [name, viewport] of [
           'The person pasted a script.',
         ],
         ['user', 'Thanks, and one more question about the plan for tomorrow morning?'],
+        // Bold is wider than plain text: drawn plain, this paragraph took a line less in the head.
+        [
+          'assistant',
+          `**${'Bold words the head must draw as wide as the lane does. '.repeat(9).trim()}** Then \`code\` too.`,
+        ],
         [
           'assistant',
           'Sure.\n\n1. First the standup\n   - with the team\n   - short\n2. Then the review\n\n| Step | Time |\n| --- | ---: |\n| standup | 9:00 |\n| review | 11:00 |\n\nThat is all.',

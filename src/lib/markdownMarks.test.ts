@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stripMarkdownMarks } from './markdownMarks';
+import { markedRuns, stripMarkdownMarks } from './markdownMarks';
 
 describe('stripMarkdownMarks', () => {
   it('takes the marks off the demo agent’s reply, as a reader would see it', () => {
@@ -21,5 +21,37 @@ describe('stripMarkdownMarks', () => {
   it('leaves what is not a mark: snake_case, arithmetic, a lone star, a # without a space', () => {
     for (const text of ['call some_function_name now', '2*3*4 = 24', 'a * b', '#hashtag and 5 * 3', 'file_name.ts'])
       expect(stripMarkdownMarks(text), text).toBe(text);
+  });
+});
+
+describe('markedRuns', () => {
+  it('cuts a text into runs that keep bold, code, italics and strikethrough, the rest taken off as stripMarkdownMarks does', () => {
+    expect(markedRuns('Your message has **2** words, `npm test`, *really* ~~not~~ [docs](https://x).')).toEqual([
+      { text: 'Your message has ' },
+      { text: '2', mark: 'strong' },
+      { text: ' words, ' },
+      { text: 'npm test', mark: 'code' },
+      { text: ', ' },
+      { text: 'really', mark: 'em' },
+      { text: ' ' },
+      { text: 'not', mark: 'del' },
+      { text: ' docs.' },
+    ]);
+    expect(markedRuns('**bold `code` inside**')).toEqual([{ text: 'bold code inside', mark: 'strong' }]);
+  });
+
+  it('reads as stripMarkdownMarks does, and leaves what is not a mark', () => {
+    for (const text of [
+      '**Echo:** hello\n\nYour message has **1** words.\n\n_— Iris demo agent_',
+      'call some_function_name now, 2*3*4 = 24, a * b',
+      '## Plan\n> quoted\n- one',
+    ])
+      expect(
+        markedRuns(text)
+          .map((run) => run.text)
+          .join(''),
+        text,
+      ).toBe(stripMarkdownMarks(text));
+    expect(markedRuns('call some_function_name now')).toEqual([{ text: 'call some_function_name now' }]);
   });
 });

@@ -8,6 +8,7 @@ import { authorName } from './author';
 import { OWN_PREVIEW_LINES } from './collapse';
 import { headBlocks, previewText, type HeadBlock, type HeadList } from './headBlocks';
 import { formatTime } from './time';
+import { markedRuns } from '../../../lib/markdownMarks';
 import { activityLabel, thoughtLabel } from './turnLabels';
 import { countLines, isLongText } from '../composer/longTextRule';
 import './LaneHead.css';
@@ -25,6 +26,23 @@ export interface LaneHeadView {
 }
 
 const SVG = 'http://www.w3.org/2000/svg';
+
+/** A text's runs, its inline marks drawn as the lane's Markdown draws them (for their widths), as text nodes. */
+function inline(text: string): Node[] {
+  return markedRuns(text).map((run) => {
+    if (!run.mark) return document.createTextNode(run.text);
+    const node = document.createElement(run.mark);
+    node.textContent = run.text;
+    return node;
+  });
+}
+
+/** An element of `cls` holding `text` with its inline marks. */
+function marked<K extends keyof HTMLElementTagNameMap>(tag: K, cls: string, text: string): HTMLElementTagNameMap[K] {
+  const node = el(tag, cls);
+  node.append(...inline(text));
+  return node;
+}
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls: string, text?: string): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
@@ -84,7 +102,7 @@ function listOf(b: HeadList): HTMLElement {
   if (b.ordered && b.start !== 1) list.setAttribute('start', String(b.start));
   list.append(
     ...b.items.map((item) => {
-      const li = el('li', '', item.text);
+      const li = marked('li', '', item.text);
       if (item.sub) li.append(listOf(item.sub));
       return li;
     }),
@@ -96,11 +114,11 @@ function listOf(b: HeadList): HTMLElement {
 function block(b: HeadBlock, inPreview: boolean): HTMLElement {
   switch (b.kind) {
     case 'p':
-      return el('p', 'lane-head-p', b.text);
+      return marked('p', 'lane-head-p', b.text);
     case 'h':
-      return el('p', `lane-head-h lane-head-h${Math.min(b.level, 3)}`, b.text);
+      return marked('p', `lane-head-h lane-head-h${Math.min(b.level, 3)}`, b.text);
     case 'quote':
-      return el('p', 'lane-head-quote', b.text);
+      return marked('p', 'lane-head-quote', b.text);
     case 'hr':
       return el('hr', 'lane-head-hr');
     case 'table': {
@@ -108,7 +126,7 @@ function block(b: HeadBlock, inPreview: boolean): HTMLElement {
       const [header = [], ...rows] = b.rows;
       // Aligned as the delimiter row says, as marked does it (an align attribute, Markdown.css).
       const cell = (tag: 'th' | 'td', text: string, i: number) => {
-        const node = el(tag, '', text);
+        const node = marked(tag, '', text);
         if (b.align[i]) node.setAttribute('align', b.align[i]!);
         return node;
       };

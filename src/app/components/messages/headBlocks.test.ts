@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { headBlocks, previewText } from './headBlocks';
 
 describe('headBlocks', () => {
-  it('cuts a text at blank lines into paragraphs, keeping line breaks and taking the marks off', () => {
+  it('cuts a text at blank lines into paragraphs, keeping line breaks and inline marks (LaneHead draws them)', () => {
     expect(headBlocks('**Echo:** one\ntwo\n\n\nthree')).toEqual([
-      { kind: 'p', text: 'Echo: one\ntwo' },
+      { kind: 'p', text: '**Echo:** one\ntwo' },
       { kind: 'p', text: 'three' },
     ]);
   });
@@ -23,7 +23,7 @@ describe('headBlocks', () => {
   it('reads a paragraph underlined with === or --- as a heading, and --- elsewhere as a rule', () => {
     expect(headBlocks('Title\n===\nSub **one**\n---\n\n---')).toEqual([
       { kind: 'h', level: 1, text: 'Title' },
-      { kind: 'h', level: 2, text: 'Sub one' },
+      { kind: 'h', level: 2, text: 'Sub **one**' },
       { kind: 'hr' },
     ]);
   });
@@ -43,7 +43,7 @@ describe('headBlocks', () => {
         loose: false,
         items: [
           {
-            text: 'Step one',
+            text: '**Step** one',
             sub: {
               kind: 'list',
               ordered: false,
@@ -94,7 +94,7 @@ describe('previewText', () => {
 });
 
 describe('a table in headBlocks', () => {
-  it('is its rows of cells, the header first, marks off and escaped pipes kept', () => {
+  it('is its rows of cells, the header first, marks and escaped pipes kept', () => {
     expect(
       headBlocks('Prices:\n| Item | **Cost** |\n| --- | ---: |\n| tea | 2 \\| 3 |\n| cake | 4 |\n\nafter'),
     ).toEqual([
@@ -102,7 +102,7 @@ describe('a table in headBlocks', () => {
       {
         kind: 'table',
         rows: [
-          ['Item', 'Cost'],
+          ['Item', '**Cost**'],
           ['tea', '2 | 3'],
           ['cake', '4'],
         ],

@@ -1,8 +1,8 @@
 // A message's text cut into the blocks Markdown will make of it (paragraphs, headings, lists, quotes,
 // fenced code), by lines and without a parser: the lane head lays each out as the lane will, so the
-// first screen does not move when the lane's rendered Markdown replaces it. Inline marks are taken off
-// (stripMarkdownMarks); what this misses shows as a paragraph, and the lane's Markdown replaces it.
-import { stripMarkdownMarks } from '../../../lib/markdownMarks';
+// first screen does not move when the lane's rendered Markdown replaces it. Texts keep their inline marks
+// (LaneHead draws them through markedRuns); what this misses shows as a paragraph, and the lane's Markdown
+// replaces it.
 import { COLLAPSE_AFTER_LINES, COLLAPSED_LINES } from './collapse';
 
 export type HeadBlock =
@@ -41,7 +41,7 @@ const DELIMITER = /^ {0,3}\|?[ \t]*:?-+:?[ \t]*(\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$
 function cells(line: string): string[] {
   // No lookbehind: this runs in the first file, which Safari before 16.4 must still parse.
   const inner = line.trim().replace(/\\\|/g, '\u0000').replace(/^\|/, '').replace(/\|$/, '');
-  return inner.split('|').map((cell) => stripMarkdownMarks(cell.trim().replace(/\u0000/g, '|')));
+  return inner.split('|').map((cell) => cell.trim().replace(/\u0000/g, '|'));
 }
 
 /** The index of the line that closes the fence opened at `lines[open]` (`lines.length` when none does). */
@@ -79,17 +79,6 @@ function newList(marker: string): HeadList {
   return { kind: 'list', ordered, start: ordered ? parseInt(marker, 10) : 1, loose: false, items: [] };
 }
 
-/** The list with its items' marks taken off. */
-function stripList(list: HeadList): HeadList {
-  return {
-    ...list,
-    items: list.items.map((item) => ({
-      text: stripMarkdownMarks(item.text),
-      ...(item.sub ? { sub: stripList(item.sub) } : {}),
-    })),
-  };
-}
-
 /** The blocks of `text`, in order. */
 export function headBlocks(text: string): HeadBlock[] {
   const lines = text.split('\n');
@@ -100,9 +89,9 @@ export function headBlocks(text: string): HeadBlock[] {
   let gap = false;
   let quote: string[] = [];
   const flush = () => {
-    if (paragraph.length) blocks.push({ kind: 'p', text: stripMarkdownMarks(paragraph.join('\n')) });
-    if (list) blocks.push(stripList(list));
-    if (quote.length) blocks.push({ kind: 'quote', text: stripMarkdownMarks(quote.join('\n')) });
+    if (paragraph.length) blocks.push({ kind: 'p', text: paragraph.join('\n') });
+    if (list) blocks.push(list);
+    if (quote.length) blocks.push({ kind: 'quote', text: quote.join('\n') });
     paragraph = [];
     list = undefined;
     gap = false;
@@ -131,7 +120,7 @@ export function headBlocks(text: string): HeadBlock[] {
     // Under a paragraph, `===` or `---` makes it a heading (setext), not a rule.
     const underline = SETEXT.exec(line);
     if (underline && paragraph.length) {
-      const text = stripMarkdownMarks(paragraph.join('\n'));
+      const text = paragraph.join('\n');
       paragraph = [];
       blocks.push({ kind: 'h', level: underline[1]![0] === '=' ? 1 : 2, text });
       continue;
@@ -162,7 +151,7 @@ export function headBlocks(text: string): HeadBlock[] {
     const heading = HEADING.exec(line);
     if (heading) {
       flush();
-      blocks.push({ kind: 'h', level: heading[1]!.length, text: stripMarkdownMarks(heading[2]!) });
+      blocks.push({ kind: 'h', level: heading[1]!.length, text: heading[2]! });
       continue;
     }
     if (item && (item[1]!.length < 4 || list)) {
