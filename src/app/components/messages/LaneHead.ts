@@ -2,7 +2,7 @@
 import type { MessageRow } from '../../../store/schema';
 import type { MediaSize, StoredLaneHead, TurnItem } from '../../../store/laneHead';
 import { attachmentBox } from '../media/mediaBox';
-import { HEAD_ICON_PATHS } from '../shell/headIconPaths';
+import { HEAD_ICON_PATHS, TURN_CHEVRON_PATH } from '../shell/headIconPaths';
 import { agentName } from '../status/agentInfo';
 import { authorName } from './author';
 import { OWN_PREVIEW_LINES } from './collapse';
@@ -177,7 +177,7 @@ function chevron(): SVGSVGElement {
   svg.setAttribute('aria-hidden', 'true');
   const path = document.createElementNS(SVG, 'path');
   path.setAttribute('fill', 'currentColor');
-  path.setAttribute('d', 'M9.3 6.3 7.9 7.7l4.3 4.3-4.3 4.3 1.4 1.4 5.7-5.7z');
+  path.setAttribute('d', TURN_CHEVRON_PATH);
   svg.append(path);
   return svg;
 }

@@ -1,5 +1,6 @@
 import { Show, createUniqueId } from 'solid-js';
 import type { ActivityRow } from '../../../store/schema';
+import { TURN_CHEVRON_PATH } from '../shell/headIconPaths';
 import { ActivityList } from './ActivityList';
 import { useMessageList } from './listContext';
 import { ReasoningBody } from './Reasoning';
@@ -8,7 +9,7 @@ import { activityLabel, thoughtLabel } from './turnLabels';
 function Chevron() {
   return (
     <svg class="turn-chevron" viewBox="0 0 24 24" width="16" height="16" aria-hidden="true">
-      <path fill="currentColor" d="M9.3 6.3 7.9 7.7l4.3 4.3-4.3 4.3 1.4 1.4 5.7-5.7z" />
+      <path fill="currentColor" d={TURN_CHEVRON_PATH} />
     </svg>
   );
 }
