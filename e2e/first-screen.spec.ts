@@ -324,6 +324,7 @@ for (const [name, viewport] of [
       await sendMessage(page, 'thanks, nice');
       // The whole reply, to its sign-off: a reply stored half-way grows when the lane catches up.
       await expect(hermes(page, 'Echo: thanks, nice').getByText('— Iris demo agent')).toBeVisible();
+      await expect(hermes(page, 'Echo: thanks, nice')).toHaveAttribute('aria-busy', 'false');
       const pictures = await expectStillThroughLoad(page, `picture-${name}`, {
         head: '.lane-head-picture',
         lane: '.media-image',
@@ -364,6 +365,8 @@ for (const [name, viewport] of [
       }
       await sendMessage(page, 'two files');
       await expect(hermes(page, 'Received: report.pdf').getByText('— Iris demo agent')).toBeVisible();
+      // Its turn over (stored final, its tools' times with it), or the reload reads it half-way.
+      await expect(hermes(page, 'Received: report.pdf')).toHaveAttribute('aria-busy', 'false');
       const chips = page.locator('.doc-chip, .audio-player');
       await expect(chips).toHaveCount(2);
       const files = await expectStillThroughLoad(page, `files-${name}`, {
