@@ -258,6 +258,33 @@ test.describe('desktop', () => {
     });
   });
 
+  test('a reply cut off by the network says it is paused, not writing, and finishes once back online', async ({
+    page,
+    context,
+  }) => {
+    await withSlowGateway(async (iris) => {
+      await pairAndOpen(page, iris);
+      await messageBox(page).fill('/long');
+      await messageBox(page).press('Enter');
+      await expect(messages(page).getByText('Line 2 of a long answer')).toBeVisible();
+      const reply = messages(page).getByRole('article').filter({ hasText: 'Line 2 of a long answer' }).last();
+      await expect(reply).toHaveAttribute('aria-busy', 'true');
+      await expect(reply.getByText('Paused until the gateway is back')).toHaveCount(0);
+
+      await context.setOffline(true);
+      await expect(reply.getByText('Paused until the gateway is back')).toBeVisible();
+      await expect(reply.getByText('Writing…')).toHaveCount(0);
+      // No caret, no spinner: nothing in it moves as if text were still coming.
+      expect(await reply.evaluate((el) => el.getAnimations({ subtree: true }).length)).toBe(0);
+      await page.screenshot({ path: '/tmp/look/reply-paused-desktop.png' });
+
+      await context.setOffline(false);
+      await expect(reply).toHaveAttribute('aria-busy', 'false', { timeout: 30_000 });
+      await expect(reply.getByText('Line 40 of a long answer')).toBeVisible();
+      await expect(reply.getByText('Paused until the gateway is back')).toHaveCount(0);
+    });
+  });
+
   test('a message while the agent works is a steer, labelled so, and the reply acknowledges it', async ({ page }) => {
     await withSlowGateway(async (iris) => {
       await pairAndOpen(page, iris);

@@ -28,6 +28,7 @@ const list = (): MessageListContextValue => ({
   toggleOpen: () => {},
   requestDelete: () => {},
   holdPlace: () => {},
+  paused: () => false,
 });
 
 const row: MessageRow = {

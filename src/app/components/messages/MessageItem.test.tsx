@@ -9,6 +9,7 @@ import { createTestRuntime, disposeTestRuntime } from '../../../testing/runtime'
 import { until } from '../../../testing/until';
 import { MessageListContext, type MessageListContextValue } from './listContext';
 import { MessageItem } from './MessageItem';
+import { PAUSED_TEXT } from './connectionPause';
 
 let runtime: IrisRuntime;
 let mounted: Mounted | undefined;
@@ -17,7 +18,7 @@ afterEach(async () => {
   await disposeTestRuntime(runtime);
 });
 
-function list(): MessageListContextValue {
+function list(extra: Partial<MessageListContextValue> = {}): MessageListContextValue {
   return {
     lane: 'web:default',
     win: { rows: {}, activity: {}, media: {} },
@@ -31,6 +32,8 @@ function list(): MessageListContextValue {
     toggleOpen: () => {},
     requestDelete: () => {},
     holdPlace: () => {},
+    paused: () => false,
+    ...extra,
   };
 }
 
@@ -46,10 +49,10 @@ const streamingRow = (message_id: string, text: string): MessageRow => ({
 });
 
 /** The bubble of `row`, in a message list, on this test's runtime. */
-const mountItem = (row: MessageRow) =>
+const mountItem = (row: MessageRow, extra: Partial<MessageListContextValue> = {}) =>
   mount(
     () => (
-      <MessageListContext.Provider value={list()}>
+      <MessageListContext.Provider value={list(extra)}>
         <MessageItem message={row} />
       </MessageListContext.Provider>
     ),
@@ -104,5 +107,48 @@ describe('an assistant message while it streams', () => {
     const row = streamingRow('m2', 'Stored so far');
     mounted = mountItem(row);
     await until(() => visibleText(mounted!.container.querySelector('.md')) === 'Stored so far', 'the stored text');
+  });
+});
+
+describe('an assistant message while the connection is down', () => {
+  const pausedLine = () => mounted!.container.querySelector('.msg-paused');
+
+  it('says it is paused, with no caret, and streams on once the connection is back', async () => {
+    runtime = createTestRuntime();
+    const [paused, setPaused] = createSignal(false);
+    const [row, setRow] = createStore<MessageRow>(streamingRow('m5', 'Half of the answer'));
+    mounted = mountItem(row, { paused });
+    const body = () => mounted!.container.querySelector('article > .md');
+    await until(() => visibleText(body()) === 'Half of the answer', 'the text so far');
+    expect(body()?.classList.contains('md-streaming')).toBe(true);
+    expect(pausedLine()).toBeNull();
+    expect(mounted.container.querySelector('.turn-status')?.textContent).toBe('Writing…');
+
+    setPaused(true);
+    await until(() => pausedLine() !== null, 'the paused line');
+    expect(pausedLine()!.textContent).toBe(PAUSED_TEXT);
+    expect(mounted.container.querySelector('.turn-status')?.textContent).toBe('Paused');
+    expect(body()?.classList.contains('md-streaming')).toBe(false);
+    expect(mounted.container.querySelector('article')?.getAttribute('aria-busy')).toBe('true');
+
+    setPaused(false);
+    await until(() => pausedLine() === null, 'the paused line gone');
+    expect(body()?.classList.contains('md-streaming')).toBe(true);
+    setRow({ text: 'Half of the answer, and the rest.', status: 'final' });
+    await until(() => visibleText(body()) === 'Half of the answer, and the rest.', 'the final text');
+  });
+
+  it('shows the paused line in place of the typing dots before any text', async () => {
+    runtime = createTestRuntime();
+    mounted = mountItem(streamingRow('m6', ''), { paused: () => true });
+    await until(() => pausedLine() !== null, 'the paused line');
+    expect(mounted.container.querySelector('.msg-typing')).toBeNull();
+  });
+
+  it('says nothing of it on a finished reply', async () => {
+    runtime = createTestRuntime();
+    mounted = mountItem({ ...streamingRow('m7', 'All done.'), status: 'final' }, { paused: () => true });
+    await until(() => visibleText(mounted!.container.querySelector('.md')) === 'All done.', 'the reply');
+    expect(pausedLine()).toBeNull();
   });
 });

@@ -4,6 +4,7 @@ import { useIris } from '../../../runtime';
 import { MessageMedia } from '../media/MessageMedia';
 import { AlarmIcon, InfoIcon } from './icons';
 import { authorName } from './author';
+import { PAUSED_TEXT } from './connectionPause';
 import { OWN_PREVIEW_LINES } from './collapse';
 import { DeliveryState } from './DeliveryState';
 import { shownStatus } from './deliveryStatus';
@@ -109,10 +110,11 @@ function AssistantMessage(props: { message: MessageRow }) {
       props.message.text,
   );
   const activity = createMemo(() => (props.message.turn ? list.win.activity[props.message.turn] : undefined));
+  const paused = () => !final() && list.paused();
   return (
     <article
       class="msg msg-assistant"
-      classList={{ 'is-target': highlighted(), streaming: !final() }}
+      classList={{ 'is-target': highlighted(), streaming: !final(), paused: paused() }}
       aria-label={label(props.message, list.agentName())}
       aria-busy={!final()}
       tabindex="-1"
@@ -136,7 +138,7 @@ function AssistantMessage(props: { message: MessageRow }) {
       <Show
         when={text()}
         fallback={
-          <Show when={!final() && !props.message.reasoning}>
+          <Show when={!final() && !props.message.reasoning && !paused()}>
             <p class="msg-typing">
               <span class="dots" aria-hidden="true" />
               <span class="visually-hidden">Writing…</span>
@@ -147,11 +149,14 @@ function AssistantMessage(props: { message: MessageRow }) {
         <Markdown
           text={text()}
           final={final()}
-          class={final() ? '' : 'md-streaming'}
+          class={final() || paused() ? '' : 'md-streaming'}
           openKey={props.message.message_id}
         />
       </Show>
       <MessageMedia message={props.message} />
+      <Show when={paused()}>
+        <p class="msg-paused">{PAUSED_TEXT}</p>
+      </Show>
       <Show when={final() && props.message.stopped}>
         <p class="msg-stopped">Stopped</p>
       </Show>
@@ -201,7 +206,12 @@ function NoticeMessage(props: { message: MessageRow }) {
 export function PendingTurn(props: { turn: string }) {
   const list = useMessageList();
   return (
-    <article class="msg msg-assistant msg-working" aria-label={`${list.agentName()}, working`} aria-busy="true">
+    <article
+      class="msg msg-assistant msg-working"
+      classList={{ paused: list.paused() }}
+      aria-label={`${list.agentName()}, working`}
+      aria-busy="true"
+    >
       <header class="msg-head">
         <span class="msg-author">{list.agentName()}</span>
       </header>
@@ -213,6 +223,9 @@ export function PendingTurn(props: { turn: string }) {
         streaming
         hasText={false}
       />
+      <Show when={list.paused()}>
+        <p class="msg-paused">{PAUSED_TEXT}</p>
+      </Show>
     </article>
   );
 }

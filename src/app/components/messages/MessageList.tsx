@@ -32,6 +32,7 @@ import { MessageItem, PendingTurn } from './MessageItem';
 import { loadMessageActions } from './MessageActions';
 import { loadMarkdown } from './markdownModule';
 import { WaitingReply, awaitingReply } from './ThinkingIndicator';
+import { createConnectionPause } from './connectionPause';
 import { authorName } from './author';
 import { useAgentName } from './useAgentName';
 import { DEFAULT_AGENT_NAME } from '../status/agentInfo';
@@ -365,6 +366,7 @@ export function MessageList(props: {
     },
     // The virtualizer moves the view only for rows wholly above it: one growing at its bottom does not.
     holdPlace: () => pin.leave(),
+    paused: createConnectionPause(client.state),
   };
 
   return (
@@ -406,7 +408,13 @@ export function MessageList(props: {
                           when={key !== WAITING_KEY}
                           fallback={
                             <Show when={lane()}>
-                              {(row) => <WaitingReply lane={row()} author={authorName('assistant', agentName())} />}
+                              {(row) => (
+                                <WaitingReply
+                                  lane={row()}
+                                  author={authorName('assistant', agentName())}
+                                  paused={context.paused()}
+                                />
+                              )}
                             </Show>
                           }
                         >

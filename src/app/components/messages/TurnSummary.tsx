@@ -84,7 +84,7 @@ export function TurnSummary(props: {
             </button>
           </Show>
           <Show when={!props.reasoning && props.items.length === 0}>
-            <span class="turn-status">Writing…</span>
+            <span class="turn-status">{props.streaming && list.paused() ? 'Paused' : 'Writing…'}</span>
           </Show>
         </div>
         <Show when={props.reasoning && reasoningOpen()}>

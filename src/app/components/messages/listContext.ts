@@ -32,6 +32,11 @@ export interface MessageListContextValue {
    * following the newest message (until they scroll back down to it).
    */
   holdPlace(): void;
+  /**
+   * The connection has been down a moment (createConnectionPause): what is shown going on (a reply
+   * streaming, a tool running) says it waits for the gateway instead of looking busy.
+   */
+  paused: Accessor<boolean>;
 }
 
 export const MessageListContext = createContext<MessageListContextValue>();

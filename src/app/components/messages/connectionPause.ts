@@ -1,0 +1,28 @@
+import { createEffect, createMemo, createSignal, onCleanup, type Accessor } from 'solid-js';
+import type { ConnectionState } from '../../../client';
+
+/** What work shown going on says while the connection is down. */
+export const PAUSED_TEXT = 'Paused until the gateway is back';
+
+/** A reconnect that succeeds at once is not worth saying so (the connection banner waits as long). */
+export const PAUSE_AFTER_MS = 1000;
+
+/**
+ * Whether the connection has been down for a moment: a reply that streams, a tool that runs or an agent
+ * that thinks cannot go on until it is back, and should not look as if it did (a page reloaded offline
+ * mid-reply kept its typing dots for as long as it stayed offline).
+ */
+export function createConnectionPause(state: Accessor<ConnectionState>, afterMs = PAUSE_AFTER_MS): Accessor<boolean> {
+  const [paused, setPaused] = createSignal(false);
+  // A memo, so reconnect attempts flipping offline ⇄ connecting do not restart the wait.
+  const down = createMemo(() => state() !== 'online');
+  createEffect(() => {
+    if (!down()) {
+      setPaused(false);
+      return;
+    }
+    const timer = setTimeout(() => setPaused(true), afterMs);
+    onCleanup(() => clearTimeout(timer));
+  });
+  return paused;
+}
