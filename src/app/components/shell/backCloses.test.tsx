@@ -158,4 +158,24 @@ describe('Back closes the overlay on top', () => {
       delete (window as { CloseWatcher?: unknown }).CloseWatcher;
     }
   });
+
+  it('there, a history step (a desktop’s Back button) closes what is open with the page it was over', async () => {
+    history.pushState({ _depth: 1, page: 'lane' }, '');
+    Object.assign(window, { CloseWatcher: class {} });
+    try {
+      const menu = openOverlay(backCloses);
+      const dialog = openOverlay(backCloses);
+      history.back();
+      await tick();
+      expect(menu.closedByBack()).toBe(1);
+      expect(dialog.closedByBack()).toBe(1);
+      // Closed, they listen no more: the next step closes nothing twice.
+      history.back();
+      await tick();
+      expect(menu.closedByBack()).toBe(1);
+      expect(dialog.closedByBack()).toBe(1);
+    } finally {
+      delete (window as { CloseWatcher?: unknown }).CloseWatcher;
+    }
+  });
 });

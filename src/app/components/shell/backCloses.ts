@@ -6,6 +6,8 @@
 // itself, so Back afterwards leads where it did before. The hash router ignores the entry: the address is
 // the same. One entry for all of them, not one each: a gateway asking question after question would
 // otherwise push and pop history for each (browsers refuse such bursts, and waiting on them stalled pages).
+// In Chromium, a desktop's Back button is still a history step (not a close request): what is open closes
+// with the page it was over.
 import { useBeforeLeave, useNavigate } from '@solidjs/router';
 import { onCleanup } from 'solid-js';
 
@@ -33,9 +35,9 @@ function mayCallHistory(): boolean {
 
 const isMark = (state: unknown = history.state) => (state as Record<string, unknown> | null)?.[MARK] === true;
 
-/** Where this browser closes overlays on Back itself (or has no history: a test's non-browser). */
+/** Where this browser closes overlays on Back itself (Chromium's close requests). */
 function browserCloses(): boolean {
-  return typeof window === 'undefined' || 'CloseWatcher' in window;
+  return 'CloseWatcher' in window;
 }
 
 function hold() {
@@ -100,7 +102,16 @@ function release(close: () => void) {
  * through `close` (the owner's own way of closing it), and the page's entry goes with the last one.
  */
 export function useBackCloses(close: () => void): void {
-  if (browserCloses()) return;
+  if (typeof window === 'undefined') return;
+  if (browserCloses()) {
+    // Its close requests are Android's Back, not a desktop's Back button: that one is a history step, and
+    // the page goes back under the overlay. The overlay goes with the page it was over (the rename
+    // dialog, the app frame's, stayed open over the page before).
+    const onTraverse = () => close(); // its own identity: one owner may register `close` twice
+    window.addEventListener('popstate', onTraverse);
+    onCleanup(() => window.removeEventListener('popstate', onTraverse));
+    return;
+  }
   if (!listening) {
     window.addEventListener('popstate', onPopState);
     listening = true;
