@@ -60,6 +60,19 @@ describe('Back closes the overlay on top', () => {
     expect(backCloses.overlayEntryLeaving()).toBeUndefined();
   });
 
+  it('Back right after it closed by its button, before its entry went, still goes back a page', async () => {
+    history.pushState({ _depth: 1, page: 'before' }, '');
+    history.pushState({ _depth: 2, page: 'lane' }, '');
+    const overlay = openOverlay(backCloses);
+    overlay.close();
+    history.back(); // the person's, while the entry is on its way out
+    await tick();
+    await backCloses.historySettled();
+    await tick();
+    expect(history.state).toEqual({ _depth: 1, page: 'before' });
+    expect(overlay.closedByBack()).toBe(0);
+  });
+
   it('with a menu over the viewer, Back closes the menu only, and the viewer keeps an entry', async () => {
     const viewer = openOverlay(backCloses);
     const menu = openOverlay(backCloses);

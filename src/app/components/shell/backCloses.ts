@@ -72,8 +72,15 @@ function onPopState() {
   if (popping) return; // ours
   if (held && !isMark()) {
     held = false;
-    open.pop()?.();
-    hold(); // something else is still open (a menu's dialog)
+    const top = open.pop();
+    if (top) {
+      top();
+      hold(); // something else is still open (a menu's dialog)
+    } else if (mayCallHistory()) {
+      // The last overlay closed a moment ago and its entry had not gone yet: this Back was meant for the
+      // page, so it goes back a page too.
+      void popEntry();
+    }
   } else if (!held && isMark()) {
     // Forward onto an entry whose overlay is closed: there is nothing forward of the page to show.
     if (open.length > 0) held = true;
