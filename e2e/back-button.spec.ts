@@ -2,15 +2,9 @@
 // (back.spec.ts covers browsers without them). A desktop's Back *button* is no close request but a history
 // step: the page goes back, and what was open over the page it left closes with it, not left floating
 // over the page before.
-import type { Page } from '@playwright/test';
-import { DESKTOP, channelAction, channelLink, expect, pageTitle, pairAndOpen, sendMessage, test } from './support';
+import { DESKTOP, channelAction, expect, openChannel, pageTitle, pairAndOpen, sendMessage, test } from './support';
 
 const GENERAL = /#\/c\/web%3Adefault$/;
-
-async function fromGeneralToDemo(page: Page): Promise<void> {
-  await channelLink(page, 'Demo').click();
-  await expect(pageTitle(page)).toHaveText('Demo');
-}
 
 test.use({ viewport: DESKTOP });
 
@@ -20,7 +14,7 @@ test('the Back button with a dialog open goes back a page, and the dialog closes
 }) => {
   expect(await page.evaluate(() => 'CloseWatcher' in window)).toBe(true);
   await pairAndOpen(page, iris);
-  await fromGeneralToDemo(page);
+  await openChannel(page, 'Demo');
   await channelAction(page, 'Demo', 'Rename');
   const rename = page.getByRole('dialog', { name: 'Rename Demo' });
   await expect(rename).toBeVisible();
@@ -38,7 +32,7 @@ test('the Back button with a question open goes back a page; the question asks a
   iris,
 }) => {
   await pairAndOpen(page, iris);
-  await fromGeneralToDemo(page);
+  await openChannel(page, 'Demo');
   await sendMessage(page, '/confirm');
   const question = page.getByRole('dialog', { name: 'Archive old messages?' });
   await expect(question).toBeVisible();

@@ -3,14 +3,13 @@
 // it leaves no step behind: Back then leads where it did before it opened. This is for browsers without
 // close requests (Firefox, Safari: no CloseWatcher), where Back is a history step: Chromium's CloseWatcher
 // is taken away before the app loads, and Playwright's goBack is that step.
-import type { Page } from '@playwright/test';
 import {
   DESKTOP,
   PHONE,
   anotherDeviceSays,
   channelAction,
-  channelLink,
   expect,
+  openChannel,
   pageTitle,
   pairAndOpen,
   sendMessage,
@@ -26,12 +25,6 @@ test.beforeEach(async ({ page }) => {
   });
 });
 
-/** Opens Demo from General, so the page before it is General. */
-async function fromGeneralToDemo(page: Page): Promise<void> {
-  await channelLink(page, 'Demo').click();
-  await expect(pageTitle(page)).toHaveText('Demo');
-}
-
 test.describe('desktop', () => {
   test.use({ viewport: DESKTOP });
 
@@ -40,7 +33,7 @@ test.describe('desktop', () => {
     iris,
   }) => {
     await pairAndOpen(page, iris);
-    await fromGeneralToDemo(page);
+    await openChannel(page, 'Demo');
 
     await page.getByRole('button', { name: 'Actions for Demo' }).click();
     const menu = page.getByRole('menu', { name: 'Actions for Demo' });
@@ -72,7 +65,7 @@ test.describe('desktop', () => {
     iris,
   }) => {
     await pairAndOpen(page, iris);
-    await fromGeneralToDemo(page);
+    await openChannel(page, 'Demo');
     await sendMessage(page, '/confirm');
     const dialog = page.getByRole('dialog', { name: 'Archive old messages?' });
     await expect(dialog).toBeVisible();
@@ -89,7 +82,7 @@ test.describe('desktop', () => {
 
   test('Back with "Delete this message?" open cancels it: the message stays', async ({ page, iris }) => {
     await pairAndOpen(page, iris);
-    await fromGeneralToDemo(page);
+    await openChannel(page, 'Demo');
     await sendMessage(page, 'keep me');
     const mineRow = page.getByRole('article', { name: /^You/ }).filter({ hasText: 'keep me' });
     await mineRow.hover();
@@ -105,7 +98,7 @@ test.describe('desktop', () => {
   test('Back closes the picture viewer and leaves the lane where it was', async ({ page, iris }) => {
     await anotherDeviceSays(iris, 'web:demo', '/image');
     await pairAndOpen(page, iris);
-    await fromGeneralToDemo(page);
+    await openChannel(page, 'Demo');
     await page
       .getByRole('log', { name: 'Messages' })
       .getByRole('button', { name: /^Open picture/ })

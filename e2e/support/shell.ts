@@ -3,7 +3,7 @@
 import type { Browser, Locator, Page } from '@playwright/test';
 import { TestClient } from '../../server/gateway/testclient';
 import { pairAndOpen } from './app';
-import type { IrisServer } from './server';
+import { expect, type IrisServer } from './server';
 
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1280, height: 800 };
@@ -61,6 +61,12 @@ export function toast(page: Page, text: string): Locator {
 /** The top bar's title (the page heading). */
 export function pageTitle(page: Page): Locator {
   return page.getByRole('banner').getByRole('heading', { level: 1 });
+}
+
+/** Opens a channel from the sidebar (a desktop's), once its page shows: the page before is the one it left. */
+export async function openChannel(page: Page, name: string): Promise<void> {
+  await channelLink(page, name).click();
+  await expect(pageTitle(page)).toHaveText(name);
 }
 
 /** Another device: a separate browser context (its own IndexedDB and device id), paired with the same link. */
