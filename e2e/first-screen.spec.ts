@@ -292,6 +292,12 @@ for (const [name, viewport] of [
           .filter((box) => box.bottom > 56)
           .map((box) => Math.round(box.top)),
       );
+      // Where the time under each of the person's messages starts, newest first: beside its ✓✓ in both.
+      const headTimes = await head.evaluate((main) =>
+        [...main.querySelectorAll('.lane-head-user .lane-head-time')]
+          .reverse()
+          .map((time) => Math.round(time.getBoundingClientRect().left)),
+      );
       await page.screenshot({ path: `/tmp/look/head-${name}.png` });
       release();
       await expect(head).toHaveCount(0);
@@ -305,7 +311,16 @@ for (const [name, viewport] of [
             .sort((a, b) => b.getBoundingClientRect().top - a.getBoundingClientRect().top)
             .map((m) => Math.round(m.getBoundingClientRect().top)),
         );
+      const laneTimes = await page
+        .getByRole('log', { name: 'Messages' })
+        .evaluate((log) =>
+          [...log.querySelectorAll('article.msg-user .msg-foot time')]
+            .sort((a, b) => b.getBoundingClientRect().top - a.getBoundingClientRect().top)
+            .map((time) => Math.round(time.getBoundingClientRect().left)),
+        );
       await page.screenshot({ path: `/tmp/look/head-to-lane-${name}.png` });
+      expect(headTimes.length).toBeGreaterThanOrEqual(1);
+      expect(laneTimes.slice(0, headTimes.length), 'the times beside the person’s messages').toEqual(headTimes);
       expect(headTops.length).toBeGreaterThanOrEqual(3);
       // Each message on both screens starts within a few pixels (inline marks, bold and `code`, may wrap a
       // line differently; a missing code box or turn line moved them by 30 px and more).

@@ -104,6 +104,40 @@ describe('a message in the lane head', () => {
     expect(item.querySelector('.lane-head-more')).toBeNull();
   });
 
+  it('marks the person’s messages as the lane will: waiting, sent, read (answered after, or read here), none when failed', () => {
+    const parent = document.createElement('div');
+    const user = (n: number, status: MessageRow['status'], extra: Partial<MessageRow> = {}) => ({
+      ...row(n, 'user', `m${n}`),
+      status,
+      ...extra,
+    });
+    showLaneHead(
+      {
+        lane: LANE,
+        channel: undefined,
+        messages: [
+          user(1, 'sent'), // answered below: read
+          row(2, 'assistant', 'answer'),
+          user(3, 'read'),
+          user(4, 'sent', { sent_here: true }), // sent from here, not read yet
+          user(5, 'sent'), // after the newest answer
+          user(6, 'pending'),
+          user(7, 'failed'),
+        ],
+        gatewayStatus: undefined,
+      },
+      parent,
+    );
+    const marks = [...parent.querySelectorAll('.lane-head-user .lane-head-foot')].map((foot) => {
+      const mark = foot.querySelector('.lane-head-delivery');
+      return mark
+        ? `${mark.classList.contains('read') ? 'read' : 'muted'} ${mark.querySelector('svg')!.getAttribute('width')}`
+        : 'none';
+    });
+    // The lane's icons: ✓✓ 20 px wide, ✓ and the clock 14.
+    expect(marks).toEqual(['read 20', 'read 20', 'muted 14', 'muted 14', 'muted 14', 'none']);
+  });
+
   it('shows the turn line above a reply with reasoning, and none without', () => {
     expect(
       text(

@@ -2,9 +2,10 @@
 import type { MessageRow } from '../../../store/schema';
 import type { MediaSize, StoredLaneHead, TurnItem } from '../../../store/laneHead';
 import { attachmentBox } from '../media/mediaBox';
-import { HEAD_ICON_PATHS, TURN_CHEVRON_PATH } from '../shell/headIconPaths';
+import { DELIVERY_ICONS, HEAD_ICON_PATHS, TURN_CHEVRON_PATH } from '../shell/headIconPaths';
 import { agentName } from '../status/agentInfo';
 import { authorName } from './author';
+import { shownStatus } from './deliveryStatus';
 import { OWN_PREVIEW_LINES } from './collapse';
 import { headBlocks, previewText, type HeadBlock, type HeadList } from './headBlocks';
 import { formatTime } from './time';
@@ -169,17 +170,31 @@ function body(text: string, own: boolean): HTMLElement {
   return md;
 }
 
-/** The chevron after each of the line's words, as the lane's buttons have (TurnSummary's Chevron). */
-function chevron(): SVGSVGElement {
+/** A filled icon of `d`, `width` × `height` px. */
+function filledIcon(cls: string, d: string, width: number, height: number): SVGSVGElement {
   const svg = document.createElementNS(SVG, 'svg');
-  for (const [k, v] of Object.entries({ class: 'lane-head-chevron', viewBox: '0 0 24 24', width: '16', height: '16' }))
-    svg.setAttribute(k, v);
-  svg.setAttribute('aria-hidden', 'true');
+  for (const [k, v] of Object.entries({ class: cls, viewBox: '0 0 24 24', width, height, 'aria-hidden': 'true' }))
+    svg.setAttribute(k, String(v));
   const path = document.createElementNS(SVG, 'path');
   path.setAttribute('fill', 'currentColor');
-  path.setAttribute('d', TURN_CHEVRON_PATH);
+  path.setAttribute('d', d);
   svg.append(path);
   return svg;
+}
+
+/** The chevron after each of the line's words, as the lane's buttons have (TurnSummary's Chevron). */
+const chevron = () => filledIcon('lane-head-chevron', TURN_CHEVRON_PATH, 16, 16);
+
+/**
+ * A sent message's mark beside its time (DeliveryState's clock, ✓ or ✓✓), so the time does not move
+ * aside when the lane draws it. A failed one gets none: the lane's "Not sent" line is its own.
+ */
+function deliveryMark(row: MessageRow, agentTs: number | undefined): HTMLElement | undefined {
+  const status = shownStatus(row, agentTs);
+  if (status !== 'pending' && status !== 'sent' && status !== 'read') return undefined;
+  const mark = el('span', status === 'read' ? 'lane-head-delivery read' : 'lane-head-delivery');
+  mark.append(filledIcon('', DELIVERY_ICONS[status].d, DELIVERY_ICONS[status].width, 14));
+  return mark;
 }
 
 /** The turn's line the lane shows above a reply ("Thought for 2 s ›  Used 2 tools · 24 ms ›"), or none. */
@@ -214,13 +229,15 @@ function attachments(row: MessageRow, sizes: Record<string, MediaSize> | undefin
   return media;
 }
 
-function message(row: MessageRow, agent: string, head: StoredLaneHead): HTMLElement {
+function message(row: MessageRow, agent: string, head: StoredLaneHead, agentTs: number | undefined): HTMLElement {
   const time = el('span', 'lane-head-time', formatTime(row.ts));
   const media = attachments(row, head.media);
   if (row.role === 'user') {
     const item = el('li', 'lane-head-msg lane-head-user');
     const foot = el('p', 'lane-head-foot');
     foot.append(time);
+    const mark = deliveryMark(row, agentTs);
+    if (mark) foot.append(mark);
     const bubble = el('div', 'lane-head-bubble');
     if (media) bubble.append(media);
     if (row.text) bubble.append(body(row.text, true));
@@ -266,7 +283,12 @@ export function showLaneHead(head: StoredLaneHead, parent: HTMLElement = documen
   );
   // A short lane starts at the top, as the lane does; a long one shows its newest at the bottom.
   const list = el('ol', head.messages.length < HEAD_MESSAGES ? 'lane-head-list lane-head-short' : 'lane-head-list');
-  list.append(...onScreen(head.messages).map((row) => message(row, agent, head)));
+  // When the agent last wrote (the lane's laneAgentTs): a message of the person's drawn here is among the
+  // newest, so any reply after it is in these rows too.
+  let agentTs: number | undefined;
+  for (const row of head.messages)
+    if (row.role === 'assistant' && (agentTs === undefined || row.ts > agentTs)) agentTs = row.ts;
+  list.append(...onScreen(head.messages).map((row) => message(row, agent, head, agentTs)));
   const composer = el('div', 'lane-head-composer');
   composer.setAttribute('aria-hidden', 'true');
   const row = el('div', 'lane-head-row');

@@ -1,4 +1,6 @@
 // Small inline icons (our own markup, decorative: every use has a text label beside or on its button).
+import { DELIVERY_ICONS } from '../shell/headIconPaths';
+
 export function ReplyIcon() {
   return (
     <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
@@ -23,29 +25,19 @@ export function DeleteIcon() {
     </svg>
   );
 }
-export function ClockIcon() {
+/** A sent message's mark (DELIVERY_ICONS: the lane head draws the same). */
+function DeliveryIcon(props: { mark: keyof typeof DELIVERY_ICONS }) {
   return (
-    <svg viewBox="0 0 24 24" width="14" height="14" aria-hidden="true">
-      <path
-        fill="currentColor"
-        d="M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zm0 18a8 8 0 1 1 0-16 8 8 0 0 1 0 16zm.5-13H11v6l5.2 3.2.8-1.3-4.5-2.7V7z"
-      />
+    <svg viewBox="0 0 24 24" width={DELIVERY_ICONS[props.mark].width} height="14" aria-hidden="true">
+      <path fill="currentColor" d={DELIVERY_ICONS[props.mark].d} />
     </svg>
   );
 }
+export function ClockIcon() {
+  return <DeliveryIcon mark="pending" />;
+}
 export function CheckIcon(props: { double?: boolean }) {
-  return (
-    <svg viewBox="0 0 24 24" width={props.double ? 20 : 14} height="14" aria-hidden="true">
-      {props.double ? (
-        <path
-          fill="currentColor"
-          d="M0.4 13.4 6 19l1.4-1.4L1.8 12 .4 13.4zM22.2 5.6 11.6 16.2 7.4 12 6 13.4l5.6 5.6 12-12-1.4-1.4zM18 7l-1.4-1.4-6.3 6.3 1.4 1.4L18 7z"
-        />
-      ) : (
-        <path fill="currentColor" d="M9 16.2 4.8 12l-1.4 1.4L9 19 21 7l-1.4-1.4L9 16.2z" />
-      )}
-    </svg>
-  );
+  return <DeliveryIcon mark={props.double ? 'read' : 'sent'} />;
 }
 export function ToolIcon() {
   return (
