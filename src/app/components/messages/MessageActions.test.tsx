@@ -28,7 +28,7 @@ const list = (): MessageListContextValue => ({
   toggleOpen: () => {},
   requestDelete: () => {},
   holdPlace: () => {},
-  paused: () => false,
+  paused: () => undefined,
 });
 
 const row: MessageRow = {

@@ -32,7 +32,7 @@ function list(extra: Partial<MessageListContextValue> = {}): MessageListContextV
     toggleOpen: () => {},
     requestDelete: () => {},
     holdPlace: () => {},
-    paused: () => false,
+    paused: () => undefined,
     ...extra,
   };
 }
@@ -115,7 +115,7 @@ describe('an assistant message while the connection is down', () => {
 
   it('says it is paused, with no caret, and streams on once the connection is back', async () => {
     runtime = createTestRuntime();
-    const [paused, setPaused] = createSignal(false);
+    const [paused, setPaused] = createSignal<string | undefined>(undefined);
     const [row, setRow] = createStore<MessageRow>(streamingRow('m5', 'Half of the answer'));
     mounted = mountItem(row, { paused });
     const body = () => mounted!.container.querySelector('article > .md');
@@ -124,14 +124,14 @@ describe('an assistant message while the connection is down', () => {
     expect(pausedLine()).toBeNull();
     expect(mounted.container.querySelector('.turn-status')?.textContent).toBe('Writing…');
 
-    setPaused(true);
+    setPaused(PAUSED_TEXT);
     await until(() => pausedLine() !== null, 'the paused line');
     expect(pausedLine()!.textContent).toBe(PAUSED_TEXT);
     expect(mounted.container.querySelector('.turn-status')?.textContent).toBe('Paused');
     expect(body()?.classList.contains('md-streaming')).toBe(false);
     expect(mounted.container.querySelector('article')?.getAttribute('aria-busy')).toBe('true');
 
-    setPaused(false);
+    setPaused(undefined);
     await until(() => pausedLine() === null, 'the paused line gone');
     expect(body()?.classList.contains('md-streaming')).toBe(true);
     setRow({ text: 'Half of the answer, and the rest.', status: 'final' });
@@ -140,14 +140,14 @@ describe('an assistant message while the connection is down', () => {
 
   it('shows the paused line in place of the typing dots before any text', async () => {
     runtime = createTestRuntime();
-    mounted = mountItem(streamingRow('m6', ''), { paused: () => true });
+    mounted = mountItem(streamingRow('m6', ''), { paused: () => PAUSED_TEXT });
     await until(() => pausedLine() !== null, 'the paused line');
     expect(mounted.container.querySelector('.msg-typing')).toBeNull();
   });
 
   it('says nothing of it on a finished reply', async () => {
     runtime = createTestRuntime();
-    mounted = mountItem({ ...streamingRow('m7', 'All done.'), status: 'final' }, { paused: () => true });
+    mounted = mountItem({ ...streamingRow('m7', 'All done.'), status: 'final' }, { paused: () => PAUSED_TEXT });
     await until(() => visibleText(mounted!.container.querySelector('.md')) === 'All done.', 'the reply');
     expect(pausedLine()).toBeNull();
   });

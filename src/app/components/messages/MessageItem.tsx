@@ -4,7 +4,6 @@ import { useIris } from '../../../runtime';
 import { MessageMedia } from '../media/MessageMedia';
 import { AlarmIcon, InfoIcon } from './icons';
 import { authorName } from './author';
-import { PAUSED_TEXT } from './connectionPause';
 import { OWN_PREVIEW_LINES } from './collapse';
 import { DeliveryState } from './DeliveryState';
 import { shownStatus } from './deliveryStatus';
@@ -110,11 +109,11 @@ function AssistantMessage(props: { message: MessageRow }) {
       props.message.text,
   );
   const activity = createMemo(() => (props.message.turn ? list.win.activity[props.message.turn] : undefined));
-  const paused = () => !final() && list.paused();
+  const paused = () => (final() ? undefined : list.paused());
   return (
     <article
       class="msg msg-assistant"
-      classList={{ 'is-target': highlighted(), streaming: !final(), paused: paused() }}
+      classList={{ 'is-target': highlighted(), streaming: !final(), paused: !!paused() }}
       aria-label={label(props.message, list.agentName())}
       aria-busy={!final()}
       tabindex="-1"
@@ -154,9 +153,7 @@ function AssistantMessage(props: { message: MessageRow }) {
         />
       </Show>
       <MessageMedia message={props.message} />
-      <Show when={paused()}>
-        <p class="msg-paused">{PAUSED_TEXT}</p>
-      </Show>
+      <Show when={paused()}>{(words) => <p class="msg-paused">{words()}</p>}</Show>
       <Show when={final() && props.message.stopped}>
         <p class="msg-stopped">Stopped</p>
       </Show>
@@ -208,7 +205,7 @@ export function PendingTurn(props: { turn: string }) {
   return (
     <article
       class="msg msg-assistant msg-working"
-      classList={{ paused: list.paused() }}
+      classList={{ paused: !!list.paused() }}
       aria-label={`${list.agentName()}, working`}
       aria-busy="true"
     >
@@ -223,9 +220,7 @@ export function PendingTurn(props: { turn: string }) {
         streaming
         hasText={false}
       />
-      <Show when={list.paused()}>
-        <p class="msg-paused">{PAUSED_TEXT}</p>
-      </Show>
+      <Show when={list.paused()}>{(words) => <p class="msg-paused">{words()}</p>}</Show>
     </article>
   );
 }

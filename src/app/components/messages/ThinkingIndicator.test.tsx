@@ -21,14 +21,14 @@ const thinking: LaneRow = { lane: 'web:default', readTs: 0, busy: true, typing: 
 describe('the placeholder reply', () => {
   it('says what the agent does, and that it is paused while the connection is down', async () => {
     runtime = createTestRuntime();
-    const [paused, setPaused] = createSignal(false);
+    const [paused, setPaused] = createSignal<string | undefined>(undefined);
     mounted = mount(() => <WaitingReply lane={thinking} author="Hermes" paused={paused()} />, runtime);
     const line = () => visibleText(mounted!.container.querySelector('.waiting-line'));
     await until(() => line() === 'Thinking…', 'what the agent does');
-    setPaused(true);
+    setPaused(PAUSED_TEXT);
     await until(() => line() === PAUSED_TEXT, 'the paused words');
     expect(mounted.container.querySelector('article')?.classList.contains('paused')).toBe(true);
-    setPaused(false);
+    setPaused(undefined);
     await until(() => line() === 'Thinking…', 'what the agent does, again');
   });
 });

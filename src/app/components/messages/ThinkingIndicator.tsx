@@ -1,7 +1,6 @@
 import { Show } from 'solid-js';
 import type { LaneRow, MessageRow } from '../../../store/schema';
 import { replyEnded } from '../composer/composerMode';
-import { PAUSED_TEXT } from './connectionPause';
 
 /** What the agent is doing, as the end of "Hermes is …". */
 function doing(lane: LaneRow): string {
@@ -70,15 +69,20 @@ export function ThinkingIndicator(props: {
  * indicator, as ChatGPT and Claude show it. The reply (or its tool line) takes this place over, so the
  * list only ever grows at its end. Hidden from assistive tech: ThinkingIndicator announces the same.
  */
-export function WaitingReply(props: { lane: LaneRow; author: string; paused?: boolean }) {
+/** `paused`: what it says instead while the connection is down (createConnectionPause). */
+export function WaitingReply(props: { lane: LaneRow; author: string; paused?: string }) {
   return (
-    <article class="msg msg-assistant msg-working msg-waiting" classList={{ paused: props.paused }} aria-hidden="true">
+    <article
+      class="msg msg-assistant msg-working msg-waiting"
+      classList={{ paused: !!props.paused }}
+      aria-hidden="true"
+    >
       <header class="msg-head">
         <span class="msg-author">{props.author}</span>
       </header>
       <p class="waiting-line">
         <span class="dots" />
-        <span>{props.paused ? PAUSED_TEXT : placeholderText(props.lane)}</span>
+        <span>{props.paused ?? placeholderText(props.lane)}</span>
       </p>
     </article>
   );

@@ -1,7 +1,7 @@
 import { createRoot, createSignal } from 'solid-js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ConnectionState } from '../../../client';
-import { PAUSE_AFTER_MS, createConnectionPause } from './connectionPause';
+import { PAUSED_TEXT, PAUSED_UNPAIRED_TEXT, PAUSE_AFTER_MS, createConnectionPause } from './connectionPause';
 
 describe('createConnectionPause', () => {
   beforeEach(() => vi.useFakeTimers());
@@ -17,9 +17,9 @@ describe('createConnectionPause', () => {
     const { paused, setState, dispose } = pauseOver('online');
     setState('offline');
     vi.advanceTimersByTime(PAUSE_AFTER_MS - 1);
-    expect(paused()).toBe(false);
+    expect(paused()).toBeUndefined();
     vi.advanceTimersByTime(1);
-    expect(paused()).toBe(true);
+    expect(paused()).toBe(PAUSED_TEXT);
     dispose();
   });
 
@@ -31,7 +31,7 @@ describe('createConnectionPause', () => {
     vi.advanceTimersByTime(300);
     setState('online');
     vi.advanceTimersByTime(PAUSE_AFTER_MS * 3);
-    expect(paused()).toBe(false);
+    expect(paused()).toBeUndefined();
     dispose();
   });
 
@@ -43,16 +43,26 @@ describe('createConnectionPause', () => {
     vi.advanceTimersByTime(300);
     setState('offline');
     vi.advanceTimersByTime(100);
-    expect(paused()).toBe(true);
+    expect(paused()).toBe(PAUSED_TEXT);
     dispose();
   });
 
   it('ends at once when the connection is back', () => {
     const { paused, setState, dispose } = pauseOver('offline');
     vi.advanceTimersByTime(PAUSE_AFTER_MS);
-    expect(paused()).toBe(true);
+    expect(paused()).toBe(PAUSED_TEXT);
     setState('online');
-    expect(paused()).toBe(false);
+    expect(paused()).toBeUndefined();
+    dispose();
+  });
+
+  it('says to pair again when the gateway refused this device, where waiting would not help', () => {
+    const { paused, setState, dispose } = pauseOver('online');
+    setState('offline');
+    vi.advanceTimersByTime(PAUSE_AFTER_MS);
+    expect(paused()).toBe(PAUSED_TEXT);
+    setState('auth-failed');
+    expect(paused()).toBe(PAUSED_UNPAIRED_TEXT);
     dispose();
   });
 });

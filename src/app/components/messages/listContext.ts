@@ -34,9 +34,9 @@ export interface MessageListContextValue {
   holdPlace(): void;
   /**
    * The connection has been down a moment (createConnectionPause): what is shown going on (a reply
-   * streaming, a tool running) says it waits for the gateway instead of looking busy.
+   * streaming, a tool running) says what it waits for instead of looking busy: these words, else nothing.
    */
-  paused: Accessor<boolean>;
+  paused: Accessor<string | undefined>;
 }
 
 export const MessageListContext = createContext<MessageListContextValue>();
