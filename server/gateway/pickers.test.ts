@@ -158,6 +158,24 @@ describe('pickers', () => {
     expect(after.ofType('picker.confirm')).toHaveLength(0);
   });
 
+  it('a new message in the lane moves the agent on: the waiting question is closed everywhere and dropped', async () => {
+    const a = await device('dev-a');
+    const { picker } = await ask(a, '/clarify', 'picker.clarify');
+    const from = a.mark();
+    await a.request('message.send', { text: 'never mind, hello', client_id: 'c-next' }, { chat_id: 'web:default' });
+    // The frame that closes an open picker on every device (§11) comes before the next reply.
+    const busy = await a.waitFor((f) => f.type === 'agent.busy' && f.payload.reason !== 'waiting_input', { from });
+    const reply = await a.waitFor((f) => f.type === 'message.start', { from });
+    expect(a.frames.indexOf(busy)).toBeLessThan(a.frames.indexOf(reply));
+    await a.waitType('agent.idle', { from });
+    expect(
+      (await a.request('picker.select', { picker_id: picker.payload.picker_id, value: 'Prose' })).payload.code,
+    ).toBe('not_found');
+    const late = await device('dev-late');
+    await late.request('sync', { cursor: 0 });
+    expect(late.ofType('picker.clarify')).toHaveLength(0);
+  });
+
   it('unknown picker ids are not_found', async () => {
     const c = await device('dev-a');
     expect((await c.request('picker.select', { picker_id: 'pick_nope', value: 'yes' })).payload.code).toBe('not_found');

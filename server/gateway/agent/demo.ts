@@ -85,6 +85,7 @@ export class DemoAgent implements Agent {
         { v: 1, type: 'read.receipt', ...at(addr), payload: { message_id: msg.message_id } },
         { only: [senderDevice] },
       );
+      this.supersedePickers(addr);
       const cmd = parseCommand(msg.text);
       switch (cmd?.name) {
         case 'model':
@@ -120,6 +121,20 @@ export class DemoAgent implements Agent {
           return this.runTurn(addr, replyScript(msg.text, msg.media), done);
       }
     });
+  }
+
+  /**
+   * A new message in a lane where a question waits moves the agent on: the question is dropped, and
+   * agent.busy closes it on every device (§11), as every app does on that frame. Kept, it would be
+   * restated to devices paired later and answerable there, while the devices that saw it have closed it.
+   */
+  private supersedePickers(addr: LaneAddress): void {
+    const { store, hub } = this.ctx;
+    const waiting = [...store.agent.pickers.values()].filter((p) => p.lane === addr.lane);
+    if (waiting.length === 0) return;
+    for (const p of waiting) store.agent.pickers.delete(p.picker_id);
+    store.agent.save();
+    hub.emit({ v: 1, type: 'agent.busy', ...at(addr), payload: { reason: 'processing' } });
   }
 
   stop(requester: Requester, frame: ClientFrameOf<'agent.stop'>): void {
