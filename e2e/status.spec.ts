@@ -132,15 +132,18 @@ test('a reminder shows as a toast that opens its lane, and toasts can be dismiss
   await expect(pageTitle(page)).toHaveText('Demo');
   await expect(reminder).toHaveCount(0);
 
-  // Another one, dismissed with its close button.
-  await sendMessage(page, '/remind 1 drink water');
+  // Another one, dismissed with its close button (from another lane: the lane on screen shows its own
+  // reminders as messages, with no toast).
+  await sendMessage(page, '/remind 3 drink water');
+  await channelLink(page, 'General').click();
   const second = toast(page, 'drink water');
   await expect(second).toBeVisible({ timeout: 15_000 });
   await second.getByRole('button', { name: 'Dismiss' }).click();
   await expect(second).toHaveCount(0);
 
   // Left alone (no pointer or focus on it), a toast goes away by itself.
-  await sendMessage(page, '/remind 1 look away');
+  await sendMessage(page, '/remind 3 look away');
+  await channelLink(page, 'Demo').click();
   const third = toast(page, 'look away');
   await expect(third).toBeVisible({ timeout: 15_000 });
   await page.mouse.move(5, 700);

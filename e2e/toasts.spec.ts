@@ -156,6 +156,41 @@ test.describe('on a phone', () => {
   });
 });
 
+test('a reminder of the lane on screen raises no toast, then or after leaving it: its message is there', async ({
+  page,
+  iris,
+}) => {
+  const speak = await speakForGateway(page, null);
+  await pairAndOpen(page, iris);
+  await expect(pageTitle(page)).toHaveText('General');
+  speak({
+    type: 'notification',
+    chat_id: GENERAL,
+    payload: { kind: 'cron', title: 'Reminder', body: 'in this lane', ts: Date.now() },
+  });
+  // One of another lane, after it, still shows, and alone (the first would be on screen by now too).
+  speak({
+    type: 'notification',
+    chat_id: DEMO,
+    payload: { kind: 'cron', title: 'Reminder', body: 'in another lane', ts: Date.now() },
+  });
+  await expect(toast(page, 'in another lane')).toBeVisible();
+  expect(await toastList(page).getByRole('listitem').allInnerTexts()).toEqual([
+    expect.stringContaining('in another lane'),
+  ]);
+  // Recorded, and put away as seen: leaving the lane does not bring it up.
+  await expect
+    .poll(async () =>
+      (await storeRows<{ body: string; done?: boolean }>(page, 'toasts')).some(
+        (t) => t.body === 'in this lane' && t.done,
+      ),
+    )
+    .toBe(true);
+  await channelLink(page, 'Demo').click();
+  await expect(pageTitle(page)).toHaveText('Demo');
+  await expect(toast(page, 'in this lane')).toHaveCount(0);
+});
+
 test('a question open as a dialog gets no toast behind it', async ({ page, iris }) => {
   await pairAndOpen(page, iris);
   await expect(pageTitle(page)).toHaveText('General');

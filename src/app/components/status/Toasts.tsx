@@ -1,5 +1,5 @@
 import { useNavigate } from '@solidjs/router';
-import { For, Show, createSignal, onCleanup, onMount } from 'solid-js';
+import { For, Show, createEffect, createSignal, onCleanup, onMount } from 'solid-js';
 import { liveOnKeeping } from '../../../store/live';
 import { getChannel } from '../../../store/models/channels';
 import { dismissToast, toastLifetime, visibleToasts } from '../../../store/models/toasts';
@@ -92,12 +92,19 @@ export function Toasts() {
   const { db, client } = useIris();
   const navigate = useNavigate();
   const toasts = liveOnKeeping(client.activeLane, (lane) => visibleToasts(db, lane), [] as ToastRow[]);
-  const ids = () => toasts().map((t) => t.id!);
+  // A reminder of the lane on screen: its message (role cron) is right there, so no banner over it, now
+  // or when the person leaves the lane (protocol.py leaves the in-app banner to the app).
+  const shownInLane = (toast: ToastRow) =>
+    toast.kind === 'cron' && toast.lane !== undefined && toast.lane === client.activeLane();
+  const ids = () => toasts().flatMap((t) => (shownInLane(t) ? [] : [t.id!]));
 
   const dismiss = (toast: ToastRow) => {
     if (toast.id !== undefined)
       void dismissToast(db, toast.id).catch((err: unknown) => console.warn('iris: could not dismiss a toast', err));
   };
+  createEffect(() => {
+    for (const toast of toasts()) if (shownInLane(toast)) dismiss(toast);
+  });
   const open = async (toast: ToastRow) => {
     dismiss(toast);
     if (!toast.lane) return;
