@@ -73,7 +73,7 @@ function forgetCount(tag: string): Promise<void> {
 async function showPush(data: unknown): Promise<void> {
   const push = parsePush(data);
   const tag = notificationTag(push);
-  // A window showing that lane gets the in-app toast instead; its reader has seen the lane.
+  // A window showing that lane shows it there instead (a reminder as its message, a question as its dialog).
   if (!push.fromRelay && (await laneIsVisible(push.lane))) return forgetCount(tag);
   const [existing] = await self.registration.getNotifications({ tag });
   await withDb(async (db) => {

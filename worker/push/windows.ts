@@ -43,7 +43,7 @@ function ask<T>(
 }
 
 /**
- * Whether a visible window already shows `lane`: it shows the in-app toast, so no notification.
+ * Whether a visible window already shows `lane`: what the push says shows there, so no notification.
  * Visible, not focused: two windows side by side are both in view, and headless browsers never focus.
  * The window says which lane it shows (Client.url keeps the first URL of the page, not its hash route).
  */
