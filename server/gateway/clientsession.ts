@@ -2,6 +2,7 @@
 // text frames and routing of binary frames to the open media transfer. Malformed input is ignored,
 // never fatal. The router is passed in (index.ts), so the handlers it calls can know this class
 // without importing it back.
+import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import {
   CLIENT_FRAME_TYPES,
@@ -24,6 +25,8 @@ const HELLO_TIMEOUT_MS = 10_000;
 const PRE_HELLO_MAX_BYTES = 16 * 1024;
 /** Coalescable frames are skipped while this much is queued on the socket (spec: coalescable under backpressure). */
 const BACKPRESSURE_BYTES = 4 * 1024 * 1024;
+/** Frames of a replay written to the socket at once (a few tens of KiB). */
+const SEND_BATCH = 256;
 const clientTypes: ReadonlySet<string> = new Set(CLIENT_FRAME_TYPES);
 
 /** Hands a paired session's request to its handler (router.ts). */
@@ -45,6 +48,8 @@ export class ClientSession implements Requester {
     readonly ctx: GatewayContext,
     private readonly route: Route,
     private readonly ip = 'unknown',
+    /** The upgraded socket under `ws` (to write many frames in one go: `sendMany`). */
+    private readonly socket?: Pick<Duplex, 'cork' | 'uncork'>,
   ) {
     this.bucket = new TokenBucket(ctx.opts.rateLimit.burst, ctx.opts.rateLimit.perSecond);
     this.media = new MediaSession(this);
@@ -77,6 +82,24 @@ export class ClientSession implements Requester {
     if (!this.open) return;
     if (coalescable && this.ws.bufferedAmount > BACKPRESSURE_BYTES) return;
     this.ws.send(text);
+  }
+
+  /**
+   * Sends many encoded frames (a sync replay) written a batch at a time: one write of a batch's frames
+   * instead of one per frame. Per frame, 10,000 small writes each woke the browser's network service,
+   * and on a machine with few cores the gateway, the browser and the page waited on each other.
+   */
+  sendMany(texts: Iterable<string>): void {
+    let inBatch = 0;
+    for (const text of texts) {
+      if (inBatch === 0) this.socket?.cork();
+      this.sendEncoded(text, false);
+      if (++inBatch === SEND_BATCH) {
+        this.socket?.uncork();
+        inBatch = 0;
+      }
+    }
+    if (inBatch > 0) this.socket?.uncork();
   }
 
   /** Send a frame to this socket only (a response, not outboxed). */

@@ -74,7 +74,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         return;
       }
       wss.handleUpgrade(req, socket, head, (ws) => {
-        const session = new ClientSession(ws, ctx, route, clientIp(req));
+        const session = new ClientSession(ws, ctx, route, clientIp(req), socket);
         sessions.add(session);
         ws.on('close', () => sessions.delete(session));
       });

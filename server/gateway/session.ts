@@ -21,7 +21,7 @@ export function sync(client: ClientSession, frame: ClientFrameOf<'sync'>): void 
   const raw = frame.payload.cursor;
   const cursor = typeof raw === 'number' && Number.isFinite(raw) && raw >= 0 ? Math.floor(raw) : 0;
   store.devices.acknowledge(client.deviceId, cursor);
-  for (const entry of store.devices.since(client.deviceId, cursor)) client.sendEncoded(entry.frame, false);
+  client.sendMany(Array.from(store.devices.since(client.deviceId, cursor), (entry) => entry.frame));
   store.flush(); // the cursor handed out below, and the compacted journal, must survive a crash
   client.send({ v: 1, type: 'sync.done', id: frame.id, payload: { cursor: store.cursor(client.deviceId) } });
 }

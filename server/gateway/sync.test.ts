@@ -129,6 +129,24 @@ describe('outbox and sync', () => {
     expect(a.frames.slice(from).length).toBe(newest + 1);
   });
 
+  it('a replay written many frames per write still arrives whole, in order, then sync.done', async () => {
+    const b = await device('dev-b');
+    await b.close();
+    const devices = fixture.gw.gateway.store.devices;
+    // More than a few of the gateway's writes (each carries a batch of frames), and not a multiple.
+    const count = 1_000 + 7;
+    for (let i = 0; i < count; i++)
+      devices.append('dev-b', { v: 1, type: 'typing', chat_id: 'web:default', payload: { on: i % 2 === 0 } });
+    const expected = devices.since('dev-b', 0).map((e) => e.cursor);
+    const again = await device('dev-b');
+    const from = again.mark();
+    const done = await again.request('sync', { cursor: 0 });
+    const replay = again.frames.slice(from, -1);
+    expect(replay.map((f) => f.cursor)).toEqual(expected);
+    expect(replay.slice(-count).map((f) => f.payload.on)).toEqual(Array.from({ length: count }, (_, i) => i % 2 === 0));
+    expect(done.payload.cursor).toBe(expected.at(-1));
+  });
+
   it('accumulates an outbox for a known device that is not connected', async () => {
     const b = await device('dev-b');
     await b.close();
