@@ -285,6 +285,27 @@ test.describe('desktop', () => {
     });
   });
 
+  test('a reply cut off by a refused pairing says to pair again, not to wait', async ({ page }) => {
+    await withSlowGateway(async (iris) => {
+      // The app's socket, relayed, so the gateway can be made to refuse this device mid-reply.
+      let toPage: ((text: string) => void) | undefined;
+      await page.routeWebSocket(/\/ws$/, (ws) => {
+        ws.connectToServer();
+        toPage = (text) => ws.send(text);
+      });
+      await pairAndOpen(page, iris);
+      await messageBox(page).fill('/long');
+      await messageBox(page).press('Enter');
+      await expect(messages(page).getByText('Line 2 of a long answer')).toBeVisible();
+      const reply = messages(page).getByRole('article').filter({ hasText: 'Line 2 of a long answer' }).last();
+      toPage!(JSON.stringify({ v: 1, type: 'error', payload: { code: 'auth', message: 'This device was removed.' } }));
+      await expect(reply.getByText('Paused: pair this device again to go on')).toBeVisible();
+      await expect(reply.getByText('Paused until the gateway is back')).toHaveCount(0);
+      await expect(reply).toHaveAttribute('aria-busy', 'true');
+      await expect(page.getByRole('link', { name: 'Pair again' })).toBeVisible();
+    });
+  });
+
   test('a message while the agent works is a steer, labelled so, and the reply acknowledges it', async ({ page }) => {
     await withSlowGateway(async (iris) => {
       await pairAndOpen(page, iris);
