@@ -187,6 +187,46 @@ test.describe('a lane opened at start', () => {
     expect(await page.evaluate(() => 'headXss' in window)).toBe(false);
   });
 
+  test('draws links as the lane does, in the agent’s text and in the person’s bubble, dark and light', async ({
+    page,
+    iris,
+  }) => {
+    const store = demoGateway(iris).store;
+    const start = Date.now() - 60_000;
+    store.conversations.append({ lane: LANE, role: 'user', text: 'Is https://example.org up?', ts: start });
+    store.conversations.append({
+      lane: LANE,
+      role: 'assistant',
+      text: 'It is: see [its status page](https://example.org/status).',
+      ts: start + 1_000,
+    });
+    store.flush();
+    await pairAndOpen(page, iris);
+    await expect(hermes(page, 'It is: see')).toBeVisible();
+    /** Colour and underline of each link, the person's first (as in the lane, top to bottom). */
+    const looks = (selector: string) =>
+      page.locator(selector).evaluateAll((links) =>
+        links.map((a) => {
+          const style = getComputedStyle(a);
+          return [a.textContent, style.color, style.textDecorationLine];
+        }),
+      );
+    for (const scheme of ['dark', 'light'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      const lane = await holdChunk(page, 'LanePage');
+      await page.reload();
+      const head = page.getByRole('main', { name: 'Conversation (loading)' });
+      await expect(head.getByText('its status page')).toBeVisible();
+      const inHead = await looks('.lane-head-link');
+      lane();
+      await expect(head).toHaveCount(0);
+      await expect(hermes(page, 'It is: see').locator('a')).toHaveText('its status page');
+      const inLane = await looks('[role="log"] a[href]');
+      expect(inHead, scheme).toEqual(inLane);
+      expect(inHead.map(([text]) => text)).toEqual(['https://example.org', 'its status page']);
+    }
+  });
+
   // A lane of few messages that are long (a /help, a pasted text) is taller than the screen: the lane
   // opens at its end, so the head must too, or the first screen jumps from the oldest to the newest.
   test('of few but long messages shows its newest at the bottom, as the lane will', async ({ page, iris }) => {

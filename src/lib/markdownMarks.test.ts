@@ -35,9 +35,34 @@ describe('markedRuns', () => {
       { text: 'really', mark: 'em' },
       { text: ' ' },
       { text: 'not', mark: 'del' },
-      { text: ' docs.' },
+      { text: ' ' },
+      { text: 'docs', mark: 'link' },
+      { text: '.' },
     ]);
     expect(markedRuns('**bold `code` inside**')).toEqual([{ text: 'bold code inside', mark: 'strong' }]);
+  });
+
+  it('keeps the links the lane’s Markdown makes: [text](target), <address>, and bare addresses as GFM links them', () => {
+    expect(markedRuns('See [the **docs**](https://example.com/a_b) or <https://x.org/y>.')).toEqual([
+      { text: 'See ' },
+      { text: 'the docs', mark: 'link' },
+      { text: ' or ' },
+      { text: 'https://x.org/y', mark: 'link' },
+      { text: '.' },
+    ]);
+    // A bare address ends before trailing punctuation; its underscores are not emphasis.
+    expect(markedRuns('Open https://example.com/some_path_here, or www.example.org.')).toEqual([
+      { text: 'Open ' },
+      { text: 'https://example.com/some_path_here', mark: 'link' },
+      { text: ', or ' },
+      { text: 'www.example.org', mark: 'link' },
+      { text: '.' },
+    ]);
+    // Relative targets are links in the lane too; another scheme is not (markdown.ts shows its words only).
+    expect(markedRuns('[notes](notes.md)')).toEqual([{ text: 'notes', mark: 'link' }]);
+    expect(markedRuns('[run me](javascript:void)')).toEqual([{ text: 'run me' }]);
+    // Inside code, an address stays code.
+    expect(markedRuns('`curl https://x.org`')).toEqual([{ text: 'curl https://x.org', mark: 'code' }]);
   });
 
   it('reads as stripMarkdownMarks does, and leaves what is not a mark', () => {
@@ -45,6 +70,7 @@ describe('markedRuns', () => {
       '**Echo:** hello\n\nYour message has **1** words.\n\n_— Iris demo agent_',
       'call some_function_name now, 2*3*4 = 24, a * b',
       '## Plan\n> quoted\n- one',
+      'See [the docs](https://example.com), <https://x.org> and https://y.org/a_b.',
     ])
       expect(
         markedRuns(text)

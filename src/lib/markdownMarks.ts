@@ -9,6 +9,7 @@ const QUOTE = /^ {0,3}>[ \t]?/gm;
 const BULLET = /^([ \t]*)[-*+][ \t]+/gm;
 const IMAGE = /!\[([^\]\n]*)\]\([^)\n]*\)/g;
 const LINK = /\[([^\]\n]+)\]\([^)\n]*\)/g;
+const ANGLED = /<((?:https?|mailto):[^\s<>]+)>/g;
 const STRONG = /(\*\*|__)(?=\S)([^\n]*?\S)\1/g;
 const STRIKE = /~~(?=\S)([^\n]*?\S)~~/g;
 // Single * or _ emphasis only where it cannot be part of a word (snake_case, 2*3*4 stay).
@@ -18,15 +19,14 @@ const CODE = /`([^`\n]+)`/g;
 /** Longer texts show as typed: the patterns are cheap on a screenful, not on a megabyte made to be slow. */
 const MAX_CHARS = 20_000;
 
+/** The block marks taken off (fences, headings, quotes, bullets) and images' targets. */
+function stripBlockMarks(text: string): string {
+  return text.replace(FENCE, '').replace(HEADING, '').replace(QUOTE, '').replace(BULLET, '$1• ').replace(IMAGE, '$1');
+}
+
 /** The line marks taken off (fences, headings, quotes, bullets, links' and images' targets). */
 function stripLineMarks(text: string): string {
-  return text
-    .replace(FENCE, '')
-    .replace(HEADING, '')
-    .replace(QUOTE, '')
-    .replace(BULLET, '$1• ')
-    .replace(IMAGE, '$1')
-    .replace(LINK, '$1');
+  return stripBlockMarks(text).replace(LINK, '$1').replace(ANGLED, '$1');
 }
 
 export function stripMarkdownMarks(text: string): string {
@@ -37,24 +37,39 @@ export function stripMarkdownMarks(text: string): string {
 /** A piece of a text with the inline mark it is shown with (none: plain). */
 export interface MarkedRun {
   text: string;
-  mark?: 'strong' | 'em' | 'code' | 'del';
+  mark?: 'strong' | 'em' | 'code' | 'del' | 'link';
 }
 
-/** Code, strong, strikethrough and emphasis (the patterns above, as one: the first to start wins). */
+/**
+ * Code, strong, strikethrough, emphasis, then links (the patterns above, as one: the first to start
+ * wins): `[text](target)`, `<https://…>`, and a bare address as GFM links it (http(s):// or www., its
+ * trailing punctuation left out).
+ */
 const INLINE = new RegExp(
   // Their back-references renumbered: strong's mark is group 2 here, emphasis's group 6.
-  [CODE.source, STRONG.source.replace('\\1', '\\2'), STRIKE.source, EMPHASIS.source.replace('\\2', '\\6')].join('|'),
+  [
+    CODE.source,
+    STRONG.source.replace('\\1', '\\2'),
+    STRIKE.source,
+    EMPHASIS.source.replace('\\2', '\\6'),
+    /\[(?<label>[^\]\n]+)\]\((?<target>[^)\n]*)\)/.source,
+    ANGLED.source.replace('(', '(?<angled>'),
+    /(?<bare>(?:https?:\/\/|www\.)[^\s<]*[^\s<?!.,:;*_~'")\]])/.source,
+  ].join('|'),
   'g',
 );
 
+/** What the lane's Markdown links (markdown.ts's safeLinkHref): any target but another scheme than these. */
+const LINKED_TARGET = /^\s*(?:(?:https?|mailto):|(?![a-zA-Z][\w+.-]*:))/;
+
 /**
  * `text` with its marks taken off as stripMarkdownMarks does, cut into runs that keep the inline ones
- * (bold, `code`, italics, strikethrough): the lane head shows them as the lane will, for their widths.
- * Marks inside a marked run are taken off. Text only: nothing here becomes HTML.
+ * (bold, `code`, italics, strikethrough, links): the lane head shows them as the lane will, for their
+ * widths and colours. Marks inside a marked run are taken off. Text only: nothing here becomes HTML.
  */
 export function markedRuns(text: string): MarkedRun[] {
   if (text.length > MAX_CHARS) return [{ text }];
-  const plain = stripLineMarks(text);
+  const plain = stripBlockMarks(text);
   const runs: MarkedRun[] = [];
   let at = 0;
   for (const m of plain.matchAll(INLINE)) {
@@ -62,9 +77,13 @@ export function markedRuns(text: string): MarkedRun[] {
     const lead = m[6] !== undefined ? (m[5] ?? '') : '';
     const before = plain.slice(at, m.index) + lead;
     if (before) runs.push({ text: before });
+    const { label, target, angled, bare } = m.groups ?? {};
     if (m[1] !== undefined) runs.push({ text: m[1], mark: 'code' });
     else if (m[3] !== undefined) runs.push({ text: stripMarkdownMarks(m[3]), mark: 'strong' });
     else if (m[4] !== undefined) runs.push({ text: stripMarkdownMarks(m[4]), mark: 'del' });
+    else if (label !== undefined)
+      runs.push(LINKED_TARGET.test(target ?? '') ? { text: stripMarkdownMarks(label), mark: 'link' } : { text: label });
+    else if (angled !== undefined || bare !== undefined) runs.push({ text: (angled ?? bare)!, mark: 'link' });
     else runs.push({ text: stripMarkdownMarks(m[7] ?? ''), mark: 'em' });
     at = m.index + m[0].length;
   }

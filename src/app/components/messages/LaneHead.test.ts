@@ -104,6 +104,13 @@ describe('a message in the lane head', () => {
     expect(item.querySelector('.lane-head-more')).toBeNull();
   });
 
+  it('draws links as the lane will, as words: nothing in the head can be followed', () => {
+    const item = shown(row(1, 'assistant', 'Read [the guide](https://example.com/guide) or https://example.org.'));
+    expect([...item.querySelectorAll('.lane-head-link')].map(text)).toEqual(['the guide', 'https://example.org']);
+    expect(text(item.querySelector('.lane-head-p'))).toBe('Read the guide or https://example.org.');
+    expect(item.querySelector('a, [href]')).toBeNull();
+  });
+
   it('marks the person’s messages as the lane will: waiting, sent, read (answered after, or read here), none when failed', () => {
     const parent = document.createElement('div');
     const user = (n: number, status: MessageRow['status'], extra: Partial<MessageRow> = {}) => ({

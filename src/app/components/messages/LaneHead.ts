@@ -28,10 +28,14 @@ export interface LaneHeadView {
 
 const SVG = 'http://www.w3.org/2000/svg';
 
-/** A text's runs, its inline marks drawn as the lane's Markdown draws them (for their widths), as text nodes. */
+/**
+ * A text's runs, its inline marks drawn as the lane's Markdown draws them (for their widths), as text nodes.
+ * A link is drawn as one (LaneHead.css) but is words only: nothing in the head can be followed or pressed.
+ */
 function inline(text: string): Node[] {
   return markedRuns(text).map((run) => {
     if (!run.mark) return document.createTextNode(run.text);
+    if (run.mark === 'link') return el('span', 'lane-head-link', run.text);
     const node = document.createElement(run.mark);
     node.textContent = run.text;
     return node;
