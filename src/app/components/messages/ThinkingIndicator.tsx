@@ -68,8 +68,8 @@ export function ThinkingIndicator(props: {
  * Where the reply will appear, while the agent has not started it: the agent's bubble with a typing
  * indicator, as ChatGPT and Claude show it. The reply (or its tool line) takes this place over, so the
  * list only ever grows at its end. Hidden from assistive tech: ThinkingIndicator announces the same.
+ * `paused`: what it says instead while the connection is down (createConnectionPause).
  */
-/** `paused`: what it says instead while the connection is down (createConnectionPause). */
 export function WaitingReply(props: { lane: LaneRow; author: string; paused?: string }) {
   return (
     <article
