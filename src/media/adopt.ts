@@ -55,6 +55,12 @@ async function echoOf(db: IrisDB, clientId: string): Promise<MessageRow | undefi
   return rows.find((m) => !m.message_id.startsWith(LOCAL_ID_PREFIX));
 }
 
+/** Whether a send not echoed yet is still queued or shown (its pending bubble). */
+async function sendLives(db: IrisDB, clientId: string): Promise<boolean> {
+  const [queued, pending] = await Promise.all([db.outbox.get(clientId), db.messages.get(localMessageId(clientId))]);
+  return !!(queued || pending);
+}
+
 /** Moves the local bytes of one echoed send to the gateway's media ids. */
 async function adopt(db: IrisDB, locals: MediaRow[], message: MessageRow, now: number): Promise<void> {
   const pairs = pairUploads(locals, message.media ?? []);
@@ -120,9 +126,12 @@ export async function settleSentAttachments(db: IrisDB, now = Date.now()): Promi
       adopted += locals.length;
       continue;
     }
-    const [queued, pending] = await Promise.all([db.outbox.get(clientId), db.messages.get(localMessageId(clientId))]);
-    if (queued || pending) continue;
-    await db.transaction('rw', db.media, db.mediaBlobs, async () => {
+    if (await sendLives(db, clientId)) continue;
+    await db.transaction('rw', [db.media, db.mediaBlobs, db.messages, db.outbox], async () => {
+      // Again inside the transaction: the echo may have landed since the reads above, taking the bubble
+      // and the outbox row with it (the reducer does all three at once). Dropped then, a gateway that
+      // names the upload by the app's own media_ref had nothing left to show or pull (quirks.spec).
+      if ((await echoOf(db, clientId)) || (await sendLives(db, clientId))) return;
       const ids = locals.map((l) => l.media_id);
       // Re-read inside the transaction: only rows still local and still this send's are dropped.
       const still = (await db.media.bulkGet(ids))
