@@ -285,6 +285,32 @@ test.describe('desktop', () => {
     });
   });
 
+  test('a file attached while the agent works goes as a message (queued), not a steer that leaves it behind', async ({
+    page,
+  }) => {
+    await withSlowGateway(async (iris) => {
+      await pairAndOpen(page, iris);
+      await messageBox(page).fill('/long');
+      await messageBox(page).press('Enter');
+      await expect(messages(page).getByText('Line 2 of a long answer')).toBeVisible();
+      const chooser = page.waitForEvent('filechooser');
+      await page.getByRole('button', { name: 'Attach' }).click();
+      await (await chooser).setFiles([{ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('my notes') }]);
+      await messageBox(page).fill('here are my notes');
+      // While the reply still streams, the button sends (a steer is text only): it neither steers nor stops.
+      const reply = messages(page).getByRole('article').filter({ hasText: 'Line 2 of a long answer' }).last();
+      await expect(reply).toHaveAttribute('aria-busy', 'true');
+      const button = page.locator('button.composer-send');
+      await expect(button).toHaveAccessibleName('Send');
+      await expect(reply).toHaveAttribute('aria-busy', 'true');
+      await button.click();
+      await expect(page.getByRole('list', { name: 'Attachments' })).toHaveCount(0);
+      // Answered after the long reply, as the next message, with its file.
+      await expect(messages(page).getByText('Received: notes.txt')).toBeVisible({ timeout: 30_000 });
+      await expect(messages(page).getByText('Steer:')).toHaveCount(0);
+    });
+  });
+
   test('a reply cut off by a refused pairing says to pair again, not to wait', async ({ page }) => {
     await withSlowGateway(async (iris) => {
       // The app's socket, relayed, so the gateway can be made to refuse this device mid-reply.

@@ -108,7 +108,7 @@ function LaneComposer(props: { lane: string }) {
   // An agent that cannot be steered (the gateway's status says so) gets text typed during a reply as a message.
   const steers = live(async () => agentSteers(await getSetting(db, 'gatewayStatus')), true);
   const agent = live(async () => agentName(await getSetting(db, 'gatewayStatus')), DEFAULT_AGENT_NAME);
-  const mode = () => composerMode(working(), input.pasted() || text(), steers());
+  const mode = () => composerMode(working(), input.pasted() || text(), steers(), attachments().length > 0);
 
   // Slash-command menu.
   const menuId = createUniqueId();

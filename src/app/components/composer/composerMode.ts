@@ -11,9 +11,13 @@ export function agentWorking(lane: Pick<LaneRow, 'busy' | 'busyReason'> | undefi
   return !!lane?.busy && lane.busyReason !== 'waiting_input';
 }
 
-/** `steers` false: the agent cannot be steered, so text typed while it works is sent as a message, queued. */
-export function composerMode(working: boolean, text: string, steers = true): ComposerMode {
-  if (!working) return 'send';
+/**
+ * `steers` false: the agent cannot be steered, so text typed while it works is sent as a message, queued.
+ * `withFiles`: files wait in the composer; a steer is text only, so the message is sent (queued) with them
+ * (steering left them behind, and with no text the button stopped the reply instead of sending them).
+ */
+export function composerMode(working: boolean, text: string, steers = true, withFiles = false): ComposerMode {
+  if (!working || withFiles) return 'send';
   if (text.trim() === '') return 'stop';
   return steers ? 'steer' : 'send';
 }

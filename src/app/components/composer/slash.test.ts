@@ -60,6 +60,11 @@ describe('composerMode', () => {
     expect(composerMode(false, 'hi', false)).toBe('send');
   });
 
+  it('files waiting while it works: a steer cannot carry them, so the message goes (queued), text or not', () => {
+    expect(composerMode(true, 'here it is', true, true)).toBe('send');
+    expect(composerMode(true, '', true, true)).toBe('send');
+  });
+
   it('does not count waiting for a picker answer as working', () => {
     expect(agentWorking({ busy: true, busyReason: 'waiting_input' })).toBe(false);
     expect(agentWorking({ busy: true, busyReason: 'processing' })).toBe(true);
