@@ -54,6 +54,15 @@ async function withGateway(options: { streamDelayMs?: number }, run: (gw: OwnGat
 const withSlowGateway = (run: (iris: IrisServer) => Promise<void>) =>
   withGateway({ streamDelayMs: 150 }, (gw) => run(gw.iris));
 
+/** Pairs, asks the slow demo agent for its long reply and returns the reply once it is streaming. */
+async function startLongReply(page: Page, iris: IrisServer) {
+  await pairAndOpen(page, iris);
+  await messageBox(page).fill('/long');
+  await messageBox(page).press('Enter');
+  await expect(messages(page).getByText('Line 2 of a long answer')).toBeVisible();
+  return messages(page).getByRole('article').filter({ hasText: 'Line 2 of a long answer' }).last();
+}
+
 /** A row of the app's settings store (drafts are `draft:<lane>`, the command catalog `commands`). */
 async function setting(page: Page, key: string): Promise<unknown> {
   return (await storeRows<{ key: string; value: unknown }>(page, 'settings')).find((r) => r.key === key)?.value;
@@ -263,11 +272,7 @@ test.describe('desktop', () => {
     context,
   }) => {
     await withSlowGateway(async (iris) => {
-      await pairAndOpen(page, iris);
-      await messageBox(page).fill('/long');
-      await messageBox(page).press('Enter');
-      await expect(messages(page).getByText('Line 2 of a long answer')).toBeVisible();
-      const reply = messages(page).getByRole('article').filter({ hasText: 'Line 2 of a long answer' }).last();
+      const reply = await startLongReply(page, iris);
       await expect(reply).toHaveAttribute('aria-busy', 'true');
       await expect(reply.getByText('Paused until the gateway is back')).toHaveCount(0);
 
@@ -289,16 +294,12 @@ test.describe('desktop', () => {
     page,
   }) => {
     await withSlowGateway(async (iris) => {
-      await pairAndOpen(page, iris);
-      await messageBox(page).fill('/long');
-      await messageBox(page).press('Enter');
-      await expect(messages(page).getByText('Line 2 of a long answer')).toBeVisible();
+      const reply = await startLongReply(page, iris);
       const chooser = page.waitForEvent('filechooser');
       await page.getByRole('button', { name: 'Attach' }).click();
       await (await chooser).setFiles([{ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('my notes') }]);
       await messageBox(page).fill('here are my notes');
       // While the reply still streams, the button sends (a steer is text only): it neither steers nor stops.
-      const reply = messages(page).getByRole('article').filter({ hasText: 'Line 2 of a long answer' }).last();
       await expect(reply).toHaveAttribute('aria-busy', 'true');
       const button = page.locator('button.composer-send');
       await expect(button).toHaveAccessibleName('Send');
@@ -319,11 +320,7 @@ test.describe('desktop', () => {
         ws.connectToServer();
         toPage = (text) => ws.send(text);
       });
-      await pairAndOpen(page, iris);
-      await messageBox(page).fill('/long');
-      await messageBox(page).press('Enter');
-      await expect(messages(page).getByText('Line 2 of a long answer')).toBeVisible();
-      const reply = messages(page).getByRole('article').filter({ hasText: 'Line 2 of a long answer' }).last();
+      const reply = await startLongReply(page, iris);
       toPage!(JSON.stringify({ v: 1, type: 'error', payload: { code: 'auth', message: 'This device was removed.' } }));
       await expect(reply.getByText('Paused: pair this device again to go on')).toBeVisible();
       await expect(reply.getByText('Paused until the gateway is back')).toHaveCount(0);
