@@ -186,6 +186,20 @@ test('hello.ack without channels: the app asks channel.list and lands in the def
   await expect(channelsNav(page).getByRole('link', { name: /^Demo(,|$)/ })).toBeVisible();
 });
 
+test('hello.ack with an empty channel list (protocol.py when not given them): the app asks channel.list and keeps it after a reload', async ({
+  page,
+}) => {
+  const iris = await quirkyGateway({ helloAckEmptyChannels: true });
+  await pairWith(page, iris);
+  await expect(pageTitle(page)).toHaveText('General');
+  await expect(channelsNav(page).getByRole('link', { name: /^Demo(,|$)/ })).toBeVisible();
+  // The next hello.ack says [] again: the directory the gateway listed stays.
+  await page.reload();
+  await expect(messageBox(page)).toBeVisible();
+  await expect(channelsNav(page).getByRole('link', { name: /^Demo(,|$)/ })).toBeVisible();
+  await expect(channelsNav(page).getByRole('link', { name: /^General(,|$)/ })).toBeVisible();
+});
+
 test('history without oldest_message_id: scrolling up pages by the oldest stored message, to the very first', async ({
   page,
 }) => {

@@ -17,6 +17,8 @@ export interface GatewayQuirks {
   renamedNameOnly?: boolean;
   /** `hello.ack` without `channels`: the app must ask `channel.list`. */
   helloAckWithoutChannels?: boolean;
+  /** `hello.ack` with `channels: []` whatever it has: protocol.py's `hello_ack(caps, cursor)` called without them. */
+  helloAckEmptyChannels?: boolean;
   /** `history` pages without `oldest_message_id`. */
   historyWithoutOldest?: boolean;
   /** `media.offer` without `message_id` (protocol.py: the app attaches it to the lane's last assistant message). */
@@ -76,6 +78,7 @@ export function quirkFrames(frame: ServerFrame, q: GatewayQuirks | undefined): S
     f = { ...f, payload: { chat_id: f.payload.chat_id, name: f.payload.name } };
   }
   if (q.helloAckWithoutChannels && f.type === 'hello.ack') f = { ...f, payload: withoutKey(f.payload, 'channels') };
+  if (q.helloAckEmptyChannels && f.type === 'hello.ack') f = { ...f, payload: { ...f.payload, channels: [] } };
   if (q.historyWithoutOldest && f.type === 'history') f = { ...f, payload: withoutKey(f.payload, 'oldest_message_id') };
   if (q.mediaOfferWithoutMessageId && f.type === 'media.offer')
     f = { ...f, payload: withoutKey(f.payload, 'message_id') };

@@ -31,6 +31,12 @@ describe('against other readings of the protocol', () => {
     expect((await db.channels.toArray()).map((c) => c.chat_id).sort()).toEqual(['web:default', 'web:demo']);
   });
 
+  it('hello.ack with an empty list (protocol.py when not given one): the directory comes from channel.list', async () => {
+    const { db } = await setup({ helloAckEmptyChannels: true });
+    expect(await defaultLane(db)).toBe('web:default');
+    expect((await db.channels.toArray()).map((c) => c.chat_id).sort()).toEqual(['web:default', 'web:demo']);
+  });
+
   it('channel.renamed {chat_id, name} answering favorite, icon and default: the acknowledged change is kept', async () => {
     const { db, c } = await setup({ renamedNameOnly: true });
     await defaultLane(db);

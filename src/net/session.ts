@@ -287,7 +287,8 @@ export class GatewaySession {
     for (const w of this.waiters.splice(0)) w.resolve();
     this.sender.kick();
     this.transferer?.connectionReady();
-    void this.afterSync(!Array.isArray((ack.payload as { channels?: unknown }).channels));
+    const listed = (ack.payload as { channels?: unknown }).channels;
+    void this.afterSync(!Array.isArray(listed) || listed.length === 0);
   }
 
   private startCatchUp(total: number): void {
@@ -347,8 +348,9 @@ export class GatewaySession {
 
   /**
    * Replay is not history (spec README §8): the lane on screen gets its newest page, and the catalog is
-   * refreshed. A hello.ack without `channels` (the schema does not require them) is followed by
-   * `channel.list`, so the directory is never left empty or stale.
+   * refreshed. A hello.ack without `channels` (the schema does not require them) or with none (as
+   * protocol.py's `hello_ack` writes them when not given) is followed by `channel.list`, so the
+   * directory is never left empty or stale.
    */
   private async afterSync(askDirectory: boolean): Promise<void> {
     const lane = this.opts.activeLane?.();

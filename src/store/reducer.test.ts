@@ -63,6 +63,15 @@ describe('directory', () => {
     expect((await db.channels.toArray()).map((r) => r.chat_id)).toEqual(['b']);
   });
 
+  it("hello.ack's empty list (protocol.py's default when not given one) keeps the directory; channel.list's empties it", async () => {
+    await apply('channel.list', { channels: [{ chat_id: 'b', name: 'Beta', kind: 'default' }] }, {});
+    await apply('hello.ack', { server_caps: { search: true }, sync_cursor: 0, channels: [] }, {});
+    expect((await db.channels.toArray()).map((r) => r.chat_id)).toEqual(['b']);
+    expect(await getSetting(db, 'serverCaps')).toEqual({ search: true });
+    await apply('channel.list', { channels: [] }, {});
+    expect(await db.channels.count()).toBe(0);
+  });
+
   it('channel.created appends; an auto thread is offered to its channel once', async () => {
     await apply('channel.list', { channels: [{ chat_id: 'a', name: 'A', kind: 'default', is_default: true }] }, {});
     const created = frame('channel.created', {

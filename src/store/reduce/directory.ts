@@ -42,8 +42,13 @@ function serverCaps(value: unknown): ServerCaps | undefined {
   return caps;
 }
 
+/**
+ * protocol.py's `hello_ack` writes `channels or []`, so an empty list may only mean "not given": it
+ * replaces nothing, and the session asks `channel.list`, whose answer is the directory.
+ */
 export const helloAck: Handler = async (db, frame) => {
-  await replaceDirectory(db, frame.payload.channels);
+  const list = frame.payload.channels;
+  if (Array.isArray(list) && list.length > 0) await replaceDirectory(db, list);
   const caps = serverCaps(frame.payload.server_caps);
   if (caps) await setSetting(db, 'serverCaps', caps);
 };
