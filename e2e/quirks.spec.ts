@@ -239,6 +239,38 @@ test('history without oldest_message_id: scrolling up pages by the oldest stored
   expect(count).toBe(130);
 });
 
+test('times in seconds (int(time.time()) in Python): messages, history and search results keep their day and order', async ({
+  page,
+}) => {
+  const iris = await quirkyGateway({ tsInSeconds: true });
+  const store = iris.server.gateway!.store;
+  const yesterday = Date.now() - 24 * 3_600_000;
+  store.conversations.append({ lane: LANE, role: 'assistant', text: 'Pelicans, noted yesterday', ts: yesterday });
+  store.flush();
+  await pairWith(page, iris);
+  await expect(messages(page).getByText('Pelicans, noted yesterday')).toBeVisible();
+  await send(page, 'hello in seconds');
+  await expect(echoReply(page, 'hello in seconds')).toBeVisible();
+  // Each message's time is its own day (1970 when seconds are read as milliseconds), oldest first.
+  const shown = async (scope: ReturnType<typeof messages>) =>
+    (await scope.locator('time').evaluateAll((els) => els.map((e) => e.getAttribute('datetime') ?? ''))).map((t) =>
+      Date.parse(t),
+    );
+  const times = await shown(messages(page));
+  expect(times.length).toBeGreaterThanOrEqual(3);
+  expect(Math.abs(times[0]! - yesterday)).toBeLessThan(2_000);
+  for (const t of times.slice(1)) expect(Math.abs(t - Date.now())).toBeLessThan(120_000);
+  // (A second's precision: a reply may carry the same second as the message before it.)
+  times.slice(1).forEach((t, i) => expect(t).toBeGreaterThan(times[i]! - 1_000));
+  // The gateway's search hit says when too.
+  await page.getByRole('banner').getByRole('button', { name: 'Search' }).click();
+  await page.getByRole('searchbox', { name: 'Search messages' }).fill('pelicans');
+  const hit = page.getByRole('list', { name: 'Results' }).getByRole('link').filter({ hasText: 'noted yesterday' });
+  await expect(hit).toHaveCount(1);
+  const [hitTime] = await shown(hit);
+  expect(Math.abs(hitTime! - yesterday)).toBeLessThan(2_000);
+});
+
 test('media.offer without message_id: the image joins the lane’s last assistant message', async ({ page }) => {
   const iris = await quirkyGateway({ mediaOfferWithoutMessageId: true });
   await pairWith(page, iris, { worker: true });

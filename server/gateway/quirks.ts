@@ -30,6 +30,8 @@ export interface GatewayQuirks {
    * notification kind after hello.ack, and an unknown `agent.busy` reason while it works.
    */
   unknownFrames?: boolean;
+  /** Every `ts` in epoch seconds (`int(time.time())` in Python), not the schema's milliseconds. */
+  tsInSeconds?: boolean;
   /** An answered picker is closed (agent.busy/idle) only on the device that answered; the others keep it. */
   stalePickers?: boolean;
 }
@@ -51,6 +53,19 @@ interface WireFrame {
 function withoutKey<T extends object>(obj: T, key: string): T {
   const { [key]: _dropped, ...rest } = obj as Record<string, unknown>;
   return rest as T;
+}
+
+const seconds = (ms: unknown) => (typeof ms === 'number' ? Math.floor(ms / 1000) : ms);
+
+/** The frame with its payload's `ts`, and that of each history message or search hit, in seconds. */
+function withSecondsTs(f: WireFrame): WireFrame {
+  const payload = { ...f.payload };
+  if ('ts' in payload) payload.ts = seconds(payload.ts);
+  for (const key of ['messages', 'hits']) {
+    const list = payload[key];
+    if (Array.isArray(list)) payload[key] = list.map((item: { ts?: unknown }) => ({ ...item, ts: seconds(item.ts) }));
+  }
+  return { ...f, payload };
 }
 
 /**
@@ -82,6 +97,7 @@ export function quirkFrames(frame: ServerFrame, q: GatewayQuirks | undefined): S
   if (q.historyWithoutOldest && f.type === 'history') f = { ...f, payload: withoutKey(f.payload, 'oldest_message_id') };
   if (q.mediaOfferWithoutMessageId && f.type === 'media.offer')
     f = { ...f, payload: withoutKey(f.payload, 'message_id') };
+  if (q.tsInSeconds && f.type !== 'pong') f = withSecondsTs(f);
   if (q.push && f.type === 'hello.ack') {
     f = { ...f, payload: { ...f.payload, server_caps: { ...(f.payload.server_caps as object), push: q.push } } };
   }

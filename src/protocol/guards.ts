@@ -43,6 +43,24 @@ export function finite(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
+/**
+ * Times in epoch seconds from 2001 to the year 5138: in milliseconds the same numbers are days in
+ * January 1970 to March 1973, when no message was sent.
+ */
+const SECONDS_FROM = 1e9;
+const SECONDS_BELOW = 1e11;
+
+/**
+ * A time from the gateway, in epoch milliseconds (the schema's unit). Python's `time.time()` gives
+ * seconds, and a gateway written in it may send them: a value that can only be seconds is read as
+ * seconds. Zero, negative and non-numbers are no time at all.
+ */
+export function epochMs(value: unknown): number | undefined {
+  const v = finite(value);
+  if (v === undefined || v <= 0) return undefined;
+  return Math.round(v >= SECONDS_FROM && v < SECONDS_BELOW ? v * 1000 : v);
+}
+
 export function bool(value: unknown): boolean | undefined {
   return typeof value === 'boolean' ? value : undefined;
 }

@@ -25,6 +25,12 @@ describe('search results', () => {
     ]);
   });
 
+  it("reads a hit's time in seconds (a Python gateway) as seconds", () => {
+    const hit = { message_id: 'm', chat_id: 'c', thread_id: null, role: 'user', snippet: 'x' } as const;
+    expect(fromGatewayHit({ ...hit, ts: 1_796_000_000 }, 'x').ts).toBe(1_796_000_000_000);
+    expect(fromGatewayHit({ ...hit, ts: 1_796_000_000_123 }, 'x').ts).toBe(1_796_000_000_123);
+  });
+
   it('keeps the thread of a hit in a thread', () => {
     const item = fromGatewayHit(
       { message_id: 'm', chat_id: 'c', thread_id: 't', role: 'user', snippet: 'x', ts: 1 },

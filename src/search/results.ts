@@ -1,5 +1,6 @@
 // Search results as the search page shows them, from the gateway's hits or from the local index.
 import type { SearchHit } from '../protocol';
+import { epochMs } from '../protocol/guards';
 import type { ChannelRow, MessageRow } from '../store/schema';
 import { highlight, snippet, type TextPart } from './highlight';
 import { plainFromMarkdown, plainSnippet } from './plainText';
@@ -25,7 +26,7 @@ export function fromGatewayHit(hit: SearchHit, query: string): SearchResultItem 
     ...(thread !== undefined && { thread_id: thread }),
     lane: thread ?? hit.chat_id,
     role: hit.role,
-    ts: typeof hit.ts === 'number' ? hit.ts : 0,
+    ts: epochMs(hit.ts) ?? 0,
     parts: highlight(plainSnippet(typeof hit.snippet === 'string' ? hit.snippet : ''), query),
   };
 }

@@ -824,6 +824,24 @@ describe('untrusted payloads', () => {
     ['hello.ack', { channels: null, server_caps: 'x' }],
   ];
 
+  it("times in epoch seconds (a Python gateway) are read as seconds; the schema's milliseconds as they are", async () => {
+    const seconds = 1_796_000_000; // December 2026
+    await apply('message', { message_id: 'a', role: 'assistant', text: 'a', ts: seconds });
+    await apply('message.stop', { message_id: 'b', final_text: 'b', ts: seconds + 0.25 });
+    await apply('history', { messages: [{ message_id: 'c', role: 'user', text: 'c', ts: seconds - 60 }] });
+    await apply('message', { message_id: 'd', role: 'assistant', text: 'd', ts: seconds * 1000 + 5 });
+    await apply('message', { message_id: 'e', role: 'assistant', text: 'e', ts: 0 }, A, 4242);
+    await apply('notification', { kind: 'cron', title: 'Reminder', body: '', ts: seconds });
+    expect((await db.messages.bulkGet(['a', 'b', 'c', 'd', 'e'])).map((m) => m?.ts)).toEqual([
+      seconds * 1000,
+      seconds * 1000 + 250,
+      (seconds - 60) * 1000,
+      seconds * 1000 + 5,
+      4242,
+    ]);
+    expect((await db.toasts.toArray()).map((t) => t.ts)).toEqual([seconds * 1000]);
+  });
+
   it('never throw and change nothing', async () => {
     await queueSend(db, { client_id: 'c1', lane: 'A', chat_id: 'A', text: 'mine', now: 1 });
     const before = await dump(db);

@@ -1,7 +1,7 @@
 // What a push carries (server/push/payload.ts writes it): a small JSON object, from the gateway
 // ({kind, title, body, ts, lane, chat_id, thread_id, message_id, picker_id}) or from the ntfy relay
 // ({source: 'ntfy', kind, title, body, ts, click?, tags?, priority?}). Untrusted: every field is checked.
-import { finite, id, isObject, str } from '../../src/protocol/guards';
+import { epochMs, id, isObject, str } from '../../src/protocol/guards';
 
 export interface IncomingPush {
   kind: string;
@@ -28,13 +28,6 @@ function shortId(value: unknown): string | undefined {
   return v !== undefined && v.length <= MAX_ID ? v : undefined;
 }
 
-/** Seconds (a gateway that counts like protocol.py's time.time()) become milliseconds. */
-function epochMs(value: unknown, now: number): number {
-  const ts = finite(value);
-  if (ts === undefined || ts <= 0) return now;
-  return ts < 1e11 ? Math.round(ts * 1000) : Math.round(ts);
-}
-
 function text(value: unknown, max: number): string {
   const s = (str(value) ?? '').trim();
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
@@ -48,7 +41,7 @@ export function parsePush(data: unknown, now = Date.now()): IncomingPush {
     kind: (shortId(data.kind) ?? 'generic').slice(0, 40),
     title: text(data.title, MAX_TITLE),
     body: text(data.body, MAX_BODY),
-    ts: epochMs(data.ts, now),
+    ts: epochMs(data.ts) ?? now,
     fromRelay,
   };
   if (fromRelay) {

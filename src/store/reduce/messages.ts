@@ -1,7 +1,7 @@
 // message, message.start/update/stop, message.deleted, read.receipt (spec README §5-§7).
 import Dexie from 'dexie';
 import type { IrisDB } from '../db';
-import { finite, id, int, LOCAL_ID_PREFIX, mediaRefs, role, serverMessageId, str } from '../../protocol/guards';
+import { epochMs, id, int, LOCAL_ID_PREFIX, mediaRefs, role, serverMessageId, str } from '../../protocol/guards';
 import type { LaneScope } from '../models/channels';
 import { ensureTurn, markRead, patchLane } from '../models/lanes';
 import { recordRemoteMedia } from '../models/media';
@@ -69,7 +69,7 @@ export async function putFinal(
     chat_id: scope.chat_id,
     role: messageRole,
     text: str(p.text) ?? '',
-    ts: finite(p.ts) ?? existing?.ts ?? pending?.ts ?? ctx.now,
+    ts: epochMs(p.ts) ?? existing?.ts ?? pending?.ts ?? ctx.now,
     status: finalStatus(messageRole, existing),
   };
   if (scope.thread_id !== undefined) row.thread_id = scope.thread_id;
@@ -197,7 +197,7 @@ export const messageStop: Handler = async (db, frame, ctx) => {
   if (model !== undefined) row.model = model;
   const tokens = int(p.tokens);
   if (tokens !== undefined) row.tokens = tokens;
-  const ts = finite(p.ts);
+  const ts = epochMs(p.ts);
   if (ts !== undefined) row.ts = ts;
   row.status = finalStatus(row.role, row);
   await db.messages.put(row);

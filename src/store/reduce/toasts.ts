@@ -1,5 +1,5 @@
 // notification and error: frames that reach the person as a toast, and leave nothing else behind.
-import { finite, id, str } from '../../protocol/guards';
+import { epochMs, id, str } from '../../protocol/guards';
 import { gatewayWords } from '../../protocol/errors';
 import { laneOf } from '../../protocol/lanes';
 import { addToast, ERROR_TOAST_KIND } from '../models/toasts';
@@ -10,7 +10,7 @@ export const notification: Handler = async (db, frame, ctx) => {
   const title = str(p.title);
   const body = str(p.body);
   if (title === undefined && body === undefined) return;
-  const ts = finite(p.ts);
+  const ts = epochMs(p.ts);
   const toast = { kind: id(p.kind) ?? 'generic', title: title ?? '', body: body ?? '', ts: ts ?? ctx.now };
   const lane = laneOf(frame);
   // A replayed notification was shown when it happened, or is stale by now: recorded, never shown.
