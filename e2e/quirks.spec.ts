@@ -271,6 +271,39 @@ test('times in seconds (int(time.time()) in Python): messages, history and searc
   expect(Math.abs(hitTime! - yesterday)).toBeLessThan(2_000);
 });
 
+test('answers without the request id (protocol.py helpers not given one): history, search, an upload and a download come at once', async ({
+  page,
+}) => {
+  const iris = await quirkyGateway({ answersWithoutIds: true });
+  const store = iris.server.gateway!.store;
+  const t0 = Date.now() - 3_600_000;
+  for (let i = 1; i <= 80; i++) {
+    const role = i % 2 ? 'user' : 'assistant';
+    store.conversations.append({ lane: LANE, role, text: `line ${i} of the past`, ts: t0 + i * 1000 });
+  }
+  store.flush();
+  // Each answer within 5 s: a request left waiting for its id would fail after 15 s.
+  const soon = { timeout: 5_000 };
+  await pairWith(page, iris, { worker: true });
+  await expect(messages(page).getByText('line 80 of the past', { exact: true })).toBeVisible(soon);
+  await expect(async () => {
+    await messages(page).evaluate((el) => el.scrollTo(0, 0));
+    await expect(messages(page).getByText('line 1 of the past', { exact: true })).toBeVisible({ timeout: 1_000 });
+  }).toPass(soon);
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Attach' }).click();
+  await (await chooser).setFiles([{ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('my notes') }]);
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(messages(page).getByText('Received: notes.txt')).toBeVisible(soon);
+  await send(page, '/image');
+  const img = messages(page).locator('article.msg-assistant').filter({ hasText: 'Here is an image' }).locator('img');
+  await expect.poll(() => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth), soon).toBe(64);
+  await page.getByRole('banner').getByRole('button', { name: 'Search' }).click();
+  await page.getByRole('searchbox', { name: 'Search messages' }).fill('line 17');
+  const results = page.getByRole('list', { name: 'Results' });
+  await expect(results.getByRole('link').filter({ hasText: 'line 17 of' })).toHaveCount(1, soon);
+});
+
 test('media.offer without message_id: the image joins the lane’s last assistant message', async ({ page }) => {
   const iris = await quirkyGateway({ mediaOfferWithoutMessageId: true });
   await pairWith(page, iris, { worker: true });

@@ -30,6 +30,12 @@ export interface GatewayQuirks {
    * notification kind after hello.ack, and an unknown `agent.busy` reason while it works.
    */
   unknownFrames?: boolean;
+  /**
+   * Answers that are only ever answers (history pages, search results, the directory and catalog,
+   * media acks and ends, sync.done) carry no request id: protocol.py's `channel_list` cannot set one,
+   * and its other helpers leave it out unless given.
+   */
+  answersWithoutIds?: boolean;
   /** Every `ts` in epoch seconds (`int(time.time())` in Python), not the schema's milliseconds. */
   tsInSeconds?: boolean;
   /** An answered picker is closed (agent.busy/idle) only on the device that answered; the others keep it. */
@@ -54,6 +60,18 @@ function withoutKey<T extends object>(obj: T, key: string): T {
   const { [key]: _dropped, ...rest } = obj as Record<string, unknown>;
   return rest as T;
 }
+
+/** Server frames that answer a request and are never sent otherwise. */
+const ONLY_ANSWERS = new Set([
+  'channel.list',
+  'history',
+  'search.results',
+  'commands.catalog',
+  'commands.complete',
+  'media.upload.ack',
+  'media.pull.end',
+  'sync.done',
+]);
 
 const seconds = (ms: unknown) => (typeof ms === 'number' ? Math.floor(ms / 1000) : ms);
 
@@ -97,6 +115,7 @@ export function quirkFrames(frame: ServerFrame, q: GatewayQuirks | undefined): S
   if (q.historyWithoutOldest && f.type === 'history') f = { ...f, payload: withoutKey(f.payload, 'oldest_message_id') };
   if (q.mediaOfferWithoutMessageId && f.type === 'media.offer')
     f = { ...f, payload: withoutKey(f.payload, 'message_id') };
+  if (q.answersWithoutIds && ONLY_ANSWERS.has(f.type)) f = withoutKey(f, 'id');
   if (q.tsInSeconds && f.type !== 'pong') f = withSecondsTs(f);
   if (q.push && f.type === 'hello.ack') {
     f = { ...f, payload: { ...f.payload, server_caps: { ...(f.payload.server_caps as object), push: q.push } } };

@@ -38,8 +38,6 @@ export type WebSocketConstructor = new (url: string) => WebSocketLike;
 export interface RequestOptions {
   /** ms; null = no timeout (media transfers). Default: the connection's request timeout (15 s). */
   timeoutMs?: number | null;
-  /** The answer may come without an id (matched by type then), e.g. `sync.done`. */
-  matchWithoutId?: boolean;
   /** Abandons the request: it rejects with the signal's reason and a late answer is treated as an event. */
   signal?: AbortSignal;
   /** Called with the id the frame was sent with. */
@@ -89,7 +87,6 @@ export interface ConnectionOptions {
 
 interface Pending {
   frame: ClientFrame;
-  matchWithoutId: boolean;
   resolve(frame: ServerFrame): void;
   reject(error: unknown): void;
   timer?: unknown;
@@ -204,7 +201,6 @@ export class GatewayConnection {
       const timeoutMs = options.timeoutMs === undefined ? this.opts.requestTimeoutMs : options.timeoutMs;
       const entry: Pending = {
         frame: { ...frame, id } as ClientFrame,
-        matchWithoutId: options.matchWithoutId ?? false,
         resolve,
         reject,
       };
@@ -441,7 +437,7 @@ export class GatewayConnection {
       }
     }
     for (const [id, p] of this.pending) {
-      if (answersWithoutId(p, frame)) {
+      if (answersWithoutId(p.frame, frame)) {
         this.pending.delete(id);
         return p;
       }

@@ -270,7 +270,7 @@ export class GatewaySession {
       this.startCatchUp(ackCursor - cursor);
       await this.connection.request(
         { v: 1, type: 'sync', payload: { cursor } },
-        { timeoutMs: this.opts.syncTimeoutMs ?? 60_000, matchWithoutId: true },
+        { timeoutMs: this.opts.syncTimeoutMs ?? 60_000 },
       );
     } catch (err) {
       this.endCatchUp();
@@ -338,7 +338,7 @@ export class GatewaySession {
       const cursor = (await this.opts.db.sync.get(this.opts.config.url))?.cursor ?? 0;
       await this.connection.request(
         { v: 1, type: 'sync', payload: { cursor } },
-        { timeoutMs: this.opts.syncTimeoutMs ?? 60_000, matchWithoutId: true },
+        { timeoutMs: this.opts.syncTimeoutMs ?? 60_000 },
       );
     } catch (err) {
       if (this.pipeline.batching) await this.pipeline.endBatch(undefined).catch(() => {}); // reported through the pipeline's onError

@@ -1,6 +1,7 @@
 // Which server frame answers which request (spec README §2): the matching both the app's connection
 // and the service worker's one-shot connection settle their requests by.
 import type { ClientFrame, ClientFrameType, ServerFrame, ServerFrameType } from './frames';
+import { laneOf } from './lanes';
 
 /** Which answers settle a request of each type (an `error` with its id always does). */
 const ANSWERS: Partial<Record<ClientFrameType, readonly ServerFrameType[]>> = {
@@ -26,13 +27,29 @@ const ANSWERS: Partial<Record<ClientFrameType, readonly ServerFrameType[]>> = {
   'picker.select': ['agent.busy'],
 };
 
-/** A request waiting for its answer. */
-export interface Awaiting {
-  /** The request as sent (with its id). */
-  frame: ClientFrame;
-  /** The answer may come without an id (matched by type then), e.g. `sync.done`. */
-  matchWithoutId: boolean;
+/** The request and the answer name the same `key` in their payloads, or the answer names none. */
+function same(request: ClientFrame, answer: ServerFrame, key: string): boolean {
+  const answered = (answer.payload as Record<string, unknown>)[key];
+  return answered === undefined || answered === (request.payload as Record<string, unknown>)[key];
 }
+
+/**
+ * Answer types a gateway never sends but to answer a request, and how one without an id is told
+ * apart from another request's answer. protocol.py's `channel_list` cannot carry an id and its other
+ * helpers leave it out unless given one, so such an answer settles the oldest waiting request it
+ * fits rather than leaving it to time out.
+ */
+const ONLY_ANSWERS: Partial<Record<ServerFrameType, (request: ClientFrame, answer: ServerFrame) => boolean>> = {
+  'sync.done': () => true,
+  'channel.list': () => true,
+  'commands.catalog': () => true,
+  // One pull and one upload at a time per connection (spec README §10).
+  'media.pull.end': () => true,
+  'media.upload.ack': (r, a) => same(r, a, 'media_ref'),
+  history: (r, a) => laneOf(a) === undefined || laneOf(a) === laneOf(r),
+  'search.results': (r, a) => same(r, a, 'query'),
+  'commands.complete': (r, a) => same(r, a, 'prefix'),
+};
 
 /**
  * Whether `answer`, carrying the request's id, settles `request`. A replayed frame can carry an id
@@ -45,14 +62,11 @@ export function answersById(request: ClientFrame, answer: ServerFrame): boolean 
   return fits && sameSend(request, answer);
 }
 
-/** Whether `answer`, carrying no id, settles a request that accepts an answer without one. */
-export function answersWithoutId(waiting: Awaiting, answer: ServerFrame): boolean {
-  return (
-    waiting.matchWithoutId &&
-    answer.type !== 'error' &&
-    answer.id === undefined &&
-    (ANSWERS[waiting.frame.type]?.includes(answer.type) ?? false)
-  );
+/** Whether `answer`, carrying no id, settles `request` (errors without an id settle nothing). */
+export function answersWithoutId(request: ClientFrame, answer: ServerFrame): boolean {
+  if (answer.id !== undefined) return false;
+  const fits = ONLY_ANSWERS[answer.type];
+  return fits !== undefined && (ANSWERS[request.type]?.includes(answer.type) ?? false) && fits(request, answer);
 }
 
 /** An echo carrying a client_id answers only the send with that client_id. */
