@@ -32,8 +32,8 @@ test.afterEach(async () => {
   }
 });
 
-async function quirkyGateway(quirks: GatewayQuirks): Promise<IrisServer> {
-  const iris = await launchServer({ quirks });
+async function quirkyGateway(quirks: GatewayQuirks, streamDelayMs?: number): Promise<IrisServer> {
+  const iris = await launchServer({ quirks, ...(streamDelayMs !== undefined && { streamDelayMs }) });
   servers.push(iris);
   return iris;
 }
@@ -302,6 +302,27 @@ test('answers without the request id (protocol.py helpers not given one): histor
   await page.getByRole('searchbox', { name: 'Search messages' }).fill('line 17');
   const results = page.getByRole('list', { name: 'Results' });
   await expect(results.getByRole('link').filter({ hasText: 'line 17 of' })).toHaveCount(1, soon);
+});
+
+test('no agent.busy or agent.idle (protocol.py has neither): Stop shows while a reply streams and stops it; the next message goes at once', async ({
+  page,
+}) => {
+  const iris = await quirkyGateway({ noAgentFrames: true }, 150);
+  await pairWith(page, iris);
+  await send(page, '/long');
+  await expect(messages(page).getByText('Line 2 of a long answer')).toBeVisible();
+  const reply = messages(page).getByRole('article').filter({ hasText: 'Line 2 of a long answer' }).last();
+  await page.getByRole('button', { name: 'Stop' }).click();
+  await expect(reply.getByText('Stopped', { exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
+  await expect(messages(page).getByText('Line 40 of a long answer')).toHaveCount(0);
+  // A reply that ends by itself gives the button back to Send.
+  await send(page, 'and now?');
+  // At once: it does not wait for an answer to the stop, which this gateway never gives.
+  await expect(mine(page, 'and now?')).toBeVisible({ timeout: 3_000 });
+  await expect(echoReply(page, 'and now?')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Stop' })).toHaveCount(0);
 });
 
 test('media.offer without message_id: the image joins the lane’s last assistant message', async ({ page }) => {

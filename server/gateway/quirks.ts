@@ -36,6 +36,8 @@ export interface GatewayQuirks {
    * and its other helpers leave it out unless given.
    */
   answersWithoutIds?: boolean;
+  /** No `agent.busy` or `agent.idle` (protocol.py has no constructor for them): only the stream and `typing` say it works. */
+  noAgentFrames?: boolean;
   /** Every `ts` in epoch seconds (`int(time.time())` in Python), not the schema's milliseconds. */
   tsInSeconds?: boolean;
   /** An answered picker is closed (agent.busy/idle) only on the device that answered; the others keep it. */
@@ -115,6 +117,7 @@ export function quirkFrames(frame: ServerFrame, q: GatewayQuirks | undefined): S
   if (q.historyWithoutOldest && f.type === 'history') f = { ...f, payload: withoutKey(f.payload, 'oldest_message_id') };
   if (q.mediaOfferWithoutMessageId && f.type === 'media.offer')
     f = { ...f, payload: withoutKey(f.payload, 'message_id') };
+  if (q.noAgentFrames && (f.type === 'agent.busy' || f.type === 'agent.idle')) return [];
   if (q.answersWithoutIds && ONLY_ANSWERS.has(f.type)) f = withoutKey(f, 'id');
   if (q.tsInSeconds && f.type !== 'pong') f = withSecondsTs(f);
   if (q.push && f.type === 'hello.ack') {

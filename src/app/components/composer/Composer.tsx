@@ -80,7 +80,7 @@ function LaneComposer(props: { lane: string }) {
   const laneState = laneRow(db, lane);
   // Offline, a busy mark may be stale and a steer or stop could not reach the agent: just queue messages.
   const newest = laneNewest(db, lane);
-  const working = () => client.state() === 'online' && agentWorking(laneState()) && !replyEnded(newest());
+  const working = () => client.state() === 'online' && agentWorking(laneState(), newest()) && !replyEnded(newest());
   // Enter sends where there is a keyboard (a fine pointer or a wide screen); on phones it is a newline.
   const finePointer = createMediaQuery('(pointer: fine)');
   const wide = createMediaQuery(DESKTOP_QUERY);
@@ -168,9 +168,11 @@ function LaneComposer(props: { lane: string }) {
   }
 
   // Sends go one after another, in the order they were asked for: the next Enter can come while the message
-  // before is still being stored (ignored, it left that message in the box).
+  // before is still being stored (ignored, it left that message in the box). A stop or a steer waits for
+  // the sends before it but holds up none after it: it waits for the gateway's answer, which a gateway may
+  // never give (then the next message showed nothing for the request's 15 s).
   let queue: Promise<void> = Promise.resolve();
-  async function run(action: () => Promise<unknown>, restore?: () => void) {
+  async function run(action: () => Promise<unknown>, restore?: () => void, holds = true) {
     const turn = queue.then(async () => {
       setError('');
       try {
@@ -180,7 +182,7 @@ function LaneComposer(props: { lane: string }) {
         setError(errorText(e));
       }
     });
-    queue = turn;
+    if (holds) queue = turn;
     await turn;
   }
 
@@ -201,7 +203,7 @@ function LaneComposer(props: { lane: string }) {
     const value = input.message();
     const current = mode();
     if (current === 'stop') {
-      await run(() => client.stopAgent(lane));
+      await run(() => client.stopAgent(lane), undefined, false);
       return;
     }
     const files = attachments();
@@ -226,7 +228,7 @@ function LaneComposer(props: { lane: string }) {
     };
     if (current === 'steer') {
       await input.clearDrafts();
-      await run(() => client.steerOrSend(lane, value), restore);
+      await run(() => client.steerOrSend(lane, value), restore, false);
     } else {
       setReplyTarget(lane, undefined);
       await input.clearDrafts();

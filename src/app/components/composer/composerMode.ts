@@ -5,10 +5,16 @@ export type ComposerMode = 'send' | 'steer' | 'stop';
 
 /**
  * The agent is "working" when the lane is busy for a reason other than waiting for the user's
- * answer to a picker: then there is no turn to steer or stop, and a message is simply sent.
+ * answer to a picker: then there is no turn to steer or stop, and a message is simply sent. A
+ * gateway that never says busy (protocol.py has no `agent.busy`; its `typing` is the "working…"
+ * sign) works while it types or streams a reply.
  */
-export function agentWorking(lane: Pick<LaneRow, 'busy' | 'busyReason'> | undefined): boolean {
-  return !!lane?.busy && lane.busyReason !== 'waiting_input';
+export function agentWorking(
+  lane: (Pick<LaneRow, 'busy' | 'busyReason'> & Partial<Pick<LaneRow, 'typing'>>) | undefined,
+  newest?: Pick<MessageRow, 'role' | 'status'>,
+): boolean {
+  if (lane?.busy) return lane.busyReason !== 'waiting_input';
+  return !!lane?.typing || (newest?.role === 'assistant' && newest.status === 'streaming');
 }
 
 /**

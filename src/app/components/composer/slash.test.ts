@@ -71,5 +71,10 @@ describe('composerMode', () => {
     expect(agentWorking({ busy: true })).toBe(true);
     expect(agentWorking({ busy: false })).toBe(false);
     expect(agentWorking(undefined)).toBe(false);
+    // A gateway that never says busy: typing, or a reply streaming, is the agent at work.
+    expect(agentWorking({ busy: false, typing: true })).toBe(true);
+    expect(agentWorking({ busy: false }, { role: 'assistant', status: 'streaming' })).toBe(true);
+    expect(agentWorking({ busy: false }, { role: 'assistant', status: 'final' })).toBe(false);
+    expect(agentWorking({ busy: true, busyReason: 'waiting_input', typing: true })).toBe(false);
   });
 });
