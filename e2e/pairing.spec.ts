@@ -6,7 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { startHostile } from './hostile/hostile-gateway';
 import { expect, expectLanded, pair, test } from './support';
+import { pairingLink } from './support/server';
 
 const DESKTOP = { width: 1440, height: 900 };
 
@@ -195,6 +197,25 @@ test('a wrong token says so once, in one sentence with what to do, and does not 
   await page.clock.runFor(60_000);
   expect(sockets.length).toBe(1);
   expect(iris.server.gateway!.connectionCount()).toBe(0);
+});
+
+test('a gateway that refuses the token by closing at hello (1008, no error frame) is a wrong token too, not "nothing answers"', async ({
+  page,
+}) => {
+  const hostile = await startHostile({ refuse: 'close' });
+  try {
+    const sockets: string[] = [];
+    page.on('websocket', (ws) => sockets.push(ws.url()));
+    await page.clock.install();
+    await page.goto(pairingLink(hostile.origin, 'not-the-token'));
+    await expect(page.getByRole('status')).toHaveText(
+      'The gateway did not accept this token: copy it again from where the gateway printed it, and connect.',
+    );
+    await page.clock.runFor(60_000);
+    expect(sockets.length).toBe(1);
+  } finally {
+    await hostile.close();
+  }
 });
 
 test('`npm start` prints a pairing link that opens the demo in Chromium', async ({ page }) => {

@@ -16,6 +16,8 @@ export interface HostileOptions {
   token: string;
   /** hello.ack channels (the default channel `web:default` is added first). */
   channels?: Json[];
+  /** How a wrong token is refused: an `error{auth}` then close (the spec's way, the default), or a bare close 1008. */
+  refuse?: 'error' | 'close';
   /** Answers for requests the default handlers do not cover, or to override them. */
   onRequest?: (frame: Frame, reply: (f: Frame) => void, socket: WebSocket) => boolean | void;
 }
@@ -82,8 +84,11 @@ class HostileGateway {
       if (!paired) {
         const p = (frame.payload ?? {}) as Json;
         if (frame.type !== 'hello' || p.token !== this.opts.token) {
-          reply({ type: 'error', id: frame.id, payload: { code: 'auth', message: 'no' } });
-          ws.close(1008);
+          if (this.opts.refuse === 'close') ws.close(1008, 'invalid token');
+          else {
+            reply({ type: 'error', id: frame.id, payload: { code: 'auth', message: 'no' } });
+            ws.close(1008);
+          }
           return;
         }
         paired = true;

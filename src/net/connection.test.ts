@@ -114,6 +114,33 @@ describe('pairing', () => {
     expect(server.sockets).toHaveLength(1);
     expect(c.state()).toBe('auth-failed');
   });
+
+  it('a close at hello with 1008 (policy violation) and no error frame is a refusal too; other closes are retried', async () => {
+    let code = 1008;
+    server.onFrame((s, f) => {
+      if (f.type === 'hello') s.ws.close(code, code === 1008 ? 'invalid token' : 'restarting');
+    });
+    const c = connect();
+    await until(() => c.state() === 'auth-failed', 'auth-failed');
+    expect(c.lastError()).toBe('invalid token');
+    expect(timers.pending()).toEqual([]);
+    c.stop();
+    code = 1012; // service restart: the gateway will be back, the token may be fine
+    const again = connect();
+    await until(() => again.state() === 'offline', 'offline');
+    expect(timers.pending().length).toBeGreaterThan(0);
+  });
+
+  it('a live connection closed with 1008 is lost and retried, not taken for a refused token', async () => {
+    server.onFrame((s, f) => {
+      if (f.type === 'hello') s.send({ type: 'hello.ack', payload: { server_caps: {}, sync_cursor: 0, channels: [] } });
+    });
+    const c = connect();
+    await until(() => c.state() === 'online', 'online');
+    server.last!.ws.close(1008, 'too many frames');
+    await until(() => c.state() === 'offline', 'offline');
+    expect(timers.pending().length).toBeGreaterThan(0);
+  });
 });
 
 describe('requests', () => {

@@ -93,6 +93,8 @@ interface Pending {
 }
 
 const OPEN = 1;
+/** The WebSocket close code for "policy violation" (RFC 6455 §7.4.1). */
+const REFUSED_CLOSE_CODE = 1008;
 /** Frames sent without the person asking, whose refusal is not shown (see `receive`). */
 const UNASKED_TYPES: ReadonlySet<string> = new Set(['read.receipt']);
 /** How many of their ids are remembered: an answer comes at once or not at all. */
@@ -302,8 +304,14 @@ export class GatewayConnection {
     ws.onerror = () => {
       if (epoch === this.epoch) this.setLastError('Could not reach the gateway.');
     };
-    ws.onclose = () => {
-      if (epoch === this.epoch) this.emit({ type: 'lost' });
+    ws.onclose = (ev: { code?: unknown; reason?: unknown } | undefined) => {
+      if (epoch !== this.epoch) return;
+      // Closed at hello with 1008 (policy violation, the WebSocket way to refuse): a refused token as
+      // much as error{auth} is (spec README §3), not a lost connection to retry for ever.
+      if (this.current === 'hello-sent' && ev?.code === REFUSED_CLOSE_CODE) {
+        return this.refused('auth', typeof ev.reason === 'string' && ev.reason ? ev.reason : undefined);
+      }
+      this.emit({ type: 'lost' });
     };
   }
 

@@ -59,6 +59,11 @@ describe('pairing problems in words', () => {
     expect(pairingProblem({ ...base, failed: true })).toMatch(/^Nothing answers at ws:\/\/10\.0\.0\.9:9000\/ws\./);
     expect(pairingProblem({ ...base, waitedMs: NO_ANSWER_MS })).toMatch(/^Nothing answers at /);
   });
+  it('a socket that opened and was closed at hello: the gateway answered, so the token is the suspect, not the address', () => {
+    expect(pairingProblem({ ...base, failed: true, closedAtHello: true })).toBe(
+      'The gateway at ws://10.0.0.9:9000/ws answered, then closed the connection when Iris said hello. Check the token: copy it again from where the gateway printed it. Iris keeps trying.',
+    );
+  });
   it('ws:// from an https page', () => {
     expect(pairingProblem({ ...base, pageOrigin: 'https://iris.example' })).toMatch(
       /use a wss:\/\/ address \(for this server, wss:\/\/iris\.example\/ws\)/,

@@ -16,6 +16,8 @@ export interface PairingAttempt {
   cspBlocked: boolean;
   /** The first attempt already failed (socket error or close). */
   failed: boolean;
+  /** A socket opened, and the gateway closed it after Iris said hello (without refusing the token in words). */
+  closedAtHello?: boolean;
   /** The page's own origin, e.g. https://iris.example (its gateway is <origin>/ws). */
   pageOrigin: string;
 }
@@ -35,6 +37,9 @@ export function pairingProblem(a: PairingAttempt): string | undefined {
   }
   if (a.cspBlocked) {
     return `This server connects only to its own gateway (${own}): to use ${target.href}, start the server with --gateway ${target.href}.`;
+  }
+  if (a.closedAtHello) {
+    return `The gateway at ${target.href} answered, then closed the connection when Iris said hello. Check the token: copy it again from where the gateway printed it. Iris keeps trying.`;
   }
   if (a.failed || a.waitedMs >= NO_ANSWER_MS) {
     return `Nothing answers at ${target.href}. Check the address, and that the gateway is running and reachable from this device. Iris keeps trying.`;

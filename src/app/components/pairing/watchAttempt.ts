@@ -17,7 +17,7 @@ export interface AttemptWatch {
 /** For a component's lifetime: call inside one (it registers cleanups). */
 export function watchPairingAttempt(state: Accessor<ConnectionState>): AttemptWatch {
   const [problem, setProblem] = createSignal<string>();
-  let attempt = { url: '', since: 0, cspBlocked: false, failed: false };
+  let attempt = { url: '', since: 0, cspBlocked: false, failed: false, closedAtHello: false };
 
   const onViolation = (e: SecurityPolicyViolationEvent) => {
     if (attempt.url && blocksGateway(e.blockedURI, e.effectiveDirective || e.violatedDirective, attempt.url))
@@ -34,6 +34,7 @@ export function watchPairingAttempt(state: Accessor<ConnectionState>): AttemptWa
       waitedMs: Date.now() - attempt.since,
       cspBlocked: attempt.cspBlocked,
       failed: attempt.failed,
+      closedAtHello: attempt.closedAtHello,
       pageOrigin: location.origin,
     });
     // Sticky until the attempt ends: the retries flip between offline and connecting underneath.
@@ -44,6 +45,7 @@ export function watchPairingAttempt(state: Accessor<ConnectionState>): AttemptWa
   createEffect(
     on(state, (now, before) => {
       if (now === 'offline' && (before === 'connecting' || before === 'pairing')) attempt.failed = true;
+      if (now === 'offline' && before === 'pairing') attempt.closedAtHello = true;
       if (now === 'online' || now === 'auth-failed') setProblem(undefined);
       else check();
     }),
@@ -53,7 +55,7 @@ export function watchPairingAttempt(state: Accessor<ConnectionState>): AttemptWa
     problem,
     begin(url) {
       setProblem(undefined);
-      attempt = { url, since: Date.now(), cspBlocked: false, failed: false };
+      attempt = { url, since: Date.now(), cspBlocked: false, failed: false, closedAtHello: false };
     },
   };
 }
