@@ -82,6 +82,24 @@ describe('upload', () => {
     expect(gw.gateway.store.media.list()).toHaveLength(0);
   });
 
+  it("the ack's word counts: ok false fails the upload in words; a ref of the gateway's own is the one to send", async () => {
+    const { proxy, c } = await setup();
+    let answer: (ack: Record<string, unknown>) => Record<string, unknown> = (ack) => ({ ...ack, ok: false });
+    proxy.taps.toClient = (data, isBinary) => {
+      if (isBinary || !data.includes('"media.upload.ack"')) return data;
+      const frame = JSON.parse(String(data)) as { payload: Record<string, unknown> };
+      return JSON.stringify({ ...frame, payload: answer(frame.payload) });
+    };
+    const file = () => new Blob([new Uint8Array(1000)], { type: 'text/plain' });
+    const refused = await c.upload(file(), { kind: 'document', filename: 'notes.txt' }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(Error);
+    expect((refused as Error).message).toBe('The gateway did not keep notes.txt.');
+    answer = (ack) => ({ ...ack, media_ref: 'gw-ref-7' });
+    expect(await c.upload(file(), { kind: 'document', filename: 'notes.txt', media_ref: 'mine-1' })).toBe('gw-ref-7');
+    answer = (ack) => ack;
+    expect(await c.upload(file(), { kind: 'document', filename: 'notes.txt', media_ref: 'mine-2' })).toBe('mine-2');
+  });
+
   it('a connection cut mid-upload fails it cleanly; sent again after reconnect it is stored once', async () => {
     const { gw, proxy, c } = await setup();
     let binary = 0;

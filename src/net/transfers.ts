@@ -210,14 +210,18 @@ export class Transfers {
       () => abort.abort(new RequestTimeoutError('media.upload.end', this.ackTimeoutMs)),
       this.ackTimeoutMs,
     );
+    let answer: ServerFrame;
     try {
-      await ack;
+      answer = await ack;
     } finally {
       this.timers.clearTimeout(timer);
       meta.signal?.removeEventListener('abort', onCancel);
     }
+    // protocol.py's ack carries `ok` and the ref to name in media_refs (the gateway's, when it has its own).
+    const acked = answer.type === 'media.upload.ack' ? answer.payload : undefined;
+    if (acked?.ok === false) throw new Error(`The gateway did not keep ${meta.filename}.`);
     progress.report(1);
-    return media_ref;
+    return typeof acked?.media_ref === 'string' && acked.media_ref !== '' ? acked.media_ref : media_ref;
   }
 
   private async runPulls(): Promise<void> {
