@@ -68,6 +68,8 @@ export interface ClientOptions {
   requestTimeoutMs?: number;
   pingIntervalMs?: number;
   deadAfterMs?: number;
+  /** How long a download may receive nothing before it counts as stalled (default 60 s). */
+  pullStallMs?: number;
   deviceName?: string;
 }
 
@@ -156,6 +158,7 @@ export function createClient(options: ClientOptions): IrisClient {
         requestTimeoutMs: options.requestTimeoutMs,
         pingIntervalMs: options.pingIntervalMs,
         deadAfterMs: options.deadAfterMs,
+        pullStallMs: options.pullStallMs,
         activeLane,
         onText: (messageId, text) => {
           if (session === s) arriving.set(messageId, text);

@@ -47,6 +47,8 @@ export interface SessionOptions {
   requestTimeoutMs?: number;
   pingIntervalMs?: number;
   deadAfterMs?: number;
+  /** How long a download may receive nothing before it counts as stalled (see Transfers). */
+  pullStallMs?: number;
   /** How long the sync replay may take before the connection counts as broken. */
   syncTimeoutMs?: number;
   /** The first wait before syncing again after a frame failed to store (doubles up to 30 s). */
@@ -151,8 +153,10 @@ export class GatewaySession {
         const transfers = new Transfers({
           db: this.opts.db,
           timers: this.opts.timers,
+          ...(this.opts.pullStallMs !== undefined && { pullStallMs: this.opts.pullStallMs }),
           link: {
             request: (frame, o) => this.request(frame, o),
+            reconnect: (reason) => this.connection.reconnect(reason),
             notify: (frame, id) => this.connection.notify(frame, id),
             sendBinary: (data) => this.connection.sendBinary(data),
             bufferedAmount: () => this.connection.bufferedAmount(),

@@ -19,12 +19,12 @@ afterEach(async () => {
 
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
-async function setup(opts: Parameters<typeof fixture.restart>[0] = {}) {
+async function setup(opts: Parameters<typeof fixture.restart>[0] = {}, client: { pullStallMs?: number } = {}) {
   const gw = await fixture.restart(opts);
   const proxy = await GatewayProxy.start(gw.url);
   cleanup.push(() => proxy.close());
   const db = freshDb();
-  const c = await pairedClient(db, proxy.url);
+  const c = await pairedClient(db, proxy.url, client);
   cleanup.push(() => c.stop());
   return { gw, proxy, db, c };
 }
@@ -180,6 +180,37 @@ describe('pull', () => {
     expect(sha(new Uint8Array(await blob.arrayBuffer()))).toBe(sha(bytes));
     expect(blob.type).toBe('video/mp4');
     expect((await db.media.get(record.media_id))!.state).toBe('ready');
+  });
+
+  it('a pull that receives nothing for a while fails in words, not for ever; slow bytes keep one alive', async () => {
+    const { gw, proxy, db, c } = await setup({}, { pullStallMs: 400 });
+    const bytes = new Uint8Array(randomBytes(900 * 1024));
+    const ref = await c.upload(new Blob([bytes], { type: 'video/mp4' }), { kind: 'video', filename: 'clip.mp4' });
+    const record = gw.gateway.store.media.byRef(ref)!;
+    const remote = { kind: 'video', mime: 'video/mp4', size: record.size, filename: 'clip.mp4', lastUsed: 0 } as const;
+    await db.media.put({ media_id: record.media_id, ...remote, state: 'remote' });
+    // A gateway that takes the pull and sends nothing: the bytes and the end never come.
+    const pullTraffic = (data: Buffer, isBinary: boolean) => isBinary || data.includes('"media.pull.end"');
+    proxy.taps.toClient = (data, isBinary) => (pullTraffic(data, isBinary) ? null : data);
+    const err = await c.pull(record.media_id).catch((e: unknown) => e);
+    expect((err as Error).message).toBe('The gateway stopped sending this file.');
+    expect(await db.media.get(record.media_id)).toMatchObject({
+      state: 'failed',
+      error: 'The gateway stopped sending this file.',
+    });
+    await until(() => c.session()?.isSynced, 'connected again');
+    // Now each part comes 250 ms after the one before: 1 s in all, longer than the stall wait, yet alive.
+    let last = Date.now();
+    proxy.taps.toClient = (data, isBinary, relay) => {
+      if (!pullTraffic(data, isBinary)) return data;
+      last = Math.max(last, Date.now()) + 250;
+      setTimeout(() => relay.client.send(data, { binary: isBinary }), last - Date.now());
+      return null;
+    };
+    await db.media.update(record.media_id, { state: 'remote', error: undefined });
+    await c.pull(record.media_id);
+    const blob = (await db.mediaBlobs.get(record.media_id))!.blob;
+    expect(sha(new Uint8Array(await blob.arrayBuffer()))).toBe(sha(bytes));
   });
 
   it('bytes that do not match the offered size are not kept as the file: the pull fails in words', async () => {

@@ -10,6 +10,7 @@ import { realTimers, sleep, type Timers } from './timers';
 import { servedMime } from '../protocol/mime';
 
 const CHUNK_BYTES = 256 * 1024;
+const STALLED_TEXT = 'The gateway stopped sending this file.';
 
 /** What transfers need from the connection. */
 interface TransferLink {
@@ -18,6 +19,8 @@ interface TransferLink {
   sendBinary(data: ArrayBuffer | ArrayBufferView): void;
   bufferedAmount(): number;
   isOnline(): boolean;
+  /** Drops the socket and connects again. */
+  reconnect(reason: string): void;
 }
 
 export interface UploadMeta {
@@ -45,6 +48,8 @@ export interface TransfersOptions {
   highWaterBytes?: number;
   /** How long to wait for the upload ack once the last byte is sent. */
   ackTimeoutMs?: number;
+  /** How long a pull may receive nothing (no bytes, no end) before it counts as stalled. */
+  pullStallMs?: number;
 }
 
 interface PullJob {
@@ -60,6 +65,8 @@ interface OpenPull {
   received: number;
   size: number;
   lastWritten: number;
+  /** Bytes came: the pull is alive (restarts its stall wait). */
+  alive(): void;
 }
 
 export class Transfers {
@@ -67,6 +74,7 @@ export class Transfers {
   private readonly chunkBytes: number;
   private readonly highWater: number;
   private readonly ackTimeoutMs: number;
+  private readonly pullStallMs: number;
   private uploadChain: Promise<unknown> = Promise.resolve();
   private readonly pulls: PullJob[] = [];
   private pulling: OpenPull | null = null;
@@ -79,6 +87,7 @@ export class Transfers {
     this.chunkBytes = opts.chunkBytes ?? CHUNK_BYTES;
     this.highWater = opts.highWaterBytes ?? 4 * CHUNK_BYTES;
     this.ackTimeoutMs = opts.ackTimeoutMs ?? 60_000;
+    this.pullStallMs = opts.pullStallMs ?? 60_000;
   }
 
   /** Uploads `file`; resolves with its media_ref after the gateway's media.upload.ack. */
@@ -104,6 +113,7 @@ export class Transfers {
     if (!open) return; // stray bytes: no transfer open in this direction
     open.chunks.push(data);
     open.received += data.byteLength;
+    open.alive();
     const fraction = open.size > 0 ? Math.min(1, open.received / open.size) : 0;
     open.job.onProgress?.(fraction);
     if (fraction - open.lastWritten >= 0.1) {
@@ -246,11 +256,27 @@ export class Transfers {
       job.resolve();
       return 'done';
     }
-    this.pulling = { job, chunks: [], received: 0, size: row?.size ?? 0, lastWritten: 0 };
+    // A pull has no deadline (a big file on a slow link takes its time), but one that receives nothing
+    // for a while is stalled: it would hold every download after it. It fails, and the socket goes too,
+    // so that its late bytes cannot be taken for the next file's (binary frames name no transfer, §10).
+    const stall = new AbortController();
+    let stallTimer: unknown;
+    const alive = () => {
+      this.timers.clearTimeout(stallTimer);
+      stallTimer = this.timers.setTimeout(() => {
+        stall.abort(new Error(STALLED_TEXT));
+        link.reconnect(STALLED_TEXT);
+      }, this.pullStallMs);
+    };
+    this.pulling = { job, chunks: [], received: 0, size: row?.size ?? 0, lastWritten: 0, alive };
     await db.media.update(job.media_id, { state: 'downloading', progress: 0, error: undefined });
     let end: ServerFrame;
     try {
-      end = await link.request({ v: 1, type: 'media.pull', payload: { media_id: job.media_id } }, { timeoutMs: null });
+      alive();
+      end = await link.request(
+        { v: 1, type: 'media.pull', payload: { media_id: job.media_id } },
+        { timeoutMs: null, signal: stall.signal },
+      );
     } catch (err) {
       this.pulling = null;
       if (err instanceof ConnectionLostError && !this.stopped) {
@@ -265,6 +291,8 @@ export class Transfers {
       await this.failPull(job, err instanceof Error ? err.message : String(err));
       job.reject(err);
       return 'done';
+    } finally {
+      this.timers.clearTimeout(stallTimer);
     }
     const open = this.pulling;
     this.pulling = null;
