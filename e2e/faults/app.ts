@@ -172,10 +172,15 @@ export function observeWire(): void {
       this.addEventListener('message', (ev: MessageEvent) => {
         if (!this.open || typeof ev.data !== 'string') return;
         try {
-          const frame = JSON.parse(ev.data) as { type?: string; cursor?: unknown; payload?: { cursor?: unknown } };
+          type Seen = { type?: string; cursor?: unknown; payload?: { cursor?: unknown; frames?: unknown } };
+          const frame = JSON.parse(ev.data) as Seen;
           if (frame.type === 'sync.done') {
             this.open.done = Number(frame.payload?.cursor);
             this.open = undefined;
+          } else if (frame.type === 'frames' && Array.isArray(frame.payload?.frames)) {
+            // A replay batch (the app asks for them): each frame in it was replayed.
+            for (const inner of frame.payload.frames as Seen[])
+              if (typeof inner?.cursor === 'number') this.open.replayed.push(inner.cursor);
           } else if (typeof frame.cursor === 'number') this.open.replayed.push(frame.cursor);
         } catch {
           // not JSON: not ours to judge

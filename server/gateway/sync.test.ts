@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { useGateway } from './testing';
 
+type AnyFrame = { type: string; payload: Record<string, unknown> };
+
 const token = 'sync-token';
 const fixture = useGateway({ token, streamDelayMs: 0 });
 const { device } = fixture;
@@ -145,6 +147,43 @@ describe('outbox and sync', () => {
     expect(replay.map((f) => f.cursor)).toEqual(expected);
     expect(replay.slice(-count).map((f) => f.payload.on)).toEqual(Array.from({ length: count }, (_, i) => i % 2 === 0));
     expect(done.payload.cursor).toBe(expected.at(-1));
+  });
+
+  it('a device that asks for batches (caps.batches) gets the same replay in `frames` messages, a big frame alone', async () => {
+    const b = await device('dev-b');
+    await b.close();
+    const devices = fixture.gw.gateway.store.devices;
+    const count = 600;
+    for (let i = 0; i < count; i++) {
+      const text = i === 300 ? 'x'.repeat(300 * 1024) : `line ${i}`;
+      devices.append('dev-b', {
+        v: 1,
+        type: 'message',
+        chat_id: 'web:default',
+        payload: { message_id: `m${i}`, role: 'assistant', text },
+      });
+    }
+    const replayOf = async (caps: Record<string, unknown>) => {
+      const c = await fixture.connect();
+      await c.hello({ token, device_id: 'dev-b', caps: { min_protocol: 1, media: true, push: 'none', ...caps } });
+      const from = c.raw.length; // as sent: the test client reads frames as the app does, one to a message
+      await c.request('sync', { cursor: 0 });
+      const received = c.raw.slice(from, -1).map((text) => JSON.parse(text) as AnyFrame);
+      await c.close();
+      return received;
+    };
+    const single = await replayOf({});
+    const batched = await replayOf({ batches: true });
+    expect(single.every((f) => f.type !== 'frames')).toBe(true);
+    const unpacked = batched.flatMap((f) => (f.type === 'frames' ? (f.payload.frames as unknown[]) : [f]));
+    expect(unpacked).toEqual(single);
+    // 256 frames at most to a message; the 300 KiB one went on its own, between two batches.
+    expect(batched.length).toBeLessThan(single.length / 50);
+    for (const f of batched)
+      if (f.type === 'frames') expect((f.payload.frames as unknown[]).length).toBeLessThanOrEqual(256);
+    const big = batched.findIndex((f) => f.type === 'message' && f.payload.message_id === 'm300');
+    expect(batched[big - 1]?.type).toBe('frames');
+    expect(batched[big + 1]?.type).toBe('frames');
   });
 
   it('accumulates an outbox for a known device that is not connected', async () => {

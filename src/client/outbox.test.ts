@@ -78,6 +78,13 @@ describe('the send outbox', () => {
     proxy.taps.toClient = (data, isBinary) => {
       if (isBinary || cuts >= 2) return data;
       const f = parseFrame(data.toString());
+      // A replay batch (the app asks for them): its outboxed copies of the message go the same way.
+      if (f?.type === 'frames' && Array.isArray(f.payload.frames)) {
+        const kept = f.payload.frames.filter((x: { type?: string; payload?: { role?: string } }) => {
+          return !(x.type === 'message' && x.payload?.role === 'user');
+        });
+        return JSON.stringify({ ...f, payload: { frames: kept } });
+      }
       if (f?.type === 'message' && f.payload.role === 'user') {
         if (f.id === undefined) return null;
         cuts++;

@@ -141,6 +141,26 @@ describe('pairing', () => {
     await until(() => c.state() === 'offline', 'offline');
     expect(timers.pending().length).toBeGreaterThan(0);
   });
+
+  it('a replay batch (asked for in hello) hands over its frames in order once live, and nothing before', async () => {
+    const seen: string[] = [];
+    server.onFrame((s, f) => {
+      if (f.type !== 'hello') return;
+      // Before hello.ack a batch means nothing, as any other frame.
+      s.send({ type: 'frames', payload: { frames: [{ v: 1, type: 'typing', chat_id: 'early', payload: {} }] } });
+      s.send({ type: 'hello.ack', payload: { server_caps: {}, sync_cursor: 0, channels: [] } });
+    });
+    const c = connect({ handlers: { frame: (f) => void seen.push(`${f.type} ${f.chat_id ?? ''}`) } });
+    await until(() => c.state() === 'online', 'online');
+    expect(server.last!.frames[0]!.payload).toMatchObject({ caps: { batches: true } });
+    const frame = (chat_id: string) => ({ v: 1, type: 'typing', chat_id, payload: { on: true } });
+    server.last!.send({ type: 'frames', payload: { frames: [frame('a'), 'junk', frame('b'), frame('c')] } });
+    server.last!.send(frame('d') as object);
+    await new Promise((r) => setTimeout(r, 300));
+    console.log('DBG', seen, c.state());
+    await until(() => seen.length === 4, 'four frames');
+    expect(seen).toEqual(['typing a', 'typing b', 'typing c', 'typing d']);
+  });
 });
 
 describe('requests', () => {

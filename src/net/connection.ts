@@ -4,7 +4,7 @@
 // lifecycle is written down in ./README.md.
 import {
   encodeFrame,
-  parseServerFrame,
+  parseServerMessage,
   type ClientFrame,
   type HelloAckFrame,
   type PushMode,
@@ -401,8 +401,14 @@ export class GatewayConnection {
       if (bytes && this.current === 'live') this.opts.handlers?.binary?.(bytes);
       return;
     }
-    const frame = parseServerFrame(data);
-    if (!frame) return; // malformed or unknown: ignored (spec README §1)
+    // Malformed or unknown: no frame, ignored (spec README §1). A replay batch (an extension this app
+    // asks for in hello): each of its frames as if it came alone, in order.
+    const message = parseServerMessage(data);
+    if (message.batch && this.current !== 'live') return;
+    for (const frame of message.frames) this.receiveFrame(frame);
+  }
+
+  private receiveFrame(frame: ServerFrame): void {
     if (this.current === 'hello-sent') {
       if (frame.type === 'hello.ack') this.emit({ type: 'acked', ack: frame });
       else if (frame.type === 'error') this.refused(String(frame.payload.code), frame.payload.message);

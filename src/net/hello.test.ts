@@ -1,4 +1,5 @@
-// The hello frame both the app and the service worker send (spec README §3).
+// The hello frame both the app and the service worker send (spec README §3), asking for replay batches
+// (server/gateway/README.md).
 import { describe, expect, it } from 'vitest';
 import { helloFrame } from './hello';
 
@@ -11,13 +12,13 @@ describe('hello', () => {
         token: 't',
         device_id: 'd',
         device_name: 'Phone',
-        caps: { min_protocol: 1, media: true, push: 'none' },
+        caps: { min_protocol: 1, media: true, push: 'none', batches: true },
       },
     });
     expect(helloFrame({ token: 't', deviceId: 'd' }, { push: 'webpush', webpush }).payload).toEqual({
       token: 't',
       device_id: 'd',
-      caps: { min_protocol: 1, media: true, push: 'webpush' },
+      caps: { min_protocol: 1, media: true, push: 'webpush', batches: true },
       webpush,
     });
   });

@@ -17,7 +17,7 @@ export function helloFrame(
       token: who.token,
       device_id: who.deviceId,
       ...(who.deviceName !== undefined && { device_name: who.deviceName }),
-      caps: { min_protocol: 1, media: true, push: push.push },
+      caps: { min_protocol: 1, media: true, push: push.push, batches: true },
       ...(webpush && { webpush }),
       ...(ntfy_topic && { ntfy_topic }),
     },

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { encodeFrame, parseClientFrame, parseFrame, parseServerFrame } from './codec';
+import { encodeFrame, parseClientFrame, parseFrame, parseServerFrame, parseServerMessage } from './codec';
 
 describe('parseFrame (Frame.from_json rules)', () => {
   it('parses a valid frame', () => {
@@ -137,6 +137,42 @@ describe('parseServerFrame, message.update', () => {
       expect(f?.type).toBe('message.update');
       expect(f!.type === 'message.update' && f!.payload.text).toBeUndefined();
     }
+  });
+});
+
+describe("parseServerMessage (one frame, or a replay batch: this project's extension)", () => {
+  it('gives the frames of a batch in order, each by the rules of a frame alone; unknown and malformed ones left out', () => {
+    // Keys in any order: only the whole parse decides.
+    const batch = JSON.stringify({
+      payload: {
+        frames: [
+          { v: 1, type: 'message', chat_id: 'a', cursor: 7, payload: { message_id: 'm1', text: 'one' } },
+          'not a frame',
+          { v: 1, type: 'turn.plan', payload: {} },
+          { v: 1, type: 'typing', chat_id: 'a', id: true, payload: { on: true } },
+          { type: '' },
+          { v: 1, type: 'message', chat_id: 'a', cursor: 8, payload: 'x' },
+        ],
+      },
+      v: 1,
+      type: 'frames',
+    });
+    expect(parseServerMessage(batch).batch).toBe(true);
+    expect(parseServerMessage(batch).frames).toEqual([
+      { v: 1, type: 'message', chat_id: 'a', cursor: 7, payload: { message_id: 'm1', text: 'one' } },
+      { v: 1, type: 'typing', chat_id: 'a', payload: { on: true } },
+      { v: 1, type: 'message', chat_id: 'a', cursor: 8, payload: {} },
+    ]);
+  });
+
+  it('is one frame, or none, for any other message; an empty batch without a list', () => {
+    expect(parseServerMessage('{"v":1,"type":"typing","payload":{"on":true}}')).toEqual({
+      frames: [{ v: 1, type: 'typing', payload: { on: true } }],
+      batch: false,
+    });
+    expect(parseServerMessage('{"v":1,"type":"turn.plan","payload":{}}')).toEqual({ frames: [], batch: false });
+    expect(parseServerMessage('{"v":1,"type":"frames"')).toEqual({ frames: [], batch: false });
+    expect(parseServerMessage('{"v":1,"type":"frames","payload":{"frames":{}}}')).toEqual({ frames: [], batch: true });
   });
 });
 

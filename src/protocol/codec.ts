@@ -24,6 +24,11 @@ export function parseFrame(raw: string): Frame | null {
   } catch {
     return null;
   }
+  return frameOf(data);
+}
+
+/** The same rules for a frame already parsed from JSON (one element of a replay batch). */
+function frameOf(data: unknown): Frame | null {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return null;
   const obj = data as Record<string, unknown>;
   const type = obj.type;
@@ -46,6 +51,39 @@ export function parseFrame(raw: string): Frame | null {
 
 const serverTypes: ReadonlySet<string> = new Set(SERVER_FRAME_TYPES);
 const clientTypes: ReadonlySet<string> = new Set(CLIENT_FRAME_TYPES);
+
+/** This project's extension: a sync replay's frames, many to a text message (`caps.batches` in hello). */
+export const BATCH_TYPE = 'frames';
+
+/** What one text message from the gateway holds: its frame, or a replay batch's frames. */
+export interface ServerMessage {
+  frames: ServerFrame[];
+  /** The message was a replay batch (meaningful only on a live connection). */
+  batch: boolean;
+}
+
+/**
+ * One text message from the gateway: a frame of a type the app understands (none when malformed or
+ * unknown, spec README §1), or the frames of a replay batch, `{"v":1,"type":"frames","payload":{"frames":
+ * […]}}`, each read by the rules of a frame that came alone (unknown or malformed ones left out). The
+ * reference gateway writes batches for a device that asked for them (server/gateway/README.md).
+ */
+export function parseServerMessage(raw: string): ServerMessage {
+  const update = lazyUpdate(raw);
+  if (update) return { frames: [update], batch: false };
+  const frame = parseFrame(raw);
+  if (frame?.type !== BATCH_TYPE)
+    return { frames: frame && serverTypes.has(frame.type) ? [frame as unknown as ServerFrame] : [], batch: false };
+  const list = frame.payload.frames;
+  const frames: ServerFrame[] = [];
+  if (Array.isArray(list)) {
+    for (const item of list) {
+      const inner = frameOf(item);
+      if (inner && serverTypes.has(inner.type)) frames.push(inner as unknown as ServerFrame);
+    }
+  }
+  return { frames, batch: true };
+}
 
 /** A parsed frame of a type the app understands, or null (unknown types are ignored, spec README §1). */
 export function parseServerFrame(raw: string): ServerFrame | null {

@@ -74,6 +74,8 @@ export interface ClientCaps {
   min_protocol?: number;
   media?: boolean;
   push?: PushMode;
+  /** Extension (spec README §17 here, server/gateway/README.md): a sync replay may come as `frames` batches. */
+  batches?: boolean;
 }
 
 export interface HistoryMessage {
