@@ -57,6 +57,24 @@ async function send(page: Page, text: string): Promise<void> {
 /** The agent's echo reply to an ordinary message: proof the turn ran to its end. */
 const echoReply = (page: Page, text: string) => hermes(page, `Echo: ${text}`).filter({ hasText: '— Iris demo agent' });
 
+/** `count` messages of the last hour in `lane`'s stored history, oldest first, the person's and the agent's in turn. */
+function seedHistory(iris: IrisServer, lane: string, count: number, text: (i: number) => string): void {
+  const store = iris.server.gateway!.store;
+  const t0 = Date.now() - 3_600_000;
+  for (let i = 1; i <= count; i++) {
+    store.conversations.append({ lane, role: i % 2 ? 'user' : 'assistant', text: text(i), ts: t0 + i * 1000 });
+  }
+  store.flush();
+}
+
+/** Scrolls the lane to its top until `text` shows: older pages load on the way. */
+async function scrollUpTo(page: Page, text: string, timeout: number): Promise<void> {
+  await expect(async () => {
+    await messages(page).evaluate((el) => el.scrollTo(0, 0));
+    await expect(messages(page).getByText(text, { exact: true })).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout });
+}
+
 async function secondDevice(browser: Browser, iris: IrisServer): Promise<Page> {
   const page = await (await browser.newContext({ viewport: DESKTOP })).newPage();
   await pairWith(page, iris);
@@ -204,25 +222,11 @@ test('history without oldest_message_id: scrolling up pages by the oldest stored
   page,
 }) => {
   const iris = await quirkyGateway({ historyWithoutOldest: true });
-  const store = iris.server.gateway!.store;
-  const t0 = Date.now() - 3_600_000;
-  for (let i = 1; i <= 130; i++) {
-    store.conversations.append({
-      lane: 'web:demo',
-      role: i % 2 ? 'user' : 'assistant',
-      text: `old line ${i}`,
-      ts: t0 + i * 1000,
-    });
-  }
-  store.flush();
+  seedHistory(iris, 'web:demo', 130, (i) => `old line ${i}`);
   await pairWith(page, iris);
   await page.goto(`${iris.baseURL}/#/c/${encodeURIComponent('web:demo')}`);
   await expect(messages(page).getByText('old line 130', { exact: true })).toBeVisible();
-  const scroller = messages(page);
-  await expect(async () => {
-    await scroller.evaluate((el) => el.scrollTo(0, 0));
-    await expect(messages(page).getByText('old line 1', { exact: true })).toBeVisible({ timeout: 1_000 });
-  }).toPass({ timeout: 30_000 });
+  await scrollUpTo(page, 'old line 1', 30_000);
   // Every message once: no page was skipped or fetched twice into duplicates.
   const count = await page.evaluate(
     () =>
@@ -275,21 +279,12 @@ test('answers without the request id (protocol.py helpers not given one): histor
   page,
 }) => {
   const iris = await quirkyGateway({ answersWithoutIds: true });
-  const store = iris.server.gateway!.store;
-  const t0 = Date.now() - 3_600_000;
-  for (let i = 1; i <= 80; i++) {
-    const role = i % 2 ? 'user' : 'assistant';
-    store.conversations.append({ lane: LANE, role, text: `line ${i} of the past`, ts: t0 + i * 1000 });
-  }
-  store.flush();
+  seedHistory(iris, LANE, 80, (i) => `line ${i} of the past`);
   // Each answer within 5 s: a request left waiting for its id would fail after 15 s.
   const soon = { timeout: 5_000 };
   await pairWith(page, iris, { worker: true });
   await expect(messages(page).getByText('line 80 of the past', { exact: true })).toBeVisible(soon);
-  await expect(async () => {
-    await messages(page).evaluate((el) => el.scrollTo(0, 0));
-    await expect(messages(page).getByText('line 1 of the past', { exact: true })).toBeVisible({ timeout: 1_000 });
-  }).toPass(soon);
+  await scrollUpTo(page, 'line 1 of the past', soon.timeout);
   const chooser = page.waitForEvent('filechooser');
   await page.getByRole('button', { name: 'Attach' }).click();
   await (await chooser).setFiles([{ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('my notes') }]);

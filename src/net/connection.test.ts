@@ -156,8 +156,6 @@ describe('pairing', () => {
     const frame = (chat_id: string) => ({ v: 1, type: 'typing', chat_id, payload: { on: true } });
     server.last!.send({ type: 'frames', payload: { frames: [frame('a'), 'junk', frame('b'), frame('c')] } });
     server.last!.send(frame('d') as object);
-    await new Promise((r) => setTimeout(r, 300));
-    console.log('DBG', seen, c.state());
     await until(() => seen.length === 4, 'four frames');
     expect(seen).toEqual(['typing a', 'typing b', 'typing c', 'typing d']);
   });
