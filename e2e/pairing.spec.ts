@@ -218,6 +218,28 @@ test('a gateway that refuses the token by closing at hello (1008, no error frame
   }
 });
 
+test('a gateway with no channel at all: pairing lands on a page that says so, not on "Connected" for ever', async ({
+  page,
+}) => {
+  const hostile = await startHostile({ noChannels: true });
+  try {
+    await page.setViewportSize({ width: 412, height: 915 });
+    await page.goto(pairingLink(hostile.origin, hostile.token));
+    await expect(
+      page.getByText('This gateway has no channels yet. Start one with “New channel” in the channel list.'),
+    ).toBeVisible();
+    await expect(page).not.toHaveURL(/#\/pair/);
+    // And the channel list, with New channel, is one tap away.
+    await page
+      .getByRole('button', { name: /channels/i })
+      .first()
+      .click();
+    await expect(page.getByRole('button', { name: 'New channel' })).toBeVisible();
+  } finally {
+    await hostile.close();
+  }
+});
+
 test('`npm start` prints a pairing link that opens the demo in Chromium', async ({ page }) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'iris-cli-'));
   const child = spawn(

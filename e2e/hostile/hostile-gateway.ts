@@ -16,6 +16,8 @@ export interface HostileOptions {
   token: string;
   /** hello.ack channels (the default channel `web:default` is added first). */
   channels?: Json[];
+  /** A gateway with no channel at all: hello.ack lists none and `channel.list` answers an empty list. */
+  noChannels?: boolean;
   /** How a wrong token is refused: an `error{auth}` then close (the spec's way, the default), or a bare close 1008. */
   refuse?: 'error' | 'close';
   /** Answers for requests the default handlers do not cover, or to override them. */
@@ -107,10 +109,12 @@ class HostileGateway {
               push: 'none',
             },
             sync_cursor: this.cursor,
-            channels: [
-              { chat_id: 'web:default', name: 'General', kind: 'default', is_default: true },
-              ...(this.opts.channels ?? []),
-            ],
+            channels: this.opts.noChannels
+              ? []
+              : [
+                  { chat_id: 'web:default', name: 'General', kind: 'default', is_default: true },
+                  ...(this.opts.channels ?? []),
+                ],
           },
         });
         return;
@@ -135,6 +139,9 @@ class HostileGateway {
           thread_id: frame.thread_id,
           payload: { messages: [], has_more: false },
         });
+      case 'channel.list':
+        if (this.opts.noChannels) return reply({ type: 'channel.list', id: frame.id, payload: { channels: [] } });
+        return reply({ type: 'error', id: frame.id, payload: { code: 'unsupported', message: 'Not here.' } });
       case 'commands.catalog':
         return reply({ type: 'commands.catalog', id: frame.id, payload: { commands: [] } });
       case 'commands.complete':

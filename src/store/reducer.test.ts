@@ -64,12 +64,17 @@ describe('directory', () => {
   });
 
   it("hello.ack's empty list (protocol.py's default when not given one) keeps the directory; channel.list's empties it", async () => {
+    await apply('hello.ack', { server_caps: {}, sync_cursor: 0, channels: [] }, {});
+    // Not a listing: the directory is not known to be empty.
+    expect(await getSetting(db, 'directoryListed')).toBeUndefined();
     await apply('channel.list', { channels: [{ chat_id: 'b', name: 'Beta', kind: 'default' }] }, {});
+    expect(await getSetting(db, 'directoryListed')).toBe(true);
     await apply('hello.ack', { server_caps: { search: true }, sync_cursor: 0, channels: [] }, {});
     expect((await db.channels.toArray()).map((r) => r.chat_id)).toEqual(['b']);
     expect(await getSetting(db, 'serverCaps')).toEqual({ search: true });
     await apply('channel.list', { channels: [] }, {});
     expect(await db.channels.count()).toBe(0);
+    expect(await getSetting(db, 'directoryListed')).toBe(true);
   });
 
   it('channel.created appends; an auto thread is offered to its channel once', async () => {

@@ -72,7 +72,7 @@ const pickerTables: readonly TableName[] = ['pickers', 'channels'];
  */
 const RULES: { readonly [T in ServerFrameType]: Rule | Ignored } = {
   'hello.ack': { handle: helloAck, tables: ['channels', 'settings'] },
-  'channel.list': { handle: channelList, tables: ['channels'] },
+  'channel.list': { handle: channelList, tables: ['channels', 'settings'] },
   'channel.created': { handle: channelCreated, tables: ['channels', 'lanes'] },
   'channel.renamed': { handle: channelRenamed, tables: ['channels'] },
   'channel.deleted': { handle: channelDeleted, tables: ['channels'] },

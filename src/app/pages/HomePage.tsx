@@ -6,17 +6,24 @@ import { getSetting } from '../../store/models/settings';
 import { defaultChannelId, laneHref } from '../components/channels/channelTree';
 import { useIris } from '../../runtime';
 
-type Home = { kind: 'pair' } | { kind: 'lane'; href: string } | { kind: 'waiting' };
+type Home = { kind: 'pair' } | { kind: 'lane'; href: string } | { kind: 'waiting' } | { kind: 'empty' };
 
-/** `/`: the default lane when paired, pairing when not, and a short wait while the first directory arrives. */
+/**
+ * `/`: the default lane when paired, pairing when not, a short wait while the first directory arrives,
+ * and what to do when the gateway has listed no channel at all.
+ */
 export function HomePage() {
   const { db } = useIris();
   const home = live(async (): Promise<Home> => {
     if (!(await getSetting(db, 'token'))) return { kind: 'pair' };
+    // Read before the channels: a mark stored with them is never seen without them.
+    const listed = (await getSetting(db, 'directoryListed')) === true;
     const channels = (await channelsInOrder(db)).filter((c) => !c.archived);
     const id = defaultChannelId(channels);
     const target = channels.find((c) => c.chat_id === id) ?? channels.find((c) => c.kind !== 'thread') ?? channels[0];
-    return target ? { kind: 'lane', href: laneHref(target) } : { kind: 'waiting' };
+    if (target) return { kind: 'lane', href: laneHref(target) };
+    // The gateway listed its directory and it holds no channel: waiting would never end.
+    return listed ? { kind: 'empty' } : { kind: 'waiting' };
   }, undefined);
 
   return (
@@ -30,6 +37,11 @@ export function HomePage() {
       <Match when={home()?.kind === 'waiting'}>
         <main class="home-waiting">
           <p>Waiting for the gateway’s channels…</p>
+        </main>
+      </Match>
+      <Match when={home()?.kind === 'empty'}>
+        <main class="home-waiting">
+          <p>This gateway has no channels yet. Start one with “New channel” in the channel list.</p>
         </main>
       </Match>
     </Switch>

@@ -122,9 +122,16 @@ export function PairPage() {
   createEffect(on(online, (isOnline) => isOnline && submitted() && void requestPersistentStorage()));
   createEffect(on(client.state, (state) => state !== 'online' && submitted() && setReconnected(true)));
   // Then open the conversation, as after any sign-in: the link's lane, else the default channel.
+  // A gateway that has listed no channel at all: the home page says so (where New channel is at hand).
+  // One read of both, the mark first: a mark stored with the channels is never seen without them.
+  const knownEmpty = live(
+    async () =>
+      (await getSetting(db, 'directoryListed')) === true && (await channelsInOrder(db)).every((c) => c.archived),
+    false,
+  );
   createEffect(() => {
     if (!online() || !submitted() || !reconnected()) return;
-    const href = landingHref(channels(), lane());
+    const href = landingHref(channels(), lane()) ?? (knownEmpty() ? '/' : undefined);
     if (href) navigate(href, { replace: true });
   });
 

@@ -24,6 +24,8 @@ export interface Settings {
   gatewayStatus: GatewayStatus;
   /** `hello.ack.server_caps` of the current gateway. */
   serverCaps: ServerCaps;
+  /** The gateway has given its whole directory (a `channel.list`, or a `hello.ack` listing channels). */
+  directoryListed: boolean;
 }
 
 export type SettingKey = keyof Settings;
@@ -38,6 +40,7 @@ const checks: { [K in SettingKey]: (v: unknown) => v is Settings[K] } = {
   commands: (v): v is CommandInfo[] => Array.isArray(v),
   gatewayStatus: (v): v is GatewayStatus => isObject(v) && typeof v.state === 'string',
   serverCaps: (v): v is ServerCaps => isObject(v),
+  directoryListed: (v): v is boolean => typeof v === 'boolean',
 };
 
 export async function getSetting<K extends SettingKey>(db: IrisDB, key: K): Promise<Settings[K] | undefined> {

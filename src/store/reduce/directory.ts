@@ -7,9 +7,13 @@ import { setSetting } from '../models/settings';
 import type { ChannelRow } from '../schema';
 import type { Handler } from './types';
 
-/** Replace the directory with the gateway's list, keeping its order; a non-list changes nothing. */
+/**
+ * Replace the directory with the gateway's list, keeping its order, and note that the gateway has
+ * listed it (an empty directory is then known to be empty); a non-list changes nothing.
+ */
 async function replaceDirectory(db: IrisDB, list: unknown): Promise<void> {
   if (!Array.isArray(list)) return;
+  await setSetting(db, 'directoryListed', true);
   const rows: ChannelRow[] = [];
   for (const item of list) {
     const entry = channel(item);
