@@ -3,6 +3,7 @@
 // one of them. Reached only through `createGateway({ quirks })` (and startServer's `gateway` options):
 // the CLI never passes them. The table in README.md says what the app does with each.
 import type { ServerFrame } from '../../src/protocol';
+import { isAnswerOnly } from '../../src/protocol/answers';
 
 export interface GatewayQuirks {
   /** Uploads are known by the app's own `media_ref`, which the echo carries as `media[].media_id` (spec §10). */
@@ -63,18 +64,6 @@ function withoutKey<T extends object>(obj: T, key: string): T {
   return rest as T;
 }
 
-/** Server frames that answer a request and are never sent otherwise. */
-const ONLY_ANSWERS = new Set([
-  'channel.list',
-  'history',
-  'search.results',
-  'commands.catalog',
-  'commands.complete',
-  'media.upload.ack',
-  'media.pull.end',
-  'sync.done',
-]);
-
 const seconds = (ms: unknown) => (typeof ms === 'number' ? Math.floor(ms / 1000) : ms);
 
 /** The frame with its payload's `ts`, and that of each history message or search hit, in seconds. */
@@ -118,7 +107,7 @@ export function quirkFrames(frame: ServerFrame, q: GatewayQuirks | undefined): S
   if (q.mediaOfferWithoutMessageId && f.type === 'media.offer')
     f = { ...f, payload: withoutKey(f.payload, 'message_id') };
   if (q.noAgentFrames && (f.type === 'agent.busy' || f.type === 'agent.idle')) return [];
-  if (q.answersWithoutIds && ONLY_ANSWERS.has(f.type)) f = withoutKey(f, 'id');
+  if (q.answersWithoutIds && isAnswerOnly(f.type)) f = withoutKey(f, 'id');
   if (q.tsInSeconds && f.type !== 'pong') f = withSecondsTs(f);
   if (q.push && f.type === 'hello.ack') {
     f = { ...f, payload: { ...f.payload, server_caps: { ...(f.payload.server_caps as object), push: q.push } } };

@@ -62,6 +62,11 @@ export function answersById(request: ClientFrame, answer: ServerFrame): boolean 
   return fits && sameSend(request, answer);
 }
 
+/** Whether a gateway sends frames of this type only to answer a request (ONLY_ANSWERS; also the test gateway's answersWithoutIds quirk). */
+export function isAnswerOnly(type: string): boolean {
+  return Object.hasOwn(ONLY_ANSWERS, type);
+}
+
 /** Whether `answer`, carrying no id, settles `request` (errors without an id settle nothing). */
 export function answersWithoutId(request: ClientFrame, answer: ServerFrame): boolean {
   if (answer.id !== undefined) return false;
