@@ -19,6 +19,7 @@ import {
   messages,
   mine,
   pageTitle,
+  routeGateway,
   test,
 } from './support';
 
@@ -396,5 +397,39 @@ test('a stale picker answered twice: the second answer gets an error, shown once
   await send(other, 'still fine');
   await expect(echoReply(other, 'still fine')).toBeVisible({ timeout: 15_000 });
   await expect(echoReply(page, 'still fine')).toBeVisible({ timeout: 15_000 });
+  await other.context().close();
+});
+
+test('errors without the request id (protocol.py’s error() not given one): a refused send says why at once and Retry sends it; a stale answer is refused once', async ({
+  page,
+  browser,
+}) => {
+  const iris = await quirkyGateway({ errorsWithoutIds: true, stalePickers: true });
+  // The relay refuses the first send, as this gateway would: an error with no id.
+  await routeGateway(page, { failMarker: 'refused once', refusal: 'The disk is full.', refusalWithoutId: true });
+  await pairWith(page, iris);
+  await send(page, 'refused once');
+  const refused = mine(page, 'refused once');
+  // Not after the request's 15 s wait, nor sent again behind the person's back.
+  await expect(refused).toContainText('Not sent: The disk is full.', { timeout: 5_000 });
+  await expect(toasts(page).getByText('The disk is full.')).toHaveCount(0);
+  await refused.getByRole('button', { name: 'Retry' }).click();
+  await expect(refused.locator('[data-delivery="sent"], [data-delivery="read"]')).toBeVisible();
+  await expect(echoReply(page, 'refused once')).toBeVisible({ timeout: 15_000 });
+
+  // The gateway's own errors: a question answered on the other device first.
+  const other = await secondDevice(browser, iris);
+  await send(page, '/confirm');
+  const here = page.getByRole('dialog', { name: 'Archive old messages?' });
+  const there = other.getByRole('dialog', { name: 'Archive old messages?' });
+  await expect(there).toBeVisible();
+  await here.getByRole('button', { name: 'Yes' }).click();
+  await expect(hermes(other, 'Confirmed')).toBeVisible();
+  await there.getByRole('button', { name: 'Yes' }).click();
+  await expect(there).toBeHidden({ timeout: 5_000 });
+  const said = other.getByText('That question was already answered or no longer exists.');
+  await expect(said).toHaveCount(1);
+  await other.waitForTimeout(1_000);
+  await expect(said).toHaveCount(1);
   await other.context().close();
 });

@@ -127,7 +127,7 @@ export async function speakForGateway(
  * The app's socket passed through, changed as a test needs (set up before the page connects):
  * - `holdMs`: the app's `message.send` frames wait this long (so a pending bubble is visible);
  * - `failMarker`: the first one whose text contains it is answered with a gateway error (`refusal`, by
- *   default "disk full") instead of being forwarded;
+ *   default "disk full") instead of being forwarded, without its request id if `refusalWithoutId`;
  * - `historyDelayMs`: the gateway's `history` pages reach the page this much later;
  * - `holdUploadAcks`: the gateway's `media.upload.ack` never reaches the page, so a message with a file
  *   stays on its way (every byte sent, never confirmed);
@@ -139,6 +139,8 @@ export async function routeGateway(
     holdMs?: number;
     failMarker?: string;
     refusal?: string;
+    /** The refusal carries no request id (protocol.py's `error()` not given one). */
+    refusalWithoutId?: boolean;
     historyDelayMs?: number;
     holdUploadAcks?: boolean;
     dropReadReceipts?: boolean;
@@ -172,7 +174,8 @@ export async function routeGateway(
           if (opts.failMarker && !failed && frame.payload?.text?.includes(opts.failMarker)) {
             failed = true;
             const refusal = { code: 'internal', message: opts.refusal ?? 'disk full' };
-            ws.send(JSON.stringify({ v: 1, type: 'error', id: frame.id, payload: refusal }));
+            const id = opts.refusalWithoutId ? undefined : frame.id;
+            ws.send(JSON.stringify({ v: 1, type: 'error', id, payload: refusal }));
             return;
           }
           if (opts.holdMs) await new Promise((r) => setTimeout(r, opts.holdMs));

@@ -67,6 +67,17 @@ describe('gateway quirks', () => {
     expect(page.payload).not.toHaveProperty('oldest_message_id');
   });
 
+  it('errorsWithoutIds: an error answers without the request id; other answers keep theirs', async () => {
+    const c = await start({ errorsWithoutIds: true });
+    const from = c.mark();
+    c.send('message.send', { text: 'to nowhere', client_id: 'cid-x' }, { id: c.takeId(), chat_id: 'web:nowhere' });
+    const error = await c.waitType('error', { from });
+    expect(error).not.toHaveProperty('id');
+    expect(error.payload.code).toBe('not_found');
+    const sent = await c.request('message.send', { text: 'here', client_id: 'cid-y' }, { chat_id: 'web:default' });
+    expect(sent.type).toBe('message');
+  });
+
   it('mediaIdIsRef: the echo names the upload by the app’s media_ref, and it can be pulled by it', async () => {
     const c = await start({ mediaIdIsRef: true });
     const bytes = Buffer.from('not really a png');

@@ -37,6 +37,8 @@ export interface GatewayQuirks {
    * and its other helpers leave it out unless given.
    */
   answersWithoutIds?: boolean;
+  /** Errors carry no request id: protocol.py's `error(code, message)` leaves it out unless given one. */
+  errorsWithoutIds?: boolean;
   /** No `agent.busy` or `agent.idle` (protocol.py has no constructor for them): only the stream and `typing` say it works. */
   noAgentFrames?: boolean;
   /** Every `ts` in epoch seconds (`int(time.time())` in Python), not the schema's milliseconds. */
@@ -108,6 +110,7 @@ export function quirkFrames(frame: ServerFrame, q: GatewayQuirks | undefined): S
     f = { ...f, payload: withoutKey(f.payload, 'message_id') };
   if (q.noAgentFrames && (f.type === 'agent.busy' || f.type === 'agent.idle')) return [];
   if (q.answersWithoutIds && isAnswerOnly(f.type)) f = withoutKey(f, 'id');
+  if (q.errorsWithoutIds && f.type === 'error') f = withoutKey(f, 'id');
   if (q.tsInSeconds && f.type !== 'pong') f = withSecondsTs(f);
   if (q.push && f.type === 'hello.ack') {
     f = { ...f, payload: { ...f.payload, server_caps: { ...(f.payload.server_caps as object), push: q.push } } };

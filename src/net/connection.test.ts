@@ -205,6 +205,66 @@ describe('requests', () => {
     expect(seen).toEqual(['message', 'history']);
   });
 
+  it('an error without an id answers the one request waiting when nothing was sent after it (protocol.py leaves the id out)', async () => {
+    const toasts: string[] = [];
+    const c = connect({ handlers: { frame: (f) => void toasts.push(f.type) } });
+    await until(() => c.state() === 'online', 'online');
+    const send = c.request({ v: 1, type: 'message.send', chat_id: 'x', payload: { text: 'hi', client_id: 'c1' } });
+    await until(() => server.last!.frames.length === 2, 'sent');
+    server.last!.send({ type: 'error', payload: { code: 'not_found', message: 'No such chat.' } });
+    const err = await send.catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ProtocolError);
+    expect((err as ProtocolError).message).toBe('No such chat.');
+    expect(toasts).toEqual([]); // the request's own failure says it, not a second notice
+
+    // An upload's end continues its request: the error after it is still that request's.
+    const upload = c.request({
+      v: 1,
+      type: 'media.upload.start',
+      payload: { media_ref: 'r1', kind: 'document', mime: 'text/plain', size: 3, filename: 'a.txt' },
+    });
+    await until(() => server.last!.frames.length === 3, 'upload started');
+    c.notify({ v: 1, type: 'media.upload.end', payload: { media_ref: 'r1', sha256: '00' } }, 2);
+    await until(() => server.last!.frames.length === 4, 'upload ended');
+    server.last!.send({ type: 'error', payload: { code: 'media_too_large', message: 'Too big.' } });
+    expect(((await upload.catch((e: unknown) => e)) as ProtocolError).code).toBe('media_too_large');
+  });
+
+  it('an error without an id settles nothing when it could answer another frame: two waiting, a frame sent since, another lane', async () => {
+    const shown: string[] = [];
+    const c = connect({ requestTimeoutMs: 1000, handlers: { frame: (f) => void shown.push(f.type) } });
+    await until(() => c.state() === 'online', 'online');
+    const outcome = (p: Promise<unknown>) =>
+      p.then(
+        () => 'answered',
+        (e: unknown) => (e instanceof RequestTimeoutError ? 'timed out' : 'refused'),
+      );
+    const error = { type: 'error', payload: { code: 'internal', message: 'no' } } as const;
+    // Two waiting.
+    const a = outcome(c.request({ v: 1, type: 'search', payload: { query: 'a', scope: 'all' } }));
+    const b = outcome(c.request({ v: 1, type: 'search', payload: { query: 'b', scope: 'all' } }));
+    await until(() => server.last!.frames.length === 3, 'two requests');
+    server.last!.send(error);
+    await until(() => shown.length === 1, 'shown');
+    timers.advance(1000);
+    expect([await a, await b]).toEqual(['timed out', 'timed out']);
+    // A read receipt sent after the request: the error may be the receipt's.
+    const d = outcome(c.request({ v: 1, type: 'search', payload: { query: 'd', scope: 'all' } }));
+    c.notify({ v: 1, type: 'read.receipt', chat_id: 'x', payload: { chat_id: 'x', message_id: 'm' } });
+    await until(() => server.last!.frames.length === 5, 'request and receipt');
+    server.last!.send(error);
+    await until(() => shown.length === 2, 'shown');
+    timers.advance(1000);
+    expect(await d).toBe('timed out');
+    // An error naming another lane.
+    const e = outcome(c.request({ v: 1, type: 'history', chat_id: 'x', payload: { limit: 5 } }));
+    await until(() => server.last!.frames.length === 6, 'history');
+    server.last!.send({ ...error, chat_id: 'y' });
+    await until(() => shown.length === 3, 'shown');
+    timers.advance(1000);
+    expect(await e).toBe('timed out');
+  });
+
   it('a request that is never answered fails after its timeout', async () => {
     const c = connect({ requestTimeoutMs: 2000 });
     await until(() => c.state() === 'online', 'online');

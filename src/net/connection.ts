@@ -10,7 +10,7 @@ import {
   type PushMode,
   type ServerFrame,
 } from '../protocol';
-import { answersById, answersWithoutId } from '../protocol/answers';
+import { answersById, answersWithoutId, errorMayAnswer } from '../protocol/answers';
 import { backoffDelay, BACKOFF_BASE_MS, BACKOFF_MAX_MS } from './backoff';
 import { ConnectionLostError, ProtocolError, RequestTimeoutError } from './errors';
 import { helloFrame, type PushHello } from './hello';
@@ -90,6 +90,8 @@ interface Pending {
   resolve(frame: ServerFrame): void;
   reject(error: unknown): void;
   timer?: unknown;
+  /** `sent` once this request went out: equal to it still while nothing has been sent after. */
+  sent: number;
 }
 
 const OPEN = 1;
@@ -116,6 +118,8 @@ export class GatewayConnection {
   private epoch = 0;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
+  /** Text frames sent on this connection (requests, pings, receipts), bar an upload's own end. */
+  private sent = 0;
   /** Ids of the latest frames sent on the person's behalf without their asking (read receipts). */
   private readonly unasked = new Set<number>();
   /** Reconnect attempts since the last hello.ack (the backoff's exponent). */
@@ -205,6 +209,7 @@ export class GatewayConnection {
         frame: { ...frame, id } as ClientFrame,
         resolve,
         reject,
+        sent: 0,
       };
       if (timeoutMs !== null) {
         entry.timer = this.opts.timers.setTimeout(() => {
@@ -221,6 +226,7 @@ export class GatewayConnection {
       });
       this.pending.set(id, entry);
       this.sendRaw(encodeFrame(entry.frame));
+      entry.sent = this.sent;
       options.onSent?.(id);
     });
   }
@@ -236,7 +242,8 @@ export class GatewayConnection {
       this.unasked.add(sentId);
       if (this.unasked.size > MAX_UNASKED) this.unasked.delete(this.unasked.values().next().value!);
     }
-    this.sendRaw(encodeFrame({ ...frame, id: sentId }));
+    // An upload's end continues its request: an error after it still answers that request.
+    this.sendRaw(encodeFrame({ ...frame, id: sentId }), id === undefined);
   }
 
   /** Sends media bytes (an upload's chunk). Throws if not online. */
@@ -456,6 +463,15 @@ export class GatewayConnection {
         return p;
       }
     }
+    // An error without an id answers the one request waiting if nothing went out after it; with more
+    // waiting it could be any one's, and it settles none (it is shown; they time out).
+    if (this.pending.size === 1) {
+      const [id, p] = this.pending.entries().next().value!;
+      if (p.sent === this.sent && errorMayAnswer(p.frame, frame)) {
+        this.pending.delete(id);
+        return p;
+      }
+    }
     return undefined;
   }
 
@@ -516,9 +532,10 @@ export class GatewayConnection {
     }, deadAfterMs);
   }
 
-  private sendRaw(text: string): void {
+  private sendRaw(text: string, counted = true): void {
     const ws = this.ws;
     if (!ws || ws.readyState !== OPEN) return;
+    if (counted) this.sent++;
     try {
       ws.send(text);
     } catch {

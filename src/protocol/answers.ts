@@ -74,6 +74,18 @@ export function answersWithoutId(request: ClientFrame, answer: ServerFrame): boo
   return fits !== undefined && (ANSWERS[request.type]?.includes(answer.type) ?? false) && fits(request, answer);
 }
 
+/**
+ * Whether an `error` without an id can answer `request`, when that is the one request waiting and
+ * nothing was sent after it (the connection checks both): protocol.py's `error()` leaves the id out
+ * unless given one, and a gateway answers a connection's frames in order. One naming a lane must name
+ * the request's (its thread's own id or its chat's).
+ */
+export function errorMayAnswer(request: ClientFrame, error: ServerFrame): boolean {
+  if (error.type !== 'error' || error.id !== undefined) return false;
+  const lane = laneOf(error);
+  return lane === undefined || lane === request.thread_id || lane === request.chat_id;
+}
+
 /** An echo carrying a client_id answers only the send with that client_id. */
 function sameSend(request: ClientFrame, answer: ServerFrame): boolean {
   if (request.type !== 'message.send' || answer.type !== 'message') return true;
