@@ -36,7 +36,10 @@ export function MediaFetch(props: {
           </div>
         </Match>
         <Match when={props.row.state === 'failed'}>
-          <span class="media-fetch-text">Could not download.</span>
+          {/* The reason, in the gateway's words or ours ("The gateway stopped sending this file."). */}
+          <span class="media-fetch-text" role="status">
+            Could not download{props.row.error ? `: ${props.row.error}` : '.'}
+          </span>
           <button
             type="button"
             class="media-fetch-button"
