@@ -4,6 +4,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { TestClient } from '../server/gateway/testclient';
 import {
+  channelRow,
   anotherDeviceSays,
   demoGateway,
   expect,
@@ -648,6 +649,9 @@ test('day separators, and a /remind message set apart from the conversation', as
   await expect(log.getByText('Today', { exact: true })).toBeVisible();
   const reminder = log.getByRole('article', { name: /^Reminder, / });
   await expect(reminder).toContainText('Stretch your legs', { timeout: 15_000 });
+  // Labelled once, by the card; the channel list says whose the last message is.
+  await expect(reminder).not.toContainText('Reminder:');
+  await expect(channelRow(page, 'General')).toContainText('Reminder: Stretch your legs');
   // Centered, unlike the conversation's bubbles.
   const [card, list] = await Promise.all([reminder.locator('.notice-card').boundingBox(), log.boundingBox()]);
   const leftGap = card!.x - list!.x;

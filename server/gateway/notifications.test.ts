@@ -29,10 +29,10 @@ describe('notifications', () => {
     });
     expect(typeof note.payload.ts).toBe('number');
     const cron = await c.waitFor((f) => f.type === 'message' && f.payload.role === 'cron', { from });
-    expect(cron.payload.text).toBe('⏰ Reminder: stretch your legs');
+    expect(cron.payload.text).toBe('stretch your legs');
     expect(fixture.gw.gateway.store.messages('web:demo').at(-1)).toMatchObject({
       role: 'cron',
-      text: '⏰ Reminder: stretch your legs',
+      text: 'stretch your legs',
     });
   });
 

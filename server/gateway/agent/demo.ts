@@ -295,7 +295,8 @@ export class DemoAgent implements Agent {
     const ts = store.conversations.now();
     const notification = { kind: 'cron' as const, title: 'Reminder', body: text, ts };
     hub.emit({ v: 1, type: 'notification', ...at(addr), payload: notification });
-    const stored = this.say(addr, 'cron', `⏰ Reminder: ${text}`);
+    // The text alone: the app labels a cron message (its card says "Reminder").
+    const stored = this.say(addr, 'cron', text);
     this.ctx.push.notify({
       ...notification,
       lane: addr.lane,

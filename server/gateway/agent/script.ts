@@ -170,7 +170,7 @@ export function fileLine(i: number): string {
 export function fileScript(lines: number, updates: number): Script {
   const n = Math.max(1, Math.min(20_000, Math.floor(lines) || 1));
   const body = Array.from({ length: n }, (_, i) => fileLine(i + 1)).join('\n');
-  const text = `Here is \`big.ts\`, ${n} lines:\n\n\`\`\`ts\n${body}\n\`\`\`\n\n_— Iris demo agent_`;
+  const text = `Here is \`big.ts\`, ${n} line${n === 1 ? '' : 's'}:\n\n\`\`\`ts\n${body}\n\`\`\`\n\n_— Iris demo agent_`;
   const parts = Math.max(1, Math.min(20_000, Math.floor(updates) || 1, text.length));
   const steps: Step[] = [];
   for (let i = 0; i < parts; i++) {

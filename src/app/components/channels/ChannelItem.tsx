@@ -6,7 +6,7 @@ import { laneHref } from './channelTree';
 import { safeColor, textOn } from './channelLook';
 import { live } from '../../../store/live';
 import { useIris } from '../../../runtime';
-import { laneSummary } from './laneSummary';
+import { laneSummary, channelPreview } from './laneSummary';
 import type { ChannelAction } from './ChannelDialogs';
 
 interface ChannelItemProps {
@@ -101,7 +101,7 @@ function ChannelRowView(props: {
         </span>
         <Show when={summary()?.preview}>
           <span class="channel-preview" id={previewId} aria-hidden="true">
-            {summary()?.previewRole === 'user' ? `You: ${summary()?.preview}` : summary()?.preview}
+            {channelPreview(summary())}
           </span>
         </Show>
       </span>

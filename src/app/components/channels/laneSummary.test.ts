@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { IrisDB } from '../../../store/db';
 import { freshDb } from '../../../testing/db';
 import type { MessageRow } from '../../../store/schema';
-import { laneSummary, plainPreview } from './laneSummary';
+import { laneSummary, plainPreview, channelPreview } from './laneSummary';
 
 const msg = (id: string, lane: string, ts: number, role: MessageRow['role'], text: string): MessageRow => ({
   message_id: id,
@@ -41,10 +41,19 @@ describe('laneSummary', () => {
       msg('b', 'L', 2, 'user', 'mine'),
       msg('c', 'L', 3, 'assistant', 'new **one**'),
       msg('d', 'L', 4, 'user', 'also mine'),
-      msg('e', 'L', 5, 'cron', 'Reminder: stretch'),
+      msg('e', 'L', 5, 'cron', 'stretch'),
     ]);
     await db.lanes.put({ lane: 'L', readTs: 1, busy: false, typing: false, turnSeq: 0 });
-    expect(await laneSummary(db, 'L')).toEqual({ unread: 2, preview: 'Reminder: stretch', previewRole: 'cron' });
+    expect(await laneSummary(db, 'L')).toEqual({ unread: 2, preview: 'stretch', previewRole: 'cron' });
     expect(await laneSummary(db, 'empty')).toEqual({ unread: 0, preview: '', previewRole: undefined });
+  });
+});
+
+describe('channelPreview', () => {
+  it('says whose the last message is for the person’s own and a reminder, not the agent’s', () => {
+    expect(channelPreview({ unread: 0, preview: 'mine', previewRole: 'user' })).toBe('You: mine');
+    expect(channelPreview({ unread: 1, preview: 'stretch', previewRole: 'cron' })).toBe('Reminder: stretch');
+    expect(channelPreview({ unread: 1, preview: 'hello', previewRole: 'assistant' })).toBe('hello');
+    expect(channelPreview({ unread: 0, preview: '' })).toBe('');
   });
 });

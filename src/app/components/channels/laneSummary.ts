@@ -41,3 +41,11 @@ export async function laneSummary(db: IrisDB, lane: string): Promise<LaneSummary
     previewRole: last?.role,
   };
 }
+
+/** The preview as the channel list shows it: whose it is, for the person's own and a reminder. */
+export function channelPreview(summary: LaneSummary | undefined): string | undefined {
+  if (!summary?.preview) return summary?.preview;
+  if (summary.previewRole === 'user') return `You: ${summary.preview}`;
+  if (summary.previewRole === 'cron') return `Reminder: ${summary.preview}`;
+  return summary.preview;
+}
