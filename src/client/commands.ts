@@ -26,6 +26,7 @@ import { getSetting } from '../store/models/settings';
 import { ConnectionLostError, ProtocolError, RequestTimeoutError } from '../net/errors';
 import type { UploadMeta } from '../net/transfers';
 import type { Transport } from './transport';
+import { randomId } from '../lib/randomId';
 
 interface SendOptions {
   reply_to?: string;
@@ -114,7 +115,7 @@ export function createCommands(db: IrisDB, transport: () => Transport): Commands
     async send(lane, text, options = {}) {
       if (text.trim() === '' && !options.attachments?.length) throw new Error('A message needs text or an attachment.');
       const scope = await laneScope(db, lane);
-      const client_id = crypto.randomUUID();
+      const client_id = randomId();
       const input = {
         client_id,
         lane,

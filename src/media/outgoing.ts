@@ -9,6 +9,7 @@ import type { MediaRow } from '../store/schema';
 import { imageSize } from './dimensions';
 import { withQuotaRetry } from '../store/models/mediaCache';
 import { sanitizeFilename } from './filename';
+import { randomId } from '../lib/randomId';
 import { tooLargeText } from '../lib/format';
 import { baseMime, kindFromMime } from '../protocol/mime';
 import { MAX_UPLOAD_BYTES } from '../protocol/mediaLimits';
@@ -45,7 +46,7 @@ export async function stageAttachment(db: IrisDB, file: Blob, options: StageOpti
   const filename = sanitizeFilename(given, defaultName(mime, options.now ?? Date.now()));
   checkAttachable(filename, file.size);
   const row: MediaRow = {
-    media_id: crypto.randomUUID(),
+    media_id: randomId(),
     kind: kindFromMime(mime, { recorded: options.recorded }),
     mime,
     size: file.size,

@@ -3,6 +3,7 @@
 // held for the tab's life, so when the leader tab closes the next waiting tab gets it at once.
 import { ConnectionLostError, ProtocolError, RequestTimeoutError } from './errors';
 import type { ConnectionState } from './phases';
+import { randomId } from '../lib/randomId';
 
 /** Runs `lead` once this tab holds the lock; the lock is kept until the returned release is called. */
 export function electLeader(lockName: string, lead: () => void): () => void {
@@ -94,7 +95,7 @@ export interface TabBusOptions {
  * `announce`s its connection state. Every tab hears state and outbox pings.
  */
 export class TabBus {
-  readonly tab = crypto.randomUUID();
+  readonly tab = randomId();
   private readonly channel: BroadcastChannel;
   private nextId = 1;
   private readonly calls = new Map<number, PendingCall>();

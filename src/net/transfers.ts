@@ -8,6 +8,8 @@ import type { RequestOptions } from './connection';
 import { ConnectionLostError, RequestTimeoutError } from './errors';
 import { realTimers, sleep, type Timers } from './timers';
 import { servedMime } from '../protocol/mime';
+import { randomId } from '../lib/randomId';
+import { sha256Hex } from '../lib/sha256';
 
 const CHUNK_BYTES = 256 * 1024;
 const STALLED_TEXT = 'The gateway stopped sending this file.';
@@ -146,9 +148,9 @@ export class Transfers {
     const { link } = this.opts;
     if (!link.isOnline()) throw new ConnectionLostError();
     if (meta.signal?.aborted) throw meta.signal.reason ?? new Error('The upload was cancelled.');
-    const media_ref = meta.media_ref ?? crypto.randomUUID();
+    const media_ref = meta.media_ref ?? randomId();
     const bytes = new Uint8Array(await file.arrayBuffer());
-    const sha256 = toHex(await crypto.subtle.digest('SHA-256', bytes));
+    const sha256 = await sha256Hex(bytes);
     const abort = new AbortController();
     let uploadId: number | undefined;
     let failure: unknown;
@@ -371,8 +373,4 @@ class ProgressWriter {
       void this.db.media.update(this.media_id, { progress: fraction }).catch(() => {}); // a lost mark: the next one or the end rewrites it
     }
   }
-}
-
-function toHex(buffer: ArrayBuffer): string {
-  return Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, '0')).join('');
 }

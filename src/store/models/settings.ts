@@ -3,6 +3,7 @@
 import type { CommandInfo, ServerCaps } from '../../protocol';
 import type { IrisDB } from '../db';
 import { isObject } from '../../protocol/guards';
+import { randomId } from '../../lib/randomId';
 
 type Theme = 'system' | 'light' | 'dark';
 
@@ -69,7 +70,7 @@ export async function getDeviceId(db: IrisDB): Promise<string> {
   return db.transaction('rw', db.settings, async () => {
     const stored = await getSetting(db, 'deviceId');
     if (stored) return stored;
-    const made = crypto.randomUUID();
+    const made = randomId();
     await setSetting(db, 'deviceId', made);
     return made;
   });

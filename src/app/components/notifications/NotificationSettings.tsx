@@ -5,6 +5,7 @@ import { gatewayCannotWake } from '../../../push/gatewayWake';
 import { getPushRegistration } from '../../../push/registration';
 import { disablePush, enablePush, pushSupported, sendTestNotification, type PushStatus } from '../../../push/subscribe';
 import { useIris } from '../../../runtime';
+import { httpsAdvice, needsHttps } from '../../../pwa/secureContext';
 import { SettingsSection } from '../settings/SettingsSection';
 import './NotificationSettings.css';
 
@@ -119,7 +120,9 @@ export function NotificationSettings() {
       <dl class="settings-facts">
         <div>
           <dt>Status</dt>
-          <dd data-testid="notification-status">{busy() ? 'Changing…' : STATUS_WORDS[status()]}</dd>
+          <dd data-testid="notification-status">
+            {busy() ? 'Changing…' : status() === 'unsupported' && needsHttps() ? 'Needs HTTPS' : STATUS_WORDS[status()]}
+          </dd>
         </div>
         <Show when={status() === 'on' && registration()}>
           {(r) => (
@@ -134,6 +137,11 @@ export function NotificationSettings() {
           )}
         </Show>
       </dl>
+      <Show when={status() === 'unsupported' && needsHttps()}>
+        <p class="settings-note" data-testid="needs-https">
+          {httpsAdvice()}
+        </p>
+      </Show>
       <Show when={cannotWake()}>
         {(why) => (
           <p class="settings-note" data-testid="push-cannot-wake">

@@ -1,6 +1,7 @@
 import { Show, createResource, onCleanup } from 'solid-js';
 import { InstallButton } from './InstallButton';
 import { canInstall } from '../../../pwa/install';
+import { needsHttps } from '../../../pwa/secureContext';
 import { formatBytes } from '../../formatBytes';
 import { SettingsSection } from '../settings/SettingsSection';
 
@@ -30,6 +31,10 @@ export function AppSettings() {
       <Show when={canInstall()}>
         <p>Install Iris to open it from your home screen, like any other app.</p>
         <InstallButton />
+      </Show>
+      {/* Notifications (above) say why and what to do; here, what it means for this section. */}
+      <Show when={needsHttps()}>
+        <p class="settings-note">Installing and reading offline need an https:// address too.</p>
       </Show>
       <dl class="settings-facts">
         <div>

@@ -5,6 +5,7 @@ import { useIris } from '../../../runtime';
 import { isLocalOnly, pairingLink } from '../../../lib/pairingLink';
 import { QrCode } from './QrCode';
 import { SettingsSection } from './SettingsSection';
+import { copyText } from '../messages/copyText';
 
 /**
  * Pair a phone from here: a QR code of the pairing link. The link holds the token, so it is drawn
@@ -22,12 +23,8 @@ export function PairDeviceSettings() {
   const copy = async () => {
     const value = link();
     if (!value) return;
-    try {
-      await navigator.clipboard.writeText(value);
-      setCopied('Pairing link copied.');
-    } catch {
-      setCopied('Could not copy. Scan the code instead.');
-    }
+    // With execCommand's fallback: the Clipboard API is missing on a plain-http page.
+    setCopied((await copyText(value)) ? 'Pairing link copied.' : 'Could not copy. Scan the code instead.');
   };
 
   return (
