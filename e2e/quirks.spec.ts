@@ -433,3 +433,18 @@ test('errors without the request id (protocol.py’s error() not given one): a r
   await expect(said).toHaveCount(1);
   await other.context().close();
 });
+
+test('no sync (protocol.py before its outbox): refused without the request id, the app goes live at once, also after a reload', async ({
+  page,
+}) => {
+  const iris = await quirkyGateway({ noSync: true });
+  await pairWith(page, iris);
+  // Within a few seconds: the sync's 60 s wait, then a reconnect, is what it was before.
+  await send(page, 'no replay here');
+  await expect(echoReply(page, 'no replay here')).toBeVisible({ timeout: 5_000 });
+  await expect(toasts(page).getByText('Unknown frame type')).toHaveCount(0);
+  await page.reload();
+  await expect(echoReply(page, 'no replay here')).toBeVisible();
+  await send(page, 'after a reload');
+  await expect(echoReply(page, 'after a reload')).toBeVisible({ timeout: 5_000 });
+});

@@ -78,6 +78,16 @@ describe('gateway quirks', () => {
     expect(sent.type).toBe('message');
   });
 
+  it('noSync: sync is refused as an unknown type, without its id, and nothing is replayed', async () => {
+    const c = await start({ noSync: true });
+    const from = c.mark();
+    c.send('sync', { cursor: 0 }, { id: c.takeId() });
+    const error = await c.waitType('error', { from });
+    expect(error).not.toHaveProperty('id');
+    expect(error.payload.code).toBe('unsupported');
+    expect(c.ofType('sync.done', from)).toHaveLength(0);
+  });
+
   it('mediaIdIsRef: the echo names the upload by the app’s media_ref, and it can be pulled by it', async () => {
     const c = await start({ mediaIdIsRef: true });
     const bytes = Buffer.from('not really a png');

@@ -37,6 +37,11 @@ export interface GatewayQuirks {
    * and its other helpers leave it out unless given.
    */
   answersWithoutIds?: boolean;
+  /**
+   * No `sync` (protocol.py's milestones 1 and 2: the outbox is milestone 3): it is answered as an unknown
+   * frame type, `error{unsupported}` without the request id, and nothing is replayed.
+   */
+  noSync?: boolean;
   /** Errors carry no request id: protocol.py's `error(code, message)` leaves it out unless given one. */
   errorsWithoutIds?: boolean;
   /** No `agent.busy` or `agent.idle` (protocol.py has no constructor for them): only the stream and `typing` say it works. */

@@ -14,6 +14,7 @@ export function route(client: ClientSession, frame: ClientFrame): void {
     case 'ping':
       return session.ping(client, frame);
     case 'sync':
+      if (client.ctx.raw.quirks?.noSync) return client.error('unsupported', 'Unknown frame type "sync".');
       return session.sync(client, frame);
     case 'fcm.register':
       return session.fcmRegister(client, frame);
