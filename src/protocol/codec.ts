@@ -72,24 +72,26 @@ export function parseServerMessage(raw: string): ServerMessage {
   const update = lazyUpdate(raw);
   if (update) return { frames: [update], batch: false };
   const frame = parseFrame(raw);
-  if (frame?.type !== BATCH_TYPE)
-    return { frames: frame && serverTypes.has(frame.type) ? [frame as unknown as ServerFrame] : [], batch: false };
+  if (frame?.type !== BATCH_TYPE) {
+    const known = serverFrame(frame);
+    return { frames: known ? [known] : [], batch: false };
+  }
   const list = frame.payload.frames;
   const frames: ServerFrame[] = [];
-  if (Array.isArray(list)) {
-    for (const item of list) {
-      const inner = frameOf(item);
-      if (inner && serverTypes.has(inner.type)) frames.push(inner as unknown as ServerFrame);
-    }
+  for (const item of Array.isArray(list) ? list : []) {
+    const inner = serverFrame(frameOf(item));
+    if (inner) frames.push(inner);
   }
   return { frames, batch: true };
 }
 
 /** A parsed frame of a type the app understands, or null (unknown types are ignored, spec README §1). */
 export function parseServerFrame(raw: string): ServerFrame | null {
-  const update = lazyUpdate(raw);
-  if (update) return update;
-  const frame = parseFrame(raw);
+  return lazyUpdate(raw) ?? serverFrame(parseFrame(raw));
+}
+
+/** The frame if its type is one the app understands. */
+function serverFrame(frame: Frame | null): ServerFrame | null {
   return frame && serverTypes.has(frame.type) ? (frame as unknown as ServerFrame) : null;
 }
 

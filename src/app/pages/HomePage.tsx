@@ -1,7 +1,7 @@
 import { Navigate } from '@solidjs/router';
 import { Match, Switch } from 'solid-js';
 import { live } from '../../store/live';
-import { channelsInOrder } from '../../store/models/channels';
+import { listedDirectory } from '../../store/models/channels';
 import { getSetting } from '../../store/models/settings';
 import { defaultChannelId, laneHref } from '../components/channels/channelTree';
 import { useIris } from '../../runtime';
@@ -16,9 +16,7 @@ export function HomePage() {
   const { db } = useIris();
   const home = live(async (): Promise<Home> => {
     if (!(await getSetting(db, 'token'))) return { kind: 'pair' };
-    // Read before the channels: a mark stored with them is never seen without them.
-    const listed = (await getSetting(db, 'directoryListed')) === true;
-    const channels = (await channelsInOrder(db)).filter((c) => !c.archived);
+    const { listed, channels } = await listedDirectory(db);
     const id = defaultChannelId(channels);
     const target = channels.find((c) => c.chat_id === id) ?? channels.find((c) => c.kind !== 'thread') ?? channels[0];
     if (target) return { kind: 'lane', href: laneHref(target) };

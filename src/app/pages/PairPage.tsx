@@ -3,7 +3,7 @@ import { Show, createEffect, createSignal, on } from 'solid-js';
 import { requestPersistentStorage } from '../../pwa/register';
 import { loadSessionCode, normalizeGatewayUrl } from '../../client';
 import { live } from '../../store/live';
-import { channelsInOrder } from '../../store/models/channels';
+import { channelsInOrder, listedDirectory } from '../../store/models/channels';
 import { getSetting } from '../../store/models/settings';
 import { ReplacePairingDialog, type PendingPairing } from '../components/settings/ReplacePairingDialog';
 import { useIris } from '../../runtime';
@@ -123,12 +123,10 @@ export function PairPage() {
   createEffect(on(client.state, (state) => state !== 'online' && submitted() && setReconnected(true)));
   // Then open the conversation, as after any sign-in: the link's lane, else the default channel.
   // A gateway that has listed no channel at all: the home page says so (where New channel is at hand).
-  // One read of both, the mark first: a mark stored with the channels is never seen without them.
-  const knownEmpty = live(
-    async () =>
-      (await getSetting(db, 'directoryListed')) === true && (await channelsInOrder(db)).every((c) => c.archived),
-    false,
-  );
+  const knownEmpty = live(async () => {
+    const { listed, channels: active } = await listedDirectory(db);
+    return listed && active.length === 0;
+  }, false);
   createEffect(() => {
     if (!online() || !submitted() || !reconnected()) return;
     const href = landingHref(channels(), lane()) ?? (knownEmpty() ? '/' : undefined);

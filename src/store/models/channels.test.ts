@@ -2,7 +2,16 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import type { ChannelRow } from '../schema';
 import { freshDb } from '../../testing/db';
-import { buildTree, channelsInOrder, defaultChannel, directory, laneScope, threadsOf } from './channels';
+import {
+  buildTree,
+  channelsInOrder,
+  defaultChannel,
+  directory,
+  laneScope,
+  listedDirectory,
+  threadsOf,
+} from './channels';
+import { setSetting } from './settings';
 
 const rows: ChannelRow[] = [
   { chat_id: 'work', name: 'Work', kind: 'channel', order: 0 },
@@ -20,6 +29,15 @@ const shape = (tree: ReturnType<typeof buildTree>) =>
   tree.map((n) => [n.channel.chat_id, n.threads.map((t) => t.chat_id)]);
 
 describe('channels model', () => {
+  it('listedDirectory: the active channels in order, and whether the gateway has listed them', async () => {
+    const db = freshDb();
+    expect(await listedDirectory(db)).toEqual({ listed: false, channels: [] });
+    await db.channels.bulkPut([rows[3]!, rows[0]!]);
+    await setSetting(db, 'directoryListed', true);
+    expect(await listedDirectory(db)).toEqual({ listed: true, channels: [rows[0]] });
+    db.close();
+  });
+
   it('orders default first, then favorites, nests threads, hides archived ones', () => {
     expect(shape(buildTree(rows))).toEqual([
       ['home', []],

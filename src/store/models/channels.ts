@@ -1,6 +1,7 @@
 // The channel directory as the UI shows it, and the wire scope (chat_id/thread_id) of a lane.
 import type { IrisDB } from '../db';
 import type { ChannelRow } from '../schema';
+import { getSetting } from './settings';
 
 export interface ChannelNode {
   channel: ChannelRow;
@@ -58,6 +59,16 @@ export async function getChannel(db: IrisDB, chatId: string): Promise<ChannelRow
 /** Every channel and thread in the gateway's order (archived ones included). */
 export async function channelsInOrder(db: IrisDB): Promise<ChannelRow[]> {
   return db.channels.orderBy('order').toArray();
+}
+
+/**
+ * The channels not archived, in order, and whether the gateway has listed its directory (so that none
+ * means none, not "not here yet"). The mark is read first: stored in the same transaction as the
+ * channels it came with, it is then never seen without them.
+ */
+export async function listedDirectory(db: IrisDB): Promise<{ listed: boolean; channels: ChannelRow[] }> {
+  const listed = (await getSetting(db, 'directoryListed')) === true;
+  return { listed, channels: (await channelsInOrder(db)).filter((c) => !c.archived) };
 }
 
 /** The gateway's default channel, else the first one not archived. */
