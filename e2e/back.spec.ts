@@ -3,6 +3,7 @@
 // it leaves no step behind: Back then leads where it did before it opened. This is for browsers without
 // close requests (Firefox, Safari: no CloseWatcher), where Back is a history step: Chromium's CloseWatcher
 // is taken away before the app loads, and Playwright's goBack is that step.
+import type { Page } from '@playwright/test';
 import {
   DESKTOP,
   PHONE,
@@ -17,6 +18,17 @@ import {
 } from './support';
 
 const GENERAL = /#\/c\/web%3Adefault$/;
+
+/**
+ * An overlay closed by its button takes its history entry away in the next few milliseconds. A person's
+ * Back comes later than that; Playwright's goBack may not: it reads the current entry and then goes to
+ * the one before it by id, so a goBack sent while that entry is leaving lands on the page it was over.
+ */
+async function overlayEntryGone(page: Page) {
+  await expect
+    .poll(() => page.evaluate(() => (history.state as { irisOverlay?: boolean } | null)?.irisOverlay === true))
+    .toBe(false);
+}
 const DEMO = /#\/c\/web%3Ademo$/;
 
 test.beforeEach(async ({ page }) => {
@@ -55,6 +67,7 @@ test.describe('desktop', () => {
     await expect(dialog).toBeVisible();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect(dialog).toBeHidden();
+    await overlayEntryGone(page);
     await page.goBack();
     await expect(page).toHaveURL(GENERAL);
     await expect(pageTitle(page)).toHaveText('General');
@@ -76,6 +89,7 @@ test.describe('desktop', () => {
     await dialog.getByRole('button', { name: 'No', exact: true }).click();
     await expect(dialog).toBeHidden();
     // Answered: no step of its own is left.
+    await overlayEntryGone(page);
     await page.goBack();
     await expect(page).toHaveURL(GENERAL);
   });
@@ -117,6 +131,7 @@ test.describe('desktop', () => {
     await expect(viewer).toBeVisible();
     await viewer.getByRole('button', { name: 'Close' }).click();
     await expect(viewer).toHaveCount(0);
+    await overlayEntryGone(page);
     await page.goBack();
     await expect(page).toHaveURL(GENERAL);
   });
