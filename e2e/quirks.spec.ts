@@ -276,6 +276,48 @@ test('times in seconds (int(time.time()) in Python): messages, history and searc
   expect(Math.abs(hitTime! - yesterday)).toBeLessThan(2_000);
 });
 
+/** Each `note N` the person sent, with the article right after it: the agent's echo of it, not another message. */
+async function expectRepliesFollow(page: Page, notes: string[]): Promise<void> {
+  await expect(echoReply(page, notes.at(-1)!)).toBeVisible();
+  await expect(async () => {
+    const shown = await messages(page).locator('article').allInnerTexts();
+    const asked = notes.filter((note) => shown.some((text) => text.startsWith(`${note}\n`)));
+    expect(asked.length, 'questions on screen').toBeGreaterThanOrEqual(2);
+    for (const note of asked) {
+      const at = shown.findIndex((text) => text.startsWith(`${note}\n`));
+      expect(shown[at + 1], `the message after "${note}"`).toContain(`Echo: ${note}`);
+    }
+  }).toPass({ timeout: 10_000 });
+}
+
+test('times in seconds: a quick exchange keeps its order (a reply and the next question in the same second), live, after a reload, on another device and after a catch-up', async ({
+  page,
+  browser,
+}) => {
+  const iris = await quirkyGateway({ tsInSeconds: true });
+  await pairWith(page, iris);
+  const notes = ['note 1', 'note 2', 'note 3', 'note 4'];
+  for (const note of notes) {
+    await send(page, note);
+    await expect(echoReply(page, note)).toBeVisible();
+  }
+  await expectRepliesFollow(page, notes);
+  await page.reload();
+  await expectRepliesFollow(page, notes);
+  const other = await secondDevice(browser, iris);
+  await expectRepliesFollow(other, notes);
+  // The first device closed while the other talks on: the sync's replay keeps the order too.
+  const url = page.url();
+  await page.goto('about:blank');
+  const more = ['note 5', 'note 6', 'note 7'];
+  for (const note of more) {
+    await send(other, note);
+    await expect(echoReply(other, note)).toBeVisible();
+  }
+  await page.goto(url);
+  await expectRepliesFollow(page, [...notes, ...more]);
+});
+
 test('answers without the request id (protocol.py helpers not given one): history, search, an upload and a download come at once', async ({
   page,
 }) => {

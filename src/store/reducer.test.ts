@@ -835,14 +835,15 @@ describe('untrusted payloads', () => {
     await apply('message.stop', { message_id: 'b', final_text: 'b', ts: seconds + 0.25 });
     await apply('history', { messages: [{ message_id: 'c', role: 'user', text: 'c', ts: seconds - 60 }] });
     await apply('message', { message_id: 'd', role: 'assistant', text: 'd', ts: seconds * 1000 + 5 });
-    await apply('message', { message_id: 'e', role: 'assistant', text: 'e', ts: 0 }, A, 4242);
+    // No usable ts: its arrival.
+    await apply('message', { message_id: 'e', role: 'assistant', text: 'e', ts: 0 }, A, seconds * 1000 + 9000);
     await apply('notification', { kind: 'cron', title: 'Reminder', body: '', ts: seconds });
     expect((await db.messages.bulkGet(['a', 'b', 'c', 'd', 'e'])).map((m) => m?.ts)).toEqual([
       seconds * 1000,
       seconds * 1000 + 250,
       (seconds - 60) * 1000,
       seconds * 1000 + 5,
-      4242,
+      seconds * 1000 + 9000,
     ]);
     expect((await db.toasts.toArray()).map((t) => t.ts)).toEqual([seconds * 1000]);
   });

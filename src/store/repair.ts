@@ -148,7 +148,8 @@ export function repairLane(raw: unknown): LaneRow {
     optStr(r.turn) &&
     optStr(r.oldestMessageId) &&
     optBool(r.hasMore) &&
-    optStr(r.autoThread);
+    optStr(r.autoThread) &&
+    optNum(r.lastTs);
   if (ok) return raw as unknown as LaneRow;
   const out = dropBad(r, {
     readMessageId: isStr,
@@ -157,6 +158,7 @@ export function repairLane(raw: unknown): LaneRow {
     oldestMessageId: isStr,
     hasMore: (v) => typeof v === 'boolean',
     autoThread: isStr,
+    lastTs: isNum,
   });
   out.lane = asStr(r.lane, 'unknown');
   out.readTs = asNum(r.readTs);

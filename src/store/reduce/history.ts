@@ -2,6 +2,7 @@
 import { bool, isObject, serverMessageId } from '../../protocol/guards';
 import { patchLane } from '../models/lanes';
 import { putFinal } from './messages';
+import { withLastTs } from './order';
 import { frameScope } from './scope';
 import type { Handler } from './types';
 
@@ -21,9 +22,19 @@ export const history: Handler = async (db, frame, ctx) => {
   }
   const known = (await db.messages.bulkGet([...byId.keys()])).some((m) => m?.lane === scope.lane);
   const stored: string[] = [];
+  // Each entry after the one before it in the page, where the gateway gives them the same time (order.ts).
+  let after: number | undefined;
+  let newest: number | undefined;
   for (const entry of byId.values()) {
-    const row = await putFinal(db, scope, entry, ctx, { linkOpenTurn: false });
-    if (row) stored.push(row.message_id);
+    const row = await putFinal(db, scope, entry, ctx, { linkOpenTurn: false, after });
+    if (!row) continue;
+    stored.push(row.message_id);
+    after = row.ts;
+    newest = Math.max(newest ?? row.ts, row.ts);
+  }
+  if (newest !== undefined) {
+    const last = newest;
+    await patchLane(db, scope.lane, (row) => withLastTs(row, last));
   }
 
   // Paging state only moves back in time: the newest page fetched after a reconnect must not

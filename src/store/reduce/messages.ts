@@ -8,6 +8,7 @@ import { recordRemoteMedia } from '../models/media';
 import { localMessageId } from '../models/messages';
 import type { MessageRow, MessageStatus } from '../schema';
 import { mergeRefs, offeredRefs } from './media';
+import { sortTs, withLastTs } from './order';
 import { frameScope } from './scope';
 import type { Handler, ReduceContext } from './types';
 
@@ -52,7 +53,7 @@ export async function putFinal(
   scope: LaneScope,
   p: Record<string, unknown>,
   ctx: ReduceContext,
-  options: { linkOpenTurn: boolean; clientId?: string },
+  options: { linkOpenTurn: boolean; clientId?: string; after?: number },
 ): Promise<MessageRow | undefined> {
   const messageId = serverMessageId(p.message_id);
   if (messageId === undefined) return undefined;
@@ -69,7 +70,7 @@ export async function putFinal(
     chat_id: scope.chat_id,
     role: messageRole,
     text: str(p.text) ?? '',
-    ts: epochMs(p.ts) ?? existing?.ts ?? pending?.ts ?? ctx.now,
+    ts: sortTs(epochMs(p.ts), existing?.ts ?? pending?.ts, options.after, ctx.now),
     status: finalStatus(messageRole, existing),
   };
   if (scope.thread_id !== undefined) row.thread_id = scope.thread_id;
@@ -107,7 +108,9 @@ export const message: Handler = async (db, frame, ctx) => {
   if (serverMessageId(frame.payload.message_id) === undefined) return;
   const scope = await frameScope(db, frame);
   if (!scope) return;
-  await putFinal(db, scope, frame.payload, ctx, { linkOpenTurn: true, clientId: ctx.clientId });
+  const after = (await db.lanes.get(scope.lane))?.lastTs;
+  const row = await putFinal(db, scope, frame.payload, ctx, { linkOpenTurn: true, clientId: ctx.clientId, after });
+  if (row) await patchLane(db, scope.lane, (lane) => withLastTs(lane, row.ts));
 };
 
 export const messageStart: Handler = async (db, frame, ctx) => {
@@ -118,8 +121,11 @@ export const messageStart: Handler = async (db, frame, ctx) => {
   const scope = await frameScope(db, frame);
   if (!scope) return;
   let turn = '';
+  let ts = ctx.now;
   await patchLane(db, scope.lane, (lane) => {
     turn = ensureTurn(lane);
+    // Its arrival, after the lane's newest (the stop's ts decides where it ends up; see order.ts).
+    ts = sortTs(undefined, undefined, lane.lastTs, ctx.now);
     return lane;
   });
   const row: MessageRow = {
@@ -128,7 +134,7 @@ export const messageStart: Handler = async (db, frame, ctx) => {
     chat_id: scope.chat_id,
     role: role(frame.payload.role) ?? 'assistant',
     text: '',
-    ts: ctx.now,
+    ts,
     status: 'streaming',
     turn,
   };
@@ -167,6 +173,7 @@ export const messageStop: Handler = async (db, frame, ctx) => {
   if (messageId === undefined) return;
   const p = frame.payload;
   let row = await db.messages.get(messageId);
+  const known = row?.ts;
   if (!row) {
     // A stop without its start (tolerated): the final bubble still appears, in the turn if one is open.
     const scope = await frameScope(db, frame);
@@ -197,10 +204,12 @@ export const messageStop: Handler = async (db, frame, ctx) => {
   if (model !== undefined) row.model = model;
   const tokens = int(p.tokens);
   if (tokens !== undefined) row.tokens = tokens;
-  const ts = epochMs(p.ts);
-  if (ts !== undefined) row.ts = ts;
+  const after = (await db.lanes.get(row.lane))?.lastTs;
+  row.ts = sortTs(epochMs(p.ts), known, after, ctx.now);
   row.status = finalStatus(row.role, row);
   await db.messages.put(row);
+  const ts = row.ts;
+  await patchLane(db, row.lane, (lane) => withLastTs(lane, ts));
 };
 
 export const messageDeleted: Handler = async (db, frame) => {

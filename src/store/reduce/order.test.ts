@@ -1,0 +1,119 @@
+import 'fake-indexeddb/auto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { IrisDB } from '../db';
+import { laneMessageIds, laneMessages } from '../models/messages';
+import { queueSend } from '../models/outbox';
+import { applyFrame, applyFrames } from '../reducer';
+import { freshDb, frame } from '../../testing/db';
+import type { ServerFrame } from '../../protocol';
+import { ORDER_STEP, sortTs } from './order';
+
+let db: IrisDB;
+beforeEach(() => {
+  db = freshDb();
+});
+afterEach(() => db.close());
+
+const A = { chat_id: 'A' };
+const SECOND = 1_796_000_000; // a gateway's int(time.time()), December 2026
+const T = SECOND * 1000;
+
+// Ids in the opposite order of the messages: a tie broken by id puts the later one first.
+const exchange = (n: number, ts: number | undefined): ServerFrame[] => {
+  const at = ts === undefined ? {} : { ts };
+  return [
+    frame('message', { message_id: `z${n}`, role: 'user', text: `question ${n}`, ...at }, A),
+    frame('message.start', { message_id: `y${n}`, role: 'assistant' }, A),
+    frame('message.stop', { message_id: `y${n}`, final_text: `answer ${n}`, ...at }, A),
+  ];
+};
+const texts = async () => (await laneMessages(db, 'A')).map((m) => m.text);
+const IN_ORDER = ['question 1', 'answer 1', 'question 2', 'answer 2'];
+
+describe('messages the gateway gives the same time keep the order it gave them in', () => {
+  it('live, from a gateway stamping whole seconds: own sends and streamed replies keep their finer times', async () => {
+    for (const n of [1, 2]) {
+      const sentAt = T + n * 300;
+      await queueSend(db, { client_id: `c${n}`, lane: 'A', chat_id: 'A', text: `question ${n}`, now: sentAt });
+      const echo = frame(
+        'message',
+        { message_id: `z${n}`, role: 'user', text: `question ${n}`, client_id: `c${n}`, ts: SECOND },
+        A,
+      );
+      const [, start, stop] = exchange(n, SECOND);
+      await applyFrame(db, echo, { now: sentAt + 20 });
+      await applyFrame(db, start!, { now: sentAt + 50 });
+      await applyFrame(db, stop!, { now: sentAt + 90 });
+    }
+    expect(await texts()).toEqual(IN_ORDER);
+    // The times shown are the instants the app knew, within the gateway's second.
+    expect((await laneMessages(db, 'A')).map((m) => m.ts)).toEqual([T + 300, T + 350, T + 600, T + 650]);
+  });
+
+  it('live, from a gateway without streaming: a reply in the same second goes after the question', async () => {
+    for (const n of [1, 2]) {
+      await applyFrame(
+        db,
+        frame('message', { message_id: `z${n}`, role: 'user', text: `question ${n}`, ts: SECOND }, A),
+      );
+      await applyFrame(
+        db,
+        frame('message', { message_id: `y${n}`, role: 'assistant', text: `answer ${n}`, ts: SECOND }, A),
+      );
+    }
+    expect(await texts()).toEqual(IN_ORDER);
+    for (const m of await laneMessages(db, 'A')) expect(Math.floor(m.ts / 1000)).toBe(SECOND);
+  });
+
+  it('replayed in one batch, seconds or no ts at all; a second replay changes nothing', async () => {
+    for (const ts of [SECOND, undefined]) {
+      await db.messages.clear();
+      await db.lanes.clear();
+      const frames = [...exchange(1, ts), ...exchange(2, ts)];
+      await applyFrames(db, frames, { now: T + 5000, replay: true });
+      expect(await texts()).toEqual(IN_ORDER);
+      const first = await laneMessages(db, 'A');
+      await applyFrames(db, frames, { now: T + 9000, replay: true });
+      expect(await laneMessages(db, 'A')).toEqual(first);
+    }
+  });
+
+  it('down a history page, in the page’s order; the same page again changes nothing', async () => {
+    const page = frame(
+      'history',
+      {
+        messages: [
+          { message_id: 'z1', role: 'user', text: 'question 1', ts: SECOND },
+          { message_id: 'y1', role: 'assistant', text: 'answer 1', ts: SECOND },
+          { message_id: 'z2', role: 'user', text: 'question 2', ts: SECOND },
+          { message_id: 'y2', role: 'assistant', text: 'answer 2', ts: SECOND },
+        ],
+        has_more: false,
+      },
+      A,
+    );
+    await applyFrame(db, page, { now: T + 5000 });
+    expect(await texts()).toEqual(IN_ORDER);
+    const first = await laneMessageIds(db, 'A');
+    await applyFrame(db, page, { now: T + 9000 });
+    expect(await laneMessageIds(db, 'A')).toEqual(first);
+  });
+
+  it('a millisecond gateway: only an exact tie moves, and by less than a millisecond', async () => {
+    await applyFrame(db, frame('message', { message_id: 'z1', role: 'user', text: 'question 1', ts: T + 7 }, A));
+    await applyFrame(db, frame('message', { message_id: 'y1', role: 'assistant', text: 'answer 1', ts: T + 7 }, A));
+    await applyFrame(db, frame('message', { message_id: 'x0', role: 'user', text: 'earlier', ts: T + 3 }, A));
+    expect(await texts()).toEqual(['earlier', 'question 1', 'answer 1']);
+    expect((await laneMessages(db, 'A')).map((m) => m.ts)).toEqual([T + 3, T + 7, T + 7 + ORDER_STEP]);
+  });
+});
+
+describe('sortTs', () => {
+  it("keeps the gateway's time outside its precision", () => {
+    expect(sortTs(T, T + 1500, undefined, 0)).toBe(T); // the app's time is another second
+    expect(sortTs(T, T + 1500, T + 200, 0)).toBe(T + 200 + ORDER_STEP); // …but the one before is this second
+    expect(sortTs(T, undefined, T + 1000, 0)).toBe(T); // the one before is a second later
+    expect(sortTs(T + 5, T + 6, undefined, 0)).toBe(T + 5); // milliseconds: exact
+    expect(sortTs(undefined, undefined, T - 1, T)).toBe(T); // no ts: its arrival
+  });
+});

@@ -1,0 +1,48 @@
+// The time a message sorts by in its lane. A lane is read in [lane+ts] order, and IndexedDB breaks a
+// tie by message id, which is no order at all (ids are random). A gateway that stamps whole seconds
+// (Python's int(time.time())) gives a message and the reply that follows it the same ts, and one that
+// stamps none leaves each message its arrival time, the same for a whole replayed chunk: a fast
+// exchange then showed replies above their questions. So within the gateway's precision the lane keeps
+// the order the gateway gave things in (live, replayed, or down a history page), and the time shown
+// stays the gateway's to the millisecond.
+import type { LaneRow } from '../schema';
+
+/** Less than any clock's tick: places a message after another without changing the time it shows. */
+export const ORDER_STEP = 1 / 1024;
+
+/** How far a later instant may be from the gateway's ts and still be that ts to the gateway. */
+function precision(ts: number): number {
+  return ts % 1000 === 0 ? 1000 : 1;
+}
+
+function within(value: number | undefined, given: number): value is number {
+  return value !== undefined && value >= given && value - given < precision(given);
+}
+
+/**
+ * `given`: the gateway's ts (epoch ms), if any. `known`: where the app already placed this message (its
+ * pending send, a reply streamed since it arrived, an earlier copy of it). `after`: the newest time in
+ * the lane (or the history page) before it. `now`: its arrival.
+ * Idempotent: applied again, a message keeps the time it got (it is then within the gateway's precision).
+ */
+export function sortTs(
+  given: number | undefined,
+  known: number | undefined,
+  after: number | undefined,
+  now: number,
+): number {
+  if (given === undefined) {
+    if (known !== undefined) return known;
+    return after !== undefined && after >= now ? after + ORDER_STEP : now;
+  }
+  // The app's own finer time within the gateway's second (or a step it took past a tie).
+  if (within(known, given)) return known;
+  // The same instant to the gateway as the one before it: right after that one.
+  return within(after, given) ? after + ORDER_STEP : given;
+}
+
+/** Records `ts` as the lane's newest message time, the `after` of the next message (mutates and returns `row`). */
+export function withLastTs(row: LaneRow, ts: number): LaneRow {
+  if (!(row.lastTs !== undefined && row.lastTs >= ts)) row.lastTs = ts;
+  return row;
+}
