@@ -8,7 +8,7 @@ import { recordRemoteMedia } from '../models/media';
 import { localMessageId } from '../models/messages';
 import type { MessageRow, MessageStatus } from '../schema';
 import { mergeRefs, offeredRefs } from './media';
-import { sortTs, withLastTs } from './order';
+import { arrivalTs, sortTs, withLastTs } from './order';
 import { frameScope } from './scope';
 import type { Handler, ReduceContext } from './types';
 
@@ -124,8 +124,7 @@ export const messageStart: Handler = async (db, frame, ctx) => {
   let ts = ctx.now;
   await patchLane(db, scope.lane, (lane) => {
     turn = ensureTurn(lane);
-    // Its arrival, after the lane's newest (the stop's ts decides where it ends up; see order.ts).
-    ts = sortTs(undefined, undefined, lane.lastTs, ctx.now);
+    ts = arrivalTs(lane.lastTs, ctx.now); // the stop's ts decides where it ends up
     return lane;
   });
   const row: MessageRow = {

@@ -6,7 +6,7 @@ import { queueSend } from '../models/outbox';
 import { applyFrame, applyFrames } from '../reducer';
 import { freshDb, frame } from '../../testing/db';
 import type { ServerFrame } from '../../protocol';
-import { ORDER_STEP, sortTs } from './order';
+import { ORDER_STEP, arrivalTs, sortTs } from './order';
 
 let db: IrisDB;
 beforeEach(() => {
@@ -115,5 +115,14 @@ describe('sortTs', () => {
     expect(sortTs(T, undefined, T + 1000, 0)).toBe(T); // the one before is a second later
     expect(sortTs(T + 5, T + 6, undefined, 0)).toBe(T + 5); // milliseconds: exact
     expect(sortTs(undefined, undefined, T - 1, T)).toBe(T); // no ts: its arrival
+  });
+});
+
+describe('arrivalTs', () => {
+  it('steps past the newest of the same instant, not past a clock seconds ahead', () => {
+    expect(arrivalTs(T, T)).toBe(T + ORDER_STEP);
+    expect(arrivalTs(T + 400, T)).toBe(T + 400 + ORDER_STEP);
+    expect(arrivalTs(T + 2500, T)).toBe(T);
+    expect(arrivalTs(T - 10, T)).toBe(T);
   });
 });

@@ -41,6 +41,15 @@ export function sortTs(
   return within(after, given) ? after + ORDER_STEP : given;
 }
 
+/**
+ * A streamed reply's place while it streams: its arrival, after the lane's newest when that is the same
+ * instant or later by less than a second (a replayed chunk shares one arrival). Its ts is also where its
+ * thinking time starts: a gateway clock further ahead of this one must not eat that.
+ */
+export function arrivalTs(after: number | undefined, now: number): number {
+  return sortTs(undefined, undefined, after !== undefined && after - now < 1000 ? after : undefined, now);
+}
+
 /** Records `ts` as the lane's newest message time, the `after` of the next message (mutates and returns `row`). */
 export function withLastTs(row: LaneRow, ts: number): LaneRow {
   if (!(row.lastTs !== undefined && row.lastTs >= ts)) row.lastTs = ts;
