@@ -318,6 +318,38 @@ test('times in seconds: a quick exchange keeps its order (a reply and the next q
   await expectRepliesFollow(page, [...notes, ...more]);
 });
 
+test('no ts at all (protocol.py’s message() not given one): history pages stack above in order, and a quick exchange keeps its order', async ({
+  page,
+}) => {
+  const iris = await quirkyGateway({ noTs: true });
+  seedHistory(iris, LANE, 120, (i) => `line ${i} of the past`);
+  await pairWith(page, iris);
+  const lines = async () =>
+    (await messages(page).locator('article').allInnerTexts()).flatMap((text) => {
+      const n = /line (\d+) of the past/.exec(text)?.[1];
+      return n ? [Number(n)] : [];
+    });
+  const expectAscending = async () => {
+    const shown = await lines();
+    expect(shown.length, 'history on screen').toBeGreaterThan(2);
+    expect(shown).toEqual([...shown].sort((a, b) => a - b));
+  };
+  await expect(messages(page).getByText('line 120 of the past', { exact: true })).toBeVisible();
+  await expectAscending();
+  // Older pages, asked for on the way up, go above what is there (not below the newest).
+  await scrollUpTo(page, 'line 1 of the past', 20_000);
+  await expectAscending();
+  await messages(page).evaluate((el) => el.scrollTo(0, el.scrollHeight));
+  const notes = ['note 1', 'note 2', 'note 3'];
+  for (const note of notes) {
+    await send(page, note);
+    await expect(echoReply(page, note)).toBeVisible();
+  }
+  await expectRepliesFollow(page, notes);
+  await page.reload();
+  await expectRepliesFollow(page, notes);
+});
+
 test('answers without the request id (protocol.py helpers not given one): history, search, an upload and a download come at once', async ({
   page,
 }) => {

@@ -48,6 +48,8 @@ export interface GatewayQuirks {
   noAgentFrames?: boolean;
   /** Every `ts` in epoch seconds (`int(time.time())` in Python), not the schema's milliseconds. */
   tsInSeconds?: boolean;
+  /** No `ts` anywhere: messages, stops, history entries, search hits, notifications (protocol.py's `ts=None`). */
+  noTs?: boolean;
   /** An answered picker is closed (agent.busy/idle) only on the device that answered; the others keep it. */
   stalePickers?: boolean;
 }
@@ -73,13 +75,13 @@ function withoutKey<T extends object>(obj: T, key: string): T {
 
 const seconds = (ms: unknown) => (typeof ms === 'number' ? Math.floor(ms / 1000) : ms);
 
-/** The frame with its payload's `ts`, and that of each history message or search hit, in seconds. */
-function withSecondsTs(f: WireFrame): WireFrame {
-  const payload = { ...f.payload };
-  if ('ts' in payload) payload.ts = seconds(payload.ts);
+/** The frame with its payload's `ts`, and that of each history message or search hit, changed by `change`. */
+function withTs(f: WireFrame, change: (item: Record<string, unknown>) => Record<string, unknown>): WireFrame {
+  let payload = { ...f.payload };
+  if ('ts' in payload) payload = change(payload);
   for (const key of ['messages', 'hits']) {
     const list = payload[key];
-    if (Array.isArray(list)) payload[key] = list.map((item: { ts?: unknown }) => ({ ...item, ts: seconds(item.ts) }));
+    if (Array.isArray(list)) payload[key] = list.map(change);
   }
   return { ...f, payload };
 }
@@ -116,7 +118,8 @@ export function quirkFrames(frame: ServerFrame, q: GatewayQuirks | undefined): S
   if (q.noAgentFrames && (f.type === 'agent.busy' || f.type === 'agent.idle')) return [];
   if (q.answersWithoutIds && isAnswerOnly(f.type)) f = withoutKey(f, 'id');
   if (q.errorsWithoutIds && f.type === 'error') f = withoutKey(f, 'id');
-  if (q.tsInSeconds && f.type !== 'pong') f = withSecondsTs(f);
+  if (q.tsInSeconds && f.type !== 'pong') f = withTs(f, (item) => ({ ...item, ts: seconds(item.ts) }));
+  if (q.noTs && f.type !== 'pong') f = withTs(f, (item) => withoutKey(item, 'ts'));
   if (q.push && f.type === 'hello.ack') {
     f = { ...f, payload: { ...f.payload, server_caps: { ...(f.payload.server_caps as object), push: q.push } } };
   }

@@ -383,6 +383,11 @@ export class GatewaySession {
         .catch(() => {}); // reported through the pipeline's onError
       return stored;
     }
+    if (frame.type === 'history' && request?.type === 'history' && frame.payload.before_message_id === undefined) {
+      // Which message the page comes before: where its entries go when the gateway gives them no ts.
+      const before = request.payload.before_message_id;
+      if (before !== undefined) frame = { ...frame, payload: { ...frame.payload, before_message_id: before } };
+    }
     if (frame.type === 'message' && request?.type === 'message.send') {
       // A gateway without the client_id extension: its echo is matched by the request id (spec README §5).
       const clientId = request.payload.client_id;

@@ -184,7 +184,13 @@ export type ChannelRenamedFrame = Envelope<'channel.renamed', Partial<Channel> &
 export type ChannelDeletedFrame = Envelope<'channel.deleted', { chat_id: string }>;
 export type HistoryFrame = Envelope<
   'history',
-  { messages: HistoryMessage[]; has_more: boolean; oldest_message_id?: string }
+  {
+    messages: HistoryMessage[];
+    has_more: boolean;
+    oldest_message_id?: string;
+    /** The request's, added by the app on arrival: where entries the gateway gives no ts go. */
+    before_message_id?: string;
+  }
 >;
 export type CommandsCatalogFrame = Envelope<'commands.catalog', { commands: CommandInfo[] }>;
 export type CommandsCompleteFrame = Envelope<'commands.complete', { prefix: string; matches: CommandInfo[] }>;

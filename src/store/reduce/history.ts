@@ -1,10 +1,34 @@
 // history: a page of final messages, oldest to newest (spec README §9).
-import { bool, isObject, serverMessageId } from '../../protocol/guards';
+import { bool, epochMs, isObject, serverMessageId } from '../../protocol/guards';
+import type { IrisDB } from '../db';
+import type { MessageRow } from '../schema';
 import { patchLane } from '../models/lanes';
 import { putFinal } from './messages';
-import { withLastTs } from './order';
+import { ORDER_STEP, withLastTs } from './order';
 import { frameScope } from './scope';
 import type { Handler } from './types';
+
+/**
+ * Where entries the gateway gives no ts (and the app has not stored) go: just before the next entry of
+ * the page that has a time, or before the message the page was asked before; in page order. Without
+ * either (the newest page of an empty lane) they are placed on arrival, in order (putFinal).
+ */
+async function placeUntimed(
+  db: IrisDB,
+  entries: Record<string, unknown>[],
+  rows: (MessageRow | undefined)[],
+  before: unknown,
+): Promise<(number | undefined)[]> {
+  const placed: (number | undefined)[] = [];
+  const beforeId = serverMessageId(before);
+  let next = beforeId === undefined ? undefined : (await db.messages.get(beforeId))?.ts;
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const own = epochMs(entries[i]!.ts) ?? rows[i]?.ts;
+    if (own !== undefined) next = own;
+    else if (next !== undefined) placed[i] = next -= ORDER_STEP;
+  }
+  return placed;
+}
 
 export const history: Handler = async (db, frame, ctx) => {
   const entries = frame.payload.messages;
@@ -20,13 +44,15 @@ export const history: Handler = async (db, frame, ctx) => {
     byId.delete(messageId);
     byId.set(messageId, entry as Record<string, unknown>);
   }
-  const known = (await db.messages.bulkGet([...byId.keys()])).some((m) => m?.lane === scope.lane);
+  const rows = await db.messages.bulkGet([...byId.keys()]);
+  const known = rows.some((m) => m?.lane === scope.lane);
+  const placed = await placeUntimed(db, [...byId.values()], rows, frame.payload.before_message_id);
   const stored: string[] = [];
   // Each entry after the one before it in the page, where the gateway gives them the same time (order.ts).
   let after: number | undefined;
   let newest: number | undefined;
-  for (const entry of byId.values()) {
-    const row = await putFinal(db, scope, entry, ctx, { linkOpenTurn: false, after });
+  for (const [i, entry] of [...byId.values()].entries()) {
+    const row = await putFinal(db, scope, entry, ctx, { linkOpenTurn: false, after, at: placed[i] });
     if (!row) continue;
     stored.push(row.message_id);
     after = row.ts;

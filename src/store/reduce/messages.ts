@@ -47,13 +47,15 @@ async function takePending(db: IrisDB, clientId: string, messageId: string): Pro
  * Store a finished message from a `message` frame or a `history` entry. It replaces any row with
  * the same id (keeping what only this app knows: read state, turn, offered media, client_id) and
  * the user's pending bubble it answers. Returns the row, or undefined for an unusable entry.
+ * `after`: the newest time before it (order.ts); `at`: where it goes when neither the gateway nor the app
+ * has a time for it.
  */
 export async function putFinal(
   db: IrisDB,
   scope: LaneScope,
   p: Record<string, unknown>,
   ctx: ReduceContext,
-  options: { linkOpenTurn: boolean; clientId?: string; after?: number },
+  options: { linkOpenTurn: boolean; clientId?: string; after?: number; at?: number },
 ): Promise<MessageRow | undefined> {
   const messageId = serverMessageId(p.message_id);
   if (messageId === undefined) return undefined;
@@ -70,7 +72,7 @@ export async function putFinal(
     chat_id: scope.chat_id,
     role: messageRole,
     text: str(p.text) ?? '',
-    ts: sortTs(epochMs(p.ts), existing?.ts ?? pending?.ts, options.after, ctx.now),
+    ts: sortTs(epochMs(p.ts), existing?.ts ?? pending?.ts ?? options.at, options.after, ctx.now),
     status: finalStatus(messageRole, existing),
   };
   if (scope.thread_id !== undefined) row.thread_id = scope.thread_id;

@@ -108,6 +108,25 @@ describe('messages the gateway gives the same time keep the order it gave them i
   });
 });
 
+describe('a gateway that gives no ts: history pages go where the gateway has them', () => {
+  const entry = (n: number) => ({ message_id: `m${100 - n}`, role: 'assistant', text: `line ${n}` });
+  const page = (ns: number[], extra: Record<string, unknown> = {}) =>
+    frame('history', { messages: ns.map(entry), has_more: true, ...extra }, A);
+
+  it('an older page goes above the messages it was asked before, in its order', async () => {
+    await applyFrame(db, page([4, 5, 6]), { now: T });
+    await applyFrame(db, page([1, 2, 3], { before_message_id: 'm96' }), { now: T + 60_000 });
+    expect(await texts()).toEqual(['line 1', 'line 2', 'line 3', 'line 4', 'line 5', 'line 6']);
+  });
+
+  it('the newest page, after a message that came live, goes above that one', async () => {
+    await applyFrame(db, frame('message', entry(6), A), { now: T });
+    await applyFrame(db, page([3, 4, 5, 6]), { now: T + 60_000 });
+    expect(await texts()).toEqual(['line 3', 'line 4', 'line 5', 'line 6']);
+    expect((await laneMessages(db, 'A')).at(-1)?.ts).toBe(T);
+  });
+});
+
 describe('sortTs', () => {
   it("keeps the gateway's time outside its precision", () => {
     expect(sortTs(T, T + 1500, undefined, 0)).toBe(T); // the app's time is another second
