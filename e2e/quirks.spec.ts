@@ -290,13 +290,8 @@ async function expectRepliesFollow(page: Page, notes: string[]): Promise<void> {
   }).toPass({ timeout: 10_000 });
 }
 
-test('times in seconds: a quick exchange keeps its order (a reply and the next question in the same second), live, after a reload, on another device and after a catch-up', async ({
-  page,
-  browser,
-}) => {
-  const iris = await quirkyGateway({ tsInSeconds: true });
-  await pairWith(page, iris);
-  const notes = ['note 1', 'note 2', 'note 3', 'note 4'];
+/** Sends each note as soon as the reply to the one before has come; each reply follows its note, also after a reload. */
+async function quickExchange(page: Page, notes: string[]): Promise<void> {
   for (const note of notes) {
     await send(page, note);
     await expect(echoReply(page, note)).toBeVisible();
@@ -304,6 +299,16 @@ test('times in seconds: a quick exchange keeps its order (a reply and the next q
   await expectRepliesFollow(page, notes);
   await page.reload();
   await expectRepliesFollow(page, notes);
+}
+
+test('times in seconds: a quick exchange keeps its order (a reply and the next question in the same second), live, after a reload, on another device and after a catch-up', async ({
+  page,
+  browser,
+}) => {
+  const iris = await quirkyGateway({ tsInSeconds: true });
+  await pairWith(page, iris);
+  const notes = ['note 1', 'note 2', 'note 3', 'note 4'];
+  await quickExchange(page, notes);
   const other = await secondDevice(browser, iris);
   await expectRepliesFollow(other, notes);
   // The first device closed while the other talks on: the sync's replay keeps the order too.
@@ -340,14 +345,7 @@ test('no ts at all (protocol.py’s message() not given one): history pages stac
   await scrollUpTo(page, 'line 1 of the past', 20_000);
   await expectAscending();
   await messages(page).evaluate((el) => el.scrollTo(0, el.scrollHeight));
-  const notes = ['note 1', 'note 2', 'note 3'];
-  for (const note of notes) {
-    await send(page, note);
-    await expect(echoReply(page, note)).toBeVisible();
-  }
-  await expectRepliesFollow(page, notes);
-  await page.reload();
-  await expectRepliesFollow(page, notes);
+  await quickExchange(page, ['note 1', 'note 2', 'note 3']);
 });
 
 test('answers without the request id (protocol.py helpers not given one): history, search, an upload and a download come at once', async ({
