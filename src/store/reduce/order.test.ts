@@ -31,7 +31,7 @@ const texts = async () => (await laneMessages(db, 'A')).map((m) => m.text);
 const IN_ORDER = ['question 1', 'answer 1', 'question 2', 'answer 2'];
 
 describe('messages the gateway gives the same time keep the order it gave them in', () => {
-  it('live, from a gateway stamping whole seconds: own sends and streamed replies keep their finer times', async () => {
+  it('live, from a gateway stamping whole seconds: own sends and streamed replies, each after the one before', async () => {
     for (const n of [1, 2]) {
       const sentAt = T + n * 300;
       await queueSend(db, { client_id: `c${n}`, lane: 'A', chat_id: 'A', text: `question ${n}`, now: sentAt });
@@ -46,8 +46,8 @@ describe('messages the gateway gives the same time keep the order it gave them i
       await applyFrame(db, stop!, { now: sentAt + 90 });
     }
     expect(await texts()).toEqual(IN_ORDER);
-    // The times shown are the instants the app knew, within the gateway's second.
-    expect((await laneMessages(db, 'A')).map((m) => m.ts)).toEqual([T + 300, T + 350, T + 600, T + 650]);
+    // The time shown is the gateway's second.
+    for (const m of await laneMessages(db, 'A')) expect(Math.floor(m.ts)).toBe(T);
   });
 
   it('live, from a gateway without streaming: a reply in the same second goes after the question', async () => {
@@ -128,10 +128,12 @@ describe('a gateway that gives no ts: history pages go where the gateway has the
 });
 
 describe('sortTs', () => {
-  it("keeps the gateway's time outside its precision", () => {
-    expect(sortTs(T, T + 1500, undefined, 0)).toBe(T); // the app's time is another second
-    expect(sortTs(T, T + 1500, T + 200, 0)).toBe(T + 200 + ORDER_STEP); // …but the one before is this second
-    expect(sortTs(T, undefined, T + 1000, 0)).toBe(T); // the one before is a second later
+  it("keeps the gateway's time but for an exact tie", () => {
+    expect(sortTs(T, T + 300, undefined, 0)).toBe(T); // the app's own time for it
+    expect(sortTs(T, T + 300, T + ORDER_STEP, 0)).toBe(T + 2 * ORDER_STEP); // a step past the one before
+    expect(sortTs(T, undefined, T + 200, 0)).toBe(T); // the one before is later, not the same instant
+    // A millisecond ts on a whole second is no coarser than another: a later arrival is not kept.
+    expect(sortTs(T, T + 40, T - 5, 0)).toBe(T);
     expect(sortTs(T + 5, T + 6, undefined, 0)).toBe(T + 5); // milliseconds: exact
     expect(sortTs(undefined, undefined, T - 1, T)).toBe(T); // no ts: its arrival
   });

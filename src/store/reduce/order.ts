@@ -2,28 +2,25 @@
 // tie by message id, which is no order at all (ids are random). A gateway that stamps whole seconds
 // (Python's int(time.time())) gives a message and the reply that follows it the same ts, and one that
 // stamps none leaves each message its arrival time, the same for a whole replayed chunk: a fast
-// exchange then showed replies above their questions. So within the gateway's precision the lane keeps
-// the order the gateway gave things in (live, replayed, or down a history page), and the time shown
-// stays the gateway's to the millisecond.
+// exchange then showed replies above their questions. So where the gateway gives two messages the same
+// time, the lane keeps the order it gave them in (live, replayed, or down a history page), each a step
+// after the one before; the time shown stays the gateway's to the millisecond. Only an exact tie counts:
+// a millisecond ts that happens to fall on a whole second is not taken for a coarse one.
 import type { LaneRow } from '../schema';
 
 /** Less than any clock's tick: places a message after another without changing the time it shows. */
 export const ORDER_STEP = 1 / 1024;
 
-/** How far a later instant may be from the gateway's ts and still be that ts to the gateway. */
-function precision(ts: number): number {
-  return ts % 1000 === 0 ? 1000 : 1;
-}
-
+/** `value` is the gateway's `given` millisecond, or a step past it. */
 function within(value: number | undefined, given: number): value is number {
-  return value !== undefined && value >= given && value - given < precision(given);
+  return value !== undefined && value >= given && value - given < 1;
 }
 
 /**
  * `given`: the gateway's ts (epoch ms), if any. `known`: where the app already placed this message (its
  * pending send, a reply streamed since it arrived, an earlier copy of it). `after`: the newest time in
  * the lane (or the history page) before it. `now`: its arrival.
- * Idempotent: applied again, a message keeps the time it got (it is then within the gateway's precision).
+ * Idempotent: applied again, a message keeps the time it got (the gateway's, or a step past it).
  */
 export function sortTs(
   given: number | undefined,
@@ -35,7 +32,7 @@ export function sortTs(
     if (known !== undefined) return known;
     return after !== undefined && after >= now ? after + ORDER_STEP : now;
   }
-  // The app's own finer time within the gateway's second (or a step it took past a tie).
+  // Placed already (a step it took past a tie).
   if (within(known, given)) return known;
   // The same instant to the gateway as the one before it: right after that one.
   return within(after, given) ? after + ORDER_STEP : given;
