@@ -44,14 +44,15 @@ export const history: Handler = async (db, frame, ctx) => {
     byId.delete(messageId);
     byId.set(messageId, entry as Record<string, unknown>);
   }
+  const page = [...byId.values()];
   const rows = await db.messages.bulkGet([...byId.keys()]);
   const known = rows.some((m) => m?.lane === scope.lane);
-  const placed = await placeUntimed(db, [...byId.values()], rows, frame.payload.before_message_id);
+  const placed = await placeUntimed(db, page, rows, frame.payload.before_message_id);
   const stored: string[] = [];
   // Each entry after the one before it in the page, where the gateway gives them the same time (order.ts).
   let after: number | undefined;
   let newest: number | undefined;
-  for (const [i, entry] of [...byId.values()].entries()) {
+  for (const [i, entry] of page.entries()) {
     const row = await putFinal(db, scope, entry, ctx, { linkOpenTurn: false, after, at: placed[i] });
     if (!row) continue;
     stored.push(row.message_id);

@@ -205,12 +205,13 @@ export const messageStop: Handler = async (db, frame, ctx) => {
   if (model !== undefined) row.model = model;
   const tokens = int(p.tokens);
   if (tokens !== undefined) row.tokens = tokens;
-  const after = (await db.lanes.get(row.lane))?.lastTs;
-  row.ts = sortTs(epochMs(p.ts), known, after, ctx.now);
+  const final = row; // `row` is reassigned above: the closure takes this one
+  await patchLane(db, row.lane, (lane) => {
+    final.ts = sortTs(epochMs(p.ts), known, lane.lastTs, ctx.now);
+    return withLastTs(lane, final.ts);
+  });
   row.status = finalStatus(row.role, row);
   await db.messages.put(row);
-  const ts = row.ts;
-  await patchLane(db, row.lane, (lane) => withLastTs(lane, ts));
 };
 
 export const messageDeleted: Handler = async (db, frame) => {

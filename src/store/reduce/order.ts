@@ -44,7 +44,7 @@ export function sortTs(
  * thinking time starts: a gateway clock further ahead of this one must not eat that.
  */
 export function arrivalTs(after: number | undefined, now: number): number {
-  return sortTs(undefined, undefined, after !== undefined && after - now < 1000 ? after : undefined, now);
+  return after !== undefined && after >= now && after - now < 1000 ? after + ORDER_STEP : now;
 }
 
 /** Records `ts` as the lane's newest message time, the `after` of the next message (mutates and returns `row`). */
