@@ -230,6 +230,23 @@ describe('requests', () => {
     expect(((await upload.catch((e: unknown) => e)) as ProtocolError).code).toBe('media_too_large');
   });
 
+  it("an error without an id that settles the app's own refresh is shown too: nobody shows that request's failure", async () => {
+    const shown: string[] = [];
+    const c = connect({ handlers: { frame: (f) => void shown.push(`${f.type}: ${String(f.payload.message)}`) } });
+    await until(() => c.state() === 'online', 'online');
+    const page = c.request({ v: 1, type: 'history', chat_id: 'x', payload: { limit: 5 } }, { unseen: true });
+    await until(() => server.last!.frames.length === 2, 'sent');
+    server.last!.send({ type: 'error', payload: { code: 'internal', message: 'The disk is full.' } });
+    expect(((await page.catch((e: unknown) => e)) as ProtocolError).code).toBe('internal');
+    expect(shown).toEqual(['error: The disk is full.']);
+    // With its id it is that request's own answer: not shown.
+    const again = c.request({ v: 1, type: 'history', chat_id: 'x', payload: { limit: 5 } }, { unseen: true });
+    await until(() => server.last!.frames.length === 3, 'sent again');
+    server.last!.send({ type: 'error', id: 2, payload: { code: 'not_found', message: 'No such chat.' } });
+    expect(((await again.catch((e: unknown) => e)) as ProtocolError).code).toBe('not_found');
+    expect(shown).toEqual(['error: The disk is full.']);
+  });
+
   it('an error without an id settles nothing when it could answer another frame: two waiting, a frame sent since, another lane', async () => {
     const shown: string[] = [];
     const c = connect({ requestTimeoutMs: 1000, handlers: { frame: (f) => void shown.push(f.type) } });

@@ -42,6 +42,12 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Called with the id the frame was sent with. */
   onSent?: (id: number) => void;
+  /**
+   * The app's own refresh, whose failure nobody shows: an error taken as its answer only because it came
+   * without an id and this request was the one waiting is shown as well (it may have been the gateway's
+   * news, and would otherwise be lost).
+   */
+  unseen?: boolean;
 }
 
 interface ConnectionHandlers {
@@ -92,6 +98,7 @@ interface Pending {
   timer?: unknown;
   /** `sent` once this request went out: equal to it still while nothing has been sent after. */
   sent: number;
+  unseen: boolean;
 }
 
 const OPEN = 1;
@@ -210,6 +217,7 @@ export class GatewayConnection {
         resolve,
         reject,
         sent: 0,
+        unseen: options.unseen === true,
       };
       if (timeoutMs !== null) {
         entry.timer = this.opts.timers.setTimeout(() => {
@@ -429,7 +437,9 @@ export class GatewayConnection {
     // A gateway refusing a read receipt (a message deleted meanwhile, or one it does not keep, rate
     // limiting): the person did not ask for it, and the next read sends another. Nothing to show.
     if (frame.type === 'error' && frame.id !== undefined && this.unasked.delete(frame.id)) return;
-    const match = this.takePending(frame);
+    const taken = this.takePending(frame);
+    const match = taken?.pending;
+    if (taken?.guessed && match?.unseen) void Promise.resolve(this.opts.handlers?.frame?.(frame)).catch(() => {});
     if (!match) {
       // An event nobody waits for: a failed write is reported by the pipeline, not as an unhandled rejection.
       void Promise.resolve(this.opts.handlers?.frame?.(frame)).catch(() => {});
@@ -448,19 +458,22 @@ export class GatewayConnection {
     );
   }
 
-  /** The pending request this frame answers, removed from the table; undefined for events. */
-  private takePending(frame: ServerFrame): Pending | undefined {
+  /**
+   * The pending request this frame answers, removed from the table (`guessed` when only the one-waiting
+   * rule for an error without an id says so); undefined for events.
+   */
+  private takePending(frame: ServerFrame): { pending: Pending; guessed: boolean } | undefined {
     if (frame.id !== undefined) {
       const p = this.pending.get(frame.id);
       if (p && answersById(p.frame, frame)) {
         this.pending.delete(frame.id);
-        return p;
+        return { pending: p, guessed: false };
       }
     }
     for (const [id, p] of this.pending) {
       if (answersWithoutId(p.frame, frame)) {
         this.pending.delete(id);
-        return p;
+        return { pending: p, guessed: false };
       }
     }
     // An error without an id answers the one request waiting if nothing went out after it; with more
@@ -469,7 +482,7 @@ export class GatewayConnection {
       const [id, p] = this.pending.entries().next().value!;
       if (p.sent === this.sent && errorMayAnswer(p.frame, frame)) {
         this.pending.delete(id);
-        return p;
+        return { pending: p, guessed: true };
       }
     }
     return undefined;

@@ -78,6 +78,8 @@ const SHOW_CATCH_UP_FROM = 1000;
 
 const RESYNC_FIRST_MS = 1000;
 const RESYNC_MAX_MS = 30_000;
+/** For the app's own refreshes (history pages, the directory, the catalog): their failures are not shown. */
+const UNSEEN: RequestOptions = { unseen: true };
 
 export class GatewaySession {
   readonly connection: GatewayConnection;
@@ -237,7 +239,7 @@ export class GatewaySession {
     };
     if (scope.thread_id !== undefined) frame.thread_id = scope.thread_id;
     if (before !== undefined) frame.payload.before_message_id = before;
-    return this.request(frame);
+    return this.request(frame, UNSEEN); // a failed page is asked for again, not shown
   }
 
   /** Resolves when online and synced; rejects at once when offline. */
@@ -359,9 +361,9 @@ export class GatewaySession {
   private async afterSync(askDirectory: boolean): Promise<void> {
     const lane = this.opts.activeLane?.();
     await Promise.allSettled([
-      askDirectory ? this.request({ v: 1, type: 'channel.list', payload: {} }) : Promise.resolve(),
+      askDirectory ? this.request({ v: 1, type: 'channel.list', payload: {} }, UNSEEN) : Promise.resolve(),
       lane ? this.fetchHistory(lane) : Promise.resolve(),
-      this.request({ v: 1, type: 'commands.catalog', payload: {} }),
+      this.request({ v: 1, type: 'commands.catalog', payload: {} }, UNSEEN),
     ]);
   }
 
