@@ -232,7 +232,9 @@ describe('requests', () => {
 
   it("an error without an id that settles the app's own refresh is shown too: nobody shows that request's failure", async () => {
     const shown: string[] = [];
-    const c = connect({ handlers: { frame: (f) => void shown.push(`${f.type}: ${String(f.payload.message)}`) } });
+    const c = connect({
+      handlers: { frame: (f) => void shown.push(`${f.type}: ${String((f.payload as { message?: unknown }).message)}`) },
+    });
     await until(() => c.state() === 'online', 'online');
     const page = c.request({ v: 1, type: 'history', chat_id: 'x', payload: { limit: 5 } }, { unseen: true });
     await until(() => server.last!.frames.length === 2, 'sent');
