@@ -439,12 +439,8 @@ export class GatewayConnection {
     if (frame.type === 'error' && frame.id !== undefined && this.unasked.delete(frame.id)) return;
     const taken = this.takePending(frame);
     const match = taken?.pending;
-    if (taken?.guessed && match?.unseen) void Promise.resolve(this.opts.handlers?.frame?.(frame)).catch(() => {});
-    if (!match) {
-      // An event nobody waits for: a failed write is reported by the pipeline, not as an unhandled rejection.
-      void Promise.resolve(this.opts.handlers?.frame?.(frame)).catch(() => {});
-      return;
-    }
+    if (!match || (taken.guessed && match.unseen)) this.handOver(frame);
+    if (!match) return;
     this.opts.timers.clearTimeout(match.timer);
     if (frame.type === 'error') {
       match.reject(
@@ -456,6 +452,11 @@ export class GatewayConnection {
       () => match.resolve(frame),
       (err) => match.reject(err),
     );
+  }
+
+  /** An event nobody waits for, to the handler: a failed write is reported by the pipeline, not as an unhandled rejection. */
+  private handOver(frame: ServerFrame): void {
+    void Promise.resolve(this.opts.handlers?.frame?.(frame)).catch(() => {});
   }
 
   /**
