@@ -323,6 +323,29 @@ test('times in seconds: a quick exchange keeps its order (a reply and the next q
   await expectRepliesFollow(page, [...notes, ...more]);
 });
 
+test('a gateway clock 10 s ahead: a streamed reply stays under its question while it streams, and after', async ({
+  page,
+}) => {
+  const iris = await quirkyGateway({ clockAheadMs: 10_000 }, 150);
+  await pairWith(page, iris);
+  await send(page, 'first question');
+  await expect(echoReply(page, 'first question')).toBeVisible();
+  await send(page, '/long');
+  const streaming = messages(page).locator('article[aria-busy="true"]');
+  await expect(streaming.getByText('Line 3 of a long answer')).toBeVisible();
+  const order = () =>
+    messages(page)
+      .locator('article')
+      .evaluateAll((els) => els.map((e) => (e.getAttribute('aria-busy') === 'true' ? 'streaming' : e.textContent!)));
+  const whileStreaming = await order();
+  expect(whileStreaming.at(-1), 'the last message while the reply streams').toBe('streaming');
+  expect(whileStreaming.at(-2)).toContain('/long');
+  await expect(streaming).toHaveCount(0, { timeout: 20_000 });
+  const after = await order();
+  expect(after.at(-2)).toContain('/long');
+  expect(after.at(-1)).toContain('Line 40 of a long answer');
+});
+
 test('no ts at all (protocol.py’s message() not given one): history pages stack above in order, and a quick exchange keeps its order', async ({
   page,
 }) => {

@@ -50,6 +50,8 @@ export interface GatewayQuirks {
   tsInSeconds?: boolean;
   /** No `ts` anywhere: messages, stops, history entries, search hits, notifications (protocol.py's `ts=None`). */
   noTs?: boolean;
+  /** Its clock is this many ms ahead of the browser's: every `ts` it sends is that much later. */
+  clockAheadMs?: number;
   /** An answered picker is closed (agent.busy/idle) only on the device that answered; the others keep it. */
   stalePickers?: boolean;
 }
@@ -74,6 +76,7 @@ function withoutKey<T extends object>(obj: T, key: string): T {
 }
 
 const seconds = (ms: unknown) => (typeof ms === 'number' ? Math.floor(ms / 1000) : ms);
+const later = (ms: unknown, by: number) => (typeof ms === 'number' ? ms + by : ms);
 
 /** The frame with its payload's `ts`, and that of each history message or search hit, changed by `change`. */
 function withTs(f: WireFrame, change: (item: Record<string, unknown>) => Record<string, unknown>): WireFrame {
@@ -120,6 +123,7 @@ export function quirkFrames(frame: ServerFrame, q: GatewayQuirks | undefined): S
   if (q.errorsWithoutIds && f.type === 'error') f = withoutKey(f, 'id');
   if (q.tsInSeconds && f.type !== 'pong') f = withTs(f, (item) => ({ ...item, ts: seconds(item.ts) }));
   if (q.noTs && f.type !== 'pong') f = withTs(f, (item) => withoutKey(item, 'ts'));
+  if (q.clockAheadMs && f.type !== 'pong') f = withTs(f, (item) => ({ ...item, ts: later(item.ts, q.clockAheadMs!) }));
   if (q.push && f.type === 'hello.ack') {
     f = { ...f, payload: { ...f.payload, server_caps: { ...(f.payload.server_caps as object), push: q.push } } };
   }

@@ -425,6 +425,7 @@ describe('agent turns', () => {
     await apply('agent.idle', {});
     expect(await db.lanes.get('A')).toEqual({ lane: 'A', readTs: 0, busy: false, typing: false, turnSeq: 1 });
     expect(await db.messages.get('m1')).toMatchObject({ status: 'final', text: 'partial' });
+    expect(await db.messages.get('m1')).not.toHaveProperty('started_at');
 
     await apply('agent.busy', {});
     expect((await getLane(db, 'A')).turn).toBe('A#2');

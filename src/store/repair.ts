@@ -73,6 +73,7 @@ export function repairMessage(raw: unknown): MessageRow {
     optStr(r.model) &&
     optNum(r.tokens) &&
     optNum(r.thought_ms) &&
+    optNum(r.started_at) &&
     optStr(r.client_id) &&
     optStr(r.reply_to) &&
     optStr(r.turn) &&
@@ -85,6 +86,7 @@ export function repairMessage(raw: unknown): MessageRow {
     model: isStr,
     tokens: isNum,
     thought_ms: isNum,
+    started_at: isNum,
     client_id: isStr,
     reply_to: isStr,
     turn: isStr,

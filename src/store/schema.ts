@@ -56,6 +56,11 @@ export interface MessageRow {
   reasoning?: string;
   /** ms from message.start to the first text of a streamed reply: how long the agent thought. */
   thought_ms?: number;
+  /**
+   * While it streams: when its message.start arrived, by this device's clock, where its thinking time
+   * starts (its ts places it in the lane, and may be past a question the gateway's clock stamped ahead).
+   */
+  started_at?: number;
   model?: string;
   tokens?: number;
   /** epoch ms: the gateway's ts, or arrival time while streaming/pending. */

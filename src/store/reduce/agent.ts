@@ -37,7 +37,8 @@ export const agentIdle: Handler = async (db, frame) => {
     .equals('streaming')
     .filter((m) => m.lane === lane)
     .toArray();
-  for (const row of streaming) await db.messages.update(row.message_id, { status: finalStatus(row.role, row) });
+  for (const row of streaming)
+    await db.messages.update(row.message_id, { status: finalStatus(row.role, row), started_at: undefined });
   await closePickers(db, lane);
 };
 

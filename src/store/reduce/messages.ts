@@ -115,6 +115,9 @@ export const message: Handler = async (db, frame, ctx) => {
   if (row) await patchLane(db, scope.lane, (lane) => withLastTs(lane, row.ts));
 };
 
+/** How long a streaming reply's agent thought, up to `now` (rows from before `started_at` start at their ts). */
+const thoughtMs = (row: MessageRow, now: number) => Math.max(0, now - (row.started_at ?? row.ts));
+
 export const messageStart: Handler = async (db, frame, ctx) => {
   const messageId = serverMessageId(frame.payload.message_id);
   if (messageId === undefined) return;
@@ -138,6 +141,7 @@ export const messageStart: Handler = async (db, frame, ctx) => {
     ts,
     status: 'streaming',
     turn,
+    started_at: ctx.now,
   };
   if (scope.thread_id !== undefined) row.thread_id = scope.thread_id;
   await db.messages.put(row);
@@ -161,8 +165,8 @@ export const messageUpdate: Handler = async (db, frame, ctx) => {
     .modify((row) => {
       if (row.status !== 'streaming') return false;
       if (row.text === text && (reasoning === undefined || row.reasoning === reasoning)) return false;
-      // The first text of the bubble ends the agent's thinking (row.ts is the start's arrival until the stop).
-      if (!row.text && text && row.thought_ms === undefined) row.thought_ms = Math.max(0, ctx.now - row.ts);
+      // The first text of the bubble ends the agent's thinking.
+      if (!row.text && text && row.thought_ms === undefined) row.thought_ms = thoughtMs(row, ctx.now);
       row.text = text;
       if (reasoning !== undefined) row.reasoning = reasoning;
       return true;
@@ -197,7 +201,8 @@ export const messageStop: Handler = async (db, frame, ctx) => {
   const finalText = str(p.final_text);
   // A stop that brings the first text (its updates superseded, or none sent) also ends the thinking.
   if (row.status === 'streaming' && !row.text && finalText && row.thought_ms === undefined && !ctx.replay)
-    row.thought_ms = Math.max(0, ctx.now - row.ts);
+    row.thought_ms = thoughtMs(row, ctx.now);
+  delete row.started_at;
   row.text = finalText ?? row.text;
   const reasoning = str(p.reasoning);
   if (reasoning !== undefined) row.reasoning = reasoning;

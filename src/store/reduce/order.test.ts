@@ -108,6 +108,25 @@ describe('messages the gateway gives the same time keep the order it gave them i
   });
 });
 
+describe('a gateway whose clock is ahead of this one', () => {
+  it('a streamed reply sits under its question while it streams, and its thinking time is this clock’s', async () => {
+    const ahead = T + 5_000; // the gateway's clock, 5 s ahead
+    await applyFrame(db, frame('message', { message_id: 'z1', role: 'user', text: 'question 1', ts: ahead }, A), {
+      now: T,
+    });
+    await applyFrame(db, frame('message.start', { message_id: 'y1', role: 'assistant' }, A), { now: T + 100 });
+    await applyFrame(db, frame('message.update', { message_id: 'y1', text: 'ans' }, A), { now: T + 2_100 });
+    expect(await texts()).toEqual(['question 1', 'ans']);
+    expect((await db.messages.get('y1'))?.thought_ms).toBe(2_000);
+    await applyFrame(db, frame('message.stop', { message_id: 'y1', final_text: 'answer 1', ts: ahead + 2_500 }, A), {
+      now: T + 2_500,
+    });
+    expect(await texts()).toEqual(['question 1', 'answer 1']);
+    expect(await db.messages.get('y1')).toMatchObject({ ts: ahead + 2_500, thought_ms: 2_000 });
+    expect(await db.messages.get('y1')).not.toHaveProperty('started_at');
+  });
+});
+
 describe('a gateway that gives no ts: history pages go where the gateway has them', () => {
   const entry = (n: number) => ({ message_id: `m${100 - n}`, role: 'assistant', text: `line ${n}` });
   const page = (ns: number[], extra: Record<string, unknown> = {}) =>
@@ -140,10 +159,10 @@ describe('sortTs', () => {
 });
 
 describe('arrivalTs', () => {
-  it('steps past the newest of the same instant, not past a clock seconds ahead', () => {
+  it('steps past the newest of the same instant or later (a gateway clock ahead)', () => {
     expect(arrivalTs(T, T)).toBe(T + ORDER_STEP);
     expect(arrivalTs(T + 400, T)).toBe(T + 400 + ORDER_STEP);
-    expect(arrivalTs(T + 2500, T)).toBe(T);
+    expect(arrivalTs(T + 2500, T)).toBe(T + 2500 + ORDER_STEP);
     expect(arrivalTs(T - 10, T)).toBe(T);
   });
 });

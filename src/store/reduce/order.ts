@@ -39,12 +39,12 @@ export function sortTs(
 }
 
 /**
- * A streamed reply's place while it streams: its arrival, after the lane's newest when that is the same
- * instant or later by less than a second (a replayed chunk shares one arrival). Its ts is also where its
- * thinking time starts: a gateway clock further ahead of this one must not eat that.
+ * A streamed reply's place while it streams: its arrival, or a step past the lane's newest when that is
+ * the same instant or later (a replayed chunk shares one arrival; a gateway clock ahead of this one
+ * stamped its question later than now). Its stop's ts then places it for good.
  */
 export function arrivalTs(after: number | undefined, now: number): number {
-  return after !== undefined && after >= now && after - now < 1000 ? after + ORDER_STEP : now;
+  return after !== undefined && after >= now ? after + ORDER_STEP : now;
 }
 
 /** Records `ts` as the lane's newest message time, the `after` of the next message (mutates and returns `row`). */
