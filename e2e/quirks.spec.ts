@@ -323,7 +323,7 @@ test('times in seconds: a quick exchange keeps its order (a reply and the next q
   await expectRepliesFollow(page, [...notes, ...more]);
 });
 
-test('a gateway clock 10 s ahead: a streamed reply stays under its question while it streams, and after', async ({
+test('a gateway clock 10 s ahead: a streamed reply stays under its question while it streams, and a message sent offline under that reply', async ({
   page,
 }) => {
   const iris = await quirkyGateway({ clockAheadMs: 10_000 }, 150);
@@ -344,6 +344,16 @@ test('a gateway clock 10 s ahead: a streamed reply stays under its question whil
   const after = await order();
   expect(after.at(-2)).toContain('/long');
   expect(after.at(-1)).toContain('Line 40 of a long answer');
+  // Sent offline, a few seconds after that reply (which the gateway stamped 10 s ahead): under it.
+  await page.context().setOffline(true);
+  await send(page, 'sent offline');
+  await expect(mine(page, 'sent offline')).toBeVisible();
+  expect((await order()).at(-1)).toContain('sent offline');
+  await page.context().setOffline(false);
+  await expect(echoReply(page, 'sent offline')).toBeVisible({ timeout: 30_000 });
+  const last = await order();
+  expect(last.at(-2)).toContain('sent offline');
+  expect(last.at(-3)).toContain('Line 40 of a long answer');
 });
 
 test('no ts at all (protocol.py’s message() not given one): history pages stack above in order, and a quick exchange keeps its order', async ({

@@ -4,6 +4,7 @@ import type { MediaRef } from '../../protocol';
 import type { IrisDB } from '../db';
 import { LOCAL_ID_PREFIX } from '../../protocol/guards';
 import type { MessageRow } from '../schema';
+import { arrivalTs } from '../reduce/order';
 
 /** The id a message the user is sending lives under until the gateway's echo replaces it. */
 export function localMessageId(clientId: string): string {
@@ -187,7 +188,7 @@ export interface PendingInput {
   text: string;
   reply_to?: string;
   media?: MediaRef[];
-  /** Defaults to now. */
+  /** When it was sent: now by default. */
   ts?: number;
 }
 
@@ -200,13 +201,15 @@ export async function addPending(db: IrisDB, input: PendingInput): Promise<Messa
   return db.transaction('rw', db.messages, async () => {
     const existing = await db.messages.where('client_id').equals(input.client_id).first();
     if (existing) return existing;
+    // After the lane's newest message even where the gateway's clock stamped that one later than now.
+    const [newest] = (await laneRange(db, input.lane).reverse().limit(1).keys()) as unknown as [string, number][];
     const row: MessageRow = {
       message_id: localMessageId(input.client_id),
       lane: input.lane,
       chat_id: input.chat_id,
       role: 'user',
       text: input.text,
-      ts: input.ts ?? Date.now(),
+      ts: arrivalTs(newest?.[1], input.ts ?? Date.now()),
       status: 'pending',
       client_id: input.client_id,
     };

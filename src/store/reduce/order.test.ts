@@ -125,6 +125,22 @@ describe('a gateway whose clock is ahead of this one', () => {
     expect(await db.messages.get('y1')).toMatchObject({ ts: ahead + 2_500, thought_ms: 2_000 });
     expect(await db.messages.get('y1')).not.toHaveProperty('started_at');
   });
+
+  it('a message sent offline goes under the last reply, whose time the gateway stamped later than now', async () => {
+    const ahead = T + 10_000;
+    await applyFrame(db, frame('message', { message_id: 'y1', role: 'assistant', text: 'answer 1', ts: ahead }, A), {
+      now: T,
+    });
+    await queueSend(db, { client_id: 'c2', lane: 'A', chat_id: 'A', text: 'question 2', now: T + 3_000 });
+    expect(await texts()).toEqual(['answer 1', 'question 2']);
+    // Its echo carries the gateway's time, later again.
+    await applyFrame(
+      db,
+      frame('message', { message_id: 'z2', role: 'user', text: 'question 2', client_id: 'c2', ts: ahead + 3_000 }, A),
+    );
+    expect(await texts()).toEqual(['answer 1', 'question 2']);
+    expect((await db.messages.get('z2'))?.ts).toBe(ahead + 3_000);
+  });
 });
 
 describe('a gateway that gives no ts: history pages go where the gateway has them', () => {
