@@ -539,6 +539,22 @@ test('errors without the request id (protocol.py’s error() not given one): a r
   await other.context().close();
 });
 
+test('no slash-command catalog (protocol.py has none): refused without the request id, and nothing is shown for it', async ({
+  page,
+}) => {
+  const iris = await quirkyGateway({ noCatalog: true });
+  await pairWith(page, iris);
+  // The catalog is asked for as the app goes live, before a reply can come; a notice would stay ~8 s
+  // (counted at once: an expectation that waits would see it fade).
+  await send(page, 'no catalog here');
+  await expect(echoReply(page, 'no catalog here')).toBeVisible({ timeout: 5_000 });
+  expect(await toasts(page).locator('li').allInnerTexts()).toEqual([]);
+  await page.reload();
+  await send(page, 'after a reload');
+  await expect(echoReply(page, 'after a reload')).toBeVisible({ timeout: 5_000 });
+  expect(await toasts(page).locator('li').allInnerTexts()).toEqual([]);
+});
+
 test('no sync (protocol.py before its outbox): refused without the request id, the app goes live at once, also after a reload', async ({
   page,
 }) => {

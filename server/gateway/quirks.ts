@@ -42,6 +42,8 @@ export interface GatewayQuirks {
    * frame type, `error{unsupported}` without the request id, and nothing is replayed.
    */
   noSync?: boolean;
+  /** No slash-command catalog or completion (protocol.py has neither): answered as unknown frame types, likewise. */
+  noCatalog?: boolean;
   /** Errors carry no request id: protocol.py's `error(code, message)` leaves it out unless given one. */
   errorsWithoutIds?: boolean;
   /** No `agent.busy` or `agent.idle` (protocol.py has no constructor for them): only the stream and `typing` say it works. */

@@ -43,8 +43,12 @@ export function route(client: ClientSession, frame: ClientFrame): void {
     case 'channel.list':
       return channels.list(client, frame);
     case 'commands.catalog':
+      if (client.ctx.raw.quirks?.noCatalog)
+        return client.error('unsupported', 'Unknown frame type "commands.catalog".');
       return client.send({ ...agent.catalog(), id: frame.id });
     case 'commands.complete':
+      if (client.ctx.raw.quirks?.noCatalog)
+        return client.error('unsupported', 'Unknown frame type "commands.complete".');
       return client.send({ ...agent.complete(frame.payload.prefix), id: frame.id });
     case 'agent.stop':
       return agent.stop(client, frame);

@@ -247,6 +247,21 @@ describe('requests', () => {
     server.last!.send({ type: 'error', id: 2, payload: { code: 'not_found', message: 'No such chat.' } });
     expect(((await again.catch((e: unknown) => e)) as ProtocolError).code).toBe('not_found');
     expect(shown).toEqual(['error: The disk is full.']);
+    // `unsupported` answers a request type the gateway lacks (protocol.py has no catalog): not news.
+    const catalog = c.request({ v: 1, type: 'commands.catalog', payload: {} }, { unseen: true });
+    await until(() => server.last!.frames.length === 4, 'catalog asked');
+    server.last!.send({ type: 'error', payload: { code: 'unsupported', message: 'Unknown frame type.' } });
+    expect(((await catalog.catch((e: unknown) => e)) as ProtocolError).code).toBe('unsupported');
+    // Nor with two waiting, where it cannot tell whose it is (the catalog's ends with its timeout).
+    const next = c.request({ v: 1, type: 'commands.catalog', payload: {} }, { unseen: true });
+    const page2 = c.request({ v: 1, type: 'history', chat_id: 'x', payload: { limit: 5 } }, { unseen: true });
+    await until(() => server.last!.frames.length === 6, 'two asked');
+    server.last!.send({ type: 'error', payload: { code: 'unsupported', message: 'Unknown frame type.' } });
+    server.last!.send({ type: 'history', id: 5, chat_id: 'x', payload: { messages: [], has_more: false } });
+    expect((await page2).type).toBe('history');
+    timers.advance(15_000);
+    expect(await next.catch((e: unknown) => e)).toBeInstanceOf(RequestTimeoutError);
+    expect(shown, 'the answer is stored; the error is not').toEqual(['error: The disk is full.', 'history: undefined']);
   });
 
   it('an error without an id settles nothing when it could answer another frame: two waiting, a frame sent since, another lane', async () => {

@@ -104,6 +104,14 @@ interface Pending {
 const OPEN = 1;
 /** The WebSocket close code for "policy violation" (RFC 6455 §7.4.1). */
 const REFUSED_CLOSE_CODE = 1008;
+/**
+ * `unsupported` without an id is how protocol.py refuses a frame type it lacks (it has no
+ * `commands.catalog`): some request's answer, never news. Where it cannot tell which (two waiting), it is
+ * not shown either: "Unknown frame type" means nothing to a person, and the request it answered ends
+ * with its timeout.
+ */
+const refusesType = (frame: ServerFrame) =>
+  frame.type === 'error' && frame.id === undefined && frame.payload.code === 'unsupported';
 /** Frames sent without the person asking, whose refusal is not shown (see `receive`). */
 const UNASKED_TYPES: ReadonlySet<string> = new Set(['read.receipt']);
 /** How many of their ids are remembered: an answer comes at once or not at all. */
@@ -439,7 +447,7 @@ export class GatewayConnection {
     if (frame.type === 'error' && frame.id !== undefined && this.unasked.delete(frame.id)) return;
     const taken = this.takePending(frame);
     const match = taken?.pending;
-    if (!match || (taken.guessed && match.unseen)) this.handOver(frame);
+    if ((!match || (taken.guessed && match.unseen)) && !refusesType(frame)) this.handOver(frame);
     if (!match) return;
     this.opts.timers.clearTimeout(match.timer);
     if (frame.type === 'error') {
