@@ -405,16 +405,20 @@ test('answers without the request id (protocol.py helpers not given one): histor
   await expect(results.getByRole('link').filter({ hasText: 'line 17 of' })).toHaveCount(1, soon);
 });
 
-test('no agent.busy or agent.idle (protocol.py has neither): Stop shows while a reply streams and stops it; the next message goes at once', async ({
+test('no agent.busy or agent.idle (protocol.py has neither): Stop shows while a reply streams and stops it; the next message goes at once; each reply shows only its own tools', async ({
   page,
 }) => {
   const iris = await quirkyGateway({ noAgentFrames: true }, 150);
   await pairWith(page, iris);
+  await send(page, 'first words');
+  await expect(echoReply(page, 'first words').getByText('Used 2 tools')).toBeVisible();
   await send(page, '/long');
   await expect(messages(page).getByText('Line 2 of a long answer')).toBeVisible();
   const reply = messages(page).getByRole('article').filter({ hasText: 'Line 2 of a long answer' }).last();
   await page.getByRole('button', { name: 'Stop' }).click();
   await expect(reply.getByText('Stopped', { exact: true })).toBeVisible();
+  // Stopped before its one tool (after line 10): the tools of the reply before are not shown as its own.
+  await expect(reply.getByText(/Used \d+ tools?/)).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
   await expect(messages(page).getByText('Line 40 of a long answer')).toHaveCount(0);
   // A reply that ends by itself gives the button back to Send.

@@ -344,6 +344,41 @@ describe('messages', () => {
     expect((await db.messages.get('m1'))?.text).toBe('edited');
   });
 
+  it('without agent.busy or agent.idle (protocol.py has neither), a reply’s end closes its turn: the next reply’s tools are its own', async () => {
+    const turnOf = async (id: string) => (await db.messages.get(id))?.turn;
+    const tools = async (turn: string | undefined) =>
+      (
+        await db.activity
+          .where('turn')
+          .equals(turn ?? '-')
+          .toArray()
+      ).map((a) => a.name);
+    await apply('message', { message_id: 'q1', role: 'user', text: 'count my words' });
+    await apply('tool.start', { index: 0, name: 'word_count' });
+    await apply('tool.end', { index: 0, name: 'word_count', ok: true });
+    await apply('message.start', { message_id: 'r1' });
+    await apply('message.stop', { message_id: 'r1', final_text: 'Three words.' });
+    await apply('message', { message_id: 'q2', role: 'user', text: 'and now?' });
+    await apply('message.start', { message_id: 'r2' });
+    await apply('message.stop', { message_id: 'r2', final_text: 'Nothing to count.' });
+    // Not streamed: a final message after a tool.
+    await apply('tool.start', { index: 0, name: 'search' });
+    await apply('message', { message_id: 'r3', role: 'assistant', text: 'Found it.' });
+    await apply('message.start', { message_id: 'r4' });
+    expect(await tools(await turnOf('r1'))).toEqual(['word_count']);
+    expect(await tools(await turnOf('r2'))).toEqual([]);
+    expect(await tools(await turnOf('r3'))).toEqual(['search']);
+    expect(await tools(await turnOf('r4'))).toEqual([]);
+    expect(new Set(await Promise.all(['r1', 'r2', 'r3', 'r4'].map(turnOf))).size).toBe(4);
+    // With agent.busy the turn stays open past a reply's end, until agent.idle.
+    await apply('message.stop', { message_id: 'r4', final_text: 'ok' });
+    await apply('agent.busy', { reason: 'processing' });
+    await apply('message.start', { message_id: 'r5' });
+    await apply('message.stop', { message_id: 'r5', final_text: 'first part' });
+    await apply('tool.start', { index: 0, name: 'later_tool' });
+    expect(await tools(await turnOf('r5'))).toEqual(['later_tool']);
+  });
+
   it('message.stop without a start still shows the final message', async () => {
     await apply('message.stop', { message_id: 'm9', final_text: 'done' }, A, 777);
     expect(await db.messages.get('m9')).toEqual({

@@ -6,7 +6,7 @@ import type { LaneScope } from '../models/channels';
 import { ensureTurn, markRead, patchLane } from '../models/lanes';
 import { recordRemoteMedia } from '../models/media';
 import { localMessageId } from '../models/messages';
-import type { MessageRow, MessageStatus } from '../schema';
+import type { LaneRow, MessageRow, MessageStatus } from '../schema';
 import { mergeRefs, offeredRefs } from './media';
 import { arrivalTs, sortTs, withLastTs } from './order';
 import { frameScope } from './scope';
@@ -112,8 +112,20 @@ export const message: Handler = async (db, frame, ctx) => {
   if (!scope) return;
   const after = (await db.lanes.get(scope.lane))?.lastTs;
   const row = await putFinal(db, scope, frame.payload, ctx, { linkOpenTurn: true, clientId: ctx.clientId, after });
-  if (row) await patchLane(db, scope.lane, (lane) => withLastTs(lane, row.ts));
+  if (row) await patchLane(db, scope.lane, (lane) => endTurnWith(withLastTs(lane, row.ts), row));
 };
+
+/**
+ * A reply's end ends its turn when nothing says the agent works on (no agent.busy: protocol.py has
+ * neither it nor agent.idle); else the next reply would join it and show its tools as its own (tool
+ * rows are keyed by turn and index, so the next turn's tool 0 took the place of this one's). With
+ * agent.busy the turn stays open until agent.idle: a turn can hold more than one reply.
+ */
+function endTurnWith(lane: LaneRow, reply: MessageRow): LaneRow {
+  if (!lane.busy && reply.role === 'assistant' && reply.turn !== undefined && reply.turn === lane.turn)
+    delete lane.turn;
+  return lane;
+}
 
 /** How long a streaming reply's agent thought, up to `now` (rows from before `started_at` start at their ts). */
 const thoughtMs = (row: MessageRow, now: number) => Math.max(0, now - (row.started_at ?? row.ts));
@@ -213,7 +225,7 @@ export const messageStop: Handler = async (db, frame, ctx) => {
   const final = row; // `row` is reassigned above: the closure takes this one
   await patchLane(db, row.lane, (lane) => {
     final.ts = sortTs(epochMs(p.ts), known, lane.lastTs, ctx.now);
-    return withLastTs(lane, final.ts);
+    return endTurnWith(withLastTs(lane, final.ts), final);
   });
   row.status = finalStatus(row.role, row);
   await db.messages.put(row);
