@@ -8,6 +8,8 @@ import { freshDb } from '../testing/db';
 import { defaultLane, pairedClient, TOKEN, useTestGateway } from '../testing/gatewayClient';
 import { until } from '../testing/until';
 import { ProtocolError } from '../net/errors';
+import WebSocket from 'ws';
+import type { WebSocketConstructor } from '../net/connection';
 
 // Registered before the clean-up below, so it runs after it: clients stop before their gateway closes.
 const fixture = useTestGateway();
@@ -16,10 +18,10 @@ afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn();
 });
 
-async function setup(quirks: GatewayQuirks) {
+async function setup(quirks: GatewayQuirks, extra: Parameters<typeof pairedClient>[2] = {}) {
   const gw = await fixture.restart({ quirks });
   const db = freshDb();
-  const c = await pairedClient(db, gw.url);
+  const c = await pairedClient(db, gw.url, extra);
   cleanup.push(() => c.stop());
   return { gw, db, c };
 }
@@ -52,6 +54,25 @@ describe('against other readings of the protocol', () => {
     expect((await db.channels.toArray()).filter((r) => r.is_default).map((r) => r.chat_id)).toEqual(['web:demo']);
     await c.favorite('web:demo', false);
     expect((await db.channels.get('web:demo'))?.favorite).toBe(false);
+  });
+
+  it('no sync (refused as unsupported): live frames with cursors do not make the app ask for it again and again', async () => {
+    const sent: string[] = [];
+    class Recording extends WebSocket {
+      override send(data: string, ...rest: never[]) {
+        sent.push((JSON.parse(data) as { type: string }).type);
+        super.send(data, ...rest);
+      }
+    }
+    const { db, c } = await setup({ noSync: true }, { WebSocketImpl: Recording as unknown as WebSocketConstructor });
+    const lane = await defaultLane(db);
+    await c.send(lane, 'hello');
+    await until(
+      async () => (await db.messages.toArray()).some((m) => m.role === 'assistant' && m.status === 'final'),
+      'the reply',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1_500)); // a resync's first wait is 1 s
+    expect(sent.filter((type) => type === 'sync')).toEqual(['sync']);
   });
 
   it('a stale picker answered here after another device did: refused, and closed here', async () => {

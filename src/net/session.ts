@@ -78,6 +78,7 @@ const SHOW_CATCH_UP_FROM = 1000;
 
 const RESYNC_FIRST_MS = 1000;
 const RESYNC_MAX_MS = 30_000;
+const isUnsupported = (err: unknown) => err instanceof ProtocolError && err.code === 'unsupported';
 /** For the app's own refreshes (history pages, the directory, the catalog): their failures are not shown. */
 const UNSEEN: RequestOptions = { unseen: true };
 
@@ -94,6 +95,8 @@ export class GatewaySession {
   private stopped = false;
   private readonly timers: Timers;
   private resyncTimer: unknown;
+  /** This connection's gateway refused `sync` as unsupported (protocol.py before its outbox): none is asked again. */
+  private syncRefused = false;
   private resyncDelay: number;
   /** The replay in progress: the frames it will bring (hello.ack's cursor minus ours) and how many are stored. */
   private catchUp: CatchUp | undefined;
@@ -261,6 +264,7 @@ export class GatewaySession {
     this.synced = false;
     // This sync brings again whatever failed to store before it.
     this.cancelResync();
+    this.syncRefused = false;
     this.resyncDelay = this.opts.resyncDelayMs ?? RESYNC_FIRST_MS;
     void this.pipeline.push(ack);
     this.pipeline.beginBatch();
@@ -282,6 +286,7 @@ export class GatewaySession {
       this.endCatchUp();
       if (this.pipeline.batching) await this.pipeline.endBatch(undefined).catch(() => {}); // reported through the pipeline's onError
       if (epoch !== this.epoch) return;
+      this.syncRefused = isUnsupported(err);
       if (err instanceof RequestTimeoutError) {
         // A gateway that cannot finish a replay is treated as a dead connection.
         this.connection.reconnect();
@@ -320,7 +325,8 @@ export class GatewaySession {
    * and a sync from there brings it again, after a wait that doubles while it keeps failing.
    */
   private scheduleResync(): void {
-    if (this.stopped || this.resyncTimer !== undefined) return;
+    // Without sync nothing would come again: asked anyway, each refusal held live frames in a batch.
+    if (this.stopped || this.syncRefused || this.resyncTimer !== undefined) return;
     const delay = this.resyncDelay;
     this.resyncDelay = Math.min(delay * 2, RESYNC_MAX_MS);
     this.resyncTimer = this.timers.setTimeout(() => {
