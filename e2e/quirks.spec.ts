@@ -559,6 +559,44 @@ test('no slash-command catalog (protocol.py has none): refused without the reque
   expect(await toasts(page).locator('li').allInnerTexts()).toEqual([]);
 });
 
+test('a gateway built on protocol.py as it is (no sync, catalog or agent frames; no ids, client_id or ts): a conversation with a stopped reply, live and after a reload, without a notice', async ({
+  page,
+}) => {
+  const iris = await quirkyGateway(
+    {
+      noSync: true,
+      noCatalog: true,
+      noAgentFrames: true,
+      errorsWithoutIds: true,
+      answersWithoutIds: true,
+      helloAckEmptyChannels: true,
+      historyWithoutOldest: true,
+      noClientId: true,
+      noTs: true,
+    },
+    100,
+  );
+  await pairWith(page, iris);
+  await send(page, 'first words');
+  await expect(echoReply(page, 'first words').getByText('Used 2 tools')).toBeVisible();
+  await send(page, '/long');
+  const reply = messages(page).getByRole('article').filter({ hasText: 'Line 2 of a long answer' }).last();
+  await expect(reply).toBeVisible();
+  await page.getByRole('button', { name: 'Stop' }).click();
+  await expect(reply.getByText('Stopped', { exact: true })).toBeVisible();
+  await expect(reply.getByText(/Used \d+ tools?/)).toHaveCount(0);
+  // The stop is never answered (it waits out its 15 s): meanwhile the next exchange comes at once.
+  await send(page, 'after the stop');
+  await expect(echoReply(page, 'after the stop')).toBeVisible({ timeout: 5_000 });
+  expect(await toasts(page).locator('li').allInnerTexts()).toEqual([]);
+  await page.reload();
+  await expect(echoReply(page, 'after the stop')).toBeVisible();
+  await expect(echoReply(page, 'first words')).toBeVisible();
+  await send(page, 'after a reload');
+  await expect(echoReply(page, 'after a reload')).toBeVisible({ timeout: 5_000 });
+  expect(await toasts(page).locator('li').allInnerTexts()).toEqual([]);
+});
+
 test('no sync (protocol.py before its outbox): refused without the request id, the app goes live at once, also after a reload', async ({
   page,
 }) => {
