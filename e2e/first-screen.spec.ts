@@ -275,7 +275,8 @@ for (const [name, viewport] of [
 
     test('keeps its messages where the head drew them when the lane takes over', async ({ page, iris }) => {
       const store = demoGateway(iris).store;
-      const start = Date.now() - 10 * 60_000;
+      // Yesterday's conversation, then a reply today: the day's line between them is drawn by both.
+      const start = Date.now() - 24 * 3_600_000 - 10 * 60_000;
       const paste = Array.from({ length: 60 }, (_, i) => `console.log('line ${i + 1}');`).join('\n');
       const texts: [role: 'user' | 'assistant', text: string, reasoning?: string][] = [
         ['user', `Look at this:\n\`\`\`js\n${paste}\n\`\`\``],

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MessageRow } from '../../../store/schema';
 import { showLaneHead } from './LaneHead';
+import { dayLabel } from './time';
 
 const LANE = 'web:default';
 const row = (n: number, role: MessageRow['role'], text: string): MessageRow => ({
@@ -46,6 +47,30 @@ describe('the lane head', () => {
     expect(view.lane).toBe(LANE);
     view.remove();
     expect(parent.querySelector('.lane-head')).toBeNull();
+  });
+
+  it('draws the day’s line between two messages of different days, as the lane does, and none within a day', () => {
+    const parent = document.createElement('div');
+    const at = (day: number, hour: number) => new Date(2020, 11, day, hour).getTime();
+    const messages = [
+      { ...row(1, 'user', 'late question'), ts: at(4, 23) },
+      { ...row(2, 'assistant', 'late answer'), ts: at(4, 23) + 60_000 },
+      { ...row(3, 'user', 'morning question'), ts: at(5, 8) },
+      { ...row(4, 'assistant', 'morning answer'), ts: at(5, 8) + 60_000 },
+    ];
+    showLaneHead({ lane: LANE, channel: undefined, messages, gatewayStatus: undefined }, parent);
+    const items = [...parent.querySelectorAll('.lane-head-list > li')].map((li) =>
+      li.classList.contains('lane-head-day') ? `— ${text(li)} —` : text(li.querySelector('.lane-head-md')),
+    );
+    // The lane's own words for the day (an older year's date here).
+    expect(items).toEqual([
+      'late question',
+      'late answer',
+      `— ${dayLabel(at(5, 8))} —`,
+      'morning question',
+      'morning answer',
+    ]);
+    expect(dayLabel(at(5, 8))).toMatch(/2020/);
   });
 
   it('is titled "Conversation" for a lane with no channel stored, and names the agent as its gateway does', () => {

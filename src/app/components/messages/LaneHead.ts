@@ -8,7 +8,7 @@ import { authorName } from './author';
 import { shownStatus } from './deliveryStatus';
 import { OWN_PREVIEW_LINES } from './collapse';
 import { headBlocks, previewText, type HeadBlock, type HeadList } from './headBlocks';
-import { formatTime } from './time';
+import { dayLabel, formatTime, sameDay } from './time';
 import { markedRuns } from '../../../lib/markdownMarks';
 import { activityLabel, thoughtLabel } from './turnLabels';
 import { countLines, isLongText } from '../composer/longTextRule';
@@ -292,7 +292,19 @@ export function showLaneHead(head: StoredLaneHead, parent: HTMLElement = documen
   let agentTs: number | undefined;
   for (const row of head.messages)
     if (row.role === 'assistant' && (agentTs === undefined || row.ts > agentTs)) agentTs = row.ts;
-  list.append(...onScreen(head.messages).map((row) => message(row, agent, head, agentTs)));
+  // Between two messages of different days, the day's line, as the lane draws it (a conversation that
+  // went on past midnight moved by that line when the lane took over).
+  const shown = onScreen(head.messages);
+  list.append(
+    ...shown.flatMap((row, i) => {
+      const item = message(row, agent, head, agentTs);
+      const prev = shown[i - 1];
+      if (!prev || sameDay(prev.ts, row.ts)) return [item];
+      const day = el('li', 'lane-head-day');
+      day.append(el('span', '', dayLabel(row.ts)));
+      return [day, item];
+    }),
+  );
   const composer = el('div', 'lane-head-composer');
   composer.setAttribute('aria-hidden', 'true');
   const row = el('div', 'lane-head-row');
