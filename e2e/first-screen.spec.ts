@@ -372,6 +372,41 @@ for (const [name, viewport] of [
       ).toBe(true);
     });
 
+    test('draws a short lane’s beginning and its days where the lane draws them', async ({ page, iris }) => {
+      const store = demoGateway(iris).store;
+      // A few messages, yesterday's and today's: the lane starts with its "beginning" line and a day's line.
+      const start = Date.now() - 24 * 3_600_000 - 10 * 60_000;
+      const texts: [role: 'user' | 'assistant', text: string, at: number][] = [
+        ['user', 'Hello from yesterday', 0],
+        ['assistant', 'Hi, **yesterday** it was.', 60_000],
+        ['user', 'And a question today?', 24 * 3_600_000],
+        ['assistant', 'The answer today.', 24 * 3_600_000 + 60_000],
+      ];
+      texts.forEach(([role, text, at]) => store.conversations.append({ lane: LANE, role, text, ts: start + at }));
+      store.flush();
+      await pairAndOpen(page, iris);
+      await expect(hermes(page, 'The answer today.')).toBeVisible();
+
+      const release = await holdChunk(page, 'LanePage');
+      await page.reload();
+      const head = page.getByRole('main', { name: 'Conversation (loading)' });
+      await expect(head).toBeVisible();
+      const lines = '.lane-head-start, .lane-head-day, .lane-head-msg';
+      const headWords = await head.locator('.lane-head-start, .lane-head-day').allTextContents();
+      const headBoxes = await boxesIn(page, '.lane-head-list', lines);
+      await page.screenshot({ path: `/tmp/look/short-head-${name}.png` });
+      release();
+      await expect(head).toHaveCount(0);
+      await expect(hermes(page, 'yesterday it was').locator('strong')).toBeVisible();
+      const log = '[role="log"][aria-label="Messages"]';
+      const laneWords = await page.locator(`${log} .msg-start span, ${log} .day-sep`).allTextContents();
+      const laneBoxes = await boxesIn(page, log, '.msg-start, .day-sep, article.msg');
+      await page.screenshot({ path: `/tmp/look/short-lane-${name}.png` });
+      expect(headWords).toEqual(['This is the beginning of the conversation.', 'Yesterday', 'Today']);
+      expect(laneWords).toEqual(headWords);
+      expect(sameBoxes(laneBoxes, headBoxes), `lane ${laneBoxes}, head ${headBoxes}`).toBe(true);
+    });
+
     test('keeps a picture’s place from the head, while its code loads, to the picture', async ({ page, iris }) => {
       await pairAndOpen(page, iris);
       await sendMessage(page, '/image');

@@ -59,11 +59,12 @@ describe('the lane head', () => {
       { ...row(4, 'assistant', 'morning answer'), ts: at(5, 8) + 60_000 },
     ];
     showLaneHead({ lane: LANE, channel: undefined, messages, gatewayStatus: undefined }, parent);
-    const items = [...parent.querySelectorAll('.lane-head-list > li')].map((li) =>
+    const items = [...parent.querySelectorAll('.lane-head-list > li:not(.lane-head-start)')].map((li) =>
       li.classList.contains('lane-head-day') ? `— ${text(li)} —` : text(li.querySelector('.lane-head-md')),
     );
     // The lane's own words for the day (an older year's date here).
     expect(items).toEqual([
+      `— ${dayLabel(at(4, 23))} —`,
       'late question',
       'late answer',
       `— ${dayLabel(at(5, 8))} —`,
@@ -71,6 +72,26 @@ describe('the lane head', () => {
       'morning answer',
     ]);
     expect(dayLabel(at(5, 8))).toMatch(/2020/);
+  });
+
+  it('starts a short lane drawn whole with the lane’s beginning line and its first day, and a cut or long one without', () => {
+    const drawn = (messages: MessageRow[]) => {
+      const parent = document.createElement('div');
+      showLaneHead({ lane: LANE, channel: undefined, messages, gatewayStatus: undefined }, parent);
+      return [...parent.querySelectorAll('.lane-head-list > li')]
+        .slice(0, 2)
+        .map((li) => `${li.className}: ${text(li)}`);
+    };
+    const few = [row(1, 'user', 'hi'), row(2, 'assistant', 'hello')];
+    expect(drawn(few)).toEqual([
+      'lane-head-start: This is the beginning of the conversation.',
+      `lane-head-day: ${dayLabel(few[0]!.ts)}`,
+    ]);
+    // Fewer than a long lane's, but more than a screen holds: the oldest are not drawn, nor the lines above them.
+    const big = Array.from({ length: 5 }, (_, i) => row(i + 1, 'assistant', `answer ${i + 1} ${'word '.repeat(900)}`));
+    expect(drawn(big).every((li) => li.startsWith('lane-head-msg'))).toBe(true);
+    const many = Array.from({ length: 12 }, (_, i) => row(i + 1, 'user', `question ${i + 1}`));
+    expect(drawn(many).every((li) => li.startsWith('lane-head-msg'))).toBe(true);
   });
 
   it('is titled "Conversation" for a lane with no channel stored, and names the agent as its gateway does', () => {

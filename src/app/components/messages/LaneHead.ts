@@ -99,6 +99,13 @@ function onScreen(rows: MessageRow[]): MessageRow[] {
 
 const shortened = (text: string) => (text.length > HEAD_CHARS ? `${text.slice(0, HEAD_CHARS)}…` : text);
 
+/** The day's line before a message of `ts` (the lane's .day-sep). */
+function dayLine(ts: number): HTMLLIElement {
+  const day = el('li', 'lane-head-day');
+  day.append(el('span', '', dayLabel(ts)));
+  return day;
+}
+
 const showAll = (lines: number, cls: string) => el('div', cls, `Show all ${lines.toLocaleString('en-US')} lines`);
 
 /** A list, numbered from its start, its items spaced when loose, with the lists indented under them. */
@@ -286,7 +293,8 @@ export function showLaneHead(head: StoredLaneHead, parent: HTMLElement = documen
     button('settings'),
   );
   // A short lane starts at the top, as the lane does; a long one shows its newest at the bottom.
-  const list = el('ol', head.messages.length < HEAD_MESSAGES ? 'lane-head-list lane-head-short' : 'lane-head-list');
+  const short = head.messages.length < HEAD_MESSAGES;
+  const list = el('ol', short ? 'lane-head-list lane-head-short' : 'lane-head-list');
   // When the agent last wrote (the lane's laneAgentTs): a message of the person's drawn here is among the
   // newest, so any reply after it is in these rows too.
   let agentTs: number | undefined;
@@ -295,14 +303,20 @@ export function showLaneHead(head: StoredLaneHead, parent: HTMLElement = documen
   // Between two messages of different days, the day's line, as the lane draws it (a conversation that
   // went on past midnight moved by that line when the lane took over).
   const shown = onScreen(head.messages);
+  // A short lane drawn whole starts with the lane's words for its start, and its first message's day.
+  const first = shown[0];
+  if (short && first && shown.length === head.messages.length) {
+    list.classList.add('lane-head-whole');
+    const start = el('li', 'lane-head-start');
+    start.append(el('span', '', 'This is the beginning of the conversation.'));
+    list.append(start, dayLine(first.ts));
+  }
   list.append(
     ...shown.flatMap((row, i) => {
       const item = message(row, agent, head, agentTs);
       const prev = shown[i - 1];
       if (!prev || sameDay(prev.ts, row.ts)) return [item];
-      const day = el('li', 'lane-head-day');
-      day.append(el('span', '', dayLabel(row.ts)));
-      return [day, item];
+      return [dayLine(row.ts), item];
     }),
   );
   const composer = el('div', 'lane-head-composer');
