@@ -193,6 +193,43 @@ test('Escape closes a picker unanswered; the Pending question chip reopens it; i
   await expect(page.getByRole('dialog')).toHaveCount(0);
 });
 
+test('a question left for a new message stays in the conversation where it was asked, closed', async ({
+  page,
+  iris,
+}) => {
+  await pairAndOpen(page, iris);
+  const dialog = await ask(page, '/clarify', 'Which format should the summary use?');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  // The person writes something else instead: the agent moves on, and the question is no longer asked.
+  await messageBox(page).fill('Never mind, just say hi');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(reply(page, 'Echo: Never mind, just say hi')).toBeVisible();
+  await expect(page.getByRole('button', { name: /Pending question/ })).toHaveCount(0);
+  const card = messages(page).getByRole('note', { name: 'Which format should the summary use? → Closed' });
+  await expect(card).toBeVisible();
+  const placed = () =>
+    messages(page).evaluate((log) =>
+      [...log.querySelectorAll('article.msg, [role="note"]')]
+        .sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)
+        .map((el) =>
+          el.getAttribute('role') === 'note'
+            ? 'question'
+            : (el.textContent ?? '').includes('Never mind')
+              ? 'mine'
+              : 'other',
+        ),
+    );
+  // After the command that asked it, before the message that left it.
+  const order = await placed();
+  expect(order.indexOf('question')).toBeLessThan(order.indexOf('mine'));
+  await page.screenshot({ path: '/tmp/look/picker-closed-card.png' });
+  await page.reload();
+  await expect(card).toBeVisible();
+  expect(await placed()).toEqual(order);
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+});
+
 test('several questions closed unanswered wait behind one chip, and open oldest first, one after another', async ({
   page,
   iris,

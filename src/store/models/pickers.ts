@@ -49,20 +49,21 @@ export async function closePickers(db: IrisDB, lane: string): Promise<number> {
     .modify({ state: 'closed' });
 }
 
-/** How many answered pickers a lane's conversation shows (the newest): a handful, never a flood. */
+/** How many settled pickers a lane's conversation shows (the newest): a handful, never a flood. */
 const SETTLED_PICKERS_SHOWN = 20;
 
 /**
- * The lane's pickers answered here, oldest first, each with how many of the lane's messages came
- * before it was asked: where its card goes in the conversation. (One closed without an answer from
- * here, answered elsewhere or dropped by the agent, has no answer to show.)
+ * The lane's pickers no longer open, oldest first, each with how many of the lane's messages came
+ * before it was asked: where its card goes in the conversation. One closed without an answer from
+ * here (answered on another device, or the agent moved on: the person wrote a new message instead)
+ * shows as closed: the question the agent asked stays in the conversation either way.
  */
 export async function settledPickerPlaces(db: IrisDB, lane: string): Promise<{ picker_id: string; after: number }[]> {
   return db.transaction('r', db.pickers, db.messages, async () => {
     const rows = await db.pickers
       .where('lane')
       .equals(lane)
-      .filter((p) => p.state === 'answered')
+      .filter((p) => p.state !== 'open')
       .toArray();
     rows.sort((a, b) => a.ts - b.ts || a.picker_id.localeCompare(b.picker_id));
     const shown = rows.slice(-SETTLED_PICKERS_SHOWN);

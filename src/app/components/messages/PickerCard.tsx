@@ -5,7 +5,10 @@ import { useIris } from '../../../runtime';
 import { pickerOutcome } from '../pickers/pickerText';
 import { useAgentName } from './useAgentName';
 
-/** A question the agent asked, left in the conversation once answered: "Approval: make deploy --prod → Approved once". */
+/**
+ * A question the agent asked, left in the conversation once answered ("Approval: make deploy --prod →
+ * Approved once") or closed without an answer from here ("… → Closed").
+ */
 export function PickerCard(props: { pickerId: string }) {
   const { db } = useIris();
   // eslint-disable-next-line solid/reactivity -- one card per picker key (For over keys): the id is fixed for the card's life
@@ -21,7 +24,9 @@ export function PickerCard(props: { pickerId: string }) {
             <span class="picker-card-arrow" aria-hidden="true">
               →
             </span>
-            <span class="picker-card-answer">{outcome().answer}</span>
+            <span class="picker-card-answer" classList={{ closed: row().state === 'closed' }}>
+              {outcome().answer}
+            </span>
           </div>
         );
       }}
