@@ -252,16 +252,36 @@ describe('requests', () => {
     await until(() => server.last!.frames.length === 4, 'catalog asked');
     server.last!.send({ type: 'error', payload: { code: 'unsupported', message: 'Unknown frame type.' } });
     expect(((await catalog.catch((e: unknown) => e)) as ProtocolError).code).toBe('unsupported');
+    // One that names the type it refuses answers the request of that type at once, two waiting or more.
+    const stop = c.request({ v: 1, type: 'agent.stop', chat_id: 'x', payload: {} });
+    const page3 = c.request({ v: 1, type: 'history', chat_id: 'x', payload: { limit: 5 } }, { unseen: true });
+    const search = c.request({ v: 1, type: 'search', payload: { query: 'stop', scope: 'all' } });
+    await until(() => server.last!.frames.length === 7, 'three asked');
+    server.last!.send({ type: 'error', payload: { code: 'unsupported', message: 'Unknown frame type "agent.stop".' } });
+    const refused = (await stop.catch((e: unknown) => e)) as ProtocolError;
+    expect(refused.code).toBe('unsupported');
+    expect(refused.detail).toBe('Unknown frame type "agent.stop".');
+    server.last!.send({ type: 'search.results', payload: { query: 'stop', scope: 'all', results: [] } });
+    server.last!.send({ type: 'history', id: 5, chat_id: 'x', payload: { messages: [], has_more: false } });
+    expect((await search).type).toBe('search.results');
+    expect((await page3).type).toBe('history');
+    // The answers go to the store as ever; the refusal does not.
+    expect(shown).toEqual(['error: The disk is full.', 'search.results: undefined', 'history: undefined']);
     // Nor with two waiting, where it cannot tell whose it is (the catalog's ends with its timeout).
     const next = c.request({ v: 1, type: 'commands.catalog', payload: {} }, { unseen: true });
     const page2 = c.request({ v: 1, type: 'history', chat_id: 'x', payload: { limit: 5 } }, { unseen: true });
-    await until(() => server.last!.frames.length === 6, 'two asked');
+    await until(() => server.last!.frames.length === 9, 'two asked');
     server.last!.send({ type: 'error', payload: { code: 'unsupported', message: 'Unknown frame type.' } });
-    server.last!.send({ type: 'history', id: 5, chat_id: 'x', payload: { messages: [], has_more: false } });
+    server.last!.send({ type: 'history', id: 8, chat_id: 'x', payload: { messages: [], has_more: false } });
     expect((await page2).type).toBe('history');
     timers.advance(15_000);
     expect(await next.catch((e: unknown) => e)).toBeInstanceOf(RequestTimeoutError);
-    expect(shown, 'the answer is stored; the error is not').toEqual(['error: The disk is full.', 'history: undefined']);
+    expect(shown, 'the answers are stored; the errors are not').toEqual([
+      'error: The disk is full.',
+      'search.results: undefined',
+      'history: undefined',
+      'history: undefined',
+    ]);
   });
 
   it('an error without an id settles nothing when it could answer another frame: two waiting, a frame sent since, another lane', async () => {

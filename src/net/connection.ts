@@ -106,12 +106,16 @@ const OPEN = 1;
 const REFUSED_CLOSE_CODE = 1008;
 /**
  * `unsupported` without an id is how protocol.py refuses a frame type it lacks (it has no
- * `commands.catalog`): some request's answer, never news. Where it cannot tell which (two waiting), it is
- * not shown either: "Unknown frame type" means nothing to a person, and the request it answered ends
- * with its timeout.
+ * `commands.catalog`): some request's answer, never news. With two waiting it answers the one whose type
+ * its message names; where it cannot tell which, it is not shown either: "Unknown frame type" means
+ * nothing to a person, and the request it answered ends with its timeout.
  */
 const refusesType = (frame: ServerFrame) =>
   frame.type === 'error' && frame.id === undefined && frame.payload.code === 'unsupported';
+
+/** Whether an error's message names a frame type as a word of its own ("Unknown frame type "agent.stop"."). */
+const namesType = (message: unknown, type: string) =>
+  typeof message === 'string' && message.split(/[^\w.]+/).some((word) => word.replace(/\.+$/, '') === type);
 /** Frames sent without the person asking, whose refusal is not shown (see `receive`). */
 const UNASKED_TYPES: ReadonlySet<string> = new Set(['read.receipt']);
 /** How many of their ids are remembered: an answer comes at once or not at all. */
@@ -483,6 +487,17 @@ export class GatewayConnection {
       if (answersWithoutId(p.frame, frame)) {
         this.pending.delete(id);
         return { pending: p, guessed: false };
+      }
+    }
+    // A refused type named in its message: the oldest request of that type, however many others wait.
+    if (refusesType(frame) && this.pending.size > 1) {
+      const named = [...this.pending].filter(
+        ([, p]) =>
+          namesType((frame.payload as { message?: unknown }).message, p.frame.type) && errorMayAnswer(p.frame, frame),
+      );
+      if (named.length > 0 && named.every(([, p]) => p.frame.type === named[0]![1].frame.type)) {
+        this.pending.delete(named[0]![0]);
+        return { pending: named[0]![1], guessed: true };
       }
     }
     // An error without an id answers the one request waiting if nothing went out after it; with more
