@@ -569,3 +569,35 @@ for (const [name, viewport] of [
     });
   });
 }
+
+test.describe('a lane opened at start on a phone', () => {
+  // Lighthouse's phone: its pixel ratio makes the lane's first row positions estimates it corrects.
+  test.use({ serviceWorkers: 'block', viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75 });
+
+  test('shifts nothing on the page while the lane lays itself out under the head', async ({ page, iris }) => {
+    await pairAndOpen(page, iris);
+    for (const n of [1, 2, 3, 4]) {
+      await sendMessage(page, `Message ${n}: deploy the server and check the logs.`);
+      await expect(hermes(page, `Echo: Message ${n}:`).getByText('— Iris demo agent')).toBeVisible();
+    }
+    await page.addInitScript(() => {
+      const shifts: string[] = [];
+      (window as unknown as { shifts: string[] }).shifts = shifts;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as (PerformanceEntry & { value: number; sources?: { node?: Node }[] })[])
+          shifts.push(`${entry.value.toFixed(4)}: ${entry.sources?.map((s) => s.node?.nodeName).join(', ')}`);
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    // The lane's code arriving over a slow link, as on a phone: the head stays up while the lane lays out.
+    await page.route(/\/assets\/[\w-]+\.js$/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await route.continue();
+    });
+    await page.reload();
+    await expect(page.getByRole('main', { name: 'Conversation (loading)' })).toBeVisible();
+    await expect(page.getByRole('main', { name: 'Conversation (loading)' })).toHaveCount(0);
+    await expect(hermes(page, 'Echo: Message 4:').locator('.md-code')).toBeVisible();
+    await page.waitForTimeout(500); // a shift reported after the frame it happened in
+    expect(await page.evaluate(() => (window as unknown as { shifts: string[] }).shifts)).toEqual([]);
+  });
+});
