@@ -261,7 +261,7 @@ describe('requests', () => {
     const refused = (await stop.catch((e: unknown) => e)) as ProtocolError;
     expect(refused.code).toBe('unsupported');
     expect(refused.detail).toBe('Unknown frame type "agent.stop".');
-    server.last!.send({ type: 'search.results', payload: { query: 'stop', scope: 'all', results: [] } });
+    server.last!.send({ type: 'search.results', payload: { query: 'stop', scope: 'all', hits: [] } });
     server.last!.send({ type: 'history', id: 5, chat_id: 'x', payload: { messages: [], has_more: false } });
     expect((await search).type).toBe('search.results');
     expect((await page3).type).toBe('history');
