@@ -6,6 +6,7 @@ import {
   encodeFrame,
   parseServerMessage,
   type ClientFrame,
+  type ErrorFrame,
   type HelloAckFrame,
   type PushMode,
   type ServerFrame,
@@ -110,7 +111,7 @@ const REFUSED_CLOSE_CODE = 1008;
  * its message names; where it cannot tell which, it is not shown either: "Unknown frame type" means
  * nothing to a person, and the request it answered ends with its timeout.
  */
-const refusesType = (frame: ServerFrame) =>
+const refusesType = (frame: ServerFrame): frame is ErrorFrame =>
   frame.type === 'error' && frame.id === undefined && frame.payload.code === 'unsupported';
 
 /** Whether an error's message names a frame type as a word of its own ("Unknown frame type "agent.stop"."). */
@@ -492,8 +493,7 @@ export class GatewayConnection {
     // A refused type named in its message: the oldest request of that type, however many others wait.
     if (refusesType(frame) && this.pending.size > 1) {
       const named = [...this.pending].filter(
-        ([, p]) =>
-          namesType((frame.payload as { message?: unknown }).message, p.frame.type) && errorMayAnswer(p.frame, frame),
+        ([, p]) => namesType(frame.payload.message, p.frame.type) && errorMayAnswer(p.frame, frame),
       );
       if (named.length > 0 && named.every(([, p]) => p.frame.type === named[0]![1].frame.type)) {
         this.pending.delete(named[0]![0]);

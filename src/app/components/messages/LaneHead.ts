@@ -99,13 +99,6 @@ function onScreen(rows: MessageRow[]): MessageRow[] {
 
 const shortened = (text: string) => (text.length > HEAD_CHARS ? `${text.slice(0, HEAD_CHARS)}…` : text);
 
-/** The day's line before a message of `ts` (the lane's .day-sep). */
-function dayLine(ts: number): HTMLLIElement {
-  const day = el('li', 'lane-head-day');
-  day.append(el('span', '', dayLabel(ts)));
-  return day;
-}
-
 const showAll = (lines: number, cls: string) => el('div', cls, `Show all ${lines.toLocaleString('en-US')} lines`);
 
 /** A list, numbered from its start, its items spaced when loose, with the lists indented under them. */
@@ -303,20 +296,22 @@ export function showLaneHead(head: StoredLaneHead, parent: HTMLElement = documen
   // Between two messages of different days, the day's line, as the lane draws it (a conversation that
   // went on past midnight moved by that line when the lane took over).
   const shown = onScreen(head.messages);
-  // A short lane drawn whole starts with the lane's words for its start, and its first message's day.
-  const first = shown[0];
-  if (short && first && shown.length === head.messages.length) {
+  // A short lane drawn whole is at its start: the lane's words for it, and its first message's day.
+  const atStart = short && shown.length === head.messages.length;
+  if (atStart) {
     list.classList.add('lane-head-whole');
     const start = el('li', 'lane-head-start');
     start.append(el('span', '', 'This is the beginning of the conversation.'));
-    list.append(start, dayLine(first.ts));
+    list.append(start);
   }
   list.append(
     ...shown.flatMap((row, i) => {
       const item = message(row, agent, head, agentTs);
       const prev = shown[i - 1];
-      if (!prev || sameDay(prev.ts, row.ts)) return [item];
-      return [dayLine(row.ts), item];
+      if (prev ? sameDay(prev.ts, row.ts) : !atStart) return [item];
+      const day = el('li', 'lane-head-day');
+      day.append(el('span', '', dayLabel(row.ts)));
+      return [day, item];
     }),
   );
   const composer = el('div', 'lane-head-composer');
