@@ -56,12 +56,13 @@ export default defineConfig({
           groups: [
             { name: 'index', tags: ['$initial'] },
             // What the pairing page (preloaded with the entry, so fetched by every first load) shares with
-            // lazily loaded chunks (the dialog and its focus trap, which the settings page and the app frame's
-            // drawer use; the pairing link, which the Markdown pipeline reads) comes as one file, not three of
-            // under 1 KiB each, every one a request and compressed on its own.
+            // lazily loaded chunks (the pairing link, which the Markdown pipeline reads; the connection's
+            // words, which the app frame's banner uses) comes as one file, not two of under 1 KiB each, every
+            // one a request and compressed on its own. The modal dialog is not among them: the pairing page
+            // asks with one only of a paired browser (ReplacePairingDialog, loaded then).
             {
               name: 'pairingShared',
-              test: /src\/(app\/components\/shell\/(ModalDialog|focusTrap)|lib\/pairingLink|app\/connectionText)\./,
+              test: /src\/(lib\/pairingLink|app\/connectionText)\./,
             },
             // Small modules that the lane's chunks share (the reducer, the session, the app frame and the lane
             // page) with each other or with a chunk loaded later (a dialog, the media viewer, the Markdown
@@ -69,7 +70,7 @@ export default defineConfig({
             // own (each file's gzip starts with an empty dictionary: 1.4 KiB more, summed, for these).
             {
               name: 'laneShared',
-              test: /src\/(client\/commands|store\/models\/(toasts|media|mediaCache|mediaSettings|sync|outbox|lanes|pickers)|lib\/(format|safeText|yieldToPage)|protocol\/(frames|codec|index|mediaLimits)|net\/timers|media\/canRecord|app\/components\/(shell\/(mediaQuery|Icon)|status\/toastWrites|channels\/channelLook|composer\/longText|media\/MediaIcon|pickers\/pickerText|messages\/(useAgentName|replyTarget|icons|copyText|markdownModule|listContext))|app\/(loadWhenIdle|lazy\/lazyPart))\.tsx?$/,
+              test: /src\/(client\/commands|store\/models\/(toasts|media|mediaCache|mediaSettings|sync|outbox|lanes|pickers)|lib\/(format|safeText|yieldToPage)|protocol\/(frames|codec|index|mediaLimits)|net\/timers|media\/canRecord|app\/components\/(shell\/(mediaQuery|Icon|backCloses|focusTrap)|status\/toastWrites|channels\/channelLook|composer\/longText|media\/MediaIcon|pickers\/pickerText|messages\/(useAgentName|replyTarget|icons|copyText|markdownModule|listContext))|app\/(loadWhenIdle|lazy\/lazyPart))\.tsx?$/,
             },
           ],
         },

@@ -20,10 +20,14 @@ import {
 } from './support';
 
 test('the pairing screen loads only its own code, compressed, in one round trip', async ({ page, iris }) => {
-  const scripts: { url: string; encoding: string | undefined }[] = [];
+  const scripts: { url: string; encoding: string | undefined; text: Promise<string> }[] = [];
   page.on('response', (response) => {
     if (response.request().resourceType() === 'script')
-      scripts.push({ url: response.url(), encoding: response.headers()['content-encoding'] });
+      scripts.push({
+        url: response.url(),
+        encoding: response.headers()['content-encoding'],
+        text: response.text().catch(() => ''),
+      });
   });
   await page.goto(`${iris.baseURL}/#/pair`);
   await expect(page.getByRole('button', { name: 'Connect' })).toBeVisible();
@@ -31,8 +35,15 @@ test('the pairing screen loads only its own code, compressed, in one round trip'
 
   const names = scripts.map((s) => new URL(s.url).pathname.replace(/^\/assets\//, '').replace(/-[\w-]{8}\.js$/, ''));
   expect(names).toContain('PairPage');
+  // None of a paired browser's code: its frame, lane, session…, nor the dialog that asks before a pairing
+  // link replaces its pairing (a new visitor has none to replace).
   for (const paired of ['Shell', 'LanePage', 'markdown', 'core', 'SettingsPage', 'session', 'reducer', 'bridge'])
     expect(names).not.toContain(paired);
+  for (const script of scripts) {
+    const text = await script.text;
+    expect(text, script.url).not.toContain('Keep current pairing');
+    expect(text, script.url).not.toContain('modal-title'); // the modal dialog's own code
+  }
   for (const script of scripts) expect(script.encoding, script.url).toBe('br');
 
   // index.html's preload script lists the pairing chunk and its CSS, and (in a browser not paired) preloads

@@ -83,6 +83,36 @@ test('already paired, a pairing link for another gateway or token asks first and
   expect(await storedPairing(page)).toEqual(paired);
 });
 
+test.describe('the question’s code not loaded', () => {
+  // The service worker would serve the dialog's code from its cache: blocked, the page asks the server.
+  test.use({ serviceWorkers: 'block' });
+
+  test('a pairing link for another gateway replaces nothing, says why and asks again on Try again', async ({
+    page,
+    iris,
+  }) => {
+    await pair(page, iris);
+    const paired = await storedPairing(page);
+    let refuse = true;
+    await page.route(/\/assets\/ReplacePairingDialog-[\w-]+\.js$/, (route) =>
+      refuse ? route.abort('internetdisconnected') : route.continue(),
+    );
+    await openLink(page, evilLink(iris.baseURL));
+    const problem = page.getByRole('alert').filter({ hasText: 'its server did not send it' });
+    await expect(problem).toBeVisible();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    expect(await storedPairing(page)).toEqual(paired);
+
+    refuse = false;
+    await problem.getByRole('button', { name: 'Try again' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Pair with a different gateway?' });
+    await expect(dialog).toContainText('This link pairs Iris with evil.example:8443.');
+    await dialog.getByRole('button', { name: 'Keep current pairing' }).click();
+    await expect(dialog).toBeHidden();
+    expect(await storedPairing(page)).toEqual(paired);
+  });
+});
+
 test('a pairing link inside a message is only text: clicking it never pairs or asks', async ({ page, iris }) => {
   await pairAndOpen(page, iris);
   const paired = await storedPairing(page);

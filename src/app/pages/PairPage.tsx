@@ -5,14 +5,22 @@ import { loadSessionCode, normalizeGatewayUrl } from '../../client';
 import { live } from '../../store/live';
 import { channelsInOrder, listedDirectory } from '../../store/models/channels';
 import { getSetting } from '../../store/models/settings';
-import { ReplacePairingDialog, type PendingPairing } from '../components/settings/ReplacePairingDialog';
+import type { PendingPairing } from '../components/settings/ReplacePairingDialog';
 import { useIris } from '../../runtime';
 import { connectionStateText } from '../connectionText';
 import { landingHref } from '../components/pairing/landing';
 import { ScanPairingCode, canScanPairingCode } from '../components/pairing/ScanPairingCode';
 import { watchPairingAttempt } from '../components/pairing/watchAttempt';
 import { codeLoadProblem, isCodeLoadFailure } from '../components/pairing/problem';
+import { lazyPage } from '../lazy/lazyPage';
 import './PairPage.css';
+
+// Asked only when a paired browser follows a pairing link: a new visitor's first load does without it
+// (and its modal dialog's code). If its code cannot load, the card says so in its place, with "Try
+// again", and the pairing stays as it is until the person has answered.
+const ReplacePairingDialog = lazyPage(() =>
+  import('../components/settings/ReplacePairingDialog').then((m) => m.ReplacePairingDialog),
+);
 
 /** The gateway this page was served with: same origin, path /ws. */
 function sameOriginGatewayUrl(): string {
@@ -138,17 +146,20 @@ export function PairPage() {
       <div class="card pair-card">
         <img class="pair-mark" src={`${import.meta.env.BASE_URL}icons/icon.svg`} alt="" width="56" height="56" />
         <h1>Connect Iris to your gateway</h1>
-        <ReplacePairingDialog
-          pending={replacing()}
-          onConfirm={() => {
-            setReplacing(undefined);
-            void connect();
-          }}
-          onCancel={() => {
-            setReplacing(undefined);
-            navigate('/', { replace: true });
-          }}
-        />
+        {/* Mounted (and its code loaded) only while asking. */}
+        <Show when={replacing()}>
+          <ReplacePairingDialog
+            pending={replacing()}
+            onConfirm={() => {
+              setReplacing(undefined);
+              void connect();
+            }}
+            onCancel={() => {
+              setReplacing(undefined);
+              navigate('/', { replace: true });
+            }}
+          />
+        </Show>
         <form
           class="pair-form"
           onFocusIn={fetchSessionCode}
