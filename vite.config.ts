@@ -70,7 +70,7 @@ export default defineConfig({
             // own (each file's gzip starts with an empty dictionary: 1.4 KiB more, summed, for these).
             {
               name: 'laneShared',
-              test: /src\/(client\/commands|store\/models\/(toasts|media|mediaCache|mediaSettings|sync|outbox|lanes|pickers)|lib\/(format|safeText|yieldToPage)|protocol\/(frames|codec|index|mediaLimits)|net\/timers|media\/canRecord|app\/components\/(shell\/(mediaQuery|Icon|backCloses|focusTrap)|status\/toastWrites|channels\/channelLook|composer\/longText|media\/MediaIcon|pickers\/pickerText|messages\/(useAgentName|replyTarget|icons|copyText|markdownModule|listContext))|app\/(loadWhenIdle|lazy\/lazyPart))\.tsx?$/,
+              test: /src\/(client\/commands|store\/models\/(toasts|media|mediaCache|mediaSettings|sync|outbox|lanes|pickers)|lib\/(format|safeText|yieldToPage)|protocol\/(frames|codec|index|mediaLimits)|net\/timers|media\/canRecord|app\/components\/(shell\/(mediaQuery|Icon|backCloses|focusTrap)|status\/toastWrites|channels\/channelLook|composer\/longText|media\/MediaIcon|messages\/(useAgentName|replyTarget|icons|copyText|markdownModule|listContext))|app\/(loadWhenIdle|lazy\/lazyPart))\.tsx?$/,
             },
           ],
         },

@@ -418,6 +418,87 @@ for (const [name, viewport] of [
       expect(sameBoxes(laneBoxes, headBoxes), `lane ${laneBoxes}, head ${headBoxes}`).toBe(true);
     });
 
+    test('draws the questions the lane keeps where the lane draws them, and each day’s line past them', async ({
+      page,
+      iris,
+    }) => {
+      const store = demoGateway(iris).store;
+      const yesterday = Date.now() - 24 * 3_600_000 - 10 * 60_000;
+      const today = Date.now() - 10 * 60_000;
+      const texts: [role: 'user' | 'assistant', text: string, ts: number][] = [
+        ['user', 'Deploy it, please.', yesterday],
+        ['assistant', 'Deployed yesterday.', yesterday + 60_000],
+        ['user', 'And archive the logs?', today],
+        ['assistant', 'Archived today.', today + 60_000],
+      ];
+      texts.forEach(([role, text, ts]) => store.conversations.append({ lane: LANE, role, text, ts }));
+      store.flush();
+      await pairAndOpen(page, iris);
+      await expect(hermes(page, 'Archived today.')).toBeVisible();
+      // Two questions the app keeps as cards, as its reducer stores them: one answered yesterday between
+      // the two days, one closed today after the last reply.
+      await page.evaluate(
+        ({ lane, asked }) =>
+          new Promise<void>((done, fail) => {
+            const open = indexedDB.open('iris');
+            open.onerror = () => fail(open.error);
+            open.onsuccess = () => {
+              const tx = open.result.transaction('pickers', 'readwrite');
+              const pickers = tx.objectStore('pickers');
+              pickers.put({
+                picker_id: 'p-deploy',
+                lane,
+                type: 'picker.approval',
+                payload: { picker_id: 'p-deploy', command: 'make deploy --prod' },
+                state: 'answered',
+                answer: 'once',
+                ts: asked[0],
+              });
+              pickers.put({
+                picker_id: 'p-archive',
+                lane,
+                type: 'picker.confirm',
+                payload: { picker_id: 'p-archive', title: 'Archive old messages?' },
+                state: 'closed',
+                ts: asked[1],
+              });
+              tx.oncomplete = () => {
+                open.result.close();
+                done();
+              };
+              tx.onerror = () => fail(tx.error);
+            };
+          }),
+        { lane: LANE, asked: [yesterday + 120_000, today + 120_000] },
+      );
+
+      const release = await holdChunk(page, 'LanePage');
+      await page.reload();
+      const head = page.getByRole('main', { name: 'Conversation (loading)' });
+      await expect(head).toBeVisible();
+      const headLines = await head.locator('.lane-head-list > li:not(.lane-head-msg)').allTextContents();
+      const headBoxes = await boxesIn(page, '.lane-head-list', '.lane-head-list > li');
+      await page.screenshot({ path: `/tmp/look/cards-head-${name}.png` });
+      release();
+      await expect(head).toHaveCount(0);
+      const log = '[role="log"][aria-label="Messages"]';
+      await expect(page.locator(log).getByRole('note', { name: 'Archive old messages? → Closed' })).toBeVisible();
+      const laneLines = await page
+        .locator(`${log} .msg-start span, ${log} .day-sep, ${log} .picker-card`)
+        .allTextContents();
+      const laneBoxes = await boxesIn(page, log, '.msg-start, .day-sep, article.msg, .picker-card');
+      await page.screenshot({ path: `/tmp/look/cards-lane-${name}.png` });
+      expect(laneLines).toEqual([
+        'This is the beginning of the conversation.',
+        'Yesterday',
+        'Approval: make deploy --prod→Approved once',
+        'Today',
+        'Archive old messages?→Closed',
+      ]);
+      expect(headLines).toEqual(laneLines);
+      expect(sameBoxes(laneBoxes, headBoxes), `lane ${laneBoxes}, head ${headBoxes}`).toBe(true);
+    });
+
     test('keeps a picture’s place from the head, while its code loads, to the picture', async ({ page, iris }) => {
       await pairAndOpen(page, iris);
       await sendMessage(page, '/image');

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { IrisDB } from './db';
 import { readLaneHead } from './laneHead';
 import type { MessageRow } from './schema';
-import { freshDb } from '../testing/db';
+import { freshDb, reopen } from '../testing/db';
 
 const LANE = 'web:default';
 let db: IrisDB | undefined;
@@ -107,6 +107,30 @@ describe('the lane head read (raw IndexedDB, before Dexie)', () => {
       clip: { width: 1920, height: 1080 },
       unknown: { width: undefined, height: undefined },
     });
+  });
+
+  it('reads the questions the lane keeps as cards (settled, the newest twenty), and none of another lane or still open', async () => {
+    const { name } = await seeded();
+    db = reopen(db!);
+    const picker = (n: number, state: 'open' | 'answered' | 'closed', lane = LANE) => ({
+      picker_id: `p${n}`,
+      lane,
+      type: 'picker.confirm' as const,
+      payload: { picker_id: `p${n}`, chat_id: lane, title: `Question ${n}?` },
+      state,
+      ...(state === 'answered' ? { answer: 'yes' } : {}),
+      ts: row(n).ts + 1,
+    });
+    await db.pickers.bulkPut([
+      ...Array.from({ length: 22 }, (_, i) => picker(i + 1, i % 2 ? 'answered' : 'closed')),
+      picker(30, 'open'),
+      picker(31, 'answered', 'web:demo'),
+    ]);
+    db.close();
+    const head = await readLaneHead(LANE, 12, name);
+    expect(head?.pickers?.map((p) => p.picker_id)).toEqual(Array.from({ length: 20 }, (_, i) => `p${i + 3}`));
+    expect(head?.pickers?.[0]).toMatchObject({ state: 'closed', payload: { title: 'Question 3?' } });
+    expect(head?.messages).toHaveLength(12);
   });
 
   it('still shows the messages when the activity cannot be counted (no turn index there)', async () => {

@@ -2,8 +2,9 @@
 // IndexedDB with the browser's own API, before Dexie and the rest of the app are even evaluated (see
 // src/app/boot.ts). Only reads: the database is opened at whatever version it has, never created or
 // upgraded (Dexie does that, later), and closed once read. Rows are repaired as Dexie's reading hook would.
-import { repairChannel, repairMessage } from './repair';
-import type { ChannelRow, MessageRow } from './schema';
+import { repairChannel, repairMessage, repairPicker } from './repair';
+import type { ChannelRow, MessageRow, PickerRow } from './schema';
+import { shownSettledPickers } from './settledPickers';
 
 /** The name of the app's database (IrisDB's default). */
 const DB_NAME = 'iris';
@@ -19,6 +20,8 @@ export interface StoredLaneHead {
   activity?: Record<string, TurnItem[]>;
   /** The pixel size of the shown messages' pictures and videos, where known, by media id (their boxes). */
   media?: Record<string, MediaSize>;
+  /** The questions the lane keeps as cards (answered or closed), oldest first: each goes after the messages before it. */
+  pickers?: PickerRow[];
 }
 
 export interface MediaSize {
@@ -62,6 +65,7 @@ const NAMES = ['messages', 'channels', 'settings'];
 /** Read too where the database has them: only the turn lines and the media boxes need them, never the head as a whole. */
 const ACTIVITY = 'activity';
 const MEDIA = 'media';
+const PICKERS = 'pickers';
 
 /** getAll with options (Chromium 141+, which brought getAllRecords with it); not yet in TypeScript's DOM types. */
 interface IndexWithOptions {
@@ -109,8 +113,9 @@ export async function readLaneHead(
     if (!NAMES.every((name) => db.objectStoreNames.contains(name))) return undefined;
     const withActivity = db.objectStoreNames.contains(ACTIVITY);
     const withMedia = db.objectStoreNames.contains(MEDIA);
+    const withPickers = db.objectStoreNames.contains(PICKERS);
     const tx = db.transaction(
-      [...NAMES, ...(withActivity ? [ACTIVITY] : []), ...(withMedia ? [MEDIA] : [])],
+      [...NAMES, ...(withActivity ? [ACTIVITY] : []), ...(withMedia ? [MEDIA] : []), ...(withPickers ? [PICKERS] : [])],
       'readonly',
     );
     const settings = tx.objectStore('settings');
@@ -128,6 +133,7 @@ export async function readLaneHead(
       channel = request(channels.get(lane)).then((found) => (found === undefined ? undefined : repairChannel(found)));
     }
     // Asked for together: the database answers them in one go, not one round trip after another.
+    const asked = withPickers ? settledPickers(tx.objectStore(PICKERS), lane) : undefined;
     const [newestFirst, shown, stored] = await Promise.all([
       newestRows(tx.objectStore('messages').index('[lane+ts]'), lane, limit),
       channel,
@@ -137,8 +143,12 @@ export async function readLaneHead(
     const messages = newestFirst.reverse().map(repairMessage);
     const counted = withActivity ? turnItems(tx.objectStore(ACTIVITY), messages) : undefined;
     const sized = withMedia ? mediaSizes(tx.objectStore(MEDIA), messages) : undefined;
-    // Each is optional: the lane draws the turn lines a moment later, and a box of unknown size.
-    const [activity, media] = await Promise.all([counted?.catch(() => undefined), sized?.catch(() => undefined)]);
+    // Each is optional: the lane draws the turn lines and the question cards a moment later, and a box of unknown size.
+    const [activity, media, pickers] = await Promise.all([
+      counted?.catch(() => undefined),
+      sized?.catch(() => undefined),
+      asked,
+    ]);
     return {
       lane,
       channel: shown,
@@ -146,6 +156,7 @@ export async function readLaneHead(
       gatewayStatus,
       ...(activity ? { activity } : {}),
       ...(media ? { media } : {}),
+      ...(pickers?.length ? { pickers } : {}),
     };
   } catch {
     return undefined;
@@ -173,6 +184,17 @@ async function turnItems(store: IDBObjectStore, messages: MessageRow[]): Promise
     if (list.length) items[turn] = list;
   });
   return items;
+}
+
+/** The lane's question cards (settledPickers.ts), or undefined if they cannot be read. */
+function settledPickers(store: IDBObjectStore, lane: string): Promise<PickerRow[] | undefined> {
+  try {
+    return request(store.index('lane').getAll(IDBKeyRange.only(lane)))
+      .then((rows) => shownSettledPickers(rows.map(repairPicker)))
+      .catch(() => undefined); // the lane draws its cards a moment later
+  } catch {
+    return Promise.resolve(undefined); // no such index in this database's version
+  }
 }
 
 /** The stored pixel sizes of the messages' pictures and videos (one get each, asked together). */

@@ -2,6 +2,7 @@
 import Dexie from 'dexie';
 import type { IrisDB } from '../db';
 import type { PickerRow } from '../schema';
+import { shownSettledPickers } from '../settledPickers';
 
 /** Pickers still waiting for an answer in a lane, oldest first. */
 export async function openPickers(db: IrisDB, lane: string): Promise<PickerRow[]> {
@@ -49,9 +50,6 @@ export async function closePickers(db: IrisDB, lane: string): Promise<number> {
     .modify({ state: 'closed' });
 }
 
-/** How many settled pickers a lane's conversation shows (the newest): a handful, never a flood. */
-const SETTLED_PICKERS_SHOWN = 20;
-
 /**
  * The lane's pickers no longer open, oldest first, each with how many of the lane's messages came
  * before it was asked: where its card goes in the conversation. One closed without an answer from
@@ -60,13 +58,13 @@ const SETTLED_PICKERS_SHOWN = 20;
  */
 export async function settledPickerPlaces(db: IrisDB, lane: string): Promise<{ picker_id: string; after: number }[]> {
   return db.transaction('r', db.pickers, db.messages, async () => {
-    const rows = await db.pickers
-      .where('lane')
-      .equals(lane)
-      .filter((p) => p.state !== 'open')
-      .toArray();
-    rows.sort((a, b) => a.ts - b.ts || a.picker_id.localeCompare(b.picker_id));
-    const shown = rows.slice(-SETTLED_PICKERS_SHOWN);
+    const shown = shownSettledPickers(
+      await db.pickers
+        .where('lane')
+        .equals(lane)
+        .filter((p) => p.state !== 'open')
+        .toArray(),
+    );
     return Promise.all(
       shown.map(async (p) => ({
         picker_id: p.picker_id,

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
-import type { MessageRow } from '../../../store/schema';
+import type { MessageRow, PickerRow } from '../../../store/schema';
 import { showLaneHead } from './LaneHead';
 import { dayLabel } from './time';
 
@@ -92,6 +92,52 @@ describe('the lane head', () => {
     expect(drawn(big).every((li) => li.startsWith('lane-head-msg'))).toBe(true);
     const many = Array.from({ length: 12 }, (_, i) => row(i + 1, 'user', `question ${i + 1}`));
     expect(drawn(many).every((li) => li.startsWith('lane-head-msg'))).toBe(true);
+  });
+
+  it('draws the questions the lane keeps, answered or closed, after the messages before them, as the lane words them', () => {
+    const picker = (n: number, at: number, fields: Partial<PickerRow>): PickerRow => ({
+      picker_id: `p${n}`,
+      lane: LANE,
+      type: 'picker.approval',
+      payload: { picker_id: `p${n}`, chat_id: LANE, command: `make deploy ${n}` } as PickerRow['payload'],
+      state: 'answered',
+      answer: 'once',
+      ts: at,
+      ...fields,
+    });
+    const drawn = (messages: MessageRow[], pickers: PickerRow[]) => {
+      const parent = document.createElement('div');
+      showLaneHead({ lane: LANE, channel: undefined, messages, gatewayStatus: undefined, pickers }, parent);
+      return [...parent.querySelectorAll('.lane-head-list > li:not(.lane-head-start, .lane-head-day)')].map((li) =>
+        li.classList.contains('lane-head-picker')
+          ? `card ${text(li)}${li.querySelector('.closed') ? ' (muted)' : ''}`
+          : text(li.querySelector('.lane-head-md, .lane-head-bubble')),
+      );
+    };
+    const few = [row(1, 'user', '/approve'), row(2, 'assistant', 'Deployed.'), row(3, 'user', 'again?')];
+    expect(
+      drawn(few, [
+        picker(1, few[0]!.ts + 1, {}),
+        picker(2, few[2]!.ts, {
+          state: 'closed',
+          answer: undefined,
+          type: 'picker.confirm',
+          payload: { title: 'Sure?' } as PickerRow['payload'],
+        }),
+      ]),
+    ).toEqual([
+      '/approve',
+      'card Approval: make deploy 1→Approved once',
+      'Deployed.',
+      'again?',
+      'card Sure?→Closed (muted)',
+    ]);
+    // Drawn from its start, a lane shows a question asked before its first message first; a lane cut to a
+    // screenful does not draw one asked before the first message it shows (it is above the screen).
+    expect(drawn(few, [picker(1, few[0]!.ts - 1, {})])[0]).toBe('card Approval: make deploy 1→Approved once');
+    const many = Array.from({ length: 12 }, (_, i) => row(i + 1, 'user', `question ${i + 1}`));
+    expect(drawn(many, [picker(1, many[0]!.ts - 1, {})]).some((line) => line.startsWith('card'))).toBe(false);
+    expect(drawn(many, [picker(1, many[11]!.ts + 1, {})]).at(-1)).toBe('card Approval: make deploy 1→Approved once');
   });
 
   it('is titled "Conversation" for a lane with no channel stored, and names the agent as its gateway does', () => {

@@ -1,5 +1,5 @@
 // The lane's newest messages, laid out as the lane will, painted before the app's own code runs (src/app/boot.ts).
-import type { MessageRow } from '../../../store/schema';
+import type { MessageRow, PickerRow } from '../../../store/schema';
 import type { MediaSize, StoredLaneHead, TurnItem } from '../../../store/laneHead';
 import { attachmentBox } from '../media/mediaBox';
 import { DELIVERY_ICONS, HEAD_ICON_PATHS, TURN_CHEVRON_PATH } from '../shell/headIconPaths';
@@ -12,6 +12,7 @@ import { dayLabel, formatTime, sameDay } from './time';
 import { markedRuns } from '../../../lib/markdownMarks';
 import { activityLabel, thoughtLabel } from './turnLabels';
 import { countLines, isLongText } from '../composer/longTextRule';
+import { pickerOutcome } from '../pickers/pickerText';
 import './LaneHead.css';
 
 /** Messages in the head: more than a tall screen holds. */
@@ -259,6 +260,35 @@ function message(row: MessageRow, agent: string, head: StoredLaneHead, agentTs: 
   return item;
 }
 
+/** A question answered or closed, as the lane's card (PickerCard) words it. */
+function pickerCard(picker: PickerRow, agent: string): HTMLElement {
+  const { question, answer } = pickerOutcome(picker, agent);
+  const card = el('li', 'lane-head-picker');
+  const arrow = el('span', 'lane-head-picker-arrow', '→');
+  arrow.setAttribute('aria-hidden', 'true');
+  card.append(
+    el('span', 'lane-head-picker-question', question),
+    arrow,
+    el('span', picker.state === 'closed' ? 'lane-head-picker-answer closed' : 'lane-head-picker-answer', answer),
+  );
+  return card;
+}
+
+/**
+ * The question cards among `shown` (the lane's newest messages, oldest first), each after the messages
+ * before it was asked, as the lane places them (settledPickerPlaces); those asked before the first shown
+ * message are above the screen, unless the lane is drawn from its start.
+ */
+function cardsAfter(shown: MessageRow[], pickers: PickerRow[], atStart: boolean): Map<number, PickerRow[]> {
+  const after = new Map<number, PickerRow[]>();
+  for (const picker of pickers) {
+    const count = shown.filter((m) => m.ts <= picker.ts).length;
+    if (count === 0 && !atStart) continue;
+    after.set(count, [...(after.get(count) ?? []), picker]);
+  }
+  return after;
+}
+
 /**
  * The first screen of a lane opened at start, over the whole page while the app's code, the frame,
  * the lane's own code and the Markdown pipeline load; Root.tsx removes it once the lane's list has placed
@@ -304,14 +334,17 @@ export function showLaneHead(head: StoredLaneHead, parent: HTMLElement = documen
     start.append(el('span', '', 'This is the beginning of the conversation.'));
     list.append(start);
   }
+  const cards = cardsAfter(shown, head.pickers ?? [], atStart);
+  const cardsAt = (count: number) => (cards.get(count) ?? []).map((picker) => pickerCard(picker, agent));
   list.append(
+    ...cardsAt(0),
     ...shown.flatMap((row, i) => {
       const item = message(row, agent, head, agentTs);
       const prev = shown[i - 1];
-      if (prev ? sameDay(prev.ts, row.ts) : !atStart) return [item];
+      if (prev ? sameDay(prev.ts, row.ts) : !atStart) return [item, ...cardsAt(i + 1)];
       const day = el('li', 'lane-head-day');
       day.append(el('span', '', dayLabel(row.ts)));
-      return [day, item];
+      return [day, item, ...cardsAt(i + 1)];
     }),
   );
   const composer = el('div', 'lane-head-composer');

@@ -418,7 +418,7 @@ export function MessageList(props: {
                             </Show>
                           }
                         >
-                          <Row id={key} prevId={keys()[(item()?.index ?? 0) - 1]} />
+                          <Row id={key} prevId={messageKeyBefore(keys(), item()?.index ?? 0)} />
                         </Show>
                       </Show>
                     </Show>
@@ -474,6 +474,15 @@ export function MessageList(props: {
       </Show>
     </MessageListContext.Provider>
   );
+}
+
+/**
+ * The key of the message listed before `index`, past any question cards between them: a message's day
+ * line compares its day with the message before it (a card there left a new day without its line).
+ */
+function messageKeyBefore(keys: string[], index: number): string | undefined {
+  for (let i = index - 1; i >= 0; i--) if (!keys[i]!.startsWith(PICKER_KEY)) return keys[i];
+  return undefined;
 }
 
 /** One message row: a day separator when the day changes, then the message (or a placeholder). */
