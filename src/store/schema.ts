@@ -36,7 +36,7 @@ export interface LaneRow {
   following?: string;
   /** A thread the gateway minted for this lane (`channel.created{auto:true}`): the UI moves into it, then clears this. */
   autoThread?: string;
-  /** The newest ts a finished message was stored with here: the next one in the same instant goes after it (reduce/order.ts). */
+  /** The newest ts a finished message was stored with here: the next one in the same instant goes after it (store/order.ts). */
   lastTs?: number;
 }
 

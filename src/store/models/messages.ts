@@ -4,7 +4,7 @@ import type { MediaRef } from '../../protocol';
 import type { IrisDB } from '../db';
 import { LOCAL_ID_PREFIX } from '../../protocol/guards';
 import type { MessageRow } from '../schema';
-import { arrivalTs } from '../reduce/order';
+import { arrivalTs } from '../order';
 
 /** The id a message the user is sending lives under until the gateway's echo replaces it. */
 export function localMessageId(clientId: string): string {

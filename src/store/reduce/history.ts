@@ -4,7 +4,7 @@ import type { IrisDB } from '../db';
 import type { MessageRow } from '../schema';
 import { patchLane } from '../models/lanes';
 import { putFinal } from './messages';
-import { ORDER_STEP, withLastTs } from './order';
+import { ORDER_STEP, withLastTs } from '../order';
 import { frameScope } from './scope';
 import type { Handler } from './types';
 

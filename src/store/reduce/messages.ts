@@ -8,7 +8,7 @@ import { recordRemoteMedia } from '../models/media';
 import { localMessageId } from '../models/messages';
 import type { LaneRow, MessageRow, MessageStatus } from '../schema';
 import { mergeRefs, offeredRefs } from './media';
-import { arrivalTs, sortTs, withLastTs } from './order';
+import { arrivalTs, sortTs, withLastTs } from '../order';
 import { frameScope } from './scope';
 import type { Handler, ReduceContext } from './types';
 

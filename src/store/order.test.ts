@@ -1,11 +1,11 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { IrisDB } from '../db';
-import { laneMessageIds, laneMessages } from '../models/messages';
-import { queueSend } from '../models/outbox';
-import { applyFrame, applyFrames } from '../reducer';
-import { freshDb, frame } from '../../testing/db';
-import type { ServerFrame } from '../../protocol';
+import type { IrisDB } from './db';
+import { laneMessageIds, laneMessages } from './models/messages';
+import { queueSend } from './models/outbox';
+import { applyFrame, applyFrames } from './reducer';
+import { freshDb, frame } from '../testing/db';
+import type { ServerFrame } from '../protocol';
 import { ORDER_STEP, arrivalTs, sortTs } from './order';
 
 let db: IrisDB;

@@ -6,7 +6,7 @@
 // time, the lane keeps the order it gave them in (live, replayed, or down a history page), each a step
 // after the one before; the time shown stays the gateway's to the millisecond. Only an exact tie counts:
 // a millisecond ts that happens to fall on a whole second is not taken for a coarse one.
-import type { LaneRow } from '../schema';
+import type { LaneRow } from './schema';
 
 /** Less than any clock's tick: places a message after another without changing the time it shows. */
 export const ORDER_STEP = 1 / 1024;
