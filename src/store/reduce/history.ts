@@ -53,7 +53,7 @@ export const history: Handler = async (db, frame, ctx) => {
   let after: number | undefined;
   let newest: number | undefined;
   for (const [i, entry] of page.entries()) {
-    const row = await putFinal(db, scope, entry, ctx, { linkOpenTurn: false, after, at: placed[i] });
+    const row = await putFinal(db, scope, entry, ctx, { after, at: placed[i] });
     if (!row) continue;
     stored.push(row.message_id);
     after = row.ts;

@@ -48,14 +48,14 @@ async function takePending(db: IrisDB, clientId: string, messageId: string): Pro
  * the same id (keeping what only this app knows: read state, turn, offered media, client_id) and
  * the user's pending bubble it answers. Returns the row, or undefined for an unusable entry.
  * `after`: the newest time before it (order.ts); `at`: where it goes when neither the gateway nor the app
- * has a time for it.
+ * has a time for it; `openTurn`: the lane's open turn, which a new reply joins (none for history).
  */
 export async function putFinal(
   db: IrisDB,
   scope: LaneScope,
   p: Record<string, unknown>,
   ctx: ReduceContext,
-  options: { linkOpenTurn: boolean; clientId?: string; after?: number; at?: number },
+  options: { openTurn?: string; clientId?: string; after?: number; at?: number },
 ): Promise<MessageRow | undefined> {
   const messageId = serverMessageId(p.message_id);
   if (messageId === undefined) return undefined;
@@ -90,10 +90,7 @@ export async function putFinal(
   if (existing?.stopped) row.stopped = true;
   if (pending || existing?.sent_here) row.sent_here = true;
 
-  let turn = existing?.turn;
-  if (turn === undefined && !existing && options.linkOpenTurn && messageRole === 'assistant') {
-    turn = (await db.lanes.get(scope.lane))?.turn;
-  }
+  const turn = existing ? existing.turn : messageRole === 'assistant' ? options.openTurn : undefined;
   if (turn !== undefined) row.turn = turn;
 
   const given = mediaRefs(p.media);
@@ -110,8 +107,12 @@ export const message: Handler = async (db, frame, ctx) => {
   if (serverMessageId(frame.payload.message_id) === undefined) return;
   const scope = await frameScope(db, frame);
   if (!scope) return;
-  const after = (await db.lanes.get(scope.lane))?.lastTs;
-  const row = await putFinal(db, scope, frame.payload, ctx, { linkOpenTurn: true, clientId: ctx.clientId, after });
+  const lane = await db.lanes.get(scope.lane);
+  const row = await putFinal(db, scope, frame.payload, ctx, {
+    openTurn: lane?.turn,
+    clientId: ctx.clientId,
+    after: lane?.lastTs,
+  });
   if (row) await patchLane(db, scope.lane, (lane) => endTurnWith(withLastTs(lane, row.ts), row));
 };
 
