@@ -62,7 +62,7 @@ function openExisting(name: string): Promise<IDBDatabase | undefined> {
 }
 
 const NAMES = ['messages', 'channels', 'settings'];
-/** Read too where the database has them: only the turn lines and the media boxes need them, never the head as a whole. */
+/** Read too where the database has them: only the turn lines, the media boxes and the question cards need them, never the head as a whole. */
 const ACTIVITY = 'activity';
 const MEDIA = 'media';
 const PICKERS = 'pickers';
