@@ -423,11 +423,12 @@ for (const [name, viewport] of [
       iris,
     }) => {
       const store = demoGateway(iris).store;
-      const yesterday = Date.now() - 24 * 3_600_000 - 10 * 60_000;
+      const before = Date.now() - 48 * 3_600_000 - 10 * 60_000;
+      const yesterday = Date.now() - 24 * 3_600_000;
       const today = Date.now() - 10 * 60_000;
       const texts: [role: 'user' | 'assistant', text: string, ts: number][] = [
-        ['user', 'Deploy it, please.', yesterday],
-        ['assistant', 'Deployed yesterday.', yesterday + 60_000],
+        ['user', 'Deploy it, please.', before],
+        ['assistant', 'Deployed.', before + 60_000],
         ['user', 'And archive the logs?', today],
         ['assistant', 'Archived today.', today + 60_000],
       ];
@@ -435,8 +436,9 @@ for (const [name, viewport] of [
       store.flush();
       await pairAndOpen(page, iris);
       await expect(hermes(page, 'Archived today.')).toBeVisible();
-      // Two questions the app keeps as cards, as its reducer stores them: one answered yesterday between
-      // the two days, one closed today after the last reply.
+      // Two questions the app keeps as cards, as its reducer stores them: one answered yesterday, a day
+      // with no message (its card starts the day, and the message after it another), one closed today
+      // after the last reply.
       await page.evaluate(
         ({ lane, asked }) =>
           new Promise<void>((done, fail) => {
@@ -469,7 +471,7 @@ for (const [name, viewport] of [
               tx.onerror = () => fail(tx.error);
             };
           }),
-        { lane: LANE, asked: [yesterday + 120_000, today + 120_000] },
+        { lane: LANE, asked: [yesterday, today + 120_000] },
       );
 
       const release = await holdChunk(page, 'LanePage');
@@ -488,8 +490,11 @@ for (const [name, viewport] of [
         .allTextContents();
       const laneBoxes = await boxesIn(page, log, '.msg-start, .day-sep, article.msg, .picker-card');
       await page.screenshot({ path: `/tmp/look/cards-lane-${name}.png` });
+      // The day before yesterday is named by its date ("Friday, December 4").
+      expect(laneLines[1]).toMatch(/\d/);
       expect(laneLines).toEqual([
         'This is the beginning of the conversation.',
+        laneLines[1],
         'Yesterday',
         'Approval: make deploy --prod→Approved once',
         'Today',

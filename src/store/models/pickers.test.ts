@@ -36,7 +36,7 @@ describe('pickers model', () => {
     db.close();
   });
 
-  it('places each answered or closed picker after the messages that came before it was asked, and no open one', async () => {
+  it('places each answered or closed picker after the messages that came before it was asked, with its time, and no open one', async () => {
     const db = freshDb();
     const msg = (id: string, ts: number) =>
       db.messages.put({ message_id: id, lane: 'A', chat_id: 'A', role: 'user', text: id, ts, status: 'sent' });
@@ -51,9 +51,9 @@ describe('pickers model', () => {
       { ...picker('other', 'B', 1), state: 'answered', answer: 'yes' },
     ]);
     expect(await settledPickerPlaces(db, 'A')).toEqual([
-      { picker_id: 'early', after: 1 },
-      { picker_id: 'closed', after: 2 },
-      { picker_id: 'late', after: 3 },
+      { picker_id: 'early', ts: 15, after: 1 },
+      { picker_id: 'closed', ts: 26, after: 2 },
+      { picker_id: 'late', ts: 35, after: 3 },
     ]);
     db.close();
   });

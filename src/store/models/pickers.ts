@@ -51,12 +51,15 @@ export async function closePickers(db: IrisDB, lane: string): Promise<number> {
 }
 
 /**
- * The lane's pickers no longer open, oldest first, each with how many of the lane's messages came
- * before it was asked: where its card goes in the conversation. One closed without an answer from
+ * The lane's pickers no longer open, oldest first, each with when it was asked and how many of the lane's
+ * messages came before it: where its card goes in the conversation. One closed without an answer from
  * here (answered on another device, or the agent moved on: the person wrote a new message instead)
  * shows as closed: the question the agent asked stays in the conversation either way.
  */
-export async function settledPickerPlaces(db: IrisDB, lane: string): Promise<{ picker_id: string; after: number }[]> {
+export async function settledPickerPlaces(
+  db: IrisDB,
+  lane: string,
+): Promise<{ picker_id: string; after: number; ts: number }[]> {
   return db.transaction('r', db.pickers, db.messages, async () => {
     const shown = shownSettledPickers(
       await db.pickers
@@ -68,6 +71,7 @@ export async function settledPickerPlaces(db: IrisDB, lane: string): Promise<{ p
     return Promise.all(
       shown.map(async (p) => ({
         picker_id: p.picker_id,
+        ts: p.ts,
         after: await db.messages.where('[lane+ts]').between([lane, Dexie.minKey], [lane, p.ts], true, true).count(),
       })),
     );

@@ -140,6 +140,39 @@ describe('the lane head', () => {
     expect(drawn(many, [picker(1, many[11]!.ts + 1, {})]).at(-1)).toBe('card Approval: make deploy 1→Approved once');
   });
 
+  it('gives a question asked on a day of its own that day’s line, and the message after it the next day’s', () => {
+    const at = (day: number, hour: number) => new Date(2020, 11, day, hour).getTime();
+    const messages = [
+      { ...row(1, 'user', 'deploy?'), ts: at(3, 9) },
+      { ...row(2, 'assistant', 'deployed'), ts: at(3, 10) },
+      { ...row(3, 'user', 'and now?'), ts: at(5, 9) },
+    ];
+    const asked: PickerRow = {
+      picker_id: 'p1',
+      lane: LANE,
+      type: 'picker.confirm',
+      payload: { picker_id: 'p1', title: 'Run the backup?' } as PickerRow['payload'],
+      state: 'answered',
+      answer: 'yes',
+      ts: at(4, 3),
+    };
+    const parent = document.createElement('div');
+    showLaneHead({ lane: LANE, channel: undefined, messages, gatewayStatus: undefined, pickers: [asked] }, parent);
+    expect(
+      [...parent.querySelectorAll('.lane-head-list > li:not(.lane-head-start)')].map((li) =>
+        li.classList.contains('lane-head-day') ? `day ${text(li)}` : text(li.querySelector('.lane-head-md') ?? li),
+      ),
+    ).toEqual([
+      `day ${dayLabel(at(3, 9))}`,
+      'deploy?',
+      'deployed',
+      `day ${dayLabel(at(4, 3))}`,
+      'Run the backup?→Yes',
+      `day ${dayLabel(at(5, 9))}`,
+      'and now?',
+    ]);
+  });
+
   it('is titled "Conversation" for a lane with no channel stored, and names the agent as its gateway does', () => {
     const parent = document.createElement('div');
     showLaneHead(

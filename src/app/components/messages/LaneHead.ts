@@ -8,7 +8,7 @@ import { authorName } from './author';
 import { shownStatus } from './deliveryStatus';
 import { OWN_PREVIEW_LINES } from './collapse';
 import { headBlocks, previewText, type HeadBlock, type HeadList } from './headBlocks';
-import { dayLabel, formatTime, sameDay } from './time';
+import { dayLabel, formatTime, startsDay } from './time';
 import { markedRuns } from '../../../lib/markdownMarks';
 import { activityLabel, thoughtLabel } from './turnLabels';
 import { countLines, isLongText } from '../composer/longTextRule';
@@ -323,8 +323,8 @@ export function showLaneHead(head: StoredLaneHead, parent: HTMLElement = documen
   let agentTs: number | undefined;
   for (const row of head.messages)
     if (row.role === 'assistant' && (agentTs === undefined || row.ts > agentTs)) agentTs = row.ts;
-  // Between two messages of different days, the day's line, as the lane draws it (a conversation that
-  // went on past midnight moved by that line when the lane took over).
+  // Between two rows of different days (messages, or a question's card), the day's line, as the lane draws
+  // it (a conversation that went on past midnight moved by that line when the lane took over).
   const shown = onScreen(head.messages);
   // A short lane drawn whole is at its start: the lane's words for it, and its first message's day.
   const atStart = short && shown.length === head.messages.length;
@@ -334,17 +334,17 @@ export function showLaneHead(head: StoredLaneHead, parent: HTMLElement = documen
     start.append(el('span', '', 'This is the beginning of the conversation.'));
     list.append(start);
   }
+  // The rows in the lane's order: each question's card after the messages before it was asked.
   const cards = cardsAfter(shown, head.pickers ?? [], atStart);
-  const cardsAt = (count: number) => (cards.get(count) ?? []).map((picker) => pickerCard(picker, agent));
+  const cardsAt = (count: number) => (cards.get(count) ?? []).map((picker) => ({ ts: picker.ts, picker }));
+  const rows = [...cardsAt(0), ...shown.flatMap((row, i) => [{ ts: row.ts, row }, ...cardsAt(i + 1)])];
   list.append(
-    ...cardsAt(0),
-    ...shown.flatMap((row, i) => {
-      const item = message(row, agent, head, agentTs);
-      const prev = shown[i - 1];
-      if (prev ? sameDay(prev.ts, row.ts) : !atStart) return [item, ...cardsAt(i + 1)];
+    ...rows.flatMap((item, i) => {
+      const node = 'row' in item ? message(item.row, agent, head, agentTs) : pickerCard(item.picker, agent);
+      if (!startsDay(item.ts, rows[i - 1], atStart)) return [node];
       const day = el('li', 'lane-head-day');
-      day.append(el('span', '', dayLabel(row.ts)));
-      return [day, item, ...cardsAt(i + 1)];
+      day.append(el('span', '', dayLabel(item.ts)));
+      return [day, node];
     }),
   );
   const composer = el('div', 'lane-head-composer');

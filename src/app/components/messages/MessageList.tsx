@@ -44,7 +44,7 @@ import { useReadMarks } from './readMarks';
 import { live } from '../../../store/live';
 import { localMessageId } from '../../../store/models/messages';
 import { settledPickerPlaces } from '../../../store/models/pickers';
-import { dayLabel, sameDay, warmTimeFormats } from './time';
+import { dayLabel, startsDay, warmTimeFormats } from './time';
 import { loadWhenIdle, stepsWhenIdle } from '../../loadWhenIdle';
 import { lazyPart } from '../../lazy/lazyPart';
 import './MessageList.css';
@@ -156,6 +156,8 @@ export function MessageList(props: {
     if (turn) return [...list, TURN_KEY + turn];
     return waiting() ? [...list, WAITING_KEY] : list;
   });
+  /** When each question's card was asked, by its key: a card has a day, as a message has. */
+  const askedAt = createMemo(() => new Map(settled().map((p) => [PICKER_KEY + p.picker_id, p.ts])));
   const keyAt = createMemo(() => {
     // eslint-disable-next-line solid/reactivity -- keyAt is a new function whenever keys change; each one reads its own snapshot
     const list = keys();
@@ -336,6 +338,16 @@ export function MessageList(props: {
   };
 
   const [openParts, setOpenParts] = createSignal<ReadonlySet<string>>(new Set());
+  /**
+   * The row listed before `index`, with its time (a message's, or a card's asking; unknown while the
+   * message loads), or undefined for the first row: the day's line above a row compares their days.
+   */
+  const rowBefore = (index: number): { ts: number | undefined } | undefined => {
+    const key = keys()[index - 1];
+    if (key === undefined) return undefined;
+    return { ts: key.startsWith(PICKER_KEY) ? askedAt().get(key) : win.rows[key]?.ts };
+  };
+
   const context: MessageListContextValue = {
     // eslint-disable-next-line solid/reactivity -- LaneView is keyed on the lane: the lane never changes under a mounted component
     lane: props.lane,
@@ -402,7 +414,12 @@ export function MessageList(props: {
                     <Show when={!key.startsWith(TURN_KEY)} fallback={<PendingTurn turn={key.slice(TURN_KEY.length)} />}>
                       <Show
                         when={!key.startsWith(PICKER_KEY)}
-                        fallback={<PickerCard pickerId={key.slice(PICKER_KEY.length)} />}
+                        fallback={
+                          <>
+                            <DayLine ts={askedAt().get(key)} before={rowBefore(item()?.index ?? 0)} />
+                            <PickerCard pickerId={key.slice(PICKER_KEY.length)} />
+                          </>
+                        }
                       >
                         <Show
                           when={key !== WAITING_KEY}
@@ -418,7 +435,7 @@ export function MessageList(props: {
                             </Show>
                           }
                         >
-                          <Row id={key} prevId={messageKeyBefore(keys(), item()?.index ?? 0)} />
+                          <Row id={key} before={rowBefore(item()?.index ?? 0)} />
                         </Show>
                       </Show>
                     </Show>
@@ -476,38 +493,31 @@ export function MessageList(props: {
   );
 }
 
-/**
- * The key of the message listed before `index`, past any question cards between them: a message's day
- * line compares its day with the message before it (a card there left a new day without its line).
- */
-function messageKeyBefore(keys: string[], index: number): string | undefined {
-  for (let i = index - 1; i >= 0; i--) if (!keys[i]!.startsWith(PICKER_KEY)) return keys[i];
-  return undefined;
+/** The day's line above a row of the conversation, when it starts a day (time.ts's startsDay). */
+function DayLine(props: { ts: number | undefined; before: { ts: number | undefined } | undefined }) {
+  const list = useMessageList();
+  const label = () =>
+    props.ts !== undefined && startsDay(props.ts, props.before, list.atStart()) ? dayLabel(props.ts) : undefined;
+  return (
+    <Show when={label()}>
+      <div class="day-sep">
+        <span>{label()}</span>
+      </div>
+    </Show>
+  );
 }
 
 /** One message row: a day separator when the day changes, then the message (or a placeholder). */
-function Row(props: { id: string; prevId: string | undefined }) {
+function Row(props: { id: string; before: { ts: number | undefined } | undefined }) {
   const list = useMessageList();
   // The last read row while the id is still listed: the pending bubble whose echo just replaced it in the
   // DB stays on screen until the list swaps it for the echo (listed once its row is read), not blank between.
   const message = createMemo<MessageRow | undefined>((last) => list.win.rows[props.id] ?? last);
-  const day = createMemo(() => {
-    const current = message();
-    if (!current) return undefined;
-    // The first loaded row: label its day only once no older page can arrive to put a row above it.
-    if (props.prevId === undefined) return list.atStart() ? dayLabel(current.ts) : undefined;
-    const prev = list.win.rows[props.prevId];
-    return prev && !sameDay(prev.ts, current.ts) ? dayLabel(current.ts) : undefined;
-  });
   return (
     <Show when={message()} fallback={<div class="msg-placeholder" aria-hidden="true" />}>
       {(m) => (
         <>
-          <Show when={day()}>
-            <div class="day-sep">
-              <span>{day()}</span>
-            </div>
-          </Show>
+          <DayLine ts={m().ts} before={props.before} />
           <MessageItem message={m()} />
         </>
       )}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayLabel, formatDuration, formatFull, formatTime, isoTime, sameDay, shortWhen } from './time';
+import { dayLabel, formatDuration, formatFull, formatTime, isoTime, sameDay, shortWhen, startsDay } from './time';
 
 describe('dayLabel', () => {
   const now = new Date(2026, 10, 30, 10, 0).getTime();
@@ -36,6 +36,19 @@ describe('sameDay', () => {
   it('compares calendar days', () => {
     expect(sameDay(new Date(2026, 0, 1, 0, 0).getTime(), new Date(2026, 0, 1, 23, 59).getTime())).toBe(true);
     expect(sameDay(new Date(2026, 0, 1, 23, 59).getTime(), new Date(2026, 0, 2, 0, 0).getTime())).toBe(false);
+  });
+});
+
+describe('startsDay', () => {
+  const at = (day: number, hour: number) => new Date(2026, 0, day, hour).getTime();
+  it('starts a day at a row of another day than the row before, not at one of its day or before it is read', () => {
+    expect(startsDay(at(2, 9), { ts: at(1, 23) }, false)).toBe(true);
+    expect(startsDay(at(2, 9), { ts: at(2, 1) }, true)).toBe(false);
+    expect(startsDay(at(2, 9), { ts: undefined }, true)).toBe(false);
+  });
+  it('starts one at the first row only when nothing older can come above it', () => {
+    expect(startsDay(at(2, 9), undefined, true)).toBe(true);
+    expect(startsDay(at(2, 9), undefined, false)).toBe(false);
   });
 });
 

@@ -43,6 +43,16 @@ export function sameDay(a: number, b: number): boolean {
   return startOfDay(a) === startOfDay(b);
 }
 
+/**
+ * Whether a row of the conversation (a message or a question's card) at `ts` gets the day's line above it:
+ * when its day differs from the row's before it (`before`: that row's time, unknown while it loads), or,
+ * with no row before it (`before` undefined), when nothing older can come above it (`atStart`).
+ */
+export function startsDay(ts: number, before: { ts: number | undefined } | undefined, atStart: boolean): boolean {
+  if (!before) return atStart;
+  return before.ts !== undefined && !sameDay(before.ts, ts);
+}
+
 /** Texts formatted before, per time: a scrolled lane mounts every row again, and each row formats its time three times. */
 const REMEMBERED = 2_000;
 
