@@ -61,13 +61,7 @@ export async function settledPickerPlaces(
   lane: string,
 ): Promise<{ picker_id: string; after: number; ts: number }[]> {
   return db.transaction('r', db.pickers, db.messages, async () => {
-    const shown = shownSettledPickers(
-      await db.pickers
-        .where('lane')
-        .equals(lane)
-        .filter((p) => p.state !== 'open')
-        .toArray(),
-    );
+    const shown = shownSettledPickers(await db.pickers.where('lane').equals(lane).toArray());
     return Promise.all(
       shown.map(async (p) => ({
         picker_id: p.picker_id,
