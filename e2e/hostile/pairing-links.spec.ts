@@ -101,6 +101,9 @@ test.describe('the question’s code not loaded', () => {
     const problem = page.getByRole('alert').filter({ hasText: 'its server did not send it' });
     await expect(problem).toBeVisible();
     await expect(page.getByRole('dialog')).toHaveCount(0);
+    // Nothing under the notice pairs without the question: no form holding the link's gateway and token.
+    await expect(page.getByRole('button', { name: 'Connect' })).toHaveCount(0);
+    await expect(page.getByRole('textbox', { name: 'Gateway URL' })).toHaveCount(0);
     expect(await storedPairing(page)).toEqual(paired);
 
     refuse = false;
@@ -109,6 +112,17 @@ test.describe('the question’s code not loaded', () => {
     await expect(dialog).toContainText('This link pairs Iris with evil.example:8443.');
     await dialog.getByRole('button', { name: 'Keep current pairing' }).click();
     await expect(dialog).toBeHidden();
+    expect(await storedPairing(page)).toEqual(paired);
+  });
+
+  test('and the way back keeps the pairing and opens the conversations', async ({ page, iris }) => {
+    await pairAndOpen(page, iris);
+    const paired = await storedPairing(page);
+    await page.route(/\/assets\/ReplacePairingDialog-[\w-]+\.js$/, (route) => route.abort('internetdisconnected'));
+    await openLink(page, evilLink(iris.baseURL));
+    await expect(page.getByRole('alert').filter({ hasText: 'its server did not send it' })).toBeVisible();
+    await page.getByRole('button', { name: 'Back to my conversations' }).click();
+    await expectLanded(page);
     expect(await storedPairing(page)).toEqual(paired);
   });
 });

@@ -125,6 +125,11 @@ export function PairPage() {
     ),
   );
 
+  function keepCurrentPairing() {
+    setReplacing(undefined);
+    navigate('/', { replace: true });
+  }
+
   const online = () => client.state() === 'online';
   // Once paired, ask the browser to keep our storage: the history must stay readable offline.
   createEffect(on(online, (isOnline) => isOnline && submitted() && void requestPersistentStorage()));
@@ -154,63 +159,68 @@ export function PairPage() {
               setReplacing(undefined);
               void connect();
             }}
-            onCancel={() => {
-              setReplacing(undefined);
-              navigate('/', { replace: true });
-            }}
+            onCancel={keepCurrentPairing}
           />
-        </Show>
-        <form
-          class="pair-form"
-          onFocusIn={fetchSessionCode}
-          onSubmit={(e) => {
-            e.preventDefault();
-            void connect();
-          }}
-        >
-          <label class="field">
-            <span>Gateway URL</span>
-            <input
-              name="url"
-              type="url"
-              inputmode="url"
-              autocomplete="off"
-              required
-              value={url()}
-              onInput={(e) => setUrl(e.currentTarget.value)}
-            />
-          </label>
-          <label class="field">
-            <span>Token</span>
-            <input
-              name="token"
-              type="password"
-              autocomplete="off"
-              required
-              value={token()}
-              onInput={(e) => setToken(e.currentTarget.value)}
-            />
-          </label>
-          <p class="pair-help">
-            The gateway prints its token and a pairing link when it starts (<code>npm start</code> does too).
-          </p>
-          {/* Disabled while an attempt is under way, unless it is known to be going nowhere: then fix and retry. */}
-          <button
-            class="button"
-            type="submit"
-            disabled={(client.state() === 'connecting' || client.state() === 'pairing') && problem() === undefined}
-          >
-            Connect
+          {/* The way back when the question cannot be shown; behind the dialog (inert) while it is. */}
+          <button type="button" class="button secondary" onClick={keepCurrentPairing}>
+            Back to my conversations
           </button>
-        </form>
-        <Show when={canScanPairingCode()}>
-          <ScanPairingCode
-            onScanned={(fields) => {
-              setUrl(fields.url);
-              setToken(fields.token);
-              setLane(fields.lane);
+        </Show>
+        {/* Not while asking: its fields hold the link's gateway and token, and Connect would pair without
+            the answer (when the question's code could not load, say). */}
+        <Show when={!replacing()}>
+          <form
+            class="pair-form"
+            onFocusIn={fetchSessionCode}
+            onSubmit={(e) => {
+              e.preventDefault();
+              void connect();
             }}
-          />
+          >
+            <label class="field">
+              <span>Gateway URL</span>
+              <input
+                name="url"
+                type="url"
+                inputmode="url"
+                autocomplete="off"
+                required
+                value={url()}
+                onInput={(e) => setUrl(e.currentTarget.value)}
+              />
+            </label>
+            <label class="field">
+              <span>Token</span>
+              <input
+                name="token"
+                type="password"
+                autocomplete="off"
+                required
+                value={token()}
+                onInput={(e) => setToken(e.currentTarget.value)}
+              />
+            </label>
+            <p class="pair-help">
+              The gateway prints its token and a pairing link when it starts (<code>npm start</code> does too).
+            </p>
+            {/* Disabled while an attempt is under way, unless it is known to be going nowhere: then fix and retry. */}
+            <button
+              class="button"
+              type="submit"
+              disabled={(client.state() === 'connecting' || client.state() === 'pairing') && problem() === undefined}
+            >
+              Connect
+            </button>
+          </form>
+          <Show when={canScanPairingCode()}>
+            <ScanPairingCode
+              onScanned={(fields) => {
+                setUrl(fields.url);
+                setToken(fields.token);
+                setLane(fields.lane);
+              }}
+            />
+          </Show>
         </Show>
         <Show when={submitted() || online()}>
           <p
