@@ -15,6 +15,7 @@ import {
   storeRows,
   test,
 } from './support';
+import { TestClient } from '../server/gateway/testclient';
 import { startHostile } from './hostile/hostile-gateway';
 
 const PHONE = { width: 390, height: 844 };
@@ -264,6 +265,40 @@ test.describe('desktop', () => {
       const again = messages(page).getByRole('article').filter({ hasText: 'Line 2 of a long answer' }).last();
       await expect(again.getByText('Stopped', { exact: true })).toBeVisible();
       await expect(messages(page).getByText('Stopped', { exact: true })).toHaveCount(1);
+    });
+  });
+
+  test('a reply stopped on another device says Stopped here too, and on a device paired later', async ({
+    page,
+    browser,
+  }) => {
+    await withSlowGateway(async (iris) => {
+      await pairAndOpen(page, iris);
+      const other = await TestClient.paired(iris.gatewayUrl, { token: iris.token, device_name: 'other device' });
+      try {
+        const from = other.mark();
+        await other.request('message.send', { text: '/long', client_id: 'stop-elsewhere' }, { chat_id: LANE });
+        await other.waitFor((f) => f.type === 'message.update' && String(f.payload.text).includes('Line 2'), {
+          from,
+        });
+        await other.request('agent.stop', {}, { chat_id: LANE });
+      } finally {
+        await other.close();
+      }
+      const reply = messages(page).getByRole('article').filter({ hasText: 'Line 2 of a long answer' }).last();
+      await expect(reply.getByText('Stopped', { exact: true })).toBeVisible();
+      await expect(reply).toHaveAttribute('aria-busy', 'false');
+
+      // A device paired after it reads the reply from history: stopped there too.
+      const later = await browser.newPage({ viewport: page.viewportSize()! });
+      try {
+        await pairAndOpen(later, iris);
+        const kept = messages(later).getByRole('article').filter({ hasText: 'Line 2 of a long answer' }).last();
+        await expect(kept.getByText('Stopped', { exact: true })).toBeVisible();
+        await expect(messages(later).getByText('Stopped', { exact: true })).toHaveCount(1);
+      } finally {
+        await later.close();
+      }
     });
   });
 

@@ -181,6 +181,11 @@ describe('agent.stop and agent.steer', () => {
     expect(stop.payload.final_text).not.toContain('Line 40');
     const stored = fixture.gw.gateway.store.messages('web:default').at(-1)!;
     expect(stored).toMatchObject({ role: 'assistant', text: stop.payload.final_text });
+    // The extension: every device (the live frame, a replay, history) learns the reply was stopped.
+    expect(stop.payload.stopped).toBe(true);
+    const page = await c.request('history', { limit: 5 }, { chat_id: 'web:default' });
+    const kept = (page.payload.messages as { message_id: string; stopped?: boolean }[]).at(-1)!;
+    expect(kept).toMatchObject({ message_id: stop.payload.message_id, stopped: true });
     // An update already on the wire when agent.stop was sent may still arrive before the stop; none after it.
     await new Promise((r) => setTimeout(r, 30));
     const afterStop = c.frames.indexOf(stop) + 1;
@@ -202,6 +207,7 @@ describe('agent.stop and agent.steer', () => {
     const stop = await c.waitType('message.stop', { from, timeoutMs: 5000 });
     expect(stop.payload.final_text).toContain('**Steer:** be brief');
     expect(stop.payload.final_text).toContain('Line 40');
+    expect(stop.payload.stopped, 'a reply that ran to its end was not stopped').toBeUndefined();
   });
 
   it('steer with no turn running is not_found', async () => {

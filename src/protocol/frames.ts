@@ -88,6 +88,8 @@ export interface HistoryMessage {
   model?: string;
   tokens?: number;
   ts?: number;
+  /** Extension (this project's): a reply that ended early because a person stopped it, on whichever device. */
+  stopped?: boolean;
 }
 
 export interface SearchHit {
@@ -145,7 +147,16 @@ export type MessageUpdateFrame = Envelope<
 >;
 export type MessageStopFrame = Envelope<
   'message.stop',
-  { message_id: string; final_text: string; reasoning?: string; model?: string; tokens?: number; ts?: number }
+  {
+    message_id: string;
+    final_text: string;
+    reasoning?: string;
+    model?: string;
+    tokens?: number;
+    ts?: number;
+    /** Extension, as on a stored message: the reply ends here because a person stopped it (agent.stop). */
+    stopped?: boolean;
+  }
 >;
 export type MessageDeletedFrame = Envelope<'message.deleted', { message_ids: string[] }>;
 export type CommentaryFrame = Envelope<'commentary', { message_id: string; text: string }>;

@@ -309,6 +309,22 @@ describe('messages', () => {
     expect(await db.messages.get('m2')).not.toHaveProperty('stopped');
   });
 
+  it('a reply another device stopped is stopped here too, by its stop, a message or a history page (the extension)', async () => {
+    await apply('message.start', { message_id: 'm1', role: 'assistant' });
+    await apply('message.stop', { message_id: 'm1', final_text: 'Line 1', stopped: true });
+    expect(await db.messages.get('m1')).toMatchObject({ status: 'final', stopped: true });
+    // A device that missed the stream: the stored reply says it (a `message`, a history page).
+    await apply('message', { message_id: 'm2', role: 'assistant', text: 'Half', stopped: true });
+    await apply('history', { messages: [{ message_id: 'm3', role: 'assistant', text: 'Cut', ts: 9, stopped: true }] });
+    expect((await db.messages.get('m2'))?.stopped).toBe(true);
+    expect((await db.messages.get('m3'))?.stopped).toBe(true);
+    // Only `true` says so: a reply that ran to its end, or a hostile value, is not marked.
+    await apply('message.stop', { message_id: 'm4', final_text: 'All', stopped: 'yes' });
+    await apply('message', { message_id: 'm5', role: 'assistant', text: 'All', stopped: 1 });
+    expect(await db.messages.get('m4')).not.toHaveProperty('stopped');
+    expect(await db.messages.get('m5')).not.toHaveProperty('stopped');
+  });
+
   it("a streamed update wakes live queries of the row, not those of the lane's ids or counts", async () => {
     await apply('message.start', { message_id: 'm1', role: 'assistant' }, A, 1111);
     const runs = { ids: 0, count: 0, row: 0 };

@@ -73,7 +73,10 @@ export interface MessageRow {
   turn?: string;
   /** Why a send failed, in words. */
   error?: string;
-  /** The person stopped this reply from this device (the protocol's message.stop does not say why a reply ended). */
+  /**
+   * The person stopped this reply: marked here when this device asks, or by the gateway's `stopped` (this
+   * project's extension of message.stop and stored messages; other gateways do not say why a reply ended).
+   */
   stopped?: boolean;
   /**
    * This device sent it (its echo replaced the pending bubble here): the gateway's read.receipt says when

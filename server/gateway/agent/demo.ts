@@ -146,7 +146,7 @@ export class DemoAgent implements Agent {
       return requester.send({ v: 1, type: 'agent.idle', id: frame.id, ...at(addr), payload: {} });
     }
     this.stopReply = { peer: requester, id: frame.id };
-    turn.stop();
+    turn.stop({ byPerson: true });
   }
 
   steer(requester: Requester, frame: ClientFrameOf<'agent.steer'>): void {
@@ -215,7 +215,7 @@ export class DemoAgent implements Agent {
   close(): void {
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
-    for (const turn of this.lanes.close()) turn.stop('\n\n_(interrupted: the gateway stopped)_');
+    for (const turn of this.lanes.close()) turn.stop({ note: '\n\n_(interrupted: the gateway stopped)_' });
   }
 
   private stopReply: { peer: Requester; id?: number } | undefined;

@@ -64,8 +64,12 @@ export class Turn {
     this.script.steps.splice(this.pos, 0, { kind: 'text', append: steerText(text) });
   }
 
-  /** End now with the text so far (agent.stop, or the gateway closing). */
-  stop(note?: string): void {
+  /**
+   * End now with the text so far: `byPerson` for agent.stop (the reply says it was stopped: this project's
+   * extension), else the gateway closing or a failed step, with an optional `note` appended.
+   */
+  stop(end: { byPerson?: boolean; note?: string } = {}): void {
+    const { byPerson = false, note } = end;
     if (this.done) return;
     this.clearTimer();
     if (this.openTool) {
@@ -79,7 +83,7 @@ export class Turn {
       this.openTool = undefined;
     }
     if (note) this.text += note;
-    this.finish();
+    this.finish(byPerson);
   }
 
   private schedule(): void {
@@ -172,7 +176,7 @@ export class Turn {
     }
   }
 
-  private finish(): void {
+  private finish(stopped = false): void {
     if (this.done) return;
     this.done = true;
     const { store, hub } = this.ctx;
@@ -187,6 +191,7 @@ export class Turn {
       reasoning: this.script.reasoning,
       model,
       tokens,
+      ...(stopped ? { stopped } : {}),
     });
     store.agent.inflight.delete(this.messageId);
     store.agent.save('everything');
@@ -201,6 +206,7 @@ export class Turn {
         model,
         tokens,
         ts: stored.ts!,
+        ...(stopped ? { stopped } : {}),
       },
     });
     this.ctx.push.notify({

@@ -216,6 +216,10 @@ describe('HermesAgent on recorded hermes-agent 0.19.0 streams', () => {
     expect(hermes.calls.some((x) => x.method === 'POST' && x.path.endsWith('/stop'))).toBe(true);
     const stop = c.ofType('message.stop', from)[0];
     expect(stop.payload.final_text).toBe('Slow line 1.\nSlow line 2.\nSlow line 3.\nSlow line 4.\nSlow line 5.\n');
+    // The extension (README): stopped, for every device and in history.
+    expect(stop.payload.stopped).toBe(true);
+    const page = await c.request('history', { limit: 5 }, {});
+    expect((page.payload.messages as { stopped?: boolean }[]).at(-1)?.stopped).toBe(true);
   });
 
   it('run.failed becomes a final message that says what failed', async () => {
@@ -226,6 +230,7 @@ describe('HermesAgent on recorded hermes-agent 0.19.0 streams', () => {
     expect(stop!.payload.final_text).toBe(
       '⚠️ Hermes could not finish this reply: HTTP 400: The scripted model failed on cue.',
     );
+    expect(stop!.payload.stopped, 'failed, not stopped by anyone').toBeUndefined();
   });
 
   it('ignores malformed and unknown events and finishes the reply', async () => {

@@ -176,7 +176,7 @@ export class HermesTurn {
       case 'failed':
         return this.finish(this.failedText(status.error ?? 'the run failed'));
       case 'cancelled':
-        return this.finish(this.text || '_(Stopped before Hermes wrote anything.)_');
+        return this.finish(this.text || '_(Stopped before Hermes wrote anything.)_', { stopped: true });
       default:
         return this.finish(this.withNote(`_(Hermes says this run was ${status.status}; this is the reply so far.)_`));
     }
@@ -251,7 +251,7 @@ export class HermesTurn {
       case 'run.failed':
         return this.finish(this.failedText(ev.error));
       case 'run.cancelled':
-        return this.finish(this.text || '_(Stopped before Hermes wrote anything.)_');
+        return this.finish(this.text || '_(Stopped before Hermes wrote anything.)_', { stopped: true });
       case 'unknown':
         return; // a newer Hermes: an event this bridge does not map
       case 'malformed':
@@ -323,13 +323,20 @@ export class HermesTurn {
     this.close(output, this.reasoning, model ?? this.deps.fallbackModel(), tokens);
   }
 
-  private finish(finalText: string): void {
+  /** Ends the reply with `finalText`; `stopped`: Hermes cancelled the run (agent.stop here, or its own). */
+  private finish(finalText: string, end: { stopped?: boolean } = {}): void {
     if (this.done) return;
     this.done = true;
-    this.close(finalText, this.reasoning, undefined, undefined);
+    this.close(finalText, this.reasoning, undefined, undefined, end.stopped === true);
   }
 
-  private close(finalText: string, reasoning: string, model: string | undefined, tokens: number | undefined): void {
+  private close(
+    finalText: string,
+    reasoning: string,
+    model: string | undefined,
+    tokens: number | undefined,
+    stopped = false,
+  ): void {
     if (this.detached) return;
     const { ctx, state } = this.deps;
     const { store, hub } = ctx;
@@ -352,6 +359,7 @@ export class HermesTurn {
       ...(reasoning ? { reasoning } : {}),
       ...(shownModel ? { model: shownModel } : {}),
       ...(tokens !== undefined ? { tokens } : {}),
+      ...(stopped ? { stopped } : {}),
     });
     state.runs.delete(this.messageId);
     state.save();
@@ -367,6 +375,7 @@ export class HermesTurn {
         ...(shownModel ? { model: shownModel } : {}),
         ...(tokens !== undefined ? { tokens } : {}),
         ts: stored.ts!,
+        ...(stopped ? { stopped } : {}),
       },
     });
     ctx.push.notify({

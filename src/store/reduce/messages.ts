@@ -87,7 +87,8 @@ export async function putFinal(
   if (replyTo !== undefined) row.reply_to = replyTo;
   const keptClientId = clientId ?? existing?.client_id;
   if (keptClientId !== undefined) row.client_id = keptClientId;
-  if (existing?.stopped) row.stopped = true;
+  // Stopped by this device (marked on asking), or by any (the gateway's extension says so).
+  if (existing?.stopped || p.stopped === true) row.stopped = true;
   if (pending || existing?.sent_here) row.sent_here = true;
 
   const turn = existing ? existing.turn : messageRole === 'assistant' ? options.openTurn : undefined;
@@ -223,6 +224,7 @@ export const messageStop: Handler = async (db, frame, ctx) => {
   if (model !== undefined) row.model = model;
   const tokens = int(p.tokens);
   if (tokens !== undefined) row.tokens = tokens;
+  if (p.stopped === true) row.stopped = true; // the extension: stopped on whichever device
   const final = row; // `row` is reassigned above: the closure takes this one
   await patchLane(db, row.lane, (lane) => {
     final.ts = sortTs(epochMs(p.ts), known, lane.lastTs, ctx.now);

@@ -279,6 +279,13 @@ describe('a message in the lane head', () => {
     expect(shown(row(1, 'assistant', 'hi')).querySelector('.lane-head-turn')).toBeNull();
   });
 
+  it('says Stopped under a reply the person stopped, as the lane does, and nothing under one still streaming', () => {
+    const stopped = { ...row(1, 'assistant', 'Line 1'), stopped: true };
+    expect(text(shown(stopped).querySelector('.lane-head-stopped'))).toBe('Stopped');
+    expect(shown({ ...stopped, status: 'streaming' }).querySelector('.lane-head-stopped')).toBeNull();
+    expect(shown(row(1, 'assistant', 'Line 1')).querySelector('.lane-head-stopped')).toBeNull();
+  });
+
   it('draws the box of each picture and video where the lane will, at its stored size, and a file’s chip', () => {
     const parent = document.createElement('div');
     const ref = (id: string, kind: 'image' | 'video' | 'voice') => ({

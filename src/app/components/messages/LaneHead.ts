@@ -257,6 +257,8 @@ function message(row: MessageRow, agent: string, head: StoredLaneHead, agentTs: 
   if (line) item.append(line);
   if (row.text) item.append(body(row.text, false));
   if (media) item.append(media);
+  // As MessageItem: a reply the person stopped (on any device) says so under it.
+  if (row.stopped && row.status !== 'streaming') item.append(el('p', 'lane-head-stopped', 'Stopped'));
   return item;
 }
 
