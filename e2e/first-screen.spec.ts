@@ -289,7 +289,7 @@ for (const [name, viewport] of [
       // Yesterday's conversation, then a reply today: the day's line between them is drawn by both.
       const start = Date.now() - 24 * 3_600_000 - 10 * 60_000;
       const paste = Array.from({ length: 60 }, (_, i) => `console.log('line ${i + 1}');`).join('\n');
-      const texts: [role: 'user' | 'assistant', text: string, reasoning?: string][] = [
+      const texts: [role: 'user' | 'assistant', text: string, reasoning?: string, stopped?: true][] = [
         ['user', `Look at this:\n\`\`\`js\n${paste}\n\`\`\``],
         [
           'assistant',
@@ -307,14 +307,17 @@ for (const [name, viewport] of [
           'Sure.\n\n1. First the standup\n   - with the team\n   - short\n2. Then the review\n\n| Step | Time |\n| --- | ---: |\n| standup | 9:00 |\n| review | 11:00 |\n\nThat is all.',
           'Short plan.',
         ],
+        // Stopped (on some device): the line under it is drawn by both.
+        ['assistant', 'Let me think about the whole week first, starting', undefined, true],
       ];
-      texts.forEach(([role, text, reasoning], i) =>
+      texts.forEach(([role, text, reasoning, stopped], i) =>
         store.conversations.append({
           lane: LANE,
           role,
           text,
           ts: start + i * 60_000,
           ...(reasoning ? { reasoning } : {}),
+          ...(stopped ? { stopped } : {}),
         }),
       );
       store.flush();
