@@ -325,3 +325,28 @@ test('a browser paired while a question waits is asked it too, and its answer is
   await expect(reply(page, 'Confirmed: Archive old messages?')).toBeVisible();
   await phone.close();
 });
+
+test('a question answered on another device shows that answer here, live and after a reload', async ({
+  page,
+  iris,
+}) => {
+  await pairAndOpen(page, iris);
+  const phone = await TestClient.paired(iris.gatewayUrl, { token: iris.token, device_name: 'phone' });
+  try {
+    await phone.request('message.send', { text: '/choose', client_id: 'c-choose' }, { chat_id: LANE });
+    const asked = await phone.waitType('picker.choice');
+    const dialog = page.getByRole('dialog', { name: 'Reasoning effort' });
+    const chip = page.getByRole('button', { name: /Pending question/ });
+    await expect(dialog.or(chip)).toBeVisible();
+    await phone.request('picker.select', { picker_id: asked.payload.picker_id, value: 'low' });
+  } finally {
+    await phone.close();
+  }
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /Pending question/ })).toHaveCount(0);
+  // Not "Closed": the answer the phone gave, in the words of this browser's card.
+  const card = messages(page).getByRole('note', { name: 'Reasoning effort → Low' });
+  await expect(card).toBeVisible();
+  await page.reload();
+  await expect(card).toBeVisible();
+});

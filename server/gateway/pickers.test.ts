@@ -127,6 +127,11 @@ describe('pickers', () => {
     await answer(a, picker.payload.picker_id, 'yes');
     const busy = await b.waitType('agent.busy', { from: fromB });
     expect(busy.id).toBeUndefined();
+    // The `answered` extension: the other device learns which answer the question took.
+    expect(busy.payload).toEqual({
+      reason: 'processing',
+      answered: { picker_id: picker.payload.picker_id, value: 'yes' },
+    });
     await b.waitType('agent.idle', { from: fromB });
     expect((await b.request('picker.select', { picker_id: picker.payload.picker_id, value: 'no' })).payload.code).toBe(
       'not_found',

@@ -205,7 +205,17 @@ export type HistoryFrame = Envelope<
 >;
 export type CommandsCatalogFrame = Envelope<'commands.catalog', { commands: CommandInfo[] }>;
 export type CommandsCompleteFrame = Envelope<'commands.complete', { prefix: string; matches: CommandInfo[] }>;
-export type AgentBusyFrame = Envelope<'agent.busy', { reason?: BusyReason }>;
+export type AgentBusyFrame = Envelope<
+  'agent.busy',
+  {
+    reason?: BusyReason;
+    /**
+     * Extension (this project's): the busy that follows a `picker.select` names the question and the answer
+     * it took, so every device can show what was answered, not only that the question closed.
+     */
+    answered?: { picker_id: string; value: string };
+  }
+>;
 export type AgentIdleFrame = Envelope<'agent.idle', Record<string, never>>;
 export type SearchResultsFrame = Envelope<'search.results', { query: string; scope: SearchScope; hits: SearchHit[] }>;
 export type MediaOfferFrame = Envelope<'media.offer', MediaRef & { message_id?: string }>;

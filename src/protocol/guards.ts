@@ -184,6 +184,14 @@ const PICKER_TYPES: readonly string[] = [
   'picker.confirm',
 ] satisfies PickerFrame['type'][];
 
+/** agent.busy's `answered` extension: which question took which answer; undefined unless both are there. */
+export function pickerAnswer(value: unknown): { picker_id: string; value: string } | undefined {
+  if (!isObject(value)) return undefined;
+  const pickerId = id(value.picker_id);
+  const answer = str(value.value);
+  return pickerId !== undefined && answer !== undefined ? { picker_id: pickerId, value: answer } : undefined;
+}
+
 export function isPickerType(type: unknown): type is PickerFrame['type'] {
   return typeof type === 'string' && PICKER_TYPES.includes(type);
 }

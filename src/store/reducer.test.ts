@@ -597,6 +597,26 @@ describe('pickers', () => {
     expect((await db.pickers.get('p3'))?.state).toBe('closed');
     expect((await db.pickers.get('p2'))?.state).toBe('answered');
   });
+
+  it('a picker answered on another device takes the answer its agent.busy names (the extension), else closes', async () => {
+    for (const id of ['q1', 'q2', 'q3', 'q4']) await apply('picker.confirm', { picker_id: id, title: 'Sure?' });
+    await apply('picker.confirm', { picker_id: 'qB', title: 'Sure?' }, { chat_id: 'B' });
+    expect(await answerPicker(db, 'q2', 'no')).toBe(true); // answered here
+    await apply('agent.busy', { reason: 'processing', answered: { picker_id: 'q1', value: 'yes' } });
+    expect(await db.pickers.get('q1')).toMatchObject({ state: 'answered', answer: 'yes' });
+    expect(await db.pickers.get('q3')).toMatchObject({ state: 'closed' }); // the others close as before
+    // An answer given here is this device's; a question closed before its answer came takes it; another
+    // lane's question is not this frame's to answer; an answer without both fields is no answer.
+    await apply('agent.busy', { reason: 'processing', answered: { picker_id: 'q2', value: 'yes' } });
+    await apply('agent.busy', { reason: 'processing', answered: { picker_id: 'q3', value: 'no' } });
+    await apply('agent.busy', { reason: 'processing', answered: { picker_id: 'qB', value: 'yes' } });
+    await apply('agent.busy', { reason: 'processing', answered: { picker_id: 'q4' } });
+    expect(await db.pickers.get('q2')).toMatchObject({ state: 'answered', answer: 'no' });
+    expect(await db.pickers.get('q3')).toMatchObject({ state: 'answered', answer: 'no' });
+    expect(await db.pickers.get('qB')).toMatchObject({ state: 'open' });
+    expect(await db.pickers.get('q4')).toMatchObject({ state: 'closed' });
+    expect(await db.pickers.get('q4')).not.toHaveProperty('answer');
+  });
 });
 
 describe('notifications, history, media, sync, settings', () => {

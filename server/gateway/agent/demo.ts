@@ -171,11 +171,13 @@ export class DemoAgent implements Agent {
     store.agent.pickers.delete(picker.picker_id);
     store.agent.save();
     const addr = store.channels.address(picker.lane) ?? { lane: picker.lane, chat_id: picker.lane };
-    // agent.busy closes the picker on every device; the answering socket's copy acknowledges its request.
+    // agent.busy closes the picker on every device, saying which answer it took (the `answered` extension);
+    // the answering socket's copy acknowledges its request.
     // (The stalePickers quirk tells only the answering device, so the others keep a stale picker.)
     const closing = this.ctx.quirks?.stalePickers ? { only: [requester.deviceId] } : {};
+    const answered = { picker_id: picker.picker_id, value: String(frame.payload.value) };
     hub.emit(
-      { v: 1, type: 'agent.busy', ...at(addr), payload: { reason: 'processing' } },
+      { v: 1, type: 'agent.busy', ...at(addr), payload: { reason: 'processing', answered } },
       { ...closing, reply: { peer: requester, id: frame.id } },
     );
     this.say(addr, 'assistant', answer.text);

@@ -360,6 +360,8 @@ export class HermesAgent implements Agent {
       return requester.error('not_found', 'That question was already answered or no longer exists.', frame.id);
     const value = typeof frame.payload.value === 'string' ? frame.payload.value.trim() : '';
     const addr = store.channels.address(picker.lane) ?? { lane: picker.lane, chat_id: picker.lane };
+    // Every device's agent.busy says which answer the question took (the `answered` extension).
+    const answered = (taken: string) => ({ picker_id: picker.picker_id, value: taken });
     if (picker.kind === 'model') {
       const model = value.startsWith(`${PROVIDER_ID}:`) ? value.slice(PROVIDER_ID.length + 1) : '';
       if (!picker.models?.includes(model))
@@ -372,7 +374,7 @@ export class HermesAgent implements Agent {
       this.state.models.set(picker.lane, model);
       this.state.save('self');
       hub.emit(
-        { v: 1, type: 'agent.busy', ...at(addr), payload: { reason: 'processing' } },
+        { v: 1, type: 'agent.busy', ...at(addr), payload: { reason: 'processing', answered: answered(value) } },
         { reply: { peer: requester, id: frame.id } },
       );
       this.say(addr, 'assistant', `This channel's next replies ask Hermes for the model **${model}**.`);
@@ -392,7 +394,7 @@ export class HermesAgent implements Agent {
     this.client.approve(picker.run_id!, value).then(
       () =>
         hub.emit(
-          { v: 1, type: 'agent.busy', ...at(addr), payload: { reason: 'processing' } },
+          { v: 1, type: 'agent.busy', ...at(addr), payload: { reason: 'processing', answered: answered(value) } },
           { reply: { peer: requester, id: frame.id } },
         ),
       (err: unknown) => {

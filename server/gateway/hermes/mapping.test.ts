@@ -118,6 +118,8 @@ describe('HermesAgent on recorded hermes-agent 0.19.0 streams', () => {
     expect(bad.type).toBe('error');
     const ack = await c.request('picker.select', { picker_id: picker.payload.picker_id, value: 'once' });
     expect(ack.type).toBe('agent.busy');
+    // The extension: every device learns which answer the question took.
+    expect(ack.payload.answered).toEqual({ picker_id: picker.payload.picker_id, value: 'once' });
     expect(hermes.calls.find((x) => x.path.endsWith('/approval'))!.body).toEqual({ choice: 'once' });
     const stop = await c.waitType('message.stop', { from });
     expect(stop.payload.final_text).toBe('The command printed: removed-ok');
@@ -321,6 +323,7 @@ describe('HermesAgent on recorded hermes-agent 0.19.0 streams', () => {
     expect(picker.payload.providers[0].models.map((m: { id: string }) => m.id)).toEqual(['hermes-agent', 'fast-route']);
     const ack = await c.request('picker.select', { picker_id: picker.payload.picker_id, value: 'hermes:fast-route' });
     expect(ack.type).toBe('agent.busy');
+    expect(ack.payload.answered).toEqual({ picker_id: picker.payload.picker_id, value: 'hermes:fast-route' });
     await c.chat('Hello Hermes, how are you?');
     expect(runCalls()[0].body).toMatchObject({ model: 'fast-route' });
   });

@@ -41,6 +41,17 @@ export async function closePicker(db: IrisDB, pickerId: string): Promise<void> {
   await db.pickers.update(pickerId, { state: 'closed' });
 }
 
+/**
+ * The gateway says which answer a question of `lane` took (the `answered` extension of agent.busy):
+ * answered on another device, it shows that answer here rather than "Closed". An answer given here
+ * stays as it is.
+ */
+export async function answeredElsewhere(db: IrisDB, lane: string, pickerId: string, value: string): Promise<void> {
+  const row = await db.pickers.get(pickerId);
+  if (!row || row.lane !== lane || row.state === 'answered') return;
+  await db.pickers.put({ ...row, state: 'answered', answer: value });
+}
+
 /** Close every open picker of a lane (answered on another device). */
 export async function closePickers(db: IrisDB, lane: string): Promise<number> {
   return db.pickers

@@ -1,7 +1,7 @@
 // agent.busy, agent.idle, typing: the lane's thinking indicator and its turn (spec README §7, §11).
-import { bool, str } from '../../protocol/guards';
+import { bool, pickerAnswer, str } from '../../protocol/guards';
 import { ensureTurn, patchLane } from '../models/lanes';
-import { closePickers } from '../models/pickers';
+import { answeredElsewhere, closePickers } from '../models/pickers';
 import { finalStatus } from './messages';
 import { laneOf } from '../../protocol/lanes';
 import type { Handler } from './types';
@@ -17,7 +17,10 @@ export const agentBusy: Handler = async (db, frame) => {
     ensureTurn(row);
     return row;
   });
-  // The agent moved on: a question it asked was answered, here or on another device.
+  // The agent moved on: a question it asked was answered, here or on another device (which answer,
+  // when the gateway says so).
+  const answered = pickerAnswer(frame.payload.answered);
+  if (answered) await answeredElsewhere(db, lane, answered.picker_id, answered.value);
   if (reason !== 'waiting_input') await closePickers(db, lane);
 };
 
