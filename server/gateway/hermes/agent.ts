@@ -171,7 +171,7 @@ export class HermesAgent implements Agent {
 
   private readonly hooks: TurnHooks = {
     approval: (turn, ev) => this.postApproval(turn, ev),
-    approvalAnswered: (turn) => this.approvalAnswered(turn),
+    approvalAnswered: (turn, choice) => this.approvalAnswered(turn, choice),
     trouble: (err) => {
       if (err.problem !== 'http' && err.problem !== 'protocol') void this.probe();
     },
@@ -475,20 +475,25 @@ export class HermesAgent implements Agent {
   }
 
   /** Hermes took an answer (ours, or another client's): no device should still offer the question. */
-  private approvalAnswered(turn: HermesTurn): void {
-    if (this.closeApprovals(turn))
-      this.ctx.hub.emit({ v: 1, type: 'agent.busy', ...at(turn.addr), payload: { reason: 'processing' } });
+  private approvalAnswered(turn: HermesTurn, choice: string): void {
+    const closed = this.closeApprovals(turn);
+    if (closed.length === 0) return;
+    // The one question it answered, with the choice Hermes took (the `answered` extension).
+    const only = closed.length === 1 && closed[0]!.choices?.includes(choice) ? closed[0] : undefined;
+    const answered = only ? { answered: { picker_id: only.picker_id, value: choice } } : {};
+    this.ctx.hub.emit({ v: 1, type: 'agent.busy', ...at(turn.addr), payload: { reason: 'processing', ...answered } });
   }
 
-  private closeApprovals(turn: HermesTurn): boolean {
-    let closed = false;
+  /** Drops the run's waiting approvals; returns them. */
+  private closeApprovals(turn: HermesTurn): PendingApproval[] {
+    const closed: PendingApproval[] = [];
     for (const p of [...this.state.pickers.values()]) {
       if (p.kind === 'approval' && p.run_id !== undefined && p.run_id === turn.runId) {
         this.state.pickers.delete(p.picker_id);
-        closed = true;
+        closed.push(p);
       }
     }
-    if (closed) this.state.save();
+    if (closed.length) this.state.save();
     return closed;
   }
 

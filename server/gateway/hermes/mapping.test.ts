@@ -188,6 +188,8 @@ describe('HermesAgent on recorded hermes-agent 0.19.0 streams', () => {
     const toolEnd = c.frames.findIndex((f, i) => i >= after && f.type === 'tool.end');
     expect(closing).toBeGreaterThan(0);
     expect(closing).toBeLessThan(toolEnd);
+    // With the choice Hermes took there (the `answered` extension), so the card says it.
+    expect(c.frames[closing]!.payload.answered).toEqual({ picker_id: picker.payload.picker_id, value: 'once' });
     const late = await c.request('picker.select', { picker_id: picker.payload.picker_id, value: 'once' });
     expect(late.payload.code).toBe('not_found');
     expect(hermes.calls.some((x) => x.path.endsWith('/approval'))).toBe(false);

@@ -15,7 +15,7 @@ export interface TurnHooks {
   /** Hermes asks for approval of a command in this run. */
   approval(turn: HermesTurn, ev: Extract<HermesEvent, { event: 'approval.request' }>): void;
   /** Hermes says an approval of this run was answered (here or by another client). */
-  approvalAnswered(turn: HermesTurn): void;
+  approvalAnswered(turn: HermesTurn, choice: string): void;
   /** Hermes could not be reached or refused us: the agent re-checks its health. */
   trouble(err: HermesError): void;
   /** The reply is final (stored, message.stop sent). `stopReply` is the agent.stop to answer. */
@@ -245,7 +245,7 @@ export class HermesTurn {
       case 'approval.request':
         return this.deps.hooks.approval(this, ev);
       case 'approval.responded':
-        return this.deps.hooks.approvalAnswered(this);
+        return this.deps.hooks.approvalAnswered(this, ev.choice);
       case 'run.completed':
         return void this.complete(ev.output || this.text, ev.usage?.output_tokens);
       case 'run.failed':
