@@ -273,6 +273,37 @@ test('a streamed reply grows in place; its tools fold into one "Used 2 tools" li
   }
 });
 
+test('a device paired after a reply shows what its turn did: the "Used 2 tools" line and the cards, from history', async ({
+  page,
+  browser,
+  iris,
+}) => {
+  await pairAndOpen(page, iris);
+  await messageBox(page).fill('count these words please');
+  await messageBox(page).press('Enter');
+  const tools = (p: Page) =>
+    messages(p)
+      .getByRole('article')
+      .filter({ hasText: 'Echo: count these words please' })
+      .last()
+      .getByRole('button', { name: /^Used 2 tools · / });
+  await expect(tools(page)).toBeVisible();
+  const later = await browser.newPage({ viewport: page.viewportSize()! });
+  try {
+    await pairAndOpen(later, iris);
+    const line = tools(later);
+    await expect(line).toHaveAccessibleName(
+      (await tools(page).getAttribute('aria-label')) ?? (await tools(page).innerText()),
+    );
+    await line.click();
+    const reply = messages(later).getByRole('article').filter({ hasText: 'Echo: count these words please' }).last();
+    await expect(reply.getByRole('group', { name: /^Tool word_count/ })).toBeVisible();
+    await expect(reply.getByRole('group', { name: /^Tool format_code/ })).toBeVisible();
+  } finally {
+    await later.close();
+  }
+});
+
 test('on a phone, the turn\'s "Thought for" line sits right under the agent’s name and time, with full-size hit areas', async ({
   page,
   iris,

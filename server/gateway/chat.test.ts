@@ -94,6 +94,14 @@ describe('message.send and the streamed reply', () => {
     ]);
     expect(stored[0].client_id).toBe('cid-1');
     expect(stored[1].message_id).toBe(stop.payload.message_id);
+    // The `tools` extension: history keeps the turn's calls with the reply, as their tool.end said.
+    const page = await c.request('history', { limit: 5 }, { chat_id: 'web:default' });
+    const [asked, reply] = page.payload.messages as { tools?: unknown }[];
+    expect(asked!.tools).toBeUndefined();
+    expect(reply!.tools).toEqual([
+      { index: 0, name: 'word_count', ok: true, duration: 0.012, preview: expect.stringContaining('word_count') },
+      { index: 1, name: 'format_code', ok: true, duration: 0.012, preview: expect.any(String) },
+    ]);
   });
 
   it('answers a repeated client_id the same way without storing it again', async () => {

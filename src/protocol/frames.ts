@@ -90,6 +90,21 @@ export interface HistoryMessage {
   ts?: number;
   /** Extension (this project's): a reply that ended early because a person stopped it, on whichever device. */
   stopped?: boolean;
+  /**
+   * Extension (this project's), in history: the tool calls of the turn this reply ended, as their tool.end
+   * said, so a device that was not there shows what the turn did (live, the tool frames say it).
+   */
+  tools?: HistoryTool[];
+}
+
+/** One tool call of a reply's turn, as kept in history (the `tools` extension). */
+export interface HistoryTool {
+  index: number;
+  name: string;
+  ok: boolean;
+  /** Seconds, as tool.end's. */
+  duration?: number;
+  preview?: string;
 }
 
 export interface SearchHit {

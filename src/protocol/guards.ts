@@ -5,6 +5,7 @@ import type {
   ChannelKind,
   Choice,
   CommandInfo,
+  HistoryTool,
   MediaKind,
   MediaRef,
   ModelProvider,
@@ -183,6 +184,29 @@ const PICKER_TYPES: readonly string[] = [
   'picker.approval',
   'picker.confirm',
 ] satisfies PickerFrame['type'][];
+
+/** At most this many tool calls of one history entry are kept (a hostile page cannot fill the store). */
+export const MAX_HISTORY_TOOLS = 200;
+
+/** A history entry's `tools` (the extension): the well-formed calls, one per index, in order; [] for none. */
+export function historyTools(value: unknown): HistoryTool[] {
+  if (!Array.isArray(value)) return [];
+  const out = new Map<number, HistoryTool>();
+  for (const item of value.slice(0, MAX_HISTORY_TOOLS)) {
+    if (!isObject(item)) continue;
+    const index = int(item.index);
+    const name = id(item.name);
+    const ok = bool(item.ok);
+    if (index === undefined || index < 0 || name === undefined || ok === undefined || out.has(index)) continue;
+    const tool: HistoryTool = { index, name, ok };
+    const duration = finite(item.duration);
+    if (duration !== undefined && duration >= 0) tool.duration = duration;
+    const preview = str(item.preview);
+    if (preview) tool.preview = preview;
+    out.set(index, tool);
+  }
+  return [...out.values()];
+}
 
 /** agent.busy's `answered` extension: which question took which answer; undefined unless both are there. */
 export function pickerAnswer(value: unknown): { picker_id: string; value: string } | undefined {

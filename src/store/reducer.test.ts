@@ -647,6 +647,55 @@ describe('notifications, history, media, sync, settings', () => {
     expect((await visibleToasts(db, undefined)).map((t) => t.title)).toEqual(['Reminder']);
   });
 
+  it('a history reply with its tools (the extension) gets their cards in a turn of its own, once', async () => {
+    const page = {
+      messages: [
+        { message_id: 'u1', role: 'user', text: 'Look it up', ts: 100 },
+        {
+          message_id: 'r1',
+          role: 'assistant',
+          text: 'Found it',
+          ts: 200,
+          tools: [
+            { index: 0, name: 'web_search', ok: true, duration: 0.4, preview: 'web_search("x")' },
+            { index: 1, name: 'shell', ok: false },
+            { index: 1, name: 'again', ok: true }, // a repeated index: the first stands
+            { index: -1, name: 'bad', ok: true },
+            { index: 2, name: '', ok: true },
+            { index: 3, name: 'no outcome' },
+            'junk',
+          ],
+        },
+        { message_id: 'r2', role: 'assistant', text: 'No tools', ts: 300, tools: [] },
+      ],
+      has_more: false,
+    };
+    await apply('history', page);
+    await apply('history', page);
+    expect(await db.messages.get('r1')).toMatchObject({ turn: 'history:r1' });
+    expect(await db.messages.get('r2')).not.toHaveProperty('turn');
+    expect(await db.messages.get('u1')).not.toHaveProperty('turn');
+    const cards = await db.activity.where('turn').equals('history:r1').sortBy('order');
+    expect(cards.map((c) => [c.name, c.state, c.duration, c.preview, c.ts, c.lane])).toEqual([
+      ['web_search', 'ok', 0.4, 'web_search("x")', 200, 'A'],
+      ['shell', 'failed', undefined, undefined, 200, 'A'],
+    ]);
+    expect(await db.activity.count()).toBe(2);
+    // A reply this device saw live keeps its own turn and cards: history adds none.
+    await apply('message.start', { message_id: 'r3', role: 'assistant' });
+    await apply('tool.start', { index: 0, name: 'live_tool' });
+    await apply('message.stop', { message_id: 'r3', final_text: 'Live' });
+    await apply('history', {
+      messages: [
+        { message_id: 'r3', role: 'assistant', text: 'Live', ts: 400, tools: [{ index: 0, name: 'x', ok: true }] },
+      ],
+    });
+    const live = (await db.messages.get('r3'))!.turn!;
+    expect(live).not.toBe('history:r3');
+    expect((await db.activity.where('turn').equals(live).toArray()).map((c) => c.name)).toEqual(['live_tool']);
+    expect(await db.activity.where('turn').equals('history:r3').count()).toBe(0);
+  });
+
   it('history stores a page without duplicates and pages back in time only', async () => {
     await apply('message', { message_id: 'u3', role: 'user', text: 'q', ts: 30 });
     await apply('read.receipt', { message_id: 'u3' });

@@ -97,7 +97,7 @@ const RULES: { readonly [T in ServerFrameType]: Rule | Ignored } = {
   notification: { handle: notification, tables: ['toasts'] },
   // One that answers a pending request is settled by the connection and never comes here.
   error: { handle: gatewayError, tables: ['toasts'] },
-  history: { handle: history, tables: messageTables },
+  history: { handle: history, tables: [...messageTables, 'activity'] },
   'media.offer': { handle: mediaOffer, tables: ['media', 'messages'] },
   'sync.done': { handle: syncDone, tables: ['sync'] },
   'commands.catalog': { handle: commandsCatalog, tables: ['settings'] },

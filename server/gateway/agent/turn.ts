@@ -1,6 +1,7 @@
 // One streamed assistant turn (spec README §7): message.start, message.update with the full text so
 // far, commentary and tool frames between them, then message.stop with the authoritative text. The
 // final message is stored under the same message_id. stop() ends it at once with the text so far.
+import type { HistoryTool } from '../../../src/protocol';
 import type { AgentHost } from '../agent';
 import type { LaneAddress } from '../directory';
 import { at } from '../frames';
@@ -19,7 +20,9 @@ export class Turn {
   private pos = 0;
   private timer:
     { kind: 'timeout'; handle: NodeJS.Timeout } | { kind: 'immediate'; handle: NodeJS.Immediate } | undefined;
-  private openTool: { index: number; name: string } | undefined;
+  private openTool: { index: number; name: string; preview?: string } | undefined;
+  /** The turn's tool calls as they ended: kept with the reply for history (the `tools` extension). */
+  private readonly tools: HistoryTool[] = [];
   private done = false;
 
   constructor(
@@ -73,13 +76,14 @@ export class Turn {
     if (this.done) return;
     this.clearTimer();
     if (this.openTool) {
-      const { index, name } = this.openTool;
+      const { index, name, preview } = this.openTool;
       this.ctx.hub.emit({
         v: 1,
         type: 'tool.end',
         ...at(this.addr),
         payload: { index, name, ok: false, output_preview: 'stopped' },
       });
+      this.tools.push({ index, name, ok: false, ...(preview ? { preview } : {}) });
       this.openTool = undefined;
     }
     if (note) this.text += note;
@@ -140,7 +144,7 @@ export class Turn {
         hub.emit({ v: 1, type: 'commentary', ...scope, payload: { message_id: this.messageId, text: step.text } });
         return;
       case 'tool.start':
-        this.openTool = { index: step.index, name: step.name };
+        this.openTool = { index: step.index, name: step.name, ...(step.preview ? { preview: step.preview } : {}) };
         hub.emit({ v: 1, type: 'agent.busy', ...scope, payload: { reason: 'tool' } });
         hub.emit({
           v: 1,
@@ -157,7 +161,15 @@ export class Turn {
           payload: { index: step.index, name: step.name, note: step.note },
         });
         return;
-      case 'tool.end':
+      case 'tool.end': {
+        const preview = this.openTool?.index === step.index ? this.openTool.preview : undefined;
+        this.tools.push({
+          index: step.index,
+          name: step.name,
+          ok: step.ok,
+          ...(step.duration !== undefined ? { duration: step.duration } : {}),
+          ...(preview ? { preview } : {}),
+        });
         this.openTool = undefined;
         hub.emit({
           v: 1,
@@ -173,6 +185,7 @@ export class Turn {
         });
         hub.emit({ v: 1, type: 'agent.busy', ...scope, payload: { reason: 'processing' } });
         return;
+      }
     }
   }
 
@@ -192,6 +205,7 @@ export class Turn {
       model,
       tokens,
       ...(stopped ? { stopped } : {}),
+      ...(this.tools.length ? { tools: this.tools } : {}),
     });
     store.agent.inflight.delete(this.messageId);
     store.agent.save('everything');

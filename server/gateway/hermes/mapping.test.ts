@@ -98,6 +98,11 @@ describe('HermesAgent on recorded hermes-agent 0.19.0 streams', () => {
     expect(end.payload).toMatchObject({ index: 0, name: 'terminal', ok: true });
     expect(end.payload.duration).toBeGreaterThan(0);
     expect(stop!.payload.final_text).toBe('The command printed: iris-tool-ok');
+    // The `tools` extension: history keeps the run's calls with its reply.
+    const page = await c.request('history', { limit: 5 }, {});
+    expect((page.payload.messages as { tools?: unknown }[]).at(-1)?.tools).toEqual([
+      { index: 0, name: 'terminal', ok: true, duration: end.payload.duration, preview: 'echo iris-tool-ok' },
+    ]);
   });
 
   it('turns approval.request into picker.approval with a push, and the answer into POST …/approval', async () => {

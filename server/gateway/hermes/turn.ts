@@ -3,6 +3,7 @@
 // the whole reply by sync. When the event stream drops, or after our own restart, the run is
 // followed by polling GET /v1/runs/{id} (hermes-agent 0.19.0 lets one subscriber read a run's events
 // and drops them once it disconnects) and closed with Hermes's final output.
+import type { HistoryTool } from '../../../src/protocol';
 import type { AgentHost } from '../agent';
 import type { LaneAddress } from '../directory';
 import { at } from '../frames';
@@ -44,7 +45,9 @@ export class HermesTurn {
   private readonly notes: string[] = [];
   /** The model's reasoning in this run's steps, as Hermes wrote them to the session. */
   private thoughts: string[] = [];
-  private readonly openTools: Array<{ index: number; name: string }> = [];
+  private readonly openTools: Array<{ index: number; name: string; preview?: string }> = [];
+  /** The run's tool calls as they ended: kept with the reply for history (the `tools` extension). */
+  private readonly tools: HistoryTool[] = [];
   private nextTool = 0;
   private done = false;
   private stopReply: { peer: Peer; id?: number } | undefined;
@@ -215,7 +218,7 @@ export class HermesTurn {
         return;
       case 'tool.started': {
         const index = this.nextTool++;
-        this.openTools.push({ index, name: ev.tool });
+        this.openTools.push({ index, name: ev.tool, ...(ev.preview ? { preview: ev.preview } : {}) });
         hub.emit({ v: 1, type: 'agent.busy', ...scope, payload: { reason: 'tool' } });
         hub.emit({ v: 1, type: 'tool.start', ...scope, payload: { index, name: ev.tool, preview: ev.preview } });
         // 0.19.0 writes the step that asked for the tool (with the model's reasoning) to the session
@@ -239,6 +242,7 @@ export class HermesTurn {
             ...(ev.error ? { output_preview: 'failed' } : {}),
           },
         });
+        this.keepTool(tool, !ev.error, ev.duration);
         hub.emit({ v: 1, type: 'agent.busy', ...scope, payload: { reason: 'processing' } });
         return;
       }
@@ -260,6 +264,16 @@ export class HermesTurn {
         );
         return;
     }
+  }
+
+  private keepTool(tool: { index: number; name: string; preview?: string }, ok: boolean, duration?: number): void {
+    this.tools.push({
+      index: tool.index,
+      name: tool.name,
+      ok,
+      ...(duration !== undefined ? { duration } : {}),
+      ...(tool.preview ? { preview: tool.preview } : {}),
+    });
   }
 
   private failedText(error: string): string {
@@ -348,6 +362,7 @@ export class HermesTurn {
         ...scope,
         payload: { index: tool.index, name: tool.name, ok: false, output_preview: 'not finished' },
       });
+      this.keepTool(tool, false, undefined);
     }
     // Only a reply the model wrote names it; a failure or a note from the bridge does not.
     const shownModel = model;
@@ -360,6 +375,7 @@ export class HermesTurn {
       ...(shownModel ? { model: shownModel } : {}),
       ...(tokens !== undefined ? { tokens } : {}),
       ...(stopped ? { stopped } : {}),
+      ...(this.tools.length ? { tools: this.tools } : {}),
     });
     state.runs.delete(this.messageId);
     state.save();

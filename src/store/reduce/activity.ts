@@ -2,9 +2,10 @@
 // Ids are deterministic (`${turn}:tool:${index}`, `${turn}:commentary:${message_id}:<text key>`), so a replayed
 // frame lands on the same row.
 import type { IrisDB } from '../db';
+import type { HistoryTool } from '../../protocol/frames';
 import { finite, id, int, isObject, str } from '../../protocol/guards';
 import { openTurn } from '../models/lanes';
-import type { ActivityRow } from '../schema';
+import type { ActivityRow, MessageRow } from '../schema';
 import { laneOf } from '../../protocol/lanes';
 import type { Handler, Incoming, ReduceContext } from './types';
 
@@ -105,6 +106,35 @@ export const toolEnd: Handler = (db, frame, ctx) =>
     const output = str(frame.payload.output_preview);
     if (output !== undefined) row.output = output;
   });
+
+/**
+ * The tool cards of a reply read from history (the `tools` extension), in the reply's own turn: what a
+ * device that was not there for the turn shows of it. Same ids on every page that repeats the reply.
+ */
+export async function putHistoryTools(db: IrisDB, reply: MessageRow, tools: HistoryTool[]): Promise<void> {
+  const turn = reply.turn;
+  if (turn === undefined || tools.length === 0) return;
+  const rows = tools.map((tool, order): ActivityRow => {
+    const row: ActivityRow = {
+      id: `${turn}:tool:${tool.index}`,
+      lane: reply.lane,
+      turn,
+      kind: 'tool',
+      ts: reply.ts,
+      order,
+      index: tool.index,
+      name: tool.name,
+      notes: [],
+      state: tool.ok ? 'ok' : 'failed',
+    };
+    if (tool.preview !== undefined) row.preview = tool.preview;
+    if (tool.duration !== undefined) row.duration = tool.duration;
+    return row;
+  });
+  const stored = await db.activity.bulkGet(rows.map((r) => r.id));
+  const changed = rows.filter((row, i) => !stored[i] || !sameRow(stored[i]!, row));
+  if (changed.length) await db.activity.bulkPut(changed);
+}
 
 export const commentary: Handler = async (db, frame, ctx) => {
   const lane = laneOf(frame);

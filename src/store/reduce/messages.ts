@@ -48,14 +48,15 @@ async function takePending(db: IrisDB, clientId: string, messageId: string): Pro
  * the same id (keeping what only this app knows: read state, turn, offered media, client_id) and
  * the user's pending bubble it answers. Returns the row, or undefined for an unusable entry.
  * `after`: the newest time before it (order.ts); `at`: where it goes when neither the gateway nor the app
- * has a time for it; `openTurn`: the lane's open turn, which a new reply joins (none for history).
+ * has a time for it; `openTurn`: the lane's open turn, which a new reply joins (none for history);
+ * `ownTurn`: a turn of its own for a reply with no turn yet (history's replies with their tools).
  */
 export async function putFinal(
   db: IrisDB,
   scope: LaneScope,
   p: Record<string, unknown>,
   ctx: ReduceContext,
-  options: { openTurn?: string; clientId?: string; after?: number; at?: number },
+  options: { openTurn?: string; ownTurn?: string; clientId?: string; after?: number; at?: number },
 ): Promise<MessageRow | undefined> {
   const messageId = serverMessageId(p.message_id);
   if (messageId === undefined) return undefined;
@@ -91,7 +92,12 @@ export async function putFinal(
   if (existing?.stopped || p.stopped === true) row.stopped = true;
   if (pending || existing?.sent_here) row.sent_here = true;
 
-  const turn = existing ? existing.turn : messageRole === 'assistant' ? options.openTurn : undefined;
+  const turn =
+    messageRole !== 'assistant'
+      ? existing?.turn
+      : existing
+        ? (existing.turn ?? options.ownTurn)
+        : (options.openTurn ?? options.ownTurn);
   if (turn !== undefined) row.turn = turn;
 
   const given = mediaRefs(p.media);
