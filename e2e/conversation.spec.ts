@@ -273,7 +273,7 @@ test('a streamed reply grows in place; its tools fold into one "Used 2 tools" li
   }
 });
 
-test('a device paired after a reply shows what its turn did: the "Used 2 tools" line and the cards, from history', async ({
+test('a device paired after a reply shows what its turn did: its tools and its thought time, from history', async ({
   page,
   browser,
   iris,
@@ -299,6 +299,8 @@ test('a device paired after a reply shows what its turn did: the "Used 2 tools" 
     const reply = messages(later).getByRole('article').filter({ hasText: 'Echo: count these words please' }).last();
     await expect(reply.getByRole('group', { name: /^Tool word_count/ })).toBeVisible();
     await expect(reply.getByRole('group', { name: /^Tool format_code/ })).toBeVisible();
+    // And how long it thought, as the gateway measured it ("Thought process" without the time).
+    await expect(reply.getByRole('button', { name: /^Thought for / })).toBeVisible();
   } finally {
     await later.close();
   }

@@ -96,8 +96,11 @@ describe('message.send and the streamed reply', () => {
     expect(stored[1].message_id).toBe(stop.payload.message_id);
     // The `tools` extension: history keeps the turn's calls with the reply, as their tool.end said.
     const page = await c.request('history', { limit: 5 }, { chat_id: 'web:default' });
-    const [asked, reply] = page.payload.messages as { tools?: unknown }[];
+    const [asked, reply] = page.payload.messages as { tools?: unknown; thought_ms?: number }[];
     expect(asked!.tools).toBeUndefined();
+    // And the `thought_ms` extension: the time to its first text, for a reply with reasoning.
+    expect(reply!.thought_ms).toBeGreaterThanOrEqual(0);
+    expect(asked!.thought_ms).toBeUndefined();
     expect(reply!.tools).toEqual([
       { index: 0, name: 'word_count', ok: true, duration: 0.012, preview: expect.stringContaining('word_count') },
       { index: 1, name: 'format_code', ok: true, duration: 0.012, preview: expect.any(String) },

@@ -95,6 +95,8 @@ export interface HistoryMessage {
    * said, so a device that was not there shows what the turn did (live, the tool frames say it).
    */
   tools?: HistoryTool[];
+  /** Extension (this project's), in history: how long the agent thought before the reply's first text, ms. */
+  thought_ms?: number;
 }
 
 /** One tool call of a reply's turn, as kept in history (the `tools` extension). */

@@ -696,6 +696,21 @@ describe('notifications, history, media, sync, settings', () => {
     expect(await db.activity.where('turn').equals('history:r3').count()).toBe(0);
   });
 
+  it('a history reply takes its thought time from the gateway (the extension), unless measured here', async () => {
+    await apply('message.start', { message_id: 'live', role: 'assistant' }, A, 1000);
+    await apply('message.update', { message_id: 'live', text: 'Hi' }, A, 1500);
+    await apply('history', {
+      messages: [
+        { message_id: 'old', role: 'assistant', text: 'A', reasoning: 'r', ts: 100, thought_ms: 2300 },
+        { message_id: 'bad', role: 'assistant', text: 'B', reasoning: 'r', ts: 200, thought_ms: -5 },
+        { message_id: 'live', role: 'assistant', text: 'Hi', reasoning: 'r', ts: 300, thought_ms: 9999 },
+      ],
+    });
+    expect((await db.messages.get('old'))?.thought_ms).toBe(2300);
+    expect(await db.messages.get('bad')).not.toHaveProperty('thought_ms');
+    expect((await db.messages.get('live'))?.thought_ms).toBe(500);
+  });
+
   it('history stores a page without duplicates and pages back in time only', async () => {
     await apply('message', { message_id: 'u3', role: 'user', text: 'q', ts: 30 });
     await apply('read.receipt', { message_id: 'u3' });

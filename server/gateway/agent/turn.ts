@@ -24,6 +24,9 @@ export class Turn {
   /** The turn's tool calls as they ended: kept with the reply for history (the `tools` extension). */
   private readonly tools: HistoryTool[] = [];
   private done = false;
+  private startedAt = 0;
+  /** From the bubble's opening to its first text: kept with a reply that has reasoning (the `thought_ms` extension). */
+  private thoughtMs: number | undefined;
 
   constructor(
     private readonly ctx: AgentHost,
@@ -40,6 +43,7 @@ export class Turn {
 
   begin(): void {
     const { store, hub } = this.ctx;
+    this.startedAt = Date.now();
     hub.emit({ v: 1, type: 'typing', ...at(this.addr), payload: { on: true } });
     // Durable before the bubble opens, so a crash can close it after the restart.
     store.agent.inflight.set(this.messageId, { message_id: this.messageId, lane: this.addr.lane });
@@ -128,6 +132,7 @@ export class Turn {
     switch (step.kind) {
       case 'text':
       case 'reasoning': {
+        if (step.kind === 'text' && !this.text && step.append) this.thoughtMs = Date.now() - this.startedAt;
         if (step.kind === 'text') this.text += step.append;
         else this.reasoning += step.append;
         // Extension: an update carries the reasoning so far too, once there is some (so the newest update says it all).
@@ -206,6 +211,7 @@ export class Turn {
       tokens,
       ...(stopped ? { stopped } : {}),
       ...(this.tools.length ? { tools: this.tools } : {}),
+      ...(this.script.reasoning && this.thoughtMs !== undefined ? { thought_ms: this.thoughtMs } : {}),
     });
     store.agent.inflight.delete(this.messageId);
     store.agent.save('everything');

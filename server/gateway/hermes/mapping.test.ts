@@ -175,6 +175,10 @@ describe('HermesAgent on recorded hermes-agent 0.19.0 streams', () => {
     expect(updates.length).toBeGreaterThan(0);
     for (const u of updates) expect(u.payload.reasoning).toBe(thinking.payload.reasoning);
     expect(stop.payload.reasoning).toBe(`${thinking.payload.reasoning}\n\nThe tool answered; I report what it said.`);
+    // The `thought_ms` extension: history says how long it thought before its first text (the approval's wait too).
+    const page = await c.request('history', { limit: 5 }, {});
+    const kept = (page.payload.messages as { thought_ms?: number }[]).at(-1)!;
+    expect(kept.thought_ms).toBeGreaterThan(0);
   });
 
   it('an approval answered elsewhere (approval.responded) closes the question on every device', async () => {

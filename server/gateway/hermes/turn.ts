@@ -49,6 +49,9 @@ export class HermesTurn {
   /** The run's tool calls as they ended: kept with the reply for history (the `tools` extension). */
   private readonly tools: HistoryTool[] = [];
   private nextTool = 0;
+  /** When this gateway opened the bubble (not known after a restart), and how long until its first text. */
+  private startedAt: number | undefined;
+  private thoughtMs: number | undefined;
   private done = false;
   private stopReply: { peer: Peer; id?: number } | undefined;
   private stopWanted = false;
@@ -81,6 +84,7 @@ export class HermesTurn {
   /** Open the bubble and start the run. */
   async begin(body: Record<string, unknown>, idempotencyKey: string): Promise<void> {
     const { ctx, state, client } = this.deps;
+    this.startedAt = Date.now();
     ctx.hub.emit({ v: 1, type: 'agent.busy', ...at(this.addr), payload: { reason: 'processing' } });
     ctx.hub.emit({ v: 1, type: 'typing', ...at(this.addr), payload: { on: true } });
     // Durable before the bubble opens, so a crash can reattach or close it after the restart.
@@ -203,6 +207,7 @@ export class HermesTurn {
     switch (ev.event) {
       case 'message.delta': {
         if (ev.delta === '') return;
+        if (!this.text && this.startedAt !== undefined) this.thoughtMs = Date.now() - this.startedAt;
         this.text += ev.delta;
         this.record.text = this.text;
         this.deps.state.save();
@@ -376,6 +381,7 @@ export class HermesTurn {
       ...(tokens !== undefined ? { tokens } : {}),
       ...(stopped ? { stopped } : {}),
       ...(this.tools.length ? { tools: this.tools } : {}),
+      ...(reasoning && this.thoughtMs !== undefined ? { thought_ms: this.thoughtMs } : {}),
     });
     state.runs.delete(this.messageId);
     state.save();

@@ -1,7 +1,17 @@
 // message, message.start/update/stop, message.deleted, read.receipt (spec README §5-§7).
 import Dexie from 'dexie';
 import type { IrisDB } from '../db';
-import { epochMs, id, int, LOCAL_ID_PREFIX, mediaRefs, role, serverMessageId, str } from '../../protocol/guards';
+import {
+  epochMs,
+  finite,
+  id,
+  int,
+  LOCAL_ID_PREFIX,
+  mediaRefs,
+  role,
+  serverMessageId,
+  str,
+} from '../../protocol/guards';
 import type { LaneScope } from '../models/channels';
 import { ensureTurn, markRead, patchLane } from '../models/lanes';
 import { recordRemoteMedia } from '../models/media';
@@ -79,7 +89,9 @@ export async function putFinal(
   if (scope.thread_id !== undefined) row.thread_id = scope.thread_id;
   const reasoning = str(p.reasoning);
   if (reasoning) row.reasoning = reasoning;
-  if (existing?.thought_ms !== undefined) row.thought_ms = existing.thought_ms;
+  // Measured here while it streamed, else as the gateway measured it (the `thought_ms` extension).
+  const thought = existing?.thought_ms ?? finite(p.thought_ms);
+  if (thought !== undefined && thought >= 0) row.thought_ms = thought;
   const model = str(p.model);
   if (model) row.model = model;
   const tokens = int(p.tokens);
