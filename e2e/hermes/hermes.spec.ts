@@ -166,8 +166,9 @@ test.afterAll(async () => {
   expect(attempts).toEqual([]);
 });
 
-test('a streamed reply from Hermes, with its reasoning and a tool card; Settings names Hermes and its model', async ({
+test('a streamed reply from Hermes, with its reasoning and a tool card, also on a device paired after it; Settings names Hermes and its model', async ({
   page,
+  browser,
 }) => {
   const iris = await startIris();
   try {
@@ -201,6 +202,17 @@ test('a streamed reply from Hermes, with its reasoning and a tool card; Settings
     await expect(reply.locator('.reasoning')).toContainText('The tool answered; I report what it said.');
     await reply.getByRole('button', { name: 'Details' }).click();
     await expect(reply.locator('.msg-meta')).toContainText(SCRIPTED_MODEL_ID);
+
+    // A device paired after the reply reads it from history: the same tool line and thought time.
+    const later = await newDevice(browser);
+    try {
+      await openLane(later, iris);
+      const kept = replies(later, 'The command printed: iris-tool-ok');
+      await expect(kept.getByRole('button', { name: /^Used 1 tool/ })).toBeVisible({ timeout: 30_000 });
+      await expect(kept.getByRole('button', { name: /^Thought for / })).toBeVisible();
+    } finally {
+      await later.context().close();
+    }
 
     await page.goto(`${iris.origin}/#/settings`);
     const agentRow = page.locator('.settings-facts div').filter({ has: page.getByText('Agent', { exact: true }) });
@@ -260,11 +272,16 @@ test('an approval Hermes asks for: "Once" runs the command (its output in the re
   }
 });
 
-test('Stop mid-run: Hermes cancels the run and the reply keeps only what came before', async ({ page }) => {
+test('Stop mid-run: Hermes cancels the run and the reply keeps only what came before, Stopped on every device', async ({
+  page,
+  browser,
+}) => {
   const iris = await startIris();
+  const other = await newDevice(browser);
   try {
     await page.setViewportSize({ width: 1280, height: 800 });
     await openLane(page, iris);
+    await openLane(other, iris);
     await send(page, 'Tell me a long story [slow]');
     const reply = replies(page, 'Slow line 3.');
     await expect(reply).toBeVisible({ timeout: 30_000 });
@@ -279,7 +296,11 @@ test('Stop mid-run: Hermes cancels the run and the reply keeps only what came be
     expect(slow).toHaveLength(1);
     expect(slow[0].piecesSent).toBeLessThan(60);
     await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
+    // The other device did not press Stop, and says so too (the gateway's `stopped`).
+    for (const p of [page, other])
+      await expect(replies(p, 'Slow line 3.').getByText('Stopped', { exact: true })).toBeVisible({ timeout: 15_000 });
   } finally {
+    await other.context().close();
     await iris.close();
   }
 });
