@@ -186,7 +186,7 @@ const PICKER_TYPES: readonly string[] = [
 ] satisfies PickerFrame['type'][];
 
 /** At most this many tool calls of one history entry are kept (a hostile page cannot fill the store). */
-export const MAX_HISTORY_TOOLS = 200;
+const MAX_HISTORY_TOOLS = 200;
 
 /** A history entry's `tools` (the extension): the well-formed calls, one per index, in order; [] for none. */
 export function historyTools(value: unknown): HistoryTool[] {
