@@ -1,5 +1,5 @@
 // Small builders for server frames addressed to a lane.
-import type { MessageFrame, ServerFrame } from '../../src/protocol';
+import type { HistoryTool, MessageFrame, ServerFrame } from '../../src/protocol';
 import { toWire, type StoredMessage } from './conversations';
 import type { ChannelDirectory, LaneAddress } from './directory';
 
@@ -30,6 +30,21 @@ export function waitingPickerFrames(
     frames.push({ v: 1, type: 'agent.busy', ...at(addr), payload: { reason: 'waiting_input' } }, picker.frame);
   }
   return frames;
+}
+
+/** A tool call as its tool.end ended it, kept with the reply for history (the `tools` extension). */
+export function endedTool(
+  call: { index: number; name: string; preview?: string },
+  ok: boolean,
+  duration?: number,
+): HistoryTool {
+  return {
+    index: call.index,
+    name: call.name,
+    ok,
+    ...(duration !== undefined ? { duration } : {}),
+    ...(call.preview ? { preview: call.preview } : {}),
+  };
 }
 
 /** A bounded string from untrusted input, or undefined. */

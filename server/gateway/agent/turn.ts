@@ -4,7 +4,7 @@
 import type { HistoryTool } from '../../../src/protocol';
 import type { AgentHost } from '../agent';
 import type { LaneAddress } from '../directory';
-import { at } from '../frames';
+import { at, endedTool } from '../frames';
 import type { Peer } from '../peer';
 import { DEMO_AGENT_NAME, quote, steerText, wordCount, type Script, type Step } from './script';
 
@@ -87,7 +87,7 @@ export class Turn {
         ...at(this.addr),
         payload: { index, name, ok: false, output_preview: 'stopped' },
       });
-      this.tools.push({ index, name, ok: false, ...(preview ? { preview } : {}) });
+      this.tools.push(endedTool({ index, name, preview }, false));
       this.openTool = undefined;
     }
     if (note) this.text += note;
@@ -168,13 +168,7 @@ export class Turn {
         return;
       case 'tool.end': {
         const preview = this.openTool?.index === step.index ? this.openTool.preview : undefined;
-        this.tools.push({
-          index: step.index,
-          name: step.name,
-          ok: step.ok,
-          ...(step.duration !== undefined ? { duration: step.duration } : {}),
-          ...(preview ? { preview } : {}),
-        });
+        this.tools.push(endedTool({ ...step, preview }, step.ok, step.duration));
         this.openTool = undefined;
         hub.emit({
           v: 1,

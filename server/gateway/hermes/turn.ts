@@ -6,7 +6,7 @@
 import type { HistoryTool } from '../../../src/protocol';
 import type { AgentHost } from '../agent';
 import type { LaneAddress } from '../directory';
-import { at } from '../frames';
+import { at, endedTool } from '../frames';
 import type { Peer } from '../peer';
 import { HermesError, type HermesClient, type RunStatus, type SessionMessage } from './client';
 import type { HermesEvent } from './events';
@@ -247,7 +247,7 @@ export class HermesTurn {
             ...(ev.error ? { output_preview: 'failed' } : {}),
           },
         });
-        this.keepTool(tool, !ev.error, ev.duration);
+        this.tools.push(endedTool(tool, !ev.error, ev.duration));
         hub.emit({ v: 1, type: 'agent.busy', ...scope, payload: { reason: 'processing' } });
         return;
       }
@@ -269,16 +269,6 @@ export class HermesTurn {
         );
         return;
     }
-  }
-
-  private keepTool(tool: { index: number; name: string; preview?: string }, ok: boolean, duration?: number): void {
-    this.tools.push({
-      index: tool.index,
-      name: tool.name,
-      ok,
-      ...(duration !== undefined ? { duration } : {}),
-      ...(tool.preview ? { preview: tool.preview } : {}),
-    });
   }
 
   private failedText(error: string): string {
@@ -367,7 +357,7 @@ export class HermesTurn {
         ...scope,
         payload: { index: tool.index, name: tool.name, ok: false, output_preview: 'not finished' },
       });
-      this.keepTool(tool, false, undefined);
+      this.tools.push(endedTool(tool, false));
     }
     // Only a reply the model wrote names it; a failure or a note from the bridge does not.
     const shownModel = model;
