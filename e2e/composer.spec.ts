@@ -334,10 +334,11 @@ test.describe('desktop', () => {
       await page.getByRole('button', { name: 'Attach' }).click();
       await (await chooser).setFiles([{ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('my notes') }]);
       await messageBox(page).fill('here are my notes');
-      // While the reply still streams, the button sends (a steer is text only): it neither steers nor stops.
+      // While the reply still streams, the main button sends (a steer is text only); Stop stays beside it.
       await expect(reply).toHaveAttribute('aria-busy', 'true');
-      const button = page.locator('button.composer-send');
+      const button = page.locator('form.composer button[type="submit"]');
       await expect(button).toHaveAccessibleName('Send');
+      await expect(page.getByRole('button', { name: 'Stop' })).toBeVisible();
       await expect(reply).toHaveAttribute('aria-busy', 'true');
       await button.click();
       await expect(page.getByRole('list', { name: 'Attachments' })).toHaveCount(0);
@@ -361,6 +362,31 @@ test.describe('desktop', () => {
       await expect(reply.getByText('Paused until the gateway is back')).toHaveCount(0);
       await expect(reply).toHaveAttribute('aria-busy', 'true');
       await expect(page.getByRole('link', { name: 'Pair again' })).toBeVisible();
+    });
+  });
+
+  test('Stop with words in the box ends the reply and keeps the words, to send once it is over', async ({ page }) => {
+    await withSlowGateway(async (iris) => {
+      const reply = await startLongReply(page, iris);
+      await messageBox(page).fill('and then the weekend');
+      // The main button steers now; Stop is still there, at the end of the row where it was.
+      await expect(page.getByRole('button', { name: 'Steer' })).toBeVisible();
+      const stop = page.getByRole('button', { name: 'Stop' });
+      await expect(stop).toBeVisible();
+      const steerBox = (await page.getByRole('button', { name: 'Steer' }).boundingBox())!;
+      const stopBox = (await stop.boundingBox())!;
+      expect(stopBox.x).toBeGreaterThan(steerBox.x);
+      await stop.click();
+      await expect(reply.getByText('Stopped', { exact: true })).toBeVisible();
+      await expect(reply).toHaveAttribute('aria-busy', 'false');
+      await expect(messageBox(page)).toHaveValue('and then the weekend');
+      await expect(messages(page).getByText('Steer:')).toHaveCount(0);
+      // Over: one button again, and it sends what waited in the box as a message of its own.
+      await expect(stop).toHaveCount(0);
+      await page.getByRole('button', { name: 'Send' }).click();
+      await expect(messageBox(page)).toHaveValue('');
+      await expect(messages(page).getByRole('article').filter({ hasText: 'and then the weekend' })).toBeVisible();
+      await expect(messages(page).getByText('Line 40 of a long answer')).toHaveCount(0);
     });
   });
 

@@ -186,6 +186,9 @@ function LaneComposer(props: { lane: string }) {
     await turn;
   }
 
+  // A stop holds up no send after it: it waits for the gateway's answer, which a gateway may never give.
+  const stop = () => run(() => client.stopAgent(lane), undefined, false);
+
   async function submit() {
     if (awaitingFiles()) return;
     if (media.adding() > 0) {
@@ -203,7 +206,7 @@ function LaneComposer(props: { lane: string }) {
     const value = input.message();
     const current = mode();
     if (current === 'stop') {
-      await run(() => client.stopAgent(lane), undefined, false);
+      await stop();
       return;
     }
     const files = attachments();
@@ -402,6 +405,19 @@ function LaneComposer(props: { lane: string }) {
           {/* The name is the text (tests and scripts read it); the icon says it to the eye. */}
           <span class="visually-hidden">{buttonLabel()}</span>
         </button>
+        {/* Text or files in the box make the main button steer or send; Stop stays at the end of the row,
+            where it was, so ending the reply never means clearing what was typed. */}
+        <Show when={mode() !== 'stop' && working()}>
+          <button
+            type="button"
+            class="composer-send composer-stop stop"
+            title="Stop the reply"
+            onClick={() => void stop()}
+          >
+            <SendIcon mode="stop" />
+            <span class="visually-hidden">Stop</span>
+          </button>
+        </Show>
       </div>
       <Show when={notice()}>
         <p class="composer-hint" role="status">
