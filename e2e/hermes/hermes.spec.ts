@@ -449,6 +449,7 @@ test('someone who used Hermes before: /attach lists their session, and attaching
 }) => {
   // A conversation held with this Hermes outside Iris Web (its CLI or another app would do the same).
   await runInHermes('My favourite fruit is MANGO', 'from-the-cli');
+  await runInHermes('Please run a command [echo]', 'from-the-cli');
   const iris = await startIris();
   try {
     await page.setViewportSize({ width: 1280, height: 800 });
@@ -471,6 +472,14 @@ test('someone who used Hermes before: /attach lists their session, and attaching
     // The reply keeps the reasoning Hermes kept for it.
     await reply.getByRole('button', { name: /^Thought/ }).click();
     await expect(reply.locator('.reasoning')).toContainText('The person wrote 27 characters; I answer briefly.');
+    // And the reply that ran a tool shows it, as it did live: the card, the command, how it ended.
+    const ran = replies(page, 'The command printed: iris-tool-ok');
+    await expect(ran).toHaveCount(1);
+    await ran.getByRole('button', { name: /^Used 1 tool/ }).click();
+    const card = ran.getByRole('group', { name: 'Tool terminal' });
+    await expect(card).toContainText('echo iris-tool-ok');
+    await expect(card).toContainText('Done');
+    await expect(reply.getByRole('button', { name: /^Used/ })).toHaveCount(0);
     // Hermes's next reply in this channel sees that conversation.
     await send(page, 'What was my fruit?');
     await expect(replies(page, /Earlier you said: «My favourite fruit is MANGO»/)).toBeVisible({ timeout: 30_000 });

@@ -103,7 +103,8 @@ export interface HistoryMessage {
 export interface HistoryTool {
   index: number;
   name: string;
-  ok: boolean;
+  /** Absent: the call finished and how is not known (a session imported from an agent's own records). */
+  ok?: boolean;
   /** Seconds, as tool.end's. */
   duration?: number;
   preview?: string;

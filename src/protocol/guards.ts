@@ -197,8 +197,9 @@ export function historyTools(value: unknown): HistoryTool[] {
     const index = int(item.index);
     const name = id(item.name);
     const ok = bool(item.ok);
-    if (index === undefined || index < 0 || name === undefined || ok === undefined || out.has(index)) continue;
-    const tool: HistoryTool = { index, name, ok };
+    if (index === undefined || index < 0 || name === undefined || out.has(index)) continue;
+    const tool: HistoryTool = { index, name };
+    if (ok !== undefined) tool.ok = ok;
     const duration = finite(item.duration);
     if (duration !== undefined && duration >= 0) tool.duration = duration;
     const preview = str(item.preview);

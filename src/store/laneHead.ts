@@ -3,7 +3,7 @@
 // src/app/boot.ts). Only reads: the database is opened at whatever version it has, never created or
 // upgraded (Dexie does that, later), and closed once read. Rows are repaired as Dexie's reading hook would.
 import { repairChannel, repairMessage, repairPicker } from './repair';
-import type { ChannelRow, MessageRow, PickerRow } from './schema';
+import { TOOL_STATES, type ChannelRow, type MessageRow, type PickerRow, type ToolState } from './schema';
 import { shownSettledPickers } from './settledPickers';
 
 /** The name of the app's database (IrisDB's default). */
@@ -32,7 +32,7 @@ export interface MediaSize {
 /** Of one activity row, what its turn's line says: its kind, and a tool's end and time ("· 1 failed · 24 ms"). */
 export interface TurnItem {
   kind: 'tool' | 'commentary';
-  state?: 'running' | 'ok' | 'failed';
+  state?: ToolState;
   duration?: number;
 }
 
@@ -178,7 +178,7 @@ async function turnItems(store: IDBObjectStore, messages: MessageRow[]): Promise
   turns.forEach((turn, i) => {
     const list = (rows[i] as Partial<Record<keyof TurnItem, unknown>>[]).map((row): TurnItem => ({
       kind: row.kind === 'tool' ? 'tool' : 'commentary',
-      ...(row.state === 'running' || row.state === 'ok' || row.state === 'failed' ? { state: row.state } : {}),
+      ...(TOOL_STATES.includes(row.state as string) ? { state: row.state as ToolState } : {}),
       ...(num(row.duration) !== undefined ? { duration: num(row.duration) } : {}),
     }));
     if (list.length) items[turn] = list;

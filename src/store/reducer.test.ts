@@ -662,7 +662,8 @@ describe('notifications, history, media, sync, settings', () => {
             { index: 1, name: 'again', ok: true }, // a repeated index: the first stands
             { index: -1, name: 'bad', ok: true },
             { index: 2, name: '', ok: true },
-            { index: 3, name: 'no outcome' },
+            { index: 3, name: 'no outcome' }, // finished, how not known: kept, as `done`
+            { index: 4, name: 'odd outcome', ok: 'yes' }, // not a boolean: as if absent
             'junk',
           ],
         },
@@ -679,8 +680,10 @@ describe('notifications, history, media, sync, settings', () => {
     expect(cards.map((c) => [c.name, c.state, c.duration, c.preview, c.ts, c.lane])).toEqual([
       ['web_search', 'ok', 0.4, 'web_search("x")', 200, 'A'],
       ['shell', 'failed', undefined, undefined, 200, 'A'],
+      ['no outcome', 'done', undefined, undefined, 200, 'A'],
+      ['odd outcome', 'done', undefined, undefined, 200, 'A'],
     ]);
-    expect(await db.activity.count()).toBe(2);
+    expect(await db.activity.count()).toBe(4);
     // A reply this device saw live keeps its own turn and cards: history adds none.
     await apply('message.start', { message_id: 'r3', role: 'assistant' });
     await apply('tool.start', { index: 0, name: 'live_tool' });
@@ -694,6 +697,36 @@ describe('notifications, history, media, sync, settings', () => {
     expect(live).not.toBe('history:r3');
     expect((await db.activity.where('turn').equals(live).toArray()).map((c) => c.name)).toEqual(['live_tool']);
     expect(await db.activity.where('turn').equals('history:r3').count()).toBe(0);
+  });
+
+  it('a whole reply (a message frame) with its tools: cards in a turn of its own; one that joined an open turn keeps its live cards', async () => {
+    // Imported whole (the Hermes bridge's /attach sends each earlier message so): no turn is open.
+    const imported = {
+      message_id: 'm1',
+      role: 'assistant',
+      text: 'The command printed: ok',
+      tools: [{ index: 0, name: 'terminal', preview: 'echo ok' }],
+    };
+    await apply('message', imported);
+    await apply('message', imported);
+    expect(await db.messages.get('m1')).toMatchObject({ turn: 'history:m1' });
+    const cards = await db.activity.where('turn').equals('history:m1').toArray();
+    expect(cards.map((c) => [c.name, c.state, c.preview])).toEqual([['terminal', 'done', 'echo ok']]);
+    // Live: the tool frames opened a turn, and the reply that comes whole joins it with the cards they made.
+    await apply('tool.start', { index: 0, name: 'live_tool' });
+    await apply('tool.end', { index: 0, ok: true });
+    await apply('message', {
+      message_id: 'm2',
+      role: 'assistant',
+      text: 'Done',
+      tools: [{ index: 0, name: 'x', ok: true }],
+    });
+    const turn = (await db.messages.get('m2'))!.turn!;
+    expect(turn).not.toBe('history:m2');
+    expect((await db.activity.where('turn').equals(turn).toArray()).map((c) => [c.name, c.state])).toEqual([
+      ['live_tool', 'ok'],
+    ]);
+    expect(await db.activity.where('turn').equals('history:m2').count()).toBe(0);
   });
 
   it('a history reply takes its thought time from the gateway (the extension), unless measured here', async () => {

@@ -76,7 +76,8 @@ const RULES: { readonly [T in ServerFrameType]: Rule | Ignored } = {
   'channel.created': { handle: channelCreated, tables: ['channels', 'lanes'] },
   'channel.renamed': { handle: channelRenamed, tables: ['channels'] },
   'channel.deleted': { handle: channelDeleted, tables: ['channels'] },
-  message: { handle: message, tables: messageTables },
+  // A whole reply may carry its turn's tools (putWhole).
+  message: { handle: message, tables: [...messageTables, 'activity'] },
   'message.start': { handle: messageStart, tables: ['messages', 'lanes', 'channels'] },
   'message.update': { handle: messageUpdate, tables: ['messages'] },
   'message.stop': { handle: messageStop, tables: ['messages', 'lanes', 'channels'] },

@@ -11,7 +11,16 @@ import {
   pickerPayload,
   role,
 } from '../protocol/guards';
-import type { ActivityRow, ChannelRow, LaneRow, MediaRow, MessageRow, PickerRow, ToastRow } from './schema';
+import {
+  TOOL_STATES,
+  type ActivityRow,
+  type ChannelRow,
+  type LaneRow,
+  type MediaRow,
+  type MessageRow,
+  type PickerRow,
+  type ToastRow,
+} from './schema';
 
 type Loose = Record<string, unknown>;
 
@@ -233,7 +242,7 @@ export function repairActivity(raw: unknown): ActivityRow {
     optStr(r.preview) &&
     argsOk &&
     notesOk &&
-    (r.state === undefined || ['running', 'ok', 'failed'].includes(r.state as string)) &&
+    (r.state === undefined || TOOL_STATES.includes(r.state as string)) &&
     optNum(r.duration) &&
     optStr(r.output) &&
     optStr(r.message_id) &&
@@ -247,7 +256,7 @@ export function repairActivity(raw: unknown): ActivityRow {
     output: isStr,
     message_id: isStr,
     text: isStr,
-    state: (v) => ['running', 'ok', 'failed'].includes(v as string),
+    state: (v) => TOOL_STATES.includes(v as string),
   });
   out.id = asStr(r.id, 'unknown');
   out.lane = asStr(r.lane, 'unknown');

@@ -40,6 +40,10 @@ export interface LaneRow {
   lastTs?: number;
 }
 
+/** A tool card's state; `done`: it finished and how is not known (history's call without `ok`). */
+export type ToolState = 'running' | 'ok' | 'failed' | 'done';
+export const TOOL_STATES: readonly string[] = ['running', 'ok', 'failed', 'done'] satisfies ToolState[];
+
 export type MessageStatus = 'streaming' | 'final' | 'pending' | 'sent' | 'read' | 'failed';
 
 /**
@@ -101,7 +105,7 @@ export interface ActivityRow {
   preview?: string;
   args?: Record<string, unknown>;
   notes?: string[];
-  state?: 'running' | 'ok' | 'failed';
+  state?: ToolState;
   duration?: number;
   output?: string;
   // commentary (message_id is indexed so message.deleted can drop the beat)

@@ -31,8 +31,29 @@ export interface SessionMessage {
   content: string;
   reasoning?: string;
   tool_name?: string;
+  /** A tool result's call (role `tool`). */
+  tool_call_id?: string;
+  /** An assistant step's calls: their ids, tools and arguments (a JSON text, as the model wrote it). */
+  tool_calls?: SessionToolCall[];
   /** Epoch seconds, as Hermes keeps them. */
   timestamp?: number;
+}
+
+export interface SessionToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** An assistant row's `tool_calls` (OpenAI's shape: {id, function: {name, arguments}}), the well-formed ones. */
+function sessionToolCalls(value: unknown): SessionToolCall[] {
+  if (!Array.isArray(value)) return [];
+  return value.slice(0, 200).flatMap((call): SessionToolCall[] => {
+    if (typeof call !== 'object' || call === null) return [];
+    const { id, function: fn } = call as { id?: unknown; function?: { name?: unknown; arguments?: unknown } };
+    if (typeof id !== 'string' || typeof fn !== 'object' || fn === null || typeof fn.name !== 'string') return [];
+    return [{ id, name: fn.name, arguments: typeof fn.arguments === 'string' ? fn.arguments.slice(0, 10_000) : '' }];
+  });
 }
 
 /** One of Hermes's sessions, as `/api/sessions` lists them. */
@@ -146,6 +167,8 @@ export class HermesClient {
           ...(typeof o.timestamp === 'number' && Number.isFinite(o.timestamp) ? { timestamp: o.timestamp } : {}),
           ...(typeof o.reasoning === 'string' ? { reasoning: o.reasoning.slice(0, 50_000) } : {}),
           ...(typeof o.tool_name === 'string' ? { tool_name: o.tool_name } : {}),
+          ...(typeof o.tool_call_id === 'string' ? { tool_call_id: o.tool_call_id } : {}),
+          ...(Array.isArray(o.tool_calls) ? { tool_calls: sessionToolCalls(o.tool_calls) } : {}),
         },
       ];
     });

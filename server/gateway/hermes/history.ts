@@ -1,10 +1,12 @@
 // A Hermes session's earlier conversation as the lane's stored history (README "History import"):
-// the person's words and Hermes's replies, each reply with the reasoning of the steps that led to it.
-// Tool steps and tool results are left out (the app has no card for a finished tool of the past).
+// the person's words and Hermes's replies, each reply with the reasoning of the steps that led to it
+// and the tools they ran (the `tools` extension: name, what it ran, and how it ended where the result
+// says so). Tool arguments and outputs stay in Hermes, as history keeps none for a live turn either.
 // Ids are derived from the session and Hermes's own row ids, so importing again finds them stored.
 import { createHash } from 'node:crypto';
+import type { HistoryTool } from '../../../src/protocol';
 import type { StoredMessage } from '../conversations';
-import type { SessionMessage } from './client';
+import type { SessionMessage, SessionToolCall } from './client';
 
 type ImportedMessage = StoredMessage & { ts: number };
 
@@ -25,7 +27,10 @@ export function historyFromSession(
   model?: string,
 ): ImportedMessage[] {
   const out: ImportedMessage[] = [];
+  // What the steps since the person's words did, given to the reply that ends them.
   let thoughts: string[] = [];
+  let calls = new Map<string, SessionToolCall>();
+  let tools: HistoryTool[] = [];
   let lastTs = 0;
   messages.forEach((m, index) => {
     const ts = Math.max(Math.round((m.timestamp ?? 0) * 1000), lastTs + 1);
@@ -33,21 +38,72 @@ export function historyFromSession(
     const base = { lane, message_id: importedId(sessionId, m.id ?? `i${index}`), text: m.content, ts };
     if (m.role === 'user') {
       thoughts = [];
+      calls = new Map();
+      tools = [];
       if (!text) return;
       out.push({ ...base, role: 'user' });
       lastTs = ts;
+    } else if (m.role === 'tool') {
+      const call = m.tool_call_id !== undefined ? calls.get(m.tool_call_id) : undefined;
+      const name = m.tool_name || call?.name;
+      if (!name) return;
+      const ok = toolSucceeded(m.content);
+      const preview = call && argumentPreview(call.arguments);
+      tools.push({ index: tools.length, name, ...(ok !== undefined ? { ok } : {}), ...(preview ? { preview } : {}) });
     } else if (m.role === 'assistant') {
       if (m.reasoning?.trim()) thoughts.push(m.reasoning.trim());
-      if (!text) return; // a step that only called tools: its reasoning goes with the reply
+      for (const call of m.tool_calls ?? []) calls.set(call.id, call);
+      if (!text) return; // a step that only called tools: its reasoning and tools go with the reply
       out.push({
         ...base,
         role: 'assistant',
         ...(thoughts.length ? { reasoning: thoughts.join('\n\n') } : {}),
+        ...(tools.length ? { tools } : {}),
         ...(model ? { model } : {}),
       });
       thoughts = [];
+      calls = new Map();
+      tools = [];
       lastTs = ts;
     }
   });
   return out;
+}
+
+/**
+ * How a tool ended, from its result as Hermes stored it: a JSON object says so (an `error`, `success:
+ * false` or a non-zero `exit_code` fail; otherwise it succeeded), as does text starting "Error"; any
+ * other text does not say (undefined: the card shows it finished, without a tick or a cross).
+ */
+export function toolSucceeded(result: string): boolean | undefined {
+  const text = result.trim();
+  if (/^error\b/i.test(text)) return false;
+  if (!text.startsWith('{')) return undefined;
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return undefined;
+  const { error, success, exit_code: exitCode } = data as Record<string, unknown>;
+  const failed =
+    (error !== undefined && error !== null && error !== '' && error !== false) ||
+    success === false ||
+    (typeof exitCode === 'number' && exitCode !== 0);
+  return !failed;
+}
+
+/** A call's one-line preview, as the live card has it: the first text among its arguments (a command, a path, a query). */
+function argumentPreview(args: string): string | undefined {
+  let data: unknown;
+  try {
+    data = JSON.parse(args);
+  } catch {
+    return undefined;
+  }
+  if (typeof data !== 'object' || data === null) return undefined;
+  const first = Object.values(data).find((v): v is string => typeof v === 'string' && v.trim() !== '');
+  const line = first?.trim().split('\n', 1)[0];
+  return line && (line.length > 120 ? `${line.slice(0, 119)}…` : line);
 }

@@ -7,7 +7,7 @@ import type { TestClient } from '../testclient';
 import { useGateway } from '../testing';
 import { makePng } from '../agent/png';
 import { HermesAgent } from './agent';
-import { historyFromSession, importedId } from './history';
+import { historyFromSession, importedId, toolSucceeded } from './history';
 import { loadFixture, startReplayHermes, type ReplayHermes } from './testing/replay';
 
 const token = 'hermes-bridge-token';
@@ -584,6 +584,15 @@ describe('history import (/attach) from a session recorded from hermes-agent 0.1
         role: m.role as string,
         content: (m.content as string | null) ?? '',
         ...(m.reasoning ? { reasoning: m.reasoning as string } : {}),
+        ...(m.tool_name ? { tool_name: m.tool_name as string } : {}),
+        ...(m.tool_call_id ? { tool_call_id: m.tool_call_id as string } : {}),
+        ...(Array.isArray(m.tool_calls)
+          ? {
+              tool_calls: (m.tool_calls as { id: string; function: { name: string; arguments: string } }[]).map(
+                (c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments }),
+              ),
+            }
+          : {}),
         timestamp: m.timestamp as number,
       })),
       'iris-scripted-1',
@@ -596,10 +605,58 @@ describe('history import (/attach) from a session recorded from hermes-agent 0.1
       reasoning: 'I should run `echo iris-tool-ok` in the terminal.\n\nThe tool answered; I report what it said.',
       model: 'iris-scripted-1',
       ts: Math.round((data[3].timestamp as number) * 1000),
+      // Its step's tool, as the live card had it ("terminal", the command), and how it ended (exit 0).
+      tools: [{ index: 0, name: 'terminal', ok: true, preview: 'echo iris-tool-ok' }],
     });
+    expect(history[0]).not.toHaveProperty('tools');
     expect(history[0].ts).toBe(Math.round((data[0].timestamp as number) * 1000));
     // Stable ids: the same session read again gives the same ids.
     expect(history.map((m) => m.message_id)).toEqual([importedId('record-tool', 3), importedId('record-tool', 6)]);
+  });
+
+  it('reads how a tool ended from its result where it says so, and leaves it unknown where it does not', () => {
+    expect(toolSucceeded('{"output": "ok", "exit_code": 0, "error": null}')).toBe(true);
+    expect(toolSucceeded('{"output": "", "exit_code": 2, "error": null}')).toBe(false);
+    expect(toolSucceeded('{"error": "File not found: a.txt"}')).toBe(false);
+    expect(toolSucceeded('{"success": false}')).toBe(false);
+    expect(toolSucceeded('{"results": []}')).toBe(true);
+    expect(toolSucceeded('Error: permission denied')).toBe(false);
+    expect(toolSucceeded('{not json')).toBeUndefined();
+    expect(toolSucceeded('The page says hello.')).toBeUndefined();
+    expect(toolSucceeded('[1, 2]')).toBeUndefined();
+  });
+
+  it('gives each reply the tools of its own steps: calls without a result are left out, a result names its tool', () => {
+    const history = historyFromSession('web:default', 's', [
+      { id: 1, role: 'user', content: 'first' },
+      {
+        id: 2,
+        role: 'assistant',
+        content: '',
+        tool_calls: [
+          { id: 'a', name: 'read_file', arguments: '{"path": "notes.md\\nmore", "limit": 5}' },
+          { id: 'b', name: 'web_search', arguments: 'not json' },
+          { id: 'c', name: 'never_answered', arguments: '{}' },
+        ],
+      },
+      { id: 3, role: 'tool', content: '{"content": "# Notes"}', tool_call_id: 'a' },
+      { id: 4, role: 'tool', content: 'plain words', tool_call_id: 'b', tool_name: 'web_search' },
+      { id: 5, role: 'assistant', content: 'Read it.' },
+      { id: 6, role: 'user', content: 'second' },
+      { id: 7, role: 'assistant', content: 'No tools this time.' },
+    ]);
+    expect(history.map((m) => [m.text, m.tools])).toEqual([
+      ['first', undefined],
+      [
+        'Read it.',
+        [
+          { index: 0, name: 'read_file', ok: true, preview: 'notes.md' },
+          { index: 1, name: 'web_search' },
+        ],
+      ],
+      ['second', undefined],
+      ['No tools this time.', undefined],
+    ]);
   });
 
   it('/attach imports the session once, before the lane’s own messages; the next run continues it', async () => {
@@ -631,6 +688,11 @@ describe('history import (/attach) from a session recorded from hermes-agent 0.1
     ]);
     const page = await c.request('history', { limit: 50 });
     expect(page.payload.messages.map((m: { text: string }) => m.text).slice(0, 2)).toEqual(imported);
+    // The reply's tool, read from Hermes's session (its call and result rows), on the wire and in history.
+    const tool = { index: 0, name: 'terminal', ok: true, preview: 'echo iris-tool-ok' };
+    const reply = c.ofType('message', from).find((f) => f.payload.text === 'The command printed: iris-tool-ok')!;
+    expect(reply.payload.tools).toEqual([tool]);
+    expect(page.payload.messages[1].tools).toEqual([tool]);
 
     // Twice: nothing is imported again.
     await c.request('message.send', { text: '/attach record-tool', client_id: 'c-attach-2' }, {});

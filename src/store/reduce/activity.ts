@@ -125,7 +125,7 @@ export async function putHistoryTools(db: IrisDB, reply: MessageRow, tools: Hist
       index: tool.index,
       name: tool.name,
       notes: [],
-      state: tool.ok ? 'ok' : 'failed',
+      state: tool.ok === undefined ? 'done' : tool.ok ? 'ok' : 'failed',
     };
     if (tool.preview !== undefined) row.preview = tool.preview;
     if (tool.duration !== undefined) row.duration = tool.duration;

@@ -101,10 +101,24 @@ function replay(
         text: `answer ${t}`,
         ts: (ts += 10),
         ...(media && { media }),
+        // Its turn's tools (the extension): the reply joins the open turn, and they are not its cards.
+        ...(rnd() < 0.5 && { tools: [{ index: 0, name: 'kept', ok: true }] }),
       });
     }
     push('typing', env, { on: false });
     push('agent.idle', env, {});
+    // A reply that comes whole with its tools and no turn open (an imported one): cards of its own.
+    if (rnd() < 0.1)
+      push('message', env, {
+        message_id: `imported${t}`,
+        role: 'assistant',
+        text: `imported ${t}`,
+        ts: (ts += 10),
+        tools: [
+          { index: 0, name: 'terminal', preview: 'ls' },
+          { index: 1, name: 'read_file', ok: false },
+        ],
+      });
     if (rnd() < 0.05) push('message.deleted', env, { message_ids: [user] });
     if (rnd() < 0.05) push('read.receipt', env, { message_id: reply });
   }

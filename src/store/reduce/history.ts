@@ -1,10 +1,9 @@
 // history: a page of final messages, oldest to newest (spec README §9).
-import { bool, epochMs, historyTools, isObject, serverMessageId } from '../../protocol/guards';
+import { bool, epochMs, isObject, serverMessageId } from '../../protocol/guards';
 import type { IrisDB } from '../db';
 import type { MessageRow } from '../schema';
 import { patchLane } from '../models/lanes';
-import { putHistoryTools } from './activity';
-import { putFinal } from './messages';
+import { putWhole } from './messages';
 import { ORDER_STEP, withLastTs } from '../order';
 import { frameScope } from './scope';
 import type { Handler } from './types';
@@ -55,11 +54,8 @@ export const history: Handler = async (db, frame, ctx) => {
   let newest: number | undefined;
   for (const [i, entry] of page.entries()) {
     // A reply's tools (the extension) get a turn of their own, unless it has one (seen live here).
-    const tools = historyTools(entry.tools);
-    const ownTurn = tools.length ? `history:${String(entry.message_id)}` : undefined;
-    const row = await putFinal(db, scope, entry, ctx, { after, at: placed[i], ownTurn });
+    const row = await putWhole(db, scope, entry, ctx, { after, at: placed[i] });
     if (!row) continue;
-    if (ownTurn !== undefined && row.turn === ownTurn) await putHistoryTools(db, row, tools);
     stored.push(row.message_id);
     after = row.ts;
     newest = Math.max(newest ?? row.ts, row.ts);

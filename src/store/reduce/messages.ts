@@ -4,6 +4,7 @@ import type { IrisDB } from '../db';
 import {
   epochMs,
   finite,
+  historyTools,
   id,
   int,
   LOCAL_ID_PREFIX,
@@ -17,6 +18,7 @@ import { ensureTurn, markRead, patchLane } from '../models/lanes';
 import { recordRemoteMedia } from '../models/media';
 import { localMessageId } from '../models/messages';
 import type { LaneRow, MessageRow, MessageStatus } from '../schema';
+import { putHistoryTools } from './activity';
 import { mergeRefs, offeredRefs } from './media';
 import { arrivalTs, sortTs, withLastTs } from '../order';
 import { frameScope } from './scope';
@@ -61,7 +63,7 @@ async function takePending(db: IrisDB, clientId: string, messageId: string): Pro
  * has a time for it; `openTurn`: the lane's open turn, which a new reply joins (none for history);
  * `ownTurn`: a turn of its own for a reply with no turn yet (history's replies with their tools).
  */
-export async function putFinal(
+async function putFinal(
   db: IrisDB,
   scope: LaneScope,
   p: Record<string, unknown>,
@@ -122,12 +124,31 @@ export async function putFinal(
   return row;
 }
 
+/**
+ * putFinal for a message that comes whole (a `message` frame, a history entry): a reply that carries its
+ * turn's tools (the `tools` extension) and joins no turn (none open here, none of its own yet) gets the
+ * turn `history:<id>` with their cards. A reply that joined a turn keeps the cards its tool frames made.
+ */
+export async function putWhole(
+  db: IrisDB,
+  scope: LaneScope,
+  p: Record<string, unknown>,
+  ctx: ReduceContext,
+  options: { openTurn?: string; clientId?: string; after?: number; at?: number },
+): Promise<MessageRow | undefined> {
+  const tools = historyTools(p.tools);
+  const ownTurn = tools.length ? `history:${serverMessageId(p.message_id)}` : undefined;
+  const row = await putFinal(db, scope, p, ctx, { ...options, ownTurn });
+  if (row && ownTurn !== undefined && row.turn === ownTurn) await putHistoryTools(db, row, tools);
+  return row;
+}
+
 export const message: Handler = async (db, frame, ctx) => {
   if (serverMessageId(frame.payload.message_id) === undefined) return;
   const scope = await frameScope(db, frame);
   if (!scope) return;
   const lane = await db.lanes.get(scope.lane);
-  const row = await putFinal(db, scope, frame.payload, ctx, {
+  const row = await putWhole(db, scope, frame.payload, ctx, {
     openTurn: lane?.turn,
     clientId: ctx.clientId,
     after: lane?.lastTs,

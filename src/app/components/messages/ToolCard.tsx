@@ -26,8 +26,10 @@ export function ToolCard(props: { tool: ActivityRow }) {
   const stopped = () => unfinished() && !running();
   const now = useNow(running);
   const name = () => props.tool.name || 'tool';
-  const stateLabel = () =>
-    running() ? 'Running' : stopped() ? 'Stopped' : props.tool.state === 'ok' ? 'Done' : 'Failed';
+  // `done`: it finished, and how is not known (a call read from an agent's own records): no tick, no cross.
+  const ended = { ok: ['✓', 'Done'], done: ['', 'Finished'], failed: ['✕', 'Failed'] } as const;
+  const outcome = () => ended[props.tool.state === 'ok' || props.tool.state === 'done' ? props.tool.state : 'failed'];
+  const stateLabel = () => (running() ? 'Running' : stopped() ? 'Stopped' : outcome()[1]);
   const elapsed = () => formatDuration(Math.max(0, (now() - props.tool.ts) / 1000));
   const hasDetails = () => !!props.tool.output || !!(props.tool.args && Object.keys(props.tool.args).length);
 
@@ -44,7 +46,9 @@ export function ToolCard(props: { tool: ActivityRow }) {
         <span class="tool-state" classList={{ ok: props.tool.state === 'ok', failed: props.tool.state === 'failed' }}>
           <Show
             when={running()}
-            fallback={<span aria-hidden="true">{props.tool.state === 'ok' ? '✓' : stopped() ? '–' : '✕'}</span>}
+            fallback={
+              <Show when={stopped() ? '–' : outcome()[0]}>{(glyph) => <span aria-hidden="true">{glyph()}</span>}</Show>
+            }
           >
             <span class="tool-spinner" aria-hidden="true" />
           </Show>

@@ -1,0 +1,75 @@
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { IrisRuntime } from '../../../runtime';
+import type { ActivityRow } from '../../../store/schema';
+import { mount, visibleText, type Mounted } from '../../../testing/mount';
+import { createTestRuntime, disposeTestRuntime } from '../../../testing/runtime';
+import { MessageListContext, type MessageListContextValue } from './listContext';
+import { ToolCard } from './ToolCard';
+
+let runtime: IrisRuntime;
+let mounted: Mounted | undefined;
+afterEach(async () => {
+  mounted?.unmount();
+  await disposeTestRuntime(runtime);
+});
+
+const list = (turnClosed: boolean): MessageListContextValue => ({
+  lane: 'web:default',
+  win: { rows: {}, activity: {}, media: {} },
+  agentName: () => 'Hermes',
+  highlighted: () => undefined,
+  agentTs: () => undefined,
+  turnClosed: () => turnClosed,
+  atStart: () => true,
+  jumpTo: () => {},
+  isOpen: () => false,
+  toggleOpen: () => {},
+  requestDelete: () => {},
+  holdPlace: () => {},
+  paused: () => undefined,
+});
+
+/** The card's head as a person reads it: name, mark and state, time. */
+function cardText(state: ActivityRow['state'], turnClosed = true): string {
+  runtime = createTestRuntime();
+  const tool: ActivityRow = {
+    id: 't:tool:0',
+    lane: 'web:default',
+    turn: 't',
+    kind: 'tool',
+    ts: 1,
+    order: 0,
+    index: 0,
+    name: 'terminal',
+    duration: 0.2,
+    ...(state ? { state } : {}),
+  };
+  mounted = mount(
+    () => (
+      <MessageListContext.Provider value={list(turnClosed)}>
+        <ToolCard tool={tool} />
+      </MessageListContext.Provider>
+    ),
+    runtime,
+  );
+  return visibleText(mounted.container.querySelector('.tool-head')!);
+}
+
+describe('a tool card', () => {
+  it('says how the call ended: Done with a tick', () => {
+    expect(cardText('ok')).toBe('terminal✓Done · 200 ms');
+  });
+
+  it('says how the call ended: Failed with a cross', () => {
+    expect(cardText('failed')).toBe('terminal✕Failed · 200 ms');
+  });
+
+  it('says a call whose outcome is not known (from an agent’s own records) finished, with neither mark', () => {
+    expect(cardText('done')).toBe('terminalFinished · 200 ms');
+  });
+
+  it('says a call its turn ended unfinished stopped', () => {
+    expect(cardText('running', true)).toBe('terminal–Stopped · 200 ms');
+  });
+});
