@@ -5,7 +5,8 @@ import type { MessageRow } from '../../../store/schema';
 import { mount, type Mounted } from '../../../testing/mount';
 import { createTestRuntime, disposeTestRuntime } from '../../../testing/runtime';
 import { until } from '../../../testing/until';
-import { MessageListContext, type MessageListContextValue } from './listContext';
+import { testMessageList } from './testListContext';
+import { MessageListContext } from './listContext';
 import { MessageActions } from './MessageActions';
 
 let runtime: IrisRuntime;
@@ -15,21 +16,7 @@ afterEach(async () => {
   await disposeTestRuntime(runtime);
 });
 
-const list = (): MessageListContextValue => ({
-  lane: 'web:default',
-  win: { rows: {}, activity: {}, media: {} },
-  agentName: () => 'Iris demo agent',
-  highlighted: () => undefined,
-  agentTs: () => undefined,
-  turnClosed: () => false,
-  atStart: () => true,
-  jumpTo: () => {},
-  isOpen: () => false,
-  toggleOpen: () => {},
-  requestDelete: () => {},
-  holdPlace: () => {},
-  paused: () => undefined,
-});
+const list = () => testMessageList();
 
 const row: MessageRow = {
   message_id: 'm1',

@@ -7,6 +7,7 @@ import type { MessageRow } from '../../../store/schema';
 import { mount, visibleText, type Mounted } from '../../../testing/mount';
 import { createTestRuntime, disposeTestRuntime } from '../../../testing/runtime';
 import { until } from '../../../testing/until';
+import { testMessageList } from './testListContext';
 import { MessageListContext, type MessageListContextValue } from './listContext';
 import { MessageItem } from './MessageItem';
 import { PAUSED_TEXT } from './connectionPause';
@@ -18,24 +19,7 @@ afterEach(async () => {
   await disposeTestRuntime(runtime);
 });
 
-function list(extra: Partial<MessageListContextValue> = {}): MessageListContextValue {
-  return {
-    lane: 'web:default',
-    win: { rows: {}, activity: {}, media: {} },
-    agentName: () => 'Iris demo agent',
-    highlighted: () => undefined,
-    agentTs: () => undefined,
-    turnClosed: () => false,
-    atStart: () => true,
-    jumpTo: () => {},
-    isOpen: () => false,
-    toggleOpen: () => {},
-    requestDelete: () => {},
-    holdPlace: () => {},
-    paused: () => undefined,
-    ...extra,
-  };
-}
+const list = (extra: Partial<MessageListContextValue> = {}) => testMessageList(extra);
 
 /** A streaming assistant row with this id and stored text. */
 const streamingRow = (message_id: string, text: string): MessageRow => ({

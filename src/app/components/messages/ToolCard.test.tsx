@@ -4,7 +4,8 @@ import type { IrisRuntime } from '../../../runtime';
 import type { ActivityRow } from '../../../store/schema';
 import { mount, visibleText, type Mounted } from '../../../testing/mount';
 import { createTestRuntime, disposeTestRuntime } from '../../../testing/runtime';
-import { MessageListContext, type MessageListContextValue } from './listContext';
+import { testMessageList } from './testListContext';
+import { MessageListContext } from './listContext';
 import { ToolCard } from './ToolCard';
 
 let runtime: IrisRuntime;
@@ -14,21 +15,7 @@ afterEach(async () => {
   await disposeTestRuntime(runtime);
 });
 
-const list = (turnClosed: boolean): MessageListContextValue => ({
-  lane: 'web:default',
-  win: { rows: {}, activity: {}, media: {} },
-  agentName: () => 'Hermes',
-  highlighted: () => undefined,
-  agentTs: () => undefined,
-  turnClosed: () => turnClosed,
-  atStart: () => true,
-  jumpTo: () => {},
-  isOpen: () => false,
-  toggleOpen: () => {},
-  requestDelete: () => {},
-  holdPlace: () => {},
-  paused: () => undefined,
-});
+const list = (turnClosed: boolean) => testMessageList({ turnClosed: () => turnClosed });
 
 /** The card's head as a person reads it: name, mark and state, time. */
 function cardText(state: ActivityRow['state'], turnClosed = true): string {
