@@ -15,6 +15,9 @@ function useNow(running: () => boolean) {
   return now;
 }
 
+/** An ended call's mark and words; `done`: it finished, how is not known (an agent's own records): no tick, no cross. */
+const ENDED = { ok: ['✓', 'Done'], done: ['', 'Finished'], failed: ['✕', 'Failed'] } as const;
+
 /** One tool call of a turn: name, preview, progress notes, a timer, then the outcome and its output. */
 export function ToolCard(props: { tool: ActivityRow }) {
   const list = useMessageList();
@@ -26,9 +29,7 @@ export function ToolCard(props: { tool: ActivityRow }) {
   const stopped = () => unfinished() && !running();
   const now = useNow(running);
   const name = () => props.tool.name || 'tool';
-  // `done`: it finished, and how is not known (a call read from an agent's own records): no tick, no cross.
-  const ended = { ok: ['✓', 'Done'], done: ['', 'Finished'], failed: ['✕', 'Failed'] } as const;
-  const outcome = () => ended[props.tool.state === 'ok' || props.tool.state === 'done' ? props.tool.state : 'failed'];
+  const outcome = () => ENDED[props.tool.state === 'ok' || props.tool.state === 'done' ? props.tool.state : 'failed'];
   const stateLabel = () => (running() ? 'Running' : stopped() ? 'Stopped' : outcome()[1]);
   const elapsed = () => formatDuration(Math.max(0, (now() - props.tool.ts) / 1000));
   const hasDetails = () => !!props.tool.output || !!(props.tool.args && Object.keys(props.tool.args).length);
