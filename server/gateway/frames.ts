@@ -32,16 +32,16 @@ export function waitingPickerFrames(
   return frames;
 }
 
-/** A tool call as its tool.end ended it, kept with the reply for history (the `tools` extension). */
+/** A tool call as it ended, kept with the reply for history (the `tools` extension); `ok` undefined: not known. */
 export function endedTool(
   call: { index: number; name: string; preview?: string },
-  ok: boolean,
+  ok: boolean | undefined,
   duration?: number,
 ): HistoryTool {
   return {
     index: call.index,
     name: call.name,
-    ok,
+    ...(ok !== undefined ? { ok } : {}),
     ...(duration !== undefined ? { duration } : {}),
     ...(call.preview ? { preview: call.preview } : {}),
   };

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { HistoryTool } from '../../../src/protocol';
 import type { StoredMessage } from '../conversations';
+import { endedTool } from '../frames';
 import type { SessionMessage, SessionToolCall } from './client';
 
 type ImportedMessage = StoredMessage & { ts: number };
@@ -47,9 +48,8 @@ export function historyFromSession(
       const call = m.tool_call_id !== undefined ? calls.get(m.tool_call_id) : undefined;
       const name = m.tool_name || call?.name;
       if (!name) return;
-      const ok = toolSucceeded(m.content);
       const preview = call && argumentPreview(call.arguments);
-      tools.push({ index: tools.length, name, ...(ok !== undefined ? { ok } : {}), ...(preview ? { preview } : {}) });
+      tools.push(endedTool({ index: tools.length, name, preview }, toolSucceeded(m.content)));
     } else if (m.role === 'assistant') {
       if (m.reasoning?.trim()) thoughts.push(m.reasoning.trim());
       for (const call of m.tool_calls ?? []) calls.set(call.id, call);
@@ -76,17 +76,10 @@ export function historyFromSession(
  * other text does not say (undefined: the card shows it finished, without a tick or a cross).
  */
 export function toolSucceeded(result: string): boolean | undefined {
-  const text = result.trim();
-  if (/^error\b/i.test(text)) return false;
-  if (!text.startsWith('{')) return undefined;
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) return undefined;
-  const { error, success, exit_code: exitCode } = data as Record<string, unknown>;
+  if (/^\s*error\b/i.test(result)) return false;
+  const data = jsonObject(result);
+  if (!data) return undefined;
+  const { error, success, exit_code: exitCode } = data;
   const failed =
     (error !== undefined && error !== null && error !== '' && error !== false) ||
     success === false ||
@@ -96,14 +89,21 @@ export function toolSucceeded(result: string): boolean | undefined {
 
 /** A call's one-line preview, as the live card has it: the first text among its arguments (a command, a path, a query). */
 function argumentPreview(args: string): string | undefined {
-  let data: unknown;
+  const first = Object.values(jsonObject(args) ?? {}).find(
+    (v): v is string => typeof v === 'string' && v.trim() !== '',
+  );
+  const line = first?.trim().split('\n', 1)[0];
+  return line && (line.length > 120 ? `${line.slice(0, 119)}…` : line);
+}
+
+/** A JSON text that is an object, parsed; anything else (text, an array, malformed JSON) undefined. */
+function jsonObject(text: string): Record<string, unknown> | undefined {
   try {
-    data = JSON.parse(args);
+    const data: unknown = JSON.parse(text);
+    return typeof data === 'object' && data !== null && !Array.isArray(data)
+      ? (data as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }
-  if (typeof data !== 'object' || data === null) return undefined;
-  const first = Object.values(data).find((v): v is string => typeof v === 'string' && v.trim() !== '');
-  const line = first?.trim().split('\n', 1)[0];
-  return line && (line.length > 120 ? `${line.slice(0, 119)}…` : line);
 }

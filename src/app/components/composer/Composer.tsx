@@ -408,12 +408,7 @@ function LaneComposer(props: { lane: string }) {
         {/* Text or files in the box make the main button steer or send; Stop stays at the end of the row,
             where it was, so ending the reply never means clearing what was typed. */}
         <Show when={mode() !== 'stop' && working()}>
-          <button
-            type="button"
-            class="composer-send composer-stop stop"
-            title="Stop the reply"
-            onClick={() => void stop()}
-          >
+          <button type="button" class="composer-send stop" title="Stop the reply" onClick={() => void stop()}>
             <SendIcon mode="stop" />
             <span class="visually-hidden">Stop</span>
           </button>
