@@ -382,6 +382,42 @@ test('a reload mid-run and a second device each show the reply exactly once', as
   }
 });
 
+test('files to Hermes: a text file is read (and kept in the conversation), a PDF is named back, not sent', async ({
+  page,
+}) => {
+  const iris = await startIris();
+  try {
+    await page.setViewportSize({ width: 412, height: 915 });
+    await openLane(page, iris, GENERAL);
+    await page.locator('input[type="file"][multiple]').setInputFiles([
+      { name: 'build.log', mimeType: 'text/plain', buffer: Buffer.from('step 1 ok\nstep 2 FAILED: disk full\n') },
+      { name: 'report.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n%\xe2\xe3\n') },
+    ]);
+    await expect(page.getByRole('list', { name: 'Attachments' })).toContainText('build.log');
+    await send(page, 'What failed?');
+    await expect(replies(page, 'Not sent to Hermes: report.pdf (neither a picture nor a text file).')).toBeVisible({
+      timeout: 30_000,
+    });
+    // The model's reply is made from the file's words, which only Hermes passed it.
+    const read = replies(page, 'I read build.log: 2 lines, the last «step 2 FAILED: disk full».');
+    await expect(read).toBeVisible({ timeout: 30_000 });
+    await expect(read).toHaveAttribute('aria-busy', 'false');
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.screenshot({ path: `${SHOTS}/files-phone-${scheme}.png` });
+    }
+    // The next turn's conversation still holds the file's words.
+    await send(page, 'And the first step?');
+    await expect(replies(page, 'Earlier you said: «[Content of build.log]: step 1 ok step 2')).toBeVisible({
+      timeout: 30_000,
+    });
+    const lastRequest = model.requests[model.requests.length - 1]!;
+    expect(JSON.stringify(lastRequest.messages)).not.toContain('%PDF');
+  } finally {
+    await iris.close();
+  }
+});
+
 test('two channels are two Hermes conversations: the second does not see the first’s words', async ({ page }) => {
   const iris = await startIris();
   try {

@@ -5,6 +5,8 @@
 //   [approve PATH]   a terminal call `rm -rf PATH && echo removed-ok` (Hermes sends it to approval)
 //   [slow]           a long reply streamed slowly (for Stop, reload and a second device mid-run)
 //   [fail]           the model answers 400 (a failure Hermes does not retry)
+//   a text file      (its words inlined by the bridge as "[Content of NAME]:") a reply naming the file, its
+//                    line count and its last line
 //   anything else    a short reply that quotes the message and lists the conversation's earlier words
 // Every streamed reply starts with a reasoning delta. Bound to 127.0.0.1 on a free port.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -82,6 +84,17 @@ function nextMove(messages: ChatMessage[]): Move {
       pieces: describeToolResult(toolResult),
       reasoning: 'The tool answered; I report what it said.',
       delayMs: 150,
+    };
+  }
+  const file = /\[Content of ([^\]\n]+)\]:\n([\s\S]*?)(?:\n\n|$)/.exec(userText);
+  if (file) {
+    const lines = file[2]!.split('\n').filter((line) => line.trim() !== '');
+    const last = oneLine(lines[lines.length - 1] ?? '', 120);
+    return {
+      kind: 'text',
+      pieces: ['I read ', `${file[1]}: `, `${lines.length} lines, `, `the last «${last}».`],
+      reasoning: 'A file came with the message; I say what is in it.',
+      delayMs: 120,
     };
   }
   if (/\[slow\]/i.test(userText)) {

@@ -21,6 +21,7 @@ import { catalogFrame, completeFrame } from '../commandframes';
 import { at, messageFrame, waitingPickerFrames } from '../frames';
 import { LaneQueues } from '../lanequeue';
 import type { Requester } from '../peer';
+import { hermesAttachments, refusedText, withTexts } from './attachments';
 import { HermesClient, HermesError } from './client';
 import { historyFromSession } from './history';
 import { HermesState, type PendingApproval } from './state';
@@ -42,8 +43,6 @@ export interface HermesAgentOptions {
 /** The API server features this bridge needs (`/v1/capabilities` of hermes-agent 0.19.0). */
 const NEEDED_FEATURES = ['run_submission', 'run_status', 'run_events_sse', 'run_stop', 'run_approval_response'];
 const MAX_HISTORY = 40;
-const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
-const IMAGE_MIMES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif']);
 const PROVIDER_ID = 'hermes';
 /** A slash command: answered by the bridge, never sent to Hermes. */
 const COMMAND = /^\/([a-z][\w-]*)(?:\s+([\s\S]*))?$/i;
@@ -283,39 +282,34 @@ export class HermesAgent implements Agent {
 
   private async runMessage(addr: LaneAddress, msg: StoredMessage): Promise<void> {
     const { store } = this.ctx;
-    const images: Array<{ type: 'image_url'; image_url: { url: string } }> = [];
-    const refused: string[] = [];
-    for (const ref of msg.media ?? []) {
-      const bytes =
-        IMAGE_MIMES.has(ref.mime) && ref.size <= MAX_IMAGE_BYTES ? store.media.bytes(ref.media_id) : undefined;
-      if (bytes)
-        images.push({ type: 'image_url', image_url: { url: `data:${ref.mime};base64,${bytes.toString('base64')}` } });
-      else refused.push(ref.filename || ref.mime);
-    }
+    const bytesOf = (mediaId: string) => store.media.bytes(mediaId);
+    const { images, texts, refused } = hermesAttachments(msg.media ?? [], bytesOf);
+    const words = withTexts(msg.text, texts);
     if (refused.length) {
-      const sent = msg.text.trim() || images.length ? ' I sent Hermes the rest of your message.' : '';
-      this.say(
-        addr,
-        'assistant',
-        `This agent cannot read files of this kind: ${refused.map((n) => `**${n}**`).join(', ')} (Hermes takes text and pictures).${sent}`,
-      );
-      if (!msg.text.trim() && !images.length) return;
+      this.say(addr, 'assistant', refusedText(refused, words !== '' || images.length > 0));
+      if (words === '' && !images.length) return;
     }
     const sessionId = this.state.sessionFor(addr.lane);
-    // The lane's words with Hermes: not the commands the bridge answered itself, nor its answers.
+    // The lane's words with Hermes (a text file's as it was sent with them): not the commands the bridge
+    // answered itself, nor its answers.
     const history = store
       .messages(addr.lane)
       .filter(
         (m) =>
           m.message_id !== msg.message_id &&
           (m.role === 'user' || m.role === 'assistant') &&
-          m.text.trim() !== '' &&
+          (m.text.trim() !== '' || !!m.media?.length) &&
           !m.message_id.startsWith(BRIDGE_ID) &&
           !(m.role === 'user' && !m.media?.length && COMMAND.test(m.text.trim())),
       )
       .slice(-MAX_HISTORY)
-      .map((m) => ({ role: m.role, content: m.text }));
-    const text = msg.text.trim() || 'What is in this picture?';
+      .map((m) => ({
+        role: m.role,
+        content:
+          m.role === 'user' && m.media?.length ? withTexts(m.text, hermesAttachments(m.media, bytesOf).texts) : m.text,
+      }))
+      .filter((m) => m.content.trim() !== '');
+    const text = words || 'What is in this picture?';
     const input = images.length ? [{ role: 'user', content: [{ type: 'text', text }, ...images] }] : text;
     const model = this.state.models.get(addr.lane);
     const body: Record<string, unknown> = {
@@ -638,12 +632,12 @@ function helpText(d: AgentDescription): string {
   return [
     `You are talking to **${d.name}**${d.model ? ` (model ${d.model})` : ''} through its API server.`,
     '',
-    "Works: streamed replies, tool activity, approvals of risky commands, Stop, pictures, `/model`, `/attach` (continue one of Hermes's own sessions here, its history imported).",
+    "Works: streamed replies, tool activity, approvals of risky commands, Stop, pictures (up to 5 MB), text files such as logs, code or CSV (up to 100 KB), `/model`, `/attach` (continue one of Hermes's own sessions here, its history imported).",
     '',
     `Not with ${d.version ? `hermes-agent ${d.version}` : 'this Hermes version'}:`,
     '- steering a running reply: its API server has no steer endpoint, so a message sent during a reply waits for the next turn;',
     "- clarifying questions: the API server's toolset has no clarify tool, so Hermes cannot stop to ask you one;",
     "- Hermes's own slash commands: its API server runs none;",
-    '- files other than pictures.',
+    '- files other than pictures and text (PDFs, documents, archives, audio): its API server takes no files.',
   ].join('\n');
 }

@@ -339,22 +339,25 @@ describe('HermesAgent on recorded hermes-agent 0.19.0 streams', () => {
     expect(runCalls()[0].body).toMatchObject({ model: 'fast-route' });
   });
 
+  /** Uploads `bytes` as `filename` (typed `mime`) and returns its media_ref. */
+  async function upload(c: TestClient, ref: string, filename: string, mime: string, bytes: Buffer): Promise<string> {
+    const { createHash } = await import('node:crypto');
+    const id = c.takeId();
+    const ack = c.waitFor((f) => f.id === id, { what: 'media.upload.ack' });
+    const kind = mime.startsWith('image/') ? 'image' : 'document';
+    c.send('media.upload.start', { media_ref: ref, kind, mime, size: bytes.length, filename }, { id });
+    c.sendRaw(bytes, true);
+    c.send('media.upload.end', { media_ref: ref, sha256: createHash('sha256').update(bytes).digest('hex') });
+    expect((await ack).type).toBe('media.upload.ack');
+    return ref;
+  }
+
   it('a picture goes to Hermes inline, as an image part of the run’s input', async () => {
     hermes.play(loadFixture('text'));
     await gateway();
     const c = await device();
     const bytes = makePng('hermes-test');
-    const { createHash } = await import('node:crypto');
-    const id = c.takeId();
-    const ack = c.waitFor((f) => f.id === id, { what: 'media.upload.ack' });
-    c.send(
-      'media.upload.start',
-      { media_ref: 'ref-png', kind: 'image', mime: 'image/png', size: bytes.length, filename: 'cat.png' },
-      { id },
-    );
-    c.sendRaw(bytes, true);
-    c.send('media.upload.end', { media_ref: 'ref-png', sha256: createHash('sha256').update(bytes).digest('hex') });
-    expect((await ack).type).toBe('media.upload.ack');
+    await upload(c, 'ref-png', 'cat.png', 'image/png', bytes);
     await c.chat('what is this?', {}, { media_refs: ['ref-png'] });
     const input = (runCalls()[0].body as { input: Array<{ role: string; content: Array<Record<string, unknown>> }> })
       .input;
@@ -366,26 +369,65 @@ describe('HermesAgent on recorded hermes-agent 0.19.0 streams', () => {
     });
   });
 
-  it('a file Hermes cannot read is answered in words; the message is still stored', async () => {
+  it('a text file goes to Hermes as its words before the person’s, and stays in the next run’s history', async () => {
+    hermes.play(loadFixture('text'));
+    hermes.play(loadFixture('text'));
     await gateway();
     const c = await device();
-    const bytes = Buffer.from('%PDF-1.4 not really');
-    const { createHash } = await import('node:crypto');
-    const id = c.takeId();
-    const ack = c.waitFor((f) => f.id === id, { what: 'media.upload.ack' });
-    c.send(
-      'media.upload.start',
-      { media_ref: 'ref-pdf', kind: 'file', mime: 'application/pdf', size: bytes.length, filename: 'report.pdf' },
-      { id },
+    const log = 'ERROR disk full\nretrying in 5 s\n';
+    // A .log the browser typed as nothing in particular: its name says text, its bytes are UTF-8.
+    await upload(c, 'ref-log', 'server log (1).log', 'application/octet-stream', Buffer.from(log));
+    await c.chat('what went wrong?', {}, { media_refs: ['ref-log'] });
+    const first = runCalls()[0].body as { input: unknown };
+    expect(first.input).toBe(`[Content of server log _1_.log]:\n${log}\n\nwhat went wrong?`);
+    await c.chat('and how do I fix it?');
+    const second = runCalls()[1].body as { conversation_history: Array<{ role: string; content: string }> };
+    expect(second.conversation_history[0]).toEqual({ role: 'user', content: first.input });
+  });
+
+  it('files Hermes cannot read are named back with the reason; the rest of the message still goes', async () => {
+    hermes.play(loadFixture('text'));
+    await gateway();
+    const c = await device();
+    await upload(c, 'ref-pdf', 'report.pdf', 'application/pdf', Buffer.from('%PDF-1.4 not really'));
+    await upload(c, 'ref-big', 'big.txt', 'text/plain', Buffer.alloc(100 * 1024 + 1, 'a'));
+    await upload(c, 'ref-bin', 'data.csv', 'text/csv', Buffer.from([0x61, 0x00, 0x62]));
+    await upload(c, 'ref-latin', 'notes.txt', 'text/plain', Buffer.from([0x63, 0x61, 0x66, 0xe9]));
+    await upload(c, 'ref-bmp', 'scan.bmp', 'image/bmp', Buffer.from('BM not really'));
+    await upload(c, 'ref-ok', 'ok.md', 'text/markdown', Buffer.from('# fine'));
+    const from = c.mark();
+    const echo = await c.request(
+      'message.send',
+      {
+        text: '',
+        media_refs: ['ref-pdf', 'ref-big', 'ref-bin', 'ref-latin', 'ref-bmp', 'ref-ok'],
+        client_id: 'c-files',
+      },
+      {},
     );
-    c.sendRaw(bytes, true);
-    c.send('media.upload.end', { media_ref: 'ref-pdf', sha256: createHash('sha256').update(bytes).digest('hex') });
-    expect((await ack).type).toBe('media.upload.ack');
+    expect(echo.type).toBe('message');
+    const reply = await c.waitFor((f) => f.type === 'message' && f.payload.role === 'assistant', { from });
+    expect(reply.payload.text).toBe(
+      'Not sent to Hermes: **report.pdf** (neither a picture nor a text file), **big.txt** (a text file over 100 KB), ' +
+        '**data.csv** (not UTF-8 text), **notes.txt** (not UTF-8 text), **scan.bmp** (a kind of picture Hermes does ' +
+        'not take; it takes PNG, JPEG, WebP and GIF). Hermes reads pictures up to 5 MB and UTF-8 ' +
+        'text files up to 100 KB. I sent Hermes the rest of your message.',
+    );
+    await vi.waitFor(() => expect(runCalls()).toHaveLength(1));
+    expect((runCalls()[0].body as { input: unknown }).input).toBe('[Content of ok.md]:\n# fine');
+  });
+
+  it('a message of files Hermes cannot read is answered in words and not sent; the message is still stored', async () => {
+    await gateway();
+    const c = await device();
+    await upload(c, 'ref-pdf', 'report.pdf', 'application/pdf', Buffer.from('%PDF-1.4 not really'));
     const from = c.mark();
     const echo = await c.request('message.send', { text: '', media_refs: ['ref-pdf'], client_id: 'c-pdf' }, {});
     expect(echo.type).toBe('message');
     const reply = await c.waitFor((f) => f.type === 'message' && f.payload.role === 'assistant', { from });
-    expect(reply.payload.text).toMatch(/cannot read files of this kind: \*\*report\.pdf\*\*/);
+    expect(reply.payload.text).toMatch(
+      /^Not sent to Hermes: \*\*report\.pdf\*\* \(neither a picture nor a text file\)\. Hermes reads pictures up to 5 MB and UTF-8 text files up to 100 KB\.$/,
+    );
     expect(runCalls()).toHaveLength(0);
     expect(
       gatewayFixture.gw.gateway.store.messages('web:default').some((m) => m.message_id === echo.payload.message_id),

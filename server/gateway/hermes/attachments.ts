@@ -1,0 +1,138 @@
+// What of a message's files reaches Hermes, and in what form. Hermes's API server takes text and
+// pictures: a picture goes as an image part of the run's input; a small UTF-8 text file (a log, code, a
+// CSV, notes) goes as its words, in the form Hermes's own chat adapters give a text document
+// ("[Content of NAME]:" and the text, before the person's words), so the agent reads it as it would
+// there. Anything else is named back to the person with the reason, never sent. The file's type and
+// name are the client's claims: text is inlined only when its type or name says text and its bytes
+// are UTF-8 with no NUL (a PDF or an archive can start with readable ASCII).
+import type { MediaRef } from '../../../src/protocol';
+import { baseMime } from '../../../src/protocol/mime';
+
+/** Pictures Hermes's vision model is given, and the most of one (base64 grows it by a third). */
+const IMAGE_MIMES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif']);
+const MAX_IMAGE_MB = 5;
+/** The most of one text file put into the prompt: a long log's worth, not a model's whole context. */
+const MAX_TEXT_KB = 100;
+
+/** Types that are text whatever their name (besides text/*). */
+const TEXT_MIMES = new Set([
+  'application/json',
+  'application/ld+json',
+  'application/x-ndjson',
+  'application/xml',
+  'application/yaml',
+  'application/x-yaml',
+  'application/toml',
+  'application/javascript',
+  'application/x-javascript',
+  'application/typescript',
+  'application/x-sh',
+  'application/x-shellscript',
+  'application/sql',
+  'application/x-subrip',
+]);
+
+/** Names that are text whatever type the browser gave them (often none, or application/octet-stream). */
+const TEXT_EXTENSIONS = new Set(
+  (
+    'txt text md markdown rst adoc org tex csv tsv log json jsonl ndjson yaml yml toml ini cfg conf env properties ' +
+    'xml html htm css scss less svg js mjs cjs jsx ts tsx py pyi rb php pl lua r jl go rs c h cc cpp hpp cs java kt ' +
+    'scala swift m ex exs erl hs ml clj sh bash zsh fish ps1 bat sql graphql proto tf hcl gradle cmake mk ' +
+    'dockerfile makefile diff patch srt vtt'
+  ).split(' '),
+);
+
+interface ImagePart {
+  type: 'image_url';
+  image_url: { url: string };
+}
+
+/** A file not sent, and why, in a person's words. */
+export interface RefusedFile {
+  name: string;
+  reason: string;
+}
+
+export interface HermesAttachments {
+  images: ImagePart[];
+  /** Text files, each as "[Content of NAME]:" and its text. */
+  texts: string[];
+  refused: RefusedFile[];
+}
+
+/** A client-chosen file name as shown to the agent: one line of ordinary characters, not too long. */
+function shownName(ref: MediaRef): string {
+  const name = (ref.filename || 'file').replace(/[^\w.\- ]/g, '_').slice(0, 120);
+  return name.trim() || 'file';
+}
+
+function looksLikeText(ref: MediaRef): boolean {
+  const mime = baseMime(ref.mime);
+  if (mime.startsWith('text/') || TEXT_MIMES.has(mime)) return true;
+  const name = (ref.filename || '').toLowerCase();
+  const ext = name.includes('.') ? name.slice(name.lastIndexOf('.') + 1) : name;
+  return TEXT_EXTENSIONS.has(ext);
+}
+
+/** The bytes as text, or undefined when they are not UTF-8 text (invalid UTF-8, or a NUL byte). */
+function utf8Text(bytes: Buffer): string | undefined {
+  if (bytes.includes(0)) return undefined;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Sorts a message's files into what Hermes is given and what is named back; `bytesOf` reads a stored file. */
+export function hermesAttachments(
+  refs: readonly MediaRef[],
+  bytesOf: (mediaId: string) => Buffer | undefined,
+): HermesAttachments {
+  const out: HermesAttachments = { images: [], texts: [], refused: [] };
+  for (const ref of refs) {
+    const name = shownName(ref);
+    const mime = baseMime(ref.mime);
+    if (IMAGE_MIMES.has(mime)) {
+      if (ref.size > MAX_IMAGE_MB * 1024 * 1024) {
+        out.refused.push({ name, reason: `a picture over ${MAX_IMAGE_MB} MB` });
+        continue;
+      }
+      const bytes = bytesOf(ref.media_id);
+      if (bytes)
+        out.images.push({ type: 'image_url', image_url: { url: `data:${mime};base64,${bytes.toString('base64')}` } });
+      else out.refused.push({ name, reason: 'no longer stored here' });
+      continue;
+    }
+    if (!looksLikeText(ref)) {
+      const reason = mime.startsWith('image/')
+        ? 'a kind of picture Hermes does not take; it takes PNG, JPEG, WebP and GIF'
+        : 'neither a picture nor a text file';
+      out.refused.push({ name, reason });
+      continue;
+    }
+    if (ref.size > MAX_TEXT_KB * 1024) {
+      out.refused.push({ name, reason: `a text file over ${MAX_TEXT_KB} KB` });
+      continue;
+    }
+    const bytes = bytesOf(ref.media_id);
+    const text = bytes && utf8Text(bytes);
+    if (text === undefined) out.refused.push({ name, reason: bytes ? 'not UTF-8 text' : 'no longer stored here' });
+    else out.texts.push(`[Content of ${name}]:\n${text}`);
+  }
+  return out;
+}
+
+/** The person's words with the text files' contents before them (as Hermes's adapters put them). */
+export function withTexts(text: string, texts: readonly string[]): string {
+  return [...texts, text.trim()].filter((part) => part !== '').join('\n\n');
+}
+
+/** What the person is told of the files not sent; `rest`: whether the rest of the message went to Hermes. */
+export function refusedText(refused: readonly RefusedFile[], rest: boolean): string {
+  const list = refused.map((f) => `**${f.name}** (${f.reason})`).join(', ');
+  return (
+    `Not sent to Hermes: ${list}. Hermes reads pictures up to ${MAX_IMAGE_MB} MB and UTF-8 text files up to ${MAX_TEXT_KB} KB.` +
+    (rest ? ' I sent Hermes the rest of your message.' : '')
+  );
+}
