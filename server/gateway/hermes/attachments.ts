@@ -107,7 +107,11 @@ export function hermesAttachments(
     if (!looksLikeText(ref)) {
       const reason = mime.startsWith('image/')
         ? 'a kind of picture Hermes does not take; it takes PNG, JPEG, WebP and GIF'
-        : 'neither a picture nor a text file';
+        : mime.startsWith('audio/') || ref.kind === 'voice'
+          ? "a recording: Hermes's API server takes no sound"
+          : mime.startsWith('video/')
+            ? "a video: Hermes's API server takes none"
+            : 'neither a picture nor a text file';
       out.refused.push({ name, reason });
       continue;
     }

@@ -394,13 +394,14 @@ describe('HermesAgent on recorded hermes-agent 0.19.0 streams', () => {
     await upload(c, 'ref-bin', 'data.csv', 'text/csv', Buffer.from([0x61, 0x00, 0x62]));
     await upload(c, 'ref-latin', 'notes.txt', 'text/plain', Buffer.from([0x63, 0x61, 0x66, 0xe9]));
     await upload(c, 'ref-bmp', 'scan.bmp', 'image/bmp', Buffer.from('BM not really'));
+    await upload(c, 'ref-voice', 'voice.webm', 'audio/webm', Buffer.from('not really sound'));
     await upload(c, 'ref-ok', 'ok.md', 'text/markdown', Buffer.from('# fine'));
     const from = c.mark();
     const echo = await c.request(
       'message.send',
       {
         text: '',
-        media_refs: ['ref-pdf', 'ref-big', 'ref-bin', 'ref-latin', 'ref-bmp', 'ref-ok'],
+        media_refs: ['ref-pdf', 'ref-big', 'ref-bin', 'ref-latin', 'ref-bmp', 'ref-voice', 'ref-ok'],
         client_id: 'c-files',
       },
       {},
@@ -410,7 +411,8 @@ describe('HermesAgent on recorded hermes-agent 0.19.0 streams', () => {
     expect(reply.payload.text).toBe(
       'Not sent to Hermes: **report.pdf** (neither a picture nor a text file), **big.txt** (a text file over 100 KB), ' +
         '**data.csv** (not UTF-8 text), **notes.txt** (not UTF-8 text), **scan.bmp** (a kind of picture Hermes does ' +
-        'not take; it takes PNG, JPEG, WebP and GIF). Hermes reads pictures up to 5 MB and UTF-8 ' +
+        "not take; it takes PNG, JPEG, WebP and GIF), **voice.webm** (a recording: Hermes's API server takes no " +
+        'sound). Hermes reads pictures up to 5 MB and UTF-8 ' +
         'text files up to 100 KB. I sent Hermes the rest of your message.',
     );
     await vi.waitFor(() => expect(runCalls()).toHaveLength(1));
