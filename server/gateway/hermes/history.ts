@@ -45,11 +45,8 @@ export function historyFromSession(
       out.push({ ...base, role: 'user' });
       lastTs = ts;
     } else if (m.role === 'tool') {
-      const call = m.tool_call_id !== undefined ? calls.get(m.tool_call_id) : undefined;
-      const name = m.tool_name || call?.name;
-      if (!name) return;
-      const preview = call && argumentPreview(call.arguments);
-      tools.push(endedTool({ index: tools.length, name, preview }, toolSucceeded(m.content)));
+      const tool = toolOfResult(m, calls, tools.length);
+      if (tool) tools.push(tool);
     } else if (m.role === 'assistant') {
       if (m.reasoning?.trim()) thoughts.push(m.reasoning.trim());
       for (const call of m.tool_calls ?? []) calls.set(call.id, call);
@@ -68,6 +65,35 @@ export function historyFromSession(
     }
   });
   return out;
+}
+
+/**
+ * The tools the steps after the session's newest user message ran (a run's, for its reply when the run
+ * was followed across our restart and its tool events were lost with the old connection).
+ */
+export function toolsOfLastTurn(messages: SessionMessage[]): HistoryTool[] {
+  const start = messages.map((m) => m.role).lastIndexOf('user') + 1;
+  const calls = new Map<string, SessionToolCall>();
+  const tools: HistoryTool[] = [];
+  for (const m of messages.slice(start)) {
+    if (m.role === 'assistant') for (const call of m.tool_calls ?? []) calls.set(call.id, call);
+    const tool = m.role === 'tool' ? toolOfResult(m, calls, tools.length) : undefined;
+    if (tool) tools.push(tool);
+  }
+  return tools;
+}
+
+/** A tool result row as the `index`th card, named by the call that asked for it (or by the row). */
+function toolOfResult(
+  row: SessionMessage,
+  calls: ReadonlyMap<string, SessionToolCall>,
+  index: number,
+): HistoryTool | undefined {
+  const call = row.tool_call_id !== undefined ? calls.get(row.tool_call_id) : undefined;
+  const name = row.tool_name || call?.name;
+  if (!name) return undefined;
+  const preview = call && argumentPreview(call.arguments);
+  return endedTool({ index, name, preview }, toolSucceeded(row.content));
 }
 
 /**

@@ -516,6 +516,13 @@ describe('HermesAgent across a restart of our gateway', () => {
     await back.waitType('sync.done');
     const stored = gatewayFixture.gw.gateway.store.messages('web:default').filter((m) => m.role === 'assistant');
     expect(stored).toHaveLength(1);
+    // The tool it ran (approved before the restart) is read from the session: history lists it.
+    expect(stored[0].tools).toEqual([
+      { index: 0, name: 'terminal', ok: true, preview: expect.stringMatching(/^rm -rf .* && echo removed-ok$/) },
+    ]);
+    const page = await back.request('history', { limit: 50 });
+    const reply = page.payload.messages.find((m: { message_id: string }) => m.message_id === stop.payload.message_id);
+    expect(reply.tools).toEqual(stored[0].tools);
   });
   it('a thread is its own Hermes session, and each lane keeps its session id across our restart (hermes.json)', async () => {
     const dataDir = gatewayFixture.dataDir;

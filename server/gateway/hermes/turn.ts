@@ -10,6 +10,7 @@ import { at, endedTool } from '../frames';
 import type { Peer } from '../peer';
 import { HermesError, type HermesClient, type RunStatus, type SessionMessage } from './client';
 import type { HermesEvent } from './events';
+import { toolsOfLastTurn } from './history';
 import type { HermesState, InflightRun } from './state';
 
 export interface TurnHooks {
@@ -49,6 +50,8 @@ export class HermesTurn {
   /** The run's tool calls as they ended: kept with the reply for history (the `tools` extension). */
   private readonly tools: HistoryTool[] = [];
   private nextTool = 0;
+  /** Followed after our restart: the run's events before it are gone. */
+  private reattached = false;
   /** When this gateway opened the bubble (not known after a restart), and how long until its first text. */
   private startedAt: number | undefined;
   private thoughtMs: number | undefined;
@@ -113,6 +116,7 @@ export class HermesTurn {
 
   /** After our restart: the run may still be going in Hermes. Its events are gone; its status is not. */
   async reattach(): Promise<void> {
+    this.reattached = true;
     if (!this.record.run_id)
       return this.finish(this.withNote('_(This reply was interrupted when the gateway restarted.)_'));
     await this.poll();
@@ -326,6 +330,9 @@ export class HermesTurn {
       model = sessionModel;
       const thoughts = thoughtsOfLastTurn(messages);
       if (thoughts.length) this.thoughts = thoughts;
+      // Followed across our restart, the run's tool events went with the old connection: its tools are
+      // read from the session instead (without their durations), so the reply's history lists them all.
+      if (this.reattached) this.tools.splice(0, this.tools.length, ...toolsOfLastTurn(messages));
     } catch (err) {
       this.deps.hooks.log(`hermes: could not read the session of ${this.record.run_id}: ${(err as Error).message}`);
     }

@@ -119,7 +119,11 @@ export async function startReplayHermes(key = 'replay-key-0123456789abcdef', por
       const run = m ? runs.get(m[1]) : undefined;
       if (m && !run) return json(res, 404, { error: { message: `Run not found: ${m[1]}`, code: 'run_not_found' } });
       if (m && run) {
-        if (!m[2]) return json(res, 200, run.fixture.run);
+        if (!m[2]) {
+          // The status is the recording's last (the run over): by then Hermes had written the whole session.
+          run.playedTo = Infinity;
+          return json(res, 200, run.fixture.run);
+        }
         if (m[2] === 'stop' || m[2] === 'approval') {
           run.waiting?.();
           return json(res, 200, { run_id: m[1], status: 'ok' });
