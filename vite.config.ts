@@ -3,6 +3,7 @@ import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import solid from 'vite-plugin-solid';
 import { manifest } from './pwa.manifest';
+import { buildStamp } from './server/http/build-stamp';
 import { precompress } from './server/http/precompress';
 import { blockingScriptLast } from './scripts/blocking-script-last';
 import { preloadRoute } from './scripts/preload-route';
@@ -36,6 +37,8 @@ export default defineConfig({
     }),
     // Last: after the service worker is written, so sw.js gets its copies too.
     precompress(),
+    // Very last: marks the build whole (npm start rebuilds a folder without the mark).
+    buildStamp(),
   ],
   resolve: {
     // Dexie's own build for modern browsers (ES2018+, no ES5 helpers), the one its maintainer points

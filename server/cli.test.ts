@@ -454,7 +454,7 @@ describe.concurrent('bad start: one clear line on stderr, exit code 2, no stack 
     mkdirSync(empty, { recursive: true });
     return expectFailure(
       ['--dist-dir', empty, '--data-dir', join(scratch, 'bad')],
-      `iris: no built app in ${empty} (index.html is missing)`,
+      `iris: no built app in ${empty} (no finished build there: run npm run build)`,
     );
   });
   it('a busy port', async () => {

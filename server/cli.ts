@@ -306,14 +306,16 @@ function readPem(file: string, what: 'certificate' | 'key'): Buffer {
 
 async function start(config: CliConfig, io: CliIo): Promise<RunningServer> {
   if (!isBuilt(config.distDir)) {
-    if (!config.buildIfMissing) throw new CliError(`no built app in ${config.distDir} (index.html is missing)`);
-    io.err('iris: the app is not built yet, building it (vite build)…');
+    if (!config.buildIfMissing)
+      throw new CliError(`no built app in ${config.distDir} (no finished build there: run npm run build)`);
+    io.err('iris: the app is not built yet (or its last build did not finish), building it (vite build)…');
     try {
       await buildApp(PROJECT_ROOT);
     } catch (error) {
       throw new CliError((error as Error).message);
     }
-    if (!isBuilt(config.distDir)) throw new CliError(`vite build finished but ${config.distDir}/index.html is missing`);
+    if (!isBuilt(config.distDir))
+      throw new CliError(`vite build finished but ${config.distDir} holds no finished build`);
   }
   try {
     ensureDataDir(config.dataDir);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp, isBuilt } from './app-build';
+import { BUILD_STAMP } from './build-stamp';
 
 const roots: string[] = [];
 afterEach(() => {
@@ -25,9 +26,20 @@ describe('buildApp', () => {
       if (process.argv[2] !== 'build') process.exit(9);
       mkdirSync('dist', { recursive: true });
       writeFileSync('dist/index.html', '<!doctype html>');
+      writeFileSync('dist/${BUILD_STAMP}', '{}');
     `);
     expect(isBuilt(join(root, 'dist'))).toBe(false);
     await buildApp(root);
+    expect(isBuilt(join(root, 'dist'))).toBe(true);
+  });
+
+  it('a build cut short (its index.html written, its last step not) is not taken for a built app', () => {
+    const root = mkdtempSync(join(tmpdir(), 'iris-build-'));
+    roots.push(root);
+    mkdirSync(join(root, 'dist'));
+    writeFileSync(join(root, 'dist', 'index.html'), '<!doctype html>');
+    expect(isBuilt(join(root, 'dist'))).toBe(false);
+    writeFileSync(join(root, 'dist', BUILD_STAMP), '{}');
     expect(isBuilt(join(root, 'dist'))).toBe(true);
   });
 

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { encodeFrame } from '../../../src/protocol';
+import { BUILD_STAMP } from '../build-stamp';
 
 /** A marker that must never appear in a response: it lives next to dist/, not inside. */
 export const SECRET = 'TOP-SECRET-OUTSIDE-DIST-7f3a';
@@ -28,6 +29,7 @@ export function makeFakeDist(): FakeDist {
   writeFileSync(join(distDir, 'assets', 'index-def456.css'), 'body{margin:0}');
   writeFileSync(join(distDir, 'sw.js'), 'self.addEventListener("fetch",()=>{});');
   writeFileSync(join(distDir, 'manifest.webmanifest'), '{"name":"Iris"}');
+  writeFileSync(join(distDir, BUILD_STAMP), '{"complete":true}');
   writeFileSync(join(distDir, 'icon-192.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
   writeFileSync(join(distDir, '.env'), SECRET);
   writeFileSync(join(root, 'secret.txt'), SECRET);
