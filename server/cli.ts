@@ -7,7 +7,8 @@ import { describeUpstream, parseUpstreamUrl } from './proxy/upstream-url';
 import { DEFAULT_PUSH_HOSTS, parsePushHosts } from './push/endpoint-guard';
 import { lanOrigins, localOrigin, pairingLink, parsePublicUrl } from './http/addresses';
 import { terminalQr } from './terminal-qr';
-import { buildApp, isBuilt } from './http/app-build';
+import { buildApp } from './http/app-build';
+import { buildState } from './http/build-stamp';
 import { ensureDataDir, loadOrCreateDemoToken } from './http/demo-token';
 import { startServer, type RunningServer, type ServerOptions } from './http/server';
 import { HermesAgent } from './gateway/hermes/agent';
@@ -305,16 +306,22 @@ function readPem(file: string, what: 'certificate' | 'key'): Buffer {
 }
 
 async function start(config: CliConfig, io: CliIo): Promise<RunningServer> {
-  if (!isBuilt(config.distDir)) {
+  // The default folder is this checkout's own build: built again when missing, cut short or of other sources.
+  const state = buildState(config.distDir, config.buildIfMissing ? PROJECT_ROOT : undefined);
+  if (state !== 'built') {
     if (!config.buildIfMissing)
       throw new CliError(`no built app in ${config.distDir} (no finished build there: run npm run build)`);
-    io.err('iris: the app is not built yet (or its last build did not finish), building it (vite build)…');
+    io.err(
+      state === 'stale'
+        ? "iris: the app's sources changed since its last build, building it again (vite build)…"
+        : 'iris: the app is not built yet (or its last build did not finish), building it (vite build)…',
+    );
     try {
       await buildApp(PROJECT_ROOT);
     } catch (error) {
       throw new CliError((error as Error).message);
     }
-    if (!isBuilt(config.distDir))
+    if (buildState(config.distDir) !== 'built')
       throw new CliError(`vite build finished but ${config.distDir} holds no finished build`);
   }
   try {

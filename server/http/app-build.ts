@@ -1,12 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { BUILD_STAMP } from './build-stamp';
-
-/** Whether `distDir` holds a whole build: its last step's mark, not merely an index.html (a build cut short has one). */
-export function isBuilt(distDir: string): boolean {
-  return existsSync(join(distDir, 'index.html')) && existsSync(join(distDir, BUILD_STAMP));
-}
 
 /** Runs `vite build` in the project root, its output shown on stderr (stdout stays the pairing lines); rejects if it fails. */
 export function buildApp(projectRoot: string): Promise<void> {

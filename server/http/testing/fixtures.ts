@@ -29,7 +29,7 @@ export function makeFakeDist(): FakeDist {
   writeFileSync(join(distDir, 'assets', 'index-def456.css'), 'body{margin:0}');
   writeFileSync(join(distDir, 'sw.js'), 'self.addEventListener("fetch",()=>{});');
   writeFileSync(join(distDir, 'manifest.webmanifest'), '{"name":"Iris"}');
-  writeFileSync(join(distDir, BUILD_STAMP), '{"complete":true}');
+  writeFileSync(join(distDir, BUILD_STAMP), '{}');
   writeFileSync(join(distDir, 'icon-192.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
   writeFileSync(join(distDir, '.env'), SECRET);
   writeFileSync(join(root, 'secret.txt'), SECRET);
