@@ -21,7 +21,7 @@ import { catalogFrame, completeFrame } from '../commandframes';
 import { at, messageFrame, waitingPickerFrames } from '../frames';
 import { LaneQueues } from '../lanequeue';
 import type { Requester } from '../peer';
-import { hermesAttachments, refusedText, withTexts } from './attachments';
+import { earlierTextsBudget, earlierWords, hermesAttachments, refusedText, withTexts } from './attachments';
 import { HermesClient, HermesError } from './client';
 import { historyFromSession } from './history';
 import { HermesState, type PendingApproval } from './state';
@@ -290,6 +290,7 @@ export class HermesAgent implements Agent {
       if (words === '' && !images.length) return;
     }
     const sessionId = this.state.sessionFor(addr.lane);
+    const budget = earlierTextsBudget();
     // The lane's words with Hermes (a text file's as it was sent with them): not the commands the bridge
     // answered itself, nor its answers.
     const history = store
@@ -303,11 +304,13 @@ export class HermesAgent implements Agent {
           !(m.role === 'user' && !m.media?.length && COMMAND.test(m.text.trim())),
       )
       .slice(-MAX_HISTORY)
+      // Newest first, so the budget for earlier files' words goes to the most recent.
+      .reverse()
       .map((m) => ({
         role: m.role,
-        content:
-          m.role === 'user' && m.media?.length ? withTexts(m.text, hermesAttachments(m.media, bytesOf).texts) : m.text,
+        content: m.role === 'user' && m.media?.length ? earlierWords(m.text, m.media, bytesOf, budget) : m.text,
       }))
+      .reverse()
       .filter((m) => m.content.trim() !== '');
     const text = words || 'What is in this picture?';
     const input = images.length ? [{ role: 'user', content: [{ type: 'text', text }, ...images] }] : text;

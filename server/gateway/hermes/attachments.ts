@@ -13,6 +13,14 @@ const IMAGE_MIMES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif
 const MAX_IMAGE_MB = 5;
 /** The most of one text file put into the prompt: a long log's worth, not a model's whole context. */
 const MAX_TEXT_KB = 100;
+/**
+ * The most of one message's pictures and text files together, and of the text files repeated from earlier
+ * messages in a run's history: Hermes's API server takes a request body of at most 10 MB, and a lane
+ * whose history outgrew it would fail every run after.
+ */
+const MAX_PICTURES_MB = 6;
+const MAX_TEXTS_KB = 400;
+const MAX_EARLIER_TEXTS_KB = 256;
 
 /** Types that are text whatever their name (besides text/*). */
 const TEXT_MIMES = new Set([
@@ -90,6 +98,8 @@ export function hermesAttachments(
   bytesOf: (mediaId: string) => Buffer | undefined,
 ): HermesAttachments {
   const out: HermesAttachments = { images: [], texts: [], refused: [] };
+  let pictureBytes = 0;
+  let textBytes = 0;
   for (const ref of refs) {
     const name = shownName(ref);
     const mime = baseMime(ref.mime);
@@ -98,6 +108,14 @@ export function hermesAttachments(
         out.refused.push({ name, reason: `a picture over ${MAX_IMAGE_MB} MB` });
         continue;
       }
+      if (pictureBytes + ref.size > MAX_PICTURES_MB * 1024 * 1024) {
+        out.refused.push({
+          name,
+          reason: `past the ${MAX_PICTURES_MB} MB of pictures Hermes is sent with one message`,
+        });
+        continue;
+      }
+      pictureBytes += ref.size;
       const bytes = bytesOf(ref.media_id);
       if (bytes)
         out.images.push({ type: 'image_url', image_url: { url: `data:${mime};base64,${bytes.toString('base64')}` } });
@@ -119,6 +137,11 @@ export function hermesAttachments(
       out.refused.push({ name, reason: `a text file over ${MAX_TEXT_KB} KB` });
       continue;
     }
+    if (textBytes + ref.size > MAX_TEXTS_KB * 1024) {
+      out.refused.push({ name, reason: `past the ${MAX_TEXTS_KB} KB of text files Hermes is sent with one message` });
+      continue;
+    }
+    textBytes += ref.size;
     const bytes = bytesOf(ref.media_id);
     const text = bytes && utf8Text(bytes);
     if (text === undefined) out.refused.push({ name, reason: bytes ? 'not UTF-8 text' : 'no longer stored here' });
@@ -130,6 +153,33 @@ export function hermesAttachments(
 /** The person's words with the text files' contents before them (as Hermes's adapters put them). */
 export function withTexts(text: string, texts: readonly string[]): string {
   return [...texts, text.trim()].filter((part) => part !== '').join('\n\n');
+}
+
+/**
+ * An earlier message's words as a run's history repeats them: with its text files' words while `budget`
+ * (characters, shared by the messages asked newest first) lasts, and past it their names only.
+ */
+export function earlierWords(
+  text: string,
+  refs: readonly MediaRef[],
+  bytesOf: (mediaId: string) => Buffer | undefined,
+  budget: { left: number },
+): string {
+  const texts = hermesAttachments(refs, bytesOf).texts.map((words) => {
+    if (words.length <= budget.left) {
+      budget.left -= words.length;
+      return words;
+    }
+    budget.left = 0;
+    const name = /^\[Content of (.*)\]:/.exec(words)?.[1] ?? 'file';
+    return `[Content of ${name}]: (left out here: the conversation's earlier files are too long to repeat)`;
+  });
+  return withTexts(text, texts);
+}
+
+/** A run's budget for the words of earlier text files (earlierWords). */
+export function earlierTextsBudget(): { left: number } {
+  return { left: MAX_EARLIER_TEXTS_KB * 1024 };
 }
 
 /** What the person is told of the files not sent; `rest`: whether the rest of the message went to Hermes. */

@@ -346,7 +346,7 @@ describe('HermesAgent on recorded hermes-agent 0.19.0 streams', () => {
     const ack = c.waitFor((f) => f.id === id, { what: 'media.upload.ack' });
     const kind = mime.startsWith('image/') ? 'image' : 'document';
     c.send('media.upload.start', { media_ref: ref, kind, mime, size: bytes.length, filename }, { id });
-    c.sendRaw(bytes, true);
+    for (let at = 0; at < bytes.length; at += 256 * 1024) c.sendRaw(bytes.subarray(at, at + 256 * 1024), true);
     c.send('media.upload.end', { media_ref: ref, sha256: createHash('sha256').update(bytes).digest('hex') });
     expect((await ack).type).toBe('media.upload.ack');
     return ref;
@@ -417,6 +417,55 @@ describe('HermesAgent on recorded hermes-agent 0.19.0 streams', () => {
     );
     await vi.waitFor(() => expect(runCalls()).toHaveLength(1));
     expect((runCalls()[0].body as { input: unknown }).input).toBe('[Content of ok.md]:\n# fine');
+  });
+
+  it('a message’s pictures and text files are bounded together (Hermes takes a body of 10 MB at most)', async () => {
+    hermes.play(loadFixture('text'));
+    await gateway();
+    const c = await device();
+    const picture = (n: number) => Buffer.concat([makePng(`p${n}`), Buffer.alloc(3 * 1024 * 1024)]);
+    await upload(c, 'ref-p1', 'one.png', 'image/png', picture(1));
+    await upload(c, 'ref-p2', 'two.png', 'image/png', picture(2));
+    const refs = ['ref-p1', 'ref-p2'];
+    for (let i = 1; i <= 5; i++) {
+      await upload(c, `ref-t${i}`, `part${i}.txt`, 'text/plain', Buffer.alloc(90 * 1024, 'x'));
+      refs.push(`ref-t${i}`);
+    }
+    const from = c.mark();
+    await c.request('message.send', { text: 'all of these', media_refs: refs, client_id: 'c-many' }, {});
+    const reply = await c.waitFor((f) => f.type === 'message' && f.payload.role === 'assistant', { from });
+    expect(reply.payload.text).toContain(
+      '**two.png** (past the 6 MB of pictures Hermes is sent with one message), ' +
+        '**part5.txt** (past the 400 KB of text files Hermes is sent with one message)',
+    );
+    await vi.waitFor(() => expect(runCalls()).toHaveLength(1));
+    const input = (runCalls()[0].body as { input: Array<{ content: Array<{ type: string; text?: string }> }> }).input;
+    expect(input[0].content.filter((p) => p.type === 'image_url')).toHaveLength(1);
+    expect(input[0].content[0].text!.match(/\[Content of part\d\.txt\]/g)).toEqual([
+      '[Content of part1.txt]',
+      '[Content of part2.txt]',
+      '[Content of part3.txt]',
+      '[Content of part4.txt]',
+    ]);
+  });
+
+  it('a run’s history repeats earlier files’ words, the newest first, up to a bound; older ones by name', async () => {
+    for (let i = 0; i < 4; i++) hermes.play(loadFixture('text'));
+    await gateway();
+    const c = await device();
+    for (let i = 1; i <= 3; i++) {
+      await upload(c, `ref-log${i}`, `day${i}.log`, 'text/plain', Buffer.alloc(100 * 1024, String(i)));
+      await c.chat(`log ${i}`, {}, { media_refs: [`ref-log${i}`] });
+    }
+    await c.chat('what changed?');
+    const body = runCalls()[3].body as { conversation_history: Array<{ role: string; content: string }> };
+    const mine = body.conversation_history.filter((m) => m.role === 'user').map((m) => m.content);
+    expect(mine).toHaveLength(3);
+    expect(mine[0]).toBe(
+      "[Content of day1.log]: (left out here: the conversation's earlier files are too long to repeat)\n\nlog 1",
+    );
+    expect(mine[1]).toBe(`[Content of day2.log]:\n${'2'.repeat(100 * 1024)}\n\nlog 2`);
+    expect(mine[2]).toBe(`[Content of day3.log]:\n${'3'.repeat(100 * 1024)}\n\nlog 3`);
   });
 
   it('a message of files Hermes cannot read is answered in words and not sent; the message is still stored', async () => {
