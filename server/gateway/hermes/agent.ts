@@ -43,6 +43,8 @@ export interface HermesAgentOptions {
 /** The API server features this bridge needs (`/v1/capabilities` of hermes-agent 0.19.0). */
 const NEEDED_FEATURES = ['run_submission', 'run_status', 'run_events_sse', 'run_stop', 'run_approval_response'];
 const MAX_HISTORY = 40;
+/** Hermes's API server takes a request body of 10,000,000 bytes at most (MAX_REQUEST_BYTES in 0.19.0). */
+const MAX_RUN_BODY_BYTES = 9_900_000;
 const PROVIDER_ID = 'hermes';
 /** A slash command: answered by the bridge, never sent to Hermes. */
 const COMMAND = /^\/([a-z][\w-]*)(?:\s+([\s\S]*))?$/i;
@@ -315,12 +317,16 @@ export class HermesAgent implements Agent {
     const text = words || 'What is in this picture?';
     const input = images.length ? [{ role: 'user', content: [{ type: 'text', text }, ...images] }] : text;
     const model = this.state.models.get(addr.lane);
-    const body: Record<string, unknown> = {
+    // Hermes's API server refuses a body over 10 MB: the oldest of the history goes first, never the message.
+    const bodyWith = (earlier: typeof history): Record<string, unknown> => ({
       input,
       session_id: sessionId,
-      ...(history.length ? { conversation_history: history } : {}),
+      ...(earlier.length ? { conversation_history: earlier } : {}),
       ...(model ? { model } : {}),
-    };
+    });
+    let size = Buffer.byteLength(JSON.stringify(bodyWith(history)));
+    while (history.length && size > MAX_RUN_BODY_BYTES) size -= Buffer.byteLength(JSON.stringify(history.shift())) + 1;
+    const body = bodyWith(history);
     const turn = this.newTurn(addr, store.conversations.newId(), sessionId);
     this.lanes.activate(addr.lane, turn);
     await turn.begin(body, msg.client_id ?? msg.message_id);

@@ -468,6 +468,23 @@ describe('HermesAgent on recorded hermes-agent 0.19.0 streams', () => {
     expect(mine[2]).toBe(`[Content of day3.log]:\n${'3'.repeat(100 * 1024)}\n\nlog 3`);
   });
 
+  it('a run over Hermes’s 10 MB body limit leaves out the oldest of its history, never the message', async () => {
+    for (let i = 0; i < 4; i++) hermes.play(loadFixture('text'));
+    await gateway();
+    const c = await device();
+    for (let i = 1; i <= 3; i++) await c.chat(`${i}`.repeat(700 * 1024));
+    const picture = (n: number) => Buffer.concat([makePng(`p${n}`), Buffer.alloc(2.9 * 1024 * 1024)]);
+    await upload(c, 'ref-a', 'a.png', 'image/png', picture(1));
+    await upload(c, 'ref-b', 'b.png', 'image/png', picture(2));
+    await c.chat('compare them', {}, { media_refs: ['ref-a', 'ref-b'] });
+    const call = runCalls()[3];
+    const body = call.body as { input: unknown[]; conversation_history: Array<{ role: string; content: string }> };
+    expect(Buffer.byteLength(JSON.stringify(body))).toBeLessThanOrEqual(9_900_000);
+    expect((body.input[0] as { content: unknown[] }).content).toHaveLength(3);
+    const mine = body.conversation_history.filter((m) => m.role === 'user').map((m) => m.content[0]);
+    expect(mine).toEqual(['2', '3']);
+  });
+
   it('a message of files Hermes cannot read is answered in words and not sent; the message is still stored', async () => {
     await gateway();
     const c = await device();
