@@ -21,7 +21,7 @@ import { catalogFrame, completeFrame } from '../commandframes';
 import { at, messageFrame, waitingPickerFrames } from '../frames';
 import { LaneQueues } from '../lanequeue';
 import type { Requester } from '../peer';
-import { earlierTextsBudget, earlierWords, hermesAttachments, refusedText, withTexts } from './attachments';
+import { earlierTextsBudget, earlierWords, filesNotice, hermesAttachments, withTexts } from './attachments';
 import { HermesClient, HermesError } from './client';
 import { historyFromSession } from './history';
 import { HermesState, type PendingApproval } from './state';
@@ -285,12 +285,12 @@ export class HermesAgent implements Agent {
   private async runMessage(addr: LaneAddress, msg: StoredMessage): Promise<void> {
     const { store } = this.ctx;
     const bytesOf = (mediaId: string) => store.media.bytes(mediaId);
-    const { images, texts, refused } = hermesAttachments(msg.media ?? [], bytesOf);
-    const words = withTexts(msg.text, texts);
-    if (refused.length) {
-      this.say(addr, 'assistant', refusedText(refused, words !== '' || images.length > 0));
-      if (words === '' && !images.length) return;
-    }
+    const files = hermesAttachments(msg.media ?? [], bytesOf);
+    const { images } = files;
+    const words = withTexts(msg.text, files.texts);
+    const notice = filesNotice(files, words !== '' || images.length > 0);
+    if (notice) this.say(addr, 'assistant', notice);
+    if (words === '' && !images.length) return;
     const sessionId = this.state.sessionFor(addr.lane);
     const budget = earlierTextsBudget();
     // The lane's words with Hermes (a text file's as it was sent with them): not the commands the bridge
@@ -641,7 +641,7 @@ function helpText(d: AgentDescription): string {
   return [
     `You are talking to **${d.name}**${d.model ? ` (model ${d.model})` : ''} through its API server.`,
     '',
-    "Works: streamed replies, tool activity, approvals of risky commands, Stop, pictures (up to 5 MB), text files such as logs, code or CSV (up to 100 KB), `/model`, `/attach` (continue one of Hermes's own sessions here, its history imported).",
+    "Works: streamed replies, tool activity, approvals of risky commands, Stop, pictures (up to 5 MB), text files such as logs, code or CSV (up to 100 KB; of a longer one, its last 100 KB), `/model`, `/attach` (continue one of Hermes's own sessions here, its history imported).",
     '',
     `Not with ${d.version ? `hermes-agent ${d.version}` : 'this Hermes version'}:`,
     '- steering a running reply: its API server has no steer endpoint, so a message sent during a reply waits for the next turn;',

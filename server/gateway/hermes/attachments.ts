@@ -7,11 +7,16 @@
 // are UTF-8 with no NUL (a PDF or an archive can start with readable ASCII).
 import type { MediaRef } from '../../../src/protocol';
 import { baseMime } from '../../../src/protocol/mime';
+import { formatBytes } from '../../../src/lib/format';
 
 /** Pictures Hermes's vision model is given, and the most of one (base64 grows it by a third). */
 const IMAGE_MIMES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif']);
 const MAX_IMAGE_MB = 5;
-/** The most of one text file put into the prompt: a long log's worth, not a model's whole context. */
+/**
+ * The most of one text file put into the prompt: a long log's worth, not a model's whole context. Of a
+ * longer one Hermes gets the last lines up to it (where a log's failure is), and both it and the person are
+ * told so: the API server has no way to hand Hermes the whole file, as its chat adapters do (by its path).
+ */
 const MAX_TEXT_KB = 100;
 /**
  * The most of one message's pictures and text files together, and of the text files repeated from earlier
@@ -55,17 +60,24 @@ interface ImagePart {
   image_url: { url: string };
 }
 
-/** A file not sent, and why, in a person's words. */
-export interface RefusedFile {
+/** A file not sent (or sent in part), and why, in a person's words. */
+interface FileNote {
   name: string;
   reason: string;
 }
 
-export interface HermesAttachments {
+interface TextFile {
+  name: string;
+  /** "[Content of NAME]:" and its text. */
+  words: string;
+}
+
+interface HermesAttachments {
   images: ImagePart[];
-  /** Text files, each as "[Content of NAME]:" and its text. */
-  texts: string[];
-  refused: RefusedFile[];
+  texts: TextFile[];
+  /** Text files of which Hermes gets the end only. */
+  partial: FileNote[];
+  refused: FileNote[];
 }
 
 /** A client-chosen file name as shown to the agent: one line of ordinary characters, not too long. */
@@ -80,6 +92,15 @@ function looksLikeText(ref: MediaRef): boolean {
   const name = (ref.filename || '').toLowerCase();
   const ext = name.includes('.') ? name.slice(name.lastIndexOf('.') + 1) : name;
   return TEXT_EXTENSIONS.has(ext);
+}
+
+/** The end of `bytes`, at most `max` of them, from the start of a line (or of a character, in one long line). */
+function lastLines(bytes: Buffer, max: number): Buffer {
+  let start = bytes.length - max;
+  while (start < bytes.length && (bytes[start]! & 0xc0) === 0x80) start++;
+  const newline = bytes.indexOf(0x0a, start);
+  if (newline !== -1 && newline < bytes.length - 1) start = newline + 1;
+  return bytes.subarray(start);
 }
 
 /** The bytes as text, or undefined when they are not UTF-8 text (invalid UTF-8, or a NUL byte). */
@@ -97,7 +118,7 @@ export function hermesAttachments(
   refs: readonly MediaRef[],
   bytesOf: (mediaId: string) => Buffer | undefined,
 ): HermesAttachments {
-  const out: HermesAttachments = { images: [], texts: [], refused: [] };
+  const out: HermesAttachments = { images: [], texts: [], partial: [], refused: [] };
   let pictureBytes = 0;
   let textBytes = 0;
   for (const ref of refs) {
@@ -133,26 +154,36 @@ export function hermesAttachments(
       out.refused.push({ name, reason });
       continue;
     }
-    if (ref.size > MAX_TEXT_KB * 1024) {
-      out.refused.push({ name, reason: `a text file over ${MAX_TEXT_KB} KB` });
+    const bytes = bytesOf(ref.media_id);
+    if (!bytes) {
+      out.refused.push({ name, reason: 'no longer stored here' });
       continue;
     }
-    if (textBytes + ref.size > MAX_TEXTS_KB * 1024) {
+    const whole = bytes.length <= MAX_TEXT_KB * 1024;
+    const part = whole ? bytes : lastLines(bytes, MAX_TEXT_KB * 1024);
+    if (textBytes + part.length > MAX_TEXTS_KB * 1024) {
       out.refused.push({ name, reason: `past the ${MAX_TEXTS_KB} KB of text files Hermes is sent with one message` });
       continue;
     }
-    textBytes += ref.size;
-    const bytes = bytesOf(ref.media_id);
-    const text = bytes && utf8Text(bytes);
-    if (text === undefined) out.refused.push({ name, reason: bytes ? 'not UTF-8 text' : 'no longer stored here' });
-    else out.texts.push(`[Content of ${name}]:\n${text}`);
+    const text = utf8Text(part);
+    if (text === undefined) {
+      out.refused.push({ name, reason: 'not UTF-8 text' });
+      continue;
+    }
+    textBytes += part.length;
+    if (whole) out.texts.push({ name, words: `[Content of ${name}]:\n${text}` });
+    else {
+      const which = `its last ${formatBytes(part.length)} of ${formatBytes(bytes.length)}`;
+      out.texts.push({ name, words: `[Content of ${name}, ${which}]:\n${text}` });
+      out.partial.push({ name, reason: which });
+    }
   }
   return out;
 }
 
 /** The person's words with the text files' contents before them (as Hermes's adapters put them). */
-export function withTexts(text: string, texts: readonly string[]): string {
-  return [...texts, text.trim()].filter((part) => part !== '').join('\n\n');
+export function withTexts(text: string, texts: readonly TextFile[]): string {
+  return [...texts.map((t) => t.words), text.trim()].filter((part) => part !== '').join('\n\n');
 }
 
 /**
@@ -165,14 +196,14 @@ export function earlierWords(
   bytesOf: (mediaId: string) => Buffer | undefined,
   budget: { left: number },
 ): string {
-  const texts = hermesAttachments(refs, bytesOf).texts.map((words) => {
-    if (words.length <= budget.left) {
-      budget.left -= words.length;
-      return words;
+  const texts = hermesAttachments(refs, bytesOf).texts.map((file) => {
+    if (file.words.length <= budget.left) {
+      budget.left -= file.words.length;
+      return file;
     }
     budget.left = 0;
-    const name = /^\[Content of (.*)\]:/.exec(words)?.[1] ?? 'file';
-    return `[Content of ${name}]: (left out here: the conversation's earlier files are too long to repeat)`;
+    const words = `[Content of ${file.name}]: (left out here: the conversation's earlier files are too long to repeat)`;
+    return { name: file.name, words };
   });
   return withTexts(text, texts);
 }
@@ -182,11 +213,18 @@ export function earlierTextsBudget(): { left: number } {
   return { left: MAX_EARLIER_TEXTS_KB * 1024 };
 }
 
-/** What the person is told of the files not sent; `rest`: whether the rest of the message went to Hermes. */
-export function refusedText(refused: readonly RefusedFile[], rest: boolean): string {
-  const list = refused.map((f) => `**${f.name}** (${f.reason})`).join(', ');
-  return (
-    `Not sent to Hermes: ${list}. Hermes reads pictures up to ${MAX_IMAGE_MB} MB and UTF-8 text files up to ${MAX_TEXT_KB} KB.` +
-    (rest ? ' I sent Hermes the rest of your message.' : '')
-  );
+/**
+ * What the person is told of the files not sent or sent in part; `rest`: whether the rest of the message
+ * went to Hermes. Undefined when every file went whole.
+ */
+export function filesNotice(files: HermesAttachments, rest: boolean): string | undefined {
+  const list = (notes: readonly FileNote[]) => notes.map((f) => `**${f.name}** (${f.reason})`).join(', ');
+  const said = [
+    files.refused.length ? `Not sent to Hermes: ${list(files.refused)}.` : '',
+    files.partial.length ? `Sent to Hermes in part: ${list(files.partial)}.` : '',
+  ].filter((s) => s !== '');
+  if (!said.length) return undefined;
+  const limits = `Hermes reads pictures up to ${MAX_IMAGE_MB} MB and UTF-8 text files up to ${MAX_TEXT_KB} KB.`;
+  const sent = files.refused.length && rest ? ' I sent Hermes the rest of your message.' : '';
+  return `${said.join(' ')} ${limits}${sent}`;
 }

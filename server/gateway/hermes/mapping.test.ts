@@ -390,7 +390,6 @@ describe('HermesAgent on recorded hermes-agent 0.19.0 streams', () => {
     await gateway();
     const c = await device();
     await upload(c, 'ref-pdf', 'report.pdf', 'application/pdf', Buffer.from('%PDF-1.4 not really'));
-    await upload(c, 'ref-big', 'big.txt', 'text/plain', Buffer.alloc(100 * 1024 + 1, 'a'));
     await upload(c, 'ref-bin', 'data.csv', 'text/csv', Buffer.from([0x61, 0x00, 0x62]));
     await upload(c, 'ref-latin', 'notes.txt', 'text/plain', Buffer.from([0x63, 0x61, 0x66, 0xe9]));
     await upload(c, 'ref-bmp', 'scan.bmp', 'image/bmp', Buffer.from('BM not really'));
@@ -401,7 +400,7 @@ describe('HermesAgent on recorded hermes-agent 0.19.0 streams', () => {
       'message.send',
       {
         text: '',
-        media_refs: ['ref-pdf', 'ref-big', 'ref-bin', 'ref-latin', 'ref-bmp', 'ref-voice', 'ref-ok'],
+        media_refs: ['ref-pdf', 'ref-bin', 'ref-latin', 'ref-bmp', 'ref-voice', 'ref-ok'],
         client_id: 'c-files',
       },
       {},
@@ -409,7 +408,7 @@ describe('HermesAgent on recorded hermes-agent 0.19.0 streams', () => {
     expect(echo.type).toBe('message');
     const reply = await c.waitFor((f) => f.type === 'message' && f.payload.role === 'assistant', { from });
     expect(reply.payload.text).toBe(
-      'Not sent to Hermes: **report.pdf** (neither a picture nor a text file), **big.txt** (a text file over 100 KB), ' +
+      'Not sent to Hermes: **report.pdf** (neither a picture nor a text file), ' +
         '**data.csv** (not UTF-8 text), **notes.txt** (not UTF-8 text), **scan.bmp** (a kind of picture Hermes does ' +
         "not take; it takes PNG, JPEG, WebP and GIF), **voice.webm** (a recording: Hermes's API server takes no " +
         'sound). Hermes reads pictures up to 5 MB and UTF-8 ' +
@@ -417,6 +416,32 @@ describe('HermesAgent on recorded hermes-agent 0.19.0 streams', () => {
     );
     await vi.waitFor(() => expect(runCalls()).toHaveLength(1));
     expect((runCalls()[0].body as { input: unknown }).input).toBe('[Content of ok.md]:\n# fine');
+  });
+
+  it('of a text file over 100 KB Hermes gets its last lines up to 100 KB, and the person is told so', async () => {
+    hermes.play(loadFixture('text'));
+    await gateway();
+    const c = await device();
+    // 3,000 lines of 100 bytes (300,000 bytes), the last one naming the failure.
+    const lines = Array.from({ length: 3000 }, (_, i) => `${String(i + 1).padStart(5, '0')} ${'.'.repeat(93)}`);
+    lines[2999] = `03000 FAILED: disk full${' '.repeat(76)}`;
+    const log = Buffer.from(lines.join('\n') + '\n');
+    await upload(c, 'ref-big', 'server.log', 'text/plain', log);
+    const from = c.mark();
+    await c.request('message.send', { text: 'why?', media_refs: ['ref-big'], client_id: 'c-big' }, {});
+    const reply = await c.waitFor((f) => f.type === 'message' && f.payload.role === 'assistant', { from });
+    expect(reply.payload.text).toBe(
+      'Sent to Hermes in part: **server.log** (its last 100 KB of 293 KB). Hermes reads pictures up to 5 MB and ' +
+        'UTF-8 text files up to 100 KB.',
+    );
+    await vi.waitFor(() => expect(runCalls()).toHaveLength(1));
+    const input = (runCalls()[0].body as { input: string }).input;
+    const [header, ...rest] = input.split('\n');
+    expect(header).toBe('[Content of server.log, its last 100 KB of 293 KB]:');
+    // Whole lines from a line's start, through the last, then the person's words.
+    expect(rest[0]).toMatch(/^\d{5} \.{93}$/);
+    expect(input.endsWith(`03000 FAILED: disk full${' '.repeat(76)}\n\n\nwhy?`)).toBe(true);
+    expect(Buffer.byteLength(input)).toBeLessThanOrEqual(100 * 1024 + 200);
   });
 
   it('a message’s pictures and text files are bounded together (Hermes takes a body of 10 MB at most)', async () => {
