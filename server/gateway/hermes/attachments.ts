@@ -80,10 +80,12 @@ interface HermesAttachments {
   refused: FileNote[];
 }
 
-/** A client-chosen file name as shown to the agent: one line of ordinary characters, not too long. */
+/**
+ * A file's name as shown to the agent: stored names are already one bounded segment (cleanFilename); here
+ * only ordinary characters, so a `]` or a newline cannot end the "[Content of NAME]:" header early.
+ */
 function shownName(ref: MediaRef): string {
-  const name = (ref.filename || 'file').replace(/[^\w.\- ]/g, '_').slice(0, 120);
-  return name.trim() || 'file';
+  return ref.filename.replace(/[^\w.\- ]/g, '_');
 }
 
 function looksLikeText(ref: MediaRef): boolean {
