@@ -49,6 +49,9 @@ interface Options {
   build: boolean;
 }
 
+/** A wrong command line: reported in one line, not as the harness failing. */
+class UsageError extends Error {}
+
 function parseArgs(argv: string[]): Options {
   const options: Options = { quick: false, runs: 0, build: false };
   for (const arg of argv) {
@@ -56,12 +59,12 @@ function parseArgs(argv: string[]): Options {
     else if (arg === '--build') options.build = true;
     else if (arg.startsWith('--runs=')) options.runs = Number.parseInt(arg.slice(7), 10);
     else if (arg.startsWith('--only=')) options.only = new Set(arg.slice(7).split(','));
-    else throw new Error(`unknown argument ${arg} (use --quick, --runs=N, --only=id,id, --build)`);
+    else throw new UsageError(`unknown argument ${arg} (use --quick, --runs=N, --only=id,id, --build)`);
   }
   if (!(options.runs >= 1)) options.runs = options.quick ? 1 : 3;
   for (const id of options.only ?? []) {
     if (!SCENARIOS.some((s) => s.id === id))
-      throw new Error(`unknown scenario ${id}; known: ${SCENARIOS.map((s) => s.id).join(', ')}`);
+      throw new UsageError(`unknown scenario ${id}; known: ${SCENARIOS.map((s) => s.id).join(', ')}`);
   }
   return options;
 }
@@ -130,6 +133,10 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
+    if (error instanceof UsageError) {
+      process.stderr.write(`bench: ${error.message}\n`);
+      process.exit(2);
+    }
     process.stderr.write(
       `bench: HARNESS ERROR: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
     );

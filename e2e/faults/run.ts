@@ -1,4 +1,4 @@
-// `npm run test:faults -- --runs N --seed S [--scenario NAME[,NAME]] [--workers K] [--verbose]`
+// `npm run test:faults -- --runs N --seed S [--scenario NAME[,NAME]] [--workers K] [--verbose]` (--help: all flags)
 // Drives the built app (dist/) in Chromium against the reference gateway through the fault proxy,
 // prints a table (scenario, runs, lost, duplicated, stuck, …) and exits 1 on any loss, duplicate,
 // stuck state, reordering, backwards cursor or failed run.
@@ -10,26 +10,56 @@ import { chromium } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumExecutable } from '../browser';
 import { failed, plan, runOne, table, type RunResult } from './suite';
 
-const { values } = parseArgs({
-  args: process.argv.slice(2),
-  options: {
-    runs: { type: 'string', default: '14' },
-    seed: { type: 'string', default: String(Date.now() % 1_000_000) },
-    scenario: { type: 'string' },
-    'run-seed': { type: 'string' },
-    workers: { type: 'string', default: '1' },
-    'settle-ms': { type: 'string', default: '45000' },
-    dist: { type: 'string', default: 'dist' },
-    verbose: { type: 'boolean', default: false },
-  },
-});
+const USAGE =
+  'usage: npm run test:faults -- --runs N --seed S [--scenario NAME[,NAME]] [--run-seed S] [--workers K] [--settle-ms MS] [--dist DIR] [--verbose]';
+
+/** A wrong command line gets one line saying what is wrong, not a stack trace (as the server's own CLI). */
+function refuse(why: string): never {
+  console.error(`iris faults: ${why} (see --help)`);
+  process.exit(2);
+}
+
+let parsed;
+try {
+  parsed = parseArgs({
+    args: process.argv.slice(2),
+    options: {
+      runs: { type: 'string', default: '14' },
+      seed: { type: 'string', default: String(Date.now() % 1_000_000) },
+      scenario: { type: 'string' },
+      'run-seed': { type: 'string' },
+      workers: { type: 'string', default: '1' },
+      'settle-ms': { type: 'string', default: '45000' },
+      dist: { type: 'string', default: 'dist' },
+      verbose: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+} catch (error) {
+  refuse(error instanceof Error ? error.message : String(error));
+}
+const { values } = parsed;
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
 
 const runs = Number(values.runs);
 const seed = Number(values.seed);
 const workers = Math.max(1, Number(values.workers));
-if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(seed)) {
-  console.error('usage: npm run test:faults -- --runs N --seed S [--scenario NAME[,NAME]] [--workers K] [--verbose]');
-  process.exit(2);
+const wholes = [seed, workers, Number(values['settle-ms']), Number(values['run-seed'] ?? 0)];
+if (!Number.isInteger(runs) || runs < 1 || !wholes.every(Number.isInteger))
+  refuse('--runs needs a whole number from 1; --seed, --run-seed, --workers and --settle-ms whole numbers');
+
+// --run-seed repeats one run exactly as a failing run printed it (with --scenario).
+let todo: ReturnType<typeof plan>;
+try {
+  todo =
+    values['run-seed'] !== undefined
+      ? plan(1, 0, values.scenario?.split(',')).map((p) => ({ ...p, seed: Number(values['run-seed']) }))
+      : plan(runs, seed, values.scenario?.split(','));
+} catch (error) {
+  refuse(error instanceof Error ? error.message : String(error));
 }
 const dist = resolve(values.dist!);
 if (!existsSync(join(dist, 'index.html'))) {
@@ -39,12 +69,6 @@ if (!existsSync(join(dist, 'index.html'))) {
 // A private copy: another build of dist/ during a long run must not change the app under test.
 const distCopy = mkdtempSync(join(tmpdir(), 'iris-faults-dist-'));
 cpSync(dist, distCopy, { recursive: true });
-
-// --run-seed repeats one run exactly as a failing run printed it (with --scenario).
-const todo =
-  values['run-seed'] !== undefined
-    ? plan(1, 0, values.scenario?.split(',')).map((p) => ({ ...p, seed: Number(values['run-seed']) }))
-    : plan(runs, seed, values.scenario?.split(','));
 console.log(`iris faults: ${todo.length} runs, seed ${seed}, ${workers} worker(s)`);
 const browser = await chromium.launch({ executablePath: chromiumExecutable(), args: CHROMIUM_ARGS });
 const results: RunResult[] = [];
