@@ -1,5 +1,7 @@
 // The serving process started as `npm start` starts it (the real CLI, server/main.ts), for the tests that
-// follow README's recipes: it prints the pairing link a person opens.
+// follow README's recipes: it prints the pairing link a person opens. It serves the build the suite runs
+// against (`--dist-dir dist`, unless the test names one): left to its default it would build the app again
+// when a source changed since that build, under the other tests' feet.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 
@@ -13,7 +15,8 @@ export interface StartedCli {
 }
 
 export async function startCli(args: string[]): Promise<StartedCli> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', ...args], {
+  const dist = args.includes('--dist-dir') ? [] : ['--dist-dir', 'dist'];
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', ...dist, ...args], {
     cwd: resolve(import.meta.dirname, '../..'),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
