@@ -15,23 +15,26 @@ function run(script: string, args: string[]): { status: number | null; out: stri
   return { status: r.status, out: r.stdout, err: r.stderr };
 }
 
-const oneLine = (text: string) => text.trim().split('\n');
+// Each spawn loads the runner's modules (the bench's include Lighthouse): slow on a busy 2-core machine.
+const SLOW = { timeout: 60_000 };
 
-describe('bench/run.ts', () => {
+const lines = (text: string) => text.trim().split('\n');
+
+describe('bench/run.ts', SLOW, () => {
   it.each([
     [['--bogus'], 'bench: unknown argument --bogus (use --quick, --runs=N, --only=id,id, --build)'],
     [['--only=nope'], 'bench: unknown scenario nope; known: bundle,'],
   ])('%j: one line, exit 2', (args, line) => {
     const r = run('bench/run.ts', args);
     expect(r.status).toBe(2);
-    expect(oneLine(r.err)).toHaveLength(1);
+    expect(lines(r.err)).toHaveLength(1);
     expect(r.err.startsWith(line)).toBe(true);
     expect(r.err).not.toMatch(/HARNESS|\n\s+at /);
     expect(r.out).toBe('');
   });
 });
 
-describe('e2e/faults/run.ts', () => {
+describe('e2e/faults/run.ts', SLOW, () => {
   it.each([
     [['--bogus'], "iris faults: Unknown option '--bogus' (see --help)"],
     [['--runs', 'x'], 'iris faults: --runs needs a whole number from 1;'],
@@ -40,7 +43,7 @@ describe('e2e/faults/run.ts', () => {
   ])('%j: one line, exit 2', (args, line) => {
     const r = run('e2e/faults/run.ts', args);
     expect(r.status).toBe(2);
-    expect(oneLine(r.err)).toHaveLength(1);
+    expect(lines(r.err)).toHaveLength(1);
     expect(r.err.startsWith(line)).toBe(true);
     expect(r.err).not.toMatch(/\n\s+at /);
     expect(r.out).toBe('');
