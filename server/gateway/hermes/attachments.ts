@@ -115,10 +115,14 @@ function utf8Text(bytes: Buffer): string | undefined {
   }
 }
 
-/** Sorts a message's files into what Hermes is given and what is named back; `bytesOf` reads a stored file. */
+/**
+ * Sorts a message's files into what Hermes is given and what is named back; `bytesOf` reads a stored file.
+ * Without `pictures`, pictures are passed over unread (a run's history repeats only earlier text files).
+ */
 export function hermesAttachments(
   refs: readonly MediaRef[],
   bytesOf: (mediaId: string) => Buffer | undefined,
+  { pictures = true }: { pictures?: boolean } = {},
 ): HermesAttachments {
   const out: HermesAttachments = { images: [], texts: [], partial: [], refused: [] };
   let pictureBytes = 0;
@@ -127,6 +131,7 @@ export function hermesAttachments(
     const name = shownName(ref);
     const mime = baseMime(ref.mime);
     if (IMAGE_MIMES.has(mime)) {
+      if (!pictures) continue;
       if (ref.size > MAX_IMAGE_MB * 1024 * 1024) {
         out.refused.push({ name, reason: `a picture over ${MAX_IMAGE_MB} MB` });
         continue;
@@ -198,7 +203,7 @@ export function earlierWords(
   bytesOf: (mediaId: string) => Buffer | undefined,
   budget: { left: number },
 ): string {
-  const texts = hermesAttachments(refs, bytesOf).texts.map((file) => {
+  const texts = hermesAttachments(refs, bytesOf, { pictures: false }).texts.map((file) => {
     if (file.words.length <= budget.left) {
       budget.left -= file.words.length;
       return file;
