@@ -1,6 +1,6 @@
 // The real CLI, spawned as `npm start` runs it: flags, the printed pairing link, errors, signals.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync, readFileSync } from 'node:fs';
 import { get as httpsGet } from 'node:https';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -408,6 +408,20 @@ describe.concurrent('bad start: one clear line on stderr, exit code 2, no stack 
       [...base(), '--gateway', 'http://example.com/ws'],
       'iris: --gateway: the gateway URL must start with ws:// or wss://',
     ));
+  it.runIf(existsSync('/proc/self'))('a data directory the system refuses to make (under /proc)', () =>
+    expectFailure(
+      ['--host', '127.0.0.1', '--dist-dir', dist.distDir, '--data-dir', '/proc/iris-no-such/data'],
+      'iris: cannot create the data directory /proc/iris-no-such/data (ENOENT)',
+    ),
+  );
+  it('a data directory under a file', () => {
+    const file = join(scratch, 'a-file');
+    writeFileSync(file, '');
+    return expectFailure(
+      ['--host', '127.0.0.1', '--dist-dir', dist.distDir, '--data-dir', join(file, 'data')],
+      `iris: cannot create the data directory ${join(file, 'data')} (ENOTDIR)`,
+    );
+  });
   it('--hermes with a URL that is not http(s)', () =>
     expectFailure(
       [...base(), '--hermes', 'ws://127.0.0.1:8642'],

@@ -1,15 +1,15 @@
 // The data directory holds the demo token, VAPID private key, relay topics, devices and history:
 // readable by this user only. Files and folders made by an older version, by hand or under a loose
 // umask are tightened at every start, not only the ones made now.
-import { chmodSync, lstatSync, mkdirSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 
 const PRIVATE_DIR_MODE = 0o700;
 const PRIVATE_FILE_MODE = 0o600;
 
 /** Creates `dataDir` if needed, then makes every folder in it 0700 and every file 0600 (symlinks are left alone). */
 export function lockDownDataDir(dataDir: string): void {
-  mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  makeDirs(resolve(dataDir));
   const walk = (path: string) => {
     const stat = lstatSync(path);
     if (stat.isSymbolicLink()) return;
@@ -21,4 +21,19 @@ export function lockDownDataDir(dataDir: string): void {
     }
   };
   walk(dataDir);
+}
+
+/**
+ * `mkdir -p`, one folder at a time: Node's own `mkdirSync(…, { recursive: true })` never returns where
+ * a parent exists but refuses a child with ENOENT (under `/proc`), so `npm start` hung without a word.
+ */
+function makeDirs(dir: string): void {
+  if (existsSync(dir)) return;
+  const parent = dirname(dir);
+  if (parent !== dir) makeDirs(parent);
+  try {
+    mkdirSync(dir, { mode: PRIVATE_DIR_MODE });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error; // made meanwhile by another start
+  }
 }
