@@ -4,6 +4,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { HIGH_PRIORITY_NOTIF_KINDS } from '../../src/protocol';
+import type { PushMessage } from '../../src/protocol/push';
 import type { PushPayload } from './types';
 
 /**
@@ -19,26 +20,6 @@ type Urgency = 'very-low' | 'low' | 'normal' | 'high';
 
 /** Pushes for questions that block the agent expire sooner: answering a long-dead question only confuses. */
 export const TTL_SECONDS = { default: 24 * 60 * 60, question: 60 * 60 } as const;
-
-/** The JSON the service worker receives (`event.data.json()`). Absent fields are omitted. */
-export interface PushMessage {
-  kind: string;
-  title: string;
-  body: string;
-  ts: number;
-  lane?: string;
-  chat_id?: string;
-  thread_id?: string;
-  message_id?: string;
-  picker_id?: string;
-  /** Set only on messages forwarded by the ntfy relay. */
-  source?: 'ntfy';
-  /** ntfy relay: the publisher's Click URL (http/https only). The service worker must still check its origin. */
-  click?: string;
-  /** ntfy relay: the publisher's tags and priority (1..5). */
-  tags?: string[];
-  priority?: number;
-}
 
 export interface Delivery {
   ttl: number;

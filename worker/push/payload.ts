@@ -1,23 +1,10 @@
-// What a push carries (server/push/payload.ts writes it): a small JSON object, from the gateway
-// ({kind, title, body, ts, lane, chat_id, thread_id, message_id, picker_id}) or from the ntfy relay
-// ({source: 'ntfy', kind, title, body, ts, click?, tags?, priority?}). Untrusted: every field is checked.
+// Reads what a push carries (src/protocol/push.ts: from the gateway, or from the ntfy relay with
+// `source: 'ntfy'`). Untrusted: every field is checked.
 import { epochMs, id, isObject, str } from '../../src/protocol/guards';
+import type { PushMessage } from '../../src/protocol/push';
 
-export interface IncomingPush {
-  kind: string;
-  title: string;
-  body: string;
-  /** epoch ms */
-  ts: number;
-  lane?: string;
-  chat_id?: string;
-  thread_id?: string;
-  message_id?: string;
-  picker_id?: string;
-  /** Forwarded by the ntfy relay: no lane or ids, maybe a click URL (checked before use). */
-  fromRelay: boolean;
-  click?: string;
-}
+/** A push as read: the gateway's fields, or the relay's (`fromRelay`: no lane or ids, maybe a click URL, checked before use). */
+export type IncomingPush = Omit<PushMessage, 'source' | 'tags' | 'priority'> & { fromRelay: boolean };
 
 const MAX_TITLE = 200;
 const MAX_BODY = 1000;
