@@ -1,5 +1,6 @@
 // Follows WebSocket frames (RFC 6455 §5.2) in one direction of a byte stream, so the fault proxy can
 // stop a stream strictly inside a frame: a cut "mid-frame" is the hardest kind for a peer to handle.
+import { headerLength, payloadLength } from '../proxy/frame-boundary';
 
 const HEAD_END = Buffer.from('\r\n\r\n');
 
@@ -84,18 +85,4 @@ export class WsFrameTracker {
       if (this.payloadLeft === 0 && onFrameEnd(i)) return;
     }
   }
-}
-
-function headerLength(header: number[]): number | undefined {
-  if (header.length < 2) return undefined;
-  const len7 = header[1]! & 0x7f;
-  const masked = (header[1]! & 0x80) !== 0;
-  return 2 + (len7 === 126 ? 2 : len7 === 127 ? 8 : 0) + (masked ? 4 : 0);
-}
-
-function payloadLength(header: number[]): number {
-  const len7 = header[1]! & 0x7f;
-  if (len7 < 126) return len7;
-  const bytes = Buffer.from(header);
-  return len7 === 126 ? bytes.readUInt16BE(2) : Number(bytes.readBigUInt64BE(2));
 }

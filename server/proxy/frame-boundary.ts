@@ -38,14 +38,15 @@ export class FrameBoundaryTracker {
 }
 
 /** Total header length once the first two bytes are known. */
-function headerLength(header: number[]): number | undefined {
+export function headerLength(header: number[]): number | undefined {
   if (header.length < 2) return undefined;
   const len7 = header[1]! & 0x7f;
   const masked = (header[1]! & 0x80) !== 0;
   return 2 + (len7 === 126 ? 2 : len7 === 127 ? 8 : 0) + (masked ? 4 : 0);
 }
 
-function payloadLength(header: number[]): number {
+/** The payload length a complete header announces. */
+export function payloadLength(header: number[]): number {
   const len7 = header[1]! & 0x7f;
   if (len7 < 126) return len7;
   const bytes = Buffer.from(header);
