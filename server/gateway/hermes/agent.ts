@@ -24,7 +24,7 @@ import type { Requester } from '../peer';
 import { earlierTextsBudget, earlierWords, filesNotice, hermesAttachments, withTexts } from './attachments';
 import { HermesClient, HermesError } from './client';
 import { historyFromSession } from './history';
-import { HermesState, type PendingApproval } from './state';
+import { HermesState, type InflightRun, type PendingApproval } from './state';
 import { HermesTurn, type TurnHooks } from './turn';
 
 export interface HermesAgentOptions {
@@ -194,6 +194,10 @@ export class HermesAgent implements Agent {
   }
 
   private newTurn(addr: LaneAddress, messageId: string, sessionId: string): HermesTurn {
+    return this.addTurn(addr, { message_id: messageId, lane: addr.lane, session_id: sessionId, text: '' });
+  }
+
+  private addTurn(addr: LaneAddress, record: InflightRun): HermesTurn {
     const turn = new HermesTurn(
       {
         ctx: this.ctx,
@@ -205,7 +209,7 @@ export class HermesAgent implements Agent {
         maxPollMs: this.maxPollMs,
       },
       addr,
-      { message_id: messageId, lane: addr.lane, session_id: sessionId, text: '' },
+      record,
     );
     this.turns.add(turn);
     return turn;
@@ -220,20 +224,7 @@ export class HermesAgent implements Agent {
         this.state.runs.delete(record.message_id);
         continue;
       }
-      const turn = new HermesTurn(
-        {
-          ctx: this.ctx,
-          client: this.client,
-          state: this.state,
-          hooks: this.hooks,
-          fallbackModel: () => this.description.model,
-          pollIntervalMs: this.pollIntervalMs,
-          maxPollMs: this.maxPollMs,
-        },
-        addr,
-        record,
-      );
-      this.turns.add(turn);
+      const turn = this.addTurn(addr, record);
       this.lanes.enqueue(addr.lane, (done) => {
         this.lanes.activate(addr.lane, turn);
         void turn
