@@ -615,6 +615,43 @@ describe('HermesAgent across a restart of our gateway', () => {
     const reply = page.payload.messages.find((m: { message_id: string }) => m.message_id === stop.payload.message_id);
     expect(reply.tools).toEqual(stored[0].tools);
   });
+  it.each([
+    [
+      'failed',
+      { status: 'failed', error: 'the model provider went away' },
+      /^⚠️ Hermes could not finish this reply: the model provider went away$/,
+    ],
+    ['was cancelled', { status: 'cancelled' }, /^_\(Stopped before Hermes wrote anything\.\)_$/],
+  ])(
+    'a run that %s in Hermes while our gateway was down keeps the tool it ran in history',
+    async (_, end, finalText) => {
+      const dataDir = gatewayFixture.dataDir;
+      const recorded = loadFixture('approval-once');
+      // The recording's steps (a tool run, then the reply), with the run's end changed: the session still
+      // holds the tool call, as Hermes keeps a step once it ran, whatever ends the run after it.
+      hermes.play({ ...recorded, run: { ...recorded.run, ...end, output: undefined } });
+      await gateway({ dataDir });
+      const c = await device();
+      const from = c.mark();
+      await c.request('message.send', { text: 'Clean up', client_id: `c-${end.status}` }, {});
+      await c.waitType('picker.approval', { from });
+      await c.close();
+      await gatewayFixture.stop();
+      await gateway({ dataDir });
+      const back = await device();
+      back.send('sync', { cursor: 0 });
+      const stop = await back.waitFor((f) => f.type === 'message.stop');
+      expect(stop.payload.final_text).toMatch(finalText);
+      const stored = gatewayFixture.gw.gateway.store.messages('web:default').filter((m) => m.role === 'assistant');
+      expect(stored).toHaveLength(1);
+      expect(stored[0].tools).toEqual([
+        { index: 0, name: 'terminal', ok: true, preview: expect.stringMatching(/^rm -rf .* && echo removed-ok$/) },
+      ]);
+      const page = await back.request('history', { limit: 50 });
+      const reply = page.payload.messages.find((m: { message_id: string }) => m.message_id === stop.payload.message_id);
+      expect(reply.tools).toEqual(stored[0].tools);
+    },
+  );
   it('a thread is its own Hermes session, and each lane keeps its session id across our restart (hermes.json)', async () => {
     const dataDir = gatewayFixture.dataDir;
     for (let i = 0; i < 4; i++) hermes.play(loadFixture('text'));

@@ -185,11 +185,13 @@ export class HermesTurn {
       case 'completed':
         return void this.complete(status.output ?? this.text, status.usage?.output_tokens);
       case 'failed':
-        return this.finish(this.failedText(status.error ?? 'the run failed'));
+        return this.finish(this.failedText(status.error ?? 'the run failed'), { ended: true });
       case 'cancelled':
-        return this.finish(this.text || '_(Stopped before Hermes wrote anything.)_', { stopped: true });
+        return this.finish(this.text || '_(Stopped before Hermes wrote anything.)_', { stopped: true, ended: true });
       default:
-        return this.finish(this.withNote(`_(Hermes says this run was ${status.status}; this is the reply so far.)_`));
+        return this.finish(this.withNote(`_(Hermes says this run was ${status.status}; this is the reply so far.)_`), {
+          ended: true,
+        });
     }
   }
 
@@ -320,30 +322,44 @@ export class HermesTurn {
   private async complete(output: string, tokens: number | undefined): Promise<void> {
     if (this.done) return;
     this.done = true;
-    const { client } = this.deps;
-    let model: string | undefined;
-    try {
-      const [messages, sessionModel] = await Promise.all([
-        client.sessionMessages(this.record.session_id),
-        client.sessionModel(this.record.session_id),
-      ]);
-      model = sessionModel;
-      const thoughts = thoughtsOfLastTurn(messages);
-      if (thoughts.length) this.thoughts = thoughts;
-      // Followed across our restart, the run's tool events went with the old connection: its tools are
-      // read from the session instead (without their durations), so the reply's history lists them all.
-      if (this.reattached) this.tools.splice(0, this.tools.length, ...toolsOfLastTurn(messages));
-    } catch (err) {
-      this.deps.hooks.log(`hermes: could not read the session of ${this.record.run_id}: ${(err as Error).message}`);
-    }
+    const model = await this.readSessionEnd(true);
     this.close(output, this.reasoning, model ?? this.deps.fallbackModel(), tokens);
   }
 
-  /** Ends the reply with `finalText`; `stopped`: Hermes cancelled the run (agent.stop here, or its own). */
-  private finish(finalText: string, end: { stopped?: boolean } = {}): void {
+  /**
+   * Ends the reply with `finalText`; `stopped`: Hermes cancelled the run (agent.stop here, or its own);
+   * `ended`: Hermes says the run is over, so its session holds the steps it ran.
+   */
+  private finish(finalText: string, end: { stopped?: boolean; ended?: boolean } = {}): void {
     if (this.done) return;
     this.done = true;
-    this.close(finalText, this.reasoning, undefined, undefined, end.stopped === true);
+    const close = () => this.close(finalText, this.reasoning, undefined, undefined, end.stopped === true);
+    // Followed across our restart, a run that failed or was cancelled still ran its steps, and their
+    // events went with the old connection: read them from the session, as for a completed run.
+    if (this.reattached && end.ended) void this.readSessionEnd(false).then(close);
+    else close();
+  }
+
+  /**
+   * The run's end as Hermes kept it in the session: the reasoning of its steps and, for a run followed
+   * across our restart, its tools (without their durations), so the reply's history lists them all.
+   * Returns the session's model when `withModel`.
+   */
+  private async readSessionEnd(withModel: boolean): Promise<string | undefined> {
+    const { client } = this.deps;
+    try {
+      const [messages, model] = await Promise.all([
+        client.sessionMessages(this.record.session_id),
+        withModel ? client.sessionModel(this.record.session_id) : undefined,
+      ]);
+      const thoughts = thoughtsOfLastTurn(messages);
+      if (thoughts.length) this.thoughts = thoughts;
+      if (this.reattached) this.tools.splice(0, this.tools.length, ...toolsOfLastTurn(messages));
+      return model;
+    } catch (err) {
+      this.deps.hooks.log(`hermes: could not read the session of ${this.record.run_id}: ${(err as Error).message}`);
+      return undefined;
+    }
   }
 
   private close(
