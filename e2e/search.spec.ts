@@ -184,6 +184,70 @@ test('going back from a result shows the same search', async ({ page, iris }) =>
   await expect(results(page).getByRole('link')).toContainText('lighthouse keeper');
 });
 
+test('Back pressed just as a result is placed still returns to the search, and keeps its entry', async ({
+  page,
+  iris,
+}) => {
+  // The lane tidies its address (drops `?m=`) once the message is placed, on an animation frame. A frame
+  // can come between a Back's traversal and its hashchange (a task later, when the router hears of it):
+  // here the frames and that hashchange are held so that frame comes exactly there, as a loaded phone can.
+  await page.addInitScript(() => {
+    const w = window as unknown as Record<string, () => void>;
+    const raf = window.requestAnimationFrame.bind(window);
+    let frames: FrameRequestCallback[] | undefined;
+    let changes: HashChangeEvent[] | undefined;
+    w.holdFrames = () => (frames = []);
+    w.releaseFrames = () => {
+      const held = frames ?? [];
+      frames = undefined;
+      for (const callback of held) raf(callback);
+    };
+    window.requestAnimationFrame = (callback) => (frames ? frames.push(callback) : raf(callback));
+    w.holdHashChange = () => (changes = []);
+    w.releaseHashChange = () => {
+      const held = changes ?? [];
+      changes = undefined;
+      for (const e of held)
+        window.dispatchEvent(new HashChangeEvent('hashchange', { oldURL: e.oldURL, newURL: e.newURL }));
+    };
+    window.addEventListener(
+      'hashchange',
+      (e) => {
+        if (!changes || !e.isTrusted) return;
+        e.stopImmediatePropagation();
+        changes.push(e);
+      },
+      true,
+    );
+  });
+  store(iris).conversations.append({
+    lane: GENERAL,
+    role: 'user',
+    text: 'Remember the lighthouse keeper',
+    ts: Date.now() - MINUTE,
+  });
+  await pair(page, iris);
+  await page.goto(`${iris.baseURL}/#/search`);
+  await searchBox(page).fill('lighthouse');
+  await expect(results(page).getByRole('link')).toContainText('lighthouse keeper');
+  const call = (name: string) => page.evaluate((n) => (window as unknown as Record<string, () => void>)[n]!(), name);
+  await call('holdFrames');
+  await results(page).getByRole('link').click();
+  await expect(messageBox(page)).toBeVisible();
+  await expect(page).toHaveURL(/\?m=/); // not placed yet: its frames are held
+  await call('holdHashChange');
+  await page.goBack();
+  await call('releaseFrames');
+  await page.waitForTimeout(500); // the message is placed (a few frames)
+  await call('releaseHashChange');
+  await expect(searchBox(page)).toHaveValue('lighthouse');
+  await expect(page).toHaveURL(/#\/search\?q=lighthouse$/);
+  await expect(results(page).getByRole('link')).toContainText('lighthouse keeper');
+  // Forward still leads to the result's lane: the entries are where they were.
+  await page.goForward();
+  await expect(messageBox(page)).toBeVisible();
+});
+
 test('the search page has no serious accessibility problems (light and dark); screenshots', async ({ page, iris }) => {
   const now = Date.now();
   store(iris).conversations.append({

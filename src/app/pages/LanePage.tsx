@@ -22,6 +22,16 @@ function decodeParam(value: string | undefined): string | undefined {
   }
 }
 
+/**
+ * The browser is still at the address that asked for message `id`. A Back moves the browser at once but
+ * the router a task later (on hashchange): tidying the address in between would replace the entry gone
+ * back to (the search) with this lane's, and leave the person here.
+ */
+function addressAsksFor(id: string | undefined): boolean {
+  const query = window.location.hash.split('?')[1] ?? '';
+  return id !== undefined && new URLSearchParams(query).get('m') === id;
+}
+
 /** `/c/:chatId` and `/c/:chatId/t/:threadId`: one conversation lane (thread_id ?? chat_id). */
 export default function LanePage() {
   const params = useParams<{ chatId: string; threadId?: string }>();
@@ -36,7 +46,7 @@ export default function LanePage() {
           focusId={focusId()}
           // The message asked for is a one-time place to open at: once there, the address is the lane's,
           // so a reload (or the app restored later) opens at the newest message, not at that old one.
-          onFocusDone={() => setSearch({ m: undefined }, { replace: true })}
+          onFocusDone={() => addressAsksFor(focusId()) && setSearch({ m: undefined }, { replace: true })}
         />
       )}
     </Show>
