@@ -1,6 +1,6 @@
 // The real CLI, spawned as `npm start` runs it: flags, the printed pairing link, errors, signals.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync, readFileSync } from 'node:fs';
 import { get as httpsGet } from 'node:https';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -414,6 +414,17 @@ describe.concurrent('bad start: one clear line on stderr, exit code 2, no stack 
       'iris: cannot create the data directory /proc/iris-no-such/data (ENOENT)',
     ),
   );
+  it('a data directory that is a file: refused, and the file left as it was', async () => {
+    const file = join(scratch, 'not-a-folder');
+    writeFileSync(file, 'mine', { mode: 0o644 });
+    chmodSync(file, 0o644);
+    await expectFailure(
+      ['--host', '127.0.0.1', '--dist-dir', dist.distDir, '--data-dir', file],
+      `iris: cannot create the data directory ${file} (EEXIST)`,
+    );
+    expect(statSync(file).mode & 0o777).toBe(0o644);
+    expect(readFileSync(file, 'utf8')).toBe('mine');
+  });
   it('a data directory under a file', () => {
     const file = join(scratch, 'a-file');
     writeFileSync(file, '');
