@@ -37,6 +37,19 @@ function seedFiller(iris: IrisServer, lane: string, count: number, start: number
 const searchBox = (page: Page) => page.getByRole('searchbox', { name: 'Search messages' });
 const results = (page: Page) => page.getByRole('list', { name: 'Results' });
 
+/** A lane holding one message (`role` saying `text`, a minute ago), paired, on the search page with `query` typed. */
+async function searchOneMessage(
+  page: Page,
+  iris: IrisServer,
+  message: { role: 'user' | 'assistant'; text: string },
+  query: string,
+): Promise<void> {
+  store(iris).conversations.append({ lane: GENERAL, ...message, ts: Date.now() - MINUTE });
+  await pair(page, iris);
+  await page.goto(`${iris.baseURL}/#/search`);
+  await searchBox(page).fill(query);
+}
+
 test.use({ viewport: DESKTOP });
 
 test('online: the gateway finds an old message the device never loaded; choosing it opens the lane at it', async ({
@@ -104,15 +117,12 @@ test('scope: all chats or only the chat search was opened from', async ({ page, 
 });
 
 test('snippets are text: markup in a message is shown, never run', async ({ page, iris }) => {
-  store(iris).conversations.append({
-    lane: GENERAL,
-    role: 'assistant',
-    text: 'walrus <img src=x onerror="window.__pwned=1"> <script>window.__pwned=2</script>',
-    ts: Date.now() - MINUTE,
-  });
-  await pair(page, iris);
-  await page.goto(`${iris.baseURL}/#/search`);
-  await searchBox(page).fill('walrus');
+  await searchOneMessage(
+    page,
+    iris,
+    { role: 'assistant', text: 'walrus <img src=x onerror="window.__pwned=1"> <script>window.__pwned=2</script>' },
+    'walrus',
+  );
   const hit = results(page).getByRole('link');
   await expect(hit).toContainText('<img src=x onerror="window.__pwned=1">');
   await expect(hit.locator('img, script')).toHaveCount(0);
@@ -168,15 +178,7 @@ test('offline: the messages cached on this device are searched locally, and a re
 });
 
 test('going back from a result shows the same search', async ({ page, iris }) => {
-  store(iris).conversations.append({
-    lane: GENERAL,
-    role: 'user',
-    text: 'Remember the lighthouse keeper',
-    ts: Date.now() - MINUTE,
-  });
-  await pair(page, iris);
-  await page.goto(`${iris.baseURL}/#/search`);
-  await searchBox(page).fill('lighthouse');
+  await searchOneMessage(page, iris, { role: 'user', text: 'Remember the lighthouse keeper' }, 'lighthouse');
   await results(page).getByRole('link').click();
   await expect(messageBox(page)).toBeVisible();
   await page.goBack();
@@ -220,15 +222,7 @@ test('Back pressed just as a result is placed still returns to the search, and k
       true,
     );
   });
-  store(iris).conversations.append({
-    lane: GENERAL,
-    role: 'user',
-    text: 'Remember the lighthouse keeper',
-    ts: Date.now() - MINUTE,
-  });
-  await pair(page, iris);
-  await page.goto(`${iris.baseURL}/#/search`);
-  await searchBox(page).fill('lighthouse');
+  await searchOneMessage(page, iris, { role: 'user', text: 'Remember the lighthouse keeper' }, 'lighthouse');
   await expect(results(page).getByRole('link')).toContainText('lighthouse keeper');
   const call = (name: string) => page.evaluate((n) => (window as unknown as Record<string, () => void>)[n]!(), name);
   await call('holdFrames');
