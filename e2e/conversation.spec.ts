@@ -867,6 +867,50 @@ test('a search result opens the lane at that old message, highlighted, loading p
   await expect(target).toHaveClass(/is-target/);
 });
 
+test('a message jumped to keeps keyboard focus as an older page lands above it, and a second jump right after takes over', async ({
+  page,
+  iris,
+}) => {
+  const ids = seedLongLane(iris, 400, { variedHeights: true });
+  await pairAndOpen(page, iris);
+  await expect(hermes(page, 'Message number 400')).toBeInViewport();
+  const row = (n: number) =>
+    messages(page)
+      .getByRole('article')
+      .filter({ has: page.getByText(`Message number ${n}`, { exact: true }) });
+  const stored = () =>
+    page.evaluate(async () => {
+      const open = indexedDB.open('iris');
+      const db = await new Promise<IDBDatabase>((resolve) => (open.onsuccess = () => resolve(open.result)));
+      const count = await new Promise<number>((resolve) => {
+        const req = db.transaction('messages').objectStore('messages').count();
+        req.onsuccess = () => resolve(req.result);
+      });
+      db.close();
+      return count;
+    });
+  const jump = (index: number) =>
+    page.evaluate(
+      (hash) => (location.hash = hash),
+      `#/c/${encodeURIComponent(LANE)}?m=${encodeURIComponent(ids[index]!)}`,
+    );
+  // Message 370 is in the pages the lane opened with; 340 is the first of the next, and once placed, the
+  // page before it loads above it. Jumps come from the address (another link, a notification).
+  await jump(369);
+  await expect(row(370)).toBeFocused();
+  const before = await stored();
+  await jump(339);
+  await expect(row(340)).toBeFocused();
+  await expect.poll(stored, { timeout: 20_000 }).toBeGreaterThan(before);
+  await page.waitForTimeout(2000); // every centring over
+  // The older page landed and both jumps' centring is over: the second message still has the focus (a
+  // screen reader or a keyboard reads on from it), in view, without the actions a tap would show.
+  await expect(row(340)).toBeFocused();
+  await expect(row(340)).toBeInViewport();
+  await expect(row(340).getByRole('group', { name: 'Message actions' })).toBeHidden();
+  await expect(row(370)).not.toBeInViewport();
+});
+
 test('"the beginning of the conversation" shows only once the true beginning is loaded, not above a gap of older messages', async ({
   page,
   iris,

@@ -14,6 +14,7 @@ import type { MessageRow } from '../../../store/schema';
 import { useIris } from '../../../runtime';
 import { useBottomPin } from './bottomPin';
 import { useJumpTo } from './jumpTo';
+import { keepFocusThroughMoves, keepFocusedRow, withoutKeptRow } from './focusedRow';
 import {
   TAIL_AHEAD,
   createLaneWindow,
@@ -175,6 +176,10 @@ export function MessageList(props: {
       return keyAt();
     },
     overscan: 6,
+    rangeExtractor: keepFocusedRow(
+      () => scroller,
+      (key) => untrack(keys).indexOf(key),
+    ),
     paddingStart: 56,
     paddingEnd: 16,
     // Keeping the reader's place when older pages are prepended, and following the newest message,
@@ -186,7 +191,7 @@ export function MessageList(props: {
   const itemByKey = createMemo(() => new Map(items().map((item) => [item.key as string, item])));
   const range = createMemo<[number, number]>(
     () => {
-      const list = items();
+      const list = withoutKeptRow(items());
       const count = keys().length;
       if (list.length === 0) return windowRange(count - 1, count - 1, count);
       return windowRange(list[0]!.index, list[list.length - 1]!.index, count);
@@ -385,7 +390,11 @@ export function MessageList(props: {
     <MessageListContext.Provider value={context}>
       <div class="msg-list">
         <div ref={scroller} class="msg-scroller" role="log" aria-label="Messages" tabindex="0" onScroll={onScroll}>
-          <div class="msg-sizer" style={{ height: `${virtualizer.getTotalSize()}px` }}>
+          <div
+            ref={(el) => onMount(() => onCleanup(keepFocusThroughMoves(el)))}
+            class="msg-sizer"
+            style={{ height: `${virtualizer.getTotalSize()}px` }}
+          >
             <div class="msg-start">
               <Show
                 when={atStart()}

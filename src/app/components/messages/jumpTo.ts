@@ -162,7 +162,10 @@ function focusMessage(scroller: HTMLElement, messageId: string, tries = 20) {
     const el = scroller.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(messageId)}"]`);
     if (el) {
       el.dataset.jumped = '';
-      const own = () => {
+      // Focus lost to nothing is not the person's doing: the row moved in the list (keepFocusThroughMoves
+      // gives it back), or the window went to the background.
+      const own = (event: Event) => {
+        if (event instanceof FocusEvent && event.relatedTarget === null) return;
         delete el.dataset.jumped;
         for (const type of ['pointerdown', 'keydown', 'focusout'] as const) el.removeEventListener(type, own);
       };
