@@ -45,7 +45,12 @@ export function useJumpTo(options: {
   const [highlighted, setHighlighted] = createSignal<string>();
   const [notice, setNotice] = createSignal<string>();
   let highlightTimer: ReturnType<typeof setTimeout> | undefined;
-  onCleanup(() => clearTimeout(highlightTimer));
+  // The centring of the jump before: a newer jump, or the list going, ends it.
+  let stopCentring: (() => void) | undefined;
+  onCleanup(() => {
+    clearTimeout(highlightTimer);
+    stopCentring?.();
+  });
 
   function jumpTo(messageId: string) {
     setNotice(undefined);
@@ -80,7 +85,8 @@ export function useJumpTo(options: {
         options.leaveBottom();
         pages.forgetPlace();
         virtualizer.scrollToIndex(index, { align: 'center' });
-        centreWhenMeasured(options.scroller(), target, () => {
+        stopCentring?.();
+        stopCentring = centreWhenMeasured(options.scroller(), target, () => {
           options.settled();
           if (target === options.focusId()) options.focusDone?.();
         });
@@ -119,17 +125,22 @@ export function useJumpTo(options: {
  * drifts (on a phone, out of view behind the composer). Re-centre on the real row until it holds
  * still for a few frames, or the reader scrolls.
  */
-function centreWhenMeasured(scroller: HTMLElement, messageId: string, settled: () => void) {
+function centreWhenMeasured(scroller: HTMLElement, messageId: string, settled: () => void): () => void {
   let frames = 0;
   let still = 0;
   let cancelled = false;
+  let stopped = false;
   const cancel = () => (cancelled = true);
   const events = ['wheel', 'touchstart', 'keydown', 'pointerdown'] as const;
+  const unlisten = () => {
+    for (const type of events) scroller.removeEventListener(type, cancel);
+  };
   for (const type of events) scroller.addEventListener(type, cancel, { once: true, passive: true });
   const step = () => {
+    if (stopped) return;
     const el = scroller.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(messageId)}"]`);
     if (cancelled || frames++ > 90 || still >= 4) {
-      for (const type of events) scroller.removeEventListener(type, cancel);
+      unlisten();
       settled();
       return;
     }
@@ -150,6 +161,11 @@ function centreWhenMeasured(scroller: HTMLElement, messageId: string, settled: (
     requestAnimationFrame(step);
   };
   requestAnimationFrame(step);
+  // Stopped, not settled: the jump that stops it settles in its turn, and a list gone has nothing to settle.
+  return () => {
+    stopped = true;
+    unlisten();
+  };
 }
 
 /**
