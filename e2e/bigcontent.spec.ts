@@ -272,8 +272,10 @@ test.describe('answers that are whole files', () => {
     await expect(answer.locator('pre code')).toHaveText(whole);
     await expect(answer.locator('pre code')).toHaveAttribute('data-highlighted', 'yes');
 
-    // Away: the row leaves the page. Back: still open, and its first lines are coloured in the same
-    // task that puts the row in the page (the colours are kept, not asked of the worker again).
+    // Away: the row leaves the page (once the focus has left it: the row holding focus stays, see
+    // focusedRow.ts). Back: still open, and its first lines are coloured in the same task that puts the
+    // row in the page (the colours are kept, not asked of the worker again).
+    await page.getByRole('textbox', { name: 'Message' }).focus();
     await expect.poll(async () => (await toNewest(), await answer.count())).toBe(0);
     await log.evaluate((el) => {
       const seen = new MutationObserver(() => {

@@ -698,6 +698,29 @@ test('day separators, and a /remind message set apart from the conversation', as
   expect(cardBg).not.toBe(bubble);
 });
 
+/** How many of the lane's messages this browser has stored. */
+function storedInLane(page: Page, lane = LANE): Promise<number> {
+  return page.evaluate(async (lane) => {
+    const open = indexedDB.open('iris');
+    const db = await new Promise<IDBDatabase>((resolve) => (open.onsuccess = () => resolve(open.result)));
+    const index = db.transaction('messages').objectStore('messages').index('[lane+ts]');
+    const count = await new Promise<number>((resolve) => {
+      const req = index.count(IDBKeyRange.bound([lane, -Infinity], [lane, Infinity]));
+      req.onsuccess = () => resolve(req.result);
+    });
+    db.close();
+    return count;
+  }, lane);
+}
+
+/** 400 messages of varied heights in the lane, paired and opened at the newest; their ids, oldest first. */
+async function openSeededLane(page: Page, iris: IrisServer): Promise<string[]> {
+  const ids = seedLongLane(iris, 400, { variedHeights: true });
+  await pairAndOpen(page, iris);
+  await expect(hermes(page, 'Message number 400')).toBeInViewport();
+  return ids;
+}
+
 /**
  * The first message at least partly inside the scroller: its text and its top, relative to the scroller;
  * undefined while the list has not drawn the rows there yet, or drew them as empty placeholders (their
@@ -783,21 +806,8 @@ test('a 2,000-message lane opens at the newest message and loads older pages wit
   // Virtualized: only about a screenful of rows exists in the DOM.
   expect(await messages(page).getByRole('article').count()).toBeLessThan(60);
 
-  const ids = (lane: string) =>
-    page.evaluate(async (lane) => {
-      const open = indexedDB.open('iris');
-      const db = await new Promise<IDBDatabase>((resolve) => (open.onsuccess = () => resolve(open.result)));
-      const index = db.transaction('messages').objectStore('messages').index('[lane+ts]');
-      const count = await new Promise<number>((resolve) => {
-        const req = index.count(IDBKeyRange.bound([lane, -Infinity], [lane, Infinity]));
-        req.onsuccess = () => resolve(req.result);
-      });
-      db.close();
-      return count;
-    }, lane);
-
   for (let round = 1; round <= 3; round++) {
-    const before = await ids(LANE);
+    const before = await storedInLane(page);
     await wheelNearTop(page);
     await expect(page.getByText('Loading older messages…')).toBeVisible();
     const watched = await watchFrames(page);
@@ -808,7 +818,7 @@ test('a 2,000-message lane opens at the newest message and loads older pages wit
     expect(watched.scrollTop).toBeGreaterThan(2000);
     // Whole pages of 50 per trip to the top (on a stalled main thread the reader may still be at the top
     // when the first lands, and a second page is then right).
-    const added = (await ids(LANE)) - before;
+    const added = (await storedInLane(page)) - before;
     expect(added).toBeGreaterThanOrEqual(50);
     expect(added % 50).toBe(0);
   }
@@ -855,9 +865,7 @@ test('a search result opens the lane at that old message, highlighted, loading p
   page,
   iris,
 }) => {
-  const ids = seedLongLane(iris, 400, { variedHeights: true });
-  await pairAndOpen(page, iris);
-  await expect(hermes(page, 'Message number 400')).toBeInViewport();
+  const ids = await openSeededLane(page, iris);
   await openLane(page, iris, LANE, `?m=${encodeURIComponent(ids[19]!)}`);
   const target = messages(page)
     .getByRole('article', { name: /^Iris demo agent, / })
@@ -871,24 +879,11 @@ test('a message jumped to keeps keyboard focus as an older page lands above it, 
   page,
   iris,
 }) => {
-  const ids = seedLongLane(iris, 400, { variedHeights: true });
-  await pairAndOpen(page, iris);
-  await expect(hermes(page, 'Message number 400')).toBeInViewport();
+  const ids = await openSeededLane(page, iris);
   const row = (n: number) =>
     messages(page)
       .getByRole('article')
       .filter({ has: page.getByText(`Message number ${n}`, { exact: true }) });
-  const stored = () =>
-    page.evaluate(async () => {
-      const open = indexedDB.open('iris');
-      const db = await new Promise<IDBDatabase>((resolve) => (open.onsuccess = () => resolve(open.result)));
-      const count = await new Promise<number>((resolve) => {
-        const req = db.transaction('messages').objectStore('messages').count();
-        req.onsuccess = () => resolve(req.result);
-      });
-      db.close();
-      return count;
-    });
   const jump = (index: number) =>
     page.evaluate(
       (hash) => (location.hash = hash),
@@ -898,10 +893,10 @@ test('a message jumped to keeps keyboard focus as an older page lands above it, 
   // page before it loads above it. Jumps come from the address (another link, a notification).
   await jump(369);
   await expect(row(370)).toBeFocused();
-  const before = await stored();
+  const before = await storedInLane(page);
   await jump(339);
   await expect(row(340)).toBeFocused();
-  await expect.poll(stored, { timeout: 20_000 }).toBeGreaterThan(before);
+  await expect.poll(() => storedInLane(page), { timeout: 20_000 }).toBeGreaterThan(before);
   await page.waitForTimeout(2000); // every centring over
   // The older page landed and both jumps' centring is over: the second message still has the focus (a
   // screen reader or a keyboard reads on from it), in view, without the actions a tap would show.
