@@ -166,6 +166,8 @@ export function MessageList(props: {
   });
 
   let scroller!: HTMLDivElement;
+  let sizer!: HTMLDivElement;
+  onMount(() => onCleanup(keepFocusThroughMoves(sizer)));
   const virtualizer = createVirtualizer<HTMLDivElement, HTMLDivElement>({
     get count() {
       return keys().length;
@@ -390,11 +392,7 @@ export function MessageList(props: {
     <MessageListContext.Provider value={context}>
       <div class="msg-list">
         <div ref={scroller} class="msg-scroller" role="log" aria-label="Messages" tabindex="0" onScroll={onScroll}>
-          <div
-            ref={(el) => onMount(() => onCleanup(keepFocusThroughMoves(el)))}
-            class="msg-sizer"
-            style={{ height: `${virtualizer.getTotalSize()}px` }}
-          >
+          <div ref={sizer} class="msg-sizer" style={{ height: `${virtualizer.getTotalSize()}px` }}>
             <div class="msg-start">
               <Show
                 when={atStart()}
