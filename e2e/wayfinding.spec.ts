@@ -124,6 +124,16 @@ test('scrolled up, "Jump to latest" appears and brings the newest message back',
   await jump.click();
   await expect(newest).toBeInViewport();
   await expect(jump).toHaveCount(0);
+
+  // From the keyboard: the button goes once the list is at its end, and the focus stays in the list
+  // (not dropped to the page's body, where the next Tab starts from the top).
+  await page.mouse.wheel(0, -2500);
+  await expect(jump).toBeVisible();
+  await jump.focus();
+  await page.keyboard.press('Enter');
+  await expect(newest).toBeInViewport();
+  await expect(jump).toHaveCount(0);
+  await expect(log(page)).toBeFocused();
 });
 
 test('the lane being read shows no unread count while a reply streams into it', async ({ page }) => {

@@ -325,6 +325,13 @@ export function MessageList(props: {
     pages.onScroll();
   };
 
+  /** The button goes once the list is at its end: the focus it held stays in the list, not on the page's body. */
+  const jumpToLatest = (event: MouseEvent & { currentTarget: HTMLButtonElement }) => {
+    const hadFocus = document.activeElement === event.currentTarget;
+    pin.scrollToNewest();
+    if (hadFocus) scroller.focus({ preventScroll: true });
+  };
+
   // ---- delete with confirm ---------------------------------------------------------------------
   const [toDelete, setToDelete] = createSignal<MessageRow>();
   const [askedDelete, setAskedDelete] = createSignal(false);
@@ -454,7 +461,7 @@ export function MessageList(props: {
         </div>
         {/* Up in the history, the way down is one tap; a message arriving meanwhile says so on it. */}
         <Show when={pin.unseen() || (ready() && !pin.atEnd())}>
-          <button type="button" class="jump-latest" classList={{ unseen: pin.unseen() }} onClick={pin.scrollToNewest}>
+          <button type="button" class="jump-latest" classList={{ unseen: pin.unseen() }} onClick={jumpToLatest}>
             <Show when={pin.unseen()} fallback={<span class="visually-hidden">Jump to latest</span>}>
               <span>New messages</span>
               <span class="visually-hidden">, jump to latest</span>
