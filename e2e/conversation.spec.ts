@@ -22,6 +22,7 @@ import {
   sendMessage,
   settled,
   speakForGateway,
+  storeRows,
   test,
   withClipboard,
 } from './support';
@@ -699,18 +700,8 @@ test('day separators, and a /remind message set apart from the conversation', as
 });
 
 /** How many of the lane's messages this browser has stored. */
-function storedInLane(page: Page, lane = LANE): Promise<number> {
-  return page.evaluate(async (lane) => {
-    const open = indexedDB.open('iris');
-    const db = await new Promise<IDBDatabase>((resolve) => (open.onsuccess = () => resolve(open.result)));
-    const index = db.transaction('messages').objectStore('messages').index('[lane+ts]');
-    const count = await new Promise<number>((resolve) => {
-      const req = index.count(IDBKeyRange.bound([lane, -Infinity], [lane, Infinity]));
-      req.onsuccess = () => resolve(req.result);
-    });
-    db.close();
-    return count;
-  }, lane);
+async function storedInLane(page: Page, lane = LANE): Promise<number> {
+  return (await storeRows<{ lane: string }>(page, 'messages')).filter((m) => m.lane === lane).length;
 }
 
 /** 400 messages of varied heights in the lane, paired and opened at the newest; their ids, oldest first. */
