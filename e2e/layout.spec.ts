@@ -4,7 +4,19 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { horizontalOverflow } from './audit';
-import { expect, test, DESKTOP, PHONE, channelLink, channelsNav, pageTitle, pairAndOpen, sendMessage } from './support';
+import {
+  expect,
+  test,
+  DESKTOP,
+  PHONE,
+  channelLink,
+  channelsNav,
+  hermes,
+  messageBox,
+  pageTitle,
+  pairAndOpen,
+  sendMessage,
+} from './support';
 
 async function expectNoSeriousViolations(page: Page, where: string) {
   const results = await new AxeBuilder({ page }).analyze();
@@ -75,6 +87,34 @@ test.describe('on a phone', () => {
     await page.keyboard.press('Escape');
     await expect(rename).toBeHidden();
     await expect(page.getByRole('dialog', { name: 'Channels' })).toBeVisible();
+  });
+
+  test('the on-screen keyboard makes the app shorter, not covered: the top bar, the newest reply and the message box stay in view', async ({
+    page,
+    iris,
+  }) => {
+    await pairAndOpen(page, iris);
+    await sendMessage(page, 'Hello over the keyboard');
+    const reply = hermes(page, 'Echo: Hello over the keyboard');
+    await expect(reply).toBeVisible();
+    // Android's Chrome lays a page out under the keyboard unless the page asks to be resized: the top bar
+    // then scrolls away and a swipe in the conversation pans the page instead (a native app resizes).
+    const viewport = await page.locator('meta[name="viewport"]').getAttribute('content');
+    expect(viewport).toContain('interactive-widget=resizes-content');
+    // Resized as that keyboard does (a 336 px keyboard), with the message box focused.
+    await messageBox(page).focus();
+    await page.setViewportSize({ width: PHONE.width, height: PHONE.height - 336 });
+    await expect(pageTitle(page)).toBeInViewport();
+    await expect(messageBox(page)).toBeInViewport();
+    await expect(messageBox(page)).toBeFocused();
+    // The conversation stays at its newest: the reply's end sits just above the message box.
+    await expect(async () => {
+      const replyBox = (await reply.boundingBox())!;
+      const boxTop = (await messageBox(page).boundingBox())!.y;
+      expect(replyBox.y + replyBox.height).toBeLessThanOrEqual(boxTop);
+      expect(replyBox.y + replyBox.height).toBeGreaterThan(boxTop - 120);
+    }).toPass();
+    await page.screenshot({ path: '/tmp/look/keyboard-open-phone.png' });
   });
 });
 
