@@ -277,6 +277,15 @@ test.describe('a lane opened at start', () => {
 
 // The head lays a message out as the lane will (paragraphs, a list, a code box, a pasted text's preview,
 // the turn line of a reply with reasoning): when the lane replaces it, what is on screen stays where it was.
+/**
+ * A time `minutes` ago, or the local midnight if that was yesterday: "today's" messages of a test run
+ * just after midnight must still be today's (the browser has the host's time zone).
+ */
+function earlierToday(minutes: number): number {
+  const now = Date.now();
+  return Math.max(now - minutes * 60_000, new Date(now).setHours(0, 0, 0, 0));
+}
+
 for (const [name, viewport] of [
   ['phone', PHONE],
   ['desktop', DESKTOP],
@@ -389,7 +398,7 @@ for (const [name, viewport] of [
     test('draws a short lane’s beginning and its days where the lane draws them', async ({ page, iris }) => {
       const store = demoGateway(iris).store;
       // A few messages, yesterday's and today's: the lane starts with its "beginning" line and a day's line.
-      const start = Date.now() - 24 * 3_600_000 - 10 * 60_000;
+      const start = earlierToday(10) - 24 * 3_600_000;
       const texts: [role: 'user' | 'assistant', text: string, at: number][] = [
         ['user', 'Hello from yesterday', 0],
         ['assistant', 'Hi, **yesterday** it was.', 60_000],
@@ -428,7 +437,7 @@ for (const [name, viewport] of [
       const store = demoGateway(iris).store;
       const before = Date.now() - 48 * 3_600_000 - 10 * 60_000;
       const yesterday = Date.now() - 24 * 3_600_000;
-      const today = Date.now() - 10 * 60_000;
+      const today = earlierToday(10);
       const texts: [role: 'user' | 'assistant', text: string, ts: number][] = [
         ['user', 'Deploy it, please.', before],
         ['assistant', 'Deployed.', before + 60_000],
