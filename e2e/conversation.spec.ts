@@ -699,6 +699,28 @@ test('day separators, and a /remind message set apart from the conversation', as
   expect(cardBg).not.toBe(bubble);
 });
 
+test.describe('a lane left open over midnight', () => {
+  test.use({ timezoneId: 'UTC' });
+
+  test('its day lines move on: what was Today reads Yesterday, and the new day’s Today', async ({ page, iris }) => {
+    const store = gatewayStore(iris);
+    const lateSunday = Date.UTC(2026, 11, 6, 23, 57);
+    store.conversations.append({ lane: LANE, role: 'user', text: 'Late on Sunday', ts: lateSunday });
+    // Stamped by a gateway whose clock is a little ahead of the browser's: past midnight already.
+    store.conversations.append({ lane: LANE, role: 'assistant', text: 'Early on Monday', ts: lateSunday + 4 * 60_000 });
+    await page.clock.install({ time: lateSunday + 2 * 60_000 });
+    await pairAndOpen(page, iris);
+    const log = messages(page);
+    await expect(mine(page, 'Late on Sunday')).toBeVisible();
+    const dayLines = log.locator('.day-sep');
+    await expect(dayLines).toHaveText(['Today', 'Monday, December 7']);
+    // Midnight passes with the page open.
+    await page.clock.fastForward(2 * 60_000);
+    await expect(dayLines).toHaveText(['Yesterday', 'Today']);
+    await expect(hermes(page, 'Early on Monday')).toBeVisible();
+  });
+});
+
 /** How many of the lane's messages this browser has stored. */
 async function storedInLane(page: Page, lane = LANE): Promise<number> {
   return (await storeRows<{ lane: string }>(page, 'messages')).filter((m) => m.lane === lane).length;

@@ -8,6 +8,7 @@ import { channelsInOrder } from '../../store/models/channels';
 import { getMessages } from '../../store/models/messages';
 import { useIris } from '../../runtime';
 import { formatFull, isoTime, shortWhen } from '../components/messages/time';
+import { useToday } from '../components/messages/today';
 import { Icon } from '../components/shell/Icon';
 import './SearchPage.css';
 
@@ -39,6 +40,7 @@ export default function SearchPage() {
   const [params, setParams] = useSearchParams();
   const lane = () => param(params.lane) || undefined;
   const [query, setQuery] = createSignal(param(params.q));
+  const today = useToday();
   const scope = (): SearchScope => (param(params.scope) === 'chat' && lane() ? 'chat' : 'all');
   const online = () => client.state() === 'online';
 
@@ -239,7 +241,7 @@ export default function SearchPage() {
                       <span class="search-hit-lane">{laneLabel(byId(), item.lane)}</span>
                       <Show when={item.ts > 0}>
                         <time datetime={isoTime(item.ts)} title={formatFull(item.ts)}>
-                          {shortWhen(item.ts)}
+                          {shortWhen(item.ts, today())}
                         </time>
                       </Show>
                     </span>

@@ -46,6 +46,7 @@ import { live } from '../../../store/live';
 import { localMessageId } from '../../../store/models/messages';
 import { settledPickerPlaces } from '../../../store/models/pickers';
 import { dayLabel, startsDay, warmTimeFormats } from './time';
+import { useToday } from './today';
 import { loadWhenIdle, stepsWhenIdle } from '../../loadWhenIdle';
 import { lazyPart } from '../../lazy/lazyPart';
 import './MessageList.css';
@@ -117,6 +118,7 @@ export function MessageList(props: {
   // are in the list. Held from then on: a new message, counted there a moment before the list has it,
   // must not make the first line blink.
   const [atStart, setAtStart] = createSignal(false);
+  const today = useToday();
   createComputed(() => {
     const count = beginning();
     if (count === undefined) setAtStart(false);
@@ -369,6 +371,7 @@ export function MessageList(props: {
     agentName,
     highlighted: jump.highlighted,
     agentTs,
+    today,
     atStart,
     turnClosed: (turn) => {
       const row = lane();
@@ -511,7 +514,9 @@ export function MessageList(props: {
 function DayLine(props: { ts: number | undefined; before: { ts: number | undefined } | undefined }) {
   const list = useMessageList();
   const label = () =>
-    props.ts !== undefined && startsDay(props.ts, props.before, list.atStart()) ? dayLabel(props.ts) : undefined;
+    props.ts !== undefined && startsDay(props.ts, props.before, list.atStart())
+      ? dayLabel(props.ts, list.today())
+      : undefined;
   return (
     <Show when={label()}>
       <div class="day-sep">

@@ -14,6 +14,8 @@ export interface MessageListContextValue {
   agentTs: Accessor<number | undefined>;
   /** Whether the lane's agent turn `turn` is over (so a tool of it can no longer be running). */
   turnClosed(turn: string): boolean;
+  /** The start of the local day it is now (today.ts): what day lines say "Today" and "Yesterday" against. */
+  today: Accessor<number>;
   /** Whether the oldest message of the lane is loaded (no older page to fetch). */
   atStart: Accessor<boolean>;
   /** Scrolls to a message, loading older pages as needed. */

@@ -8,6 +8,7 @@ export function testMessageList(extra: Partial<MessageListContextValue> = {}): M
     agentName: () => 'Iris demo agent',
     highlighted: () => undefined,
     agentTs: () => undefined,
+    today: () => Date.now(),
     turnClosed: () => false,
     atStart: () => true,
     jumpTo: () => {},

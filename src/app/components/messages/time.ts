@@ -33,7 +33,8 @@ export const warmTimeFormats: readonly (() => void)[] = [
   () => void fullFormat(),
 ];
 
-function startOfDay(ts: number): number {
+/** The start (ms) of the local day `ts` falls in. */
+export function startOfDay(ts: number): number {
   const d = new Date(ts);
   d.setHours(0, 0, 0, 0);
   return d.getTime();
