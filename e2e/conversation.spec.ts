@@ -721,6 +721,80 @@ test.describe('a lane left open over midnight', () => {
   });
 });
 
+/**
+ * How a line of text reads on screen: right to left when its first letter is drawn right of its last,
+ * and how far its right end is from its block's.
+ */
+function reading(block: ReturnType<Page['locator']>) {
+  return block.evaluate((el) => {
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    const texts: Text[] = [];
+    while (walker.nextNode()) if ((walker.currentNode as Text).data.trim()) texts.push(walker.currentNode as Text);
+    const first = texts[0]!;
+    const last = texts[texts.length - 1]!;
+    const letter = (node: Text, at: number) => {
+      const range = document.createRange();
+      range.setStart(node, at);
+      range.setEnd(node, at + 1);
+      return range.getBoundingClientRect();
+    };
+    const start = first.data.search(/\S/);
+    const end = last.data.trimEnd().length - 1;
+    const whole = document.createRange();
+    whole.selectNodeContents(el);
+    return {
+      direction: letter(first, start).left > letter(last, end).left ? 'rtl' : 'ltr',
+      gapRight: Math.round(el.getBoundingClientRect().right - whole.getBoundingClientRect().right),
+    };
+  });
+}
+
+test('Hebrew or Arabic reads right to left, in the message box and in the conversation; English and code stay left to right', async ({
+  page,
+  iris,
+}) => {
+  gatewayStore(iris).conversations.append({
+    lane: LANE,
+    role: 'assistant',
+    text:
+      'مرحبا بك في القناة!\n\n- البند الأول\n- البند الثاني\n\n> اقتباس قصير\n\n| العمود | القيمة |\n| --- | --- |\n| أ | ١ |\n\n' +
+      '```js\nconsole.log("ok");\n```\n\nAnd a line in English:\n\n- one\n- two',
+    ts: Date.now() - 60_000,
+  });
+  await pairAndOpen(page, iris);
+  const reply = hermes(page, 'مرحبا بك في القناة');
+  await expect(reply).toBeVisible();
+  const body = reply.locator('.md');
+  expect(await reading(body.locator('p').first())).toEqual({ direction: 'rtl', gapRight: 0 });
+  expect((await reading(body.locator('li').first())).direction).toBe('rtl');
+  expect((await reading(body.locator('pre'))).direction).toBe('ltr');
+  expect((await reading(body.locator('p').last())).direction).toBe('ltr');
+  // The Arabic list's bullets, the quote's bar and the table's first column are on the right; the
+  // English list's bullets on the left.
+  const side = (el: ReturnType<Page['locator']>) => el.evaluate((node) => getComputedStyle(node).direction);
+  expect(await side(body.locator('ul').first())).toBe('rtl');
+  expect(await side(body.locator('blockquote'))).toBe('rtl');
+  expect(await side(body.locator('table'))).toBe('rtl');
+  expect(await side(body.locator('ul').last())).toBe('ltr');
+  const [firstHeader, secondHeader] = await Promise.all(
+    [0, 1].map(async (i) => (await body.locator('th').nth(i).boundingBox())!.x),
+  );
+  expect(firstHeader).toBeGreaterThan(secondHeader!);
+
+  const hebrew = 'שלום! מה שלומך היום?';
+  await messageBox(page).fill(hebrew);
+  expect(await messageBox(page).evaluate((el) => getComputedStyle(el).direction)).toBe('rtl');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect.poll(async () => (await reading(mine(page, hebrew).locator('.md p'))).direction).toBe('rtl');
+  await expect(messageBox(page)).toHaveValue('');
+  expect(await messageBox(page).evaluate((el) => getComputedStyle(el).direction)).toBe('ltr');
+  await sendMessage(page, 'Hello in English!');
+  await expect
+    .poll(async () => (await reading(mine(page, 'Hello in English!').locator('.md p'))).direction)
+    .toBe('ltr');
+  await page.screenshot({ path: '/tmp/look/rtl-lane.png' });
+});
+
 /** How many of the lane's messages this browser has stored. */
 async function storedInLane(page: Page, lane = LANE): Promise<number> {
   return (await storeRows<{ lane: string }>(page, 'messages')).filter((m) => m.lane === lane).length;

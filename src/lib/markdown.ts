@@ -194,6 +194,8 @@ const PURIFY_CONFIG: Config = {
   ADD_ATTR: ['data-md-copy'],
 };
 
+const DIRECTED_BLOCKS = new Set(['UL', 'OL', 'BLOCKQUOTE']);
+
 let purifier: ReturnType<typeof createDOMPurify> | undefined;
 
 /** A private DOMPurify instance so these hooks never change how anyone else's sanitizing behaves. */
@@ -212,6 +214,9 @@ function getPurifier(): ReturnType<typeof createDOMPurify> {
         node.removeAttribute('target');
       }
     }
+    // A list, quote or table reads the way its own text does (a Hebrew list has its bullets on the right);
+    // paragraphs and cells do so by CSS (Markdown.css), which also covers the text drawn without marked.
+    if (DIRECTED_BLOCKS.has(node.tagName) || node.classList.contains('md-table')) node.setAttribute('dir', 'auto');
     if (node.tagName === 'IMG' && !isAllowedImageSrc(node.getAttribute('src'))) {
       node.removeAttribute('src');
     }

@@ -11,6 +11,7 @@ import { formatFull, isoTime, shortWhen } from '../components/messages/time';
 import { useToday } from '../components/messages/today';
 import { Icon } from '../components/shell/Icon';
 import './SearchPage.css';
+import { textDirection } from '../../lib/textDirection';
 
 const LIMIT = 50;
 const DEBOUNCE_MS = 250;
@@ -167,6 +168,7 @@ export default function SearchPage() {
               class="search-input"
               type="search"
               name="q"
+              dir={textDirection(query())}
               aria-label="Search messages"
               placeholder="Search messages"
               autocomplete="off"

@@ -3,6 +3,7 @@ import type { ChannelRow } from '../../../store/schema';
 import { ModalDialog } from '../shell/ModalDialog';
 import { COLOURS, SUGGESTED_ICONS, safeColor, textOn, trimIcon } from './channelLook';
 import './ChannelDialogs.css';
+import { textDirection } from '../../../lib/textDirection';
 
 /** What the channel list asked to do with a dialog. */
 export type ChannelAction =
@@ -98,6 +99,7 @@ function NameForm(props: {
         <input
           ref={input}
           name="name"
+          dir={textDirection(name())}
           aria-invalid={submit.error() ? true : undefined}
           aria-describedby={submit.error() ? errorId : undefined}
           autocomplete="off"

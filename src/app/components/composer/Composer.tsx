@@ -20,6 +20,7 @@ import { cleanCommands, commandText, moveActive, pickCommand, slashPrefix } from
 import { loadWhenIdle } from '../../loadWhenIdle';
 import { lazyPart } from '../../lazy/lazyPart';
 import './Composer.css';
+import { textDirection } from '../../../lib/textDirection';
 
 // What only an action brings (an attachment, a long paste, a drag of files) loads then:
 // each comes in a few milliseconds (from the service worker's cache offline) into a place that was empty.
@@ -374,6 +375,7 @@ function LaneComposer(props: { lane: string }) {
               ref={textarea}
               class="composer-input"
               name="message"
+              dir={textDirection(text())}
               aria-label="Message"
               aria-autocomplete="list"
               aria-controls={menuOpen() ? menuId : undefined}

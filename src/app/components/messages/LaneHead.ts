@@ -105,6 +105,7 @@ const showAll = (lines: number, cls: string) => el('div', cls, `Show all ${lines
 /** A list, numbered from its start, its items spaced when loose, with the lists indented under them. */
 function listOf(b: HeadList): HTMLElement {
   const list = el(b.ordered ? 'ol' : 'ul', b.loose ? 'lane-head-items lane-head-loose' : 'lane-head-items');
+  list.dir = 'auto'; // as markdown.ts gives the lane's lists, quotes and tables
   if (b.ordered && b.start !== 1) list.setAttribute('start', String(b.start));
   list.append(
     ...b.items.map((item) => {
@@ -123,8 +124,11 @@ function block(b: HeadBlock, inPreview: boolean): HTMLElement {
       return marked('p', 'lane-head-p', b.text);
     case 'h':
       return marked('p', `lane-head-h lane-head-h${Math.min(b.level, 3)}`, b.text);
-    case 'quote':
-      return marked('p', 'lane-head-quote', b.text);
+    case 'quote': {
+      const quote = marked('p', 'lane-head-quote', b.text);
+      quote.dir = 'auto';
+      return quote;
+    }
     case 'hr':
       return el('hr', 'lane-head-hr');
     case 'table': {
@@ -147,6 +151,7 @@ function block(b: HeadBlock, inPreview: boolean): HTMLElement {
         }),
       );
       const box = el('div', 'lane-head-table');
+      box.dir = 'auto';
       box.append(table);
       return box;
     }

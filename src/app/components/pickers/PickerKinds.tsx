@@ -9,6 +9,7 @@ import type {
 } from '../../../protocol';
 import { OptionList } from './OptionList';
 import { APPROVAL_ANSWERS, isCurrentModel, modelValue, typedAnswer } from './pickerText';
+import { textDirection } from '../../../lib/textDirection';
 
 interface KindProps<P> {
   payload: P;
@@ -86,6 +87,7 @@ export function ClarifyPicker(props: KindProps<PickerClarifyFrame['payload']>) {
           <span>{choices().length > 0 ? 'Or answer in your own words' : 'Your answer'}</span>
           <textarea
             name="answer"
+            dir={textDirection(text())}
             rows={2}
             maxLength={2000}
             value={text()}

@@ -3,6 +3,7 @@ import { defaultDeviceName } from '../../../net/deviceName';
 import { getSetting, setSetting } from '../../../store/models/settings';
 import { useIris } from '../../../runtime';
 import { SettingsSection } from './SettingsSection';
+import { textDirection } from '../../../lib/textDirection';
 
 const MAX_NAME = 60;
 
@@ -51,6 +52,7 @@ export function DeviceSettings() {
           <span>Device name</span>
           <input
             name="deviceName"
+            dir={textDirection(name())}
             autocomplete="off"
             maxlength={MAX_NAME}
             value={name()}
