@@ -793,6 +793,16 @@ test('Hebrew or Arabic reads right to left, in the message box and in the conver
     .poll(async () => (await reading(mine(page, 'Hello in English!').locator('.md p'))).direction)
     .toBe('ltr');
   await page.screenshot({ path: '/tmp/look/rtl-lane.png' });
+
+  // A channel named in Hebrew: its name field, its row and the page's title read right to left.
+  await page.getByRole('navigation', { name: 'Channels' }).getByRole('button', { name: 'New channel' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New channel' });
+  await dialog.getByLabel('Name').fill('צוות הפיתוח!');
+  expect(await side(dialog.getByLabel('Name'))).toBe('rtl');
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  await expect(page.getByRole('banner').getByRole('heading', { level: 1 })).toHaveText('צוות הפיתוח!');
+  expect((await reading(page.locator('.topbar-title-text'))).direction).toBe('rtl');
+  expect((await reading(page.locator('.channel-name', { hasText: 'צוות' }))).direction).toBe('rtl');
 });
 
 /** How many of the lane's messages this browser has stored. */

@@ -81,7 +81,9 @@ function ChannelRowView(props: {
             aria-describedby={summary()?.preview ? previewId : undefined}
             onClick={() => props.onNavigate()}
           >
-            <span class="channel-name">{props.channel.name}</span>
+            <span class="channel-name" dir="auto">
+              {props.channel.name}
+            </span>
           </a>
           <Show when={props.channel.favorite}>
             <span class="channel-mark" title="Favorite" aria-hidden="true">

@@ -89,7 +89,9 @@ export function TopBar(props: TopBarProps) {
               {props.icon}
             </span>
           </Show>
-          <span class="topbar-title-text">{props.title}</span>
+          <span class="topbar-title-text" dir="auto">
+            {props.title}
+          </span>
         </h1>
         <Show when={props.subtitle}>
           <p class="topbar-subtitle">{props.subtitle}</p>
