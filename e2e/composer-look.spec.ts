@@ -130,3 +130,21 @@ test('while the agent works: plain words, Stop as a named icon, and "thinking" a
   ).toHaveCount(0);
   await expect(messageBox(page)).toHaveAttribute('placeholder', 'Message');
 });
+
+test('on the narrowest phone the message box stays one line high when the agent begins to work, so the conversation does not move', async ({
+  page,
+  iris,
+}) => {
+  // 320 px: an old small phone, or a 360 px one under Android's larger text (which zooms the page).
+  await page.setViewportSize({ width: 320, height: 640 });
+  await pairAndOpen(page, iris);
+  const idle = (await messageBox(page).boundingBox())!.height;
+  await messageBox(page).fill('/stream 400');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(messageBox(page)).toHaveAttribute('placeholder', 'Tell it what to change…');
+  expect((await messageBox(page).boundingBox())!.height).toBe(idle);
+  await page.screenshot({ path: '/tmp/look/composer-working-320.png' });
+  // Typed text still wraps and grows the box, as before.
+  await messageBox(page).fill('A longer steer typed while it works, which wraps onto a second line');
+  expect((await messageBox(page).boundingBox())!.height).toBeGreaterThan(idle + 10);
+});
