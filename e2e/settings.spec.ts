@@ -153,3 +153,32 @@ test('forgetting the gateway, after a confirmation, returns to pairing with noth
   await expect(channelsNav(page)).toContainText('No channels yet');
   await expect(page.getByRole('region', { name: 'Gateway' })).toContainText('not paired');
 });
+
+test('in a forced-colours theme (Windows contrast) the notifications switch still shows its knob; the open lane and my bubbles keep an outline', async ({
+  page,
+  iris,
+}) => {
+  await page.setViewportSize(DESKTOP);
+  await page.emulateMedia({ forcedColors: 'active' });
+  await pairAndOpen(page, iris);
+  // The open lane in the channel list, and a bubble of mine: outlined, as their backgrounds are dropped.
+  const current = channelsNav(page).locator('.channel-row.current');
+  expect(await current.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('solid');
+  await page.getByRole('textbox', { name: 'Message' }).fill('Outlined');
+  await page.getByRole('button', { name: 'Send' }).click();
+  const bubble = page.getByRole('article', { name: /^You, / }).locator('.bubble');
+  expect(await bubble.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('solid');
+
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const toggle = page.getByRole('switch');
+  const knob = () =>
+    toggle.evaluate((el) => {
+      const track = getComputedStyle(el);
+      const after = getComputedStyle(el, '::after');
+      const drawn = parseFloat(after.borderTopWidth) > 0 ? after.borderTopColor : after.backgroundColor;
+      return { drawn, track: track.backgroundColor };
+    });
+  const off = await knob();
+  expect(off.drawn).not.toBe(off.track);
+  await page.screenshot({ path: '/tmp/look/forced-colours-settings.png' });
+});
