@@ -3,7 +3,7 @@
 import type { Page } from '@playwright/test';
 import { qrMatrix } from '../src/lib/qrcode';
 import { qrPath } from '../src/lib/qrPath';
-import { expect, test, DESKTOP, channelsNav, pageTitle, pairAndOpen } from './support';
+import { expect, test, DESKTOP, PHONE, channelsNav, pageTitle, pairAndOpen } from './support';
 
 test.use({ viewport: DESKTOP });
 
@@ -154,7 +154,7 @@ test('forgetting the gateway, after a confirmation, returns to pairing with noth
   await expect(page.getByRole('region', { name: 'Gateway' })).toContainText('not paired');
 });
 
-test('in a forced-colours theme (Windows contrast) the notifications switch still shows its knob; the open lane and my bubbles keep an outline', async ({
+test('in a forced-colours theme (Windows contrast) the notifications switch still shows its knob; the open lane, my bubbles and the phone’s channel drawer keep an outline', async ({
   page,
   iris,
 }) => {
@@ -168,6 +168,15 @@ test('in a forced-colours theme (Windows contrast) the notifications switch stil
   await page.getByRole('button', { name: 'Send' }).click();
   const bubble = page.getByRole('article', { name: /^You, / }).locator('.bubble');
   expect(await bubble.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('solid');
+  // On a phone, the channel drawer keeps an edge against the page under it (its shadow is dropped).
+  await page.setViewportSize(PHONE);
+  await page.getByRole('button', { name: 'Channels' }).click();
+  const drawer = page.getByRole('dialog', { name: 'Channels' });
+  await expect(drawer).toBeVisible();
+  expect(await drawer.evaluate((el) => getComputedStyle(el).borderInlineEndStyle)).toBe('solid');
+  await page.keyboard.press('Escape');
+  await expect(drawer).toBeHidden();
+  await page.setViewportSize(DESKTOP);
 
   await page.getByRole('button', { name: 'Settings' }).click();
   const toggle = page.getByRole('switch');
