@@ -765,6 +765,8 @@ test('Hebrew or Arabic reads right to left, in the message box and in the conver
   const reply = hermes(page, 'مرحبا بك في القناة');
   await expect(reply).toBeVisible();
   const body = reply.locator('.md');
+  // Rendered by marked (until its code has loaded, a message shows as one plain paragraph).
+  await expect(body.locator('ul').first()).toBeVisible();
   expect(await reading(body.locator('p').first())).toEqual({ direction: 'rtl', gapRight: 0 });
   expect((await reading(body.locator('li').first())).direction).toBe('rtl');
   expect((await reading(body.locator('pre'))).direction).toBe('ltr');
