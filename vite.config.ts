@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import solid from 'vite-plugin-solid';
-import { manifest } from './pwa.manifest';
-import { buildStamp } from './server/http/build-stamp';
-import { precompress } from './server/http/precompress';
-import { blockingScriptLast } from './scripts/blocking-script-last';
-import { preloadRoute } from './scripts/preload-route';
+import { manifest } from './pwa.manifest.ts';
+import { buildStamp } from './server/http/build-stamp.ts';
+import { precompress } from './server/http/precompress.ts';
+import { blockingScriptLast } from './scripts/blocking-script-last.ts';
+import { preloadRoute } from './scripts/preload-route.ts';
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
