@@ -1,10 +1,11 @@
 // Issue 4, "A conversation": the lane view against the demo gateway, as a person sees it.
 import { rmSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { TestClient } from '../server/gateway/testclient';
 import {
   channelRow,
+  channelsNav,
   anotherDeviceSays,
   demoGateway,
   expect,
@@ -16,6 +17,7 @@ import {
   messages,
   mine,
   openLane,
+  pageTitle,
   pairAndOpen,
   routeGateway,
   seedLongLane,
@@ -725,7 +727,7 @@ test.describe('a lane left open over midnight', () => {
  * How a line of text reads on screen: right to left when its first letter is drawn right of its last,
  * and how far its right end is from its block's.
  */
-function reading(block: ReturnType<Page['locator']>) {
+function reading(block: Locator) {
   return block.evaluate((el) => {
     const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
     const texts: Text[] = [];
@@ -773,7 +775,7 @@ test('Hebrew or Arabic reads right to left, in the message box and in the conver
   expect((await reading(body.locator('p').last())).direction).toBe('ltr');
   // The Arabic list's bullets, the quote's bar and the table's first column are on the right; the
   // English list's bullets on the left.
-  const side = (el: ReturnType<Page['locator']>) => el.evaluate((node) => getComputedStyle(node).direction);
+  const side = (el: Locator) => el.evaluate((node) => getComputedStyle(node).direction);
   expect(await side(body.locator('ul').first())).toBe('rtl');
   expect(await side(body.locator('blockquote'))).toBe('rtl');
   expect(await side(body.locator('table'))).toBe('rtl');
@@ -797,12 +799,12 @@ test('Hebrew or Arabic reads right to left, in the message box and in the conver
   await page.screenshot({ path: '/tmp/look/rtl-lane.png' });
 
   // A channel named in Hebrew: its name field, its row and the page's title read right to left.
-  await page.getByRole('navigation', { name: 'Channels' }).getByRole('button', { name: 'New channel' }).click();
+  await channelsNav(page).getByRole('button', { name: 'New channel' }).click();
   const dialog = page.getByRole('dialog', { name: 'New channel' });
   await dialog.getByLabel('Name').fill('צוות הפיתוח!');
   expect(await side(dialog.getByLabel('Name'))).toBe('rtl');
   await dialog.getByRole('button', { name: 'Create' }).click();
-  await expect(page.getByRole('banner').getByRole('heading', { level: 1 })).toHaveText('צוות הפיתוח!');
+  await expect(pageTitle(page)).toHaveText('צוות הפיתוח!');
   expect((await reading(page.locator('.topbar-title-text'))).direction).toBe('rtl');
   expect((await reading(page.locator('.channel-name', { hasText: 'צוות' }))).direction).toBe('rtl');
 });

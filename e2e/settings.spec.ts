@@ -3,7 +3,7 @@
 import type { Page } from '@playwright/test';
 import { qrMatrix } from '../src/lib/qrcode';
 import { qrPath } from '../src/lib/qrPath';
-import { expect, test, DESKTOP, PHONE, channelsNav, pageTitle, pairAndOpen } from './support';
+import { expect, test, DESKTOP, PHONE, channelsNav, mine, pageTitle, pairAndOpen, sendMessage } from './support';
 
 test.use({ viewport: DESKTOP });
 
@@ -164,9 +164,8 @@ test('in a forced-colours theme (Windows contrast) the notifications switch stil
   // The open lane in the channel list, and a bubble of mine: outlined, as their backgrounds are dropped.
   const current = channelsNav(page).locator('.channel-row.current');
   expect(await current.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('solid');
-  await page.getByRole('textbox', { name: 'Message' }).fill('Outlined');
-  await page.getByRole('button', { name: 'Send' }).click();
-  const bubble = page.getByRole('article', { name: /^You, / }).locator('.bubble');
+  await sendMessage(page, 'Outlined');
+  const bubble = mine(page, 'Outlined').locator('.bubble');
   expect(await bubble.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('solid');
   // On a phone, the channel drawer keeps an edge against the page under it (its shadow is dropped).
   await page.setViewportSize(PHONE);
