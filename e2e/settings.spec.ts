@@ -165,8 +165,9 @@ test('in a forced-colours theme (Windows contrast) the notifications switch stil
   const current = channelsNav(page).locator('.channel-row.current');
   expect(await current.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('solid');
   await sendMessage(page, 'Outlined');
+  // Polled: the pending bubble is swapped for the gateway's echo, and a detached element's style reads empty.
   const bubble = mine(page, 'Outlined').locator('.bubble');
-  expect(await bubble.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('solid');
+  await expect.poll(() => bubble.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('solid');
   // On a phone, the channel drawer keeps an edge against the page under it (its shadow is dropped).
   await page.setViewportSize(PHONE);
   await page.getByRole('button', { name: 'Channels' }).click();
