@@ -809,6 +809,80 @@ test('Hebrew or Arabic reads right to left, in the message box and in the conver
   expect((await reading(page.locator('.channel-name', { hasText: 'צוות' }))).direction).toBe('rtl');
 });
 
+test('the agent’s right-to-left words elsewhere read right to left too: a reply’s quote, its reasoning, a question, a search result', async ({
+  page,
+  iris,
+}) => {
+  const store = gatewayStore(iris).conversations;
+  const asked = store.append({
+    lane: LANE,
+    role: 'assistant',
+    text: 'שלום! איך אפשר לעזור?',
+    reasoning: 'המשתמש אמר שלום, אז אענה בשלום.',
+    ts: Date.now() - 120_000,
+  });
+  store.append({
+    lane: LANE,
+    role: 'user',
+    text: 'תודה רבה, הכל טוב!',
+    reply_to: asked.message_id,
+    ts: Date.now() - 60_000,
+  });
+  const speak = await speakForGateway(page);
+  await pairAndOpen(page, iris);
+  const side = (el: Locator) =>
+    el.evaluate((node) => {
+      const style = getComputedStyle(node);
+      return { direction: style.direction, barRight: style.borderRightWidth, barLeft: style.borderLeftWidth };
+    });
+
+  // My reply quotes the Hebrew message: the quote reads right to left, its bar on the right.
+  const quote = mine(page, 'תודה רבה, הכל טוב!').getByRole('button', { name: /^In reply to / });
+  await expect(quote).toContainText('שלום! איך אפשר לעזור?');
+  expect(await side(quote)).toEqual({ direction: 'rtl', barRight: '3px', barLeft: '0px' });
+  expect((await reading(quote.locator('.quote-text'))).direction).toBe('rtl');
+
+  // The reasoning, opened from its line: its bar on the right as well.
+  const reply = hermes(page, 'שלום! איך אפשר לעזור?');
+  await reply.getByRole('button', { name: 'Thought process' }).click();
+  const reasoning = reply.locator('.reasoning');
+  await expect(reasoning).toContainText('המשתמש אמר שלום');
+  expect(await side(reasoning)).toEqual({ direction: 'rtl', barRight: '3px', barLeft: '0px' });
+
+  // A question asked in Hebrew: its title and its options read right to left; the app's own "Not now" not.
+  speak({
+    type: 'picker.choice',
+    payload: {
+      picker_id: 'he-1',
+      title: 'באיזו שפה לענות?',
+      choices: [
+        { value: 'he', label: 'עברית, בבקשה' },
+        { value: 'en', label: 'English' },
+      ],
+    },
+  });
+  const dialog = page.getByRole('dialog', { name: 'באיזו שפה לענות?' });
+  await expect(dialog).toBeVisible();
+  expect((await reading(dialog.getByRole('heading'))).direction).toBe('rtl');
+  expect((await side(dialog.getByRole('button', { name: 'עברית, בבקשה' }))).direction).toBe('rtl');
+  expect((await side(dialog.getByRole('button', { name: 'English' }))).direction).toBe('ltr');
+  expect((await side(dialog.getByRole('button', { name: 'Not now' }))).direction).toBe('ltr');
+  await dialog.getByRole('button', { name: 'Not now' }).click();
+
+  // Found by search, my Hebrew message reads right to left, "You:" whole at its start (on the right).
+  await page.goto(`${iris.baseURL}/#/search`);
+  await page.getByRole('searchbox', { name: 'Search messages' }).fill('תודה');
+  const snippet = page.locator('.search-hit-snippet', { hasText: 'תודה' });
+  await expect(snippet).toBeVisible();
+  expect((await side(snippet)).direction).toBe('rtl');
+  const [you, hit] = await Promise.all([
+    snippet.locator('.search-hit-role').boundingBox(),
+    snippet.locator('mark').boundingBox(),
+  ]);
+  expect(you!.x).toBeGreaterThan(hit!.x);
+  await expect(snippet.locator('.search-hit-role')).toHaveText('You:');
+});
+
 /** How many of the lane's messages this browser has stored. */
 async function storedInLane(page: Page, lane = LANE): Promise<number> {
   return (await storeRows<{ lane: string }>(page, 'messages')).filter((m) => m.lane === lane).length;

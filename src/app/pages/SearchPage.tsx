@@ -247,9 +247,12 @@ export default function SearchPage() {
                         </time>
                       </Show>
                     </span>
-                    <span class="search-hit-snippet">
+                    <span class="search-hit-snippet" dir={textDirection(item.parts.map((part) => part.text).join(''))}>
                       <Show when={item.role === 'user'}>
-                        <span class="search-hit-role">You: </span>
+                        {/* Its own direction, so "You:" stays one piece at the start of a Hebrew hit. */}
+                        <span class="search-hit-role" dir="ltr">
+                          You:
+                        </span>{' '}
                       </Show>
                       <For each={item.parts}>{(part) => (part.mark ? <mark>{part.text}</mark> : part.text)}</For>
                     </span>

@@ -20,11 +20,13 @@ export function PickerCard(props: { pickerId: string }) {
         const outcome = () => pickerOutcome(row(), agent());
         return (
           <div class="picker-card" role="note" aria-label={`${outcome().question} → ${outcome().answer}`}>
-            <span class="picker-card-question">{outcome().question}</span>
+            <span class="picker-card-question" dir="auto">
+              {outcome().question}
+            </span>
             <span class="picker-card-arrow" aria-hidden="true">
               →
             </span>
-            <span class="picker-card-answer" classList={{ closed: row().state === 'closed' }}>
+            <span class="picker-card-answer" dir="auto" classList={{ closed: row().state === 'closed' }}>
               {outcome().answer}
             </span>
           </div>

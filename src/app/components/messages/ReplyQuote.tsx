@@ -5,6 +5,7 @@ import { useIris } from '../../../runtime';
 import { authorName, firstLine } from './author';
 import { useMessageList } from './listContext';
 import { markdownModule } from './markdownModule';
+import { textDirection } from '../../../lib/textDirection';
 
 /** The message a reply answers: its author and first line (as read, not as Markdown); choosing it scrolls there. */
 export function ReplyQuote(props: { messageId: string }) {
@@ -24,6 +25,7 @@ export function ReplyQuote(props: { messageId: string }) {
         <button
           type="button"
           class="quote"
+          dir={textDirection(text())}
           aria-label={`In reply to ${authorName(q().role, list.agentName())}: ${text()}`}
           onClick={() => list.jumpTo(q().message_id)}
         >

@@ -71,7 +71,7 @@ export function ToolCard(props: { tool: ActivityRow }) {
       </Show>
       <Show when={props.tool.notes?.length}>
         <ul class="tool-notes">
-          <For each={props.tool.notes}>{(note) => <li>{note}</li>}</For>
+          <For each={props.tool.notes}>{(note) => <li dir="auto">{note}</li>}</For>
         </ul>
       </Show>
       <Show when={!unfinished() && hasDetails()}>

@@ -21,6 +21,7 @@ export function OptionList(props: {
             <button
               type="button"
               class="picker-option"
+              dir="auto"
               classList={{ current: option.current }}
               aria-current={option.current ? 'true' : undefined}
               disabled={props.disabled}

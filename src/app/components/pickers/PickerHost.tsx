@@ -59,7 +59,9 @@ function LanePickers(props: { lane: string }) {
                   <button type="button" class="picker-chip" onClick={() => reopen(picker.picker_id)}>
                     <span class="picker-chip-dot" aria-hidden="true" />
                     <span class="picker-chip-label">Pending question</span>
-                    <span class="picker-chip-title">{pickerTitle(picker, agent())}</span>
+                    <span class="picker-chip-title" dir="auto">
+                      {pickerTitle(picker, agent())}
+                    </span>
                   </button>
                 )}
               </For>

@@ -116,7 +116,7 @@ export function ApprovalPicker(props: KindProps<PickerApprovalFrame['payload']>)
   return (
     <div class="picker-approval">
       <Show when={props.payload.description}>
-        <p>{props.payload.description}</p>
+        <p dir="auto">{props.payload.description}</p>
       </Show>
       {/* Focusable so a long command can be scrolled with the keyboard. */}
       <pre class="picker-command" tabindex="0" aria-label="Command">
@@ -145,7 +145,7 @@ export function ConfirmPicker(props: KindProps<PickerConfirmFrame['payload']>) {
   return (
     <div class="picker-confirm">
       <Show when={props.payload.message}>
-        <p>{props.payload.message}</p>
+        <p dir="auto">{props.payload.message}</p>
       </Show>
       <div class="modal-actions">
         <button type="button" class="button secondary" disabled={props.disabled} onClick={() => props.onAnswer('no')}>

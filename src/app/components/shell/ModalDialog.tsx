@@ -55,7 +55,7 @@ export function ModalDialog(props: ModalDialogProps) {
         if (props.open) props.onClose();
       }}
     >
-      <h2 id={titleId} class="modal-title">
+      <h2 id={titleId} class="modal-title" dir="auto">
         {props.title}
       </h2>
       {props.children}
