@@ -1,9 +1,21 @@
 // Settings: the gateway (state, forget), this device's name, the theme, the pairing QR code and
 // the version — each checked the way a person sees it, and across a reload where it must persist.
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { qrMatrix } from '../src/lib/qrcode';
 import { qrPath } from '../src/lib/qrPath';
-import { expect, test, DESKTOP, PHONE, channelsNav, mine, pageTitle, pairAndOpen, sendMessage } from './support';
+import {
+  expect,
+  test,
+  DESKTOP,
+  PHONE,
+  channelAction,
+  channelsNav,
+  messageBox,
+  mine,
+  pageTitle,
+  pairAndOpen,
+  sendMessage,
+} from './support';
 
 test.use({ viewport: DESKTOP });
 
@@ -154,7 +166,7 @@ test('forgetting the gateway, after a confirmation, returns to pairing with noth
   await expect(page.getByRole('region', { name: 'Gateway' })).toContainText('not paired');
 });
 
-test('in a forced-colours theme (Windows contrast) the notifications switch still shows its knob; the open lane, my bubbles and the phone’s channel drawer keep an outline', async ({
+test('in a forced-colours theme (Windows contrast) the notifications switch still shows its knob and its state; the open lane, my bubbles and the phone’s channel drawer keep an outline; filled buttons and chosen options keep the theme’s highlight', async ({
   page,
   iris,
 }) => {
@@ -164,6 +176,18 @@ test('in a forced-colours theme (Windows contrast) the notifications switch stil
   // The open lane in the channel list, and a bubble of mine: outlined, as their backgrounds are dropped.
   const current = channelsNav(page).locator('.channel-row.current');
   expect(await current.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('solid');
+  // The filled button (Send) is drawn in the theme's highlight colour, not dropped to the page's canvas.
+  const fill = (el: Locator) => el.evaluate((node) => getComputedStyle(node).backgroundColor);
+  const highlight = await page.evaluate(() => {
+    const probe = document.createElement('div');
+    probe.style.color = 'Highlight';
+    document.body.append(probe);
+    const colour = getComputedStyle(probe).color;
+    probe.remove();
+    return colour;
+  });
+  await messageBox(page).fill('Outlined');
+  await expect.poll(() => fill(page.getByRole('button', { name: 'Send' }))).toBe(highlight);
   await sendMessage(page, 'Outlined');
   // Polled: the pending bubble is swapped for the gateway's echo, and a detached element's style reads empty.
   const bubble = mine(page, 'Outlined').locator('.bubble');
@@ -178,6 +202,20 @@ test('in a forced-colours theme (Windows contrast) the notifications switch stil
   await expect(drawer).toBeHidden();
   await page.setViewportSize(DESKTOP);
 
+  // A chosen colour, and the chosen search scope, in the highlight colour; the others not.
+  await channelAction(page, 'General', 'Icon and colour');
+  const look = page.getByRole('dialog', { name: 'Icon and colour of General' });
+  await look.getByRole('radio', { name: 'Blue' }).check();
+  const swatch = (name: string) => look.locator('.colour-swatch', { has: page.getByRole('radio', { name }) });
+  await expect.poll(() => fill(swatch('Blue'))).toBe(highlight);
+  expect(await fill(swatch('Green'))).not.toBe(highlight);
+  await page.keyboard.press('Escape');
+  await page.getByRole('banner').getByRole('button', { name: 'Search' }).click();
+  const scope = (name: string) => page.locator('.search-scope-option', { has: page.getByRole('radio', { name }) });
+  await expect(page.getByRole('radio', { name: 'All chats' })).toBeChecked();
+  await expect.poll(() => fill(scope('All chats'))).toBe(highlight);
+  expect(await fill(scope('This chat'))).not.toBe(highlight);
+
   await page.getByRole('button', { name: 'Settings' }).click();
   const toggle = page.getByRole('switch');
   const knob = () =>
@@ -189,5 +227,11 @@ test('in a forced-colours theme (Windows contrast) the notifications switch stil
     });
   const off = await knob();
   expect(off.drawn).not.toBe(off.track);
+  expect(off.track).not.toBe(highlight);
+  // On (drawn as it is once push is set up; push.spec turns it on for real): the track fills with the highlight.
+  await toggle.evaluate((el) => ((el as HTMLInputElement).checked = true));
+  await expect.poll(async () => (await knob()).track).toBe(highlight);
+  const on = await knob();
+  expect(on.drawn).not.toBe(on.track);
   await page.screenshot({ path: '/tmp/look/forced-colours-settings.png' });
 });
