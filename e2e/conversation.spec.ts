@@ -809,7 +809,7 @@ test('Hebrew or Arabic reads right to left, in the message box and in the conver
   expect((await reading(page.locator('.channel-name', { hasText: 'צוות' }))).direction).toBe('rtl');
 });
 
-test('the agent’s right-to-left words elsewhere read right to left too: a reply’s quote, its reasoning, a question, a search result', async ({
+test('the agent’s right-to-left words elsewhere read right to left too: a reply’s quote (in the lane and over the message box), its reasoning, a question, a search result', async ({
   page,
   iris,
 }) => {
@@ -842,8 +842,15 @@ test('the agent’s right-to-left words elsewhere read right to left too: a repl
   expect(await side(quote)).toEqual({ direction: 'rtl', barRight: '3px', barLeft: '0px' });
   expect((await reading(quote.locator('.quote-text'))).direction).toBe('rtl');
 
-  // The reasoning, opened from its line: its bar on the right as well.
+  // Answering it again: its quote over the message box reads right to left too.
   const reply = hermes(page, 'שלום! איך אפשר לעזור?');
+  await reply.hover();
+  await reply.getByRole('button', { name: 'Reply' }).click();
+  await expect(page.getByText('Replying to Iris demo agent')).toBeVisible();
+  expect((await reading(page.locator('.composer-reply-quote'))).direction).toBe('rtl');
+  await page.getByRole('button', { name: 'Cancel reply' }).click();
+
+  // The reasoning, opened from its line: its bar on the right as well.
   await reply.getByRole('button', { name: 'Thought process' }).click();
   const reasoning = reply.locator('.reasoning');
   await expect(reasoning).toContainText('המשתמש אמר שלום');
