@@ -60,7 +60,11 @@ export default function SharePage() {
             <>
               {/* A file alone has no words to show. */}
               <Show when={shareToText(pending())}>
-                {(text) => <blockquote class="share-preview" dir="auto">{text()}</blockquote>}
+                {(text) => (
+                  <blockquote class="share-preview" dir="auto">
+                    {text()}
+                  </blockquote>
+                )}
               </Show>
               <Show when={pending().files.length > 0}>
                 <p class="share-files">

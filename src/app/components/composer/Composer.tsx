@@ -327,7 +327,9 @@ function LaneComposer(props: { lane: string }) {
           <div class="composer-reply">
             <div class="composer-reply-text">
               <span class="composer-reply-author">Replying to {reply().author}</span>
-              <span class="composer-reply-quote" dir="auto">{firstLine(reply().text)}</span>
+              <span class="composer-reply-quote" dir="auto">
+                {firstLine(reply().text)}
+              </span>
             </div>
             <button
               type="button"
