@@ -410,6 +410,49 @@ test('answers without the request id (protocol.py helpers not given one): histor
   await expect(results.getByRole('link').filter({ hasText: 'line 17 of' })).toHaveCount(1, soon);
 });
 
+test('channel answers without the request id (protocol.py’s channel helpers are broadcasts): create, rename, favorite, icon and archive finish at once, and Create makes one channel', async ({
+  page,
+}) => {
+  const iris = await quirkyGateway({ answersWithoutIds: true });
+  await page.setViewportSize(DESKTOP);
+  await pairWith(page, iris);
+  // Each within 5 s: a request left waiting for its id would say the gateway did not answer after 15 s.
+  const soon = { timeout: 5_000 };
+  await channelsNav(page).getByRole('button', { name: 'New channel' }).click();
+  const create = page.getByRole('dialog', { name: 'New channel' });
+  await create.getByLabel('Name').fill('Trips');
+  await create.getByRole('button', { name: 'Create' }).click();
+  await expect(create).toBeHidden(soon);
+  await expect(pageTitle(page)).toHaveText('Trips');
+  await expect(channelsNav(page).getByRole('link', { name: /^Trips/ })).toHaveCount(1);
+
+  await channelAction(page, 'Trips', 'Rename');
+  const rename = page.getByRole('dialog', { name: 'Rename Trips' });
+  await rename.getByLabel('Name').fill('Holidays');
+  await rename.getByRole('button', { name: 'Rename' }).click();
+  await expect(rename).toBeHidden(soon);
+  await expect(pageTitle(page)).toHaveText('Holidays');
+
+  await channelAction(page, 'Holidays', 'Add to favorites');
+  await expect(channelsNav(page).getByRole('link', { name: /^Holidays/ })).toHaveAccessibleName(/favorite/, soon);
+
+  await channelAction(page, 'Holidays', 'Icon and colour');
+  const look = page.getByRole('dialog', { name: 'Icon and colour of Holidays' });
+  await look.getByRole('button', { name: 'Use ✈️' }).click();
+  await look.getByRole('button', { name: 'Save' }).click();
+  await expect(look).toBeHidden(soon);
+
+  await channelAction(page, 'Holidays', 'Archive');
+  const archive = page.getByRole('dialog', { name: 'Archive Holidays?' });
+  await archive.getByRole('button', { name: 'Archive' }).click();
+  await expect(archive).toBeHidden(soon);
+  await expect(channelsNav(page).getByRole('link', { name: /^Holidays/ })).toHaveCount(0);
+  // Nothing failed on the way (no toast, no error left in a dialog).
+  await page.waitForTimeout(500);
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await expect(page.getByText(/did not answer/)).toHaveCount(0);
+});
+
 test('no agent.busy or agent.idle (protocol.py has neither): Stop shows while a reply streams and stops it; the next message goes at once; each reply shows only its own tools', async ({
   page,
 }) => {

@@ -5,7 +5,7 @@
 import { COALESCABLE_TYPES, encodeFrame, type ServerFrame } from '../../src/protocol';
 import type { Devices, OutboxEntry } from './devices';
 import type { Peer } from './peer';
-import { quirkFrames, type GatewayQuirks } from './quirks';
+import { quirkFrames, quirkReplyId, type GatewayQuirks } from './quirks';
 
 export interface EmitOptions {
   /** Deliver only to these devices (default: every known device). */
@@ -50,7 +50,8 @@ export class Hub {
   }
 
   emit(frame: ServerFrame, opts: EmitOptions = {}): void {
-    for (const f of quirkFrames(frame, this.quirks)) this.emitOne(f, opts);
+    const reply = opts.reply && { ...opts.reply, id: quirkReplyId(frame.type, opts.reply.id, this.quirks) };
+    for (const f of quirkFrames(frame, this.quirks)) this.emitOne(f, { ...opts, ...(reply && { reply }) });
   }
 
   private emitOne(frame: ServerFrame, opts: EmitOptions): void {

@@ -3,7 +3,7 @@
 // one of them. Reached only through `createGateway({ quirks })` (and startServer's `gateway` options):
 // the CLI never passes them. The table in README.md says what the app does with each.
 import type { ServerFrame } from '../../src/protocol';
-import { isAnswerOnly } from '../../src/protocol/answers';
+import { answersWithoutIdType } from '../../src/protocol/answers';
 
 export interface GatewayQuirks {
   /** Uploads are known by the app's own `media_ref`, which the echo carries as `media[].media_id` (spec §10). */
@@ -34,7 +34,8 @@ export interface GatewayQuirks {
   /**
    * Answers that are only ever answers (history pages, search results, the directory and catalog,
    * media acks and ends, sync.done) carry no request id: protocol.py's `channel_list` cannot set one,
-   * and its other helpers leave it out unless given.
+   * and its other helpers leave it out unless given. Nor do the channel broadcasts that answer a
+   * channel request (`channel.created`, `.renamed`, `.deleted`): protocol.py's builders take no id.
    */
   answersWithoutIds?: boolean;
   /**
@@ -91,6 +92,11 @@ function withTs(f: WireFrame, change: (item: Record<string, unknown>) => Record<
   return { ...f, payload };
 }
 
+/** The request id a broadcast's copy for its requester carries (hub.ts adds it): none under answersWithoutIds. */
+export function quirkReplyId(type: string, id: number | undefined, q: GatewayQuirks | undefined): number | undefined {
+  return q?.answersWithoutIds && answersWithoutIdType(type) ? undefined : id;
+}
+
 /**
  * What the quirky gateway puts on the wire instead of `frame`: usually one frame, none when it would
  * not send it at all, or more when it sends extra ones first. Applied to every frame once, before it
@@ -121,7 +127,7 @@ export function quirkFrames(frame: ServerFrame, q: GatewayQuirks | undefined): S
   if (q.mediaOfferWithoutMessageId && f.type === 'media.offer')
     f = { ...f, payload: withoutKey(f.payload, 'message_id') };
   if (q.noAgentFrames && (f.type === 'agent.busy' || f.type === 'agent.idle')) return [];
-  if (q.answersWithoutIds && isAnswerOnly(f.type)) f = withoutKey(f, 'id');
+  if (q.answersWithoutIds && answersWithoutIdType(f.type)) f = withoutKey(f, 'id');
   if (q.errorsWithoutIds && f.type === 'error') f = withoutKey(f, 'id');
   if (q.tsInSeconds && f.type !== 'pong') f = withTs(f, (item) => ({ ...item, ts: seconds(item.ts) }));
   if (q.noTs && f.type !== 'pong') f = withTs(f, (item) => withoutKey(item, 'ts'));

@@ -47,9 +47,52 @@ describe('which frames answer requests (spec README §2)', () => {
     expect(answersWithoutId(ask('message.send', { client_id: 'c1' }), answer('message', { client_id: 'c1' }))).toBe(
       false,
     );
-    expect(answersWithoutId(ask('channel.create'), answer('channel.created'))).toBe(false);
     expect(answersWithoutId(ask('history'), answer('search.results'))).toBe(false);
     expect(answersWithoutId(ask('sync'), answer('error'))).toBe(false);
     expect(answersWithoutId(ask('sync'), frame<ServerFrame>({ type: 'sync.done', id: 9, payload: {} }))).toBe(false);
+  });
+
+  it('takes a channel broadcast without an id (protocol.py gives it none) as the answer of the request it describes', () => {
+    const ask = (type: string, payload: Record<string, unknown>, chat?: string) =>
+      frame<ClientFrame>({ type, id: 5, ...(chat !== undefined && { chat_id: chat }), payload });
+    const said = (type: string, payload: Record<string, unknown>) => frame<ServerFrame>({ type, payload });
+    const create = ask('channel.create', { name: 'Trips', kind: 'channel' });
+    expect(answersWithoutId(create, said('channel.created', { chat_id: 'n1', name: 'Trips', kind: 'channel' }))).toBe(
+      true,
+    );
+    // Another name (another device's create), a thread the agent opened on its own: not this one's answer.
+    expect(answersWithoutId(create, said('channel.created', { chat_id: 'n2', name: 'Work', kind: 'channel' }))).toBe(
+      false,
+    );
+    expect(
+      answersWithoutId(create, said('channel.created', { chat_id: 'n3', name: 'Trips', kind: 'channel', auto: true })),
+    ).toBe(false);
+    // The renamed entry answers a rename, a favorite, an icon or a default of that channel, when it says what was asked.
+    const entry = { chat_id: 'c1', name: 'Trips', favorite: true, icon: '✈️', is_default: true };
+    expect(answersWithoutId(ask('channel.rename', { name: 'Trips' }, 'c1'), said('channel.renamed', entry))).toBe(true);
+    expect(answersWithoutId(ask('channel.rename', { name: 'Holidays' }, 'c1'), said('channel.renamed', entry))).toBe(
+      false,
+    );
+    expect(answersWithoutId(ask('channel.rename', { name: 'Trips' }, 'c2'), said('channel.renamed', entry))).toBe(
+      false,
+    );
+    expect(answersWithoutId(ask('channel.favorite', { favorite: true }, 'c1'), said('channel.renamed', entry))).toBe(
+      true,
+    );
+    expect(answersWithoutId(ask('channel.favorite', { favorite: false }, 'c1'), said('channel.renamed', entry))).toBe(
+      false,
+    );
+    expect(answersWithoutId(ask('channel.icon', { icon: '✈️' }, 'c1'), said('channel.renamed', entry))).toBe(true);
+    expect(answersWithoutId(ask('channel.icon', { icon: '🏠' }, 'c1'), said('channel.renamed', entry))).toBe(false);
+    expect(answersWithoutId(ask('channel.set_default', {}, 'c1'), said('channel.renamed', entry))).toBe(true);
+    expect(
+      answersWithoutId(ask('channel.set_default', {}, 'c1'), said('channel.renamed', { ...entry, is_default: false })),
+    ).toBe(false);
+    expect(answersWithoutId(ask('channel.delete', {}, 'c1'), said('channel.deleted', { chat_id: 'c1' }))).toBe(true);
+    expect(answersWithoutId(ask('channel.delete', {}, 'c1'), said('channel.deleted', { chat_id: 'c2' }))).toBe(false);
+    // With an id it is matched by the id alone, as any answer.
+    expect(
+      answersWithoutId(create, frame<ServerFrame>({ type: 'channel.created', id: 5, payload: { name: 'Trips' } })),
+    ).toBe(false);
   });
 });

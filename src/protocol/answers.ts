@@ -52,6 +52,26 @@ const ONLY_ANSWERS: Partial<Record<ServerFrameType, (request: ClientFrame, answe
 };
 
 /**
+ * Broadcasts that also answer a request, and how one without an id is told to be the answer: protocol.py's
+ * `channel_created`, `channel_renamed` and `channel_deleted` take no id (they are broadcasts to every
+ * device), and §12 has `channel.renamed` answer favorite and icon. One that describes what a waiting
+ * request asked for (the same channel, the name or value it set) settles the oldest such request; one
+ * made by another device's request settles nothing, as it fits none waiting here.
+ */
+const BROADCAST_ANSWERS: Partial<Record<ServerFrameType, (request: ClientFrame, answer: ServerFrame) => boolean>> = {
+  'channel.created': (r, a) =>
+    (a.payload as { auto?: unknown }).auto !== true && same(r, a, 'name') && same(r, a, 'kind'),
+  'channel.renamed': (r, a) => {
+    if ((a.payload as { chat_id?: unknown }).chat_id !== r.chat_id) return false;
+    if (r.type === 'channel.rename') return same(r, a, 'name');
+    if (r.type === 'channel.favorite') return same(r, a, 'favorite');
+    if (r.type === 'channel.icon') return same(r, a, 'icon');
+    return (a.payload as { is_default?: unknown }).is_default !== false; // channel.set_default
+  },
+  'channel.deleted': (r, a) => (a.payload as { chat_id?: unknown }).chat_id === r.chat_id,
+};
+
+/**
  * Whether `answer`, carrying the request's id, settles `request`. A replayed frame can carry an id
  * from an older connection: the type must fit too, and an echo with a client_id must be the echo of
  * this very send.
@@ -62,15 +82,15 @@ export function answersById(request: ClientFrame, answer: ServerFrame): boolean 
   return fits && sameSend(request, answer);
 }
 
-/** Whether a gateway sends frames of this type only to answer a request (ONLY_ANSWERS; also the test gateway's answersWithoutIds quirk). */
-export function isAnswerOnly(type: string): boolean {
-  return Object.hasOwn(ONLY_ANSWERS, type);
+/** Whether a frame of this type can answer a request without its id (the test gateway's answersWithoutIds quirk leaves it out). */
+export function answersWithoutIdType(type: string): boolean {
+  return Object.hasOwn(ONLY_ANSWERS, type) || Object.hasOwn(BROADCAST_ANSWERS, type);
 }
 
 /** Whether `answer`, carrying no id, settles `request` (errors without an id settle nothing). */
 export function answersWithoutId(request: ClientFrame, answer: ServerFrame): boolean {
   if (answer.id !== undefined) return false;
-  const fits = ONLY_ANSWERS[answer.type];
+  const fits = ONLY_ANSWERS[answer.type] ?? BROADCAST_ANSWERS[answer.type];
   return fits !== undefined && (ANSWERS[request.type]?.includes(answer.type) ?? false) && fits(request, answer);
 }
 
