@@ -453,6 +453,33 @@ test('channel answers without the request id (protocol.py’s channel helpers ar
   await expect(page.getByText(/did not answer/)).toHaveCount(0);
 });
 
+test('no live cursor (this project’s extension): a reload replays whole turns the app has, and no empty “working” reply is left behind', async ({
+  page,
+}) => {
+  const iris = await quirkyGateway({ noLiveCursor: true, noAgentFrames: true });
+  await pairWith(page, iris);
+  await send(page, 'first words');
+  const first = echoReply(page, 'first words');
+  await expect(first.getByText('Used 2 tools')).toBeVisible();
+  await expect(first).toHaveAttribute('aria-busy', 'false');
+  const replies = messages(page).locator('article.msg-assistant');
+  await expect(replies).toHaveCount(1);
+  // The stored cursor is still the last sync.done's: the reload's sync replays the whole turn above.
+  await page.reload();
+  await expect(first.getByText('Used 2 tools')).toBeVisible();
+  await expect(messages(page).getByRole('article', { name: /working/ })).toHaveCount(0);
+  await page.waitForTimeout(1_000); // the replay applied (a phantom reply came within it)
+  await expect(messages(page).getByRole('article', { name: /working/ })).toHaveCount(0);
+  await expect(replies).toHaveCount(1);
+  // The next reply shows its own two tools, not the replayed turn's on top.
+  await send(page, 'second words');
+  const second = echoReply(page, 'second words');
+  await expect(second.getByText('Used 2 tools')).toBeVisible();
+  await expect(second).toHaveAttribute('aria-busy', 'false');
+  await expect(replies).toHaveCount(2);
+  await expect(first.getByText('Used 2 tools')).toBeVisible();
+});
+
 test('no agent.busy or agent.idle (protocol.py has neither): Stop shows while a reply streams and stops it; the next message goes at once; each reply shows only its own tools', async ({
   page,
 }) => {

@@ -18,7 +18,7 @@ import { tokenMatches } from './auth';
 import type { GatewayContext } from './context';
 import { MediaSession } from './media';
 import type { Requester } from './peer';
-import { quirkFrames } from './quirks';
+import { quirkFrames, withoutCursor } from './quirks';
 import { TokenBucket } from './ratelimit';
 
 const HELLO_TIMEOUT_MS = 10_000;
@@ -86,7 +86,7 @@ export class ClientSession implements Requester {
   sendEncoded(text: string, coalescable: boolean): void {
     if (!this.open) return;
     if (coalescable && this.ws.bufferedAmount > BACKPRESSURE_BYTES) return;
-    this.ws.send(text);
+    this.ws.send(this.ctx.raw.quirks?.noLiveCursor ? withoutCursor(text) : text);
   }
 
   /**
@@ -222,7 +222,7 @@ export class ClientSession implements Requester {
     const receiver = (this.ws as unknown as { _receiver?: { _maxPayload?: number } })._receiver;
     if (receiver && this.maxPayload !== undefined) receiver._maxPayload = this.maxPayload;
     const caps = (typeof p.caps === 'object' && p.caps !== null ? p.caps : {}) as Record<string, unknown>;
-    this.batches = caps.batches === true;
+    this.batches = caps.batches === true && !this.ctx.raw.quirks?.noLiveCursor;
     const name = typeof p.device_name === 'string' ? p.device_name.slice(0, 200) : undefined;
     const { store, hub } = this.ctx;
     const firstHello = store.devices.get(deviceId) === undefined;

@@ -57,6 +57,12 @@ export interface GatewayQuirks {
   clockAheadMs?: number;
   /** An answered picker is closed (agent.busy/idle) only on the device that answered; the others keep it. */
   stalePickers?: boolean;
+  /**
+   * No live cursor and no replay batches (this project's extensions, spec README §16): frames carry no
+   * `cursor`, so the app stores one only at `sync.done`, and a reconnect replays everything since the
+   * last sync, whole turns the app already has among them.
+   */
+  noLiveCursor?: boolean;
 }
 
 /** The frame types a newer gateway might send that this protocol version does not define. */
@@ -95,6 +101,13 @@ function withTs(f: WireFrame, change: (item: Record<string, unknown>) => Record<
 /** The request id a broadcast's copy for its requester carries (hub.ts adds it): none under answersWithoutIds. */
 export function quirkReplyId(type: string, id: number | undefined, q: GatewayQuirks | undefined): number | undefined {
   return q?.answersWithoutIds && answersWithoutIdType(type) ? undefined : id;
+}
+
+/** An encoded frame without its envelope's `cursor` (noLiveCursor sends no batches). */
+export function withoutCursor(text: string): string {
+  const frame = JSON.parse(text) as { cursor?: unknown };
+  delete frame.cursor;
+  return JSON.stringify(frame);
 }
 
 /**

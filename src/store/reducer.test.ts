@@ -2,6 +2,7 @@ import 'fake-indexeddb/auto';
 import { liveQuery } from 'dexie';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { IrisDB } from './db';
+import { orphanTurn } from './models/activity';
 import { getLane } from './models/lanes';
 import { laneMessageIds, laneMessages, markStopping, unmarkStopping, unreadCount } from './models/messages';
 import { queueSend } from './models/outbox';
@@ -393,6 +394,68 @@ describe('messages', () => {
     await apply('message.stop', { message_id: 'r5', final_text: 'first part' });
     await apply('tool.start', { index: 0, name: 'later_tool' });
     expect(await tools(await turnOf('r5'))).toEqual(['later_tool']);
+  });
+
+  it('a replayed turn the app has (no live cursor: replayed since the last sync.done) lands on that reply, in either order, and leaves no turn at work', async () => {
+    const replay = (type: string, payload: unknown) =>
+      applyFrame(db, frame(type, payload, A), { now: 2000, replay: true });
+    const names = async (turn: string | undefined) =>
+      (
+        await db.activity
+          .where('turn')
+          .equals(turn ?? '-')
+          .toArray()
+      )
+        .map((a) => (a.kind === 'tool' ? `${a.name}:${a.state}` : `beat:${a.text}`))
+        .sort();
+    const turnOf = async (id: string) => (await db.messages.get(id))?.turn;
+    // Live: a reply whose tool and beat came after its start, then one whose tool came before it.
+    await apply('message.start', { message_id: 'r1' });
+    await apply('tool.start', { index: 0, name: 'search' });
+    await apply('tool.end', { index: 0, name: 'search', ok: true });
+    await apply('commentary', { message_id: 'r1', text: 'Looking…' });
+    await apply('message.stop', { message_id: 'r1', final_text: 'Found.' });
+    await apply('tool.start', { index: 0, name: 'fetch' });
+    await apply('tool.end', { index: 0, name: 'fetch', ok: true });
+    await apply('message.start', { message_id: 'r2' });
+    await apply('message.stop', { message_id: 'r2', final_text: 'Fetched.' });
+    const before = await dump(db);
+    // The reconnect's replay of both turns, as they went.
+    await replay('message.start', { message_id: 'r1' });
+    await replay('tool.start', { index: 0, name: 'search' });
+    await replay('tool.end', { index: 0, name: 'search', ok: true });
+    await replay('commentary', { message_id: 'r1', text: 'Looking…' });
+    await replay('message.stop', { message_id: 'r1', final_text: 'Found.' });
+    await replay('tool.start', { index: 0, name: 'fetch' });
+    await replay('tool.end', { index: 0, name: 'fetch', ok: true });
+    await replay('message.start', { message_id: 'r2' });
+    await replay('message.stop', { message_id: 'r2', final_text: 'Fetched.' });
+    // No turn left open (nothing shows at work), no card moved or doubled.
+    expect((await getLane(db, 'A')).turn).toBeUndefined();
+    expect(await orphanTurn(db, 'A')).toBeUndefined();
+    expect(await names(await turnOf('r1'))).toEqual(['beat:Looking…', 'search:ok']);
+    expect(await names(await turnOf('r2'))).toEqual(['fetch:ok']);
+    const after = await dump(db);
+    expect(after.messages).toEqual(before.messages);
+    // The next reply's tools are its own.
+    await apply('message.start', { message_id: 'r3' });
+    await apply('tool.start', { index: 0, name: 'write' });
+    expect(await names(await turnOf('r3'))).toEqual(['write:running']);
+    expect(await names(await turnOf('r1'))).toEqual(['beat:Looking…', 'search:ok']);
+  });
+
+  it('a replayed start of a reply read from history (no turn yet) gives it a turn of its own for the tools that follow', async () => {
+    await apply('history', { messages: [{ message_id: 'h1', role: 'assistant', text: 'Old answer.', ts: 500 }] });
+    await applyFrame(db, frame('message.start', { message_id: 'h1' }, A), { now: 2000, replay: true });
+    await applyFrame(db, frame('tool.start', { index: 0, name: 'search' }, A), { now: 2000, replay: true });
+    await applyFrame(db, frame('message.stop', { message_id: 'h1', final_text: 'Old answer.' }, A), {
+      now: 2000,
+      replay: true,
+    });
+    const turn = (await db.messages.get('h1'))?.turn;
+    expect(turn).toBe('history:h1');
+    expect((await db.activity.where('turn').equals(turn!).toArray()).map((a) => a.name)).toEqual(['search']);
+    expect((await getLane(db, 'A')).turn).toBeUndefined();
   });
 
   it('message.stop without a start still shows the final message', async () => {

@@ -168,6 +168,25 @@ function endTurnWith(lane: LaneRow, reply: MessageRow): LaneRow {
   return lane;
 }
 
+/**
+ * A start for a reply this device has: a replay of its turn (a gateway without the live cursor replays
+ * everything since the last sync.done, spec README §16). The tools and commentary that follow carry no
+ * message id and belong to "the turn in progress" (§7): that is this reply's turn again, until its stop
+ * ends it, or they would open a new turn and show as an empty reply at work, its tools taken over by the
+ * next reply. A reply without a turn (read from history) gets one of its own. (Its stop, or agent.idle,
+ * comes later in the same replay: the outbox keeps terminal frames, in order.)
+ */
+async function resumeTurnOf(db: IrisDB, reply: MessageRow): Promise<void> {
+  if (reply.role !== 'assistant') return;
+  let turn = reply.turn;
+  if (turn === undefined) {
+    turn = `history:${reply.message_id}`;
+    await db.messages.update(reply.message_id, { turn });
+  }
+  const resumed = turn;
+  await patchLane(db, reply.lane, (lane) => ({ ...lane, turn: resumed }));
+}
+
 /** How long a streaming reply's agent thought, up to `now` (rows from before `started_at` start at their ts). */
 const thoughtMs = (row: MessageRow, now: number) => Math.max(0, now - (row.started_at ?? row.ts));
 
@@ -175,7 +194,8 @@ export const messageStart: Handler = async (db, frame, ctx) => {
   const messageId = serverMessageId(frame.payload.message_id);
   if (messageId === undefined) return;
   // Already streaming, or already final (a replay after the end must not reopen the bubble).
-  if (await db.messages.get(messageId)) return;
+  const known = await db.messages.get(messageId);
+  if (known) return ctx.replay ? resumeTurnOf(db, known) : undefined;
   const scope = await frameScope(db, frame);
   if (!scope) return;
   let turn = '';
