@@ -2,7 +2,7 @@
 // (server/gateway/quirks.ts). One test per quirk, driving the built app in Chromium and asserting what
 // a person sees. The table in server/gateway/README.md says what the app does with each.
 import { rmSync } from 'node:fs';
-import type { Browser, Page } from '@playwright/test';
+import type { Browser, Page, WebSocketRoute } from '@playwright/test';
 import { makePng } from '../server/gateway/agent/png';
 import type { GatewayQuirks } from '../server/gateway/quirks';
 import {
@@ -478,6 +478,40 @@ test('no live cursor (this project’s extension): a reload replays whole turns 
   await expect(second).toHaveAttribute('aria-busy', 'false');
   await expect(replies).toHaveCount(2);
   await expect(first.getByText('Used 2 tools')).toBeVisible();
+});
+
+test('a reply the gateway lost (a restart dropped its turn) is not left “Writing…” for good: Stop, answered not_found, ends it with what it has, and Send is back', async ({
+  page,
+}) => {
+  const iris = await quirkyGateway({ noAgentFrames: true });
+  // The gateway as one that lost the turn: nothing runs there, and a stop is refused as not_found.
+  let socket: WebSocketRoute | undefined;
+  await page.routeWebSocket(/\/ws$/, (ws) => {
+    const server = ws.connectToServer();
+    socket = ws;
+    ws.onMessage((message) => {
+      const frame = typeof message === 'string' ? (JSON.parse(message) as { type?: string; id?: number }) : {};
+      if (frame.type !== 'agent.stop') return server.send(message);
+      const refusal = { code: 'not_found', message: 'no turn in progress in this chat' };
+      ws.send(JSON.stringify({ v: 1, type: 'error', id: frame.id, payload: refusal }));
+    });
+  });
+  await pairWith(page, iris);
+  // What reached the app before the restart: a start and some text, never a stop.
+  const lost = (type: string, payload: object) =>
+    socket!.send(JSON.stringify({ v: 1, type, chat_id: LANE, payload: { message_id: 'lost-1', ...payload } }));
+  lost('message.start', { role: 'assistant' });
+  lost('message.update', { text: 'Half of an answer' });
+  const reply = hermes(page, 'Half of an answer');
+  await expect(reply).toHaveAttribute('aria-busy', 'true');
+  await page.getByRole('button', { name: 'Stop' }).click();
+  await expect(reply).toHaveAttribute('aria-busy', 'false');
+  await expect(reply.getByText('Stopped', { exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Stop' })).toHaveCount(0);
+  await expectNoNotice(page);
+  // The lane works again: a message goes, and its reply comes.
+  await send(page, 'are you there?');
+  await expect(echoReply(page, 'are you there?')).toBeVisible();
 });
 
 test('no agent.busy or agent.idle (protocol.py has neither): Stop shows while a reply streams and stops it; the next message goes at once; each reply shows only its own tools', async ({

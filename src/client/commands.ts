@@ -14,6 +14,7 @@ import { channel, LOCAL_ID_PREFIX } from '../protocol/guards';
 import { keepAcknowledgedChange, laneScope } from '../store/models/channels';
 import { markRead as markLaneRead, getLane, setFollowing } from '../store/models/lanes';
 import {
+  endAgentTurn,
   markStopping,
   newestMessage,
   newestServerMessage,
@@ -171,6 +172,10 @@ export function createCommands(db: IrisDB, transport: () => Transport): Commands
       try {
         await act(await scoped(lane, { type: 'agent.stop', payload: {} }));
       } catch (err) {
+        // Nothing runs there (a gateway that lost the turn in a restart says not_found): the reply it will
+        // never finish ends here, stopped, with the text it has, as agent.idle would end it. Before, the
+        // lane stayed "Writing…" for good, Stop refused each time and Send never back.
+        if (err instanceof ProtocolError && err.code === 'not_found') return endAgentTurn(db, lane);
         await unmarkStopping(db, stopping);
         throw err;
       }

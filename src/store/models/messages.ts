@@ -3,7 +3,8 @@ import Dexie from 'dexie';
 import type { MediaRef } from '../../protocol';
 import type { IrisDB } from '../db';
 import { LOCAL_ID_PREFIX } from '../../protocol/guards';
-import type { MessageRow } from '../schema';
+import type { MessageRow, MessageStatus } from '../schema';
+import { patchLane } from './lanes';
 import { arrivalTs } from '../order';
 
 /** The id a message the user is sending lives under until the gateway's echo replaces it. */
@@ -268,5 +269,34 @@ async function setLocalStatus(db: IrisDB, clientId: string, change: (row: Messag
     change(row);
     await db.messages.put(row);
     return true;
+  });
+}
+
+/** Status of a message the gateway has finished: user bubbles are sent (or stay read), others final. */
+export function finalStatus(role: MessageRow['role'], existing: MessageRow | undefined): MessageStatus {
+  if (role !== 'user') return 'final';
+  return existing?.status === 'read' ? 'read' : 'sent';
+}
+
+/**
+ * The lane's agent is idle (agent.idle, or a stop the gateway refuses as nothing to stop): it works no
+ * more, its turn ends, and a reply whose stop never came ends with the text it has.
+ */
+export async function endAgentTurn(db: IrisDB, lane: string): Promise<void> {
+  await db.transaction('rw', db.lanes, db.messages, async () => {
+    await patchLane(db, lane, (row) => {
+      row.busy = false;
+      row.typing = false;
+      delete row.busyReason;
+      delete row.turn;
+      return row;
+    });
+    const streaming = await db.messages
+      .where('status')
+      .equals('streaming')
+      .filter((m) => m.lane === lane)
+      .toArray();
+    for (const row of streaming)
+      await db.messages.update(row.message_id, { status: finalStatus(row.role, row), started_at: undefined });
   });
 }

@@ -2,7 +2,7 @@
 import { bool, pickerAnswer, str } from '../../protocol/guards';
 import { ensureTurn, patchLane } from '../models/lanes';
 import { answeredElsewhere, closePickers } from '../models/pickers';
-import { finalStatus } from './messages';
+import { endAgentTurn } from '../models/messages';
 import { laneOf } from '../../protocol/lanes';
 import type { Handler } from './types';
 
@@ -27,21 +27,7 @@ export const agentBusy: Handler = async (db, frame) => {
 export const agentIdle: Handler = async (db, frame) => {
   const lane = laneOf(frame);
   if (lane === undefined) return;
-  await patchLane(db, lane, (row) => {
-    row.busy = false;
-    row.typing = false;
-    delete row.busyReason;
-    delete row.turn;
-    return row;
-  });
-  // A bubble whose stop never came ends with the text it has.
-  const streaming = await db.messages
-    .where('status')
-    .equals('streaming')
-    .filter((m) => m.lane === lane)
-    .toArray();
-  for (const row of streaming)
-    await db.messages.update(row.message_id, { status: finalStatus(row.role, row), started_at: undefined });
+  await endAgentTurn(db, lane);
   await closePickers(db, lane);
 };
 

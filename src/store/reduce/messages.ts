@@ -16,19 +16,13 @@ import {
 import type { LaneScope } from '../models/channels';
 import { ensureTurn, markRead, patchLane } from '../models/lanes';
 import { recordRemoteMedia } from '../models/media';
-import { localMessageId } from '../models/messages';
-import type { LaneRow, MessageRow, MessageStatus } from '../schema';
+import { finalStatus, localMessageId } from '../models/messages';
+import type { LaneRow, MessageRow } from '../schema';
 import { putHistoryTools } from './activity';
 import { mergeRefs, offeredRefs } from './media';
 import { arrivalTs, sortTs, withLastTs } from '../order';
 import { frameScope } from './scope';
 import type { Handler, ReduceContext } from './types';
-
-/** Status of a message the gateway has finished: user bubbles are sent (or stay read), others final. */
-export function finalStatus(role: MessageRow['role'], existing: MessageRow | undefined): MessageStatus {
-  if (role !== 'user') return 'final';
-  return existing?.status === 'read' ? 'read' : 'sent';
-}
 
 /**
  * The local pending bubble for `clientId` (deleted along with its outbox row: the echo replaces
