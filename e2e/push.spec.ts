@@ -24,6 +24,7 @@ import {
   test as base,
 } from './support';
 import { clickNotification, fakePushManager, pushDeliverer, workerNotifications } from './support/push';
+import { NOTIFICATIONS_LOCK } from '../src/push/notificationLock';
 
 /** Push on, retries off, and the test's own fake push service (on 127.0.0.1) reachable. */
 const pushOptions = (service: FakePushService) => ({ testPushOrigins: [service.origin], retries: 0 });
@@ -103,20 +104,24 @@ interface ShownNotification {
 
 /** `registration.getNotifications()`, evaluated in the page. */
 function shown(page: Page, tag?: string): Promise<ShownNotification[]> {
-  return page.evaluate(async (t) => {
-    const registration = await navigator.serviceWorker.ready;
-    const list = await registration.getNotifications(t ? { tag: t } : undefined);
-    return list.map((n) => ({
-      title: n.title,
-      body: n.body,
-      tag: n.tag,
-      actions: ((n as unknown as { actions?: { action: string; title: string }[] }).actions ?? []).map((a) => ({
-        action: a.action,
-        title: a.title,
-      })),
-      data: n.data as Record<string, unknown>,
-    }));
-  }, tag);
+  return page.evaluate(
+    async ({ tag: t, lock }) => {
+      const registration = await navigator.serviceWorker.ready;
+      // Under the app's lock: a read while the worker shows one would lose it (src/push/notificationLock.ts).
+      const list = await navigator.locks.request(lock, () => registration.getNotifications(t ? { tag: t } : undefined));
+      return list.map((n) => ({
+        title: n.title,
+        body: n.body,
+        tag: n.tag,
+        actions: ((n as unknown as { actions?: { action: string; title: string }[] }).actions ?? []).map((a) => ({
+          action: a.action,
+          title: a.title,
+        })),
+        data: n.data as Record<string, unknown>,
+      }));
+    },
+    { tag, lock: NOTIFICATIONS_LOCK },
+  );
 }
 
 function serviceWorker(context: BrowserContext): Worker {
@@ -220,6 +225,46 @@ test('the switch registers the subscription with the gateway; a reply to the clo
   await expect(again).toHaveURL(/#\/pair/);
   await expect.poll(() => devices.get(id)?.target.mode).toBe('none');
   expect(await again.evaluate(() => localStorage.getItem('iris-test-push-subscription'))).toBeNull();
+});
+
+test('the worker shows a push and the app reads its notifications one at a time, under one lock (Chromium loses a notification read while it is shown)', async ({
+  page,
+  iris,
+  subscriber,
+}) => {
+  const { deliver } = await notificationsOn(page, iris, subscriber);
+  const waiting = () =>
+    page.evaluate(
+      async (lock) => (await navigator.locks.query()).pending?.filter((l) => l.name === lock).length ?? 0,
+      NOTIFICATIONS_LOCK,
+    );
+  // The page holds the lock, as another window reading the list would.
+  await page.evaluate((lock) => {
+    void navigator.locks.request(
+      lock,
+      () => new Promise<void>((release) => ((window as unknown as { releaseLock: () => void }).releaseLock = release)),
+    );
+  }, NOTIFICATIONS_LOCK);
+  await expect
+    .poll(() => page.evaluate(() => typeof (window as unknown as { releaseLock?: unknown }).releaseLock))
+    .toBe('function');
+
+  await deliver({
+    kind: 'message',
+    title: 'Iris',
+    body: 'held',
+    ts: Date.now(),
+    lane: 'c-held',
+    chat_id: 'c-held',
+    message_id: 'm-held',
+  });
+  // The worker waits for the lock before it reads and shows; the app's sweep (a route change) does too.
+  await expect.poll(waiting).toBe(1);
+  await page.evaluate(() => (location.hash = '#/settings?again'));
+  await expect.poll(waiting).toBeGreaterThanOrEqual(2);
+  await page.evaluate(() => (window as unknown as { releaseLock: () => void }).releaseLock());
+  await expect.poll(async () => (await shown(page, 'lane:c-held')).map((n) => n.body)).toEqual(['held']);
+  await expect.poll(waiting).toBe(0);
 });
 
 test('a push shows a notification (title, tag, actions); none while its lane is on screen; a click opens the lane at the message', async ({

@@ -4,6 +4,7 @@
 // Used by e2e/push.spec.ts and the Hermes browser test (e2e/hermes).
 import { expect, type BrowserContext, type CDPSession, type Page, type Worker } from '@playwright/test';
 import type { TestSubscriber } from '../../server/push/testing/decrypt';
+import { NOTIFICATIONS_LOCK } from '../../src/push/notificationLock';
 
 /** The page's PushManager returns the test's subscription (kept in localStorage, so reloads see it too). */
 export async function fakePushManager(context: BrowserContext, subscriber: TestSubscriber): Promise<void> {
@@ -71,31 +72,37 @@ export async function pushDeliverer(
 /** The parts of the service worker's global scope used here (the DOM lib does not describe it). */
 interface WorkerScope {
   registration: ServiceWorkerRegistration;
+  navigator: { locks: LockManager };
   dispatchEvent(event: Event): boolean;
   NotificationEvent: new (type: string, init: { notification: Notification; action: string }) => Event;
 }
 
 /** The notifications the worker shows with this tag: [title, body, action names]. */
 export function workerNotifications(worker: Worker, tag: string): Promise<Array<[string, string, string[]]>> {
-  return worker.evaluate(async (t) => {
-    const list = await (self as unknown as WorkerScope).registration.getNotifications({ tag: t });
-    return list.map((n): [string, string, string[]] => [
-      n.title,
-      n.body,
-      ((n as unknown as { actions?: { action: string }[] }).actions ?? []).map((a) => a.action),
-    ]);
-  }, tag);
+  return worker.evaluate(
+    async ({ tag, lock }) => {
+      const sw = self as unknown as WorkerScope;
+      // Under the app's lock: a read while the worker shows one would lose it (src/push/notificationLock.ts).
+      const list = await sw.navigator.locks.request(lock, () => sw.registration.getNotifications({ tag }));
+      return list.map((n): [string, string, string[]] => [
+        n.title,
+        n.body,
+        ((n as unknown as { actions?: { action: string }[] }).actions ?? []).map((a) => a.action),
+      ]);
+    },
+    { tag, lock: NOTIFICATIONS_LOCK },
+  );
 }
 
 /** A click on a notification (or one of its actions), dispatched inside the service worker. */
 export async function clickNotification(worker: Worker, tag: string, action = ''): Promise<void> {
   await worker.evaluate(
-    async ({ tag, action }) => {
+    async ({ tag, action, lock }) => {
       const sw = self as unknown as WorkerScope;
-      const [notification] = await sw.registration.getNotifications({ tag });
+      const [notification] = await sw.navigator.locks.request(lock, () => sw.registration.getNotifications({ tag }));
       if (!notification) throw new Error(`no notification tagged ${tag}`);
       sw.dispatchEvent(new sw.NotificationEvent('notificationclick', { notification, action }));
     },
-    { tag, action },
+    { tag, action, lock: NOTIFICATIONS_LOCK },
   );
 }

@@ -6,6 +6,7 @@ import { laneOfPath } from '../protocol/lanes';
 import { keepBadgeUpdated } from '../pwa/badge';
 import type { IrisClient } from '../client';
 import type { IrisDB } from '../store/db';
+import { withNotificationLock } from './notificationLock';
 import { clearShownCount } from './shownCounts';
 import { reconcilePush } from './subscribe';
 import { PICKER_TAG_PREFIX, laneTag } from './tags';
@@ -42,7 +43,8 @@ function closeSeenNotifications(db: IrisDB): void {
     // The lane is seen: its next push starts a new count (the notification shown for it may be one
     // Chromium does not list yet, so the count goes whether or not one is found below).
     if (visible && lane !== undefined) await clearShownCount(db, laneTag(lane));
-    for (const n of await registration.getNotifications()) {
+    const listed = await withNotificationLock(() => registration.getNotifications());
+    for (const n of listed) {
       if (visible && lane !== undefined && n.tag === laneTag(lane)) n.close();
       else if (n.tag.startsWith(PICKER_TAG_PREFIX) && (n.data as { answers?: unknown } | null)?.answers) {
         const picker = await db.pickers.get(n.tag.slice(PICKER_TAG_PREFIX.length));

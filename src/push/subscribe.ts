@@ -11,6 +11,7 @@ import type { FcmRegisterFrame, ServerCaps } from '../protocol';
 import type { IrisDB } from '../store/db';
 import { getSetting } from '../store/models/settings';
 import { NOTIFICATION_BADGE, NOTIFICATION_ICON } from './icons';
+import { withNotificationLock } from './notificationLock';
 import { fetchVapidKey, relaySubscribe, relayUnsubscribe } from './relay';
 import {
   clearPushRegistration,
@@ -208,11 +209,13 @@ export async function reconcilePush(deps: PushDeps): Promise<void> {
 export async function sendTestNotification(): Promise<void> {
   if (!pushSupported() || Notification.permission !== 'granted') throw new Error('Turn notifications on first.');
   const worker = await workerRegistration();
-  await worker.showNotification('Iris test notification', {
-    body: 'Notifications from Iris will look like this.',
-    tag: 'iris-test',
-    icon: NOTIFICATION_ICON,
-    badge: NOTIFICATION_BADGE,
-    data: { kind: 'test', url: '/', count: 1 },
-  });
+  await withNotificationLock(() =>
+    worker.showNotification('Iris test notification', {
+      body: 'Notifications from Iris will look like this.',
+      tag: 'iris-test',
+      icon: NOTIFICATION_ICON,
+      badge: NOTIFICATION_BADGE,
+      data: { kind: 'test', url: '/', count: 1 },
+    }),
+  );
 }

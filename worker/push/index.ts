@@ -4,6 +4,7 @@
 import { IrisDB } from '../../src/store/db';
 import { relaySubscribe, relayUnsubscribe } from '../../src/push/relay';
 import { clearShownCount, setShownCount, shownCount } from '../../src/push/shownCounts';
+import { withNotificationLock } from '../../src/push/notificationLock';
 import { PICKER_TAG_PREFIX } from '../../src/push/tags';
 import { addPushUnread } from '../../src/push/unread';
 import { totalUnread } from '../../src/store/models/messages';
@@ -75,19 +76,23 @@ async function showPush(data: unknown): Promise<void> {
   const tag = notificationTag(push);
   // A window showing that lane shows it there instead (a reminder as its message, a question as its dialog).
   if (!push.fromRelay && (await laneIsVisible(push.lane))) return forgetCount(tag);
-  const [existing] = await self.registration.getNotifications({ tag });
   await withDb(async (db) => {
     const picker = push.picker_id ? await db.pickers.get(push.picker_id).catch(() => undefined) : undefined; // unreadable: shown without its buttons
     const maxActions = (Notification as unknown as { maxActions?: number }).maxActions ?? 2;
-    // Chromium may not list the notification shown a moment ago (the push before this one): the
-    // count kept when it was shown stands in for it.
-    const previous = existing
-      ? previousCount(existing.data)
-      : counted(tag)
-        ? await shownCount(db, tag).catch(() => 0)
-        : 0;
-    const built = buildNotification(push, { previous, picker, maxActions, origin: self.location.origin });
-    await self.registration.showNotification(built.title, built.options);
+    // The notification it replaces is read and the new one shown under the lock (see notificationLock).
+    const built = await withNotificationLock(async () => {
+      const [existing] = await self.registration.getNotifications({ tag });
+      // Chromium may not list the notification shown a moment ago (the push before this one): the
+      // count kept when it was shown stands in for it.
+      const previous = existing
+        ? previousCount(existing.data)
+        : counted(tag)
+          ? await shownCount(db, tag).catch(() => 0)
+          : 0;
+      const notification = buildNotification(push, { previous, picker, maxActions, origin: self.location.origin });
+      await self.registration.showNotification(notification.title, notification.options);
+      return notification;
+    });
     if (counted(tag))
       await setShownCount(db, tag, (built.options.data as NotificationData).count).catch((err: unknown) =>
         console.warn('iris push: could not keep the notification’s count', err),
@@ -118,12 +123,16 @@ async function onClick(notification: Notification, action: string): Promise<void
   const tag = notification.tag;
   const body = notification.body;
   const sending = outcomeNotification(notification.title, 'Sending your answer…', data, tag);
-  await self.registration.showNotification(sending.title, sending.options);
+  await show(sending);
   const result = await carryOut(data, answer.value);
   const outcome = result.ok
     ? outcomeNotification(answer.done, body, data, tag)
     : outcomeNotification('Not answered', result.error, data, tag);
-  await self.registration.showNotification(outcome.title, outcome.options);
+  await show(outcome);
+}
+
+function show(notification: { title: string; options: NotificationOptions }): Promise<void> {
+  return withNotificationLock(() => self.registration.showNotification(notification.title, notification.options));
 }
 
 /** Through an open window's connection if one can, else over the worker's own short connection. */
