@@ -118,6 +118,9 @@ async function putFinal(
   return row;
 }
 
+/** The turn of a reply read whole (history, a `message` frame) that has none from tool frames. */
+const historyTurn = (messageId: string): string => `history:${messageId}`;
+
 /**
  * putFinal for a message that comes whole (a `message` frame, a history entry): a reply that carries its
  * turn's tools (the `tools` extension) and joins no turn (none open here, none of its own yet) gets the
@@ -131,7 +134,8 @@ export async function putWhole(
   options: { openTurn?: string; clientId?: string; after?: number; at?: number },
 ): Promise<MessageRow | undefined> {
   const tools = historyTools(p.tools);
-  const ownTurn = tools.length ? `history:${serverMessageId(p.message_id)}` : undefined;
+  const id = serverMessageId(p.message_id);
+  const ownTurn = tools.length && id !== undefined ? historyTurn(id) : undefined;
   const row = await putFinal(db, scope, p, ctx, { ...options, ownTurn });
   if (row && ownTurn !== undefined && row.turn === ownTurn) await putHistoryTools(db, row, tools);
   return row;
@@ -174,7 +178,7 @@ async function resumeTurnOf(db: IrisDB, reply: MessageRow): Promise<void> {
   if (reply.role !== 'assistant') return;
   let turn = reply.turn;
   if (turn === undefined) {
-    turn = `history:${reply.message_id}`;
+    turn = historyTurn(reply.message_id);
     await db.messages.update(reply.message_id, { turn });
   }
   const resumed = turn;
