@@ -809,7 +809,7 @@ test('Hebrew or Arabic reads right to left, in the message box and in the conver
   expect((await reading(page.locator('.channel-name', { hasText: 'צוות' }))).direction).toBe('rtl');
 });
 
-test('the agent’s right-to-left words elsewhere read right to left too: a reply’s quote (in the lane and over the message box), its reasoning, a question, a search result', async ({
+test('the agent’s right-to-left words elsewhere read right to left too: a reply’s quote (in the lane and over the message box), its reasoning, a question, a search result, a channel’s preview', async ({
   page,
   iris,
 }) => {
@@ -888,6 +888,32 @@ test('the agent’s right-to-left words elsewhere read right to left too: a repl
   ]);
   expect(you!.x).toBeGreaterThan(hit!.x);
   await expect(snippet.locator('.search-hit-role')).toHaveText('You:');
+
+  // The channel list's preview of that lane (my Hebrew message) as well: cut at its end, "You:" at its start.
+  await openLane(page, iris);
+  const preview = page.locator('.channel-preview', { hasText: 'תודה' });
+  await expect(preview).toHaveText('You: תודה רבה, הכל טוב!');
+  expect(
+    await preview.evaluate((el) => {
+      // Where a piece of the line is drawn, whatever elements hold it.
+      const drawn = (piece: string) => {
+        const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const at = node.textContent!.indexOf(piece);
+          if (at < 0) continue;
+          const range = document.createRange();
+          range.setStart(node, at);
+          range.setEnd(node, at + piece.length);
+          return range.getBoundingClientRect();
+        }
+        throw new Error(`${piece} is not in the preview`);
+      };
+      return {
+        direction: getComputedStyle(el).direction,
+        youOnTheRight: drawn('You:').left >= drawn('תודה').right - 1,
+      };
+    }),
+  ).toEqual({ direction: 'rtl', youOnTheRight: true });
 });
 
 /** How many of the lane's messages this browser has stored. */

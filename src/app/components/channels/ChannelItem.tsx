@@ -7,6 +7,7 @@ import { safeColor, textOn } from './channelLook';
 import { live } from '../../../store/live';
 import { useIris } from '../../../runtime';
 import { laneSummary, channelPreview } from './laneSummary';
+import { textDirection } from '../../../lib/textDirection';
 import type { ChannelAction } from './ChannelDialogs';
 
 interface ChannelItemProps {
@@ -101,10 +102,20 @@ function ChannelRowView(props: {
             </span>
           </Show>
         </span>
-        <Show when={summary()?.preview}>
-          <span class="channel-preview" id={previewId} aria-hidden="true">
-            {channelPreview(summary())}
-          </span>
+        <Show when={channelPreview(summary())}>
+          {(preview) => (
+            // In its text's direction, so a Hebrew line is cut at its end (the left), "You:" whole at its start.
+            <span class="channel-preview" id={previewId} aria-hidden="true" dir={textDirection(preview().text)}>
+              <Show when={preview().who}>
+                {(who) => (
+                  <>
+                    <span dir="ltr">{who()}</span>{' '}
+                  </>
+                )}
+              </Show>
+              {preview().text}
+            </span>
+          )}
         </Show>
       </span>
       <Show when={unread() > 0}>

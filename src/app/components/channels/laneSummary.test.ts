@@ -51,9 +51,12 @@ describe('laneSummary', () => {
 
 describe('channelPreview', () => {
   it('says whose the last message is for the person’s own and a reminder, not the agent’s', () => {
-    expect(channelPreview({ unread: 0, preview: 'mine', previewRole: 'user' })).toBe('You: mine');
-    expect(channelPreview({ unread: 1, preview: 'stretch', previewRole: 'cron' })).toBe('Reminder: stretch');
-    expect(channelPreview({ unread: 1, preview: 'hello', previewRole: 'assistant' })).toBe('hello');
-    expect(channelPreview({ unread: 0, preview: '' })).toBe('');
+    expect(channelPreview({ unread: 0, preview: 'mine', previewRole: 'user' })).toEqual({ who: 'You:', text: 'mine' });
+    expect(channelPreview({ unread: 1, preview: 'stretch', previewRole: 'cron' })).toEqual({
+      who: 'Reminder:',
+      text: 'stretch',
+    });
+    expect(channelPreview({ unread: 1, preview: 'hello', previewRole: 'assistant' })).toEqual({ text: 'hello' });
+    expect(channelPreview({ unread: 0, preview: '' })).toBeUndefined();
   });
 });

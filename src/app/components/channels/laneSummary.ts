@@ -42,10 +42,10 @@ export async function laneSummary(db: IrisDB, lane: string): Promise<LaneSummary
   };
 }
 
-/** The preview as the channel list shows it: whose it is, for the person's own and a reminder. */
-export function channelPreview(summary: LaneSummary | undefined): string | undefined {
-  if (!summary?.preview) return summary?.preview;
-  if (summary.previewRole === 'user') return `You: ${summary.preview}`;
-  if (summary.previewRole === 'cron') return `Reminder: ${summary.preview}`;
-  return summary.preview;
+/** The preview as the channel list shows it: whose it is, for the person's own and a reminder, and its text. */
+export function channelPreview(summary: LaneSummary | undefined): { who?: string; text: string } | undefined {
+  if (!summary?.preview) return undefined;
+  if (summary.previewRole === 'user') return { who: 'You:', text: summary.preview };
+  if (summary.previewRole === 'cron') return { who: 'Reminder:', text: summary.preview };
+  return { text: summary.preview };
 }
