@@ -409,27 +409,22 @@ describe('messages', () => {
         .map((a) => (a.kind === 'tool' ? `${a.name}:${a.state}` : `beat:${a.text}`))
         .sort();
     const turnOf = async (id: string) => (await db.messages.get(id))?.turn;
-    // Live: a reply whose tool and beat came after its start, then one whose tool came before it.
-    await apply('message.start', { message_id: 'r1' });
-    await apply('tool.start', { index: 0, name: 'search' });
-    await apply('tool.end', { index: 0, name: 'search', ok: true });
-    await apply('commentary', { message_id: 'r1', text: 'Looking…' });
-    await apply('message.stop', { message_id: 'r1', final_text: 'Found.' });
-    await apply('tool.start', { index: 0, name: 'fetch' });
-    await apply('tool.end', { index: 0, name: 'fetch', ok: true });
-    await apply('message.start', { message_id: 'r2' });
-    await apply('message.stop', { message_id: 'r2', final_text: 'Fetched.' });
+    // A reply whose tool and beat came after its start, then one whose tool came before it.
+    const turns: [string, unknown][] = [
+      ['message.start', { message_id: 'r1' }],
+      ['tool.start', { index: 0, name: 'search' }],
+      ['tool.end', { index: 0, name: 'search', ok: true }],
+      ['commentary', { message_id: 'r1', text: 'Looking…' }],
+      ['message.stop', { message_id: 'r1', final_text: 'Found.' }],
+      ['tool.start', { index: 0, name: 'fetch' }],
+      ['tool.end', { index: 0, name: 'fetch', ok: true }],
+      ['message.start', { message_id: 'r2' }],
+      ['message.stop', { message_id: 'r2', final_text: 'Fetched.' }],
+    ];
+    for (const [type, payload] of turns) await apply(type, payload);
     const before = await dump(db);
     // The reconnect's replay of both turns, as they went.
-    await replay('message.start', { message_id: 'r1' });
-    await replay('tool.start', { index: 0, name: 'search' });
-    await replay('tool.end', { index: 0, name: 'search', ok: true });
-    await replay('commentary', { message_id: 'r1', text: 'Looking…' });
-    await replay('message.stop', { message_id: 'r1', final_text: 'Found.' });
-    await replay('tool.start', { index: 0, name: 'fetch' });
-    await replay('tool.end', { index: 0, name: 'fetch', ok: true });
-    await replay('message.start', { message_id: 'r2' });
-    await replay('message.stop', { message_id: 'r2', final_text: 'Fetched.' });
+    for (const [type, payload] of turns) await replay(type, payload);
     // No turn left open (nothing shows at work), no card moved or doubled.
     expect((await getLane(db, 'A')).turn).toBeUndefined();
     expect(await orphanTurn(db, 'A')).toBeUndefined();

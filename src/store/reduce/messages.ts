@@ -176,13 +176,9 @@ function endTurnWith(lane: LaneRow, reply: MessageRow): LaneRow {
  */
 async function resumeTurnOf(db: IrisDB, reply: MessageRow): Promise<void> {
   if (reply.role !== 'assistant') return;
-  let turn = reply.turn;
-  if (turn === undefined) {
-    turn = historyTurn(reply.message_id);
-    await db.messages.update(reply.message_id, { turn });
-  }
-  const resumed = turn;
-  await patchLane(db, reply.lane, (lane) => ({ ...lane, turn: resumed }));
+  const turn = reply.turn ?? historyTurn(reply.message_id);
+  if (reply.turn === undefined) await db.messages.update(reply.message_id, { turn });
+  await patchLane(db, reply.lane, (lane) => ({ ...lane, turn }));
 }
 
 /** How long a streaming reply's agent thought, up to `now` (rows from before `started_at` start at their ts). */
