@@ -787,11 +787,14 @@ test('Hebrew or Arabic reads right to left, in the message box and in the conver
 
   const hebrew = 'שלום! מה שלומך היום?';
   await messageBox(page).fill(hebrew);
-  expect(await messageBox(page).evaluate((el) => getComputedStyle(el).direction)).toBe('rtl');
+  // The box takes its text's direction on the next animation frame after an input (composerText's
+  // onInput batches long pastes), so it is polled, not read once.
+  const boxDirection = () => messageBox(page).evaluate((el) => getComputedStyle(el).direction);
+  await expect.poll(boxDirection).toBe('rtl');
   await page.getByRole('button', { name: 'Send' }).click();
   await expect.poll(async () => (await reading(mine(page, hebrew).locator('.md p'))).direction).toBe('rtl');
   await expect(messageBox(page)).toHaveValue('');
-  expect(await messageBox(page).evaluate((el) => getComputedStyle(el).direction)).toBe('ltr');
+  await expect.poll(boxDirection).toBe('ltr');
   await sendMessage(page, 'Hello in English!');
   await expect
     .poll(async () => (await reading(mine(page, 'Hello in English!').locator('.md p'))).direction)
@@ -802,7 +805,7 @@ test('Hebrew or Arabic reads right to left, in the message box and in the conver
   await channelsNav(page).getByRole('button', { name: 'New channel' }).click();
   const dialog = page.getByRole('dialog', { name: 'New channel' });
   await dialog.getByLabel('Name').fill('צוות הפיתוח!');
-  expect(await side(dialog.getByLabel('Name'))).toBe('rtl');
+  await expect.poll(() => side(dialog.getByLabel('Name'))).toBe('rtl');
   await dialog.getByRole('button', { name: 'Create' }).click();
   await expect(pageTitle(page)).toHaveText('צוות הפיתוח!');
   expect((await reading(page.locator('.topbar-title-text'))).direction).toBe('rtl');
