@@ -7,6 +7,7 @@ import { buildStamp } from './server/http/build-stamp.ts';
 import { precompress } from './server/http/precompress.ts';
 import { blockingScriptLast } from './scripts/blocking-script-last.ts';
 import { preloadRoute } from './scripts/preload-route.ts';
+import { workerOneFile } from './scripts/worker-one-file.ts';
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -32,6 +33,8 @@ export default defineConfig({
         globPatterns: ['**/*.{js,css,html,svg,png,webmanifest,woff2}'],
         // The .br/.gz copies are for the HTTP server; the service worker caches each file once, decoded.
         globIgnores: ['screenshots/**', '**/*.br', '**/*.gz'],
+        // One file, as the plugin asks, without the bundler's deprecation warning on every build.
+        buildPlugins: { vite: [workerOneFile()] },
       },
       devOptions: { enabled: false },
     }),
