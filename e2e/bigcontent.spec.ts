@@ -293,6 +293,54 @@ test.describe('answers that are whole files', () => {
     await expect(answer.locator('pre code')).toHaveText(whole);
   });
 
+  test('an answer of one huge line (300,000 characters) and a one-line code block of 75,808 characters show their start, a screen or two tall, and open whole', async ({
+    page,
+    iris,
+  }) => {
+    // A base64 blob and minified JSON, as an agent pastes them: no line breaks, no spaces. Laid out
+    // whole, the first was a bubble ~150,000 px tall (a 10 MiB one froze the lane for ~40 s).
+    const blob = `BLOB-START${'QUJDRA'.repeat(50_000).slice(0, 300_000 - 'BLOB-START'.length - 'BLOB-END'.length)}BLOB-END`;
+    const json = `{"start":1,${Array.from({ length: 6_000 }, (_, i) => `"k${i}":${i}`).join(',')},"end":"JSON-END"}`;
+    const store = iris.server.gateway!.store.conversations;
+    store.append({ lane: LANE, role: 'assistant', text: blob, ts: Date.now() - 60_000 });
+    store.append({
+      lane: LANE,
+      role: 'assistant',
+      text: `Minified:\n\n\`\`\`json\n${json}\n\`\`\``,
+      ts: Date.now() - 30_000,
+    });
+    await pairAndOpen(page, iris);
+
+    const block = messages(page).locator('.md-code').filter({ hasText: '{"start":1,' });
+    const code = block.locator('pre code');
+    await expect(code).toBeVisible();
+    const codeMore = block.getByRole('button', { name: `Show all ${json.length.toLocaleString('en-US')} characters` });
+    await expect(codeMore).toBeVisible();
+    expect((await code.textContent())!.length).toBeLessThan(2_100);
+    await expect(code).not.toContainText('JSON-END');
+    // Copy copies the whole code, not what the preview shows.
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await withClipboard(async () => {
+      await block.getByRole('button', { name: 'Copy code' }).click();
+      await expect(block.getByRole('button', { name: 'Copied' })).toBeVisible();
+      expect((await page.evaluate(() => navigator.clipboard.readText())) === json).toBe(true);
+    });
+    await codeMore.click();
+    await expect(code).toContainText('JSON-END');
+    expect((await code.textContent()) === json).toBe(true);
+
+    const answer = messages(page).getByRole('article').filter({ hasText: 'BLOB-START' });
+    await answer.scrollIntoViewIfNeeded();
+    const more = answer.getByRole('button', { name: 'Show all 300,000 characters' });
+    await expect(more).toBeVisible();
+    await expect(answer).not.toContainText('BLOB-END');
+    // A few screens of a phone at most, not a hundred and fifty.
+    expect(await answer.evaluate((el) => el.getBoundingClientRect().height)).toBeLessThan(2 * 915);
+    await page.screenshot({ path: '/tmp/look/huge-line-phone.png' });
+    await more.click();
+    await expect(answer).toContainText('BLOB-END');
+  });
+
   test('a short code block is shown whole, with no Show all', async ({ page, iris }) => {
     await pairAndOpen(page, iris);
     await messageBox(page).fill('/file 12');

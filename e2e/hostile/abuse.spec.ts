@@ -387,9 +387,11 @@ test('oversized, deeply nested, stray binary, out-of-order, duplicated and unkno
     });
   }
   await barrier(page, 'abuse');
-  // The picker opened as a dialog (its nested junk is not shown): close it, as a person would.
+  // The picker opens as a dialog (its nested junk is not shown): close it, as a person would. Waited
+  // for: read once, it could open just after the read and take the clicks below (the page under it is inert).
   const dialog = page.getByRole('dialog');
-  if (await dialog.isVisible()) await page.keyboard.press('Escape');
+  await expect(dialog).toBeVisible({ timeout: 30_000 });
+  await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
 
   // Still responsive.

@@ -5,6 +5,7 @@ import {
   lineCount,
   markdownChars,
   previewSegments,
+  cutText,
   reuseSegments,
   segmentGrown,
   segmentMarkdown,
@@ -159,10 +160,40 @@ describe('previewSegments', () => {
         all.filter((s) => s.kind === 'code').reduce((n, s) => n + s.text.length, 0) -
         '```ts\n\n```\n'.length,
     );
-    const preview = previewSegments(all, 40, 20);
+    const preview = previewSegments(all, 40, 20, 100_000);
     expect(preview[1]).toBe(all[1]);
     expect(preview.at(-1)!.kind).toBe('md');
     expect(lineCount(preview.at(-1)!.text)).toBeLessThan(30);
-    expect(previewSegments(all, 1000, 20)).toEqual(all);
+    expect(previewSegments(all, 1000, 20, 100_000)).toEqual(all);
+  });
+
+  it('cuts a text of one huge line inside the line, at the characters asked for', () => {
+    const line = 'z'.repeat(1_000_000);
+    const preview = previewSegments(segmentMarkdown(line), 40, 20, 5_000);
+    expect(preview).toEqual([{ kind: 'md', text: `${'z'.repeat(5_000)}…` }]);
+  });
+
+  it('counts the characters of every piece: the lines after a long one are cut short', () => {
+    const text = `${'a'.repeat(3_000)}\n\n\`\`\`\n${'b'.repeat(1_500)}\n\`\`\`\n${'word '.repeat(2_000)}`;
+    const preview = previewSegments(segmentMarkdown(text), 40, 20, 5_000);
+    expect(preview.map((s) => s.kind)).toEqual(['md', 'code', 'md']);
+    // 3,000 + the blank line's, 1,501 of code: about 500 characters of the last piece are left, cut after a word.
+    const last = preview.at(-1)!.text;
+    expect(last.endsWith('word…')).toBe(true);
+    expect(last.length).toBeLessThan(520);
+    expect(last.length).toBeGreaterThan(440);
+  });
+});
+
+describe('cutText', () => {
+  it('keeps a short text, cuts after a word near the end, and never splits a surrogate pair', () => {
+    expect(cutText('short', 10)).toBe('short');
+    expect(cutText('one two three four five six', 25)).toBe('one two three four five…');
+    // No space in its last tenth: cut where asked.
+    expect(cutText('x'.repeat(50), 20)).toBe(`${'x'.repeat(20)}…`);
+    // The 20th character is the first half of 😀: the cut goes before it, not through it.
+    const emoji = `${'x'.repeat(19)}😀😀`;
+    expect(cutText(emoji, 20)).toBe(`${'x'.repeat(19)}…`);
+    expect(cutText(emoji, 21)).toBe(`${'x'.repeat(19)}😀…`);
   });
 });

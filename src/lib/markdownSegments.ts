@@ -288,22 +288,46 @@ export function markdownChars(segments: readonly Segment[]): number {
 }
 
 /**
- * The start of a huge text: its pieces until about `lines` lines are shown, the last Markdown piece
- * cut at a line end. A code block counts as the lines it shows collapsed (`codeLines`).
+ * The start of a huge text: its pieces until about `lines` lines or `chars` characters are shown, the
+ * last Markdown piece cut at a line end, or inside its line when one line is over the characters left
+ * (a one-line answer of megabytes: a line cut laid out whole, the bubble was a million pixels tall).
+ * A code block counts as the lines it shows collapsed (`codeLines`), and as its characters up to `chars`.
  */
-export function previewSegments(segments: readonly Segment[], lines: number, codeLines: number): Segment[] {
+export function previewSegments(
+  segments: readonly Segment[],
+  lines: number,
+  codeLines: number,
+  chars: number,
+): Segment[] {
   const out: Segment[] = [];
   let left = lines;
+  let charsLeft = chars;
   for (const s of segments) {
-    if (left <= 0) break;
+    if (left <= 0 || charsLeft <= 0) break;
     if (s.kind === 'code') {
       out.push(s);
       left -= Math.min(codeLines, lineCount(s.text));
+      charsLeft -= Math.min(chars, s.text.length);
       continue;
     }
-    const cut = firstLines(s.text, left);
+    const byLines = firstLines(s.text, left);
+    const cut = byLines.length > charsLeft ? cutText(byLines, charsLeft) : byLines;
     out.push(cut === s.text ? s : { kind: 'md', text: cut });
     left -= lineCount(cut);
+    charsLeft -= cut.length;
   }
   return out;
+}
+
+/**
+ * `text` cut to about `chars` characters and an ellipsis: after the last space of the cut's final
+ * tenth when it has one (not inside a word), never between a surrogate pair.
+ */
+export function cutText(text: string, chars: number): string {
+  if (text.length <= chars) return text;
+  let end = chars;
+  const space = text.lastIndexOf(' ', end);
+  if (space > chars * 0.9) end = space;
+  else if (/[\uD800-\uDBFF]/.test(text[end - 1] ?? '')) end--;
+  return `${text.slice(0, end).trimEnd()}…`;
 }

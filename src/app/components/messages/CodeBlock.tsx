@@ -11,11 +11,11 @@ import {
 } from 'solid-js';
 import { highlightedRange, highlightedRangeKnown } from '../../../lib/highlight';
 import { safeLanguage } from '../../../lib/safeText';
-import { chunkLines, firstLines, lineCount } from '../../../lib/markdownSegments';
+import { chunkLines, cutText, firstLines, lineCount } from '../../../lib/markdownSegments';
 import { copyText } from './copyText';
 import { MessageListContext } from './listContext';
 import { createProgressive } from './progressive';
-import { COLLAPSE_AFTER_LINES, COLLAPSED_LINES } from './collapse';
+import { COLLAPSE_AFTER_CHARS, COLLAPSE_AFTER_LINES, COLLAPSED_LINES, PREVIEW_CHARS, showAllLabel } from './collapse';
 
 /** Code is put in the page and highlighted in pieces of this many lines, each in its own task. */
 const CHUNK_LINES = 100;
@@ -23,8 +23,8 @@ const CHUNK_LINES = 100;
 const FEW_LINES = 40;
 
 /**
- * A fenced code block of a message: its language, Copy (always the whole code), long blocks
- * collapsed with "Show all N lines", and highlighting once the text is final: the whole block in the
+ * A fenced code block of a message: its language, Copy (always the whole code), long blocks (by lines
+ * or by characters) collapsed with "Show all N lines", and highlighting once the text is final: the whole block in the
  * highlighting worker, put in 100 lines at a time as each piece comes on screen. The code goes in as
  * text; only checked (or sanitized) highlighter output as HTML.
  */
@@ -49,17 +49,24 @@ export function CodeBlock(props: {
     if (!list || !props.openKey) setOwnOpen(value);
     else if (list.isOpen(props.openKey) !== value) list.toggleOpen(props.openKey);
   };
-  const collapsible = () => lines() > COLLAPSE_AFTER_LINES;
-  const shown = createMemo(() => (collapsible() && !open() ? firstLines(props.code, COLLAPSED_LINES) : props.code));
+  const collapsible = () => lines() > COLLAPSE_AFTER_LINES || props.code.length > COLLAPSE_AFTER_CHARS;
+  const collapsed = () => collapsible() && !open();
+  const preview = createMemo(() => {
+    const lines = firstLines(props.code, COLLAPSED_LINES);
+    return { text: cutText(lines, PREVIEW_CHARS), insideLine: lines.length > PREVIEW_CHARS };
+  });
+  const shown = () => (collapsed() ? preview().text : props.code);
   const chunks = createMemo(() => chunkLines(shown(), CHUNK_LINES));
   const count = createProgressive(() => chunks().length, 2, 4);
   const [copyLabel, setCopyLabel] = createSignal('Copy code');
   let code!: HTMLElement;
 
+  // The whole block is highlighted (a comment spanning pieces is coloured right), but a preview cut
+  // inside a line is highlighted as it is shown: the whole line's colours would put it all back.
   const highlighter = createChunkHighlighter(
     () => code,
     lang,
-    () => props.code,
+    () => (collapsed() && preview().insideLine ? preview().text : props.code),
   );
 
   const copy = async () => {
@@ -97,7 +104,7 @@ export function CodeBlock(props: {
             setOpen(!open());
           }}
         >
-          {open() ? 'Show fewer lines' : `Show all ${lines().toLocaleString('en-US')} lines`}
+          {open() ? 'Show fewer lines' : showAllLabel(lines(), props.code.length)}
         </button>
       </Show>
     </div>

@@ -380,5 +380,8 @@ describe('a message in the lane head', () => {
       'line 6',
     ]);
     expect(text(paste.querySelector('.lane-head-more'))).toBe('Show all 80 lines');
+    // One line too long to show: named by its characters, as the lane names it.
+    const blob = shown(row(3, 'user', 'QUJD'.repeat(5_000)));
+    expect(text(blob.querySelector('.lane-head-more'))).toBe('Show all 20,000 characters');
   });
 });

@@ -6,7 +6,7 @@ import { DELIVERY_ICONS, HEAD_ICON_PATHS, TURN_CHEVRON_PATH } from '../shell/hea
 import { agentName } from '../status/agentInfo';
 import { authorName } from './author';
 import { shownStatus } from './deliveryStatus';
-import { OWN_PREVIEW_LINES } from './collapse';
+import { OWN_PREVIEW_LINES, showAllLabel } from './collapse';
 import { headBlocks, previewText, type HeadBlock, type HeadList } from './headBlocks';
 import { dayLabel, formatTime, startsDay } from './time';
 import { markedRuns } from '../../../lib/markdownMarks';
@@ -100,7 +100,8 @@ function onScreen(rows: MessageRow[]): MessageRow[] {
 
 const shortened = (text: string) => (text.length > HEAD_CHARS ? `${text.slice(0, HEAD_CHARS)}…` : text);
 
-const showAll = (lines: number, cls: string) => el('div', cls, `Show all ${lines.toLocaleString('en-US')} lines`);
+/** The lane's "Show all" of a cut text (collapse.ts), as a line the head draws in its place. */
+const showAll = (lines: number, chars: number, cls: string) => el('div', cls, showAllLabel(lines, chars));
 
 /** A list, numbered from its start, its items spaced when loose, with the lists indented under them. */
 function listOf(b: HeadList): HTMLElement {
@@ -164,7 +165,8 @@ function block(b: HeadBlock, inPreview: boolean): HTMLElement {
       const pre = el('pre', '');
       pre.append(el('code', '', b.shown));
       box.append(bar, pre);
-      if (b.collapsed && !inPreview) box.append(showAll(b.lines, 'lane-head-more lane-head-code-more'));
+      // Collapsed by its lines only: the head's text is cut to HEAD_CHARS, under the lane's COLLAPSE_AFTER_CHARS.
+      if (b.collapsed && !inPreview) box.append(showAll(b.lines, 0, 'lane-head-more lane-head-code-more'));
       return box;
     }
   }
@@ -176,7 +178,7 @@ function body(text: string, own: boolean): HTMLElement {
   const long = own && isLongText(text);
   const blocks = headBlocks(shortened(long ? previewText(text, OWN_PREVIEW_LINES) : text));
   md.append(...blocks.map((b) => block(b, long)));
-  if (long) md.append(showAll(countLines(text), 'lane-head-more'));
+  if (long) md.append(showAll(countLines(text), text.length, 'lane-head-more'));
   return md;
 }
 

@@ -23,7 +23,7 @@ import { highlightCodeIn } from '../../../lib/highlight';
 import { stripMarkdownMarks } from '../../../lib/markdownMarks';
 import { plainTextHtml } from '../../../lib/safeText';
 import { CodeBlock } from './CodeBlock';
-import { COLLAPSED_LINES } from './collapse';
+import { COLLAPSED_LINES, PREVIEW_CHARS, showAllLabel } from './collapse';
 import { copyText } from './copyText';
 import { growHtml } from './growHtml';
 import { markdownModule } from './markdownModule';
@@ -33,7 +33,7 @@ import './Markdown.css';
 
 /**
  * A finished text with more Markdown than this (code blocks collapse by themselves) shows its first
- * HUGE_PREVIEW_LINES until the person asks for all.
+ * HUGE_PREVIEW_LINES (at most PREVIEW_CHARS) until the person asks for all.
  */
 const HUGE_CHARS = 50_000;
 const HUGE_PREVIEW_LINES = 40;
@@ -84,7 +84,7 @@ export function Markdown(props: {
   const collapsed = createMemo(() => final() && !whole() && (long() || markdownChars(all()) > HUGE_CHARS));
   const segments = createMemo(() =>
     collapsed()
-      ? previewSegments(all(), long() ? props.long!.previewLines : HUGE_PREVIEW_LINES, COLLAPSED_LINES)
+      ? previewSegments(all(), long() ? props.long!.previewLines : HUGE_PREVIEW_LINES, COLLAPSED_LINES, PREVIEW_CHARS)
       : all(),
   );
   const count = createProgressive(() => segments().length, 3, 2);
@@ -125,7 +125,7 @@ export function Markdown(props: {
       </Index>
       <Show when={collapsed()}>
         <button type="button" class="md-more" onClick={setWhole}>
-          Show all {lineCount(props.text).toLocaleString('en-US')} lines
+          {showAllLabel(lineCount(props.text), props.text.length)}
         </button>
       </Show>
     </div>
