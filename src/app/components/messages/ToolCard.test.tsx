@@ -17,21 +17,21 @@ afterEach(async () => {
 
 const list = (turnClosed: boolean) => testMessageList({ turnClosed: () => turnClosed });
 
-/** The card's head as a person reads it: name, mark and state, time. */
-function cardText(state: ActivityRow['state'], turnClosed = true): string {
+/** A `terminal` call of turn `t`, with `extra`. */
+const toolRow = (extra: Partial<ActivityRow>): ActivityRow => ({
+  id: 't:tool:0',
+  lane: 'web:default',
+  turn: 't',
+  kind: 'tool',
+  ts: 1,
+  order: 0,
+  index: 0,
+  name: 'terminal',
+  ...extra,
+});
+
+function mountCard(tool: ActivityRow, turnClosed = true): HTMLElement {
   runtime = createTestRuntime();
-  const tool: ActivityRow = {
-    id: 't:tool:0',
-    lane: 'web:default',
-    turn: 't',
-    kind: 'tool',
-    ts: 1,
-    order: 0,
-    index: 0,
-    name: 'terminal',
-    duration: 0.2,
-    ...(state ? { state } : {}),
-  };
   mounted = mount(
     () => (
       <MessageListContext.Provider value={list(turnClosed)}>
@@ -40,7 +40,13 @@ function cardText(state: ActivityRow['state'], turnClosed = true): string {
     ),
     runtime,
   );
-  return visibleText(mounted.container.querySelector('.tool-head')!);
+  return mounted.container;
+}
+
+/** The card's head as a person reads it: name, mark and state, time. */
+function cardText(state: ActivityRow['state'], turnClosed = true): string {
+  const tool = toolRow({ duration: 0.2, ...(state ? { state } : {}) });
+  return visibleText(mountCard(tool, turnClosed).querySelector('.tool-head')!);
 }
 
 describe('a tool card', () => {
@@ -58,5 +64,13 @@ describe('a tool card', () => {
 
   it('says a call its turn ended unfinished stopped', () => {
     expect(cardText('running', true)).toBe('terminal–Stopped · 200 ms');
+  });
+
+  it('shows the start of a huge preview, not all of it (its first lines show; the rest was laid out unseen)', () => {
+    const card = mountCard(toolRow({ state: 'ok', preview: `cat ${'x'.repeat(1_000_000)}` }));
+    const preview = card.querySelector('.tool-preview')!.textContent!;
+    expect(preview.startsWith('cat xxx')).toBe(true);
+    expect(preview.endsWith('…')).toBe(true);
+    expect(preview.length).toBeLessThanOrEqual(2_001);
   });
 });

@@ -3,6 +3,8 @@ import type { ActivityRow } from '../../../store/schema';
 import { ToolIcon } from './icons';
 import { useMessageList } from './listContext';
 import { formatDuration } from './time';
+import { cutText } from '../../../lib/markdownSegments';
+import { PREVIEW_CHARS } from './collapse';
 
 /** Ticks every 100 ms while `running()` is true; the running timer's clock. */
 function useNow(running: () => boolean) {
@@ -67,7 +69,8 @@ export function ToolCard(props: { tool: ActivityRow }) {
         </span>
       </div>
       <Show when={props.tool.preview}>
-        <pre class="tool-preview">{props.tool.preview}</pre>
+        {/* Its first lines show (its CSS): more text is never seen, yet all of it was laid out (a megabyte, seconds). */}
+        <pre class="tool-preview">{cutText(props.tool.preview!, PREVIEW_CHARS)}</pre>
       </Show>
       <Show when={props.tool.notes?.length}>
         <ul class="tool-notes">
