@@ -24,9 +24,9 @@ const FEW_LINES = 40;
 
 /**
  * A fenced code block of a message: its language, Copy (always the whole code), long blocks (by lines
- * or by characters) collapsed with "Show all N lines", and highlighting once the text is final: the whole block in the
- * highlighting worker, put in 100 lines at a time as each piece comes on screen. The code goes in as
- * text; only checked (or sanitized) highlighter output as HTML.
+ * or by characters) collapsed with "Show all N lines", and highlighting once the text is final: the
+ * whole block in the highlighting worker, put in 100 lines at a time as each piece comes on screen. The
+ * code goes in as text; only checked (or sanitized) highlighter output as HTML.
  */
 export function CodeBlock(props: {
   code: string;
