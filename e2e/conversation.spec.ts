@@ -897,7 +897,7 @@ test('the agent’s right-to-left words elsewhere read right to left too: a repl
   const preview = page.locator('.channel-preview', { hasText: 'תודה' });
   await expect(preview).toHaveText('You: תודה רבה, הכל טוב!');
   // Read right to left: its first letter ("You:"'s Y) is drawn right of its last (the Hebrew's end).
-  expect(await preview.evaluate((el) => getComputedStyle(el).direction)).toBe('rtl');
+  expect((await side(preview)).direction).toBe('rtl');
   expect((await reading(preview)).direction).toBe('rtl');
 });
 

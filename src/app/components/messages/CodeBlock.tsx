@@ -11,7 +11,8 @@ import {
 } from 'solid-js';
 import { highlightedRange, highlightedRangeKnown } from '../../../lib/highlight';
 import { safeLanguage } from '../../../lib/safeText';
-import { chunkLines, cutText, firstLines, lineCount } from '../../../lib/markdownSegments';
+import { chunkLines, firstLines, lineCount } from '../../../lib/markdownSegments';
+import { cutText } from '../../../lib/cutText';
 import { copyText } from './copyText';
 import { MessageListContext } from './listContext';
 import { createProgressive } from './progressive';

@@ -3,7 +3,7 @@ import type { ActivityRow } from '../../../store/schema';
 import { ToolIcon } from './icons';
 import { useMessageList } from './listContext';
 import { formatDuration } from './time';
-import { cutText } from '../../../lib/markdownSegments';
+import { cutText } from '../../../lib/cutText';
 import { PREVIEW_CHARS } from './collapse';
 
 /** Ticks every 100 ms while `running()` is true; the running timer's clock. */
