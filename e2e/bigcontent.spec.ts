@@ -339,6 +339,13 @@ test.describe('answers that are whole files', () => {
     await page.screenshot({ path: '/tmp/look/huge-line-phone.png' });
     await more.click();
     await expect(answer).toContainText('BLOB-END');
+    // Shown whole, it is laid out in pieces (one task each, the page answers between them), not one block.
+    const pieces = await answer
+      .locator('.md-piece')
+      .evaluateAll((els) => els.map((el) => (el.textContent ?? '').trim()));
+    expect(pieces.length).toBeGreaterThanOrEqual(19);
+    expect(Math.max(...pieces.map((text) => text.length))).toBeLessThanOrEqual(16_000);
+    expect(pieces.join('') === blob).toBe(true);
   });
 
   test('a short code block is shown whole, with no Show all', async ({ page, iris }) => {

@@ -453,3 +453,57 @@ test('oversized, deeply nested, stray binary, out-of-order, duplicated and unkno
   for (const id of ['short', 'long'])
     expect(media.find((m) => m.media_id === id)?.state, `${id}: wrong bytes kept as the file`).toBe('failed');
 });
+
+test('a reply streaming one huge line (400,000 characters, no line break) is laid out in pieces, and the pieces shown are not drawn again as it grows', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  hostile = await startHostile();
+  await page.setViewportSize({ width: 412, height: 915 });
+  await pairAndOpen(page, hostile);
+  const { gateway } = hostile;
+  const words = Array.from({ length: 60_000 }, (_, i) => `w${i}`);
+  const upTo = (n: number) => words.slice(0, n).join(' ');
+  const reply = page.getByRole('log', { name: 'Messages' }).getByRole('article').filter({ hasText: 'w0 w1 w2' });
+  /** The texts of the reply's laid-out pieces. */
+  const pieces = () => reply.locator('.md-piece').evaluateAll((els) => els.map((el) => el.textContent ?? ''));
+  /** Their words (a paragraph drops the space a piece ends with). */
+  const shown = async () => (await pieces()).join(' ').replace(/\s+/g, ' ').trim();
+  /** Sends the text grown to `n` words in steps of 2,000 words, and waits until the reply shows its last word. */
+  const grow = async (from: number, n: number) => {
+    for (let k = from + 2_000; k <= n; k += 2_000)
+      gateway.emit({ type: 'message.update', chat_id: LANE, payload: { message_id: 'line', text: upTo(k) } });
+    await expect.poll(async () => (await shown()).endsWith(` w${n - 1}`), { timeout: 60_000 }).toBe(true);
+  };
+
+  gateway.emit({ type: 'message.start', chat_id: LANE, payload: { message_id: 'line', role: 'assistant' } });
+  await grow(0, 20_000);
+  const early = await pieces();
+  // Marks the pieces shown so far: drawn again, a piece's content would be new nodes.
+  await reply
+    .locator('.md-piece')
+    .evaluateAll((els) =>
+      els.slice(0, -1).forEach((el) => ((el.firstElementChild as HTMLElement & { seen?: boolean }).seen = true)),
+    );
+  await grow(20_000, 60_000);
+  const all = await pieces();
+  expect(early.length).toBeGreaterThanOrEqual(8);
+  expect(all.length).toBeGreaterThanOrEqual(26);
+  expect(Math.max(...all.map((text) => text.length))).toBeLessThanOrEqual(16_000);
+  expect(all.slice(0, early.length - 1)).toEqual(early.slice(0, -1));
+  const kept = await reply
+    .locator('.md-piece')
+    .evaluateAll((els) => els.filter((el) => (el.firstElementChild as { seen?: boolean } | null)?.seen).length);
+  expect(kept).toBe(early.length - 1);
+
+  // Final: the text stays whole (the person watched it come in), every word of it.
+  const text = upTo(60_000);
+  gateway.emit({
+    type: 'message.stop',
+    chat_id: LANE,
+    payload: { message_id: 'line', final_text: text, ts: Date.now() },
+  });
+  await expect(reply).toHaveAttribute('aria-busy', 'false');
+  await expect(reply.getByRole('button', { name: /^Show all/ })).toHaveCount(0);
+  expect((await shown()) === text).toBe(true);
+});

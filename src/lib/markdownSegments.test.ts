@@ -66,6 +66,34 @@ describe('segmentMarkdown', () => {
     expect(join(pieces)).toBe(log);
   });
 
+  it('cuts a line longer than a piece inside it, at a word that starts no block, and a line of no spaces anywhere', () => {
+    // Words that would start a block at a line's start: a piece must not begin with one of them.
+    const words = ['alpha', '-', '#', '>', '1.', '```', '<div>', '|', '***', 'omega'];
+    const line = Array.from({ length: 12_000 }, (_, i) => words[i % words.length]).join(' ');
+    const text = `Intro.\n\n${line}\n\nAfter.`;
+    const pieces = segmentMarkdown(text);
+    expect(join(pieces)).toBe(text);
+    expect(pieces.length).toBeGreaterThan(3);
+    for (const piece of pieces) {
+      expect(piece.kind).toBe('md');
+      expect(piece.text.length).toBeLessThanOrEqual(16_000);
+    }
+    for (const piece of pieces.slice(1, -1)) expect(piece.text).toMatch(/^(alpha|omega) /);
+
+    const blob = `${'QUJDRA'.repeat(10_000)}😀${'x'.repeat(30_000)}`;
+    const cut = segmentMarkdown(blob);
+    expect(join(cut)).toBe(blob);
+    expect(cut.map((p) => p.text.length)).toEqual([16_000, 16_000, 16_000, 16_000, 16_000, 10_002]);
+    // Cut beside a surrogate pair, never between its halves.
+    const emoji = '😀'.repeat(20_000);
+    for (const p of segmentMarkdown(emoji)) expect(p.text).toMatch(/^(?:😀)+$/u);
+  });
+
+  it('does not cut the lines of a long text whose lines are short', () => {
+    const log = Array.from({ length: 5000 }, (_, i) => `line ${i} of a pasted log`).join('\n');
+    for (const p of segmentMarkdown(log).slice(0, -1)) expect(p.text.endsWith('\n')).toBe(true);
+  });
+
   it('does not split a text with link definitions (they may be used anywhere)', () => {
     const text = `${para(1).repeat(10)}[docs]: https://example.com\n\n${para(2).repeat(10)}See [docs].`;
     expect(segmentMarkdown(text)).toHaveLength(1);
@@ -91,6 +119,9 @@ describe('segmentGrown', () => {
     `${para(0).repeat(5)}1. item\n\n2. item ${'y'.repeat(3000)}\n\n- a\n\n\`\`\`\`\n\`\`\`\n\`\`\`\`\n${para(2).repeat(5)}`,
     `${para(0).repeat(6)}\`\`\`ts\ncode\n\`\`\`\n${para(1).repeat(3)}[docs]: https://example.com\n\nSee [docs].`,
     `${'line without a blank '.repeat(40)}\n`.repeat(60) + '    ```\n    indented\n\n    ```\n' + para(3).repeat(6),
+    // One line longer than a piece, streamed: its cuts, after a piece that ends at its start or not.
+    `${para(0).repeat(8)}${'word '.repeat(7_000)}tail\n\n${para(1).repeat(2)}`,
+    `Intro.\n\n${'😀'.repeat(9_000)}${'Z'.repeat(20_000)}\n- item`,
     `Here is \`big.ts\`, 200 lines:\n\n\`\`\`ts\n${Array.from({ length: 200 }, (_, i) => `export const v${i} = ${i};`).join('\n')}\n\`\`\`\n\n_— Iris demo agent_`,
   ];
 
@@ -127,6 +158,15 @@ describe('segmentGrown', () => {
     expect(whole.segments.slice(0, half.segments.length - 1)).toEqual(half.segments.slice(0, -1));
     for (let i = 0; i < half.segments.length - 2; i++) expect(whole.segments[i]).toBe(half.segments[i]);
     expect(segmentGrown(whole, 'Edited.').segments).toEqual([{ kind: 'md', text: 'Edited.' }]);
+  });
+
+  it('keeps the pieces of a huge line streaming in, up to its last cut, as the same objects', () => {
+    const full = `${para(0).repeat(8)}${'word '.repeat(20_000)}`;
+    const before = segmentGrown(undefined, full.slice(0, 90_000));
+    const after = segmentGrown(before, full);
+    expect(before.segments.length).toBeGreaterThan(5);
+    for (let i = 0; i < before.segments.length - 1; i++) expect(after.segments[i]).toBe(before.segments[i]);
+    expect(after.segments).toEqual(segmentMarkdown(full));
   });
 });
 

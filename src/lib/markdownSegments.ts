@@ -13,6 +13,8 @@ export type Segment =
 const MIN_SEGMENT_CHARS = 2_000;
 /** A piece with no safe boundary is still cut (at a line end) after this many: one task each. */
 const MAX_SEGMENT_CHARS = 16_000;
+/** Where a line longer than a piece is cut: at a word's start, looked for this far back from the piece's end. */
+const CUT_WINDOW = 2_000;
 
 const FENCE_OPEN = /^( {0,3})(`{3,}|~{3,})(.*)$/;
 const LIST_ITEM = /^(?:[*+-]|\d{1,9}[.)])(?:[ \t]|$)/;
@@ -82,10 +84,12 @@ export function segmentGrown(prev: Segmentation | undefined, text: string): Segm
     return segmentation(text);
   // Inside a code block whose opening line is whole (a fence line still being written may change).
   if (prev.open && prev.text.charCodeAt(prev.open.codeStart - 1) === 0x0a) return codeGrown(prev, prev.open, text);
-  // The earlier text's last line may still change (a list marker or fence being typed).
+  // The earlier text's last line may still change (a list marker or fence being typed). A cut inside
+  // it (a line longer than a piece) is decided by the text before the cut, and a line that long has
+  // its start settled: the pieces up to its last cut stay too.
   const stable = prev.text.lastIndexOf('\n') + 1;
-  let keep = 0;
-  while (keep < prev.segments.length - 1 && prev.ends[keep]! < stable) keep++;
+  let keep = prev.segments.length - 1;
+  while (keep > 0 && prev.ends[keep - 1]! >= stable && !insideLine(prev.text, prev.ends[keep - 1]!)) keep--;
   if (keep === 0) return segmentation(text);
   const from = prev.ends[keep - 1]!;
   // A link definition anywhere means no split at all (LINK_DEFINITION); the earlier text had none.
@@ -161,13 +165,35 @@ function scanCode(
   return { closed: false, codeEnd: text.length, lastLine: text.endsWith('\n') ? text.length : lastLine };
 }
 
-/** Scans `text` from `start` (a piece boundary, or 0) to its end. */
+/** Whether a piece boundary at `at` is inside a line (a cut of a line longer than a piece), not at a line's start. */
+function insideLine(text: string, at: number): boolean {
+  return at > 0 && at < text.length && text.charCodeAt(at - 1) !== 0x0a;
+}
+
+/** A character a piece may start with that begins no block of its own (a heading, list, quote, fence, code…). */
+const PLAIN_START = /^[^\s#>*+\-=_`~<|[\]!\d\uDC00-\uDFFF]/;
+
+/**
+ * Where to cut a line that runs past `limit` (a piece's most characters from `from`): the last word's
+ * start before `limit`, else a character that begins no block, else `limit` (outside a surrogate pair).
+ * Decided by the text up to `limit` only, so a streamed line is cut the same as it grows.
+ */
+function lineCut(text: string, from: number, limit: number): number {
+  const low = Math.max(from + 1, limit - CUT_WINDOW);
+  for (let at = limit; at > low; at--) if (/\s/.test(text[at - 1]!) && PLAIN_START.test(text[at]!)) return at;
+  for (let at = limit; at > low; at--) if (PLAIN_START.test(text[at]!)) return at;
+  return /[\uDC00-\uDFFF]/.test(text[limit]!) ? limit - 1 : limit;
+}
+
+/** Scans `text` from `start` (a piece boundary: a line's start, or a cut inside a line) to its end. */
 function scanFrom(text: string, start: number): Segmentation {
   const out: Segment[] = [];
   const ends: number[] = [];
   let mdStart = start; // where the current Markdown piece began
   let pos = start;
   let prevBlank = true;
+  // The rest of a line cut inside (insideLine): not a line's start, so it starts no block.
+  let lineRest = insideLine(text, start);
   // A fence inside the Markdown (indented, in a list): no boundary inside it.
   let innerFence: Fence | undefined;
 
@@ -189,7 +215,7 @@ function scanFrom(text: string, start: number): Segmentation {
       continue;
     }
 
-    const fence = FENCE_OPEN.exec(line);
+    const fence = lineRest ? null : FENCE_OPEN.exec(line);
     if (fence && !(fence[2]![0] === '`' && fence[3]!.includes('`'))) {
       const info = { char: fence[2]![0]!, len: fence[2]!.length };
       if (fence[1] !== '') {
@@ -220,7 +246,16 @@ function scanFrom(text: string, start: number): Segmentation {
       pushMd(pos);
       mdStart = pos;
     }
-    prevBlank = isBlank(line);
+    // A line longer than a piece (a base64 blob, minified text): laid out whole, a megabyte froze the lane.
+    const lineEnd = nl < 0 ? text.length : nl;
+    if (lineRest || !isBlank(line))
+      while (lineEnd - Math.max(pos, mdStart) > MAX_SEGMENT_CHARS) {
+        const cut = lineCut(text, Math.max(pos, mdStart), Math.max(pos, mdStart) + MAX_SEGMENT_CHARS);
+        pushMd(cut);
+        mdStart = cut;
+      }
+    prevBlank = !lineRest && isBlank(line);
+    lineRest = false;
     pos = end;
   }
   pushMd(text.length);

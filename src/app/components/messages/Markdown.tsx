@@ -118,7 +118,12 @@ export function Markdown(props: {
               )}
             </Match>
             <Match when={segment().kind === 'md'}>
-              <MarkdownPiece text={segment().text} final={final()} tail={index === segments().length - 1} />
+              <MarkdownPiece
+                text={segment().text}
+                final={final()}
+                tail={index === segments().length - 1}
+                cut={index < segments().length - 1 && !segment().text.endsWith('\n')}
+              />
             </Match>
           </Switch>
         )}
@@ -136,7 +141,13 @@ export function Markdown(props: {
  * One Markdown piece. Finished pieces are rendered once (cached); the streaming tail each time it grows.
  * Until the pipeline has loaded (markdownModule.ts), the piece is its text, plain.
  */
-function MarkdownPiece(props: { text: string; final: boolean; tail: boolean }) {
+function MarkdownPiece(props: {
+  text: string;
+  final: boolean;
+  tail: boolean;
+  /** The piece ends inside a line (one longer than a piece, markdownSegments.ts): the next goes on with no gap. */
+  cut: boolean;
+}) {
   let root!: HTMLDivElement;
   const streaming = () => !props.final && props.tail;
   const html = createMemo(() => {
@@ -165,5 +176,5 @@ function MarkdownPiece(props: { text: string; final: boolean; tail: boolean }) {
       }
     }),
   );
-  return <div ref={put} class="md-piece" />;
+  return <div ref={put} class="md-piece" classList={{ 'md-piece-cut': props.cut }} />;
 }
