@@ -73,4 +73,31 @@ describe('a tool card', () => {
     expect(preview.endsWith('…')).toBe(true);
     expect(preview.length).toBeLessThanOrEqual(2_001);
   });
+
+  it('opens a huge output at its start, says how much there is, and copies all of it', async () => {
+    const output = `${'line of output\n'.repeat(60_000)}THE-END`;
+    let copied = '';
+    Object.defineProperty(navigator, 'clipboard', {
+      configurable: true,
+      value: { writeText: async (text: string) => void (copied = text) },
+    });
+    const card = mountCard(toolRow({ state: 'ok', output, args: { path: 'x'.repeat(100_000) } }));
+    card.querySelector<HTMLButtonElement>('.tool-toggle')!.click();
+    const shown = card.querySelector('.tool-output pre:not(.tool-args)')!.textContent!;
+    expect(shown.startsWith('line of output')).toBe(true);
+    expect(shown.length).toBeLessThanOrEqual(10_001);
+    expect(card.querySelector('.tool-args')!.textContent!.length).toBeLessThanOrEqual(10_001);
+    expect(visibleText(card.querySelector('.tool-cut')!)).toContain('Showing the first 10,000 of 900,007 characters.');
+    const copy = [...card.querySelectorAll('button')].find((b) => b.textContent === 'Copy output')!;
+    copy.click();
+    await expect.poll(() => copy.textContent).toBe('Copied');
+    expect(copied === output).toBe(true);
+  });
+
+  it('opens a short output whole, with no note', () => {
+    const card = mountCard(toolRow({ state: 'ok', output: 'total 0' }));
+    card.querySelector<HTMLButtonElement>('.tool-toggle')!.click();
+    expect(card.querySelector('.tool-output pre')!.textContent).toBe('total 0');
+    expect(card.querySelector('.tool-cut')).toBeNull();
+  });
 });

@@ -4,7 +4,8 @@ import { ToolIcon } from './icons';
 import { useMessageList } from './listContext';
 import { formatDuration } from './time';
 import { cutText } from '../../../lib/cutText';
-import { PREVIEW_CHARS } from './collapse';
+import { COLLAPSE_AFTER_CHARS, PREVIEW_CHARS } from './collapse';
+import { copyText } from './copyText';
 
 /** Ticks every 100 ms while `running()` is true; the running timer's clock. */
 function useNow(running: () => boolean) {
@@ -90,14 +91,40 @@ export function ToolCard(props: { tool: ActivityRow }) {
         <div id={outputId} class="tool-output" hidden={!open()}>
           <Show when={open()}>
             <Show when={props.tool.args && Object.keys(props.tool.args).length}>
-              <pre class="tool-args">{JSON.stringify(props.tool.args, null, 2)}</pre>
+              <pre class="tool-args">{cutText(JSON.stringify(props.tool.args, null, 2), COLLAPSE_AFTER_CHARS)}</pre>
             </Show>
             <Show when={props.tool.output} fallback={<p class="tool-empty">No output.</p>}>
-              <pre>{props.tool.output}</pre>
+              {(output) => <ToolOutput text={output()} />}
             </Show>
           </Show>
         </div>
       </Show>
     </div>
+  );
+}
+
+/**
+ * A call's output in its scrolling box: its first COLLAPSE_AFTER_CHARS characters when it is longer (a
+ * gateway's megabyte, laid out whole in a box 240 px tall, froze the lane for seconds), and a Copy of all.
+ */
+function ToolOutput(props: { text: string }) {
+  const [copied, setCopied] = createSignal<boolean>();
+  const copy = async () => {
+    setCopied(await copyText(props.text));
+    setTimeout(() => setCopied(undefined), 1500);
+  };
+  return (
+    <>
+      <pre>{cutText(props.text, COLLAPSE_AFTER_CHARS)}</pre>
+      <Show when={props.text.length > COLLAPSE_AFTER_CHARS}>
+        <p class="tool-cut">
+          Showing the first {COLLAPSE_AFTER_CHARS.toLocaleString('en-US')} of{' '}
+          {props.text.length.toLocaleString('en-US')} characters.{' '}
+          <button type="button" class="link-button" onClick={() => void copy()}>
+            {copied() === undefined ? 'Copy output' : copied() ? 'Copied' : 'Copy failed'}
+          </button>
+        </p>
+      </Show>
+    </>
   );
 }
