@@ -273,6 +273,57 @@ test.describe('a lane opened at start', () => {
     await expect(head).toHaveCount(0);
     await expect(page.getByText('End of long message 4')).toBeInViewport();
   });
+
+  test('whose newest reply is longer than the screen shows its last paragraphs where the lane then shows them', async ({
+    page,
+    iris,
+  }) => {
+    const store = demoGateway(iris).store;
+    const paragraphs = Array.from(
+      { length: 30 },
+      (_, i) => `Paragraph ${i + 1}: ${'some words of a long answer '.repeat(6)}`,
+    );
+    store.conversations.append({ lane: LANE, role: 'user', text: 'Tell me a lot.', ts: Date.now() - 120_000 });
+    store.conversations.append({
+      lane: LANE,
+      role: 'assistant',
+      text: paragraphs.join('\n\n'),
+      ts: Date.now() - 60_000,
+    });
+    store.flush();
+    await page.setViewportSize(PHONE);
+    await pairAndOpen(page, iris);
+    await expect(page.getByText(/^Paragraph 30:/)).toBeInViewport();
+
+    /** The paragraphs on screen under `root` (below the top bar, above the composer): their number and top. */
+    const onScreen = (root: string, selector: string) =>
+      page.locator(root).evaluate(
+        (node, parts) =>
+          [...node.querySelectorAll(parts)]
+            .map((p) => ({ box: p.getBoundingClientRect(), label: /^Paragraph \d+/.exec(p.textContent ?? '')?.[0] }))
+            .filter(({ box }) => box.bottom > 56 && box.top < innerHeight - 80 && box.height > 0)
+            .map(({ box, label }) => `${label} @ ${Math.round(box.top)}`),
+        selector,
+      );
+    const release = await holdChunk(page, 'LanePage');
+    await page.reload();
+    const head = page.getByRole('main', { name: 'Conversation (loading)' });
+    await expect(head).toBeVisible();
+    const inHead = await onScreen('.lane-head-list', '.lane-head-p');
+    expect(inHead.at(-1)).toMatch(/^Paragraph 30 @/);
+    release();
+    await expect(head).toHaveCount(0);
+    await expect(page.getByText(/^Paragraph 30:/)).toBeInViewport();
+    const inLane = await onScreen('[role="log"]', '.md p');
+    // The same paragraphs, each within two pixels of where the head drew it.
+    expect(inLane.map((s) => s.split(' @ ')[0])).toEqual(inHead.map((s) => s.split(' @ ')[0]));
+    inLane.forEach((s, i) =>
+      expect(
+        Math.abs(Number(s.split(' @ ')[1]) - Number(inHead[i]!.split(' @ ')[1])),
+        `${s} / ${inHead[i]}`,
+      ).toBeLessThanOrEqual(2),
+    );
+  });
 });
 
 // The head lays a message out as the lane will (paragraphs, a list, a code box, a pasted text's preview,

@@ -384,4 +384,35 @@ describe('a message in the lane head', () => {
     const blob = shown(row(3, 'user', 'QUJD'.repeat(5_000)));
     expect(text(blob.querySelector('.lane-head-more'))).toBe('Show all 20,000 characters');
   });
+
+  it('shows the end of a long reply, from a paragraph, as the lane scrolled to its newest shows it', () => {
+    const paragraphs = Array.from({ length: 40 }, (_, i) => `Paragraph ${i + 1}: ${'words '.repeat(49)}`);
+    const item = shown(row(1, 'assistant', paragraphs.join('\n\n')));
+    const drawn = [...item.querySelectorAll('.lane-head-p')].map(text);
+    expect(drawn.at(-1)).toBe(paragraphs.at(-1)!.trim());
+    expect(drawn[0]).not.toBe(paragraphs[0]!.trim());
+    expect(drawn.join('').length).toBeLessThan(paragraphs.join('').length);
+    // A screenful (happy-dom's window: 1024 × 768) at least.
+    expect(drawn.join('').length).toBeGreaterThanOrEqual((1024 / 7) * (768 / 20) - 300);
+    expect(text(item.querySelector('.lane-head-name'))).toBe('Hermes');
+  });
+
+  it('previews a huge reply by its first 40 lines, at most 2,000 characters, with "Show all", as the lane does', () => {
+    const log = Array.from({ length: 3_000 }, (_, i) => `log line ${i + 1} with some words`).join('\n');
+    const item = shown(row(1, 'assistant', log));
+    const drawn = text(item.querySelector('.lane-head-md'));
+    expect(drawn.startsWith('log line 1 with')).toBe(true);
+    expect(drawn.length).toBeLessThan(2_100);
+    expect(text(item.querySelector('.lane-head-more'))).toBe('Show all 3,000 lines');
+  });
+
+  it('cuts a code block of one huge line as the lane does, named by its characters', () => {
+    const json = `{${Array.from({ length: 6_000 }, (_, i) => `"k${i}":${i}`).join(',')}}`;
+    const item = shown(row(1, 'assistant', `Minified:\n\n\`\`\`json\n${json}\n\`\`\``));
+    expect(text(item.querySelector('.lane-head-code code')).length).toBeLessThanOrEqual(2_001);
+    expect(text(item.querySelector('.lane-head-code-more'))).toBe(
+      `Show all ${json.length.toLocaleString('en-US')} characters`,
+    );
+    expect(text(item.querySelector('.lane-head-p'))).toBe('Minified:');
+  });
 });

@@ -6,8 +6,9 @@ import { DELIVERY_ICONS, HEAD_ICON_PATHS, TURN_CHEVRON_PATH } from '../shell/hea
 import { agentName } from '../status/agentInfo';
 import { authorName } from './author';
 import { shownStatus } from './deliveryStatus';
-import { OWN_PREVIEW_LINES, showAllLabel } from './collapse';
-import { headBlocks, previewText, type HeadBlock, type HeadList } from './headBlocks';
+import { HUGE_CHARS, HUGE_PREVIEW_LINES, OWN_PREVIEW_LINES, PREVIEW_CHARS, showAllLabel } from './collapse';
+import { headBlocks, markdownLength, previewText, textEnd, type HeadBlock, type HeadList } from './headBlocks';
+import { cutText } from '../../../lib/cutText';
 import { dayLabel, formatTime, startsDay } from './time';
 import { markedRuns } from '../../../lib/markdownMarks';
 import { activityLabel, thoughtLabel } from './turnLabels';
@@ -17,8 +18,6 @@ import './LaneHead.css';
 
 /** Messages in the head: more than a tall screen holds. */
 export const HEAD_MESSAGES = 12;
-/** Characters of a message shown: the head is read for a moment, and a 1 MB answer must not cost its paint. */
-const HEAD_CHARS = 1_500;
 
 export interface LaneHeadView {
   /** The lane it shows. */
@@ -92,13 +91,12 @@ const screenful = () => Math.ceil((innerWidth / 7) * (innerHeight / 20));
 
 /** The newest of `rows` that fill the screen (the newest always), oldest first. */
 function onScreen(rows: MessageRow[]): MessageRow[] {
-  let budget = screenful();
+  const screen = screenful();
+  let budget = screen;
   let from = rows.length;
-  while (from > 0 && budget > 0) budget -= Math.min(rows[--from]!.text.length, HEAD_CHARS) + 80;
+  while (from > 0 && budget > 0) budget -= Math.min(rows[--from]!.text.length, screen) + 80;
   return rows.slice(from);
 }
-
-const shortened = (text: string) => (text.length > HEAD_CHARS ? `${text.slice(0, HEAD_CHARS)}…` : text);
 
 /** The lane's "Show all" of a cut text (collapse.ts), as a line the head draws in its place. */
 const showAll = (lines: number, chars: number, cls: string) => el('div', cls, showAllLabel(lines, chars));
@@ -165,20 +163,26 @@ function block(b: HeadBlock, inPreview: boolean): HTMLElement {
       const pre = el('pre', '');
       pre.append(el('code', '', b.shown));
       box.append(bar, pre);
-      // Collapsed by its lines only: the head's text is cut to HEAD_CHARS, under the lane's COLLAPSE_AFTER_CHARS.
-      if (b.collapsed && !inPreview) box.append(showAll(b.lines, 0, 'lane-head-more lane-head-code-more'));
+      if (b.collapsed && !inPreview) box.append(showAll(b.lines, b.chars, 'lane-head-more lane-head-code-more'));
       return box;
     }
   }
 }
 
-/** A message's text as the lane lays it out: its blocks, or a long own text's first lines and "Show all". */
+/**
+ * A message's text as the lane lays it out: the start of a text the lane previews (a long own text's first
+ * lines, a huge one's first 40, at most PREVIEW_CHARS) and its "Show all"; else the end a screen shows of
+ * it (the head's rows end at the screen's bottom), which keeps a 1 MB answer's paint to a screenful.
+ */
 function body(text: string, own: boolean): HTMLElement {
   const md = el('div', 'lane-head-md');
   const long = own && isLongText(text);
-  const blocks = headBlocks(shortened(long ? previewText(text, OWN_PREVIEW_LINES) : text));
-  md.append(...blocks.map((b) => block(b, long)));
-  if (long) md.append(showAll(countLines(text), text.length, 'lane-head-more'));
+  const preview = long || (text.length > HUGE_CHARS && markdownLength(text) > HUGE_CHARS);
+  const shown = preview
+    ? cutText(previewText(text, long ? OWN_PREVIEW_LINES : HUGE_PREVIEW_LINES), PREVIEW_CHARS)
+    : textEnd(text, screenful());
+  md.append(...headBlocks(shown).map((b) => block(b, preview)));
+  if (preview) md.append(showAll(countLines(text), text.length, 'lane-head-more'));
   return md;
 }
 

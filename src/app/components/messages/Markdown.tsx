@@ -23,20 +23,13 @@ import { highlightCodeIn } from '../../../lib/highlight';
 import { stripMarkdownMarks } from '../../../lib/markdownMarks';
 import { plainTextHtml } from '../../../lib/safeText';
 import { CodeBlock } from './CodeBlock';
-import { COLLAPSED_LINES, PREVIEW_CHARS, showAllLabel } from './collapse';
+import { COLLAPSED_LINES, HUGE_CHARS, HUGE_PREVIEW_LINES, PREVIEW_CHARS, showAllLabel } from './collapse';
 import { copyText } from './copyText';
 import { growHtml } from './growHtml';
 import { markdownModule } from './markdownModule';
 import { MessageListContext } from './listContext';
 import { createProgressive } from './progressive';
 import './Markdown.css';
-
-/**
- * A finished text with more Markdown than this (code blocks collapse by themselves) shows its first
- * HUGE_PREVIEW_LINES (at most PREVIEW_CHARS) until the person asks for all.
- */
-const HUGE_CHARS = 50_000;
-const HUGE_PREVIEW_LINES = 40;
 
 /**
  * Untrusted Markdown, rendered through `renderMarkdown` (the only HTML ever put in `innerHTML`), piece

@@ -14,6 +14,12 @@ export const OWN_PREVIEW_LINES = 6;
  */
 export const COLLAPSE_AFTER_CHARS = 10_000;
 export const PREVIEW_CHARS = 2_000;
+/**
+ * A finished text with more Markdown than this (code blocks collapse by themselves) shows its first
+ * HUGE_PREVIEW_LINES (at most PREVIEW_CHARS) until the person asks for all.
+ */
+export const HUGE_CHARS = 50_000;
+export const HUGE_PREVIEW_LINES = 40;
 
 /** The button that shows a cut text whole: by its lines, or by its characters when it is one line. */
 export function showAllLabel(lines: number, chars: number): string {

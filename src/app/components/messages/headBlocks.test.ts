@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { headBlocks, previewText } from './headBlocks';
+import { headBlocks, markdownLength, previewText, textEnd } from './headBlocks';
 
 describe('headBlocks', () => {
   it('cuts a text at blank lines into paragraphs, keeping line breaks and inline marks (LaneHead draws them)', () => {
@@ -70,7 +70,7 @@ describe('headBlocks', () => {
   it('takes a fenced block whole, marks and all, with its language; a long one is cut as the lane cuts it', () => {
     expect(headBlocks('before\n```ts\nconst **a** = 1;\n\nb();\n```\nafter')).toEqual([
       { kind: 'p', text: 'before' },
-      { kind: 'code', lang: 'ts', shown: 'const **a** = 1;\n\nb();', lines: 3, collapsed: false },
+      { kind: 'code', lang: 'ts', shown: 'const **a** = 1;\n\nb();', lines: 3, chars: 22, collapsed: false },
       { kind: 'p', text: 'after' },
     ]);
     const long = Array.from({ length: 41 }, (_, i) => `${i}`).join('\n');
@@ -80,7 +80,52 @@ describe('headBlocks', () => {
   });
 
   it('runs a fence that never closes (a text cut short) to the end', () => {
-    expect(headBlocks('```\na\nb')).toEqual([{ kind: 'code', lang: '', shown: 'a\nb', lines: 2, collapsed: false }]);
+    expect(headBlocks('```\na\nb')).toEqual([
+      { kind: 'code', lang: '', shown: 'a\nb', lines: 2, chars: 3, collapsed: false },
+    ]);
+  });
+});
+
+describe('a code block of one huge line in headBlocks', () => {
+  it('is cut at 2,000 characters, as the lane cuts it, with its whole size', () => {
+    const [block] = headBlocks(`\`\`\`json\n${'{"k":1},'.repeat(2_500)}\n\`\`\``);
+    expect(block).toMatchObject({ kind: 'code', lines: 1, chars: 20_000, collapsed: true });
+    expect(block!.kind === 'code' && block.shown.length).toBeLessThanOrEqual(2_001);
+  });
+});
+
+describe('textEnd', () => {
+  const paragraphs = Array.from({ length: 12 }, (_, i) => `Paragraph ${i + 1}: ${'words '.repeat(49)}`);
+
+  it('is the text from the last block start that leaves the characters asked for', () => {
+    const text = paragraphs.join('\n\n');
+    expect(textEnd('short', 1_000)).toBe('short');
+    const end = textEnd(text, 1_000);
+    expect(end.startsWith('Paragraph 9: ')).toBe(true);
+    expect(text.endsWith(end)).toBe(true);
+  });
+
+  it('never starts inside a code block, at a list item or at an indented line', () => {
+    // Blank lines inside the block (not collapsed: under 40 lines), the last ones within the characters.
+    const code = Array.from({ length: 15 }, (_, i) => `line ${i}\n`).join('\n');
+    const withCode = `${paragraphs[0]}\n\n\`\`\`\n${code}\`\`\`\nAfter.`;
+    expect(textEnd(withCode, 100).startsWith('```\n')).toBe(true);
+    const list = `${paragraphs[0]}\n\n1. ${'a '.repeat(200)}\n\n2. ${'b '.repeat(200)}\n\n   more of two`;
+    expect(textEnd(list, 300).startsWith('1. ')).toBe(true);
+  });
+
+  it('counts a collapsed code block as what it shows, and is all of a text with no block start', () => {
+    const minified = `Minified:\n\n\`\`\`json\n${'{"k":1},'.repeat(10_000)}\n\`\`\``;
+    expect(textEnd(minified, 3_000)).toBe(minified);
+    const oneParagraph = 'word '.repeat(5_000);
+    expect(textEnd(oneParagraph, 1_000)).toBe(oneParagraph);
+  });
+});
+
+describe('markdownLength', () => {
+  it('counts the characters outside fenced code', () => {
+    expect(markdownLength('plain text')).toBe(10);
+    expect(markdownLength('ab\n```\ncode\n```\n')).toBe('ab\n```\ncode\n```\n'.length - 'code\n'.length);
   });
 });
 

@@ -3,7 +3,8 @@
 // first screen does not move when the lane's rendered Markdown replaces it. Texts keep their inline marks
 // (LaneHead draws them through markedRuns); what this misses shows as a paragraph, and the lane's Markdown
 // replaces it.
-import { COLLAPSE_AFTER_LINES, COLLAPSED_LINES } from './collapse';
+import { COLLAPSE_AFTER_CHARS, COLLAPSE_AFTER_LINES, COLLAPSED_LINES, PREVIEW_CHARS } from './collapse';
+import { cutText } from '../../../lib/cutText';
 
 export type HeadBlock =
   | { kind: 'p'; text: string }
@@ -13,8 +14,8 @@ export type HeadBlock =
   | { kind: 'hr' }
   /** The first row is the header; `align` is each column's, from the delimiter row ('' for none). */
   | { kind: 'table'; rows: string[][]; align: string[] }
-  /** `shown` is the code's first lines when the lane collapses the block (CodeBlock: over 40 lines). */
-  | { kind: 'code'; lang: string; shown: string; lines: number; collapsed: boolean };
+  /** `shown` is the code's start when the lane collapses the block (CodeBlock: over 40 lines or 10,000 characters). */
+  | { kind: 'code'; lang: string; shown: string; lines: number; chars: number; collapsed: boolean };
 
 /**
  * A list: `start` is an ordered list's first number; `loose` when blank lines part its items (marked
@@ -72,6 +73,72 @@ export function previewText(text: string, lines: number): string {
   return all.slice(0, end).join('\n');
 }
 
+/** The characters a code block of `code`'s lines shows: its start when the lane collapses it (CodeBlock). */
+function codeShown(code: string[]): string {
+  const whole = code.join('\n');
+  return code.length > COLLAPSE_AFTER_LINES || whole.length > COLLAPSE_AFTER_CHARS
+    ? cutText(code.slice(0, COLLAPSED_LINES).join('\n'), PREVIEW_CHARS)
+    : whole;
+}
+
+/**
+ * The end of `text` a screen shows when the text ends at the screen's bottom, as the lane scrolled to its
+ * newest does: from the last place a block starts (a code block's fence, or a line after a blank one, not
+ * indented and not a list's next item) that leaves at least `chars` characters shown (a collapsed code block
+ * counts as what it shows); all of it when none does. Drawn from its start, a long reply's first
+ * paragraphs were on screen until the lane showed its last ones.
+ */
+export function textEnd(text: string, chars: number): string {
+  if (text.length <= chars) return text;
+  const lines = text.split('\n');
+  /** Where each block may start, and the characters shown before it. */
+  const starts: { at: number; before: number }[] = [];
+  let shown = 0;
+  let at = 0; // where lines[i] starts
+  let afterBlank = false;
+  /** Inside a list: an item after a blank line goes on with it (loose), it starts no block. */
+  let inList = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const fence = FENCE.exec(line);
+    const item = ITEM.test(line);
+    if (fence || (afterBlank && /^\S/.test(line) && !(item && inList))) starts.push({ at, before: shown });
+    // A line that is not an item ends the list after a blank line; right under an item it goes on with it.
+    if (/^\S/.test(line)) inList = item || (inList && !afterBlank);
+    if (fence) {
+      // On past its closing fence's line: no block starts inside it, and one starts after it.
+      inList = false;
+      const close = Math.min(fenceEnd(lines, i, fence[1]!), lines.length);
+      shown += codeShown(lines.slice(i + 1, close)).length + line.length + 2;
+      for (; i < close && i < lines.length - 1; i++) at += lines[i]!.length + 1;
+      if (i < lines.length) at += lines[i]!.length + 1;
+      afterBlank = true;
+      continue;
+    }
+    shown += line.length + 1;
+    at += line.length + 1;
+    afterBlank = line.trim() === '';
+  }
+  let from = 0;
+  for (const start of starts) if (shown - start.before >= chars) from = start.at;
+  return text.slice(from);
+}
+
+/** Characters of `text` outside its fenced code blocks (the lane collapses a text by these, HUGE_CHARS). */
+export function markdownLength(text: string): number {
+  if (!text.includes('```') && !text.includes('~~~')) return text.length;
+  const lines = text.split('\n');
+  let code = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const fence = FENCE.exec(lines[i]!);
+    if (!fence) continue;
+    const close = fenceEnd(lines, i, fence[1]!);
+    for (let j = i + 1; j < close && j < lines.length; j++) code += lines[j]!.length + 1;
+    i = close;
+  }
+  return text.length - code;
+}
+
 const isOrdered = (marker: string) => /\d/.test(marker);
 
 function newList(marker: string): HeadList {
@@ -104,9 +171,17 @@ export function headBlocks(text: string): HeadBlock[] {
       flush();
       const close = fenceEnd(lines, i, fence[1]!);
       const code = lines.slice(i + 1, close);
-      const collapsed = code.length > COLLAPSE_AFTER_LINES;
-      const shown = (collapsed ? code.slice(0, COLLAPSED_LINES) : code).join('\n');
-      blocks.push({ kind: 'code', lang: fence[2] ?? '', shown, lines: code.length, collapsed });
+      const chars = code.join('\n').length;
+      // Cut as CodeBlock cuts it: its first lines, at most PREVIEW_CHARS (minified code is one line).
+      const shown = codeShown(code);
+      blocks.push({
+        kind: 'code',
+        lang: fence[2] ?? '',
+        shown,
+        lines: code.length,
+        chars,
+        collapsed: shown.length < chars,
+      });
       i = close;
       continue;
     }
