@@ -324,6 +324,45 @@ test.describe('a lane opened at start', () => {
       ).toBeLessThanOrEqual(2),
     );
   });
+
+  test('whose newest reply is a long code block, shown collapsed, draws the messages above it where the lane does', async ({
+    page,
+    iris,
+  }) => {
+    const store = demoGateway(iris).store;
+    const file = Array.from({ length: 300 }, (_, i) => `export const value${i} = compute(${i}, "item-${i}");`);
+    const texts = [
+      'First question.',
+      'A first answer.',
+      'Send me the file.',
+      `Here:\n\n\`\`\`ts\n${file.join('\n')}\n\`\`\``,
+    ];
+    texts.forEach((text, i) =>
+      store.conversations.append({
+        lane: LANE,
+        role: i % 2 ? 'assistant' : 'user',
+        text,
+        ts: Date.now() - (5 - i) * 60_000,
+      }),
+    );
+    store.flush();
+    await page.setViewportSize(PHONE);
+    await pairAndOpen(page, iris);
+    await expect(page.getByRole('button', { name: 'Show all 300 lines' })).toBeInViewport();
+
+    const release = await holdChunk(page, 'LanePage');
+    await page.reload();
+    const head = page.getByRole('main', { name: 'Conversation (loading)' });
+    await expect(head).toBeVisible();
+    const inHead = await boxesIn(page, '.lane-head-list', '.lane-head-msg');
+    release();
+    await expect(head).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Show all 300 lines' })).toBeInViewport();
+    const inLane = await boxesIn(page, '[role="log"][aria-label="Messages"]', 'article.msg');
+    // Weighed by its whole text, the reply alone was drawn, at the top; the lane has it at the bottom.
+    expect(inHead.length).toBeGreaterThan(1);
+    expect(sameBoxes(inLane, inHead), `lane ${inLane}, head ${inHead}`).toBe(true);
+  });
 });
 
 // The head lays a message out as the lane will (paragraphs, a list, a code box, a pasted text's preview,

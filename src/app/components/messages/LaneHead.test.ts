@@ -198,6 +198,15 @@ describe('the lane head', () => {
     expect(shown.length).toBeGreaterThan(0);
     expect(shown.length).toBeLessThan(12);
     expect(shown.at(-1)).toBe('answer 12');
+    // A reply whose 300-line code block shows 20 lines weighs those: the messages before it fill the screen too.
+    const file = Array.from({ length: 300 }, (_, i) => `export const value${i} = compute(${i});`).join('\n');
+    const withFile = [
+      ...Array.from({ length: 6 }, (_, i) => row(i + 1, i % 2 ? 'assistant' : 'user', `message ${i + 1}`)),
+      row(7, 'assistant', `Here is big.ts:\n\n\`\`\`ts\n${file}\n\`\`\``),
+    ];
+    const fileParent = document.createElement('div');
+    showLaneHead({ lane: LANE, channel: undefined, messages: withFile, gatewayStatus: undefined }, fileParent);
+    expect(fileParent.querySelectorAll('.lane-head-msg')).toHaveLength(7);
     // A long lane still starts from its newest at the bottom, not from the top as a short one does.
     expect(parent.querySelector('.lane-head-list')!.classList.contains('lane-head-short')).toBe(false);
   });

@@ -7,7 +7,15 @@ import { agentName } from '../status/agentInfo';
 import { authorName } from './author';
 import { shownStatus } from './deliveryStatus';
 import { HUGE_CHARS, HUGE_PREVIEW_LINES, OWN_PREVIEW_LINES, PREVIEW_CHARS, showAllLabel } from './collapse';
-import { headBlocks, markdownLength, previewText, textEnd, type HeadBlock, type HeadList } from './headBlocks';
+import {
+  headBlocks,
+  markdownLength,
+  previewText,
+  shownLength,
+  textEnd,
+  type HeadBlock,
+  type HeadList,
+} from './headBlocks';
 import { cutText } from '../../../lib/cutText';
 import { dayLabel, formatTime, startsDay } from './time';
 import { markedRuns } from '../../../lib/markdownMarks';
@@ -89,13 +97,42 @@ function button(name: keyof typeof HEAD_ICON_PATHS, extra = ''): HTMLElement {
  */
 const screenful = () => Math.ceil((innerWidth / 7) * (innerHeight / 20));
 
-/** The newest of `rows` that fill the screen (the newest always), oldest first. */
-function onScreen(rows: MessageRow[]): MessageRow[] {
+/** What the head draws of a message's text, and whether that is the lane's preview of it (with "Show all"). */
+interface Drawn {
+  text: string;
+  preview: boolean;
+}
+
+/**
+ * The start of a text the lane previews (a long own text's first lines, a huge one's first 40, at most
+ * PREVIEW_CHARS); else the end a screen shows of it (the head's rows end at the screen's bottom), which
+ * keeps a 1 MB answer's paint to a screenful.
+ */
+function drawnText(row: MessageRow): Drawn {
+  const text = row.text;
+  const long = row.role === 'user' && isLongText(text);
+  const preview = long || (text.length > HUGE_CHARS && markdownLength(text) > HUGE_CHARS);
+  return preview
+    ? { text: cutText(previewText(text, long ? OWN_PREVIEW_LINES : HUGE_PREVIEW_LINES), PREVIEW_CHARS), preview }
+    : { text: textEnd(text, screenful()), preview };
+}
+
+/**
+ * The newest of `rows` that fill the screen (the newest always), oldest first, each with what is drawn
+ * of it: weighed by what it shows (a reply with a 300-line code block shows 20 of them), or the head drew
+ * too few rows, from the top, where the lane shows them at the bottom.
+ */
+function onScreen(rows: MessageRow[]): Map<MessageRow, Drawn> {
   const screen = screenful();
   let budget = screen;
-  let from = rows.length;
-  while (from > 0 && budget > 0) budget -= Math.min(rows[--from]!.text.length, screen) + 80;
-  return rows.slice(from);
+  const drawn: [MessageRow, Drawn][] = [];
+  for (let from = rows.length; from > 0 && budget > 0;) {
+    const row = rows[--from]!;
+    const text = drawnText(row);
+    budget -= Math.min(shownLength(text.text), screen) + 80;
+    drawn.unshift([row, text]);
+  }
+  return new Map(drawn);
 }
 
 /** The lane's "Show all" of a cut text (collapse.ts), as a line the head draws in its place. */
@@ -169,20 +206,11 @@ function block(b: HeadBlock, inPreview: boolean): HTMLElement {
   }
 }
 
-/**
- * A message's text as the lane lays it out: the start of a text the lane previews (a long own text's first
- * lines, a huge one's first 40, at most PREVIEW_CHARS) and its "Show all"; else the end a screen shows of
- * it (the head's rows end at the screen's bottom), which keeps a 1 MB answer's paint to a screenful.
- */
-function body(text: string, own: boolean): HTMLElement {
+/** A message's text as the lane lays it out (drawnText), with the lane's "Show all" of a preview. */
+function body(text: string, drawn: Drawn): HTMLElement {
   const md = el('div', 'lane-head-md');
-  const long = own && isLongText(text);
-  const preview = long || (text.length > HUGE_CHARS && markdownLength(text) > HUGE_CHARS);
-  const shown = preview
-    ? cutText(previewText(text, long ? OWN_PREVIEW_LINES : HUGE_PREVIEW_LINES), PREVIEW_CHARS)
-    : textEnd(text, screenful());
-  md.append(...headBlocks(shown).map((b) => block(b, preview)));
-  if (preview) md.append(showAll(countLines(text), text.length, 'lane-head-more'));
+  md.append(...headBlocks(drawn.text).map((b) => block(b, drawn.preview)));
+  if (drawn.preview) md.append(showAll(countLines(text), text.length, 'lane-head-more'));
   return md;
 }
 
@@ -245,7 +273,13 @@ function attachments(row: MessageRow, sizes: Record<string, MediaSize> | undefin
   return media;
 }
 
-function message(row: MessageRow, agent: string, head: StoredLaneHead, agentTs: number | undefined): HTMLElement {
+function message(
+  row: MessageRow,
+  drawn: Drawn,
+  agent: string,
+  head: StoredLaneHead,
+  agentTs: number | undefined,
+): HTMLElement {
   const time = el('span', 'lane-head-time', formatTime(row.ts));
   const media = attachments(row, head.media);
   if (row.role === 'user') {
@@ -256,7 +290,7 @@ function message(row: MessageRow, agent: string, head: StoredLaneHead, agentTs: 
     if (mark) foot.append(mark);
     const bubble = el('div', 'lane-head-bubble');
     if (media) bubble.append(media);
-    if (row.text) bubble.append(body(row.text, true));
+    if (row.text) bubble.append(body(row.text, drawn));
     item.append(bubble, foot);
     return item;
   }
@@ -266,7 +300,7 @@ function message(row: MessageRow, agent: string, head: StoredLaneHead, agentTs: 
   item.append(author);
   const line = turnLine(row, row.turn ? head.activity?.[row.turn] : undefined);
   if (line) item.append(line);
-  if (row.text) item.append(body(row.text, false));
+  if (row.text) item.append(body(row.text, drawn));
   if (media) item.append(media);
   // As MessageItem: a reply the person stopped (on any device) says so under it.
   if (row.stopped && row.status !== 'streaming') item.append(el('p', 'lane-head-stopped', 'Stopped'));
@@ -338,7 +372,8 @@ export function showLaneHead(head: StoredLaneHead, parent: HTMLElement = documen
     if (row.role === 'assistant' && (agentTs === undefined || row.ts > agentTs)) agentTs = row.ts;
   // Between two rows of different days (messages, or a question's card), the day's line, as the lane draws
   // it (a conversation that went on past midnight moved by that line when the lane took over).
-  const shown = onScreen(head.messages);
+  const drawn = onScreen(head.messages);
+  const shown = [...drawn.keys()];
   // A short lane drawn whole is at its start: the lane's words for it, and its first message's day.
   const atStart = short && shown.length === head.messages.length;
   if (atStart) {
@@ -353,7 +388,8 @@ export function showLaneHead(head: StoredLaneHead, parent: HTMLElement = documen
   const rows = [...cardsAt(0), ...shown.flatMap((row, i) => [{ ts: row.ts, row }, ...cardsAt(i + 1)])];
   list.append(
     ...rows.flatMap((item, i) => {
-      const node = 'row' in item ? message(item.row, agent, head, agentTs) : pickerCard(item.picker, agent);
+      const node =
+        'row' in item ? message(item.row, drawn.get(item.row)!, agent, head, agentTs) : pickerCard(item.picker, agent);
       if (!startsDay(item.ts, rows[i - 1], atStart)) return [node];
       const day = el('li', 'lane-head-day');
       day.append(el('span', '', dayLabel(item.ts)));

@@ -81,17 +81,18 @@ function codeShown(code: string[]): string {
     : whole;
 }
 
+/** Where each block of a text may start, the characters shown before it, and the characters it all shows. */
+interface BlockStarts {
+  starts: { at: number; before: number }[];
+  shown: number;
+}
+
 /**
- * The end of `text` a screen shows when the text ends at the screen's bottom, as the lane scrolled to its
- * newest does: from the last place a block starts (a code block's fence, or a line after a blank one, not
- * indented and not a list's next item) that leaves at least `chars` characters shown (a collapsed code block
- * counts as what it shows); all of it when none does. Drawn from its start, a long reply's first
- * paragraphs were on screen until the lane showed its last ones.
+ * The places a block starts in `text` (a code block's fence, or a line after a blank one, not indented and
+ * not a list's next item), and the characters shown up to each (a collapsed code block counts as what it shows).
  */
-export function textEnd(text: string, chars: number): string {
-  if (text.length <= chars) return text;
+function blockStarts(text: string): BlockStarts {
   const lines = text.split('\n');
-  /** Where each block may start, and the characters shown before it. */
   const starts: { at: number; before: number }[] = [];
   let shown = 0;
   let at = 0; // where lines[i] starts
@@ -119,9 +120,26 @@ export function textEnd(text: string, chars: number): string {
     at += line.length + 1;
     afterBlank = line.trim() === '';
   }
+  return { starts, shown };
+}
+
+/**
+ * The end of `text` a screen shows when the text ends at the screen's bottom, as the lane scrolled to its
+ * newest does: from the last block start (blockStarts) that leaves at least `chars` characters shown; all
+ * of it when none does. Drawn from its start, a long reply's first paragraphs were on screen until the
+ * lane showed its last ones.
+ */
+export function textEnd(text: string, chars: number): string {
+  if (text.length <= chars) return text;
+  const { starts, shown } = blockStarts(text);
   let from = 0;
   for (const start of starts) if (shown - start.before >= chars) from = start.at;
   return text.slice(from);
+}
+
+/** About how many characters `text` shows in the lane: a collapsed code block counts as what it shows. */
+export function shownLength(text: string): number {
+  return text.includes('```') || text.includes('~~~') ? blockStarts(text).shown : text.length;
 }
 
 /** Characters of `text` outside its fenced code blocks (the lane collapses a text by these, HUGE_CHARS). */
