@@ -13,7 +13,7 @@ import { highlightedRange, highlightedRangeKnown } from '../../../lib/highlight'
 import { safeLanguage } from '../../../lib/safeText';
 import { chunkLines, firstLines, lineCount } from '../../../lib/markdownSegments';
 import { cutText } from '../../../lib/cutText';
-import { copyText } from './copyText';
+import { createCopyLabel } from './copyText';
 import { MessageListContext } from './listContext';
 import { createProgressive } from './progressive';
 import { COLLAPSE_AFTER_CHARS, COLLAPSE_AFTER_LINES, COLLAPSED_LINES, PREVIEW_CHARS, showAllLabel } from './collapse';
@@ -59,7 +59,7 @@ export function CodeBlock(props: {
   const shown = () => (collapsed() ? preview().text : props.code);
   const chunks = createMemo(() => chunkLines(shown(), CHUNK_LINES));
   const count = createProgressive(() => chunks().length, 2, 4);
-  const [copyLabel, setCopyLabel] = createSignal('Copy code');
+  const [copyLabel, copyCode] = createCopyLabel('Copy code');
   let code!: HTMLElement;
 
   // The whole block is highlighted (a comment spanning pieces is coloured right), but a preview cut
@@ -70,17 +70,11 @@ export function CodeBlock(props: {
     () => (collapsed() && preview().insideLine ? preview().text : props.code),
   );
 
-  const copy = async () => {
-    const ok = await copyText(props.code);
-    setCopyLabel(ok ? 'Copied' : 'Copy failed');
-    setTimeout(() => setCopyLabel('Copy code'), 1500);
-  };
-
   return (
     <div class="md-code">
       <div class="md-code-bar">
         {lang() ? <span class="md-code-lang">{lang()}</span> : <span />}
-        <button type="button" class="md-copy" onClick={() => void copy()}>
+        <button type="button" class="md-copy" onClick={() => void copyCode(props.code)}>
           {copyLabel()}
         </button>
       </div>

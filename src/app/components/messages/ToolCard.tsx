@@ -5,7 +5,7 @@ import { useMessageList } from './listContext';
 import { formatDuration } from './time';
 import { cutText } from '../../../lib/cutText';
 import { COLLAPSE_AFTER_CHARS, PREVIEW_CHARS } from './collapse';
-import { copyText } from './copyText';
+import { createCopyLabel } from './copyText';
 
 /** Ticks every 100 ms while `running()` is true; the running timer's clock. */
 function useNow(running: () => boolean) {
@@ -108,11 +108,7 @@ export function ToolCard(props: { tool: ActivityRow }) {
  * gateway's megabyte, laid out whole in a box 240 px tall, froze the lane for seconds), and a Copy of all.
  */
 function ToolOutput(props: { text: string }) {
-  const [copied, setCopied] = createSignal<boolean>();
-  const copy = async () => {
-    setCopied(await copyText(props.text));
-    setTimeout(() => setCopied(undefined), 1500);
-  };
+  const [copyLabel, copy] = createCopyLabel('Copy output');
   return (
     <>
       <pre>{cutText(props.text, COLLAPSE_AFTER_CHARS)}</pre>
@@ -120,8 +116,8 @@ function ToolOutput(props: { text: string }) {
         <p class="tool-cut">
           Showing the first {COLLAPSE_AFTER_CHARS.toLocaleString('en-US')} of{' '}
           {props.text.length.toLocaleString('en-US')} characters.{' '}
-          <button type="button" class="link-button" onClick={() => void copy()}>
-            {copied() === undefined ? 'Copy output' : copied() ? 'Copied' : 'Copy failed'}
+          <button type="button" class="link-button" onClick={() => void copy(props.text)}>
+            {copyLabel()}
           </button>
         </p>
       </Show>
