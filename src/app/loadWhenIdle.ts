@@ -11,10 +11,17 @@ export function loadWhenIdle(loads: readonly (() => Promise<unknown>)[], within 
   whenIdle(run, within);
 }
 
-/** Runs `run` once the page is idle, at most `within` ms later (a timer where idle callbacks are missing). */
-function whenIdle(run: () => void, within: number): void {
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: within });
-  else setTimeout(run, 500);
+/**
+ * Runs `run` once the page is idle, at most `within` ms later (a timer where idle callbacks are
+ * missing); returns what cancels it.
+ */
+export function whenIdle(run: () => void, within: number): () => void {
+  if (typeof requestIdleCallback === 'function') {
+    const handle = requestIdleCallback(run, { timeout: within });
+    return () => cancelIdleCallback(handle);
+  }
+  const handle = setTimeout(run, 500);
+  return () => clearTimeout(handle);
 }
 
 /**

@@ -43,6 +43,9 @@ export class MediaPuller {
   /** The cap check after a kept file left the screen: one at a time, once more if another left meanwhile. */
   private trimming: Promise<void> | undefined;
   private trimAgain = false;
+  /** What wakes it (watches, listeners), ended by stop(). */
+  private readonly wakers: (() => void)[] = [];
+  private stopped = false;
 
   constructor(
     private readonly db: IrisDB,
@@ -69,6 +72,7 @@ export class MediaPuller {
 
   /** Something changed (new media, back online, a setting): look for work. */
   kick(): void {
+    if (this.stopped) return;
     if (this.running) {
       this.again = true;
       return;
@@ -78,6 +82,21 @@ export class MediaPuller {
       this.running = false;
       for (const w of this.idleWaiters.splice(0)) w();
     });
+  }
+
+  /** `end` is called when the puller stops: what wakes it must not outlive it. */
+  ownWaker(end: () => void): void {
+    if (this.stopped) end();
+    else this.wakers.push(end);
+  }
+
+  /**
+   * Stops what wakes it; no pull starts after this (one under way ends first). The runtime's
+   * stop() calls it: a test's database is deleted next, and a puller left watching it would fail on it.
+   */
+  stop(): void {
+    this.stopped = true;
+    for (const end of this.wakers.splice(0)) end();
   }
 
   /** Resolves when no pull is running (tests). */
@@ -132,13 +151,13 @@ export class MediaPuller {
       } catch (err) {
         console.error('iris: attachments could not be settled', err);
       }
-      while (this.online()) {
+      while (this.online() && !this.stopped) {
         const next = await this.next();
         if (!next) break;
         const ok = await this.pullOne(next);
         if (!ok) break;
       }
-    } while (this.again);
+    } while (this.again && !this.stopped);
   }
 
   /** The most needed file whose bytes are missing, or undefined. */

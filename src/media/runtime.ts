@@ -12,7 +12,7 @@ import { isMediaNeed } from './worker-messages';
 
 /**
  * Starts the window's puller and what wakes it. Once per window: the runtime keeps the one it
- * started (`useIris().shared(startMediaPuller)`).
+ * started (`useIris().shared(startMediaPuller)`) and stops it, and what wakes it, with itself.
  */
 export function startMediaPuller({ db, client }: { db: IrisDB; client: IrisClient }): MediaPuller {
   const started = new MediaPuller(db, {
@@ -21,35 +21,44 @@ export function startMediaPuller({ db, client }: { db: IrisDB; client: IrisClien
     isLeader: () => client.isLeader(),
   });
 
-  createRoot(() => {
+  createRoot((dispose) => {
+    started.ownWaker(dispose);
     // Back online (or leadership moved here): look for work.
     createEffect(() => {
       if (client.state() === 'online' || client.isLeader()) started.kick();
     });
   });
   // New media offered, a row back to remote, a setting changed.
-  watchLive(
-    'the watch for media to download',
-    () => db.media.where('state').anyOf('remote', 'downloading').primaryKeys(),
-    () => started.kick(),
+  started.ownWaker(
+    watchLive(
+      'the watch for media to download',
+      () => db.media.where('state').anyOf('remote', 'downloading').primaryKeys(),
+      () => started.kick(),
+    ),
   );
-  watchLive(
-    'the watch of the auto-download setting',
-    () => db.settings.get('media.autoDownload'),
-    () => started.kick(),
+  started.ownWaker(
+    watchLive(
+      'the watch of the auto-download setting',
+      () => db.settings.get('media.autoDownload'),
+      () => started.kick(),
+    ),
   );
   // An echo of a message with files: move the bytes under the gateway's ids at once.
-  watchLive(
-    'the watch for echoes of sent files',
-    () => unsettledSignature(db),
-    (signature) => {
-      if (signature.includes(':echo') || signature.includes(':gone')) started.kick(); // settles first, then pulls
-    },
+  started.ownWaker(
+    watchLive(
+      'the watch for echoes of sent files',
+      () => unsettledSignature(db),
+      (signature) => {
+        if (signature.includes(':echo') || signature.includes(':gone')) started.kick(); // settles first, then pulls
+      },
+    ),
   );
   if (typeof navigator !== 'undefined' && 'serviceWorker' in navigator) {
-    navigator.serviceWorker.addEventListener('message', (event) => {
+    const onMessage = (event: MessageEvent) => {
       if (isMediaNeed(event.data)) started.request(event.data.media_id);
-    });
+    };
+    navigator.serviceWorker.addEventListener('message', onMessage);
+    started.ownWaker(() => navigator.serviceWorker.removeEventListener('message', onMessage));
     navigator.serviceWorker.startMessages();
   }
   void enforceCacheCap(db).catch((err: unknown) => console.warn('iris: could not trim the media cache', err));

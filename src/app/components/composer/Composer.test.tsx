@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { IrisRuntime } from '../../../runtime';
 import { mount, type Mounted } from '../../../testing/mount';
 import { createTestRuntime, disposeTestRuntime } from '../../../testing/runtime';
@@ -68,5 +68,32 @@ describe('the composer', () => {
     const stored = await runtime.db.media.get(queued.attachments![0]!);
     expect(stored).toMatchObject({ filename: 'notes.txt' });
     expect(await runtime.db.outbox.count()).toBe(1);
+  });
+
+  it('starts the search index and the media machinery in an idle moment while shown, and neither when it went first', async () => {
+    const startsOf = (r: IrisRuntime) => {
+      const shared = vi.spyOn(r, 'shared');
+      return () =>
+        shared.mock.calls
+          .map(([start]) => start.name)
+          .filter((name) => name !== 'startDraftWriter')
+          .sort();
+    };
+    await mountComposer();
+    const shownStarts = startsOf(runtime);
+    await until(() => shownStarts().length === 2, 'both started while the composer is shown', 5000);
+    expect(shownStarts()).toEqual(['startLocalIndex', 'startMediaPuller']);
+
+    mounted!.unmount();
+    mounted = undefined;
+    await disposeTestRuntime(runtime);
+    await mountComposer();
+    const goneStarts = startsOf(runtime);
+    mounted!.unmount();
+    mounted = undefined;
+    // Past the idle moment (a 500 ms timer here, with no idle callbacks) and the chunks' load: a test's
+    // runtime is stopped and its database deleted next, so a service started later would fail on it.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(goneStarts()).toEqual([]);
   });
 });

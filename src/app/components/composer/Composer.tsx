@@ -4,7 +4,7 @@ import { live } from '../../../store/live';
 import { laneNewest, laneRow } from '../messages/laneWindow';
 import { getSetting, setDraft } from '../../../store/models/settings';
 import { formatBytes } from '../../../lib/format';
-import { useIris, type IrisRuntime, type RuntimeParts } from '../../../runtime';
+import { useIris, type RuntimeParts } from '../../../runtime';
 import { replyTarget, setReplyTarget } from '../messages/replyTarget';
 import { DEFAULT_AGENT_NAME, agentName, agentSteers } from '../status/agentInfo';
 import { DESKTOP_QUERY, createMediaQuery } from '../shell/mediaQuery';
@@ -18,6 +18,7 @@ import { createDraftWriter, type DraftWriter } from './draftWriter';
 import { LONG_TEXT_FILENAME, planOutgoing } from './longText';
 import { cleanCommands, commandText, moveActive, pickCommand, slashPrefix } from './slash';
 import { loadWhenIdle } from '../../loadWhenIdle';
+import { startWhenIdle, type ServiceLoad } from '../../startWhenIdle';
 import { lazyPart } from '../../lazy/lazyPart';
 import './Composer.css';
 import { textDirection } from '../../../lib/textDirection';
@@ -44,20 +45,11 @@ function startDraftWriter({ db }: RuntimeParts): DraftWriter {
   return writer;
 }
 
-/** Runtimes whose index start is already scheduled (one runtime in the app; tests mount several). */
-const indexScheduled = new WeakSet<IrisRuntime>();
-
 /**
- * The local search index is built when the app first shows a lane, once the page is idle, from its
- * own chunk, so offline search is ready without weighing on the first paint.
+ * The local search index is built when the app first shows a lane, once the page is idle
+ * (startWhenIdle.ts), from its own chunk, so offline search is ready without weighing on the first paint.
  */
-function startSearchIndexWhenIdle(iris: IrisRuntime): void {
-  if (indexScheduled.has(iris)) return;
-  indexScheduled.add(iris);
-  const start = () => void import('../../../search/appIndex').then((m) => iris.shared(m.startLocalIndex));
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(start, { timeout: 3000 });
-  else setTimeout(start, 1000);
-}
+const loadSearchIndex: ServiceLoad = () => import('../../../search/appIndex').then((m) => m.startLocalIndex);
 
 function errorText(error: unknown): string {
   return error instanceof Error && error.message ? error.message : 'That did not work. Try again.';
@@ -145,7 +137,7 @@ function LaneComposer(props: { lane: string }) {
   );
 
   onMount(() => {
-    startSearchIndexWhenIdle(iris);
+    onCleanup(startWhenIdle(iris, loadSearchIndex, 3000));
     loadWhenIdle([loadChips, loadPasted, loadDropOverlay, loadRecorder, loadOutgoing]);
   });
   onCleanup(() => void writer.flush());

@@ -4,7 +4,8 @@ import { createSignal, onCleanup, onMount, type Accessor, type Setter } from 'so
 import { stagedAttachments } from '../../../store/models/media';
 import { baseMime } from '../../../protocol/mime';
 import type { Recording } from '../../../media/recorder';
-import { useIris, type IrisRuntime } from '../../../runtime';
+import { useIris } from '../../../runtime';
+import { startWhenIdle, type ServiceLoad } from '../../startWhenIdle';
 
 export interface ComposerMediaOptions {
   lane: string;
@@ -28,28 +29,12 @@ export interface ComposerMedia {
   dragging: Accessor<boolean>;
 }
 
-/** Runtimes whose media machinery is already scheduled (one runtime in the app; tests mount several). */
-const pullerScheduled = new WeakSet<IrisRuntime>();
-
 /**
  * This window's media machinery (background downloads, the worker's requests, settling sent files)
- * starts in the first idle moment after a lane is shown, from its own chunk: the lane does not need it
+ * starts in the first idle moment after a lane is shown (startWhenIdle.ts): the lane does not need it
  * to open, and a picture on screen starts it itself (MediaView.tsx).
  */
-function startMediaPullerWhenIdle(iris: IrisRuntime): void {
-  if (pullerScheduled.has(iris)) return;
-  pullerScheduled.add(iris);
-  const start = () =>
-    void import('../../../media/runtime').then(
-      (m) => iris.shared(m.startMediaPuller),
-      (error: unknown) => {
-        pullerScheduled.delete(iris); // the next lane shown tries again
-        console.warn('iris: could not load the media machinery', error);
-      },
-    );
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(start, { timeout: 2000 });
-  else setTimeout(start, 500);
-}
+const loadMediaPuller: ServiceLoad = () => import('../../../media/runtime').then((m) => m.startMediaPuller);
 
 /** Storing attachments (media/outgoing.ts) loads with the first one; fetched when the lane is idle (Composer.tsx). */
 export const loadOutgoing = () => import('../../../media/outgoing');
@@ -136,7 +121,7 @@ export function useComposerMedia(options: ComposerMediaOptions): ComposerMedia {
   }
 
   onMount(() => {
-    startMediaPullerWhenIdle(iris);
+    onCleanup(startWhenIdle(iris, loadMediaPuller, 2000));
     // Attachments stored before a reload come back.
     void tracked(async () => {
       add((await stagedAttachments(db, lane)).map((r) => r.media_id));
