@@ -8,6 +8,7 @@ import {
   createSignal,
   onCleanup,
   onMount,
+  on,
   untrack,
 } from 'solid-js';
 import type { MessageRow } from '../../../store/schema';
@@ -308,6 +309,17 @@ export function MessageList(props: {
     atEnd: pin.atEnd,
     ready,
   });
+  // An empty lane is never placed (there is no row to place the reader at), so no scroll asks for its
+  // history: it is asked for here whenever the connection comes up, so a gateway refusing it shows
+  // (pages.failed) instead of a blank lane.
+  createEffect(
+    on(
+      () => client.state() === 'online' && ids() !== undefined && keys().length === 0,
+      (empty) => {
+        if (empty) void pages.loadOlder();
+      },
+    ),
+  );
   const jump = useJumpTo({
     focusId: () => props.focusId,
     scroller: () => scroller,
@@ -407,7 +419,19 @@ export function MessageList(props: {
               <Show
                 when={atStart()}
                 fallback={
-                  <Show when={pages.loading()}>
+                  <Show
+                    when={pages.loading()}
+                    fallback={
+                      <Show when={pages.failed()}>
+                        <span class="msg-failed">
+                          Older messages could not be loaded.{' '}
+                          <button type="button" class="link-button" onClick={() => pages.retry()}>
+                            Try again
+                          </button>
+                        </span>
+                      </Show>
+                    }
+                  >
                     <span class="msg-loading">Loading older messages…</span>
                   </Show>
                 }

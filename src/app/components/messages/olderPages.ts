@@ -10,6 +10,14 @@ const RETRY_AFTER_MS = 3000;
 
 export interface OlderPages {
   loading: Accessor<boolean>;
+  /**
+   * The last page asked for failed at the gateway (an error, or no answer) and none loaded since (a live
+   * message is no page): the list says so where older messages would appear, or a lane whose history
+   * fails stays blank. Not when offline (the banner says that; pages load when back).
+   */
+  failed: Accessor<boolean>;
+  /** Asks for the page again now (the person's Try again). */
+  retry(): void;
   /** Fetches the page before the oldest stored message; false if it failed. */
   loadOlder(): Promise<boolean>;
   /** On every scroll: remember the reader's place, and fetch a page if they are near the top. */
@@ -32,15 +40,18 @@ export function useOlderPages(options: {
 }): OlderPages {
   const { client, virtualizer, ids, keys, laneRow, atEnd, ready } = options;
   const [loading, setLoading] = createSignal(false);
+  const [failed, setFailed] = createSignal(false);
   let failedAt = 0;
   const loadOlder = async (): Promise<boolean> => {
     if (loading()) return true;
     setLoading(true);
     try {
       await client.loadOlder(options.lane);
+      setFailed(false);
       return true;
-    } catch {
+    } catch (err) {
       failedAt = Date.now();
+      setFailed(!(err instanceof Error && err.name === 'ConnectionLostError'));
       return false;
     } finally {
       setLoading(false);
@@ -88,6 +99,8 @@ export function useOlderPages(options: {
 
   return {
     loading,
+    failed,
+    retry: () => void loadOlder(),
     loadOlder,
     onScroll: () => {
       rememberAnchor();
