@@ -112,6 +112,43 @@ describe('the send outbox', () => {
     expect(shown[0]!.message_id).toBe(stored[0]!.message_id);
   });
 
+  it('a send the gateway does not answer in time: its bubble says so while it goes again, same client_id, stored once', async () => {
+    const gw = await fixture.restart();
+    const proxy = await GatewayProxy.start(gw.url);
+    cleanup.push(() => proxy.close());
+    // The first message.send never reaches the gateway (so nothing answers it); the next goes through,
+    // a second after the first timed out (the bubble's words are read in that second).
+    const sent: string[] = [];
+    proxy.taps.toGateway = (data, isBinary) => {
+      const f = isBinary ? null : parseFrame(data.toString());
+      if (f?.type !== 'message.send') return data;
+      sent.push(String(f.payload.client_id));
+      return sent.length === 1 ? null : data;
+    };
+    const db = freshDb();
+    const c = await pairedClient(db, proxy.url, { requestTimeoutMs: 1000 });
+    cleanup.push(() => c.stop());
+    const lane = await defaultLane(db);
+    const clientId = await c.send(lane, 'anyone there?');
+    const waiting = await until(
+      async () => (await userMessages(db, lane)).find((m) => m.status === 'pending' && m.error),
+      'the bubble to say it had no answer',
+      5_000,
+    );
+    expect(waiting.error).toBe('No answer from the gateway yet. Sending again…');
+    await until(async () => (await db.outbox.count()) === 0, 'delivered on the next try', 10_000);
+    expect(sent).toEqual([clientId, clientId]);
+    expect(
+      gw.gateway.store
+        .messages(lane)
+        .filter((m) => m.role === 'user')
+        .map((m) => m.text),
+    ).toEqual(['anyone there?']);
+    const [shown] = await userMessages(db, lane);
+    expect(shown!.status).not.toBe('pending');
+    expect(shown!.error).toBeUndefined();
+  });
+
   it('rate_limited: waits and sends again; every message arrives once, in order', async () => {
     // Refills slower than even a loaded machine sends six messages, so the limit is really hit.
     const gw = await fixture.restart({ rateLimit: { burst: 3, perSecond: 1 } });

@@ -4,12 +4,15 @@
 import { liveQuery } from 'dexie';
 import type { ClientFrame, ServerFrame } from '../protocol';
 import type { IrisDB } from '../store/db';
-import { markFailed, markSending, nextQueued, requeueSending } from '../store/models/outbox';
+import { markFailed, markSending, markUnanswered, nextQueued, requeueSending } from '../store/models/outbox';
 import type { OutboxRow } from '../store/schema';
 import type { RequestOptions } from './connection';
 import { backoffDelay } from './backoff';
 import { ConnectionLostError, ProtocolError, RequestTimeoutError, describeError } from './errors';
 import { realTimers, type Timers } from './timers';
+
+/** What a bubble says while a send the gateway did not answer in time goes again. */
+const UNANSWERED = 'No answer from the gateway yet. Sending again…';
 
 export interface SenderOptions {
   db: IrisDB;
@@ -146,7 +149,7 @@ export class Sender {
       if (err instanceof ConnectionLostError || !this.opts.isOnline()) return 'stop';
       if (err instanceof RequestTimeoutError) {
         // No answer on a live connection: try again; the gateway recognises the client_id.
-        await requeueSending(db);
+        await markUnanswered(db, row.client_id, UNANSWERED);
         await this.nap(1000);
         return 'sent';
       }

@@ -75,7 +75,7 @@ export interface MessageRow {
   media?: MediaRef[];
   /** The agent turn this assistant message belongs to (links its tool cards and commentary). */
   turn?: string;
-  /** Why a send failed, in words. */
+  /** Why a send failed, in words; on a pending one, why it still waits (no answer yet: it goes again). */
   error?: string;
   /**
    * The person stopped this reply: marked here when this device asks, or by the gateway's `stopped` (this

@@ -262,6 +262,13 @@ export async function markPending(db: IrisDB, clientId: string): Promise<boolean
   });
 }
 
+/** A pending bubble's words on why it still waits (cleared by markPending; the echo replaces the bubble). */
+export async function notePending(db: IrisDB, clientId: string, note: string): Promise<boolean> {
+  return setLocalStatus(db, clientId, (row) => {
+    if (row.status === 'pending') row.error = note;
+  });
+}
+
 async function setLocalStatus(db: IrisDB, clientId: string, change: (row: MessageRow) => void): Promise<boolean> {
   return db.transaction('rw', db.messages, async () => {
     const row = await db.messages.get(localMessageId(clientId));

@@ -3,7 +3,7 @@
 import type { MediaRef } from '../../protocol';
 import type { IrisDB } from '../db';
 import type { MessageRow, OutboxRow } from '../schema';
-import { addPending, localMessageId, markFailed as markBubbleFailed, markPending } from './messages';
+import { addPending, localMessageId, markFailed as markBubbleFailed, markPending, notePending } from './messages';
 
 export interface SendInput {
   client_id: string;
@@ -101,6 +101,20 @@ export async function markFailed(db: IrisDB, clientId: string, error: string): P
       r.error = error;
     });
     if (row) await markBubbleFailed(db, clientId, error);
+    return row;
+  });
+}
+
+/**
+ * The gateway did not answer a send in time on a live connection: queued to go again (the same
+ * client_id, which a gateway per §5 does not store twice), and its bubble says so while it waits.
+ */
+export async function markUnanswered(db: IrisDB, clientId: string, note: string): Promise<OutboxRow | undefined> {
+  return db.transaction('rw', db.outbox, db.messages, async () => {
+    const row = await change(db, clientId, (r) => {
+      r.state = 'queued';
+    });
+    if (row) await notePending(db, clientId, note);
     return row;
   });
 }

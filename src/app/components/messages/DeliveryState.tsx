@@ -3,13 +3,18 @@ import type { MessageRow, MessageStatus } from '../../../store/schema';
 import { CheckIcon, ClockIcon } from './icons';
 
 /**
- * The state of a message the person sent: pending (clock), sent (✓), read (✓✓), or failed with Retry.
+ * The state of a message the person sent: pending (clock; and why, when the gateway has not answered),
+ * sent (✓), read (✓✓), or failed with Retry.
  * `status`: the one to show (shownStatus: another device's message reads as read once answered).
  */
 export function DeliveryState(props: { message: MessageRow; status: MessageStatus; onRetry: () => void }) {
   return (
     <Switch>
       <Match when={props.status === 'pending'}>
+        {/* Why it still waits, on its own line above the time, as "Not sent" is (the clock stays by the time). */}
+        <Show when={props.message.error}>
+          <span class="delivery-waiting">{props.message.error}</span>
+        </Show>
         <span class="delivery" data-delivery="pending" title="Waiting to send">
           <ClockIcon />
           <span class="visually-hidden">Pending</span>

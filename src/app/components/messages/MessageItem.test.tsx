@@ -136,3 +136,31 @@ describe('an assistant message while the connection is down', () => {
     expect(pausedLine()).toBeNull();
   });
 });
+
+describe('a message I sent', () => {
+  const mine = (extra: Partial<MessageRow>): MessageRow => ({
+    message_id: 'local:c1',
+    client_id: 'c1',
+    lane: 'web:default',
+    chat_id: 'web:default',
+    role: 'user',
+    text: 'anyone there?',
+    ts: 1,
+    status: 'pending',
+    ...extra,
+  });
+
+  it('while pending says nothing more, until the gateway has not answered in time: then it says so beside the clock', async () => {
+    runtime = createTestRuntime();
+    const [row, setRow] = createStore<MessageRow>(mine({}));
+    mounted = mountItem(row);
+    const delivery = () => mounted!.container.querySelector('[data-delivery]');
+    await until(() => delivery()?.getAttribute('data-delivery') === 'pending', 'the pending mark');
+    const note = () => visibleText(mounted!.container.querySelector('.delivery-waiting'));
+    expect(note()).toBe('');
+
+    setRow('error', 'No answer from the gateway yet. Sending again…');
+    await until(() => note() === 'No answer from the gateway yet. Sending again…', 'the words beside the clock');
+    expect(delivery()!.getAttribute('data-delivery')).toBe('pending');
+  });
+});
