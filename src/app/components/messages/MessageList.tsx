@@ -310,13 +310,13 @@ export function MessageList(props: {
     ready,
   });
   // An empty lane is never placed (there is no row to place the reader at), so no scroll asks for its
-  // history: it is asked for here whenever the connection comes up, so a gateway refusing it shows
-  // (pages.failed) instead of a blank lane.
+  // history: its newest page is asked for here whenever the connection comes up, so a gateway refusing
+  // it shows (pages.failed) instead of a blank lane.
   createEffect(
     on(
-      () => client.state() === 'online' && ids() !== undefined && keys().length === 0,
+      () => client.state() === 'online' && ids()?.length === 0,
       (empty) => {
-        if (empty) void pages.loadOlder();
+        if (empty) void pages.loadNewest();
       },
     ),
   );

@@ -18,6 +18,11 @@ export interface OlderPages {
   failed: Accessor<boolean>;
   /** Asks for the page again now (the person's Try again). */
   retry(): void;
+  /**
+   * An empty lane's newest page, asked for by the list (an empty lane is never placed, so no scroll asks):
+   * the session asks for it after every sync too, but drops a failure unseen; this one says so (failed).
+   */
+  loadNewest(): Promise<boolean>;
   /** Fetches the page before the oldest stored message; false if it failed. */
   loadOlder(): Promise<boolean>;
   /** On every scroll: remember the reader's place, and fetch a page if they are near the top. */
@@ -28,7 +33,7 @@ export interface OlderPages {
 
 export function useOlderPages(options: {
   lane: string;
-  client: Pick<IrisClient, 'loadOlder'>;
+  client: Pick<IrisClient, 'loadOlder' | 'loadNewest'>;
   scroller: () => HTMLElement;
   virtualizer: Virtualizer<HTMLDivElement, HTMLDivElement>;
   ids: Accessor<string[] | undefined>;
@@ -42,6 +47,8 @@ export function useOlderPages(options: {
   const [loading, setLoading] = createSignal(false);
   const [failed, setFailed] = createSignal(false);
   let failedAt = 0;
+  /** A page failed at the gateway (an error, no answer); offline is no failure of it (the banner says so). */
+  const failedWith = (err: unknown) => setFailed(!(err instanceof Error && err.name === 'ConnectionLostError'));
   const loadOlder = async (): Promise<boolean> => {
     if (loading()) return true;
     setLoading(true);
@@ -51,10 +58,26 @@ export function useOlderPages(options: {
       return true;
     } catch (err) {
       failedAt = Date.now();
-      setFailed(!(err instanceof Error && err.name === 'ConnectionLostError'));
+      failedWith(err);
       return false;
     } finally {
       setLoading(false);
+    }
+  };
+  // Not `loading`: the session asks for the same page at the same moment, and older pages must not wait for it.
+  let askingNewest = false;
+  const loadNewest = async (): Promise<boolean> => {
+    if (askingNewest) return true;
+    askingNewest = true;
+    try {
+      await client.loadNewest(options.lane);
+      setFailed(false);
+      return true;
+    } catch (err) {
+      failedWith(err);
+      return false;
+    } finally {
+      askingNewest = false;
     }
   };
   /**
@@ -100,7 +123,8 @@ export function useOlderPages(options: {
   return {
     loading,
     failed,
-    retry: () => void loadOlder(),
+    retry: () => void ((ids()?.length ?? 0) === 0 ? loadNewest() : loadOlder()),
+    loadNewest,
     loadOlder,
     onScroll: () => {
       rememberAnchor();
