@@ -153,7 +153,7 @@ export class MediaPuller {
       }
       while (this.online() && !this.stopped) {
         const next = await this.next();
-        if (!next) break;
+        if (!next || this.stopped) break; // stopped while it looked: nothing starts after stop()
         const ok = await this.pullOne(next);
         if (!ok) break;
       }
