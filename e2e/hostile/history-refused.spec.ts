@@ -1,5 +1,5 @@
-// A gateway that refuses history (an error, or none of it kept): the lane says older messages could
-// not be loaded where they would appear, instead of staying blank, and Try again loads them once the
+// A gateway that refuses history (an error, or none of it kept): the lane says its messages could not
+// be loaded where they would appear, instead of staying blank, and Try again loads them once the
 // gateway answers.
 import { expect, test } from '@playwright/test';
 import { pairAndOpen } from '../support';
@@ -11,7 +11,7 @@ test.afterEach(async () => {
   hostile = undefined;
 });
 
-test('history refused: the lane says older messages could not be loaded, and Try again loads them once the gateway answers', async ({
+test('history refused: the lane says messages could not be loaded, and Try again loads them once the gateway answers', async ({
   page,
 }) => {
   let refuse = true;
@@ -36,7 +36,8 @@ test('history refused: the lane says older messages could not be loaded, and Try
   });
   await pairAndOpen(page, hostile);
   const log = page.getByRole('log', { name: 'Messages' });
-  await expect(log.getByText('Older messages could not be loaded.')).toBeVisible();
+  // An empty lane has no older messages: none of its messages could be loaded.
+  await expect(log.getByText(/^Messages could not be loaded\./)).toBeVisible();
   await expect(log.getByText('This is the beginning of the conversation.')).toHaveCount(0);
 
   // A live message is no history page: the lane still says older ones could not be loaded.
@@ -46,11 +47,11 @@ test('history refused: the lane says older messages could not be loaded, and Try
     payload: { message_id: 'live-1', role: 'assistant', text: 'A live message', ts: Date.now() },
   });
   await expect(log.getByText('A live message')).toBeVisible();
-  await expect(log.getByText('Older messages could not be loaded.')).toBeVisible();
+  await expect(log.getByText(/^Older messages could not be loaded\./)).toBeVisible();
 
   refuse = false;
   await log.getByRole('button', { name: 'Try again' }).click();
   await expect(log.getByText('Kept in the history')).toBeVisible();
   await expect(log.getByText('This is the beginning of the conversation.')).toBeVisible();
-  await expect(log.getByText('Older messages could not be loaded.')).toHaveCount(0);
+  await expect(log.getByText(/messages could not be loaded/i)).toHaveCount(0);
 });

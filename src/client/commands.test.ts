@@ -3,6 +3,8 @@ import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { laneMessages } from '../store/models/messages';
 import { ProtocolError } from '../net/errors';
+import { parseFrame } from '../protocol';
+import { GatewayProxy } from '../testing/proxy';
 import { freshDb } from '../testing/db';
 import { client, defaultLane, pairedClient, useTestGateway } from '../testing/gatewayClient';
 import { until } from '../testing/until';
@@ -143,6 +145,47 @@ describe('commands', () => {
     const all = gw.gateway.store.messages(lane).map((m) => m.message_id);
     expect((await laneMessages(db2, lane)).map((m) => m.message_id)).toEqual(all);
     expect(await other.loadOlder(lane)).toEqual({ hasMore: false }); // no request once the end is known
+  });
+
+  it('a history page the gateway refuses or leaves unanswered is marked on the lane until a page lands; a lost connection is not', async () => {
+    const gw = await fixture.restart();
+    const proxy = await GatewayProxy.start(gw.url);
+    cleanup.push(() => proxy.close());
+    // What the gateway does with the next history request: refuse it, leave it unanswered, or answer.
+    let mode: 'refuse' | 'silent' | 'answer' = 'refuse';
+    proxy.taps.toGateway = (data, isBinary, relay) => {
+      const f = isBinary ? null : parseFrame(data.toString());
+      if (f?.type !== 'history' || mode === 'answer') return data;
+      if (mode === 'refuse') {
+        const error = { v: 1, type: 'error', id: f.id, payload: { code: 'internal', message: 'The store is down.' } };
+        relay.client.send(JSON.stringify(error));
+      }
+      return null;
+    };
+    const db = freshDb();
+    const c = await pairedClient(db, proxy.url, { requestTimeoutMs: 1000 });
+    cleanup.push(() => c.stop());
+    const lane = await defaultLane(db);
+    const failed = async () => (await db.lanes.get(lane))?.historyFailed;
+
+    await expect(c.loadNewest(lane)).rejects.toThrow('The store is down.');
+    expect(await failed()).toBe(true);
+    mode = 'answer';
+    await c.loadNewest(lane);
+    expect(await failed()).toBeUndefined();
+
+    mode = 'silent';
+    await expect(c.loadNewest(lane)).rejects.toThrow('did not answer');
+    expect(await failed()).toBe(true);
+    mode = 'answer';
+    await c.loadNewest(lane);
+    expect(await failed()).toBeUndefined();
+
+    // Offline: the banner says so; the lane's history has not failed.
+    await fixture.stop();
+    await until(() => c.state() !== 'online', 'offline');
+    await expect(c.loadNewest(lane)).rejects.toThrow();
+    expect(await failed()).toBeUndefined();
   });
 
   it('markRead sets the read mark and the other device clears its unread count for the lane', async () => {

@@ -4,6 +4,7 @@
 import type { ClientFrame, HelloAckFrame, PushMode, ServerFrame } from '../protocol';
 import type { IrisDB } from '../store/db';
 import { laneScope } from '../store/models/channels';
+import { markHistoryFailed } from '../store/models/lanes';
 import { forgetCursor } from '../store/models/sync';
 import { FramePipeline, type FlushScheduler } from './framePipeline';
 import { GatewayConnection, type RequestOptions, type WebSocketConstructor } from './connection';
@@ -231,7 +232,11 @@ export class GatewaySession {
     return (await this.transfers()).pull(media_id, options);
   }
 
-  /** Fetches a history page of `lane` (newest, or the one before `before`); stored by the reducer. */
+  /**
+   * Fetches a history page of `lane` (newest, or the one before `before`); stored by the reducer. A
+   * failure at the gateway is recorded on the lane (LaneRow.historyFailed, which the list shows) and
+   * the page asked for again later; a lost connection is none (the banner says so).
+   */
   async fetchHistory(lane: string, before?: string): Promise<ServerFrame> {
     const scope = await laneScope(this.opts.db, lane);
     const frame: ClientFrame = {
@@ -242,7 +247,13 @@ export class GatewaySession {
     };
     if (scope.thread_id !== undefined) frame.thread_id = scope.thread_id;
     if (before !== undefined) frame.payload.before_message_id = before;
-    return this.request(frame, UNSEEN); // a failed page is asked for again, not shown
+    try {
+      return await this.request(frame, UNSEEN);
+    } catch (err) {
+      if (err instanceof ProtocolError || err instanceof RequestTimeoutError)
+        await markHistoryFailed(this.opts.db, lane);
+      throw err;
+    }
   }
 
   /** Resolves when online and synced; rejects at once when offline. */

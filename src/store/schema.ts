@@ -30,6 +30,12 @@ export interface LaneRow {
   oldestMessageId?: string;
   hasMore?: boolean;
   /**
+   * The last history page asked for here failed at the gateway (an error, or no answer; not a lost
+   * connection) and none has landed since: the list says so where messages would appear. Set by the
+   * session, cleared by the history reducer.
+   */
+  historyFailed?: true;
+  /**
    * The reply the reader is following while it streams (on screen, at the bottom): not unread while it
    * streams nor when it ends, until the read mark passes it (a reply cannot be marked read before its end).
    */

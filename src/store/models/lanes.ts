@@ -81,6 +81,11 @@ export async function setFollowing(db: IrisDB, lane: string, messageId: string |
   });
 }
 
+/** A history page of the lane failed at the gateway (see LaneRow.historyFailed). */
+export async function markHistoryFailed(db: IrisDB, lane: string): Promise<void> {
+  await patchLane(db, lane, (row) => ({ ...row, historyFailed: true }));
+}
+
 /** The UI calls this once it has moved into the auto-created thread (or chose not to). */
 export async function clearAutoThread(db: IrisDB, lane: string): Promise<void> {
   await db.transaction('rw', db.lanes, async () => {

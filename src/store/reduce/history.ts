@@ -60,9 +60,13 @@ export const history: Handler = async (db, frame, ctx) => {
     after = row.ts;
     newest = Math.max(newest ?? row.ts, row.ts);
   }
-  if (newest !== undefined) {
-    const last = newest;
-    await patchLane(db, scope.lane, (row) => withLastTs(row, last));
+  // A page landed: a failure before it no longer stands (the list stops saying so).
+  const last = newest;
+  if (last !== undefined || (await db.lanes.get(scope.lane))?.historyFailed) {
+    await patchLane(db, scope.lane, (row) => {
+      delete row.historyFailed;
+      return last === undefined ? row : withLastTs(row, last);
+    });
   }
 
   // Paging state only moves back in time: the newest page fetched after a reconnect must not

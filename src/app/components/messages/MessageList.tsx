@@ -8,7 +8,6 @@ import {
   createSignal,
   onCleanup,
   onMount,
-  on,
   untrack,
 } from 'solid-js';
 import type { MessageRow } from '../../../store/schema';
@@ -309,17 +308,6 @@ export function MessageList(props: {
     atEnd: pin.atEnd,
     ready,
   });
-  // An empty lane is never placed (there is no row to place the reader at), so no scroll asks for its
-  // history: its newest page is asked for here whenever the connection comes up, so a gateway refusing
-  // it shows (pages.failed) instead of a blank lane.
-  createEffect(
-    on(
-      () => client.state() === 'online' && ids()?.length === 0,
-      (empty) => {
-        if (empty) void pages.loadNewest();
-      },
-    ),
-  );
   const jump = useJumpTo({
     focusId: () => props.focusId,
     scroller: () => scroller,
@@ -424,7 +412,7 @@ export function MessageList(props: {
                     fallback={
                       <Show when={pages.failed()}>
                         <span class="msg-failed">
-                          Older messages could not be loaded.{' '}
+                          {keys().length > 0 ? 'Older messages' : 'Messages'} could not be loaded.{' '}
                           <button type="button" class="link-button" onClick={() => pages.retry()}>
                             Try again
                           </button>
@@ -432,7 +420,9 @@ export function MessageList(props: {
                       </Show>
                     }
                   >
-                    <span class="msg-loading">Loading older messages…</span>
+                    <span class="msg-loading">
+                      {keys().length > 0 ? 'Loading older messages…' : 'Loading messages…'}
+                    </span>
                   </Show>
                 }
               >

@@ -11,18 +11,14 @@ const RETRY_AFTER_MS = 3000;
 export interface OlderPages {
   loading: Accessor<boolean>;
   /**
-   * The last page asked for failed at the gateway (an error, or no answer) and none loaded since (a live
-   * message is no page): the list says so where older messages would appear, or a lane whose history
-   * fails stays blank. Not when offline (the banner says that; pages load when back).
+   * The last page asked for failed at the gateway (an error, or no answer) and none landed since (a live
+   * message is no page), as the session records it on the lane: the list says so where messages would
+   * appear, or a lane whose history fails stays blank. Not while offline (the banner says that; pages
+   * load when back).
    */
   failed: Accessor<boolean>;
-  /** Asks for the page again now (the person's Try again). */
+  /** Asks for the page again now (the person's Try again): the newest of an empty lane, else the one before. */
   retry(): void;
-  /**
-   * An empty lane's newest page, asked for by the list (an empty lane is never placed, so no scroll asks):
-   * the session asks for it after every sync too, but drops a failure unseen; this one says so (failed).
-   */
-  loadNewest(): Promise<boolean>;
   /** Fetches the page before the oldest stored message; false if it failed. */
   loadOlder(): Promise<boolean>;
   /** On every scroll: remember the reader's place, and fetch a page if they are near the top. */
@@ -33,7 +29,7 @@ export interface OlderPages {
 
 export function useOlderPages(options: {
   lane: string;
-  client: Pick<IrisClient, 'loadOlder' | 'loadNewest'>;
+  client: Pick<IrisClient, 'loadOlder' | 'loadNewest' | 'state'>;
   scroller: () => HTMLElement;
   virtualizer: Virtualizer<HTMLDivElement, HTMLDivElement>;
   ids: Accessor<string[] | undefined>;
@@ -45,41 +41,22 @@ export function useOlderPages(options: {
 }): OlderPages {
   const { client, virtualizer, ids, keys, laneRow, atEnd, ready } = options;
   const [loading, setLoading] = createSignal(false);
-  const [failed, setFailed] = createSignal(false);
   let failedAt = 0;
-  /** A page failed at the gateway (an error, no answer); offline is no failure of it (the banner says so). */
-  const failedWith = (err: unknown) => setFailed(!(err instanceof Error && err.name === 'ConnectionLostError'));
-  const loadOlder = async (): Promise<boolean> => {
+  /** One page at a time; false if it failed (its failure is on the lane row, from the session). */
+  const ask = async (fetch: () => Promise<unknown>): Promise<boolean> => {
     if (loading()) return true;
     setLoading(true);
     try {
-      await client.loadOlder(options.lane);
-      setFailed(false);
+      await fetch();
       return true;
-    } catch (err) {
+    } catch {
       failedAt = Date.now();
-      failedWith(err);
       return false;
     } finally {
       setLoading(false);
     }
   };
-  // Not `loading`: the session asks for the same page at the same moment, and older pages must not wait for it.
-  let askingNewest = false;
-  const loadNewest = async (): Promise<boolean> => {
-    if (askingNewest) return true;
-    askingNewest = true;
-    try {
-      await client.loadNewest(options.lane);
-      setFailed(false);
-      return true;
-    } catch (err) {
-      failedWith(err);
-      return false;
-    } finally {
-      askingNewest = false;
-    }
-  };
+  const loadOlder = () => ask(() => client.loadOlder(options.lane));
   /**
    * Older history is asked for when the reader is within a screen of the top. Decided on scroll (and
    * once placed), not on every render: right after a page is prepended the rows briefly sit at the
@@ -122,9 +99,8 @@ export function useOlderPages(options: {
 
   return {
     loading,
-    failed,
-    retry: () => void ((ids()?.length ?? 0) === 0 ? loadNewest() : loadOlder()),
-    loadNewest,
+    failed: () => laneRow()?.historyFailed === true && client.state() === 'online',
+    retry: () => void ((ids()?.length ?? 0) === 0 ? ask(() => client.loadNewest(options.lane)) : loadOlder()),
     loadOlder,
     onScroll: () => {
       rememberAnchor();
