@@ -597,6 +597,59 @@ test('a message sent while the gateway is unreachable waits, then goes; a refuse
   }
 });
 
+test('a message of mine not sent yet, or refused, can be deleted: it is never sent', async ({ page }) => {
+  let iris = await launchServer();
+  const { port, dataDir, token } = { port: iris.server.port, dataDir: iris.dataDir, token: iris.token };
+  try {
+    await routeGateway(page, { failMarker: 'refused' });
+    await pairAndOpen(page, iris);
+    // The dialog's code comes from the service worker's cache once the server is gone.
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 15_000 });
+    await iris.server.close();
+    await sendMessage(page, 'take this back');
+    const waiting = mine(page, 'take this back');
+    await expect(waiting).toContainText('Pending');
+    await waiting.hover();
+    await waiting.getByRole('button', { name: 'Delete' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete this message?' });
+    await expect(dialog).toContainText(
+      'It has not been sent yet. It will not be sent, and is deleted from this device.',
+    );
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await expect(waiting).toHaveCount(0);
+
+    // Back online: what was deleted is not sent; what follows it is.
+    iris = await launchServer({ port, dataDir, token });
+    await sendMessage(page, 'this one stays');
+    await expect(mine(page, 'this one stays').locator('[data-delivery="sent"], [data-delivery="read"]')).toBeVisible({
+      timeout: 40_000,
+    });
+    const texts = () =>
+      gatewayStore(iris)
+        .messages(LANE)
+        .map((m) => m.text);
+    expect(texts()).toContain('this one stays');
+    expect(texts()).not.toContain('take this back');
+
+    // A refused one: the gateway never stored it; deleted, it stays gone after a reload.
+    await sendMessage(page, 'refused for good');
+    const refused = mine(page, 'refused for good');
+    await expect(refused).toContainText('Not sent');
+    await refused.hover();
+    await refused.getByRole('button', { name: 'Delete' }).click();
+    await expect(dialog).toContainText('It was not sent. It will be deleted from this device.');
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await expect(refused).toHaveCount(0);
+    await page.reload();
+    await expect(mine(page, 'this one stays')).toBeVisible();
+    await expect(mine(page, 'refused for good')).toHaveCount(0);
+    expect(texts()).not.toContain('refused for good');
+  } finally {
+    await iris.server.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
 test('reply quotes the message; copy copies; delete asks first and removes it on every device', async ({
   page,
   iris,

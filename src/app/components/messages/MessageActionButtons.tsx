@@ -33,7 +33,10 @@ function ActionButton(props: {
   );
 }
 
-/** Reply, Copy, Details and Delete for one message. Messages the gateway has not stored yet can only be copied. */
+/**
+ * Reply, Copy, Details and Delete for one message. A message the gateway has not stored yet can be
+ * copied, and one of mine still waiting or refused can be deleted (it is then not sent).
+ */
 export function MessageActionButtons(props: { message: MessageRow }) {
   const list = useMessageList();
   const [copied, setCopied] = createSignal(false);
@@ -44,6 +47,9 @@ export function MessageActionButtons(props: { message: MessageRow }) {
     (!!props.message.model || props.message.tokens !== undefined);
   const detailsKey = () => `${props.message.message_id}:details`;
   const stored = () => !props.message.message_id.startsWith('local:') && props.message.status !== 'streaming';
+  const unsent = () =>
+    props.message.message_id.startsWith('local:') &&
+    (props.message.status === 'pending' || props.message.status === 'failed');
 
   const reply = async () => {
     // Loaded long before anyone can press Reply; awaited in case it has not.
@@ -83,7 +89,7 @@ export function MessageActionButtons(props: { message: MessageRow }) {
           <InfoIcon size={18} />
         </ActionButton>
       </Show>
-      <Show when={stored()}>
+      <Show when={stored() || unsent()}>
         <ActionButton label="Delete" onClick={() => list.requestDelete(props.message)}>
           <DeleteIcon />
         </ActionButton>

@@ -337,6 +337,7 @@ export function MessageList(props: {
   // ---- delete with confirm ---------------------------------------------------------------------
   const [toDelete, setToDelete] = createSignal<MessageRow>();
   const [askedDelete, setAskedDelete] = createSignal(false);
+  const [deleteBody, setDeleteBody] = createSignal('');
   onMount(() => {
     // The Markdown pipeline and the time formats have first-use costs (loading and compiling marked,
     // the locale's data) that a lane opened empty would pay in one long task with its first message.
@@ -391,6 +392,7 @@ export function MessageList(props: {
       }),
     requestDelete: (message) => {
       setAskedDelete(true);
+      setDeleteBody(deleteWords(message));
       setToDelete(message);
     },
     // The virtualizer moves the view only for rows wholly above it: one growing at its bottom does not.
@@ -513,7 +515,7 @@ export function MessageList(props: {
         <ConfirmDialog
           open={!!toDelete()}
           title="Delete this message?"
-          body="It will be deleted for you on all your devices."
+          body={deleteBody()}
           confirmLabel="Delete"
           danger
           onConfirm={confirmDelete}
@@ -522,6 +524,16 @@ export function MessageList(props: {
       </Show>
     </MessageListContext.Provider>
   );
+}
+
+/** What deleting `message` does: a stored one goes on every device; one of mine not sent yet is not sent. */
+function deleteWords(message: MessageRow): string {
+  if (!message.message_id.startsWith('local:')) return 'It will be deleted for you on all your devices.';
+  if (message.status === 'failed') return 'It was not sent. It will be deleted from this device.';
+  // A send the gateway did not answer (its words are on the bubble) may have reached it all the same.
+  if (message.error)
+    return 'It will not be sent again, and is deleted from this device. If the gateway received it already, it will still appear.';
+  return 'It has not been sent yet. It will not be sent, and is deleted from this device.';
 }
 
 /** The day's line above a row of the conversation, when it starts a day (time.ts's startsDay). */
