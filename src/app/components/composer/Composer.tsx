@@ -2,7 +2,7 @@ import { Show, createEffect, createSignal, createUniqueId, on, onCleanup, onMoun
 import type { CommandInfo } from '../../../protocol';
 import { live } from '../../../store/live';
 import { laneNewest, laneRow } from '../messages/laneWindow';
-import { getSetting, setDraft } from '../../../store/models/settings';
+import { getSetting, setDraft, setPastedDraft } from '../../../store/models/settings';
 import { formatBytes } from '../../../lib/format';
 import { useIris, type RuntimeParts } from '../../../runtime';
 import { replyTarget, setReplyTarget } from '../messages/replyTarget';
@@ -14,7 +14,7 @@ import { loadOutgoing, useComposerMedia } from '../media/composerMedia';
 import { SlashMenu } from './SlashMenu';
 import { agentWorking, composerMode, replyEnded, type ComposerMode } from './composerMode';
 import { createComposerText } from './composerText';
-import { createDraftWriter, type DraftWriter } from './draftWriter';
+import { createPageDraftWriter, type PageDraftWriter } from './draftWriter';
 import { LONG_TEXT_FILENAME, planOutgoing } from './longText';
 import { cleanCommands, commandText, moveActive, pickCommand, slashPrefix } from './slash';
 import { loadWhenIdle } from '../../loadWhenIdle';
@@ -36,13 +36,13 @@ const PastedText = lazyPart(() => loadPasted().then((m) => m.PastedText));
 const DropOverlay = lazyPart(() => loadDropOverlay().then((m) => m.DropOverlay));
 
 /** One writer for the whole page (runtime.shared), flushed when the page is hidden so a reload keeps what was typed. */
-function startDraftWriter({ db }: RuntimeParts): DraftWriter {
-  const writer = createDraftWriter((lane, text) => setDraft(db, lane, text));
-  addEventListener('pagehide', () => void writer.flush());
-  document.addEventListener('visibilitychange', () => {
-    if (document.visibilityState === 'hidden') void writer.flush();
-  });
-  return writer;
+function startDraftWriter({ db }: RuntimeParts): PageDraftWriter {
+  return createPageDraftWriter((lane, text) => setDraft(db, lane, text));
+}
+
+/** The same for the collapsed long texts' drafts (their own setting). */
+function startPastedWriter({ db }: RuntimeParts): PageDraftWriter {
+  return createPageDraftWriter((lane, text) => setPastedDraft(db, lane, text), 200);
 }
 
 /**
@@ -84,6 +84,7 @@ function LaneComposer(props: { lane: string }) {
     lane,
     db,
     writer,
+    pastedWriter: iris.shared(startPastedWriter),
     textarea: () => textarea,
     onEdit: () => {
       setError('');

@@ -5,8 +5,8 @@
 // enters the textbox at all. It is kept collapsed beside it (`pasted`) and sent with the message.
 import { createSignal, onCleanup, onMount, type Accessor } from 'solid-js';
 import type { IrisDB } from '../../../store/db';
-import { getDraft, getPastedDraft, setPastedDraft } from '../../../store/models/settings';
-import { createDraftWriter, type DraftWriter } from './draftWriter';
+import { getDraft, getPastedDraft } from '../../../store/models/settings';
+import type { DraftWriter } from './draftWriter';
 import { appendPasted, composeMessage } from './longText';
 import { isLongText } from './longTextRule';
 
@@ -33,24 +33,6 @@ export interface ComposerText {
   clearDrafts(): Promise<void>;
 }
 
-/** Per database: the page has one, but a writer bound to another (closed) one would never settle. */
-const pastedDrafts = new WeakMap<IrisDB, DraftWriter>();
-
-/** The collapsed texts' drafts: one writer for the page, flushed when the page is hidden. */
-function pastedWriter(db: IrisDB): DraftWriter {
-  let writer = pastedDrafts.get(db);
-  if (!writer) {
-    const made = createDraftWriter((lane, text) => setPastedDraft(db, lane, text), 200);
-    addEventListener('pagehide', () => void made.flush());
-    document.addEventListener('visibilitychange', () => {
-      if (document.visibilityState === 'hidden') void made.flush();
-    });
-    pastedDrafts.set(db, made);
-    writer = made;
-  }
-  return writer;
-}
-
 /** Whether the browser grows a textarea with its content by itself (`field-sizing: content`). */
 function cssAutoGrow(): boolean {
   return typeof CSS !== 'undefined' && typeof CSS.supports === 'function' && CSS.supports('field-sizing', 'content');
@@ -60,12 +42,14 @@ export function createComposerText(options: {
   lane: string;
   db: IrisDB;
   writer: DraftWriter;
+  /** The collapsed long text's drafts. */
+  pastedWriter: DraftWriter;
   textarea: () => HTMLTextAreaElement;
   /** Called when the person changes the text (clears an old error). */
   onEdit?: () => void;
 }): ComposerText {
   const { lane, db, writer } = options;
-  const pastedDraft = pastedWriter(db);
+  const pastedDraft = options.pastedWriter;
   const [text, setTextSignal] = createSignal('');
   const [pasted, setPastedSignal] = createSignal('');
   let touched = false;

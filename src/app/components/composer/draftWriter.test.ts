@@ -1,5 +1,6 @@
+// @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createDraftWriter } from './draftWriter';
+import { createDraftWriter, createPageDraftWriter } from './draftWriter';
 
 describe('createDraftWriter', () => {
   beforeEach(() => vi.useFakeTimers());
@@ -38,5 +39,32 @@ describe('createDraftWriter', () => {
     await writer.clear('a');
     await vi.advanceTimersByTimeAsync(1000);
     expect(saved).toEqual([['a', '']]);
+  });
+});
+
+describe('createPageDraftWriter', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  const hidePage = () => dispatchEvent(new Event('pagehide'));
+
+  it('writes what waits when the page is hidden, and stops listening once stopped', async () => {
+    const saved: [string, string][] = [];
+    const writer = createPageDraftWriter(async (lane, text) => void saved.push([lane, text]));
+    writer.set('a', 'typed before a reload');
+    hidePage();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(saved).toEqual([['a', 'typed before a reload']]);
+
+    writer.stop();
+    writer.set('a', 'typed after');
+    hidePage();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(saved).toHaveLength(1); // the page's events no longer reach it; the pause still writes it
+    await vi.advanceTimersByTimeAsync(400);
+    expect(saved).toEqual([
+      ['a', 'typed before a reload'],
+      ['a', 'typed after'],
+    ]);
   });
 });

@@ -37,3 +37,29 @@ export function createDraftWriter(save: (lane: string, text: string) => Promise<
     },
   };
 }
+
+/** A writer for the whole page (a runtime's service): waiting drafts are written when the page is hidden. */
+export interface PageDraftWriter extends DraftWriter {
+  /** Stops listening to the page (the runtime stopped; tests make several). */
+  stop(): void;
+}
+
+export function createPageDraftWriter(
+  save: (lane: string, text: string) => Promise<void>,
+  delayMs?: number,
+): PageDraftWriter {
+  const writer = createDraftWriter(save, delayMs);
+  const onPageHide = () => void writer.flush();
+  const onVisibility = () => {
+    if (document.visibilityState === 'hidden') void writer.flush();
+  };
+  addEventListener('pagehide', onPageHide);
+  document.addEventListener('visibilitychange', onVisibility);
+  return {
+    ...writer,
+    stop() {
+      removeEventListener('pagehide', onPageHide);
+      document.removeEventListener('visibilitychange', onVisibility);
+    },
+  };
+}
