@@ -31,6 +31,8 @@ export interface IrisClient extends LazyCommands {
   readonly lastError: Accessor<string | undefined>;
   /** A long sync replay being stored (this tab's session only): how far it is, for the status banner. */
   readonly catchUp?: Accessor<CatchUp | undefined>;
+  /** The gateway has not answered this connection's sync for a while (this tab's session only): the banner says so. */
+  readonly syncUnanswered?: Accessor<boolean>;
   /** Whether this tab holds the socket. */
   readonly isLeader: Accessor<boolean>;
   /** Elects a leader tab and, if paired, connects. */
@@ -92,6 +94,7 @@ export function createClient(options: ClientOptions): IrisClient {
   const [state, setState] = createSignal<ConnectionState>('offline');
   const [lastError, setLastError] = createSignal<string | undefined>(undefined);
   const [catchUp, setCatchUp] = createSignal<CatchUp | undefined>(undefined);
+  const [syncUnanswered, setSyncUnanswered] = createSignal(false);
   const [isLeader, setLeader] = createSignal(false);
   const [activeLane, setActiveLaneSignal] = createSignal<string | undefined>(undefined);
   const multiTab =
@@ -131,6 +134,7 @@ export function createClient(options: ClientOptions): IrisClient {
       const old = session;
       session = undefined;
       setCatchUp(undefined);
+      setSyncUnanswered(false);
       await old?.stop();
       // Its texts would go stale: a session in another tab may write the store from now on.
       arriving.clear();
@@ -165,6 +169,9 @@ export function createClient(options: ClientOptions): IrisClient {
         },
         onCatchUp: (progress) => {
           if (session === s) setCatchUp(progress);
+        },
+        onSyncUnanswered: (unanswered) => {
+          if (session === s) setSyncUnanswered(unanswered);
         },
         onState: (st) => {
           if (session !== s) return;
@@ -234,6 +241,7 @@ export function createClient(options: ClientOptions): IrisClient {
     state,
     lastError,
     catchUp,
+    syncUnanswered,
     isLeader,
     activeLane,
     arrivingText: (messageId) => arriving.get(messageId),

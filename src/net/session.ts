@@ -62,6 +62,10 @@ export interface SessionOptions {
   onState?(state: ConnectionState): void;
   /** The sync replay's progress while a long one is stored; undefined once it is over. */
   onCatchUp?(progress: CatchUp | undefined): void;
+  /** The connection's sync has gone unanswered for a while (true), or was answered or ended (false). */
+  onSyncUnanswered?(unanswered: boolean): void;
+  /** How long a sync goes unanswered before onSyncUnanswered(true) (default SYNC_SLOW_MS). */
+  syncSlowMs?: number;
   /** A frame failed to apply (logged by the caller; the pipeline goes on). */
   onApplyError?(error: unknown, frame: ServerFrame | undefined): void;
   /** A streamed message's newest text, before it is stored (the pipeline's onText). */
@@ -76,6 +80,12 @@ export interface CatchUp {
 
 /** A replay shorter than this is over before a banner would be read: no progress is shown. */
 const SHOW_CATCH_UP_FROM = 1000;
+
+/**
+ * A sync unanswered this long is said in the banner: until it is answered, sends, pages and searches
+ * wait (a gateway may take that long with a big replay, or never answer; it is given syncTimeoutMs).
+ */
+const SYNC_SLOW_MS = 8000;
 
 const RESYNC_FIRST_MS = 1000;
 const RESYNC_MAX_MS = 30_000;
@@ -99,6 +109,8 @@ export class GatewaySession {
   /** This connection's gateway refused `sync` as unsupported (protocol.py before its outbox): none is asked again. */
   private syncRefused = false;
   private resyncDelay: number;
+  private syncSlowTimer: unknown;
+  private syncUnanswered = false;
   /** The replay in progress: the frames it will bring (hello.ack's cursor minus ours) and how many are stored. */
   private catchUp: CatchUp | undefined;
 
@@ -205,6 +217,7 @@ export class GatewaySession {
   async stop(): Promise<void> {
     this.stopped = true;
     this.cancelResync();
+    this.endSyncWait();
     this.sender.stop();
     this.transferer?.stop();
     this.connection.stop();
@@ -289,11 +302,14 @@ export class GatewaySession {
       // (setCursor never moves back) and a later sync from it would skip the frames below it.
       if (stored > ackCursor) await forgetCursor(db, config.url);
       this.startCatchUp(ackCursor - cursor);
+      this.watchSync();
       await this.connection.request(
         { v: 1, type: 'sync', payload: { cursor } },
         { timeoutMs: this.opts.syncTimeoutMs ?? 60_000 },
       );
+      if (epoch === this.epoch) this.endSyncWait();
     } catch (err) {
+      if (epoch === this.epoch) this.endSyncWait();
       this.endCatchUp();
       if (this.pipeline.batching) await this.pipeline.endBatch(undefined).catch(() => {}); // reported through the pipeline's onError
       if (epoch !== this.epoch) return;
@@ -311,6 +327,27 @@ export class GatewaySession {
     this.transferer?.connectionReady();
     const listed = (ack.payload as { channels?: unknown }).channels;
     void this.afterSync(!Array.isArray(listed) || listed.length === 0);
+  }
+
+  /** Starts the wait after which an unanswered sync is said (watched again by each connection's sync). */
+  private watchSync(): void {
+    this.endSyncWait();
+    this.syncSlowTimer = this.timers.setTimeout(() => {
+      this.syncSlowTimer = undefined;
+      this.setSyncUnanswered(true);
+    }, this.opts.syncSlowMs ?? SYNC_SLOW_MS);
+  }
+
+  private endSyncWait(): void {
+    if (this.syncSlowTimer !== undefined) this.timers.clearTimeout(this.syncSlowTimer);
+    this.syncSlowTimer = undefined;
+    this.setSyncUnanswered(false);
+  }
+
+  private setSyncUnanswered(unanswered: boolean): void {
+    if (this.syncUnanswered === unanswered) return;
+    this.syncUnanswered = unanswered;
+    this.opts.onSyncUnanswered?.(unanswered);
   }
 
   private startCatchUp(total: number): void {

@@ -35,7 +35,7 @@ export function ConnectionBanner() {
     if (state === 'online' || state === 'auth-failed' || (state === 'offline' && triedToConnect))
       firstAttemptEnded = true;
     const next = paired()
-      ? bannerMessage(state, health(), agentInfo(status())?.problem, client.catchUp?.())
+      ? bannerMessage(state, health(), agentInfo(status())?.problem, client.catchUp?.(), client.syncUnanswered?.())
       : undefined;
     if (!next || next.tone === 'danger' || state === 'online') {
       troubleSince = undefined;

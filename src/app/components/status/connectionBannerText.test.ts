@@ -23,5 +23,13 @@ describe('connection banner', () => {
       'Catching up: 3,400 of 10,000',
     );
     expect(bannerMessage('online', 'degraded', undefined, { stored: 1, total: 2000 })?.text).toMatch(/trouble/);
+    // A sync the gateway has not answered for a while; a replay under way says how far it is instead.
+    expect(bannerMessage('online', 'online', undefined, undefined, true)?.text).toBe(
+      'Connected, but the gateway has not answered yet. Messages are sent and loaded once it does.',
+    );
+    expect(bannerMessage('online', 'online', undefined, { stored: 5, total: 2000 }, true)?.text).toMatch(
+      /^Catching up/,
+    );
+    expect(bannerMessage('offline', 'online', undefined, undefined, true)?.text).toMatch(/^Offline/);
   });
 });

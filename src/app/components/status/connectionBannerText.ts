@@ -20,13 +20,15 @@ export function gatewayHealth(value: unknown): GatewayHealth | undefined {
 
 /**
  * `agentProblem`: why the agent behind the gateway cannot answer, as the gateway said it (degraded
- * only); `catchUp`: a long sync replay being stored.
+ * only); `catchUp`: a long sync replay being stored; `syncUnanswered`: the gateway has not answered
+ * the connection's sync for a while (until it does, nothing is sent or loaded).
  */
 export function bannerMessage(
   state: ConnectionState,
   health: GatewayHealth | undefined,
   agentProblem?: string,
   catchUp?: CatchUp,
+  syncUnanswered?: boolean,
 ): BannerMessage | undefined {
   switch (state) {
     case 'auth-failed':
@@ -50,6 +52,11 @@ export function bannerMessage(
       if (health === 'degraded')
         return { tone: 'warn', text: 'The gateway is having trouble. Replies may be slow or fail.' };
       if (catchUp) return { tone: 'warn', text: catchUpText(catchUp) };
+      if (syncUnanswered)
+        return {
+          tone: 'warn',
+          text: 'Connected, but the gateway has not answered yet. Messages are sent and loaded once it does.',
+        };
       return undefined;
   }
 }
