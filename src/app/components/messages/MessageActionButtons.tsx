@@ -5,6 +5,7 @@ import type { MessageRow } from '../../../store/schema';
 import { authorName } from './author';
 import { copyText } from './copyText';
 import { CopyIcon, DeleteIcon, InfoIcon, ReplyIcon } from './icons';
+import { isUnsent } from './deliveryStatus';
 import { useMessageList } from './listContext';
 import { loadMarkdown } from './markdownModule';
 import { setReplyTarget } from './replyTarget';
@@ -47,9 +48,6 @@ export function MessageActionButtons(props: { message: MessageRow }) {
     (!!props.message.model || props.message.tokens !== undefined);
   const detailsKey = () => `${props.message.message_id}:details`;
   const stored = () => !props.message.message_id.startsWith('local:') && props.message.status !== 'streaming';
-  const unsent = () =>
-    props.message.message_id.startsWith('local:') &&
-    (props.message.status === 'pending' || props.message.status === 'failed');
 
   const reply = async () => {
     // Loaded long before anyone can press Reply; awaited in case it has not.
@@ -89,7 +87,7 @@ export function MessageActionButtons(props: { message: MessageRow }) {
           <InfoIcon size={18} />
         </ActionButton>
       </Show>
-      <Show when={stored() || unsent()}>
+      <Show when={stored() || isUnsent(props.message)}>
         <ActionButton label="Delete" onClick={() => list.requestDelete(props.message)}>
           <DeleteIcon />
         </ActionButton>

@@ -38,6 +38,7 @@ import { authorName } from './author';
 import { useAgentName } from './useAgentName';
 import { DEFAULT_AGENT_NAME } from '../status/agentInfo';
 import { useOlderPages } from './olderPages';
+import { isUnsent } from './deliveryStatus';
 import { useLaneShown } from './laneShown';
 import { PickerCard } from './PickerCard';
 import { showErrorToast } from '../status/toastWrites';
@@ -528,7 +529,7 @@ export function MessageList(props: {
 
 /** What deleting `message` does: a stored one goes on every device; one of mine not sent yet is not sent. */
 function deleteWords(message: MessageRow): string {
-  if (!message.message_id.startsWith('local:')) return 'It will be deleted for you on all your devices.';
+  if (!isUnsent(message)) return 'It will be deleted for you on all your devices.';
   if (message.status === 'failed') return 'It was not sent. It will be deleted from this device.';
   // A send the gateway did not answer (its words are on the bubble) may have reached it all the same.
   if (message.error)

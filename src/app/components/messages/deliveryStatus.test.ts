@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MessageRow } from '../../../store/schema';
-import { shownStatus } from './deliveryStatus';
+import { isUnsent, shownStatus } from './deliveryStatus';
 
 const message = (extra: Partial<MessageRow> = {}): MessageRow => ({
   message_id: 'm1',
@@ -29,5 +29,14 @@ describe('shownStatus', () => {
   it('changes nothing but a sent message', () => {
     for (const status of ['pending', 'failed', 'read'] as const)
       expect(shownStatus(message({ status }), 101)).toBe(status);
+  });
+});
+
+describe('isUnsent', () => {
+  it('is a message of mine the gateway has not stored: waiting or refused, not one it stored', () => {
+    expect(isUnsent(message({ message_id: 'local:c1', status: 'pending' }))).toBe(true);
+    expect(isUnsent(message({ message_id: 'local:c1', status: 'failed' }))).toBe(true);
+    expect(isUnsent(message({ status: 'sent' }))).toBe(false);
+    expect(isUnsent(message({ status: 'pending' }))).toBe(false);
   });
 });
